@@ -1,0 +1,46 @@
+"""The game-independent core: protocol, registry, errors and recorded randomness (stdlib only)."""
+
+from bot.core.errors import (
+    AmbiguousAction,
+    GameOver,
+    IllegalAction,
+    LobbyError,
+    MalformedAction,
+    NotYourTurn,
+    RuleError,
+    StaleBoard,
+)
+from bot.core.protocol import (
+    JSON,
+    Applied,
+    Game,
+    Mode,
+    Outcome,
+    QuickAction,
+    Viewer,
+)
+from bot.core.registry import all_games, find_game, register
+from bot.core.rng import ReplayDivergence, Rng
+
+__all__ = [
+    "JSON",
+    "AmbiguousAction",
+    "Applied",
+    "Game",
+    "GameOver",
+    "IllegalAction",
+    "LobbyError",
+    "MalformedAction",
+    "Mode",
+    "NotYourTurn",
+    "Outcome",
+    "QuickAction",
+    "ReplayDivergence",
+    "Rng",
+    "RuleError",
+    "StaleBoard",
+    "Viewer",
+    "all_games",
+    "find_game",
+    "register",
+]

@@ -1,0 +1,142 @@
+"""The game protocol: what every game module provides so the platform can host it without knowing its rules.
+
+A game is pure data plus pure functions (after boardgame.io and OpenSpiel): states, actions and events are
+JSON-compatible dicts; `apply` never mutates its input; all chance comes from the `Rng` it is handed.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from bot.core.rng import Rng
+
+JSON = dict[str, Any]
+"""A JSON-compatible mapping: states, actions, events and views are all of this shape."""
+
+Viewer = int | None
+"""Who is looking: a seat index, or None for the channel (public information only)."""
+
+
+@dataclass(frozen=True)
+class Mode:
+    """A way to play a game (standard, solo, a variant), with the player counts it accepts."""
+
+    key: str
+    title: str
+    min_players: int
+    max_players: int
+    summary: str
+
+
+@dataclass(frozen=True)
+class Applied:
+    """The result of one accepted action: the new state and what happened, as events with a `kind`."""
+
+    state: JSON
+    events: list[JSON]
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a finished game ended.
+
+    `winners` lists seats; it is empty when nobody seated won (a solo game lost to the Automations).
+    `profile_updates` maps a seat to the new per-player record the platform keeps for this game
+    (a solo campaign's progress, for instance); the platform stores it per server and user.
+    """
+
+    scores: dict[int, int]
+    winners: tuple[int, ...]
+    summary: str
+    profile_updates: dict[int, JSON] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class QuickAction:
+    """A button the platform puts under a board: pressing it submits `action` for the seat to move."""
+
+    label: str
+    action: JSON
+    emoji: str | None = None
+    style: str = "secondary"  # primary, secondary, success or danger
+    row: int | None = None
+
+
+class Game(ABC):
+    """One board game. Subclasses are stateless; everything about a match lives in its state dict."""
+
+    key: str
+    """Stable slug used in commands and the database, e.g. "the-expedition". Never renamed."""
+    title: str
+    aliases: tuple[str, ...] = ()
+    modes: tuple[Mode, ...]
+    data_version: str = "1"
+    """Which component data a match was started with; stored with the match."""
+
+    def mode(self, key: str | None) -> Mode:
+        """The mode called `key` (the first mode when None)."""
+        if key is None:
+            return self.modes[0]
+        wanted = key.strip().lower()
+        for mode in self.modes:
+            if mode.key == wanted:
+                return mode
+        choices = ", ".join(m.key for m in self.modes)
+        from bot.core.errors import LobbyError
+
+        raise LobbyError(f"{self.title} has no mode called '{key}'. Choose one of: {choices}.")
+
+    @abstractmethod
+    def setup(self, mode: str, players: Sequence[str], rng: Rng, options: JSON) -> JSON:
+        """The starting state for these players (display names, in seat order).
+
+        `options` carries platform extras: "profiles" (one stored record per seat, possibly empty dicts)
+        and any game-specific options given at /game new.
+        """
+
+    @abstractmethod
+    def to_act(self, state: JSON) -> tuple[int, ...]:
+        """Seats whose input the game is waiting for; empty once the game is over."""
+
+    @abstractmethod
+    def legal_actions(self, state: JSON, seat: int) -> list[JSON]:
+        """Every action `seat` may submit now, in a stable order; never empty for a seat in `to_act`."""
+
+    @abstractmethod
+    def apply(self, state: JSON, seat: int, action: JSON, rng: Rng) -> Applied:
+        """Decide an action. Raise a RuleError (whose message the player sees) if it is not allowed."""
+
+    @abstractmethod
+    def view(self, state: JSON, viewer: Viewer) -> JSON:
+        """What `viewer` may see. With viewer None: public information only (no hands, cages, deck order)."""
+
+    @abstractmethod
+    def outcome(self, state: JSON) -> Outcome | None:
+        """The result once the game is over, else None."""
+
+    @abstractmethod
+    def describe(self, state: JSON, event: JSON) -> str:
+        """One event in words for the channel (public: never mentions hidden information)."""
+
+    @abstractmethod
+    def turn_text(self, state: JSON) -> str:
+        """Whose turn it is and what they are to do, in words, e.g. "Alice to move"."""
+
+    @abstractmethod
+    def private_text(self, state: JSON, seat: int) -> str:
+        """What only `seat` may see, in words, for /game mine (hand, cages...)."""
+
+    @abstractmethod
+    def rules_text(self, mode: str) -> str:
+        """A summary of the rules of this mode, including the rulings that apply, for /game rules."""
+
+    def quick_actions(self, state: JSON, seat: int) -> list[QuickAction]:
+        """The buttons to offer under the board for `seat` (only legal actions). Default: none."""
+        return []
+
+    def player_names(self, state: JSON) -> list[str]:
+        """Display names by seat (states keep them under "players" by convention)."""
+        return [str(p["name"]) if isinstance(p, dict) else str(p) for p in state.get("players", [])]

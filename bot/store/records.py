@@ -1,0 +1,80 @@
+"""Plain records the store hands out, so nothing above it sees rows or cursors."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+
+class StoreError(RuntimeError):
+    """The database cannot be used (too new, corrupt...)."""
+
+
+class VersionClash(RuntimeError):
+    """The match changed since it was read: someone else's move was committed first."""
+
+
+class ChannelBusy(RuntimeError):
+    """The channel already has an unfinished match (the schema's unique index said so)."""
+
+
+OPEN_STATUSES = ("lobby", "active")
+
+
+@dataclass(frozen=True)
+class SeatRecord:
+    seat: int
+    user_id: int
+    name: str
+
+
+@dataclass(frozen=True)
+class MatchRecord:
+    id: int
+    guild_id: int
+    channel_id: int
+    game: str
+    mode: str
+    status: str  # lobby, active, finished, abandoned
+    host_id: int
+    seed: int
+    seed_chosen: bool
+    options: dict[str, Any]
+    data_version: str
+    version: int
+    state: dict[str, Any] | None
+    seats: tuple[SeatRecord, ...] = field(default_factory=tuple)
+    created_at: str = ""
+    updated_at: str = ""
+
+    @property
+    def is_open(self) -> bool:
+        return self.status in OPEN_STATUSES
+
+    def seat_of(self, user_id: int) -> int | None:
+        for seat in self.seats:
+            if seat.user_id == user_id:
+                return seat.seat
+        return None
+
+    def user_at(self, seat: int) -> SeatRecord | None:
+        for record in self.seats:
+            if record.seat == seat:
+                return record
+        return None
+
+
+@dataclass(frozen=True)
+class EventRecord:
+    """One committed change to a match: a lobby change, the start, or an accepted action."""
+
+    match_id: int
+    seq: int
+    kind: str  # created, joined, left, started, action, abandoned
+    user_id: int | None
+    seat: int | None
+    action: dict[str, Any] | None
+    events: list[dict[str, Any]]
+    draws: list[int]
+    text: str
+    created_at: str

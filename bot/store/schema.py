@@ -1,0 +1,77 @@
+"""The schema as an ordered list of migrations; each runs in its own transaction and bumps user_version."""
+
+from __future__ import annotations
+
+MIGRATIONS: tuple[str, ...] = (
+    # 1: matches, seats, the append-only event log, snapshots, per-player profiles, settings.
+    """
+    CREATE TABLE matches (
+        id            INTEGER PRIMARY KEY AUTOINCREMENT,
+        guild_id      INTEGER NOT NULL,
+        channel_id    INTEGER NOT NULL,
+        game          TEXT    NOT NULL,
+        mode          TEXT    NOT NULL,
+        status        TEXT    NOT NULL CHECK (status IN ('lobby', 'active', 'finished', 'abandoned')),
+        host_id       INTEGER NOT NULL,
+        seed          INTEGER NOT NULL,
+        seed_chosen   INTEGER NOT NULL DEFAULT 0,
+        options_json  TEXT    NOT NULL DEFAULT '{}',
+        data_version  TEXT    NOT NULL,
+        version       INTEGER NOT NULL DEFAULT 0,
+        state_json    TEXT,
+        created_at    TEXT    NOT NULL,
+        updated_at    TEXT    NOT NULL
+    );
+    CREATE UNIQUE INDEX one_unfinished_match_per_channel
+        ON matches (channel_id) WHERE status IN ('lobby', 'active');
+    CREATE INDEX matches_by_guild ON matches (guild_id, status);
+
+    CREATE TABLE seats (
+        match_id  INTEGER NOT NULL REFERENCES matches (id) ON DELETE CASCADE,
+        seat      INTEGER NOT NULL,
+        user_id   INTEGER NOT NULL,
+        name      TEXT    NOT NULL,
+        PRIMARY KEY (match_id, seat),
+        UNIQUE (match_id, user_id)
+    );
+
+    CREATE TABLE events (
+        match_id     INTEGER NOT NULL REFERENCES matches (id) ON DELETE CASCADE,
+        seq          INTEGER NOT NULL,
+        kind         TEXT    NOT NULL,
+        user_id      INTEGER,
+        seat         INTEGER,
+        action_json  TEXT,
+        events_json  TEXT    NOT NULL DEFAULT '[]',
+        draws_json   TEXT    NOT NULL DEFAULT '[]',
+        text         TEXT    NOT NULL DEFAULT '',
+        created_at   TEXT    NOT NULL,
+        PRIMARY KEY (match_id, seq)
+    );
+
+    CREATE TABLE snapshots (
+        match_id    INTEGER NOT NULL REFERENCES matches (id) ON DELETE CASCADE,
+        seq         INTEGER NOT NULL,
+        state_json  TEXT    NOT NULL,
+        PRIMARY KEY (match_id, seq)
+    );
+
+    CREATE TABLE profiles (
+        guild_id    INTEGER NOT NULL,
+        user_id     INTEGER NOT NULL,
+        game        TEXT    NOT NULL,
+        data_json   TEXT    NOT NULL,
+        updated_at  TEXT    NOT NULL,
+        PRIMARY KEY (guild_id, user_id, game)
+    );
+
+    CREATE TABLE settings (
+        guild_id    INTEGER NOT NULL,
+        key         TEXT    NOT NULL,
+        value_json  TEXT    NOT NULL,
+        PRIMARY KEY (guild_id, key)
+    );
+    """,
+)
+
+SCHEMA_VERSION = len(MIGRATIONS)

@@ -77,6 +77,14 @@ class Board:
 
 
 @dataclass(frozen=True)
+class Accepted:
+    """An action that was applied and committed; render its board with `GameService.board`."""
+
+    match: MatchRecord
+    headline: str
+
+
+@dataclass(frozen=True)
 class Seen:
     """A read-only look at a channel's match for one user (for autocomplete and private views)."""
 
@@ -224,13 +232,19 @@ class GameService:
     # ----------------------------------------------------------------------------------------------- play
 
     async def act(self, channel_id: int, user_id: int, action: JSON, *,
-                  expected_version: int | None = None) -> Board:
-        """Submit an action for the user's seat; the new board once it is committed."""
+                  expected_version: int | None = None) -> Accepted:
+        """Submit an action for the user's seat. Returns once it is committed; nothing is rendered yet."""
         async with self._lock(channel_id):
-            match = await self._open(channel_id)
+            match = await self.store.open_match(channel_id)
+            if match is None:
+                latest = await self.store.latest_match(channel_id)
+                if latest is not None and latest.status == "finished":
+                    raise GameOver("The game in this channel is over. See the result with /game board, or start "
+                                   "a new one with /game new.")
+                match = await self._open(channel_id)
             return await self._act(match, user_id, action, expected_version)
 
-    async def press(self, match_id: int, version: int, seat: int, index: int, user_id: int) -> Board:
+    async def press(self, match_id: int, version: int, seat: int, index: int, user_id: int) -> Accepted:
         """A board button: the quick action `index` offered to `seat` on board `version` of the match."""
         match = await self.store.match(match_id)
         if match is None:
@@ -254,7 +268,7 @@ class GameService:
                 raise StaleBoard("That button is no longer offered. Here is the current board.")
             return await self._act(match, user_id, offered[index].action, version)
 
-    async def _act(self, match: MatchRecord, user_id: int, action: JSON, expected_version: int | None) -> Board:
+    async def _act(self, match: MatchRecord, user_id: int, action: JSON, expected_version: int | None) -> Accepted:
         if match.status == "lobby":
             raise LobbyError("The game has not started yet: the host starts it with /game start.")
         if match.status != "active" or match.state is None:
@@ -284,7 +298,7 @@ class GameService:
         await self._record(match, "action", user_id=user_id, seat=seat, action=action, events=applied.events,
                            draws=rng.draws, text=headline, state=applied.state,
                            status="finished" if outcome is not None else None, profiles=profiles)
-        return await self.board(await self._reload(match), headline=headline)
+        return Accepted(await self._reload(match), headline)
 
     async def _record(self, match: MatchRecord, kind: str, **fields: Any) -> int:
         try:
@@ -364,6 +378,18 @@ class GameService:
         if seen.state is None:
             return "The game has not started yet; nothing is dealt."
         return seen.game.private_text(seen.state, seen.seat)
+
+    async def mine_in_match(self, match_id: int, user_id: int) -> str:
+        """The private text for a "Show mine" button, which names its match."""
+        match = await self.store.match(match_id)
+        if match is None:
+            raise LobbyError("That game no longer exists.")
+        seat = match.seat_of(user_id)
+        if seat is None:
+            raise NotYourTurn("You are not playing in that game, so there is nothing private to show.")
+        if match.state is None:
+            return "The game has not started yet; nothing is dealt."
+        return find_game(match.game).private_text(match.state, seat)
 
     async def log(self, channel_id: int, count: int = 10) -> list[str]:
         match = await self.current(channel_id)

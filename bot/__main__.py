@@ -1,0 +1,56 @@
+"""The command line: `expedition-bot run` connects to Discord; `expedition-bot local` plays offline."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import sys
+from collections.abc import Sequence
+
+from bot.config import load_settings
+
+NO_TOKEN = (
+    "No Discord token: set DISCORD_TOKEN (in the environment or a .env file) to your bot's token from "
+    "https://discord.com/developers/applications (Bot tab, Reset Token), or try the bot offline with "
+    "`expedition-bot local`."
+)
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="expedition-bot", description="Expedition Table: board games in Discord.")
+    parser.add_argument("--log-level", default=None, help="DEBUG, INFO (default), WARNING or ERROR")
+    commands = parser.add_subparsers(dest="command", required=True)
+    run = commands.add_parser("run", help="connect to Discord and host games")
+    run.add_argument("--db", default=None, help="SQLite file (default: $EXPEDITION_DB or expedition-table.sqlite3)")
+    run.add_argument("--sync-guild", type=int, default=None,
+                     help="sync the slash commands to this server only (instant; for development)")
+    local = commands.add_parser("local", help="an offline table in the terminal, with the same commands")
+    local.add_argument("--db", default=None, help="SQLite file (default: a fresh temporary database)")
+    local.add_argument("--boards", default=None, help="folder for the board images (default: ./boards)")
+    local.add_argument("--script", default=None, help="read commands from this file instead of the keyboard")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    settings = load_settings(database=args.db, sync_guild=getattr(args, "sync_guild", None),
+                             log_level=args.log_level)
+    logging.basicConfig(level=settings.log_level, stream=sys.stderr,
+                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    if args.command == "run":
+        if not settings.token:
+            print(NO_TOKEN, file=sys.stderr)
+            return 2
+        from bot.app import create_bot
+
+        client = create_bot(settings.database, sync_guild=settings.sync_guild, sync_commands=True)
+        client.run(settings.token, log_handler=None)
+        return 0
+    from bot.local import run_local_table
+
+    return asyncio.run(run_local_table(database=args.db, boards=args.boards, script=args.script))
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

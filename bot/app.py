@@ -1,0 +1,77 @@
+"""The Discord bot: built by `create_bot`, which loads every cog in setup_hook without connecting."""
+
+from __future__ import annotations
+
+import logging
+import os
+import pkgutil
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+import cogs
+from bot.core import RuleError
+from bot.service import GameService
+from bot.store import Store
+
+log = logging.getLogger(__name__)
+
+
+class ExpeditionBot(commands.Bot):
+    """A bot whose only interface is slash commands and buttons; it needs no privileged intents."""
+
+    service: GameService
+
+    def __init__(self, database: str | os.PathLike[str], *, sync_guild: int | None = None,
+                 sync_commands: bool = False) -> None:
+        intents = discord.Intents.none()
+        intents.guilds = True
+        super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None,
+                         allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True))
+        self.database = os.fspath(database)
+        self.sync_guild = sync_guild
+        self.sync_commands = sync_commands
+        self.store: Store | None = None
+        self.tree.on_error = self.on_app_command_error
+
+    async def setup_hook(self) -> None:
+        self.store = await Store.open(self.database)
+        self.service = GameService(self.store)
+        for module in pkgutil.iter_modules(cogs.__path__):
+            if not module.name.startswith("_") and module.name != "common":
+                await self.load_extension(f"cogs.{module.name}")
+        if self.sync_commands:
+            if self.sync_guild is not None:
+                guild = discord.Object(id=self.sync_guild)
+                self.tree.copy_global_to(guild=guild)
+                synced = await self.tree.sync(guild=guild)
+                log.info("Synced %d commands to server %s", len(synced), self.sync_guild)
+            else:
+                synced = await self.tree.sync()
+                log.info("Synced %d commands globally (may take up to an hour to appear)", len(synced))
+
+    async def close(self) -> None:
+        try:
+            await super().close()
+        finally:
+            if self.store is not None:
+                await self.store.close()
+                self.store = None
+
+    async def on_app_command_error(self, interaction: discord.Interaction,
+                                   error: app_commands.AppCommandError) -> None:
+        """Rule errors are answered privately; anything else is logged with its trace and apologised for."""
+        from cogs.common import answer_error
+
+        original = getattr(error, "original", error)
+        if isinstance(error, app_commands.CheckFailure) and not isinstance(original, RuleError):
+            await answer_error(interaction, RuleError(str(error) or "You cannot use this command here."))
+            return
+        await answer_error(interaction, original)
+
+
+def create_bot(database: str | os.PathLike[str], *, sync_guild: int | None = None,
+               sync_commands: bool = False) -> ExpeditionBot:
+    """The fully configured bot, not yet connected: tests, the local table and embedders all start here."""
+    return ExpeditionBot(database, sync_guild=sync_guild, sync_commands=sync_commands)

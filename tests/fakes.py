@@ -1,0 +1,100 @@
+"""A tiny game (take-away Nim with a die) used to test the platform apart from the real games' rules."""
+
+from __future__ import annotations
+
+import copy
+import io
+from collections.abc import Sequence
+
+from PIL import Image
+
+from bot.core import (
+    JSON,
+    Applied,
+    Game,
+    IllegalAction,
+    MalformedAction,
+    Mode,
+    Outcome,
+    QuickAction,
+    Rng,
+    Viewer,
+)
+
+
+class Nim(Game):
+    """Players take 1-3 stones in turn; whoever takes the last stone wins. Setup rolls a die for the pile size,
+    and each player holds a secret number so the tests can check that hidden information stays hidden."""
+
+    key = "test-nim"
+    title = "Test Nim"
+    aliases = ("nim",)
+    modes = (Mode("standard", "Standard", 2, 3, "Take 1-3 stones; the last stone wins."),
+             Mode("solo", "Solo", 1, 1, "Take stones alone until the pile is empty."))
+
+    def setup(self, mode: str, players: Sequence[str], rng: Rng, options: JSON) -> JSON:
+        pile = 6 + rng.randint(1, 6)
+        return {"players": [{"name": name, "secret": rng.randint(1000, 9999)} for name in players],
+                "pile": pile, "turn": 0, "winner": None, "last": "", "profiles": options.get("profiles", [])}
+
+    def to_act(self, state: JSON) -> tuple[int, ...]:
+        return () if state["winner"] is not None else (state["turn"],)
+
+    def legal_actions(self, state: JSON, seat: int) -> list[JSON]:
+        return [{"type": "take", "count": n} for n in range(1, min(3, state["pile"]) + 1)]
+
+    def apply(self, state: JSON, seat: int, action: JSON, rng: Rng) -> Applied:
+        if action.get("type") != "take" or not isinstance(action.get("count"), int):
+            raise MalformedAction("Take stones with {'type': 'take', 'count': 1-3}.")
+        count = action["count"]
+        if not 1 <= count <= min(3, state["pile"]):
+            raise IllegalAction(f"You can take 1 to {min(3, state['pile'])} stones.")
+        new = copy.deepcopy(state)
+        new["pile"] -= count
+        events: list[JSON] = [{"kind": "took", "seat": seat, "count": count}]
+        if new["pile"] == 0:
+            new["winner"] = seat
+            events.append({"kind": "won", "seat": seat})
+        else:
+            new["turn"] = (seat + 1) % len(new["players"])
+        return Applied(new, events)
+
+    def view(self, state: JSON, viewer: Viewer) -> JSON:
+        view = {"players": [p["name"] for p in state["players"]], "pile": state["pile"], "turn": state["turn"]}
+        if viewer is not None:
+            view["secret"] = state["players"][viewer]["secret"]
+        return view
+
+    def outcome(self, state: JSON) -> Outcome | None:
+        if state["winner"] is None:
+            return None
+        winner = state["winner"]
+        scores = {seat: int(seat == winner) for seat in range(len(state["players"]))}
+        wins = {seat: {"wins": int((state["profiles"][seat] or {}).get("wins", 0)) + int(seat == winner)}
+                for seat in range(len(state["players"])) if seat < len(state["profiles"])}
+        return Outcome(scores, (winner,), f"{state['players'][winner]['name']} wins!", wins)
+
+    def describe(self, state: JSON, event: JSON) -> str:
+        name = state["players"][event["seat"]]["name"]
+        if event["kind"] == "took":
+            return f"{name} took {event['count']}."
+        return f"{name} took the last stone."
+
+    def turn_text(self, state: JSON) -> str:
+        return f"{state['players'][state['turn']]['name']} to take 1-3 stones ({state['pile']} left)."
+
+    def private_text(self, state: JSON, seat: int) -> str:
+        return f"Your secret number is {state['players'][seat]['secret']}."
+
+    def rules_text(self, mode: str) -> str:
+        return "Take 1-3 stones; whoever takes the last stone wins."
+
+    def quick_actions(self, state: JSON, seat: int) -> list[QuickAction]:
+        return [QuickAction(f"Take {a['count']}", a) for a in self.legal_actions(state, seat)]
+
+
+def tiny_png(game_key: str, view: JSON) -> bytes:
+    """A real (small) PNG standing in for a game's renderer."""
+    buffer = io.BytesIO()
+    Image.new("RGB", (64, 32), "#1E2230").save(buffer, format="PNG")
+    return buffer.getvalue()

@@ -318,6 +318,10 @@ class GameService:
         names = [record.name for seat in seats if (record := match.user_at(seat)) is not None]
         return " and ".join(names) if names else "nobody"
 
+    async def open_match(self, channel_id: int) -> MatchRecord | None:
+        """The channel's unfinished match, if any."""
+        return await self.store.open_match(channel_id)
+
     async def current(self, channel_id: int) -> MatchRecord:
         """The channel's unfinished match, or else its most recent one."""
         match = await self.store.open_match(channel_id) or await self.store.latest_match(channel_id)

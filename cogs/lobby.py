@@ -10,7 +10,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.core import all_games, find_game
-from bot.store import MatchRecord
+from bot.service import MatchRecord
 from cogs.common import (
     DYNAMIC_ITEMS,
     answer_error,
@@ -76,7 +76,7 @@ class LobbyButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
         try:
             service = service_of(interaction)
             channel = channel_id_of(interaction)
-            current = await service.store.open_match(channel)
+            current = await service.open_match(channel)
             if current is None or current.id != self.match_id or current.status != "lobby":
                 await send_private(interaction, "This lobby is closed. See the channel's game with /game board.")
                 return
@@ -111,7 +111,7 @@ class AbandonButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"x
         try:
             service = service_of(interaction)
             channel = channel_id_of(interaction)
-            current = await service.store.open_match(channel)
+            current = await service.open_match(channel)
             if current is None or current.id != self.match_id:
                 await send_private(interaction, "That game has already ended.")
                 return

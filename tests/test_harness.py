@@ -1,0 +1,336 @@
+"""Prove the offline Discord harness against a tiny self-contained bot (not the project's cogs)."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import re
+from typing import Any
+
+import discord
+import pytest
+from discord import app_commands
+from discord.ext import commands
+from PIL import Image
+
+from tests.harness import (
+    DISCORD_PY_VERSION,
+    TASK_PREFIXES,
+    DiscordHarness,
+    HarnessError,
+    InteractionFailed,
+)
+
+FRUITS = ["apple", "apricot", "banana", "blueberry", "cherry"]
+
+
+def png(n: int) -> bytes:
+    """A tiny PNG whose width encodes ``n``, so a test can check the right image was sent."""
+    buf = io.BytesIO()
+    Image.new("RGB", (n + 1, 3), (200, 30, 30)).save(buf, format="PNG")
+    return buf.getvalue()
+
+
+class CounterButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"demo:count:(?P<n>\d+)"):
+    """Stateless button: the count lives in the custom id, so it works after a restart."""
+
+    def __init__(self, n: int) -> None:
+        super().__init__(discord.ui.Button(label=f"Count {n}", custom_id=f"demo:count:{n}"))
+        self.n = n
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> CounterButton:
+        return cls(int(match["n"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        view = discord.ui.View(timeout=None)
+        view.add_item(CounterButton(self.n + 1))
+        await interaction.response.edit_message(content=f"count={self.n + 1}", view=view)
+
+
+class Board(discord.ui.View):
+    """Persistent view: no timeout, fixed custom ids, registered with ``bot.add_view`` in ``setup_hook``."""
+
+    def __init__(self) -> None:
+        super().__init__(timeout=None)
+
+    @discord.ui.button(label="Join", custom_id="demo:board:join", style=discord.ButtonStyle.primary)
+    async def join(self, interaction: discord.Interaction, button: discord.ui.Button[Board]) -> None:
+        await interaction.response.send_message(f"{interaction.user.display_name} joined")
+
+    @discord.ui.button(label="Explode", custom_id="demo:board:explode")
+    async def explode(self, interaction: discord.Interaction, button: discord.ui.Button[Board]) -> None:
+        raise ValueError("bug in a button")
+
+
+class Menu(discord.ui.View):
+    @discord.ui.select(
+        custom_id="demo:menu",
+        placeholder="Fruit",
+        options=[discord.SelectOption(label=f.title(), value=f) for f in FRUITS],
+        max_values=2,
+    )
+    async def choose(self, interaction: discord.Interaction, select: discord.ui.Select[Menu]) -> None:
+        await interaction.response.send_message(f"chose {','.join(select.values)}", ephemeral=True)
+
+
+class Claim(discord.ui.View):
+    """One prize, many clickers: the lock decides who wins."""
+
+    def __init__(self) -> None:
+        super().__init__(timeout=60)
+        self.winner: int | None = None
+        self.lock = asyncio.Lock()
+
+    @discord.ui.button(label="Claim", custom_id="demo:claim")
+    async def claim(self, interaction: discord.Interaction, button: discord.ui.Button[Claim]) -> None:
+        async with self.lock:
+            await asyncio.sleep(0)
+            if self.winner is not None:
+                await interaction.response.send_message("too late", ephemeral=True)
+                return
+            self.winner = interaction.user.id
+        button.disabled = True
+        await interaction.response.edit_message(content=f"claimed by {interaction.user.display_name}", view=self)
+
+
+class Demo(app_commands.Group, name="demo", description="Harness demo"):
+    config = app_commands.Group(name="config", description="Settings")
+
+    @app_commands.command(description="Ephemeral hello")
+    async def hello(self, interaction: discord.Interaction) -> None:
+        await interaction.response.send_message(f"hello {interaction.user.display_name}", ephemeral=True)
+
+    @app_commands.command(description="Deferred picture")
+    async def picture(self, interaction: discord.Interaction, n: int) -> None:
+        await interaction.response.defer(thinking=True)
+        view = discord.ui.View(timeout=None)
+        view.add_item(CounterButton(n))
+        await interaction.followup.send(
+            f"picture {n}",
+            file=discord.File(io.BytesIO(png(n)), "board.png"),
+            view=view,
+            embed=discord.Embed(title="B"),
+        )
+
+    @app_commands.command(description="Autocomplete")
+    async def pick(self, interaction: discord.Interaction, number: int, fruit: str) -> None:
+        await interaction.response.send_message(f"{number} x {fruit}")
+
+    @pick.autocomplete("fruit")
+    async def fruit_autocomplete(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        number = interaction.namespace.number
+        return [app_commands.Choice(name=f"{f} ({number})", value=f) for f in FRUITS if f.startswith(current)]
+
+    @app_commands.command(description="Always fails")
+    async def boom(self, interaction: discord.Interaction) -> None:
+        raise app_commands.AppCommandError("kaboom")
+
+    @app_commands.command(description="Needs manage_channels")
+    @app_commands.checks.has_permissions(manage_channels=True)
+    async def admin(self, interaction: discord.Interaction) -> None:
+        await interaction.response.send_message("admin ok", ephemeral=True)
+
+    @app_commands.command(description="Post the board in the channel")
+    async def board(self, interaction: discord.Interaction) -> None:
+        message = await interaction.channel.send("Board", view=Board())  # type: ignore[union-attr]
+        await interaction.response.send_message(f"posted {message.id}", ephemeral=True)
+
+    @app_commands.command(description="Menu")
+    async def menu(self, interaction: discord.Interaction) -> None:
+        await interaction.response.send_message("pick", view=Menu())
+
+    @app_commands.command(description="Claim race")
+    async def claim(self, interaction: discord.Interaction) -> None:
+        await interaction.response.send_message("prize", view=Claim())
+
+    @app_commands.command(description="Greet")
+    async def greet(self, interaction: discord.Interaction, who: discord.Member, loud: bool = False) -> None:
+        text = f"hi {who.display_name}"
+        await interaction.response.send_message(text.upper() if loud else text)
+
+    @app_commands.command(description="Followup without a response")
+    async def rude(self, interaction: discord.Interaction) -> None:
+        await interaction.followup.send("never acknowledged")
+
+    @config.command(name="set", description="Nested subcommand")
+    async def config_set(
+        self, interaction: discord.Interaction, flag: bool, level: app_commands.Range[int, 1, 5]
+    ) -> None:
+        await interaction.response.send_message(f"flag={flag!r} level={level!r}")
+
+
+class DemoTree(app_commands.CommandTree):
+    async def on_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
+        await interaction.response.send_message(f"error: {error}", ephemeral=True)
+
+
+class DemoBot(commands.Bot):
+    def __init__(self) -> None:
+        super().__init__(command_prefix=commands.when_mentioned, intents=discord.Intents.default(), tree_cls=DemoTree)
+
+    async def setup_hook(self) -> None:
+        self.tree.add_command(Demo())
+        self.add_view(Board())
+        self.add_dynamic_items(CounterButton)
+
+
+async def test_ephemeral_reply_and_bootstrap() -> None:
+    async with DiscordHarness(DemoBot()) as discord_:
+        assert discord_.bot.user is not None and discord_.bot.application_id == discord_.world.application_id
+        alice = discord_.user("alice")
+        replies = await discord_.command("demo hello", user=alice)
+        reply = replies.one()
+        assert (reply.kind, reply.content, reply.ephemeral) == ("response", "hello Alice", True)
+        assert replies.acknowledged
+        assert discord_.channel_messages() == []
+
+
+async def test_defer_followup_png_and_dynamic_item() -> None:
+    async with DiscordHarness(DemoBot()) as discord_:
+        alice = discord_.user("alice")
+        replies = await discord_.command("demo picture", {"n": 7}, user=alice)
+        assert [r.kind for r in replies] == ["defer", "followup"]
+        followup = replies.one("followup")
+        assert followup.message_id == replies[0].message_id  # the first followup replaces "thinking…"
+        assert followup.content == "picture 7" and not followup.ephemeral
+        assert followup.embed["title"] == "B"
+        (file,) = followup.files
+        assert file.filename == "board.png" and file.image().size == (8, 3)
+        assert Image.open(io.BytesIO(file.data)).format == "PNG"
+        assert followup.button_labels() == ["Count 7"] and followup.custom_ids() == ["demo:count:7"]
+
+        board = discord_.last_public_message()
+        assert board.id == followup.message_id and board.files[0].data == file.data
+        clicked = await discord_.click(board, label="Count 7", user=alice)
+        assert clicked.one("update").content == "count=8"
+        assert discord_.last_public_message().custom_ids() == ["demo:count:8"]
+        assert discord_.last_public_message().files[0].data == file.data  # edit kept the attachment
+
+
+async def test_autocomplete_sees_other_options() -> None:
+    async with DiscordHarness(DemoBot()) as discord_:
+        alice = discord_.user("alice")
+        choices = await discord_.autocomplete("demo pick", {"number": 3, "fruit": "ap"}, focused="fruit", user=alice)
+        assert choices == [{"name": "apple (3)", "value": "apple"}, {"name": "apricot (3)", "value": "apricot"}]
+        replies = await discord_.command("demo pick", {"number": 3, "fruit": "apple"}, user=alice)
+        assert replies.one().content == "3 x apple"
+
+
+async def test_tree_error_handler_and_permissions() -> None:
+    async with DiscordHarness(DemoBot()) as discord_:
+        alice, bob = discord_.user("alice"), discord_.user("bob", manage_channels=True)
+        boom = (await discord_.command("demo boom", user=alice)).one()
+        assert (boom.content, boom.ephemeral) == ("error: kaboom", True)
+        denied = (await discord_.command("demo admin", user=alice)).one()
+        assert denied.content.startswith("error: You are missing Manage Channels")
+        assert (await discord_.command("demo admin", user=bob)).one().content == "admin ok"
+
+
+async def test_typed_options_nested_group_and_user_option() -> None:
+    async with DiscordHarness(DemoBot()) as discord_:
+        alice, bob = discord_.user("alice"), discord_.user("bob", global_name="Bobby")
+        replies = await discord_.command("demo config set", {"flag": True, "level": 4}, user=alice)
+        assert replies.one().content == "flag=True level=4"
+        replies = await discord_.command("demo greet", {"who": bob, "loud": True}, user=alice)
+        assert replies.one().content == "HI BOBBY"
+        with pytest.raises(HarnessError, match="required"):
+            discord_.command("demo greet", {}, user=alice)
+        with pytest.raises(HarnessError, match="needs an int"):
+            discord_.command("demo pick", {"number": "3", "fruit": "x"}, user=alice)
+
+
+async def test_channel_send_persistent_view_and_restart() -> None:
+    async with DiscordHarness(DemoBot()) as first:
+        alice, bob = first.user("alice"), first.user("bob")
+        replies = await first.command("demo board", user=alice)
+        assert [r.kind for r in replies] == ["channel_message", "response"]
+        posted = replies.one("response")
+        board = first.last_public_message()
+        assert posted.content == f"posted {board.id}" and posted.ephemeral
+        assert board.content == "Board" and board.button_labels() == ["Join", "Explode"]
+        assert (await first.click(board, label="Join", user=bob)).one().content == "Bob joined"
+        world = first.world
+
+    async with DiscordHarness(DemoBot(), world=world) as second:
+        bob = second.user("bob")
+        same_board = second.last_public_message(with_components=True)
+        assert same_board.id == board.id
+        joined = (await second.click(same_board, custom_id="demo:board:join", user=bob)).one()
+        assert (joined.content, joined.ephemeral) == ("Bob joined", False)
+        assert second.channel_messages()[-1].content == "Bob joined"
+
+
+async def test_dynamic_item_after_restart() -> None:
+    async with DiscordHarness(DemoBot()) as first:
+        alice = first.user("alice")
+        await first.command("demo picture", {"n": 2}, user=alice)
+        picture = first.last_public_message()
+    async with DiscordHarness(DemoBot(), world=first.world) as second:
+        assert (await second.click(picture, custom_id="demo:count:2", user=alice)).one().content == "count=3"
+
+
+async def test_string_select() -> None:
+    async with DiscordHarness(DemoBot()) as discord_:
+        alice = discord_.user("alice")
+        menu = (await discord_.command("demo menu", user=alice)).one()
+        assert [o["value"] for o in menu.select_options("demo:menu")] == FRUITS
+        chose = (await discord_.select(menu, "demo:menu", ["banana", "cherry"], user=alice)).one()
+        assert (chose.content, chose.ephemeral) == ("chose banana,cherry", True)
+        with pytest.raises(HarnessError, match="not among options"):
+            discord_.select(menu, "demo:menu", ["kiwi"], user=alice)
+
+
+async def test_concurrent_clicks_only_one_wins() -> None:
+    async with DiscordHarness(DemoBot()) as discord_:
+        alice, bob = discord_.user("alice"), discord_.user("bob")
+        prize = (await discord_.command("demo claim", user=alice)).one()
+        first, second = await discord_.concurrently(
+            discord_.click(prize, label="Claim", user=alice), discord_.click(prize, label="Claim", user=bob)
+        )
+        assert first.one().content == "claimed by Alice" and first.one().kind == "update"
+        assert (second.one().content, second.one().ephemeral) == ("too late", True)
+        assert discord_.last_public_message().buttons()[0]["disabled"] is True
+        with pytest.raises(HarnessError, match="disabled"):
+            discord_.click(prize, label="Claim", user=bob)
+
+
+async def test_swallowed_exception_fails_loudly_and_unacked_followup() -> None:
+    async with DiscordHarness(DemoBot()) as discord_:
+        alice = discord_.user("alice")
+        await discord_.command("demo board", user=alice)
+        with pytest.raises(InteractionFailed, match="bug in a button"):
+            await discord_.click(discord_.last_public_message(), label="Explode", user=alice)
+        # Real Discord refuses a followup before the interaction is acknowledged; the tree's on_error reports it.
+        rude = (await discord_.command("demo rude", user=alice)).one()
+        assert "404 Not Found (error code: 10015): Unknown Webhook" in rude.content
+
+
+def test_internals_still_exist() -> None:
+    """An upgrade of discord.py breaks here first, naming the internal that moved."""
+    import discord.client
+    import discord.webhook.async_ as webhook_async
+    from discord.state import ConnectionState
+
+    assert discord.__version__.startswith(DISCORD_PY_VERSION.rsplit(".", 1)[0])
+    for name in ("_async_setup_hook", "_handle_ready", "setup_hook"):
+        assert hasattr(discord.Client, name), name
+    assert hasattr(discord.client, "_loop")
+    assert hasattr(ConnectionState, "parse_interaction_create") and hasattr(ConnectionState, "_add_guild")
+    assert isinstance(webhook_async.async_context.get(), webhook_async.AsyncWebhookAdapter)
+    assert hasattr(discord.Guild, "_add_member")
+    sources = {
+        "app_commands/tree.py": "name='CommandTree-invoker'",
+        "ui/view.py": "name=f'discord-ui-view-dispatch-",
+        "client.py": "name=f'discord.py: {event_name}'",
+        "ui/modal.py": "name=f'discord-ui-modal-dispatch-",
+    }
+    root = discord.__file__.rsplit("/", 1)[0]
+    for path, needle in sources.items():
+        with open(f"{root}/{path}", encoding="utf-8") as fh:
+            assert needle in fh.read(), (path, needle)
+    assert "discord-ui-dynamic-item-" in TASK_PREFIXES

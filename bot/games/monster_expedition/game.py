@@ -1,0 +1,70 @@
+"""The Game the platform hosts: Monster Expedition's modes wired to its pure rules, views and texts."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from bot.core.protocol import JSON, Applied, Game, Mode, Outcome, QuickAction, Viewer
+from bot.core.rng import Rng
+from bot.games.monster_expedition import rules, text, views
+from bot.games.monster_expedition.solo import updated_profile
+from bot.games.monster_expedition.state import DATA_VERSION, GAME_KEY, setup_state
+
+
+class MonsterExpedition(Game):
+    """Push-your-luck monster hunting for 2-4 players, and the 10-expedition solo campaign on Solinsula."""
+
+    key = GAME_KEY
+    title = "Monster Expedition"
+    aliases = ("monster", "monsters", "me", "hunt", "monster-hunt")
+    modes = (
+        Mode("standard", "Standard", 2, 4, "2-4 hunters race for the most victory points."),
+        Mode("solo", "Solo campaign", 1, 1,
+             "Ten expeditions on Solinsula, one at a time (options: expedition 1-10, set I-IV)."),
+    )
+    data_version = DATA_VERSION
+
+    def setup(self, mode: str, players: Sequence[str], rng: Rng, options: JSON) -> JSON:
+        return setup_state(self.mode(mode).key, players, rng, options or {})
+
+    def to_act(self, state: JSON) -> tuple[int, ...]:
+        return rules.to_act(state)
+
+    def legal_actions(self, state: JSON, seat: int) -> list[JSON]:
+        return rules.legal_actions(state, seat)
+
+    def apply(self, state: JSON, seat: int, action: JSON, rng: Rng) -> Applied:
+        return rules.apply(state, seat, action, rng)
+
+    def view(self, state: JSON, viewer: Viewer) -> JSON:
+        return views.view(state, viewer)
+
+    def outcome(self, state: JSON) -> Outcome | None:
+        if not state["over"]:
+            return None
+        if state["mode"] == "solo":
+            solo = state["solo"]
+            won = solo["outcome"] == "won"
+            return Outcome(scores={0: 1 if won else 0}, winners=(0,) if won else (),
+                           summary=text.final_summary(state), profile_updates={0: updated_profile(state)})
+        result = state["result"]
+        return Outcome(scores=dict(enumerate(result["scores"])), winners=tuple(result["winners"]),
+                       summary=text.final_summary(state))
+
+    def describe(self, state: JSON, event: JSON) -> str:
+        return text.describe(state, event)
+
+    def turn_text(self, state: JSON) -> str:
+        return text.turn_text(state)
+
+    def private_text(self, state: JSON, seat: int) -> str:
+        return text.private_text(state, seat)
+
+    def rules_text(self, mode: str) -> str:
+        return text.rules_text(self.mode(mode).key)
+
+    def quick_actions(self, state: JSON, seat: int) -> list[QuickAction]:
+        return views.quick_actions(state, seat)
+
+
+GAME = MonsterExpedition()

@@ -1,0 +1,247 @@
+"""Monster Expedition in words: events for the channel, whose turn it is, /game mine, and the rules summary."""
+
+from __future__ import annotations
+
+from bot.core.protocol import JSON
+from bot.games.monster_expedition.catalog import IMPROVEMENT_NUMBER, REGION_DIE, REGION_NAMES, REGIONS, Catalog, catalog
+from bot.games.monster_expedition.effects import cage_points, monster_points, total_points
+from bot.games.monster_expedition.rules import bankable_numbers, remaining_value
+from bot.games.monster_expedition.solo import special_rules_text, victory_text
+from bot.games.monster_expedition.state import (
+    black_dice,
+    cage_count,
+    expedition_of,
+    symbiosis_groups,
+)
+
+CAUSES = {
+    "dice": "with a banked {n}",
+    "pair": "with a pair",
+    "camp_bonus": "with the camp's bonus value",
+    "monster_bonus": "with a monster's bonus value",
+    "misthrow": "thanks to a misthrow monster",
+    "immediate": "by the monster's immediate effect",
+    "campaign": "before setting out (failed attempts)",
+}
+
+
+def _name(state: JSON, seat: int | None) -> str:
+    if seat is None:
+        return "nobody"
+    return str(state["players"][int(seat)]["name"])
+
+
+def _dice_text(dice: list[JSON]) -> str:
+    return ", ".join(f"{d['value']}" + ("" if d["colour"] == "black" else f" ({d['colour']})") for d in dice)
+
+
+def describe(state: JSON, event: JSON, cat: Catalog | None = None) -> str:
+    """One event as a public sentence (never names a caged monster)."""
+    cat = cat or catalog()
+    kind = event.get("kind")
+    who = _name(state, event.get("seat"))
+    if kind == "camp_chosen":
+        return (f"{who} hunts from the {REGION_NAMES[event['region']]} camp (level {event['level']}) "
+                f"with {event['dice']} dice.")
+    if kind == "dice_rolled":
+        return f"{who} rolls {_dice_text(event['dice'])}."
+    if kind == "dice_banked":
+        dice = f"{event['count']} × {event['value']}" if event["count"] > 1 else f"a {event['value']}"
+        return f"{who} banks {dice} (banked total {event['total']})."
+    if kind == "misthrow":
+        lost = event.get("lost")
+        return f"Misthrow! {who} loses a banked {lost['value']}." if lost else f"Misthrow! {who} had nothing to lose."
+    if kind == "hunt_stopped":
+        crates = f" and gains {event['crates']} crates" if event.get("crates") else ""
+        return f"{who} stops with a hunting value of {event['value']}{crates}."
+    if kind == "monster_captured":
+        monster = cat.card(event["card"])
+        crates = f" using {event['crates']} crate{'s' if event['crates'] > 1 else ''}" if event.get("crates") else ""
+        crest = ""
+        if event.get("crest_returned_to") is not None:
+            crest = f"; {_name(state, event['crest_returned_to'])}'s crest goes home"
+        return f"{who} captures {monster.name} for {event['cost']}{crates}{crest}."
+    if kind == "cages_bought":
+        return f"{who} buys {event['count']} cage{'s' if event['count'] > 1 else ''} for {event['cost']}."
+    if kind == "cages_taken":
+        if event["reason"] == "bought":
+            return f"{who} now has {event['total']} cages."
+        if event["reason"] == "final_level":
+            return f"{who} reaches a camp's final level and takes {event['count']} cages."
+        if event["reason"] == "steal":
+            return f"{who} takes a cage from the reserve deck."
+        return f"{who} takes {event['count']} cages ({event['total']} in all)."
+    if kind == "trader_visited":
+        crates = f" using {event['crates']} crates" if event.get("crates") else ""
+        return f"{who} visits the Monster Trader for {event['cost']}{crates}: 6 cages."
+    if kind == "trader_left":
+        return "The Monster Trader leaves the display."
+    if kind == "cage_stolen":
+        return f"{who} steals a random cage from {_name(state, event['victim'])}."
+    if kind == "steal_nothing":
+        return f"{who} finds no cage to steal."
+    if kind == "camp_improved":
+        region = event["region"]
+        cause = CAUSES.get(event["cause"], "").format(n=IMPROVEMENT_NUMBER[region])
+        flip = " (turned to side B)" if event.get("flipped") else ""
+        return f"{who}'s {REGION_NAMES[region]} camp rises to level {event['level']}{flip} {cause}.".replace(" .", ".")
+    if kind == "purchases_done":
+        lost = f" ({event['unspent']} unspent is lost)" if event.get("unspent") else ""
+        return f"{who} is done hunting{lost}."
+    if kind == "display_refilled":
+        cards = [cat.card(c["card"]).name for c in event["cards"]]
+        if not cards:
+            return "Both decks are empty: the display is not refilled."
+        crests = sum(1 for c in event["cards"] if c["crest"] is not None)
+        crest_text = f"; {who} crests {crests}" if crests else ""
+        return f"The display is refilled with {', '.join(cards)}{crest_text}."
+    if kind == "card_revealed":
+        name = cat.card(event["card"]).name
+        return f"{name} appears in the display ({event['display']} cards, {event['deck']} left in the deck)."
+    if kind == "deck_used_up":
+        return "The draw deck is used up: this is the last round."
+    if kind == "improvements_declined":
+        return "The expedition sets out without further camp improvements."
+    if kind == "turn_started":
+        return f"Round {event['round']}: {who}'s turn."
+    if kind == "crested_cards_caged":
+        parts = [f"{_name(state, s)} {n}" for s, n in enumerate(event["counts"]) if n]
+        return f"Crested cards become cages: {', '.join(parts)}."
+    if kind == "game_ended":
+        scores = ", ".join(f"{_name(state, s)} {p}" for s, p in enumerate(event["scores"]))
+        winners = " and ".join(_name(state, s) for s in event["winners"])
+        return f"The hunt is over: {scores}. {winners} win{'s' if len(event['winners']) == 1 else ''}!"
+    if kind == "expedition_won":
+        return f"Expedition {event['expedition']} won: {event['reason']}"
+    if kind == "expedition_lost":
+        return f"Expedition {event['expedition']} lost: {event['reason']}."
+    if kind == "game_started":
+        return "The hunt begins."
+    return str(kind).replace("_", " ")
+
+
+def last_move(state: JSON, cat: Catalog | None = None) -> str:
+    """The latest action in words: its most telling events, at most four sentences."""
+    events = [e for e in state.get("last_events", []) if e.get("kind") not in ("turn_started", "cages_taken")
+              or e.get("reason") == "final_level"]
+    if not events:
+        return "The hunt begins." if not state.get("recent") else ""
+    return " ".join(describe(state, e, cat) for e in events[-4:])
+
+
+def turn_text(state: JSON, cat: Catalog | None = None) -> str:
+    cat = cat or catalog()
+    if state["over"]:
+        return final_summary(state, cat)
+    who = _name(state, state["active"])
+    phase = state["phase"]
+    turn = state["turn"]
+    if phase == "solo_prepare":
+        left = state["solo"]["prep_left"]
+        return f"{who}: improve a camp ({left} improvement{'s' if left > 1 else ''} left) or decline"
+    if phase == "camp":
+        return f"{who}: pick a camp (aerie, depths or forest)"
+    if phase == "bank":
+        return f"{who}: bank a number ({', '.join(map(str, bankable_numbers(state)))})"
+    if phase == "continue":
+        banked = sum(int(d["value"]) for d in turn["banked"])
+        return f"{who}: roll {len(turn['rolled'])} dice again or stop at {banked}"
+    if phase == "purchase":
+        return f"{who}: spend {remaining_value(state)} on monsters, cages or the trader, or done"
+    if phase == "steal":
+        return f"{who}: choose whose cage to steal"
+    return f"{who} to move"
+
+
+def final_summary(state: JSON, cat: Catalog | None = None) -> str:
+    if state["mode"] == "solo":
+        solo = state["solo"]
+        verdict = "won" if solo["outcome"] == "won" else "lost"
+        return f"Expedition {solo['expedition']} {verdict}: {solo['reason'].rstrip('.')}."
+    result = state["result"]
+    scores = ", ".join(f"{_name(state, s)} {p}" for s, p in enumerate(result["scores"]))
+    winners = " and ".join(_name(state, s) for s in result["winners"])
+    tie = " (tie broken by camp levels)" if result["tie_break_used"] and len(result["winners"]) == 1 else ""
+    shared = " share the win" if len(result["winners"]) > 1 else " wins"
+    return f"{winners}{shared}{tie}: {scores}."
+
+
+def private_text(state: JSON, seat: int, cat: Catalog | None = None) -> str:
+    """/game mine: your face-down cages (only you see them), symbiosis sets, camps and score."""
+    cat = cat or catalog()
+    player = state["players"][seat]
+    lines = [f"**{player['name']}** — camp set {player['set']}"]
+    cages = [cat.card(i) for i in player["cages"]]
+    if cages:
+        lines.append(f"Your cages ({cage_count(player)}, {cage_points(player, cat)} VP):")
+        for monster in sorted(cages, key=lambda m: (-m.caged_vp, m.name)):
+            lines.append(f"- {monster.name} ({REGION_NAMES[monster.region]}, level {monster.level}): "
+                         f"{monster.caged_vp} VP caged")
+    else:
+        lines.append("Your cages: none yet.")
+    if player["noted_cages"]:
+        lines.append(f"Noted cages (both decks were empty): {player['noted_cages']} × 1 VP")
+    groups = symbiosis_groups(player["monsters"], cat)
+    if groups:
+        lines.append(f"Symbiosis sets ({len(groups)}, +{len(groups)} black dice):")
+        for group in groups:
+            lines.append("- " + ", ".join(f"{cat.card(i).name} ({cat.card(i).symbiosis})" for i in group))
+    else:
+        lines.append("Symbiosis sets: none (three different colours make a set; wild counts as any).")
+    lines.append("Camps: " + "; ".join(
+        f"{REGION_NAMES[r]} level {player['camps'][r]} ({REGION_DIE[r]} + {black_dice(state, seat, r, cat)} black)"
+        for r in REGIONS))
+    if state["mode"] == "standard":
+        lines.append(f"Score so far: {total_points(player, cat)} VP ({monster_points(player, cat)} from monsters, "
+                     f"{cage_points(player, cat)} from cages); {player['crests']} crests in hand.")
+    else:
+        expedition = expedition_of(state, cat)
+        assert expedition is not None
+        lines.append(f"Expedition {expedition.number}: {victory_text(expedition)}")
+        if expedition.crate_value:
+            lines.append(f"Crates: {state['solo']['crates']}")
+    return "\n".join(lines)
+
+
+def rules_text(mode: str, cat: Catalog | None = None) -> str:
+    cat = cat or catalog()
+    r = cat.rules
+    common = [
+        "**Monster Expedition** — push your luck with the dice, capture monsters and cages.",
+        "1. Pick a camp: its level gives its coloured die plus black dice, +1 black die per symbiosis set "
+        f"(3 different colours; wild = any), never more than {r.max_black_dice} black.",
+        "2. Roll; bank all dice of one number not banked yet this turn; roll the rest again or stop. A roll showing "
+        "only banked numbers is a misthrow: you lose one highest banked die (its number stays used), then roll on or "
+        "stop. Hunting value = sum of banked dice.",
+        f"   Spend it on monsters of your camp's region (Draco Chelonia from any camp) at their level, cages at "
+        f"{r.cage_cost}, the Monster Trader's {r.trader_cages} cages at {r.trader_cost}; leftover is lost.",
+        "3. Improvements, automatic: banked 1s improve the Aerie, 2s the Depths, 3s the Enchanted Forest; bonus "
+        "values on camp levels and monsters improve the matching camp whoever banked them (active player first, "
+        "then the others in order). 7 improvements at most; side B after the 4th; the final level gives "
+        f"{r.final_level_cages} cages at once. Misthrow monsters improve once per turn on any misthrow.",
+        "   Immediate effects on capture: steal a random cage (you pick the opponent), or improve the matching camp. "
+        "Caged monsters have no abilities.",
+    ]
+    if mode == "solo":
+        lines = [*common,
+                 "4. Solo: cages always come from the reserve deck; at the end of every round one card is revealed "
+                 "into the display (no crests, no refill to 10). You win the moment the expedition's condition holds; "
+                 f"you lose with {r.solo_loss_display} display cards (the trader counts) or when a card must be "
+                 "revealed from an empty draw deck. Each failed attempt gives one more optional camp improvement "
+                 "for the next try of that expedition.",
+                 "Expeditions:"]
+        for number, expedition in sorted(cat.expeditions.items()):
+            specials = " ".join(special_rules_text(expedition, cat))
+            lines.append(f"{number}. {expedition.title}: {victory_text(expedition)} {specials}".rstrip())
+        return "\n".join(lines)
+    return "\n".join([
+        *common,
+        "4. Refill: only if you gained a cage this turn (bought, from the trader, a final level or stolen), refill "
+        f"the display to {r.display_size} and put one of your {r.crests} crests on each new card; a captured card's "
+        "crest returns to its owner.",
+        "End: when the draw deck is used up, the round is finished (the reserve deck supplies cages and refills; "
+        f"with both empty, cages are noted at {r.noted_cage_vp} VP). Crested display cards go to their owners as "
+        "cages. Most VP wins; ties go to the highest sum of camp levels, then the win is shared.",
+        f"Draw deck: {r.draw_deck[2]}/{r.draw_deck[3]}/{r.draw_deck[4]} cards for 2/3/4 players; the 3 cards "
+        "revealed at setup come from it and get no crests.",
+    ])

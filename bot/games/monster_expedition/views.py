@@ -1,0 +1,242 @@
+"""What each viewer may see, the buttons to offer, and the capture list for command autocomplete."""
+
+from __future__ import annotations
+
+from bot.core.protocol import JSON, QuickAction, Viewer
+from bot.games.monster_expedition.catalog import (
+    REGION_DIE,
+    REGION_NAMES,
+    REGIONS,
+    TRADER_ID,
+    Catalog,
+    as_dict,
+    catalog,
+)
+from bot.games.monster_expedition.effects import FINAL_LEVEL, cage_points, monster_points, total_points
+from bot.games.monster_expedition.rules import (
+    bankable_numbers,
+    capture_cost,
+    legal_actions,
+    purchase_options,
+    remaining_value,
+    steal_victims,
+    trader_price,
+)
+from bot.games.monster_expedition.solo import progress, special_rules_text, victory_text
+from bot.games.monster_expedition.state import (
+    black_dice,
+    cage_count,
+    crate_value,
+    expedition_of,
+    symbiosis_groups,
+    symbiosis_sets,
+    trader_cost,
+)
+from bot.games.monster_expedition.text import describe, last_move, turn_text
+
+
+def _card_view(card_id: str, cat: Catalog) -> JSON:
+    return as_dict(cat.card(card_id))
+
+
+def _camp_view(state: JSON, seat: int, region: str, cat: Catalog) -> JSON:
+    player = state["players"][seat]
+    level_number = int(player["camps"][region])
+    camp = cat.camp(player["set"], region)
+    level = camp.at(level_number)
+    return {
+        "region": region, "level": level_number, "side": level.side, "final": level_number >= FINAL_LEVEL,
+        "printed_black": level.black, "black": black_dice(state, seat, region, cat), "die": REGION_DIE[region],
+        "bonus": level.bonus, "improvements_left": FINAL_LEVEL - level_number,
+        "next_bonus": camp.at(level_number + 1).bonus if level_number < FINAL_LEVEL else None,
+    }
+
+
+def _player_view(state: JSON, seat: int, cat: Catalog) -> JSON:
+    player = state["players"][seat]
+    groups = symbiosis_groups(player["monsters"], cat)
+    return {
+        "seat": seat,
+        "name": player["name"],
+        "set": player["set"],
+        "camps": {r: _camp_view(state, seat, r, cat) for r in REGIONS},
+        "camp_level_sum": sum(int(v) for v in player["camps"].values()),
+        "monsters": [_card_view(i, cat) for i in player["monsters"]],
+        "cages": cage_count(player),
+        "noted_cages": int(player["noted_cages"]),
+        "crests": int(player["crests"]),
+        "symbiosis_sets": symbiosis_sets(player["monsters"], cat),
+        "symbiosis_groups": groups,
+        "monster_points": monster_points(player, cat),
+    }
+
+
+def view(state: JSON, viewer: Viewer, cat: Catalog | None = None) -> JSON:
+    """The public board (viewer None) or a seat's board with their own cages added. Never deck order or others'
+    cages."""
+    cat = cat or catalog()
+    turn = state["turn"]
+    display = []
+    for slot in state["display"]:
+        card = _card_view(slot["card"], cat)
+        card["crest"] = slot["crest"]
+        if slot["card"] == TRADER_ID:
+            card["cost"] = trader_cost(state, cat)
+        display.append(card)
+    players = [_player_view(state, seat, cat) for seat in range(len(state["players"]))]
+    public: JSON = {
+        "game": state["game"],
+        "title": "Monster Expedition",
+        "mode": state["mode"],
+        "phase": state["phase"],
+        "active": None if state["over"] else state["active"],
+        "round": state["round"],
+        "over": state["over"],
+        "turn": turn_text(state, cat),
+        "last_move": last_move(state, cat),
+        "log": [describe(state, e, cat) for e in state["recent"]],
+        "display": display,
+        "deck_size": len(state["deck"]),
+        "reserve_size": len(state["reserve"]),
+        "last_round": bool(state["deck_used_up"]),
+        "dice_faces": {colour: list(faces) for colour, faces in cat.dice.items()},
+        "tray": {
+            "region": turn["region"],
+            "rolled": list(turn["rolled"]),
+            "banked": list(turn["banked"]),
+            "banked_numbers": list(turn["banked_numbers"]),
+            "lost": list(turn["lost"]),
+            "misthrows": turn["misthrows"],
+            "banked_total": sum(int(d["value"]) for d in turn["banked"]),
+            "hunting_value": turn["hunting_value"],
+            "spent": turn["spent"],
+            "remaining": remaining_value(state) if state["phase"] in ("purchase", "steal") else None,
+        },
+        "players": players,
+        "scores": [{"seat": p["seat"], "name": p["name"], "monster_points": p["monster_points"],
+                    "cages": p["cages"], "text": f"{p['monster_points']} VP +{p['cages']} cages"} for p in players],
+        "result": None,
+        "solo": None,
+    }
+    if state["over"] and state["mode"] == "standard":
+        result = state["result"]
+        public["result"] = dict(result)
+        public["scores"] = [{"seat": s, "name": state["players"][s]["name"], "total": result["scores"][s],
+                             "monster_points": result["monster_points"][s], "cage_points": result["cage_points"][s],
+                             "text": f"{result['scores'][s]} VP" + (" (winner)" if s in result["winners"] else "")}
+                            for s in range(len(state["players"]))]
+    if state["mode"] == "solo":
+        expedition = expedition_of(state, cat)
+        assert expedition is not None
+        solo = state["solo"]
+        public["solo"] = {
+            "expedition": expedition.number, "title": expedition.title, "story": expedition.story,
+            "victory": victory_text(expedition), "special_rules": special_rules_text(expedition, cat),
+            "crates": solo["crates"], "crate_value": crate_value(state, cat), "trader_visits": solo["trader_visits"],
+            "improvements_left": solo["prep_left"], "progress": progress(state, cat),
+            "outcome": solo["outcome"], "reason": solo["reason"], "loss_display": cat.rules.solo_loss_display,
+        }
+        public["scores"] = [{"seat": 0, "name": state["players"][0]["name"], "text":
+                             (f"Expedition {expedition.number}: " + (solo["outcome"] or "in progress"))}]
+    if viewer is not None and 0 <= viewer < len(state["players"]):
+        player = state["players"][viewer]
+        public["you"] = {
+            "seat": viewer,
+            "cages": [_card_view(i, cat) for i in player["cages"]],
+            "noted_cages": int(player["noted_cages"]),
+            "cage_points": cage_points(player, cat),
+            "score": total_points(player, cat),
+            "legal_actions": legal_actions(state, viewer, cat),
+        }
+    return public
+
+
+def capturable_monsters(state: JSON, cat: Catalog | None = None) -> list[JSON]:
+    """For /hunt capture autocomplete: what the seat to move can capture now, cheapest crate use first."""
+    cat = cat or catalog()
+    if state["over"] or state["phase"] != "purchase":
+        return []
+    choices: list[JSON] = []
+    seen: set[str] = set()
+    for action in purchase_options(state, cat):
+        if action["type"] != "capture" or action["card"] in seen:
+            continue
+        seen.add(action["card"])
+        monster = cat.card(action["card"])
+        crates = int(action.get("crates", 0))
+        cost, _ = capture_cost(state, monster.id, crates, cat)
+        choices.append({"id": monster.id, "name": monster.name, "level": monster.level, "region": monster.region,
+                        "vp": monster.vp, "cost": cost, "crates": crates})
+    return choices
+
+
+def _style(region: str) -> str:
+    return {"aerie": "primary", "depths": "primary", "forest": "success"}.get(region, "secondary")
+
+
+def quick_actions(state: JSON, seat: int, cat: Catalog | None = None) -> list[QuickAction]:
+    """Buttons for the seat to move: only legal actions, at most 20, 5 per row."""
+    cat = cat or catalog()
+    if state["over"] or seat != state["active"]:
+        return []
+    phase = state["phase"]
+    player = state["players"][seat]
+    buttons: list[QuickAction] = []
+    if phase == "solo_prepare":
+        for action in legal_actions(state, seat, cat):
+            if action["type"] == "improve":
+                region = action["region"]
+                buttons.append(QuickAction(f"Improve {REGION_NAMES[region]} (level {player['camps'][region]})",
+                                           action, "⬆️", "success", 0))
+        buttons.append(QuickAction("Set out", {"type": "decline"}, "🧭", "secondary", 1))
+    elif phase == "camp":
+        icons = {"aerie": "🦅", "depths": "🐙", "forest": "🌲"}
+        for region in REGIONS:
+            black = black_dice(state, seat, region, cat)
+            label = f"{REGION_NAMES[region]} L{player['camps'][region]}: {REGION_DIE[region]} + {black} black"
+            buttons.append(QuickAction(label, {"type": "camp", "region": region}, icons[region], _style(region), 0))
+    elif phase == "bank":
+        rolled = state["turn"]["rolled"]
+        for index, value in enumerate(bankable_numbers(state)):
+            count = sum(1 for d in rolled if int(d["value"]) == value)
+            label = f"Bank {value}" + (f" ×{count}" if count > 1 else "")
+            buttons.append(QuickAction(label, {"type": "bank", "value": value}, "🎲", "primary", index // 5))
+    elif phase == "continue":
+        turn = state["turn"]
+        banked = sum(int(d["value"]) for d in turn["banked"])
+        buttons.append(QuickAction(f"Roll again ({len(turn['rolled'])} dice)", {"type": "roll"}, "🎲", "primary", 0))
+        buttons.append(QuickAction(f"Stop at {banked}", {"type": "stop"}, "✋", "success", 0))
+    elif phase == "steal":
+        for victim in steal_victims(state):
+            other = state["players"][victim]
+            buttons.append(QuickAction(f"Steal from {other['name']} ({cage_count(other)} cages)"[:79],
+                                       {"type": "steal", "seat": victim}, "🗝️", "danger", 0))
+    elif phase == "purchase":
+        options = purchase_options(state, cat)
+        if any(a["type"] == "cage" and a["count"] == 1 for a in options):
+            buttons.append(QuickAction(f"Buy cage ({cat.rules.cage_cost})", {"type": "cage", "count": 1}, "🧺",
+                                       "primary", 0))
+        most = max((a["count"] for a in options if a["type"] == "cage"), default=0)
+        if most > 1:
+            buttons.append(QuickAction(f"Buy {most} cages ({most * cat.rules.cage_cost})",
+                                       {"type": "cage", "count": most}, "🧺", "primary", 0))
+        trader = next((a for a in options if a["type"] == "trader"), None)
+        if trader is not None:
+            cost, _ = trader_price(state, int(trader.get("crates", 0)), cat)
+            buttons.append(QuickAction(f"Trader: 6 cages ({cost})", trader, "🛒", "primary", 0))
+        monsters = capturable_monsters(state, cat)
+        monsters.sort(key=lambda m: (-m["vp"], m["cost"], m["name"]))
+        row, slot = 1, 0
+        for monster in monsters[:14]:
+            action: JSON = {"type": "capture", "card": monster["id"]}
+            if monster["crates"]:
+                action["crates"] = monster["crates"]
+            crates = f", {monster['crates']} crates" if monster["crates"] else ""
+            label = f"{monster['name']} ({monster['cost']}{crates}, {monster['vp']} VP)"
+            buttons.append(QuickAction(label[:79], action, "🪤", "secondary", row))
+            slot += 1
+            if slot == 5:
+                row, slot = row + 1, 0
+        buttons.append(QuickAction(f"Done ({remaining_value(state)} left is lost)", {"type": "done"}, "✅",
+                                   "success", 0))
+    return buttons[:20]

@@ -795,13 +795,6 @@ class DiscordHarness:
         finally:
             logging.getLogger("discord").removeHandler(self._errors)
 
-    async def restart(self, bot: commands.Bot | discord.Client) -> DiscordHarness:
-        """Close this bot and enter a new harness for ``bot`` sharing the same Discord world (messages, users)."""
-        await self.__aexit__(None, None, None)
-        return await DiscordHarness(
-            bot, world=self.world, timeout=self.timeout, raise_errors=self.raise_errors
-        ).__aenter__()
-
     # -- world shortcuts -----------------------------------------------------------------------------------------------
 
     @property
@@ -836,6 +829,9 @@ class DiscordHarness:
             self.world.users[name] = user
         if global_name is not None:
             user.global_name = global_name
+        unknown = set(flags) - set(discord.Permissions.VALID_FLAGS)
+        if unknown:
+            raise HarnessError(f"not permission flags: {sorted(unknown)}")
         if permissions is not None or flags:
             perms = discord.Permissions(
                 int(permissions if permissions is not None else DEFAULT_MEMBER_PERMISSIONS.value)
@@ -1158,16 +1154,36 @@ class DiscordHarness:
         return self._component_payload(msg, data, user)
 
     def submit_modal(
-        self, custom_id: str, values: dict[str, str], *, user: FakeUser, channel: FakeChannel | str | int | None = None
+        self,
+        modal: Reply | str,
+        values: dict[str, str | Sequence[str]],
+        *,
+        user: FakeUser,
+        channel: FakeChannel | str | int | None = None,
     ) -> PendingInteraction:
-        """Submit a modal: ``values`` maps each text input's custom_id to what the user typed."""
+        """Submit a modal (its ``modal`` reply, or custom_id): text inputs take a str, selects a list of values."""
+        known: dict[str, int] = {}
+        if isinstance(modal, Reply):
+            if modal.kind != "modal":
+                raise HarnessError(f"not a modal reply: {modal.kind}")
+            data = modal.payload.get("data", {})
+            custom_id = data["custom_id"]
+            known = {c["custom_id"]: c["type"] for c in _walk(data.get("components", [])) if "custom_id" in c}
+            unknown = set(values) - set(known)
+            if unknown:
+                raise HarnessError(f"modal has no inputs {sorted(unknown)} (has {sorted(known)})")
+            channel = modal.channel_id if channel is None else channel
+        else:
+            custom_id = modal
+        rows: list[dict[str, Any]] = []
+        for key, value in values.items():
+            if isinstance(value, str):
+                rows.append({"type": 1, "components": [{"type": known.get(key, 4), "custom_id": key, "value": value}]})
+            else:
+                comp = {"type": known.get(key, 3), "custom_id": key, "values": list(value)}
+                rows.append({"type": 18, "component": comp})
         payload = self._base_payload(5, user, channel)
-        payload["data"] = {
-            "custom_id": custom_id,
-            "components": [
-                {"type": 1, "components": [{"type": 4, "custom_id": k, "value": v}]} for k, v in values.items()
-            ],
-        }
+        payload["data"] = {"custom_id": custom_id, "components": rows}
         return PendingInteraction(self, payload)
 
     # -- feeding and waiting -------------------------------------------------------------------------------------------

@@ -96,6 +96,26 @@ class Claim(discord.ui.View):
         await interaction.response.edit_message(content=f"claimed by {interaction.user.display_name}", view=self)
 
 
+class Rename(discord.ui.Modal, title="Rename"):
+    name: discord.ui.TextInput[Rename] = discord.ui.TextInput(label="Name", custom_id="demo:rename:name")
+
+    def __init__(self) -> None:
+        super().__init__(custom_id="demo:rename")
+
+    async def on_submit(self, interaction: discord.Interaction) -> None:
+        await interaction.response.send_message(f"renamed to {self.name.value}")
+
+
+class Tidy(discord.ui.View):
+    """Component defer, then edits through @original and through the channel route."""
+
+    @discord.ui.button(label="Tidy", custom_id="demo:tidy")
+    async def tidy(self, interaction: discord.Interaction, button: discord.ui.Button[Tidy]) -> None:
+        await interaction.response.defer()
+        await interaction.edit_original_response(content="tidied", view=None)
+        await interaction.followup.send("only you see this", ephemeral=True)
+
+
 class Demo(app_commands.Group, name="demo", description="Harness demo"):
     config = app_commands.Group(name="config", description="Settings")
 
@@ -157,6 +177,30 @@ class Demo(app_commands.Group, name="demo", description="Harness demo"):
     async def rude(self, interaction: discord.Interaction) -> None:
         await interaction.followup.send("never acknowledged")
 
+    @app_commands.command(description="Deferred publicly, followup asks for ephemeral")
+    async def quirk(self, interaction: discord.Interaction) -> None:
+        await interaction.response.defer()
+        await interaction.followup.send("first", ephemeral=True)
+        await interaction.followup.send("second", ephemeral=True)
+        await interaction.edit_original_response(content="first (edited)")
+
+    @app_commands.command(description="Modal")
+    async def rename(self, interaction: discord.Interaction) -> None:
+        await interaction.response.send_modal(Rename())
+
+    @app_commands.command(description="Tidy")
+    async def tidy(self, interaction: discord.Interaction) -> None:
+        await interaction.response.send_message("messy", view=Tidy())
+
+    @app_commands.command(description="Upload")
+    async def upload(self, interaction: discord.Interaction, file: discord.Attachment) -> None:
+        data = await file.read()
+        await interaction.response.send_message(f"{file.filename}: {len(data)} bytes", ephemeral=True)
+
+    @app_commands.command(description="Never returns")
+    async def hang(self, interaction: discord.Interaction) -> None:
+        await asyncio.Event().wait()
+
     @config.command(name="set", description="Nested subcommand")
     async def config_set(
         self, interaction: discord.Interaction, flag: bool, level: app_commands.Range[int, 1, 5]
@@ -172,6 +216,12 @@ class DemoTree(app_commands.CommandTree):
 class DemoBot(commands.Bot):
     def __init__(self) -> None:
         super().__init__(command_prefix=commands.when_mentioned, intents=discord.Intents.default(), tree_cls=DemoTree)
+
+        self.seen: list[int] = []
+
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        await asyncio.sleep(0)
+        self.seen.append(interaction.id)
 
     async def setup_hook(self) -> None:
         self.tree.add_command(Demo())
@@ -308,6 +358,49 @@ async def test_swallowed_exception_fails_loudly_and_unacked_followup() -> None:
         # Real Discord refuses a followup before the interaction is acknowledged; the tree's on_error reports it.
         rude = (await discord_.command("demo rude", user=alice)).one()
         assert "404 Not Found (error code: 10015): Unknown Webhook" in rude.content
+
+
+async def test_defer_followup_quirks_and_on_interaction() -> None:
+    async with DiscordHarness(DemoBot()) as discord_:
+        alice = discord_.user("alice")
+        replies = await discord_.command("demo quirk", user=alice)
+        defer, first, second, edit = replies
+        assert (first.message_id, first.ephemeral) == (defer.message_id, False)  # defer() decided: public
+        assert (second.ephemeral, second.message_id != defer.message_id) == (True, True)
+        assert edit.kind == "edit" and edit.message_id == defer.message_id
+        assert [m.content for m in discord_.channel_messages()] == ["first (edited)"]
+        assert [m.content for m in discord_.visible_messages(alice)] == ["first (edited)", "second"]
+        assert discord_.bot.seen == [replies.interaction_id]  # the on_interaction listener task was awaited
+
+
+async def test_component_defer_then_edit_original_and_ephemeral_followup() -> None:
+    async with DiscordHarness(DemoBot()) as discord_:
+        alice, bob = discord_.user("alice"), discord_.user("bob")
+        messy = (await discord_.command("demo tidy", user=alice)).one()
+        replies = await discord_.click(messy, label="Tidy", user=bob)
+        assert [r.kind for r in replies] == ["defer_update", "edit", "followup"]
+        assert replies.public()[0].content == "tidied" and replies.public()[0].components == []
+        assert replies.ephemeral()[0].content == "only you see this"
+        assert [m.content for m in discord_.channel_messages()] == ["tidied"]
+        with pytest.raises(HarnessError, match="cannot see"):
+            discord_.click(replies.ephemeral()[0].message_id, label="x", user=alice)
+
+
+async def test_modal_and_attachment_option() -> None:
+    async with DiscordHarness(DemoBot()) as discord_:
+        alice = discord_.user("alice")
+        modal = (await discord_.command("demo rename", user=alice)).one("modal")
+        assert modal.payload["data"]["title"] == "Rename"
+        done = (await discord_.submit_modal(modal, {"demo:rename:name": "Zed"}, user=alice)).one()
+        assert done.content == "renamed to Zed"
+        up = await discord_.command("demo upload", {"file": ("map.png", png(4))}, user=alice)
+        assert up.one().content == f"map.png: {len(png(4))} bytes"
+
+
+async def test_hang_fails_instead_of_freezing() -> None:
+    async with DiscordHarness(DemoBot(), timeout=0.1) as discord_:
+        with pytest.raises(HarnessError, match="CommandTree-invoker"):
+            await discord_.command("demo hang", user=discord_.user("alice"))
 
 
 def test_internals_still_exist() -> None:

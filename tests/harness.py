@@ -25,8 +25,11 @@ check each name below still exists with the same meaning (``INTERNALS`` repeats 
 * Task names: ``CommandTree-invoker`` (app_commands/tree.py ``_from_interaction``, also runs autocomplete),
   ``discord-ui-view-dispatch-{view.id}`` (ui/view.py ``View._dispatch_item``),
   ``discord-ui-dynamic-item-{cls}-{custom_id}`` (ui/view.py ``ViewStore.dispatch_dynamic_items``),
-  ``discord-ui-modal-dispatch-{id}`` (ui/modal.py), ``discord.py: {event}`` (client.py ``Client._schedule_event``).
-* ``Guild(data=, state=)``, ``Guild._add_member``, ``ClientUser(state=, data=)``, ``Member(data=, guild=, state=)``.
+  ``discord-ui-modal-dispatch-{id}`` (ui/modal.py), ``discord-ui-view-timeout-{view.id}`` (ui/view.py
+  ``View._dispatch_timeout``), ``discord.py: {event}`` (client.py ``Client._schedule_event``). A task that dies with
+  an exception nobody handled (e.g. a tree ``on_error`` that raises) is reported too.
+* ``Guild(data=, state=)``, ``Guild._add_member``, ``Guild._add_channel``, ``TextChannel(state=, guild=, data=)``,
+  ``ClientUser(state=, data=)``, ``Member(data=, guild=, state=)``, ``Permissions.VALID_FLAGS``.
 * Swallowed callback errors are only *logged* by discord.py (loggers under ``discord``, with ``exc_info``): the
   harness captures those records to fail the test instead of passing silently.
 """
@@ -92,10 +95,13 @@ INTERNALS: tuple[str, ...] = (
     "discord.webhook.async_.AsyncWebhookAdapter.request",
     "discord.File.fp/.filename/.description/.reset",
     "discord.Guild._add_member",
+    "discord.Guild._add_channel",
+    "discord.Permissions.VALID_FLAGS",
     "task:CommandTree-invoker",
     "task:discord-ui-view-dispatch-",
     "task:discord-ui-dynamic-item-",
     "task:discord-ui-modal-dispatch-",
+    "task:discord-ui-view-timeout-",
     "task:discord.py: ",
 )
 
@@ -106,6 +112,7 @@ TASK_PREFIXES: tuple[str, ...] = (
     "discord-ui-view-dispatch-",
     "discord-ui-dynamic-item-",
     "discord-ui-modal-dispatch-",
+    "discord-ui-view-timeout-",
     "discord.py: ",
 )
 DEFAULT_MEMBER_PERMISSIONS = discord.Permissions(
@@ -660,6 +667,7 @@ class _RecordingWebhookAdapter(AsyncWebhookAdapter):
         **_: Any,
     ) -> Any:
         body, sent = _decode_body(payload, multipart, files)
+        await asyncio.sleep(0)  # a real request yields to the loop; races must be able to interleave here too
         return self._harness._webhook_call(route, body, sent, params or {})
 
 
@@ -915,7 +923,7 @@ class DiscordHarness:
 
     def _find_command(self, path: str) -> tuple[list[str], app_commands.Command[Any, ..., Any], bool]:
         names = path.split()
-        tree = self.bot.tree if isinstance(self.bot, commands.Bot) else None
+        tree = self.bot._connection._command_tree
         if tree is None or not names:
             raise HarnessError("the bot has no command tree or the path is empty")
         guild_scoped = False
@@ -1225,12 +1233,14 @@ class DiscordHarness:
         current = asyncio.current_task()
         loop = asyncio.get_running_loop()
         deadline = loop.time() + self.timeout
+        seen: set[asyncio.Task[Any]] = set()
         while True:
             pending = [
                 t
                 for t in asyncio.all_tasks()
                 if t is not current and t not in before and not t.done() and t.get_name().startswith(self.task_prefixes)
             ]
+            seen.update(pending)
             if not pending:
                 break
             remaining = deadline - loop.time()
@@ -1241,6 +1251,9 @@ class DiscordHarness:
                 raise HarnessError(f"interaction work still running after {self.timeout}s: {names}")
             await asyncio.wait(pending, timeout=remaining)
         await asyncio.sleep(0)
+        for task in seen:  # an exception escaping discord.py's own handlers (e.g. from a tree on_error)
+            if task.done() and not task.cancelled() and task.exception() is not None:
+                self._errors.errors.append(task.exception())  # type: ignore[arg-type]
 
     def _raise_errors(self, results: list[Replies], since: int = 0) -> None:
         errors = self._errors.errors[since:]

@@ -197,6 +197,10 @@ class Demo(app_commands.Group, name="demo", description="Harness demo"):
         data = await file.read()
         await interaction.response.send_message(f"{file.filename}: {len(data)} bytes", ephemeral=True)
 
+    @app_commands.command(description="Error the tree handler re-raises")
+    async def worse(self, interaction: discord.Interaction) -> None:
+        raise RuntimeError("unhandled")
+
     @app_commands.command(description="Never returns")
     async def hang(self, interaction: discord.Interaction) -> None:
         await asyncio.Event().wait()
@@ -210,6 +214,8 @@ class Demo(app_commands.Group, name="demo", description="Harness demo"):
 
 class DemoTree(app_commands.CommandTree):
     async def on_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
+        if isinstance(getattr(error, "original", None), RuntimeError):
+            raise error  # a buggy error handler: the exception escapes discord.py's task entirely
         await interaction.response.send_message(f"error: {error}", ephemeral=True)
 
 
@@ -355,6 +361,8 @@ async def test_swallowed_exception_fails_loudly_and_unacked_followup() -> None:
         await discord_.command("demo board", user=alice)
         with pytest.raises(InteractionFailed, match="bug in a button"):
             await discord_.click(discord_.last_public_message(), label="Explode", user=alice)
+        with pytest.raises(InteractionFailed, match="unhandled"):
+            await discord_.command("demo worse", user=alice)
         # Real Discord refuses a followup before the interaction is acknowledged; the tree's on_error reports it.
         rude = (await discord_.command("demo rude", user=alice)).one()
         assert "404 Not Found (error code: 10015): Unknown Webhook" in rude.content

@@ -13,7 +13,7 @@ from discord import app_commands
 from discord.ext import commands
 from PIL import Image
 
-from tests.harness import (
+from bot.offline import (
     DISCORD_PY_VERSION,
     TASK_PREFIXES,
     DiscordHarness,

@@ -18,6 +18,11 @@ from bot.store import Store
 log = logging.getLogger(__name__)
 
 
+# The bot never joins voice: skip discord.py's start-up warnings about missing voice libraries.
+discord.VoiceClient.warn_nacl = False
+discord.VoiceClient.warn_dave = False
+
+
 class ExpeditionBot(commands.Bot):
     """A bot whose only interface is slash commands and buttons; it needs no privileged intents."""
 

@@ -1,0 +1,226 @@
+"""`expedition-bot local`: an offline table in the terminal.
+
+It runs the real bot (same cogs, service, store and renderers) through bot/offline.py, so what you type is handled
+exactly as a Discord slash command would be. Board images are written to a folder instead of being posted.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import shlex
+import sys
+import tempfile
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import discord
+from discord import app_commands
+
+from bot.app import create_bot
+from bot.offline import DiscordHarness, FakeUser, HarnessError, Message, Reply
+
+HELP = """Type slash commands as in Discord, e.g.
+  /game new the-expedition            (or: /game new game:the-expedition seed:7)
+  /game join        /game start       /explore move up      /game mine
+Table commands:
+  as NAME           switch who is typing (a new name joins the server)
+  buttons           list the buttons under the latest message
+  click LABEL|N     press a button of the latest message that has buttons (by label or number)
+  choose N|VALUE    pick an option in the latest select menu
+  commands          list every slash command
+  help, quit"""
+
+
+class LocalTable:
+    """Reads lines, turns them into interactions, prints what the bot would post, saves board images."""
+
+    def __init__(self, table: DiscordHarness, boards: Path) -> None:
+        self.table = table
+        self.boards = boards
+        self.user: FakeUser = table.user("alice")
+        self.image_count = 0
+
+    # ------------------------------------------------------------------------------------------- parsing
+
+    def _command(self, tokens: list[str]) -> tuple[str, app_commands.Command[Any, ..., Any], list[str]]:
+        tree = self.table.bot.tree
+        node: Any = tree.get_command(tokens[0].lstrip("/"))
+        if node is None:
+            raise HarnessError(f"There is no command /{tokens[0].lstrip('/')}. Type 'commands' to list them.")
+        path = [node.name]
+        rest = tokens[1:]
+        while isinstance(node, app_commands.Group):
+            if not rest:
+                names = ", ".join(c.name for c in node.commands)
+                raise HarnessError(f"/{' '.join(path)} needs a subcommand: {names}")
+            child = node.get_command(rest[0])
+            if child is None:
+                names = ", ".join(c.name for c in node.commands)
+                raise HarnessError(f"/{' '.join(path)} has no subcommand {rest[0]!r}; it has: {names}")
+            node, path, rest = child, [*path, child.name], rest[1:]
+        return " ".join(path), node, rest
+
+    @staticmethod
+    def _convert(parameter: app_commands.Parameter, text: str) -> Any:
+        if parameter.choices:
+            for choice in parameter.choices:
+                if text.lower() in (str(choice.value).lower(), choice.name.lower()):
+                    return choice.value
+            allowed = ", ".join(str(c.value) for c in parameter.choices)
+            raise HarnessError(f"{parameter.display_name} must be one of: {allowed}")
+        kind = parameter.type
+        try:
+            if kind is discord.AppCommandOptionType.integer:
+                return int(text)
+            if kind is discord.AppCommandOptionType.number:
+                return float(text)
+        except ValueError:
+            raise HarnessError(f"{parameter.display_name} must be a number, not {text!r}") from None
+        if kind is discord.AppCommandOptionType.boolean:
+            return text.lower() in ("true", "yes", "y", "1", "on")
+        return text
+
+    def parse(self, line: str) -> tuple[str, dict[str, Any]]:
+        """"/game new the-expedition seed:7" -> ("game new", {"game": "the-expedition", "seed": 7})."""
+        path, command, rest = self._command(shlex.split(line))
+        parameters = {p.display_name: p for p in command.parameters}
+        options: dict[str, Any] = {}
+        positional: list[str] = []
+        for token in rest:
+            name, colon, value = token.partition(":")
+            if colon and name in parameters:
+                options[name] = self._convert(parameters[name], value)
+            else:
+                positional.append(token)
+        free = [p for p in command.parameters if p.display_name not in options]
+        if len(positional) > len(free):
+            raise HarnessError(f"/{path} takes {', '.join(p.display_name for p in command.parameters) or 'nothing'}")
+        for parameter, value in zip(free, positional, strict=False):
+            options[parameter.display_name] = self._convert(parameter, value)
+        return path, options
+
+    # ------------------------------------------------------------------------------------------- output
+
+    def _latest(self, *, selects: bool = False) -> Message:
+        for message in reversed(self.table.visible_messages(self.user)):
+            if (message.selects() if selects else message.buttons()):
+                return message
+        raise HarnessError("No message with " + ("a select menu" if selects else "buttons") + " yet.")
+
+    def show(self, replies: list[Reply]) -> None:
+        for reply in replies:
+            if reply.kind in ("defer", "defer_update", "delete", "autocomplete"):
+                continue
+            who = f"only {self.user.name} sees" if reply.ephemeral else "posted"
+            print(f"--- {who}:")
+            if reply.content:
+                print(reply.content)
+            for embed in reply.embeds:
+                for key in ("title", "description"):
+                    if embed.get(key):
+                        print(embed[key])
+            for sent in reply.files:
+                self.image_count += 1
+                path = self.boards / f"{self.image_count:03d}-{sent.filename}"
+                path.write_bytes(sent.data)
+                print(f"[image: {path}]")
+            self._print_components(reply)
+
+    @staticmethod
+    def _print_components(holder: Reply | Message) -> None:
+        buttons = [b.get("label") or b.get("emoji", {}).get("name", "?") for b in holder.buttons()]
+        if buttons:
+            print("buttons: " + "  ".join(f"[{i}] {label}" for i, label in enumerate(buttons, start=1)))
+        for select in holder.selects():
+            options = "  ".join(f"[{i}] {o['label']}" for i, o in enumerate(select.get("options", []), start=1))
+            print(f"menu ({select.get('placeholder') or 'choose'}): {options}")
+
+    # ------------------------------------------------------------------------------------------- the loop
+
+    async def handle(self, line: str) -> bool:
+        """Run one line; False when the user wants to stop."""
+        words = line.split()
+        if not words:
+            return True
+        word = words[0].lower()
+        if word in ("quit", "exit"):
+            return False
+        if word == "help":
+            print(HELP)
+        elif word == "as" and len(words) == 2:
+            self.user = self.table.user(words[1].lower())
+            print(f"(now typing as {self.user.global_name})")
+        elif word == "commands":
+            for command in self.table.bot.tree.walk_commands():
+                if isinstance(command, app_commands.Command):
+                    print(f"/{command.qualified_name} — {command.description}")
+        elif word == "buttons":
+            self._print_components(self._latest())
+        elif word == "click" and len(words) >= 2:
+            message = self._latest()
+            target = " ".join(words[1:])
+            labels = [b.get("label") or "" for b in message.buttons()]
+            if target.isdigit() and 1 <= int(target) <= len(labels):
+                custom_id = message.buttons()[int(target) - 1]["custom_id"]
+                self.show(await self.table.click(message, custom_id=custom_id, user=self.user))
+            else:
+                matches = [b for b in message.buttons() if (b.get("label") or "").lower() == target.lower()]
+                if not matches:
+                    raise HarnessError(f"No button {target!r}; the buttons are: {', '.join(labels)}")
+                self.show(await self.table.click(message, custom_id=matches[0]["custom_id"], user=self.user))
+        elif word == "choose" and len(words) >= 2:
+            message = self._latest(selects=True)
+            select = message.selects()[0]
+            options = select.get("options", [])
+            target = " ".join(words[1:])
+            if target.isdigit() and 1 <= int(target) <= len(options):
+                value = options[int(target) - 1]["value"]
+            else:
+                value = next((o["value"] for o in options if target.lower() in (o["value"].lower(),
+                                                                                 o["label"].lower())), target)
+            self.show(await self.table.select(message, select["custom_id"], [value], user=self.user))
+        elif line.startswith("/"):
+            path, options = self.parse(line)
+            self.show(await self.table.command(path, options, user=self.user))
+        else:
+            print("Commands start with '/'. Type 'help' for the table commands.")
+        return True
+
+
+async def _lines(script: str | None) -> AsyncIterator[str]:
+    if script is not None:
+        for line in Path(script).read_text().splitlines():
+            if line.strip() and not line.lstrip().startswith("#"):
+                print(f"> {line}")
+                yield line
+        return
+    interactive = sys.stdin.isatty()
+    while True:
+        try:
+            line = await asyncio.to_thread(input, "> " if interactive else "")
+        except EOFError:
+            return
+        if not interactive:
+            print(f"> {line}")
+        yield line
+
+
+async def run_local_table(*, database: str | None = None, boards: str | None = None,
+                          script: str | None = None) -> int:
+    """Play offline until 'quit' or the end of input. Returns a process exit code."""
+    with tempfile.TemporaryDirectory(prefix="expedition-local-") as scratch:
+        db = Path(database) if database else Path(scratch) / "local.sqlite3"
+        folder = Path(boards or "boards").resolve()
+        folder.mkdir(parents=True, exist_ok=True)
+        print(f"Expedition Table, offline. Database: {db}. Board images: {folder}")
+        print("Type 'help' for help; you are alice (switch with 'as bob').")
+        async with DiscordHarness(create_bot(db), raise_errors=False, timeout=30.0) as table:
+            local = LocalTable(table, folder)
+            async for line in _lines(script):
+                try:
+                    if not await local.handle(line.strip()):
+                        break
+                except HarnessError as error:
+                    print(f"(!) {error}")
+    return 0

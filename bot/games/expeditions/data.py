@@ -108,7 +108,7 @@ class Rules:
     map_token_supply: int
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Components:
     """Everything printed in the box, as read from data/expeditions/."""
 
@@ -183,7 +183,8 @@ class _EffectParser:
             return [{"do": verb} for _ in range(self.count(f"{field}.{verb}", value, 1, 4))]
         if verb == "worker":
             if value != "any" and value not in self.colours:
-                raise self.fail(f"{field}.worker", f"must be one of {', '.join((*self.colours, 'any'))} (got {value!r})")
+                allowed = ", ".join((*self.colours, "any"))
+                raise self.fail(f"{field}.worker", f"must be one of {allowed} (got {value!r})")
             return [{"do": "worker", "colour": value}]
         if verb == "card":
             if value not in ("face_up", "adjacent"):
@@ -242,7 +243,7 @@ class _EffectParser:
             gains = self.effects(f"{field}.gain", raw["gain"])
             for effect in gains:
                 if effect["do"] != "gain" or "per" in effect:
-                    raise self.fail(f"{field}.gain", "an ongoing trigger may only gain power, guile, coins or map tokens")
+                    raise self.fail(f"{field}.gain", "an ongoing trigger only gains power, guile, coins or map tokens")
             return {"kind": "trigger", "on": raw["on"], "gain": list(gains)}
         if len(raw) == 1 and next(iter(raw)) in STATIC_ONGOING:
             key, value = next(iter(raw.items()))
@@ -392,7 +393,7 @@ def read_components(root: Path) -> Components:
         gather = parser.effects("gather", fields.raw("gather", required=True))
         cleared = parser.effects("cleared", fields.raw("cleared", [])) if "cleared" in table else ()
         if region != "S" and (value == 0 or not cleared):
-            raise parser.fail("corruption", "a Central or North location needs a corruption value and a cleared benefit")
+            raise parser.fail("corruption", "a Central or North location needs corruption and a cleared benefit")
         if number in locations:
             raise parser.fail("number", "is used twice")
         locations[number] = Location(number, region, name, value, gather, cleared)

@@ -1,0 +1,304 @@
+"""Expeditions on the platform: the Game subclass that validates actions and delegates to the engine and views."""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Sequence
+from typing import Any
+
+from bot.core.errors import GameOver, IllegalAction, MalformedAction, NotYourTurn
+from bot.core.protocol import JSON, Applied, Game, Mode, Outcome, QuickAction, Viewer
+from bot.core.rng import Rng
+from bot.games.expeditions import queries as q
+from bot.games.expeditions import views
+from bot.games.expeditions.board import destinations
+from bot.games.expeditions.data import Components, components
+from bot.games.expeditions.engine import ACTIONS, Engine, new_game, pending_options
+
+LOG_LENGTH = 8
+ODIN_GAINS = ("power", "guile", "coins")
+QUIET_EVENTS = ("turn_started", "turn_ended", "card_dealt", "ongoing_triggered", "all_actions")
+
+RULES_TEXT = """**Expeditions** (1-5 players). Each turn, shift your action token to cover Move, Play or Gather \
+and take the \
+two exposed actions in any order — or refresh (cards and workers back; your next turn takes all three actions; \
+the first turn of the game takes all three).
+• **Move** 1-3 spaces (Marsh Strider 1-4) through but not onto mechs; card spaces block; the basecamp only starts \
+the first move. Entering a face-down location ends the move: take its map token, flip it and draw corruption \
+until the drawn total reaches its value (location 20 takes the 20 token). No legal move counts as moving.
+• **Play** a card from hand to the right of your active row; in any order gain its core value and/or place a \
+matching worker to use its ability (one worker per card). Power and guile never exceed 10.
+• **Gather** the exposed benefits of your location ("/" = choose one); the right-hand benefit shows once its \
+corruption is vanquished.
+• **Solve** a quest you control at its location (at most 4); **vanquish** pays the top corruption (orange with \
+power, turquoise with guile, the 20 token with 10 of each) and may repeat; **upgrade** items / **meld** meteorites \
+(4 each); **boast** puts a star on a glory category you meet.
+• A 4th star triggers the end: everyone takes one more turn, the triggering player last.
+• Score: coins + upgraded items' coins + $2 per corruption token (20 token too) + each star worth $5/$6/$8/$10 for \
+0/1/2/3+ solved quests. Tie-break: the sum of quests, melds, upgrades, the 20 token, other corruption, cards \
+controlled, workers and map tokens; still tied players share the win.
+• Mechs: Tatanka (5 solves/upgrades/melds), Marsh Strider (range 4), Odin's Wrath (trash a map token for 1 power, \
+1 guile or $1, any number of times in your turn), Lumberjack (first corruption of each colour costs 1 less; \
+20 token 9+9), Highlander (gained cards may go to hand).
+Commands: `/mech refresh`, `/mech actions skip:<action>` (cover it), `/mech move`, `/mech play`, `/mech gather`, \
+and the buttons/menus for each choice."""
+
+
+class ExpeditionsGame(Game):
+    """Stonemaier's Expeditions: engine building and exploration on a hex map, 1-5 players."""
+
+    key = "expeditions"
+    title = "Expeditions"
+    aliases = ("mech", "mechs", "stonemaier", "expeditions-game")
+    modes = (Mode("standard", "Standard", 1, 5, "The full game for 1-5 players; solo uses the same rules."),)
+    data_version = "1"
+
+    @property
+    def comp(self) -> Components:
+        return components()
+
+    # ------------------------------------------------------------------ protocol
+    def setup(self, mode: str, players: Sequence[str], rng: Rng, options: JSON) -> JSON:
+        chosen = self.mode(mode)
+        if not chosen.min_players <= len(players) <= chosen.max_players:
+            raise IllegalAction(f"Expeditions takes 1 to 5 players, not {len(players)}.")
+        state = new_game(self.comp, [str(p) for p in players], rng)
+        state["data_version"] = self.data_version
+        return state
+
+    def to_act(self, state: JSON) -> tuple[int, ...]:
+        if state["over"]:
+            return ()
+        return (int(state["turn"]["seat"]),)
+
+    def legal_actions(self, state: JSON, seat: int) -> list[JSON]:
+        if state["over"] or seat != state["turn"]["seat"]:
+            return []
+        comp = self.comp
+        turn = state["turn"]
+        player = state["players"][seat]
+        actions: list[JSON] = []
+        if turn["pending"]:
+            actions += [{"type": "choose", "option": o["id"]} for o in pending_options(comp, state, turn["pending"])]
+        elif turn["phase"] == "start":
+            actions += [{"type": "cover", "action": a} for a in ACTIONS if a != player["token"]]
+            actions.append({"type": "refresh"})
+        else:
+            if "move" in turn["remaining"]:
+                actions += [{"type": "move", "space": code} for code, _ in self.legal_destinations(state, seat)]
+            if "play" in turn["remaining"]:
+                actions += [{"type": "play", "card": card_id} for card_id in player["hand"]]
+            if "gather" in turn["remaining"]:
+                actions.append({"type": "gather"})
+        if q.mech_ability(comp, player) == "odins_wrath" and player["map_tokens"] > 0:
+            for what in ODIN_GAINS:
+                if what == "coins" or player[what] < comp.rules.track_cap:
+                    actions.append({"type": "odin", "gain": what})
+        return actions
+
+    def apply(self, state: JSON, seat: int, action: JSON, rng: Rng) -> Applied:
+        if state["over"]:
+            raise GameOver("The expedition is over; start a new game with /game new.")
+        if seat not in self.to_act(state):
+            raise NotYourTurn(f"It is {views.name(state, state['turn']['seat'])}'s turn, not yours.")
+        wanted = self.normalise(state, seat, action)
+        legal = self.legal_actions(state, seat)
+        if wanted not in legal:
+            raise IllegalAction(self.explain_refusal(state, seat, wanted, legal))
+        new = copy.deepcopy(state)
+        engine = Engine(self.comp, new, rng)
+        kind = wanted["type"]
+        if kind == "refresh":
+            engine.refresh_turn()
+        elif kind == "cover":
+            engine.cover(wanted["action"])
+        elif kind == "move":
+            engine.move(wanted["space"])
+        elif kind == "play":
+            engine.play_action(wanted["card"])
+        elif kind == "gather":
+            engine.gather()
+        elif kind == "odin":
+            engine.odin(wanted["gain"])
+        else:
+            engine.choose(wanted["option"])
+        engine.run()
+        engine.fill_empty_slots()
+        told = [views.describe(self.comp, new, e) for e in engine.events if e["kind"] not in QUIET_EVENTS]
+        if told:
+            new["last_move"] = " ".join(told[:3]) + (" …" if len(told) > 3 else "")
+            new["log"] = (new["log"] + told)[-LOG_LENGTH:]
+        return Applied(new, engine.events)
+
+    def view(self, state: JSON, viewer: Viewer) -> JSON:
+        view = views.public_view(self.comp, state)
+        view["viewer"] = viewer
+        if viewer is not None and not state["over"] and viewer == state["turn"]["seat"]:
+            view["you"] = {
+                "seat": viewer,
+                "legal_actions": self.legal_actions(state, viewer),
+                "destinations": [list(d) for d in self.legal_destinations(state, viewer)],
+                "playable": [list(c) for c in self.playable_cards(state, viewer)],
+            }
+        if state["over"]:
+            result = self.outcome(state)
+            assert result is not None
+            view["outcome"] = {"scores": {str(k): v for k, v in result.scores.items()},
+                               "winners": list(result.winners), "summary": result.summary}
+        return view
+
+    def outcome(self, state: JSON) -> Outcome | None:
+        if not state["over"]:
+            return None
+        comp = self.comp
+        players = state["players"]
+        scores = {seat: q.score(comp, p) for seat, p in enumerate(players)}
+        best = max(scores.values())
+        leaders = [s for s, v in scores.items() if v == best]
+        breaks = {s: q.tiebreak(players[s]) for s in leaders}
+        winners = tuple(s for s in leaders if breaks[s] == max(breaks.values()))
+        names = " and ".join(str(players[s]["name"]) for s in winners)
+        summary = f"{names} {'win' if len(winners) > 1 else 'wins'} with ${best}"
+        if len(leaders) > 1:
+            summary += f" (tie-break {max(breaks.values())})"
+        return Outcome(scores=scores, winners=winners, summary=summary + ".")
+
+    def describe(self, state: JSON, event: JSON) -> str:
+        return views.describe(self.comp, state, event)
+
+    def turn_text(self, state: JSON) -> str:
+        if state["over"]:
+            result = self.outcome(state)
+            return f"Game over: {result.summary}" if result else "Game over"
+        return views.turn_text(self.comp, state)
+
+    def private_text(self, state: JSON, seat: int) -> str:
+        return views.private_text(self.comp, state, seat)
+
+    def rules_text(self, mode: str) -> str:
+        return RULES_TEXT
+
+    def quick_actions(self, state: JSON, seat: int) -> list[QuickAction]:
+        legal = self.legal_actions(state, seat)
+        if not legal:
+            return []
+        comp = self.comp
+        buttons: list[QuickAction] = []
+        turn = state["turn"]
+        if turn["pending"]:
+            for option in pending_options(comp, state, turn["pending"])[:15]:
+                style = "secondary" if option["id"] in ("skip", "stop", "done") else "primary"
+                buttons.append(QuickAction(option["label"], {"type": "choose", "option": option["id"]}, None, style))
+        elif turn["phase"] == "start":
+            for action in legal:
+                if action["type"] == "cover":
+                    others = " + ".join(a.title() for a in ACTIONS if a != action["action"])
+                    buttons.append(QuickAction(f"{others} (skip {action['action']})", action, None, "primary"))
+                elif action["type"] == "refresh":
+                    buttons.append(QuickAction("Refresh", action, "🔄", "success"))
+        else:
+            labels = dict(self.legal_destinations(state, seat))
+            for action in legal:
+                if action["type"] == "gather":
+                    buttons.append(QuickAction("Gather", action, "⛏️", "success"))
+                elif action["type"] == "play":
+                    buttons.append(QuickAction(f"Play {comp.cards[action['card']].name}", action, "🃏", "primary"))
+            for action in legal:
+                if action["type"] == "move" and len(buttons) < 15:
+                    buttons.append(QuickAction(f"Move {labels[action['space']]}"[:79], action, None, "secondary"))
+        for action in legal:
+            if action["type"] == "odin":
+                buttons.append(QuickAction(f"Odin: map token → {action['gain']}", action, None, "secondary"))
+        buttons = buttons[:20]
+        return [QuickAction(b.label[:79], b.action, b.emoji, b.style, index // 5) for index, b in enumerate(buttons)]
+
+    # ------------------------------------------------------------------ helpers for commands and autocomplete
+    def legal_destinations(self, state: JSON, seat: int) -> list[tuple[str, str]]:
+        """(space code, label) pairs the /mech move autocomplete offers."""
+        return views.legal_destinations(self.comp, state, seat)
+
+    def playable_cards(self, state: JSON, seat: int) -> list[tuple[str, str]]:
+        """(card id, name) pairs the /mech play autocomplete offers (the seat's hand)."""
+        comp = self.comp
+        return [(card_id, comp.cards[card_id].name) for card_id in state["players"][seat]["hand"]]
+
+    def normalise(self, state: JSON, seat: int, action: JSON) -> JSON:
+        """The canonical form of an action; accepts card names and revealed location numbers as well as ids."""
+        if not isinstance(action, dict) or not isinstance(action.get("type"), str):
+            raise MalformedAction("An action needs a type: refresh, cover, move, play, gather, choose or odin.")
+        kind = action["type"]
+        if kind in ("refresh", "gather"):
+            return {"type": kind}
+        if kind in ("cover", "skip"):
+            value = str(action.get("action", "")).lower()
+            if value not in ACTIONS:
+                raise MalformedAction("Say which action to cover: move, play or gather.")
+            return {"type": "cover", "action": value}
+        if kind == "move":
+            return {"type": "move", "space": self._space(state, action)}
+        if kind == "play":
+            return {"type": "play", "card": self._card(state, seat, action.get("card"))}
+        if kind == "choose":
+            return {"type": "choose", "option": str(action.get("option", ""))}
+        if kind == "odin":
+            gain = str(action.get("gain", "")).lower()
+            if gain not in ODIN_GAINS:
+                raise MalformedAction("Odin's Wrath gains power, guile or coins.")
+            return {"type": "odin", "gain": gain}
+        raise MalformedAction(f"Unknown action '{kind}'. Use refresh, cover, move, play, gather, choose or odin.")
+
+    def _space(self, state: JSON, action: JSON) -> str:
+        raw = action.get("space", action.get("location"))
+        if raw is None:
+            raise MalformedAction("Say where to move: a space code such as c3, or a revealed location number.")
+        text = str(raw).strip().lower().split(":")[0].split()[0] if str(raw).strip() else ""
+        if text.isdigit():
+            for code, space in state["spaces"].items():
+                if space["revealed"] and space["tile"] == int(text):
+                    return code
+            raise IllegalAction(f"Location {text} is not face up on the map; name the space (a1-e5) instead.")
+        if text == "stay" or text in state["spaces"]:
+            return text
+        raise MalformedAction(f"'{raw}' is not a space: use a column a-e and a row 1-5, such as c3.")
+
+    def _card(self, state: JSON, seat: int, raw: Any) -> str:
+        if not isinstance(raw, str) or not raw.strip():
+            raise MalformedAction("Say which card to play from your hand.")
+        comp = self.comp
+        if raw in comp.cards:
+            return raw
+        matches = [c for c in state["players"][seat]["hand"] if comp.cards[c].name.lower() == raw.strip().lower()]
+        if matches:
+            return matches[0]
+        raise MalformedAction(f"There is no card '{raw}' in your hand.")
+
+    def explain_refusal(self, state: JSON, seat: int, wanted: JSON, legal: list[JSON]) -> str:
+        """Why an action is refused, and what is allowed instead."""
+        turn = state["turn"]
+        comp = self.comp
+        if turn["pending"]:
+            labels = ", ".join(o["label"] for o in pending_options(comp, state, turn["pending"]))
+            return f"First {views.PROMPTS[turn['pending']['kind']]}. Options: {labels}."
+        if turn["phase"] == "start":
+            token = state["players"][seat]["token"]
+            return (f"Start your turn by covering an action other than {token} (/mech actions skip:...) "
+                    "or by refreshing.")
+        kind = wanted["type"]
+        if kind in ACTIONS and kind not in turn["remaining"]:
+            left = ", ".join(turn["remaining"]) or "nothing"
+            return f"{kind.title()} is not available this turn; still to take: {left}."
+        if kind == "move":
+            options = ", ".join(label for _, label in self.legal_destinations(state, seat))
+            return f"You cannot move to {wanted['space']}. Legal destinations: {options}."
+        if kind == "play":
+            return f"{comp.cards[wanted['card']].name} is not in your hand."
+        if kind == "odin":
+            return "Only Odin's Wrath may trash a map token, and only with a map token (and room on that track)."
+        kinds = sorted({a["type"] for a in legal})
+        return f"That is not allowed now. Allowed: {', '.join(kinds)}."
+
+
+def reach_of(state: JSON, seat: int) -> list[str]:
+    """The raw destination codes for a seat (used by the simulator's move heuristic)."""
+    comp = components()
+    return destinations(comp, state, seat, q.move_reach(comp, state, seat))

@@ -13,8 +13,18 @@ from typing import Any
 Renderer = Callable[[dict[str, Any]], bytes]
 
 
+_REGISTERED: dict[str, Renderer] = {}
+
+
+def register_renderer(game_key: str, renderer: Renderer) -> None:
+    """Use `renderer` for `game_key` instead of the module named after it (for games defined outside this package)."""
+    _REGISTERED[game_key] = renderer
+
+
 def renderer_for(game_key: str) -> Renderer:
     """The render function for a game, imported on first use."""
+    if game_key in _REGISTERED:
+        return _REGISTERED[game_key]
     module = importlib.import_module(f"{__name__}.{game_key.replace('-', '_')}")
     return module.render  # type: ignore[no-any-return]
 

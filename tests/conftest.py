@@ -10,9 +10,11 @@ import pytest
 from bot.core import register
 from bot.service import GameService
 from bot.store import Store
+from rendering import register_renderer
 from tests.fakes import Nim, tiny_png
 
 NIM = register(Nim())
+register_renderer(NIM.key, lambda view: tiny_png(NIM.key, view))
 
 
 @pytest.fixture

@@ -1,0 +1,132 @@
+"""The platform through discord.py's real interaction path (bot/offline.py), with the test-only Nim game."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from bot.app import create_bot
+from bot.offline import DiscordHarness, Message, Replies
+
+
+def _pile(message: Message) -> int:
+    return int(message.content.rsplit("(", 1)[1].split(" left")[0])
+
+
+async def test_lobby_to_finished_game_through_buttons(database: Path) -> None:
+    async with DiscordHarness(create_bot(database)) as discord_:
+        alice, bob = discord_.user("alice"), discord_.user("bob")
+        reply = (await discord_.command("game new", {"game": "test-nim", "seed": 3}, user=alice)).one()
+        assert not reply.ephemeral and "Test Nim" in (reply.content or "") and "Seed 3 chosen" in (reply.content or "")
+        assert reply.button_labels() == ["Join", "Leave", "Start"]
+        lobby = discord_.last_public_message()
+        await discord_.click(lobby, label="Join", user=bob)
+        assert "2. Bob" in discord_.last_public_message().content
+        replies = await discord_.click(lobby, label="Start", user=alice)
+        board = replies.public()[-1]
+        assert board.files and board.files[0].image().format == "PNG"
+        assert f"<@{alice.id}>" in (board.content or "")
+        assert board.button_labels() == ["Take 1", "Take 2", "Take 3", "Show mine"]
+        players = [alice, bob]
+        turn = 0
+        while True:
+            message = discord_.last_public_message(with_components=True)
+            count = min(3, _pile(message))
+            replies = await discord_.click(message, label=f"Take {count}", user=players[turn])
+            turn = 1 - turn
+            final = replies.public()[-1]
+            if "wins" in (final.content or ""):
+                break
+        assert final.button_labels() == ["Show mine"]
+        assert final.files and "took the last stone" in (final.content or "")
+        # The game is over: moves are refused privately, the board can still be shown.
+        late = (await discord_.command("game board", user=bob)).last
+        assert not late.ephemeral and "wins" in (late.content or "")
+
+
+async def test_bad_input_is_answered_privately_and_changes_nothing(database: Path) -> None:
+    async with DiscordHarness(create_bot(database)) as discord_:
+        alice, bob, carol = discord_.user("alice"), discord_.user("bob"), discord_.user("carol")
+        reply = (await discord_.command("game start", user=alice)).one()
+        assert reply.ephemeral and "no game in this channel" in (reply.content or "")
+        await discord_.command("game new", {"game": "test-nim"}, user=alice)
+        reply = (await discord_.command("game new", {"game": "test-nim"}, user=bob)).one()
+        assert reply.ephemeral and "already has a Test Nim lobby" in (reply.content or "")
+        reply = (await discord_.command("game start", user=alice)).one()
+        assert reply.ephemeral and "needs 2 to 3 players" in (reply.content or "")
+        await discord_.command("game join", user=bob)
+        reply = (await discord_.command("game start", user=bob)).one()
+        assert reply.ephemeral and "Only the host (Alice)" in (reply.content or "")
+        await discord_.command("game start", user=alice)
+        board = discord_.last_public_message(with_components=True)
+        before = len(discord_.channel_messages())
+        reply = (await discord_.click(board, label="Take 1", user=bob)).one()
+        assert reply.ephemeral and "These buttons are for Alice" in (reply.content or "")
+        reply = (await discord_.click(board, label="Take 1", user=carol)).one()
+        assert reply.ephemeral and "not playing" in (reply.content or "")
+        reply = (await discord_.command("game mine", user=carol)).one()
+        assert reply.ephemeral and "not playing" in (reply.content or "")
+        reply = (await discord_.command("game abandon", user=bob)).one()
+        assert reply.ephemeral and "Only the host" in (reply.content or "")
+        assert len(discord_.channel_messages()) == before  # nothing public was posted
+        # a stale board: Alice moves, then presses the old board again
+        await discord_.click(board, label="Take 1", user=alice)
+        replies = await discord_.click(board, label="Take 2", user=alice)
+        stale = replies.ephemeral()[-1]
+        assert "out of date" in (stale.content or "") and stale.files  # it shows the current board
+        mine = (await discord_.command("game mine", user=alice)).one()
+        assert mine.ephemeral and "Your secret number is" in (mine.content or "")
+        # hidden information never reaches a public message
+        secret = (mine.content or "").rsplit(" ", 1)[-1].rstrip(".")
+        assert all(secret not in (m.content or "") for m in discord_.channel_messages())
+
+
+async def test_a_restart_continues_the_game_and_old_buttons_still_work(database: Path) -> None:
+    async with DiscordHarness(create_bot(database)) as discord_:
+        alice, bob = discord_.user("alice"), discord_.user("bob")
+        await discord_.command("game new", {"game": "test-nim", "seed": 9}, user=alice)
+        await discord_.command("game join", user=bob)
+        await discord_.command("game start", user=alice)
+        board = discord_.last_public_message(with_components=True)
+        world = discord_.world
+    # a new bot object on the same database file: the board posted before the restart still works
+    async with DiscordHarness(create_bot(database), world=world) as restarted:
+        replies = await restarted.click(board, label="Take 2", user=alice)
+        after = replies.public()[-1]
+        assert "Alice took 2." in (after.content or "") and f"<@{bob.id}>" in (after.content or "")
+        mine = (await restarted.click(after.message_id or 0, label="Show mine", user=bob)).one()
+        assert mine.ephemeral and "secret" in (mine.content or "")
+
+
+async def test_two_presses_of_the_same_button_apply_once(database: Path) -> None:
+    async with DiscordHarness(create_bot(database)) as discord_:
+        alice, bob = discord_.user("alice"), discord_.user("bob")
+        await discord_.command("game new", {"game": "test-nim", "seed": 4}, user=alice)
+        await discord_.command("game join", user=bob)
+        await discord_.command("game start", user=alice)
+        board = discord_.last_public_message(with_components=True)
+        first, second = await discord_.concurrently(discord_.click(board, label="Take 1", user=alice),
+                                                    discord_.click(board, label="Take 1", user=alice))
+        outcomes = sorted(bool(r.public()) for r in (Replies(first), Replies(second)))
+        assert outcomes == [False, True]
+        log = (await discord_.command("game log", {"count": 50}, user=alice)).one()
+        assert log.ephemeral and (log.content or "").count("Alice took 1.") == 1
+
+
+async def test_abandon_log_rules_and_leave(database: Path) -> None:
+    async with DiscordHarness(create_bot(database)) as discord_:
+        alice, bob = discord_.user("alice"), discord_.user("bob", manage_channels=True)
+        await discord_.command("game new", {"game": "test-nim"}, user=alice)
+        reply = (await discord_.command("game join", user=bob)).one()
+        assert "2. Bob" in (reply.content or "")
+        reply = (await discord_.command("game leave", user=bob)).one()
+        assert "2. Bob" not in (reply.content or "")
+        await discord_.command("game join", user=bob)
+        await discord_.command("game start", user=alice)
+        rules = (await discord_.command("game rules", user=bob)).one()
+        assert rules.ephemeral and "last stone" in rules.embed["description"]
+        confirm = (await discord_.command("game abandon", user=bob)).one()  # a channel manager may
+        assert confirm.ephemeral and confirm.button_labels() == ["Yes, abandon the game"]
+        replies = await discord_.click(confirm.message_id or 0, label="Yes, abandon the game", user=bob)
+        assert any("abandoned the Test Nim game" in (r.content or "") for r in replies.public())
+        reply = (await discord_.command("game new", {"game": "test-nim", "mode": "solo"}, user=bob)).last
+        assert reply.files and "Bob to take" in (reply.content or "")  # solo starts at once, channel free again

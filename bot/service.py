@@ -340,7 +340,12 @@ class GameService:
             last = await self.store.events(match.id, last=1)
             headline = last[0].text if last else ""
         view = game.view(state, None)
-        image = await asyncio.to_thread(self._render, game.key, view, match, outcome)
+        try:
+            image: bytes | None = await asyncio.to_thread(self._render, game.key, view, match, outcome)
+        except Exception:
+            # The move is already committed: announce it in words rather than lose the announcement.
+            log.exception("Rendering the %s board of match %s failed", game.key, match.id)
+            image = None
         buttons: list[BoardButton] = []
         mentions: list[int] = []
         if match.status == "active" and outcome is None:

@@ -21,7 +21,8 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-APOLOGY = "Sorry, something went wrong on our side and nothing was changed. The error has been logged."
+APOLOGY = ("Sorry, something went wrong on our side. The error has been logged; /game board shows where the game "
+           "stands.")
 
 BUTTON_STYLES = {
     "primary": discord.ButtonStyle.primary,

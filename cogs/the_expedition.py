@@ -1,0 +1,64 @@
+"""/explore: The Expedition's commands. Each handler only turns options into an action for the service."""
+
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.games.the_expedition import GAME
+from bot.games.the_expedition.grid import DIRECTIONS
+from cogs.common import channel_id_of, play, service_of
+
+DIRECTION_CHOICES = [app_commands.Choice(name=direction, value=direction) for direction in DIRECTIONS]
+
+
+def location_id(text: str) -> str:
+    """Accept a location's id or its printed name (any case), as a player would type it."""
+    wanted = text.strip().lower()
+    for location in GAME.catalog.locations:
+        if wanted in (location.id, location.name.lower()):
+            return location.id
+    return text.strip()
+
+
+async def placeable_locations(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    """Only the empty locations the player may place on now (the rules re-check on submit)."""
+    try:
+        seen = await service_of(interaction).seen(channel_id_of(interaction), interaction.user.id)
+    except Exception:  # autocomplete must never fail loudly; the command itself explains problems
+        return []
+    if seen.game is not GAME or seen.state is None or seen.seat is None:
+        return []
+    choices = []
+    for action in GAME.legal_actions(seen.state, seen.seat):
+        if action["type"] == "place":
+            location = GAME.catalog.location(action["location"])
+            label = f"{location.name} ({location.points} pt{'s' if location.points > 1 else ''})"
+            if current.lower() in label.lower():
+                choices.append(app_commands.Choice(name=label, value=location.id))
+    return choices[:25]
+
+
+@app_commands.guild_only()
+class ExploreCommands(commands.GroupCog, group_name="explore", group_description="Play The Expedition"):
+    """Setup placement and moving your explorer."""
+
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+
+    @app_commands.command(name="place", description="Place your explorer on an empty location (setup)")
+    @app_commands.describe(location="An empty location")
+    @app_commands.autocomplete(location=placeable_locations)
+    async def place(self, interaction: discord.Interaction, location: str) -> None:
+        await play(interaction, {"type": "place", "location": location_id(location)})
+
+    @app_commands.command(name="move", description="Move your explorer one step and mark the location you left")
+    @app_commands.describe(direction="up, down, left or right (diagonals only where a location allows it)")
+    @app_commands.choices(direction=DIRECTION_CHOICES)
+    async def move(self, interaction: discord.Interaction, direction: str) -> None:
+        await play(interaction, {"type": "move", "direction": direction})
+
+
+async def setup(bot: commands.Bot) -> None:
+    await bot.add_cog(ExploreCommands(bot))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import sys
 import tomllib
 from pathlib import Path
 from typing import Any
@@ -26,11 +27,14 @@ class DataError(ValueError):
 
 
 def data_root() -> Path:
-    """The data/ folder: $EXPEDITION_DATA if set, else the one beside the installed packages."""
+    """The data/ folder: $EXPEDITION_DATA if set, else the checkout's, else the installed copy."""
     override = os.environ.get(DATA_ENV)
     if override:
         return Path(override)
-    return Path(__file__).resolve().parents[2] / "data"
+    checkout = Path(__file__).resolve().parents[2] / "data"
+    if checkout.is_dir():
+        return checkout
+    return Path(sys.prefix) / "share" / "expedition-table" / "data"
 
 
 def data_dir(game_key: str) -> Path:

@@ -16,7 +16,7 @@ from bot.games.expeditions.engine import pending_options
 from bot.games.expeditions.text import amount, card_line, card_summary, effects_text
 
 PROMPTS = {
-    "play_steps": "gain the core value and/or place a worker, in any order",
+    "play_steps": "core value and/or worker, in any order",
     "or": "choose one side of the OR",
     "worker_colour": "choose the colour of the worker to gain",
     "take_card": "choose a face-up card to gain",

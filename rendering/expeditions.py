@@ -1,0 +1,286 @@
+"""Expeditions board image: the hex map, face-up cards, glory board, pending choice and one mat per player.
+
+Draws from the view dict only (never imports the rules), so what the image shows is exactly what the viewer may see.
+"""
+
+from __future__ import annotations
+
+import math
+from functools import lru_cache
+from typing import Any
+
+from PIL import ImageDraw
+
+from rendering import kit
+
+HEX_R = 74
+HEX_W = math.sqrt(3) * HEX_R
+MAP_LEFT = 24
+MAP_TOP = 20
+MAP_WIDTH = int(HEX_W * 5.5) + 2 * MAP_LEFT
+SIDE_LEFT = MAP_WIDTH + 16
+MAT_HEIGHT = 238
+POWER = "#E69F00"  # orange corruption and power track
+GUILE = "#3CC8C8"  # turquoise corruption and guile track
+REGION_FILL = {"south": "#C9A86A", "central": "#6FA86B", "north": "#7D93B8"}
+HIDDEN_FILL = {"south": "#5A4B32", "central": "#34503A", "north": "#3A4560"}
+CARD_FILL = {"item": "#E8DCC0", "meteorite": "#D9C9E8", "quest": "#F2D0B8", "character": "#CFE3F0",
+             "companion": "#CFE3F0"}
+WORKER = {"red": kit.VERMILLION, "blue": kit.BLUE, "green": kit.BLUISH_GREEN, "yellow": kit.YELLOW}
+TOKEN_WORDS = {"all": "all 3 actions", "refresh": "refreshed", "move": "Move covered", "play": "Play covered",
+               "gather": "Gather covered"}
+
+
+def hex_centre(row: int, col: int, top: int) -> tuple[float, float]:
+    """Centre of a hex in the "odd-r" layout (odd rows half a hex to the right), the map starting at `top`."""
+    x = MAP_LEFT + HEX_W / 2 + col * HEX_W + (HEX_W / 2 if row % 2 else 0)
+    y = top + MAP_TOP + HEX_R + row * 1.5 * HEX_R
+    return x, y
+
+
+@lru_cache(maxsize=256)
+def hex_points(row: int, col: int, top: int, shrink: float = 3.0) -> tuple[tuple[float, float], ...]:
+    """The six corners of a pointy-top hex, a little inset so neighbours show a gap (cached: they never change)."""
+    x, y = hex_centre(row, col, top)
+    r = HEX_R - shrink
+    return tuple((x + r * math.cos(math.radians(60 * i - 30)), y + r * math.sin(math.radians(60 * i - 30)))
+                 for i in range(6))
+
+
+def map_height() -> int:
+    return int(MAP_TOP + HEX_R * 2 + 4 * 1.5 * HEX_R + 90)
+
+
+def draw_corruption(draw: ImageDraw.ImageDraw, x: float, y: float, tokens: list[list[Any]]) -> None:
+    """A stack of corruption tokens, bottom first, left to right; the rightmost is the top one."""
+    size = 15
+    for index, (colour, value) in enumerate(tokens):
+        cx = x + index * (size * 2 + 2)
+        fill = {"power": POWER, "guile": GUILE}.get(colour, "#8B1E3F")
+        draw.ellipse((cx - size, y - size, cx + size, y + size), fill=fill, outline=kit.INK_DARK, width=2)
+        label_colour = kit.INK if colour == "both" else kit.INK_DARK
+        draw.text((cx, y), str(value), font=kit.font(18, "bold"), fill=label_colour, anchor="mm")
+
+
+def draw_space(draw: ImageDraw.ImageDraw, space: dict[str, Any], top: int) -> None:
+    row, col = space["row"], space["col"]
+    x, y = hex_centre(row, col, top)
+    points = hex_points(row, col, top)
+    if space["kind"] == "cards":
+        draw.polygon(points, fill="#23283A", outline=kit.INK_MUTED)
+        card = space.get("card")
+        box = (x - 54, y - 58, x + 54, y + 58)
+        if card is None:
+            draw.rounded_rectangle(box, radius=8, outline=kit.INK_MUTED, width=2)
+            draw.text((x, y), "empty", font=kit.font(20), fill=kit.INK_MUTED, anchor="mm")
+            return
+        draw.rounded_rectangle(box, radius=8, fill=CARD_FILL.get(card["kind"], "#EEE"), outline=kit.INK_DARK,
+                               width=2)
+        draw.rectangle((box[0] + 2, box[1] + 2, box[2] - 2, box[1] + 14), fill=WORKER.get(card["colour"], "#888"))
+        face = kit.font(19, "semibold")
+        lines = kit.wrap(draw, card["name"], 100, face)[:3]
+        for index, line in enumerate(lines):
+            draw.text((x, y - 26 + index * 21), line, font=face, fill=kit.INK_DARK, anchor="mm")
+        draw.text((x, y + 44), f"#{space['slot'] + 1} {card['kind']}", font=kit.font(16), fill=kit.INK_DARK,
+                  anchor="mm")
+        return
+    if not space["revealed"]:
+        draw.polygon(points, fill=HIDDEN_FILL[space["kind"]], outline=kit.INK_MUTED)
+        draw.text((x, y - 14), space["kind"][0].upper() + "?", font=kit.font(34, "bold"), fill=kit.INK_MUTED,
+                  anchor="mm")
+        if space["map_token"]:
+            draw.rectangle((x - 13, y + 14, x + 13, y + 34), fill="#D8C7A0", outline=kit.INK_DARK, width=2)
+            draw.text((x, y + 24), "M", font=kit.font(16, "bold"), fill=kit.INK_DARK, anchor="mm")
+    else:
+        draw.polygon(points, fill=REGION_FILL[space["kind"]], outline=kit.INK_DARK)
+        draw.text((x, y - 40), space["label"], font=kit.font(30, "bold"), fill=kit.INK_DARK, anchor="mm")
+        face = kit.font(17, "semibold")
+        draw.text((x, y - 14), kit.ellipsize(draw, space["name"], 118, face), font=face, fill=kit.INK_DARK,
+                  anchor="mm")
+        if space["corruption"]:
+            tokens = space["corruption"][-4:]
+            draw_corruption(draw, x - (len(tokens) - 1) * 16, y + 12, tokens)
+        elif space.get("cleared_exposed"):
+            draw.text((x, y + 12), "cleared", font=kit.font(18, "bold"), fill="#1B4D2A", anchor="mm")
+    draw.text((x + 18, y + 50), space["code"], font=kit.font(18, "semibold"),
+              fill=kit.INK_DARK if space["revealed"] else kit.INK_MUTED, anchor="mm")
+    if space.get("mech") is not None:
+        seat = space["mech"]
+        kit.draw_token(draw, (x - 30, y + 45), 19, kit.player_style(seat))
+
+
+def draw_map(draw: ImageDraw.ImageDraw, view: dict[str, Any], top: int) -> None:
+    for space in view["map"]["spaces"]:
+        draw_space(draw, space, top)
+    links = view["map"]["basecamp"]["links"]
+    base_y = top + MAP_TOP + HEX_R * 2 + 4 * 1.5 * HEX_R + 40
+    xs = [hex_centre(4, ord(code[0]) - ord("a"), top)[0] for code in links]
+    left, right = min(xs) - 60, max(xs) + 60
+    kit.rounded_panel(draw, (left, base_y - 28, right, base_y + 28), fill="#4A4034", outline=kit.INK_MUTED)
+    draw.text((left + 16, base_y), "Basecamp", font=kit.font(24, "bold"), fill=kit.INK, anchor="lm")
+    for index, seat in enumerate(view["map"]["basecamp"]["mechs"]):
+        kit.draw_token(draw, (right - 26 - index * 44, base_y), 18, kit.player_style(seat))
+
+
+def draw_side(draw: ImageDraw.ImageDraw, view: dict[str, Any], top: int, bottom: int) -> None:
+    """The glory board, the supply and the decision being made."""
+    left, right = SIDE_LEFT, kit.WIDTH - 20
+    kit.rounded_panel(draw, (left, top + 12, right, bottom - 8))
+    y = top + 26
+    draw.text((left + 16, y), "Glory (basecamp)", font=kit.font(26, "bold"), fill=kit.INK)
+    y += 38
+    for glory in view["glory"]:
+        draw.text((left + 16, y), glory["title"], font=kit.font(22), fill=kit.INK)
+        for index, seat in enumerate(glory["stars"]):
+            kit.draw_token(draw, (right - 22 - index * 34, y + 13), 14, kit.player_style(seat))
+        y += 34
+    y += 10
+    bag = view["bag"]
+    supply = view["supply"]
+    lines = [f"Deck {view['deck_count']} · discard {len(view['discard'])} · bag {bag['count']}",
+             "Workers left: " + " ".join(f"{c[0].upper()}{n}" for c, n in supply["workers"].items()),
+             f"Map tokens in supply: {supply['map_tokens']}"]
+    if view["end"]["triggered_by"] is not None:
+        lines.append("Final round: one more turn each")
+    for line in lines:
+        draw.text((left + 16, y), kit.ellipsize(draw, line, right - left - 30, kit.font(22)), font=kit.font(22),
+                  fill=kit.INK_MUTED)
+        y += 30
+    pending = view.get("pending")
+    outcome = view.get("outcome")
+    if not pending and not outcome:
+        y += 8
+        draw.text((left + 16, y), "Face-up cards", font=kit.font(24, "bold"), fill=kit.INK)
+        y += 34
+        for slot, card in enumerate(view["face_up"]):
+            if card is None:
+                continue
+            title = f"#{slot + 1} {card['name']} ({card['kind']}, {card['colour']})"
+            draw.text((left + 16, y), kit.ellipsize(draw, title, right - left - 30, kit.font(22, "semibold")),
+                      font=kit.font(22, "semibold"), fill=kit.INK)
+            detail = f"core {card['core']}; {card['ability']}"
+            if card.get("quest"):
+                detail = f"quest {card['quest']['label']}: {card['quest']['cost']} → {card['quest']['reward']}"
+            draw.text((left + 28, y + 27), kit.ellipsize(draw, detail, right - left - 44, kit.font(19)),
+                      font=kit.font(19), fill=kit.INK_MUTED)
+            y += 56
+        return
+    y += 8
+    if outcome:
+        draw.text((left + 16, y), "Final result", font=kit.font(26, "bold"), fill=kit.YELLOW)
+        y += 36
+        for line in kit.wrap(draw, outcome["summary"], right - left - 32, kit.font(24, "semibold"))[:4]:
+            draw.text((left + 16, y), line, font=kit.font(24, "semibold"), fill=kit.INK)
+            y += 30
+        ranked = sorted(view["players"], key=lambda p: (-p["score"], -p["tiebreak"]))
+        for player in ranked:
+            kit.draw_token(draw, (left + 30, y + 16), 13, kit.player_style(player["seat"]))
+            line = f"{player['name']}  ${player['score']}  (tie-break {player['tiebreak']})"
+            draw.text((left + 52, y + 2), kit.ellipsize(draw, line, right - left - 70, kit.font(22)),
+                      font=kit.font(22), fill=kit.INK)
+            y += 32
+        return
+    if pending:
+        who = view["players"][pending["seat"]]["name"]
+        face = kit.font(22, "semibold")
+        for line in kit.wrap(draw, f"{who}: {pending['prompt']}", right - left - 32, face)[:3]:
+            draw.text((left + 16, y), line, font=face, fill=kit.YELLOW)
+            y += 28
+        for option in pending["options"]:
+            if y > bottom - 40:
+                draw.text((left + 16, y), "…", font=kit.font(22), fill=kit.INK)
+                break
+            text = kit.ellipsize(draw, "• " + option["label"], right - left - 32, kit.font(20))
+            draw.text((left + 16, y), text, font=kit.font(20), fill=kit.INK)
+            y += 26
+
+
+def draw_star(draw: ImageDraw.ImageDraw, x: float, y: float, r: float, filled: bool) -> None:
+    points = []
+    for i in range(10):
+        angle = -math.pi / 2 + i * math.pi / 5
+        radius = r if i % 2 == 0 else r * 0.45
+        points.append((x + radius * math.cos(angle), y + radius * math.sin(angle)))
+    draw.polygon(points, fill=kit.YELLOW if filled else None, outline=kit.YELLOW, width=2)
+
+
+def draw_bar(draw: ImageDraw.ImageDraw, x: int, y: int, label: str, value: int, colour: str) -> int:
+    draw.text((x, y), label, font=kit.font(22, "semibold"), fill=kit.INK, anchor="lm")
+    bx = x + 64
+    for step in range(10):
+        fill = colour if step < value else "#454C63"
+        draw.rectangle((bx + step * 17, y - 10, bx + step * 17 + 13, y + 10), fill=fill)
+    draw.text((bx + 176, y), str(value), font=kit.font(22, "bold"), fill=kit.INK, anchor="lm")
+    return bx + 206
+
+
+def card_names(cards: list[dict[str, Any]], with_workers: bool = False) -> str:
+    names = []
+    for card in cards:
+        mark = f" ({card['worker'][0].upper()})" if with_workers and card.get("worker") else ""
+        names.append(card["name"] + mark)
+    return ", ".join(names) if names else "—"
+
+
+def draw_mat(draw: ImageDraw.ImageDraw, player: dict[str, Any], top: int, current: bool, where: str) -> None:
+    style = kit.player_style(player["seat"])
+    left, right = 20, kit.WIDTH - 20
+    kit.rounded_panel(draw, (left, top, right, top + MAT_HEIGHT - 12), fill=kit.PANEL,
+                      outline=style.colour if current else None, width=4)
+    kit.draw_token(draw, (left + 30, top + 30), 20, style)
+    title = f"{player['name']} · {player['mech']['name']}"
+    draw.text((left + 60, top + 12), kit.ellipsize(draw, title, 560, kit.font(28, "bold")), font=kit.font(28, "bold"),
+              fill=kit.INK)
+    summary = f"${player['score']}   token: {TOKEN_WORDS.get(player['action_token'], '')}"
+    draw.text((right - 16, top + 14), summary, font=kit.font(26, "semibold"), fill=kit.INK, anchor="ra")
+    stars_right = right - 32 - kit.text_width(draw, summary, kit.font(26, "semibold"))
+    total = player["stars"] + player["stars_left"]
+    for index in range(total):
+        draw_star(draw, stars_right - 12 - (total - 1 - index) * 30, top + 30, 13, index < player["stars"])
+    y = top + 70
+    x = draw_bar(draw, left + 16, y, "Pow", player["power"], POWER)
+    x = draw_bar(draw, x + 10, y, "Gui", player["guile"], GUILE)
+    info = f"${player['coins']}  maps {player['map_tokens']}  corr {player['corruption_count']}"
+    if player["token20"]:
+        info += " +20"
+    draw.text((x + 10, y), info, font=kit.font(22, "semibold"), fill=kit.INK, anchor="lm")
+    wx = right - 190
+    for colour, count in player["workers"].items():
+        draw.ellipse((wx, y - 12, wx + 24, y + 12), fill=WORKER.get(colour, "#888"), outline=kit.INK_DARK, width=2)
+        draw.text((wx + 28, y), str(count), font=kit.font(22, "bold"), fill=kit.INK, anchor="lm")
+        wx += 48
+    face = kit.font(22)
+    width = right - left - 150
+    rows = [("Hand", card_names(player["hand"])), ("Active", card_names(player["active"], True)),
+            ("Tucked", f"quests {len(player['quests'])} · melds {len(player['melds'])} · upgrades "
+                       f"{len(player['upgrades'])}: " + card_names(player["quests"] + player["melds"]
+                                                                    + player["upgrades"]))]
+    y = top + 96
+    for label, text in rows:
+        draw.text((left + 16, y), label, font=kit.font(22, "bold"), fill=kit.INK_MUTED)
+        draw.text((left + 110, y), kit.ellipsize(draw, text, width, face), font=face, fill=kit.INK)
+        y += 32
+    draw.text((left + 16, y), f"At {where}", font=kit.font(22), fill=kit.INK_MUTED)
+
+
+def render(view: dict[str, Any]) -> bytes:
+    """The PNG for one view: header, map with side panel, then a mat per player."""
+    players = view["players"]
+    header = 150 + 44 * ((len(players) + 2) // 3)
+    map_bottom = header + map_height()
+    height = map_bottom + MAT_HEIGHT * len(players) + 16
+    image, draw = kit.new_canvas(height)
+    current = view["current"]["seat"] if view.get("current") else None
+    scores = [(kit.player_style(p["seat"]), p["name"], f"${p['score']} · {p['stars']} star{'s' * (p['stars'] != 1)}")
+              for p in players]
+    turn_style = kit.player_style(current) if current is not None else None
+    turn = view["turn"] if not view.get("outcome") else f"Game over — {view['outcome']['summary']}"
+    kit.header_band(draw, kit.WIDTH, view.get("title", "Expeditions"), turn, view["last_move"], turn_style, scores)
+    draw_map(draw, view, header)
+    draw_side(draw, view, header, map_bottom)
+    places = {s["code"]: f"{s['code']}: {s['label']} {s['name']}" for s in view["map"]["spaces"] if s.get("label")}
+    for index, player in enumerate(players):
+        where = places.get(player["at"], player["at"])
+        draw_mat(draw, player, map_bottom + index * MAT_HEIGHT, player["seat"] == current, where)
+    return kit.encode_png(image)
+

@@ -1,0 +1,113 @@
+"""Views, buttons, texts and the autocomplete helper: what players see, and that secrets stay secret."""
+
+from __future__ import annotations
+
+import json
+
+from bot.core.registry import find_game
+from bot.games.monster_expedition import GAME, capturable_monsters
+
+from .helpers import act, dice, give, hunt, named, set_display, solo
+
+
+def test_the_game_is_registered_under_its_aliases() -> None:
+    import bot.games  # noqa: F401  (registers every game)
+
+    for name in ("monster-expedition", "Monster Expedition", "monster", "monsters", "me", "hunt"):
+        assert find_game(name) is GAME
+    assert [m.key for m in GAME.modes] == ["standard", "solo"]
+
+
+def test_public_view_shows_cage_counts_never_cage_identities() -> None:
+    state = named(["Julia", "Oliver"])
+    give(state, 1, monsters=["stachelmaul"], cages=["abgrundauge", "lavakrebs"])
+    public = GAME.view(state, None)
+    text = json.dumps(public)
+    assert "abgrundauge" not in text and "lavakrebs" not in text and "you" not in public
+    oliver = public["players"][1]
+    assert oliver["cages"] == 2 and oliver["monster_points"] == 2
+    assert public["scores"][1]["text"] == "2 VP +2 cages"
+    assert set(public) >= {"display", "tray", "players", "deck_size", "reserve_size", "phase", "turn", "last_move",
+                           "log", "round", "last_round", "dice_faces"}
+    mine = GAME.view(state, 1)
+    assert [c["id"] for c in mine["you"]["cages"]] == ["abgrundauge", "lavakrebs"]
+    assert mine["you"]["score"] == 2 + 3 + 2
+    assert "abgrundauge" not in json.dumps(GAME.view(state, 0))
+
+
+def test_camp_view_gives_level_side_dice_and_bonus() -> None:
+    state = named(["Julia", "Oliver"])
+    give(state, 0, monsters=["vertikalwespe", "federling", "kadaverkrabbe"])
+    camp = GAME.view(state, None)["players"][0]["camps"]["aerie"]
+    assert camp == {"region": "aerie", "level": 1, "side": "A", "final": False, "printed_black": 2, "black": 3,
+                    "die": "yellow", "bonus": 7, "improvements_left": 7, "next_bonus": None}
+    assert GAME.view(state, None)["players"][0]["symbiosis_sets"] == 1
+
+
+def test_quick_actions_follow_the_phases() -> None:
+    state = named(["Julia", "Oliver"])
+    labels = [b.label for b in GAME.quick_actions(state, 0)]
+    assert labels == ["Aerie L1: yellow + 2 black", "Depths L1: blue + 2 black",
+                      "Enchanted Forest L1: green + 2 black"]
+    assert GAME.quick_actions(state, 1) == []
+    state, _ = act(state, {"type": "camp", "region": "aerie"}, dice(4, 1, 1, region="aerie"))
+    assert [(b.label, b.action) for b in GAME.quick_actions(state, 0)] == [
+        ("Bank 1 ×2", {"type": "bank", "value": 1}), ("Bank 4", {"type": "bank", "value": 4})]
+    state, _ = act(state, {"type": "bank", "value": 4})
+    assert [b.action for b in GAME.quick_actions(state, 0)] == [{"type": "roll"}, {"type": "stop"}]
+    assert GAME.turn_text(state) == "Julia: roll 2 dice again or stop at 4"
+
+
+def test_purchase_buttons_and_the_capture_autocomplete() -> None:
+    state = named(["Julia", "Oliver"])
+    set_display(state, ["schuppenadler", "vertikalwespe", "federling", "stachelmaul", "draco-chelonia"])
+    state, _ = hunt(state, "aerie", [("camp", dice(10, 6, 6, region="aerie")), ("bank", 10), ("roll", dice(
+                    6, 6, colours=["black", "black"])), ("bank", 6)])
+    assert state["turn"]["hunting_value"] == 22
+    choices = capturable_monsters(state)
+    assert [(c["id"], c["cost"]) for c in choices] == [("schuppenadler", 6), ("vertikalwespe", 7),
+                                                       ("federling", 5), ("draco-chelonia", 20)]
+    buttons = GAME.quick_actions(state, 0)
+    labels = [b.label for b in buttons]
+    assert labels[:2] == ["Buy cage (10)", "Buy 2 cages (20)"]
+    assert "Done (22 left is lost)" in labels
+    assert "Draco Chelonia (20, 5 VP)" in labels
+    assert len(buttons) <= 20 and all(len(b.label) < 80 for b in buttons)
+    rows: dict[int, int] = {}
+    for b in buttons:
+        rows[b.row or 0] = rows.get(b.row or 0, 0) + 1
+    assert max(rows.values()) <= 5 and max(rows) <= 4
+    assert all(b.action in GAME.legal_actions(state, 0) for b in buttons)
+    assert GAME.turn_text(state) == "Julia: spend 22 on monsters, cages or the trader, or done"
+
+
+def test_private_text_lists_own_cages_and_sets() -> None:
+    state = named(["Julia", "Oliver"])
+    give(state, 0, monsters=["vertikalwespe", "federling", "kadaverkrabbe"], cages=["aschephoenix"])
+    text = GAME.private_text(state, 0)
+    assert "Aschephönix" in text and "3 VP caged" in text
+    assert "Symbiosis sets (1, +1 black dice)" in text
+    assert "Aschephönix" not in GAME.private_text(state, 1)
+
+
+def test_describe_never_names_a_caged_monster() -> None:
+    state = named(["Julia", "Oliver"])
+    state["turn"].update({"region": "aerie", "hunting_value": 10})
+    state["phase"] = "purchase"
+    top = state["deck"][0]
+    state, events = act(state, {"type": "cage", "count": 1})
+    from bot.games.monster_expedition.catalog import catalog
+
+    name = catalog().card(top).name
+    assert all(name not in GAME.describe(state, e) for e in events if e["kind"] != "display_refilled")
+    assert GAME.describe(state, events[0]) == "Julia buys 1 cage for 10."
+
+
+def test_solo_view_and_rules_text() -> None:
+    state = solo(9)
+    public = GAME.view(state, None)
+    assert public["solo"]["expedition"] == 9 and public["solo"]["crate_value"] == 5
+    assert public["solo"]["progress"] == {"display": 10, "cages": 0, "trader_visits": 0, "met": False}
+    assert "crates" in " ".join(public["solo"]["special_rules"])
+    assert "13" in GAME.rules_text("solo") and "10. A trading post" in GAME.rules_text("solo")
+    assert "27/35/41" in GAME.rules_text("standard")

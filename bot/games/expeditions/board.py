@@ -43,7 +43,7 @@ def adjacent_card_slots(comp: Components, code: str) -> list[int]:
     if code == BASECAMP:
         return []
     slots = comp.card_spaces
-    return [slots.index(n) for n in neighbours(comp)[code] if n in slots]
+    return sorted(slots.index(n) for n in neighbours(comp)[code] if n in slots)
 
 
 def destinations(comp: Components, state: dict[str, Any], seat: int, reach: int) -> list[str]:

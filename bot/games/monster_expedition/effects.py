@@ -236,14 +236,14 @@ def reveal_solo_card(state: JSON, events: list[JSON], _rng: Rng | None = None, c
     """Solo Phase 4: one card from the draw deck at the end of each round; no card to reveal, or 13, loses."""
     cat = cat or catalog()
     if not state["deck"]:
-        finish_solo(state, "lost", "the draw deck is empty and a card had to be revealed", events)
+        finish_solo(state, "lost", "no card left in the draw deck to reveal", events)
         return
     card_id = state["deck"].pop(0)
     state["display"].append({"card": card_id, "crest": None})
     events.append({"kind": "card_revealed", "card": card_id, "display": len(state["display"]),
                    "deck": len(state["deck"])})
     if len(state["display"]) >= cat.rules.solo_loss_display:
-        finish_solo(state, "lost", f"the display holds {len(state['display'])} cards", events)
+        finish_solo(state, "lost", f"{len(state['display'])} cards in the display", events)
 
 
 def finish_solo(state: JSON, outcome: str, reason: str, events: list[JSON]) -> None:

@@ -112,7 +112,7 @@ def describe(state: JSON, event: JSON, cat: Catalog | None = None) -> str:
         winners = " and ".join(_name(state, s) for s in event["winners"])
         return f"The hunt is over: {scores}. {winners} win{'s' if len(event['winners']) == 1 else ''}!"
     if kind == "expedition_won":
-        return f"Expedition {event['expedition']} won: {event['reason']}"
+        return f"Expedition {event['expedition']} won!"
     if kind == "expedition_lost":
         return f"Expedition {event['expedition']} lost: {event['reason']}."
     if kind == "game_started":
@@ -156,8 +156,9 @@ def turn_text(state: JSON, cat: Catalog | None = None) -> str:
 def final_summary(state: JSON, cat: Catalog | None = None) -> str:
     if state["mode"] == "solo":
         solo = state["solo"]
-        verdict = "won" if solo["outcome"] == "won" else "lost"
-        return f"Expedition {solo['expedition']} {verdict}: {solo['reason'].rstrip('.')}."
+        if solo["outcome"] == "won":
+            return f"Expedition {solo['expedition']} won!"
+        return f"Expedition {solo['expedition']} lost: {solo['reason'].rstrip('.')}."
     result = state["result"]
     scores = ", ".join(f"{_name(state, s)} {p}" for s, p in enumerate(result["scores"]))
     winners = " and ".join(_name(state, s) for s in result["winners"])

@@ -136,8 +136,10 @@ def view(state: JSON, viewer: Viewer, cat: Catalog | None = None) -> JSON:
             "improvements_left": solo["prep_left"], "progress": progress(state, cat),
             "outcome": solo["outcome"], "reason": solo["reason"], "loss_display": cat.rules.solo_loss_display,
         }
-        public["scores"] = [{"seat": 0, "name": state["players"][0]["name"], "text":
-                             (f"Expedition {expedition.number}: " + (solo["outcome"] or "in progress"))}]
+        running = f"{len(state['display'])} cards · {cage_count(state['players'][0])} cages"
+        status = {"won": f"expedition {expedition.number} won", "lost": f"expedition {expedition.number} lost"}.get(
+            solo["outcome"] or "", running)
+        public["scores"] = [{"seat": 0, "name": state["players"][0]["name"], "text": status}]
     if viewer is not None and 0 <= viewer < len(state["players"]):
         player = state["players"][viewer]
         public["you"] = {

@@ -49,6 +49,7 @@ def test_solo_loses_at_thirteen_display_cards() -> None:
     _purchase(state, 0)
     state, events = act(state, {"type": "done"})
     assert kinds(events)[-1] == "expedition_lost" and state["over"]
+    assert events[-1]["reason"] == "13 cards in the display"
     outcome = GAME.outcome(state)
     assert outcome is not None and outcome.winners == ()
     assert outcome.profile_updates == {0: {"won": list(range(1, 11)), "failed_attempts": {"3": 1}}}
@@ -60,7 +61,7 @@ def test_solo_loses_when_a_card_must_be_revealed_from_an_empty_deck() -> None:
     state["deck"] = []
     _purchase(state, 0)
     state, events = act(state, {"type": "done"})
-    assert events[-1]["kind"] == "expedition_lost" and "draw deck is empty" in events[-1]["reason"]
+    assert events[-1]["kind"] == "expedition_lost" and events[-1]["reason"] == "no card left in the draw deck to reveal"
 
 
 def test_expedition_1_is_won_the_moment_the_display_holds_eight_and_a_cage_is_owned() -> None:

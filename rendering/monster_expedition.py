@@ -1,0 +1,283 @@
+"""Monster Expedition's board image: display, dice tray, camps and scores, drawn from the public view only."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PIL import Image, ImageDraw
+
+from rendering import kit
+
+REGION_COLOURS = {"aerie": kit.YELLOW, "depths": kit.BLUE, "forest": kit.BLUISH_GREEN, "all": kit.REDDISH_PURPLE}
+REGION_INK = {"aerie": kit.INK_DARK, "depths": kit.INK, "forest": kit.INK_DARK, "all": kit.INK_DARK}
+REGION_LABEL = {"aerie": "Aerie", "depths": "Depths", "forest": "Forest", "all": "All regions"}
+DIE_COLOURS = {"yellow": (kit.YELLOW, kit.INK_DARK), "blue": (kit.BLUE, kit.INK), "green": (kit.BLUISH_GREEN,
+                                                                                             kit.INK_DARK),
+               "black": ("#0E0F14", kit.INK)}
+SYMBIOSIS_COLOURS = {"red": kit.VERMILLION, "purple": kit.REDDISH_PURPLE, "white": "#F4F1EA"}
+ABILITY_TEXT = {"misthrow": "Misthrow: +1 camp", "steal": "Steal a cage", "improve": "On capture: +1 camp", "none": ""}
+
+MARGIN = 24
+CARD_W, CARD_H, CARD_GAP = 236, 176, 12
+DIE = 58
+
+
+def _ability(card: dict[str, Any]) -> str:
+    if card.get("ability") == "bonus":
+        return f"Bonus value {card.get('bonus_value')}"
+    return ABILITY_TEXT.get(str(card.get("ability")), "")
+
+
+def _symbiosis_dot(draw: ImageDraw.ImageDraw, centre: tuple[int, int], symbol: str, radius: int = 14) -> None:
+    x, y = centre
+    box = (x - radius, y - radius, x + radius, y + radius)
+    if symbol == "wild":  # the split symbol: every colour at once
+        for index, colour in enumerate(SYMBIOSIS_COLOURS.values()):
+            draw.pieslice(box, start=-90 + 120 * index, end=30 + 120 * index, fill=colour)
+        draw.ellipse(box, outline=kit.INK_DARK, width=2)
+    elif symbol in SYMBIOSIS_COLOURS:
+        draw.ellipse(box, fill=SYMBIOSIS_COLOURS[symbol], outline=kit.INK_DARK, width=2)
+
+
+def _card(draw: ImageDraw.ImageDraw, x: int, y: int, card: dict[str, Any]) -> None:
+    if card.get("kind") == "trader":
+        kit.rounded_panel(draw, (x, y, x + CARD_W, y + CARD_H), fill=kit.PANEL_LIGHT, outline=kit.ORANGE, width=3)
+        draw.text((x + CARD_W / 2, y + 40), "Monster", font=kit.font(30, "bold"), fill=kit.INK, anchor="mm")
+        draw.text((x + CARD_W / 2, y + 74), "Trader", font=kit.font(30, "bold"), fill=kit.INK, anchor="mm")
+        draw.text((x + CARD_W / 2, y + 124), f"6 cages for {card.get('cost', 40)}", font=kit.font(26, "semibold"),
+                  fill=kit.ORANGE, anchor="mm")
+        return
+    region = str(card.get("region"))
+    kit.rounded_panel(draw, (x, y, x + CARD_W, y + CARD_H), fill=kit.PANEL_LIGHT)
+    draw.rounded_rectangle((x, y, x + CARD_W, y + 50), radius=14, fill=REGION_COLOURS[region])
+    draw.rectangle((x, y + 36, x + CARD_W, y + 50), fill=REGION_COLOURS[region])
+    draw.text((x + 12, y + 25), str(card["level"]), font=kit.font(40, "bold"), fill=REGION_INK[region], anchor="lm")
+    draw.text((x + CARD_W - 12, y + 25), REGION_LABEL[region], font=kit.font(24, "semibold"),
+              fill=REGION_INK[region], anchor="rm")
+    name_font = kit.fit_text(draw, str(card["name"]), CARD_W - 20, 27, "semibold", min_size=20)
+    draw.text((x + 10, y + 58), str(card["name"]), font=name_font, fill=kit.INK)
+    draw.text((x + 10, y + 92), f"{card['vp']} VP · cage {card['caged_vp']}", font=kit.font(24), fill=kit.INK)
+    ability = _ability(card)
+    if ability:
+        draw.text((x + 10, y + 124), ability, font=kit.font(22), fill=kit.ORANGE)
+    _symbiosis_dot(draw, (x + CARD_W - 22, y + CARD_H - 22), str(card.get("symbiosis")))
+    crest = card.get("crest")
+    if crest is not None:  # the crest sits in the coloured band, clear of the text below
+        kit.draw_token(draw, (x + 92, y + 25), 17, kit.player_style(int(crest)), outline=kit.INK)
+
+
+def _die(draw: ImageDraw.ImageDraw, x: int, y: int, die: dict[str, Any], faded: bool = False) -> None:
+    fill, ink = DIE_COLOURS.get(str(die["colour"]), DIE_COLOURS["black"])
+    draw.rounded_rectangle((x, y, x + DIE, y + DIE), radius=10, fill=fill,
+                           outline=kit.INK_MUTED if die["colour"] == "black" else kit.INK_DARK, width=2)
+    draw.text((x + DIE / 2, y + DIE / 2), str(die["value"]), font=kit.font(32, "bold"), fill=ink, anchor="mm")
+    if faded:
+        draw.line((x + 6, y + 6, x + DIE - 6, y + DIE - 6), fill=kit.BAD, width=5)
+
+
+def _section_title(draw: ImageDraw.ImageDraw, y: int, title: str, right: str = "") -> int:
+    draw.text((MARGIN, y), title, font=kit.font(30, "bold"), fill=kit.INK)
+    if right:
+        draw.text((kit.WIDTH - MARGIN, y + 4), right, font=kit.font(26), fill=kit.INK_MUTED, anchor="ra")
+    return y + 44
+
+
+def _display_height(count: int) -> int:
+    rows = max(1, (count + 4) // 5)
+    return 44 + rows * (CARD_H + CARD_GAP)
+
+
+def _draw_display(draw: ImageDraw.ImageDraw, y: int, view: dict[str, Any]) -> int:
+    facts = [f"Deck {view['deck_size']}", f"Reserve {view['reserve_size']}", f"Round {view['round']}"]
+    if view.get("last_round"):
+        facts.append("LAST ROUND")
+    y = _section_title(draw, y, f"Wilderness ({len(view['display'])} cards)", " · ".join(facts))
+    if not view["display"]:
+        draw.text((MARGIN, y + 10), "The display is empty.", font=kit.font(26), fill=kit.INK_MUTED)
+    for index, card in enumerate(view["display"]):
+        col, row = index % 5, index // 5
+        _card(draw, MARGIN + col * (CARD_W + CARD_GAP), y + row * (CARD_H + CARD_GAP), card)
+    return y + max(1, (len(view["display"]) + 4) // 5) * (CARD_H + CARD_GAP)
+
+
+def _draw_tray(draw: ImageDraw.ImageDraw, y: int, view: dict[str, Any]) -> int:
+    tray = view["tray"]
+    kit.rounded_panel(draw, (MARGIN, y, kit.WIDTH - MARGIN, y + 170))
+    region = tray.get("region")
+    if region is None:
+        draw.text((MARGIN + 20, y + 20), "Dice tray: no hunt yet this turn", font=kit.font(28, "semibold"),
+                  fill=kit.INK_MUTED)
+        return y + 170 + 16
+    title = f"Hunting from the {REGION_LABEL[region]} camp — banked {tray['banked_total']}"
+    if tray.get("remaining") is not None:
+        title = f"{REGION_LABEL[region]} hunt: value {tray['hunting_value']}, {tray['remaining']} left to spend"
+    if tray.get("misthrows"):
+        title += f" · {tray['misthrows']} misthrow{'s' if tray['misthrows'] > 1 else ''}"
+    draw.text((MARGIN + 20, y + 12), title, font=kit.font(28, "semibold"), fill=kit.INK)
+    row_y = y + 60
+    draw.text((MARGIN + 20, row_y + DIE / 2), "Banked", font=kit.font(24), fill=kit.INK_MUTED, anchor="lm")
+    x = MARGIN + 120
+    for die in tray["banked"]:
+        _die(draw, x, row_y, die)
+        x += DIE + 8
+    for die in tray["lost"]:
+        _die(draw, x, row_y, die, faded=True)
+        x += DIE + 8
+    x = max(x + 30, 700)
+    if tray["rolled"]:
+        draw.text((x, row_y + DIE / 2), "Rolled", font=kit.font(24), fill=kit.INK_MUTED, anchor="lm")
+        x += 86
+        for die in tray["rolled"]:
+            if x + DIE > kit.WIDTH - MARGIN - 10:
+                break
+            _die(draw, x, row_y, die)
+            x += DIE + 8
+    used = ", ".join(str(n) for n in tray["banked_numbers"]) or "none"
+    draw.text((MARGIN + 20, y + 132), f"Numbers used this turn: {used}", font=kit.font(22), fill=kit.INK_MUTED)
+    return y + 170 + 16
+
+
+def _player_height(player: dict[str, Any]) -> int:
+    rows = max(1, (len(player["monsters"]) + 3) // 4)
+    return 178 + rows * 40 + 8
+
+
+def _draw_player(draw: ImageDraw.ImageDraw, y: int, player: dict[str, Any], active: bool, score: str,
+                 show_crests: bool) -> int:
+    height = _player_height(player)
+    style = kit.player_style(int(player["seat"]))
+    kit.rounded_panel(draw, (MARGIN, y, kit.WIDTH - MARGIN, y + height),
+                      outline=style.colour if active else None, width=4)
+    kit.draw_token(draw, (MARGIN + 34, y + 34), 20, style)
+    name = kit.ellipsize(draw, f"{player['name']} · set {player['set']}", 520, kit.font(30, "bold"))
+    draw.text((MARGIN + 66, y + 16), name, font=kit.font(30, "bold"), fill=kit.INK)
+    facts = f"{score} · {player['symbiosis_sets']} symbiosis set{'s' if player['symbiosis_sets'] != 1 else ''}"
+    if show_crests:
+        facts += f" · {player['crests']} crests"
+    draw.text((kit.WIDTH - MARGIN - 20, y + 20), facts, font=kit.font(24, "semibold"), fill=kit.INK, anchor="ra")
+    camp_w = (kit.WIDTH - 2 * MARGIN - 40 - 2 * 12) // 3
+    for index, region in enumerate(("aerie", "depths", "forest")):
+        camp = player["camps"][region]
+        cx = MARGIN + 20 + index * (camp_w + 12)
+        cy = y + 62
+        kit.rounded_panel(draw, (cx, cy, cx + camp_w, cy + 104), fill=kit.PANEL_LIGHT, radius=10)
+        draw.rectangle((cx, cy + 8, cx + 10, cy + 96), fill=REGION_COLOURS[region])
+        level = "TOP" if camp["final"] else f"{camp['level']}/8"
+        draw.text((cx + 22, cy + 8), f"{REGION_LABEL[region]} {level} ({camp['side']})", font=kit.font(26, "bold"),
+                  fill=kit.INK)
+        draw.text((cx + 22, cy + 42), f"{camp['die']} + {camp['black']} black", font=kit.font(24), fill=kit.INK)
+        bonus = f"bonus {camp['bonus']}" if camp.get("bonus") else "no bonus"
+        draw.text((cx + 22, cy + 72), bonus, font=kit.font(22), fill=kit.ORANGE if camp.get("bonus") else
+                  kit.INK_MUTED)
+    chip_y = y + 178
+    if not player["monsters"]:
+        draw.text((MARGIN + 20, chip_y), "No monsters captured yet", font=kit.font(22), fill=kit.INK_MUTED)
+    chip_w = (kit.WIDTH - 2 * MARGIN - 40 - 3 * 10) // 4
+    for index, monster in enumerate(player["monsters"]):
+        col, row = index % 4, index // 4
+        mx, my = MARGIN + 20 + col * (chip_w + 10), chip_y + row * 40
+        draw.rounded_rectangle((mx, my, mx + chip_w, my + 34), radius=8, fill=kit.PANEL_LIGHT)
+        draw.rectangle((mx, my + 4, mx + 6, my + 30), fill=REGION_COLOURS[str(monster["region"])])
+        _symbiosis_dot(draw, (mx + 22, my + 17), str(monster["symbiosis"]), radius=9)
+        label = kit.ellipsize(draw, f"{monster['name']} {monster['vp']}", chip_w - 44, kit.font(22))
+        draw.text((mx + 38, my + 17), label, font=kit.font(22), fill=kit.INK, anchor="lm")
+    return y + height + 12
+
+
+def _draw_solo(draw: ImageDraw.ImageDraw, y: int, solo: dict[str, Any]) -> int:
+    lines = [f"Goal: {solo['victory']}"]
+    progress = solo["progress"]
+    facts = [f"display {progress['display']}/{solo['loss_display']}", f"cages {progress['cages']}"]
+    for key, label in (("region_owned", "region monsters"), ("final_camps", "top camps"),
+                       ("trader_visits", "trader visits")):
+        if key in progress:
+            facts.append(f"{label} {progress[key]}")
+    if solo.get("crate_value"):
+        facts.append(f"crates {solo['crates']} (−{solo['crate_value']} each)")
+    lines.append("Now: " + " · ".join(facts))
+    lines += list(solo.get("special_rules", []))
+    face = kit.font(24)
+    measure = ImageDraw.Draw(Image.new("RGB", (1, 1)))
+    wrapped = [w for line in lines for w in kit.wrap(measure, line, kit.WIDTH - 2 * MARGIN - 40, face)]
+    height = 62 + 32 * len(wrapped)
+    kit.rounded_panel(draw, (MARGIN, y, kit.WIDTH - MARGIN, y + height), outline=kit.ORANGE, width=3)
+    draw.text((MARGIN + 20, y + 12), f"Expedition {solo['expedition']}: {solo['title']}", font=kit.font(30, "bold"),
+              fill=kit.ORANGE)
+    for index, line in enumerate(wrapped):
+        draw.text((MARGIN + 20, y + 56 + 32 * index), line, font=face, fill=kit.INK)
+    return y + height + 16
+
+
+def _solo_height(solo: dict[str, Any]) -> int:
+    face = kit.font(24)
+    measure = ImageDraw.Draw(Image.new("RGB", (1, 1)))
+    count = 2 + sum(len(kit.wrap(measure, line, kit.WIDTH - 2 * MARGIN - 40, face))
+                    for line in solo.get("special_rules", []))
+    count += len(kit.wrap(measure, f"Goal: {solo['victory']}", kit.WIDTH - 2 * MARGIN - 40, face)) - 1
+    return 62 + 32 * (count + 1) + 16
+
+
+def _result_lines(view: dict[str, Any]) -> tuple[str, list[str], bool]:
+    if view["mode"] == "solo":
+        solo = view["solo"]
+        won = solo["outcome"] == "won"
+        text = f"Expedition {solo['expedition']} {'WON' if won else 'LOST'}"
+        detail = solo["reason"][:1].upper() + solo["reason"][1:]
+    else:
+        result = view["result"]
+        names = [p["name"] for p in view["players"]]
+        winners = " and ".join(names[s] for s in result["winners"])
+        text = f"{winners} win{'s' if len(result['winners']) == 1 else ''}!"
+        detail = " · ".join(f"{names[s]} {score} VP ({result['monster_points'][s]} monsters + "
+                            f"{result['cage_points'][s]} cages)" for s, score in enumerate(result["scores"]))
+        if result.get("tie_break_used"):
+            detail += " · tie broken by camp levels"
+        won = True
+    measure = ImageDraw.Draw(Image.new("RGB", (1, 1)))
+    return text, kit.wrap(measure, detail, kit.WIDTH - 2 * MARGIN - 40, kit.font(26, "semibold")), won
+
+
+def _result_height(view: dict[str, Any]) -> int:
+    return 86 + 34 * len(_result_lines(view)[1]) + 16
+
+
+def _draw_result(draw: ImageDraw.ImageDraw, y: int, view: dict[str, Any]) -> int:
+    text, lines, won = _result_lines(view)
+    height = _result_height(view) - 16
+    kit.rounded_panel(draw, (MARGIN, y, kit.WIDTH - MARGIN, y + height), fill=kit.GOOD if won else kit.BAD)
+    draw.text((MARGIN + 20, y + 14), text, font=kit.font(40, "bold"), fill=kit.INK_DARK)
+    for index, line in enumerate(lines):
+        draw.text((MARGIN + 20, y + 72 + 34 * index), line, font=kit.font(26, "semibold"), fill=kit.INK_DARK)
+    return y + height + 16
+
+
+def render(view: dict[str, Any]) -> bytes:
+    """The board as a PNG, 1280 px wide, from the public view."""
+    players = view["players"]
+    solo = view.get("solo")
+    height = 150 + 44 * ((len(view["scores"]) + 2) // 3) + 16
+    height += (_result_height(view) if view.get("over") else 0) + _display_height(len(view["display"])) + 12 + 186
+    height += sum(_player_height(p) + 12 for p in players)
+    if solo:
+        height += _solo_height(solo)
+    height += 16
+    image, draw = kit.new_canvas(height)
+    active = view.get("active")
+    turn_style = kit.player_style(int(active)) if active is not None else None
+    scores = [(kit.player_style(int(s["seat"])), str(s["name"]), str(s["text"])) for s in view["scores"]]
+    y = kit.header_band(draw, kit.WIDTH, view.get("title", "Monster Expedition"), str(view["turn"]),
+                        str(view.get("last_move") or ""), turn_style, scores) + 16
+    if view.get("over"):
+        y = _draw_result(draw, y, view)
+    if solo:
+        y = _draw_solo(draw, y, solo)
+    y = _draw_display(draw, y, view) + 12
+    y = _draw_tray(draw, y, view)
+    for player in players:
+        score_text = next((s["text"] for s in view["scores"] if s["seat"] == player["seat"]), "")
+        if view["mode"] == "solo":
+            score_text = f"{player['cages']} cage{'s' if player['cages'] != 1 else ''}"
+        y = _draw_player(draw, y, player, player["seat"] == active, score_text, view["mode"] == "standard")
+    return kit.encode_png(image.crop((0, 0, kit.WIDTH, min(height, y + 8))))
+
+

@@ -1,0 +1,105 @@
+"""The Expedition as a platform Game: modes, and the protocol methods wired to the rules, views and texts."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from bot.core.errors import LobbyError
+from bot.core.protocol import JSON, Applied, Game, Mode, Outcome, QuickAction, Viewer
+from bot.core.rng import Rng
+from bot.games.the_expedition import rules, text, views
+from bot.games.the_expedition.catalog import Catalog, load_catalog
+from bot.games.the_expedition.grid import ARROWS, DIAGONAL
+
+
+class TheExpedition(Game):
+    """A 3x3 grid of planets and moons: step, mark the location you left, complete secret expeditions."""
+
+    key = "the-expedition"
+    title = "The Expedition"
+    aliases = ("expedition", "te", "grid", "the expedition")
+    modes = (
+        Mode("standard", "Standard", 2, 3, "2-3 players, 3 secret expedition cards each."),
+        Mode("abstract", "Abstract Mode", 2, 3, "2-3 players, an open market of 1 + players expedition cards."),
+        Mode("solo", "Solo", 1, 1, "1 player against 2 Automations; you score locations and expeditions."),
+        Mode("solo-hard", "Solo (added challenge)", 1, 1,
+             "1 player against 2 Automations; only your expedition points count."),
+    )
+    data_version = "1"
+
+    def __init__(self, catalog: Catalog | None = None) -> None:
+        self._catalog = catalog
+
+    @property
+    def catalog(self) -> Catalog:
+        """The components; the shipped ones are loaded on first use (tests may hand in their own)."""
+        if self._catalog is None:
+            self._catalog = load_catalog()
+        return self._catalog
+
+    def setup(self, mode: str, players: Sequence[str], rng: Rng, options: JSON) -> JSON:
+        chosen = self.mode(mode)
+        if not chosen.min_players <= len(players) <= chosen.max_players:
+            raise LobbyError(f"{self.title} {chosen.title} is for {chosen.min_players}-{chosen.max_players} "
+                             f"players (got {len(players)}).")
+        return rules.setup_state(self.catalog, chosen.key, list(players), rng, self.data_version)
+
+    def to_act(self, state: JSON) -> tuple[int, ...]:
+        return rules.to_act(state)
+
+    def legal_actions(self, state: JSON, seat: int) -> list[JSON]:
+        return rules.legal_actions(state, self.catalog, seat)
+
+    def apply(self, state: JSON, seat: int, action: JSON, rng: Rng) -> Applied:
+        # Nothing here is left to chance after setup (the draw pile was shuffled then), so `rng` goes unused.
+        new_state, events = rules.apply_action(state, self.catalog, seat, action)
+        return Applied(new_state, events)
+
+    def view(self, state: JSON, viewer: Viewer) -> JSON:
+        return views.build_view(state, self.catalog, viewer, self.mode(state["mode"]).title)
+
+    def outcome(self, state: JSON) -> Outcome | None:
+        result = state.get("result")
+        if result is None:
+            return None
+        scores = {explorer["seat"]: int(result["scores"][explorer["id"]]["total"]) for explorer in state["players"]}
+        winners = tuple(participant["seat"] for participant in state["players"]
+                        if participant["id"] in result["winners"])
+        return Outcome(scores=scores, winners=winners,
+                       summary=text.summary(state, result["scores"], result["winners"], result["reason"],
+                                            self.catalog))
+
+    def describe(self, state: JSON, event: JSON) -> str:
+        return text.describe(state, event, self.catalog)
+
+    def turn_text(self, state: JSON) -> str:
+        return text.turn_text(state, self.catalog)
+
+    def private_text(self, state: JSON, seat: int) -> str:
+        return text.private_text(state, self.catalog, seat)
+
+    def rules_text(self, mode: str) -> str:
+        return text.rules_text(self.mode(mode).key, self.catalog)
+
+    def quick_actions(self, state: JSON, seat: int) -> list[QuickAction]:
+        """Location buttons during setup (at most 9), arrow buttons for the legal steps in play."""
+        actions = self.legal_actions(state, seat)
+        buttons: list[QuickAction] = []
+        for index, action in enumerate(actions):
+            if action["type"] == "place":
+                location = self.catalog.location(action["location"])
+                buttons.append(QuickAction(f"{location.name} ({location.points})", action, "📍", "primary",
+                                           row=index // 5))
+            else:
+                direction = action["direction"]
+                pid = f"p{seat}"
+                cell = rules.participant(state, pid)["cell"]
+                target = rules.step(cell, direction)
+                assert target is not None
+                there = self.catalog.location(state["grid"][target]).name
+                buttons.append(QuickAction(f"{direction.capitalize()}: {there}", action, ARROWS[direction],
+                                           "primary", row=1 if direction in DIAGONAL else 0))
+        return buttons
+
+
+GAME = TheExpedition()

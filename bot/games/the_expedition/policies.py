@@ -1,0 +1,54 @@
+"""Simple computer policies (random and one-step greedy) used for playouts, balance checks and benchmarks.
+
+The greedy policy looks one step ahead and uses only what its seat may know: the public grid, its own cards and the
+open market (the Automations' paths are public too), never another player's hand.
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+
+from bot.core.protocol import JSON
+from bot.games.the_expedition.catalog import Catalog
+from bot.games.the_expedition.conditions import card_progress, closeness
+from bot.games.the_expedition.rules import apply_action, is_market, legal_actions, mark, marked_cells, participant
+
+
+def random_action(state: JSON, catalog: Catalog, seat: int, chooser: random.Random) -> JSON:
+    return chooser.choice(legal_actions(state, catalog, seat))
+
+
+def position_value(state: JSON, catalog: Catalog, seat: int) -> float:
+    """What a seat's position is worth to it: points held now plus half the expedition points it is closing in on."""
+    pid = f"p{seat}"
+    player = participant(state, pid)
+    mine = marked_cells(state, pid)
+    value = float(sum(catalog.location(state["grid"][cell]).points for cell in mine))
+    value += sum(catalog.expedition(card).points for card in player["scored"])
+    open_cards = state["market"] if is_market(state) else player["hand"]
+    for card_id in open_cards:
+        card = catalog.expedition(card_id)
+        value += 0.5 * card.points * closeness(card_progress(card, mine, state["grid"], catalog))
+    return value
+
+
+def greedy_action(state: JSON, catalog: Catalog, seat: int, chooser: random.Random) -> JSON:
+    """The legal action whose result is worth most to `seat` (ties broken at random).
+
+    A step always marks the location being left, so what a direction really decides is the location marked on the
+    next turn: the result is valued as if that one were marked too (a location with gravity costs a turn first).
+    """
+    pid = f"p{seat}"
+    scored = []
+    for action in legal_actions(state, catalog, seat):
+        after, _ = apply_action(state, catalog, seat, action)
+        value = position_value(after, catalog, seat)
+        explorer = participant(after, pid)
+        if after["phase"] == "play" and explorer["cell"] is not None:
+            ahead = copy.deepcopy(after)
+            mark(ahead, catalog, explorer["cell"], pid)
+            gain = position_value(ahead, catalog, seat) - value
+            value += gain * (0.5 if explorer["held"] else 0.9)
+        scored.append((value, chooser.random(), action))
+    return max(scored, key=lambda entry: (entry[0], entry[1]))[2]

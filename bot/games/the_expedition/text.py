@@ -1,0 +1,256 @@
+"""The Expedition in words: events for the channel, whose turn it is, a player's private hand, the rules, results."""
+
+from __future__ import annotations
+
+from bot.core.protocol import JSON
+from bot.games.the_expedition.catalog import Catalog
+from bot.games.the_expedition.conditions import card_progress, card_text, closeness
+from bot.games.the_expedition.grid import CELL_NAMES
+from bot.games.the_expedition.rules import (
+    current_pid,
+    is_automation,
+    is_market,
+    is_solo,
+    legal_steps,
+    marked_cells,
+    markers_left,
+    participant,
+    participants,
+)
+
+END_REASONS = {
+    "expeditions": "completed {n} expeditions",
+    "markers": "placed all their markers",
+    "out_of_moves": "is out of moves",
+}
+FINISH_REASONS = {
+    "final_turns": "every other explorer had a final turn",
+    "rounds": "the {rounds} rounds are over",
+    "stuck": "no explorer can move any more",
+}
+
+
+def name_of(state: JSON, pid: str) -> str:
+    return str(participant(state, pid)["name"])
+
+
+def _names(state: JSON, pids: list[str]) -> str:
+    names = [name_of(state, pid) for pid in pids]
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+
+
+def describe(state: JSON, event: JSON, catalog: Catalog) -> str:
+    """One public sentence per event (hands are never mentioned; a scored card is public once scored)."""
+    kind = event.get("kind")
+    if kind == "placed":
+        return f"{name_of(state, event['who'])} placed their explorer on {catalog.location(event['location']).name}."
+    if kind == "moved":
+        who = name_of(state, event["who"])
+        there = catalog.location(event["to_location"]).name
+        left = catalog.location(event["from_location"]).name
+        text = f"{who} moved {event['direction']} to {there} and marked {left}"
+        if not event["marked"]:
+            text += " (their marker was already there)"
+        if event["removed"]:
+            text += f", removing {_names(state, event['removed'])}'s marker" + ("s" if len(event["removed"]) > 1
+                                                                                    else "")
+        text += "."
+        if event.get("held"):
+            text += f" {there}'s gravity holds them next turn."
+        if "moves_left" in event:
+            text += f" ({event['moves_left']} printed moves left.)"
+        return text
+    if kind == "automation_blocked":
+        return (f"{name_of(state, event['who'])} can't move {event['direction']} off the grid: it stays on "
+                f"{catalog.location(state['grid'][event['cell']]).name} and marks nothing "
+                f"({event['moves_left']} printed moves left).")
+    if kind == "stayed":
+        who = name_of(state, event["who"])
+        if event["reason"] == "gravity":
+            return f"{who} is held by gravity: they stay put and mark nothing."
+        return f"{who} has no legal step: they stay put and mark nothing."
+    if kind == "expedition_scored":
+        card = catalog.expedition(event["card"])
+        source = " from the market" if event["source"] == "market" else ""
+        return (f"{name_of(state, event['who'])} completed the expedition {card.name}{source} "
+                f"({card_text(card, catalog)}) for {card.points} points.")
+    if kind == "market_refilled":
+        card = catalog.expedition(event["card"])
+        return f"New in the market: {card.name} ({card_text(card, catalog)} {card.points} points)."
+    if kind == "market_shrank":
+        return "The draw pile is empty: the market shrinks."
+    if kind == "end_triggered":
+        reason = END_REASONS[event["reason"]].format(n=catalog.expeditions_to_end)
+        return f"{name_of(state, event['who'])} {reason}: the end is triggered, everyone else gets one final turn."
+    if kind == "game_over":
+        return "Game over: " + summary(state, event["scores"], event["winners"], event["reason"], catalog)
+    return f"({kind})"
+
+
+def summary(state: JSON, scores: dict[str, JSON], winners: list[str], reason: str, catalog: Catalog) -> str:
+    """The final result in words: why it ended, who won (or whether the solo player beat the Automations)."""
+    why = FINISH_REASONS[reason].format(rounds=catalog.solo_rounds)
+    parts = [f"{_score_phrase(state, pid, score)}" for pid, score in scores.items()]
+    table = "; ".join(parts)
+    if is_solo(state):
+        player = state["players"][0]["name"]
+        if "p0" in winners and len(winners) == 1:
+            verdict = f"{player} beat the Automations!"
+        elif "p0" in winners:
+            verdict = f"{player} shares the win with {_names(state, [w for w in winners if w != 'p0'])}."
+        else:
+            verdict = f"{player} did not beat the Automations: {_names(state, winners)} won."
+    elif len(winners) == 1:
+        verdict = f"{name_of(state, winners[0])} wins{_tie_note(scores, winners)}."
+    else:
+        verdict = f"{_names(state, winners)} share the win (tied on points, markers and expedition points)."
+    return f"{verdict} The game ended because {why}. {table}."
+
+
+def _score_phrase(state: JSON, pid: str, score: JSON) -> str:
+    name = name_of(state, pid)
+    if is_automation(pid):
+        return f"{name} {score['total']} ({score['locations']} from locations, {score['markers']} markers)"
+    if state["mode"] == "solo-hard":
+        return (f"{name} {score['total']} (expeditions only; {score['locations']} location points not counted, "
+                f"{score['markers']} markers)")
+    return (f"{name} {score['total']} ({score['locations']} from locations + {score['expeditions']} from "
+            f"expeditions, {score['markers']} markers)")
+
+
+def _tie_note(scores: dict[str, JSON], winners: list[str]) -> str:
+    best = scores[winners[0]]
+    tied = [pid for pid, s in scores.items() if s["total"] == best["total"] and pid != winners[0]]
+    if not tied:
+        return ""
+    if all(scores[pid]["markers"] < best["markers"] for pid in tied):
+        return " on the tie-break: most markers on the grid"
+    return " on the tie-break: most expedition points"
+
+
+def turn_text(state: JSON, catalog: Catalog) -> str:
+    pid = current_pid(state)
+    if pid is None:
+        result = state["result"]
+        return "Game over: " + summary(state, result["scores"], result["winners"], result["reason"], catalog)
+    name = name_of(state, pid)
+    if state["phase"] == "placement":
+        return f"{name}: place your explorer on an empty location"
+    text = f"{name} to move"
+    if is_solo(state):
+        text += f" (round {state['round']} of {catalog.solo_rounds})"
+    if state["end"] is not None:
+        text += " (final turn)"
+    return text
+
+
+def _card_lines(state: JSON, catalog: Catalog, pid: str, card_ids: list[str]) -> list[str]:
+    mine = marked_cells(state, pid)
+    lines = []
+    ranked = sorted(card_ids, key=lambda c: -closeness(card_progress(catalog.expedition(c), mine, state["grid"],
+                                                                         catalog)))
+    for card_id in ranked:
+        card = catalog.expedition(card_id)
+        progress = card_progress(card, mine, state["grid"], catalog)
+        status = "; ".join(p.text for p in progress)
+        lines.append(f"- **{card.name}** ({card.points} pts): {card_text(card, catalog)} Now: {status}.")
+    return lines
+
+
+def private_text(state: JSON, catalog: Catalog, seat: int) -> str:
+    """The /game mine text: the player's secret expedition cards and how close each is, closest first."""
+    pid = f"p{seat}"
+    player = participant(state, pid)
+    lines: list[str] = []
+    if is_market(state):
+        lines.append("Abstract Mode: there are no secret cards; any market card you meet at the end of your turn "
+                     "is yours.")
+        if state["market"]:
+            lines.append("Market, closest first:")
+            lines += _card_lines(state, catalog, pid, state["market"])
+    else:
+        if player["hand"]:
+            lines.append("Your secret expedition cards, closest first:")
+            lines += _card_lines(state, catalog, pid, player["hand"])
+        else:
+            lines.append("You have no secret expedition cards left.")
+    if player["scored"]:
+        scored = ", ".join(f"{catalog.expedition(c).name} ({catalog.expedition(c).points})"
+                           for c in player["scored"])
+        lines.append(f"Completed: {scored}.")
+    lines.append(f"Markers left: {markers_left(state, catalog, pid)} of {catalog.markers_per_player}.")
+    if state["phase"] == "play" and current_pid(state) == pid:
+        options = ", ".join(f"{d} to {catalog.location(state['grid'][t]).name}"
+                            for d, t in legal_steps(state, catalog, pid))
+        lines.append(f"Your legal moves: {options}.")
+    return "\n".join(lines)
+
+
+def rules_text(mode: str, catalog: Catalog) -> str:
+    """The rules of one mode, the location rules in play and the rulings that decide ambiguous cases."""
+    location_rules = "\n".join(f"- {loc.name} ({loc.kind}, {loc.points} pts): {loc.rule_text or 'no special rule.'}"
+                               for loc in catalog.locations)
+    common = (
+        "**The Expedition** — claim planets and moons on a 3x3 grid.\n"
+        "**Setup:** the 9 locations are shuffled into the grid. Explorers are placed on empty locations "
+        "counter-clockwise from a random player; the last to place moves first, then play goes clockwise.\n"
+        "**Your turn:** move your explorer one step up, down, left or right (explorers may share a location) and "
+        "mark the location you just left: all other markers there go back to their owners unless the location "
+        "says otherwise. Then any expedition whose condition your markers meet is completed and revealed "
+        "(once is enough).\n"
+        f"**The end:** when a player completes {catalog.expeditions_to_end} expeditions or has all "
+        f"{catalog.markers_per_player} markers on the grid, everyone else gets one final turn. Score the points of "
+        "each location with your marker, plus your completed expeditions. Ties: most markers on the grid, then most "
+        "expedition points, then a shared win.\n"
+        f"**Locations:**\n{location_rules}\n"
+    )
+    rulings = [
+        "Removed markers return to their owners; after marking, a location holds exactly one marker, the active "
+        "player's (unless its rule says otherwise). You never have two markers on one location.",
+        "A player with no legal step stays put, places no marker, and the turn passes.",
+        "Only the active player's cards are checked, at the end of their own turn.",
+        "\"Most markers\" in the tie-break means markers on the grid at the end.",
+    ]
+    if mode in ("solo", "solo-hard"):
+        scoring = ("only your expedition points count for you (the added challenge)" if mode == "solo-hard"
+                   else "you score locations plus expeditions")
+        common += (
+            f"**Solo:** you get {catalog.hand_size} secret expeditions; {catalog.solo_automations} Automation cards "
+            "are revealed. Automation 1 then Automation 2 start on their S cells (they may share), you place last "
+            "and move first, then Automation 2, then Automation 1. Automations follow their printed path one move "
+            "a turn, ignore movement restrictions (entry sides, gravity) and mark and remove like players. "
+            f"The game lasts {catalog.solo_rounds} rounds, and also ends (after the final turns) when an "
+            f"Automation is out of moves. Automations score their marked locations; {scoring}, and you win with "
+            "the highest total (same tie-breaks).\n"
+        )
+        rulings += [
+            f"\"{catalog.solo_rounds} turns\" means {catalog.solo_rounds} rounds; final turns never go past it.",
+            "An Automation is out of moves at the end of the turn that uses its last printed move; one that places "
+            "all its markers triggers the end too.",
+            "A printed move that would leave the grid is used up: the Automation stays and marks nothing.",
+        ]
+    if mode == "abstract":
+        common += (
+            "**Abstract Mode:** no secret cards. An open market of 1 + number of players expeditions; any player "
+            "may complete any market card. At the end of your turn you take every market card your markers meet, "
+            "then each one taken is replaced from the draw pile.\n"
+        )
+        rulings.append("With the draw pile empty the market shrinks and play goes on. A card that comes into the "
+                       "market is first checked at the end of the next turn.")
+    return common + "**Rulings:**\n" + "\n".join(f"- {r}" for r in rulings)
+
+
+def scoreboard_line(state: JSON, catalog: Catalog, pid: str) -> str:
+    """A participant's score so far (what they would score if the game ended now)."""
+    explorer = participant(state, pid)
+    cells = marked_cells(state, pid)
+    locations = sum(catalog.location(state["grid"][c]).points for c in cells)
+    expeditions = sum(catalog.expedition(c).points for c in explorer.get("scored", []))
+    return f"{explorer['name']}: {locations} + {expeditions}"
+
+
+def where(state: JSON, catalog: Catalog, cell: int) -> str:
+    return f"{catalog.location(state['grid'][cell]).name} ({CELL_NAMES[cell]})"
+
+
+__all__ = ["describe", "participants", "private_text", "rules_text", "summary", "turn_text"]

@@ -1,0 +1,75 @@
+"""Monster Expedition through discord.py's real interaction path: a full 2-player game and a solo expedition,
+played with the board buttons (quick actions) the lobby posts under every board."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from bot.app import create_bot
+from bot.offline import DiscordHarness, Message
+
+
+def _button(message: Message) -> str:
+    """A sensible hunter: set out, bank the highest number, roll on below 12, buy the trader or cages, else done."""
+    labels = [label for label in message.button_labels() if label != "Show mine"]
+    banks = [label for label in labels if label.startswith("Bank ")]
+    if banks:
+        return max(banks, key=lambda label: int(label.split()[1]))
+    stop = next((label for label in labels if label.startswith("Stop at ")), None)
+    if stop is not None:
+        roll = next(label for label in labels if label.startswith("Roll again"))
+        return roll if int(stop.split()[-1]) < 12 else stop
+    for prefix in ("Set out", "Trader", "Buy 2 cages", "Buy cage", "Aerie", "Steal", "Done"):
+        for label in labels:
+            if label.startswith(prefix):
+                return label
+    return labels[0]
+
+
+def _to_move(message: Message, users: list) -> object:
+    content = message.content or ""
+    return next(u for u in users if f"<@{u.id}>" in content)
+
+
+async def _play_out(discord_: DiscordHarness, users: list, limit: int = 400) -> Message:
+    for _ in range(limit):
+        message = discord_.last_public_message(with_components=True)
+        labels = [label for label in message.button_labels() if label != "Show mine"]
+        if not labels:
+            return message
+        await discord_.click(message, label=_button(message), user=_to_move(message, users))
+    raise AssertionError("the game did not end through the buttons")
+
+
+async def test_a_full_two_player_game_through_the_buttons(database: Path) -> None:
+    async with DiscordHarness(create_bot(database)) as discord_:
+        julia, oliver = discord_.user("julia"), discord_.user("oliver")
+        await discord_.command("game new", {"game": "monster-expedition", "seed": 7}, user=julia)
+        await discord_.command("game join", user=oliver)
+        replies = await discord_.click(discord_.last_public_message(), label="Start", user=julia)
+        board = replies.public()[-1]
+        assert board.files and board.files[0].image().format == "PNG"
+        assert board.button_labels()[:3] == ["Aerie L1: yellow + 2 black", "Depths L1: blue + 2 black",
+                                             "Enchanted Forest L1: green + 2 black"]
+        final = await _play_out(discord_, [julia, oliver])
+        assert "wins" in (final.content or "") or "share the win" in (final.content or "")
+        mine = (await discord_.command("game mine", user=oliver)).one()
+        assert mine.ephemeral and "Your cages" in (mine.content or "")
+
+
+async def test_a_solo_expedition_and_the_saved_campaign(database: Path) -> None:
+    async with DiscordHarness(create_bot(database)) as discord_:
+        han = discord_.user("han")
+        reply = (await discord_.command("game new", {"game": "monster-expedition", "mode": "solo", "seed": 5},
+                                        user=han)).last
+        assert reply.files and reply.button_labels()[0].startswith("Aerie L1")  # a solo game starts at once
+        final = await _play_out(discord_, [han])
+        content = final.content or ""
+        assert "Expedition 1 won" in content or "Expedition 1 lost" in content
+        again = (await discord_.command("game new", {"game": "monster-expedition", "mode": "solo", "seed": 6},
+                                        user=han)).last
+        labels = again.button_labels()
+        if "Expedition 1 won" in content:
+            assert labels[0].startswith("Aerie")  # expedition 2 starts at the camp choice
+        else:
+            assert labels[0].startswith("Improve")  # one optional improvement after the failed attempt

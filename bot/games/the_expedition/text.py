@@ -25,8 +25,8 @@ END_REASONS = {
 }
 FINISH_REASONS = {
     "final_turns": "every other explorer had a final turn",
-    "rounds": "the {rounds} rounds are over",
-    "stuck": "no explorer can move any more",
+    "rounds": "the {rounds} rounds were over",
+    "stuck": "no explorer could move any more",
 }
 
 
@@ -58,12 +58,12 @@ def describe(state: JSON, event: JSON, catalog: Catalog) -> str:
         if event.get("held"):
             text += f" {there}'s gravity holds them next turn."
         if "moves_left" in event:
-            text += f" ({event['moves_left']} printed moves left.)"
+            text += f" ({_moves_left(event['moves_left'])}.)"
         return text
     if kind == "automation_blocked":
         return (f"{name_of(state, event['who'])} can't move {event['direction']} off the grid: it stays on "
                 f"{catalog.location(state['grid'][event['cell']]).name} and marks nothing "
-                f"({event['moves_left']} printed moves left).")
+                f"({_moves_left(event['moves_left'])}).")
     if kind == "stayed":
         who = name_of(state, event["who"])
         if event["reason"] == "gravity":
@@ -87,9 +87,17 @@ def describe(state: JSON, event: JSON, catalog: Catalog) -> str:
     return f"({kind})"
 
 
+def _moves_left(count: int) -> str:
+    return f"{count} printed move{'s' if count != 1 else ''} left"
+
+
 def summary(state: JSON, scores: dict[str, JSON], winners: list[str], reason: str, catalog: Catalog) -> str:
     """The final result in words: why it ended, who won (or whether the solo player beat the Automations)."""
     why = FINISH_REASONS[reason].format(rounds=catalog.solo_rounds)
+    end = state.get("end")
+    if end is not None:
+        trigger = END_REASONS[end["reason"]].format(n=catalog.expeditions_to_end)
+        why = f"{name_of(state, end['by'])} {trigger} and then {why}"
     parts = [f"{_score_phrase(state, pid, score)}" for pid, score in scores.items()]
     table = "; ".join(parts)
     if is_solo(state):
@@ -104,7 +112,7 @@ def summary(state: JSON, scores: dict[str, JSON], winners: list[str], reason: st
         verdict = f"{name_of(state, winners[0])} wins{_tie_note(scores, winners)}."
     else:
         verdict = f"{_names(state, winners)} share the win (tied on points, markers and expedition points)."
-    return f"{verdict} The game ended because {why}. {table}."
+    return f"{verdict} The game ended: {why}. {table}."
 
 
 def _score_phrase(state: JSON, pid: str, score: JSON) -> str:

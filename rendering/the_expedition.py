@@ -1,0 +1,339 @@
+"""The Expedition's board image: the 3x3 grid of planets and moons, explorers, markers, cards and scores.
+
+Takes the game's view dict only (public or a seat's); draws one PNG 1280 px wide, laid out for a phone first.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Any
+
+from PIL import Image, ImageDraw
+
+from rendering.kit import (
+    AUTOMATON_STYLES,
+    BACKGROUND,
+    GOOD,
+    HIGHLIGHT,
+    INK,
+    INK_DARK,
+    INK_MUTED,
+    PANEL,
+    PANEL_LIGHT,
+    WIDTH,
+    YELLOW,
+    PlayerStyle,
+    draw_token,
+    ellipsize,
+    encode_png,
+    font,
+    header_band,
+    player_style,
+    rounded_panel,
+    wrap,
+)
+
+View = dict[str, Any]
+
+MARGIN = 24
+GAP = 16
+TILE_W = (WIDTH - 2 * MARGIN - 2 * GAP) // 3
+TILE_H = 300
+PLANET = "#B0703C"
+MOON = "#9AA6BC"
+CARD_FACE = "#F4F1EA"
+CARD_BACK = "#3C5A8C"
+
+
+def style_of(view: View, pid: str | None) -> PlayerStyle | None:
+    """The drawing style of a participant: seat styles for players, the Automaton styles for Automations."""
+    if pid is None:
+        return None
+    for entry in view["participants"]:
+        if entry["id"] == pid:
+            if entry["kind"] == "automation":
+                return AUTOMATON_STYLES[(entry["number"] - 1) % len(AUTOMATON_STYLES)]
+            return player_style(entry["seat"])
+    return None
+
+
+@cache
+def tile_face(name: str, kind: str, points: int, rule: str) -> Image.Image:
+    """A location tile without pieces: the same location looks the same in every image (built once)."""
+    image = Image.new("RGB", (TILE_W, TILE_H), PANEL_LIGHT)
+    draw = ImageDraw.Draw(image)
+    disc = PLANET if kind == "planet" else MOON
+    draw.ellipse((16, 16, 76, 76), fill=disc, outline=INK_DARK, width=3)
+    if kind == "planet":
+        draw.arc((6, 36, 86, 58), 200, 340, fill=INK, width=3)
+    draw.text((92, 14), ellipsize(draw, name, TILE_W - 190, font(40, "bold")), font=font(40, "bold"), fill=INK)
+    draw.text((92, 58), kind, font=font(24), fill=INK_MUTED)
+    cx, cy = TILE_W - 50, 46
+    draw.ellipse((cx - 34, cy - 34, cx + 34, cy + 34), fill=YELLOW, outline=INK_DARK, width=3)
+    draw.text((cx, cy - 6), str(points), font=font(40, "bold"), fill=INK_DARK, anchor="mm")
+    draw.text((cx, cy + 22), "pts", font=font(17, "semibold"), fill=INK_DARK, anchor="mm")
+    if rule:
+        lines = wrap(draw, rule, TILE_W - 32, font(26, "semibold"))[:2]
+        for index, line in enumerate(lines):
+            draw.text((16, 96 + index * 32), line, font=font(26, "semibold"), fill=YELLOW)
+    return image
+
+
+def _tile_box(cell: int, top: int) -> tuple[int, int, int, int]:
+    row, column = divmod(cell, 3)
+    x = MARGIN + column * (TILE_W + GAP)
+    y = top + row * (TILE_H + GAP)
+    return x, y, x + TILE_W, y + TILE_H
+
+
+def _draw_grid(image: Image.Image, draw: ImageDraw.ImageDraw, view: View, top: int) -> int:
+    moved_to: dict[int, list[str]] = {}
+    moved_from: dict[int, list[str]] = {}
+    for move in view["last_moves"]:
+        moved_to.setdefault(move["to_cell"], []).append(move["who"])
+        moved_from.setdefault(move["from_cell"], []).append(move["who"])
+    legal = {move["to_cell"] for move in view["legal_moves"]}
+    free = set(view.get("empty_cells", []))
+    for entry in view["grid"]:
+        cell = entry["cell"]
+        x0, y0, x1, y1 = _tile_box(cell, top)
+        location = entry["location"]
+        image.paste(tile_face(location["name"], location["kind"], location["points"], location["rule"]), (x0, y0))
+        if cell in free:
+            draw.text((x1 - 16, y1 - 16), "free", font=font(26, "semibold"), fill=GOOD, anchor="rd")
+        if cell in legal:
+            draw.text((x1 - 16, y0 + 166), "can move here", font=font(24, "semibold"), fill=GOOD, anchor="ra")
+        # Markers, oldest first, along the bottom left.
+        if entry["markers"]:
+            draw.text((16 + x0, y1 - 100), "markers", font=font(20), fill=INK_MUTED)
+        for index, owner in enumerate(entry["markers"]):
+            style = style_of(view, owner)
+            if style is not None:
+                draw_token(draw, (x0 + 40 + index * 56, y1 - 44), 24, style)
+        # Explorers, larger, along the bottom right.
+        for index, owner in enumerate(entry["explorers"]):
+            style = style_of(view, owner)
+            if style is not None:
+                cx = x1 - 46 - index * 70
+                draw.ellipse((cx - 36, y1 - 88, cx + 36, y1 - 16), fill=BACKGROUND)
+                draw_token(draw, (cx, y1 - 52), 30, style, width=4)
+        for inset, who in enumerate(moved_from.get(cell, [])):
+            style = style_of(view, who)
+            if style is not None:
+                draw.rounded_rectangle((x0 + 2 + inset * 6, y0 + 2 + inset * 6, x1 - 2 - inset * 6,
+                                        y1 - 2 - inset * 6), radius=12, outline=style.colour, width=2)
+        for inset, who in enumerate(moved_to.get(cell, [])):
+            style = style_of(view, who)
+            if style is not None:
+                draw.rounded_rectangle((x0 - 4 + inset * 8, y0 - 4 + inset * 8, x1 + 4 - inset * 8,
+                                        y1 + 4 - inset * 8), radius=14, outline=style.colour, width=7)
+    return top + 3 * TILE_H + 2 * GAP
+
+
+def _section_title(draw: ImageDraw.ImageDraw, text: str, top: int) -> int:
+    draw.text((MARGIN, top), text, font=font(30, "bold"), fill=INK)
+    return top + 44
+
+
+def _draw_card(draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], card: View) -> None:
+    """An expedition card face: name, points and condition."""
+    x0, y0, x1, _ = box
+    rounded_panel(draw, box, fill=CARD_FACE, outline=INK_DARK, width=3)
+    cx = x1 - 34
+    draw.ellipse((cx - 24, y0 + 10, cx + 24, y0 + 58), fill=YELLOW, outline=INK_DARK, width=2)
+    draw.text((cx, y0 + 34), str(card["points"]), font=font(32, "bold"), fill=INK_DARK, anchor="mm")
+    name_face = font(28, "bold")
+    draw.text((x0 + 14, y0 + 14), ellipsize(draw, card["name"], x1 - x0 - 84, name_face), font=name_face,
+              fill=INK_DARK)
+    body = font(23)
+    for index, line in enumerate(wrap(draw, card["text"], x1 - x0 - 28, body)[:3]):
+        draw.text((x0 + 14, y0 + 62 + index * 28), line, font=body, fill=INK_DARK)
+
+
+def _draw_card_back(draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], label: str) -> None:
+    rounded_panel(draw, box, fill=CARD_BACK, outline=INK, width=2, radius=8)
+    x0, y0, x1, y1 = box
+    draw.text(((x0 + x1) / 2, (y0 + y1) / 2), label, font=font(22, "bold"), fill=INK, anchor="mm")
+
+
+def _draw_participants(draw: ImageDraw.ImageDraw, view: View, top: int) -> int:
+    top = _section_title(draw, "Explorers", top)
+    for entry in view["participants"]:
+        style = style_of(view, entry["id"])
+        scored = entry.get("scored", [])
+        height = 104 if not scored else 104 + 40 * ((len(scored) + 1) // 2)
+        current = entry["id"] == view.get("current")
+        rounded_panel(draw, (MARGIN, top, WIDTH - MARGIN, top + height), fill=PANEL,
+                      outline=HIGHLIGHT if current else None, width=3)
+        if style is not None:
+            draw_token(draw, (MARGIN + 40, top + 40), 26, style)
+        name = entry["name"] + ("  (to move)" if current and view["phase"] != "over" else "")
+        draw.text((MARGIN + 80, top + 14), ellipsize(draw, name, 560, font(32, "bold")), font=font(32, "bold"),
+                  fill=INK)
+        score = entry["score"]
+        if entry["kind"] == "automation":
+            detail = f"{score['total']} pts from locations"
+        elif view["mode"] == "solo-hard":
+            detail = f"{score['total']} pts (expeditions only)"
+        else:
+            detail = f"{score['total']} pts = {score['locations']} locations + {score['expeditions']} expeditions"
+        draw.text((MARGIN + 80, top + 56), detail, font=font(26), fill=INK_MUTED)
+        right = WIDTH - MARGIN - 20
+        markers = f"markers left {entry['markers_left']}/{view['markers_per_player']}"
+        draw.text((right, top + 16), markers, font=font(26, "semibold"), fill=INK, anchor="ra")
+        if entry["kind"] == "player":
+            extra = []
+            if entry.get("held"):
+                extra.append("held by gravity")
+            if view["mode"] not in ("abstract",):
+                extra.append(f"{entry['hand_size']} secret card{'s' if entry['hand_size'] != 1 else ''}")
+            draw.text((right, top + 56), " · ".join(extra), font=font(26), fill=INK_MUTED, anchor="ra")
+            for index in range(entry.get("hand_size", 0) if view["mode"] != "abstract" else 0):
+                x = right - 380 - index * 40
+                _draw_card_back(draw, (x, top + 52, x + 32, top + 92), "")
+        else:
+            card = entry["card"]
+            left = card["moves_left"]
+            draw.text((right, top + 56), f"{card['name']}: {left} move{'s' if left != 1 else ''} left", font=font(26),
+                      fill=INK_MUTED, anchor="ra")
+        for index, card in enumerate(scored):
+            column, row = index % 2, index // 2
+            x = MARGIN + 80 + column * 570
+            y = top + 96 + row * 40
+            draw.ellipse((x, y + 6, x + 18, y + 24), fill=GOOD)
+            draw.text((x + 26, y), ellipsize(draw, f"{card['name']} ({card['points']} pts): {card['text']}", 524,
+                                             font(24)), font=font(24), fill=GOOD)
+        top += height + 12
+    return top
+
+
+def _draw_market(draw: ImageDraw.ImageDraw, view: View, top: int) -> int:
+    cards = view.get("market", [])
+    top = _section_title(draw, f"Expedition market — draw pile: {view.get('draw_pile', 0)} cards", top)
+    if not cards:
+        draw.text((MARGIN, top), "The market is empty.", font=font(26), fill=INK_MUTED)
+        return top + 44
+    per_row = min(4, len(cards))
+    width = (WIDTH - 2 * MARGIN - (per_row - 1) * GAP) // per_row
+    height = 156
+    for index, card in enumerate(cards):
+        row, column = divmod(index, per_row)
+        x = MARGIN + column * (width + GAP)
+        y = top + row * (height + GAP)
+        _draw_card(draw, (x, y, x + width, y + height), card)
+    rows = (len(cards) + per_row - 1) // per_row
+    return top + rows * (height + GAP)
+
+
+def _draw_automation_cards(draw: ImageDraw.ImageDraw, view: View, top: int) -> int:
+    automations = [e for e in view["participants"] if e["kind"] == "automation"]
+    title = f"Automation cards — round {view.get('round', 0)} of {view.get('rounds', 0)}"
+    top = _section_title(draw, title, top)
+    width = (WIDTH - 2 * MARGIN - GAP) // 2
+    height = 230
+    for index, entry in enumerate(sorted(automations, key=lambda e: e["number"])):
+        card = entry["card"]
+        style = style_of(view, entry["id"])
+        x0 = MARGIN + index * (width + GAP)
+        rounded_panel(draw, (x0, top, x0 + width, top + height), fill=PANEL)
+        if style is not None:
+            draw_token(draw, (x0 + 34, top + 34), 22, style)
+        draw.text((x0 + 66, top + 14), f"{entry['name']}: {card['name']}", font=font(28, "bold"), fill=INK)
+        draw.text((x0 + 66, top + 52), f"used {card['moves_used']} of {len(card['path'])} moves",
+                  font=font(24), fill=INK_MUTED)
+        size = 48
+        gx, gy = x0 + 20, top + 84
+        for cell in range(9):
+            row, column = divmod(cell, 3)
+            draw.rectangle((gx + column * size, gy + row * size, gx + (column + 1) * size - 2,
+                            gy + (row + 1) * size - 2), fill=PANEL_LIGHT)
+        points = [(gx + (c % 3) * size + size / 2 - 1, gy + (c // 3) * size + size / 2 - 1)
+                  for c in card["path_cells"]]
+        used = card["moves_used"]
+        colour = style.colour if style is not None else INK
+        if len(points) > 1:
+            draw.line(points[: used + 1], fill=INK_MUTED, width=4)
+            draw.line(points[used:], fill=colour, width=6)
+        sx, sy = points[0]
+        draw.text((sx, sy), "S", font=font(26, "bold"), fill=INK, anchor="mm")
+        px, py = points[used]
+        draw.ellipse((px - 9, py - 9, px + 9, py + 9), fill=colour, outline=INK_DARK, width=2)
+        arrows = {"up": "↑", "down": "↓", "left": "←", "right": "→"}
+        moves = [arrows[m] for m in card["path"]]
+        text_x = gx + 3 * size + 24
+        line_face = font(30, "bold")
+        for index_move, arrow in enumerate(moves):
+            row, column = divmod(index_move, 6)
+            fill = INK_MUTED if index_move < used else INK
+            draw.text((text_x + column * 40, gy + row * 44), arrow, font=line_face, fill=fill)
+    return top + height + GAP
+
+
+def _draw_log(draw: ImageDraw.ImageDraw, view: View, top: int) -> int:
+    lines: list[str] = []
+    face = font(24)
+    for sentence in view.get("log", []):
+        lines += wrap(draw, sentence, WIDTH - 2 * MARGIN - 40, face)
+    if not lines:
+        return top
+    lines = lines[-8:]
+    height = 24 + 32 * len(lines)
+    rounded_panel(draw, (MARGIN, top, WIDTH - MARGIN, top + height), fill=PANEL)
+    for index, line in enumerate(lines):
+        draw.text((MARGIN + 20, top + 12 + index * 32), line, font=face, fill=INK)
+    return top + height + GAP
+
+
+def _draw_result(draw: ImageDraw.ImageDraw, view: View, top: int) -> int:
+    result = view["result"]
+    names = {entry["id"]: entry["name"] for entry in view["participants"]}
+    winners = [names[w] for w in result["winners"]]
+    if view["mode"] in ("solo", "solo-hard"):
+        headline = "You beat the Automations!" if result.get("player_won") else "The Automations win"
+    elif len(winners) == 1:
+        headline = f"{winners[0]} wins!"
+    else:
+        headline = f"Shared win: {' and '.join(winners)}"
+    face = font(24)
+    lines = wrap(draw, result["summary"], WIDTH - 2 * MARGIN - 40, face)
+    height = 80 + 32 * len(lines)
+    rounded_panel(draw, (MARGIN, top, WIDTH - MARGIN, top + height), fill=PANEL, outline=YELLOW, width=4)
+    draw.text((MARGIN + 20, top + 14), headline, font=font(40, "bold"), fill=YELLOW)
+    for index, line in enumerate(lines):
+        draw.text((MARGIN + 20, top + 70 + index * 32), line, font=face, fill=INK)
+    return top + height + GAP
+
+
+def _header_scores(view: View) -> list[tuple[PlayerStyle, str, str]]:
+    scores = []
+    for entry in view["participants"]:
+        style = style_of(view, entry["id"])
+        if style is not None:
+            scores.append((style, entry["name"], f"{entry['score']['total']} pts · {entry['markers_left']} left"))
+    return scores
+
+
+def render(view: View) -> bytes:
+    """The board as PNG bytes: header (turn, last move, scores), the grid, explorers, cards, and the result."""
+    canvas = Image.new("RGB", (WIDTH, 4000), BACKGROUND)
+    draw = ImageDraw.Draw(canvas)
+    over = view["phase"] == "over"
+    turn_style = None
+    if over and len(view.get("result", {}).get("winners", [])) == 1:
+        turn_style = style_of(view, view["result"]["winners"][0])
+    elif not over:
+        turn_style = style_of(view, view.get("current"))
+    title = f"{view['title']} · {view['mode_title']}"
+    turn = view["turn"] if not over else "Game over"
+    top = header_band(draw, WIDTH, title, turn, view["last_move"] or "", turn_style, _header_scores(view))
+    top += GAP
+    if over:
+        top = _draw_result(draw, view, top)
+    top = _draw_grid(canvas, draw, view, top) + GAP
+    top = _draw_log(draw, view, top)
+    if "market" in view:
+        top = _draw_market(draw, view, top) + GAP
+    if view["mode"] in ("solo", "solo-hard"):
+        top = _draw_automation_cards(draw, view, top)
+    top = _draw_participants(draw, view, top)
+    return encode_png(canvas.crop((0, 0, WIDTH, top + MARGIN)))

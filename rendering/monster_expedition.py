@@ -154,7 +154,7 @@ def _draw_player(draw: ImageDraw.ImageDraw, y: int, player: dict[str, Any], acti
     draw.text((MARGIN + 66, y + 16), name, font=kit.font(30, "bold"), fill=kit.INK)
     facts = f"{score} · {player['symbiosis_sets']} symbiosis set{'s' if player['symbiosis_sets'] != 1 else ''}"
     if show_crests:
-        facts += f" · {player['crests']} crests"
+        facts += f" · {player['crests']} crest{'' if player['crests'] == 1 else 's'}"
     draw.text((kit.WIDTH - MARGIN - 20, y + 20), facts, font=kit.font(24, "semibold"), fill=kit.INK, anchor="ra")
     camp_w = (kit.WIDTH - 2 * MARGIN - 40 - 2 * 12) // 3
     for index, region in enumerate(("aerie", "depths", "forest")):

@@ -147,7 +147,7 @@ def turn_text(state: JSON, cat: Catalog | None = None) -> str:
         banked = sum(int(d["value"]) for d in turn["banked"])
         return f"{who}: roll {len(turn['rolled'])} dice again or stop at {banked}"
     if phase == "purchase":
-        return f"{who}: spend {remaining_value(state)} on monsters, cages or the trader, or done"
+        return f"{who}: spend {remaining_value(state)} on monsters or cages, or done"
     if phase == "steal":
         return f"{who}: choose whose cage to steal"
     return f"{who} to move"

@@ -71,6 +71,12 @@ def _player_view(state: JSON, seat: int, cat: Catalog) -> JSON:
     }
 
 
+def _score_text(player: JSON) -> str:
+    """The public score so far: captured monsters' points and a cage count (cage values stay secret)."""
+    cages = int(player["cages"])
+    return f"{player['monster_points']} VP +{cages} cage{'' if cages == 1 else 's'}"
+
+
 def view(state: JSON, viewer: Viewer, cat: Catalog | None = None) -> JSON:
     """The public board (viewer None) or a seat's board with their own cages added. Never deck order or others'
     cages."""
@@ -114,7 +120,7 @@ def view(state: JSON, viewer: Viewer, cat: Catalog | None = None) -> JSON:
         },
         "players": players,
         "scores": [{"seat": p["seat"], "name": p["name"], "monster_points": p["monster_points"],
-                    "cages": p["cages"], "text": f"{p['monster_points']} VP +{p['cages']} cages"} for p in players],
+                    "cages": p["cages"], "text": _score_text(p)} for p in players],
         "result": None,
         "solo": None,
     }

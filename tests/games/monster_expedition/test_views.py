@@ -78,7 +78,7 @@ def test_purchase_buttons_and_the_capture_autocomplete() -> None:
         rows[b.row or 0] = rows.get(b.row or 0, 0) + 1
     assert max(rows.values()) <= 5 and max(rows) <= 4
     assert all(b.action in GAME.legal_actions(state, 0) for b in buttons)
-    assert GAME.turn_text(state) == "Julia: spend 22 on monsters, cages or the trader, or done"
+    assert GAME.turn_text(state) == "Julia: spend 22 on monsters or cages, or done"
 
 
 def test_private_text_lists_own_cages_and_sets() -> None:

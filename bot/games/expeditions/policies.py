@@ -33,21 +33,37 @@ def estimate(comp: Components, state: State, seat: int) -> float:
     turn = state["turn"]
     if not state["over"] and turn["seat"] == seat and turn["pending"]:
         value += 0.5
-    value += 2.0 * len(q.boastable(comp, state, seat))
+    value += 2.0 * len(q.boastable(comp, state, seat)) + 6.0 * player["stars"]
     value += 1.0 * sum(1 for space in state["spaces"].values() if space["revealed"])
-    at = player["at"]
-    if at != "basecamp" and state["spaces"][at]["revealed"]:
-        benefits = q.exposed_benefits(comp, state, at)
-        value += 0.5 * len(benefits)
-        if any(b["do"] == "boast" for b in benefits) and q.boastable(comp, state, seat):
-            value += 1.0
-        here = state["spaces"][at]["tile"]
-        if any(comp.cards[c].quest and comp.cards[c].quest.location == here for c in q.controlled(player)):
-            value += 2.0
-        stack = state["spaces"][at]["corruption"]
-        if stack and stack[-1]["id"] != q.TOKEN20 and player[stack[-1]["colour"]] >= stack[-1]["value"]:
-            value += 1.0
+    value += 0.8 * location_appeal(comp, state, seat)
     return value
+
+
+def location_appeal(comp: Components, state: State, seat: int) -> float:
+    """What gathering or questing where the mech stands would bring this seat (a rough guess)."""
+    player = state["players"][seat]
+    at = player["at"]
+    if at == "basecamp" or not state["spaces"][at]["revealed"]:
+        return 0.0
+    controlled = [comp.cards[c] for c in q.controlled(player)]
+    appeal = 0.0
+    for benefit in q.exposed_benefits(comp, state, at):
+        kind = benefit["do"]
+        if kind == "boast":
+            appeal += 4.0 if q.boastable(comp, state, seat) else 0.0
+        elif kind == "upgrade":
+            appeal += 2.0 if any(c.kind == "item" for c in controlled) else 0.0
+        elif kind == "meld":
+            appeal += 2.0 if any(c.kind == "meteorite" for c in controlled) else 0.0
+        else:
+            appeal += 0.5
+    here = state["spaces"][at]["tile"]
+    if any(c.quest and c.quest.location == here for c in controlled):
+        appeal += 3.0
+    stack = state["spaces"][at]["corruption"]
+    if stack and stack[-1]["id"] != q.TOKEN20 and player[stack[-1]["colour"]] >= stack[-1]["value"]:
+        appeal += 1.5
+    return appeal
 
 
 def greedy_action(game: ExpeditionsGame, state: State, seat: int, rnd: random.Random) -> dict[str, Any]:
@@ -55,7 +71,10 @@ def greedy_action(game: ExpeditionsGame, state: State, seat: int, rnd: random.Ra
     if len(legal) == 1:
         return legal[0]
     player = state["players"][seat]
-    if state["turn"]["phase"] == "start" and not state["turn"]["pending"]:
+    pending = state["turn"]["pending"]
+    if pending and pending["kind"] == "sweep":
+        return {"type": "choose", "option": "confirm"}  # toggling has no immediate value: it would loop
+    if state["turn"]["phase"] == "start" and not pending:
         if len(player["hand"]) <= 1 and len(player["active"]) >= 2:
             return {"type": "refresh"}
         legal = [a for a in legal if a["type"] != "refresh"]

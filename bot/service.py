@@ -24,6 +24,7 @@ from bot.core import (
     Outcome,
     QuickAction,
     Rng,
+    RuleError,
     StaleBoard,
     find_game,
 )
@@ -133,7 +134,13 @@ class GameService:
                 current = await self.store.open_match(channel_id)
                 raise LobbyError(self._busy_message(current)) from None
             if chosen_mode.max_players == 1:
-                match = await self._start(match, host.user_id)
+                try:
+                    match = await self._start(match, host.user_id)
+                except RuleError:
+                    # The game refused to set up (a locked solo expedition, say): close the lobby again.
+                    await self._record(match, "abandoned", user_id=host.user_id, status="abandoned",
+                                       text="The game could not be set up.")
+                    raise
         return match
 
     def _busy_message(self, match: MatchRecord | None) -> str:

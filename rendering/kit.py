@@ -197,10 +197,14 @@ def header_band(draw: ImageDraw.ImageDraw, width: int, title: str, turn: str, la
     return top + height
 
 
-def encode_png(image: Image.Image) -> bytes:
-    """PNG bytes, optimised for size (boards stay well under Discord's limits)."""
+def encode_png(image: Image.Image, *, optimize: bool = False) -> bytes:
+    """PNG bytes. zlib level 6 costs a quarter of `optimize=True`'s time for a file only ~3% larger, and a board is
+    encoded after every move."""
     buffer = io.BytesIO()
-    image.save(buffer, format="PNG", optimize=True)
+    if optimize:
+        image.save(buffer, format="PNG", optimize=True)
+    else:
+        image.save(buffer, format="PNG", compress_level=6)
     return buffer.getvalue()
 
 

@@ -1,0 +1,119 @@
+"""/hunt: Monster Expedition's commands. Handlers turn options into actions; the rules check everything."""
+
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.games.monster_expedition import GAME, campaign_text, capturable_monsters
+from cogs.common import board_message, channel_id_of, play, player_of, send_private, service_of
+
+REGIONS = [app_commands.Choice(name="Aerie (yellow die)", value="aerie"),
+           app_commands.Choice(name="Depths (blue die)", value="depths"),
+           app_commands.Choice(name="Enchanted Forest (green die)", value="forest")]
+THEN = [app_commands.Choice(name="then roll again", value="roll"), app_commands.Choice(name="then stop", value="stop")]
+SETS = [app_commands.Choice(name=f"Set {numeral}", value=numeral) for numeral in ("I", "II", "III", "IV")]
+
+
+async def affordable_monsters(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    """The monsters the player to move can capture now with what is left of the hunting value."""
+    try:
+        seen = await service_of(interaction).seen(channel_id_of(interaction), interaction.user.id)
+    except Exception:  # autocomplete must never fail loudly; the command itself explains problems
+        return []
+    if seen.game is not GAME or seen.state is None or seen.seat is None or seen.seat not in GAME.to_act(seen.state):
+        return []
+    choices = []
+    for monster in capturable_monsters(seen.state):
+        crates = f", {monster['crates']} crate(s)" if monster.get("crates") else ""
+        label = f"{monster['name']} (level {monster['level']}, {monster['vp']} VP{crates})"
+        if current.lower() in label.lower():
+            choices.append(app_commands.Choice(name=label[:100], value=str(monster["id"])))
+    return choices[:25]
+
+
+@app_commands.guild_only()
+class HuntCommands(commands.GroupCog, group_name="hunt", group_description="Play Monster Expedition"):
+    """Pick a camp, roll and bank dice, spend the hunting value; and the solo campaign."""
+
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+
+    @app_commands.command(name="camp", description="Phase 1: set out from one of your camps and roll its dice")
+    @app_commands.choices(region=REGIONS)
+    async def camp(self, interaction: discord.Interaction, region: str) -> None:
+        await play(interaction, {"type": "camp", "region": region})
+
+    @app_commands.command(name="bank", description="Bank every die showing this number")
+    @app_commands.describe(value="A number showing on your dice that you have not banked this turn",
+                           then="Roll the rest again or stop right after banking (optional)")
+    @app_commands.choices(then=THEN)
+    async def bank(self, interaction: discord.Interaction, value: app_commands.Range[int, 1, 12],
+                   then: str | None = None) -> None:
+        action: dict[str, object] = {"type": "bank", "value": value}
+        if then is not None:
+            action["then"] = then
+        await play(interaction, action)
+
+    @app_commands.command(name="roll", description="Roll the dice you have not banked again")
+    async def roll(self, interaction: discord.Interaction) -> None:
+        await play(interaction, {"type": "roll"})
+
+    @app_commands.command(name="stop", description="Stop hunting and spend your hunting value")
+    async def stop(self, interaction: discord.Interaction) -> None:
+        await play(interaction, {"type": "stop"})
+
+    @app_commands.command(name="capture", description="Capture a monster from the wilderness display")
+    @app_commands.describe(monster="A monster of your camp's region (or the Draco Chelonia) you can afford")
+    @app_commands.autocomplete(monster=affordable_monsters)
+    async def capture(self, interaction: discord.Interaction, monster: str) -> None:
+        await play(interaction, {"type": "capture", "card": monster})
+
+    @app_commands.command(name="cage", description="Buy cages from the draw deck for 10 each")
+    @app_commands.describe(count="How many cages (default 1)")
+    async def cage(self, interaction: discord.Interaction, count: app_commands.Range[int, 1, 10] = 1) -> None:
+        await play(interaction, {"type": "cage", "count": count})
+
+    @app_commands.command(name="trader", description="Visit the monster trader: 6 cages for 40")
+    async def trader(self, interaction: discord.Interaction) -> None:
+        await play(interaction, {"type": "trader"})
+
+    @app_commands.command(name="steal", description="Choose whose cage a steal monster takes")
+    @app_commands.describe(player="An opponent who has a cage")
+    async def steal(self, interaction: discord.Interaction, player: discord.Member) -> None:
+        seen = await service_of(interaction).seen(channel_id_of(interaction), interaction.user.id)
+        seat = seen.match.seat_of(player.id)
+        if seat is None:
+            await send_private(interaction, f"{player.display_name} is not playing in this game.")
+            return
+        await play(interaction, {"type": "steal", "seat": seat})
+
+    @app_commands.command(name="done", description="Finish buying; leftover hunting value is lost")
+    async def done(self, interaction: discord.Interaction) -> None:
+        await play(interaction, {"type": "done"})
+
+    @app_commands.command(name="campaign", description="Your progress in the 10-expedition solo campaign")
+    async def campaign(self, interaction: discord.Interaction) -> None:
+        profile = await service_of(interaction).profile(interaction.guild_id or 0, interaction.user.id, GAME.key)
+        await send_private(interaction, campaign_text(profile))
+
+    @app_commands.command(name="solo", description="Start a solo expedition of the campaign in this channel")
+    @app_commands.describe(expedition="1-10 (default: your next expedition)", camps="Which camp set (default I)")
+    @app_commands.choices(camps=SETS)
+    async def solo(self, interaction: discord.Interaction, expedition: app_commands.Range[int, 1, 10] | None = None,
+                   camps: str | None = None) -> None:
+        options: dict[str, object] = {}
+        if expedition is not None:
+            options["expedition"] = expedition
+        if camps is not None:
+            options["set"] = camps
+        service = service_of(interaction)
+        match = await service.new_match(interaction.guild_id or 0, channel_id_of(interaction), GAME.key,
+                                        player_of(interaction), mode="solo", options=options)
+        await interaction.response.defer(thinking=True)
+        await interaction.followup.send(**board_message(await service.board(match)))
+
+
+async def setup(bot: commands.Bot) -> None:
+    await bot.add_cog(HuntCommands(bot))

@@ -213,7 +213,7 @@ def describe(comp: Components, state: dict[str, Any], event: dict[str, Any]) -> 
     simple = {
         "turn_started": f"{who}'s turn begins.",
         "all_actions": f"{who} takes all three actions this turn.",
-        "turn_ended": f"{who}'s turn ends.",
+        "turn_ended": "",
         "refreshed": f"{who} refreshes: cards and workers return.",
         "stayed": f"{who} has no legal move and stays put.",
         "card_played": f"{who} plays {card}.",
@@ -234,6 +234,7 @@ def describe(comp: Components, state: dict[str, Any], event: dict[str, Any]) -> 
         "game_over": "The expedition is over.",
         "deck_reshuffled": f"The discard pile is shuffled into a new deck of {event.get('cards', 0)} cards.",
         "card_dealt": f"{card} is dealt face up.",
+        "ongoing_triggered": "",
     }
     if kind in simple:
         return simple[kind]
@@ -256,8 +257,6 @@ def describe(comp: Components, state: dict[str, Any], event: dict[str, Any]) -> 
     if kind == "ability_activated":
         how = f" with a {event['worker']} worker" if event.get("worker") else ""
         return f"{who} activates {card}{how}."
-    if kind == "ongoing_triggered":
-        return f"{card}'s ongoing ability fires for {who}."
     if kind == "paid":
         return f"{who} pays {event['cost']}."
     if kind == "cost_unpaid":

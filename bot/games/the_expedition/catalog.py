@@ -184,7 +184,8 @@ def _parse_requirement(file: Path, item: str, table: Any, position: int,
     elif kind == "line":
         lines = fields.texts("lines")
         if not lines or any(line not in LINE_KINDS for line in lines):
-            raise DataError(file, f"must list some of {', '.join(LINE_KINDS)} (got {lines!r})", item, "lines")
+            raise DataError(file, f"must list some of {', '.join(LINE_KINDS)} (got {lines!r})", fields.item,
+                            "lines")
         requirement = Requirement(kind, lines=tuple(lines))
     elif kind == "cover":
         requirement = Requirement(kind, lines=(fields.text("lines", choices=COVER_KINDS),))
@@ -192,7 +193,8 @@ def _parse_requirement(file: Path, item: str, table: Any, position: int,
         ids = fields.texts("ids")
         unknown = [i for i in ids if i not in location_ids]
         if not ids or unknown:
-            raise DataError(file, f"names no known location ({', '.join(unknown) or 'empty list'})", item, "ids")
+            raise DataError(file, f"names no known location ({', '.join(unknown) or 'empty list'})", fields.item,
+                            "ids")
         requirement = Requirement(kind, ids=tuple(ids), count=fields.integer("count", len(ids), low=1, high=len(ids)))
     elif kind == "kind":
         requirement = Requirement(kind, kind=fields.text("kind", choices=LOCATION_KINDS),

@@ -143,7 +143,7 @@ def turn_text(state: JSON, catalog: Catalog) -> str:
         return "Game over: " + summary(state, result["scores"], result["winners"], result["reason"], catalog)
     name = name_of(state, pid)
     if state["phase"] == "placement":
-        return f"{name}: place your explorer on an empty location"
+        return f"{name} to place their explorer on an empty location"
     text = f"{name} to move"
     if is_solo(state):
         text += f" (round {state['round']} of {catalog.solo_rounds})"

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.core.datafiles import DataError, Fields, data_dir, load_toml
-from bot.games.the_expedition.grid import DIRECTIONS, ORTHOGONAL, SIDES, cell_at
+from bot.games.the_expedition.grid import ORTHOGONAL, SIDES, cell_at
 
 GAME_KEY = "the-expedition"
 
@@ -277,6 +277,3 @@ def load_catalog() -> Catalog:
     """The shipped components, loaded once per process."""
     return load_catalog_from(data_dir(GAME_KEY))
 
-
-__all__ = ["DIRECTIONS", "AutomationCard", "Catalog", "Expedition", "Location", "Requirement", "load_catalog",
-           "load_catalog_from"]

@@ -5,7 +5,6 @@ from __future__ import annotations
 from bot.core.protocol import JSON
 from bot.games.the_expedition.catalog import Catalog
 from bot.games.the_expedition.conditions import card_progress, card_text, closeness
-from bot.games.the_expedition.grid import CELL_NAMES
 from bot.games.the_expedition.rules import (
     current_pid,
     is_automation,
@@ -15,7 +14,6 @@ from bot.games.the_expedition.rules import (
     marked_cells,
     markers_left,
     participant,
-    participants,
 )
 
 END_REASONS = {
@@ -248,17 +246,4 @@ def rules_text(mode: str, catalog: Catalog) -> str:
     return common + "**Rulings:**\n" + "\n".join(f"- {r}" for r in rulings)
 
 
-def scoreboard_line(state: JSON, catalog: Catalog, pid: str) -> str:
-    """A participant's score so far (what they would score if the game ended now)."""
-    explorer = participant(state, pid)
-    cells = marked_cells(state, pid)
-    locations = sum(catalog.location(state["grid"][c]).points for c in cells)
-    expeditions = sum(catalog.expedition(c).points for c in explorer.get("scored", []))
-    return f"{explorer['name']}: {locations} + {expeditions}"
-
-
-def where(state: JSON, catalog: Catalog, cell: int) -> str:
-    return f"{catalog.location(state['grid'][cell]).name} ({CELL_NAMES[cell]})"
-
-
-__all__ = ["describe", "participants", "private_text", "rules_text", "summary", "turn_text"]
+__all__ = ["describe", "private_text", "rules_text", "summary", "turn_text"]

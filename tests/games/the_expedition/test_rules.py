@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import copy
+import dataclasses
 
 import pytest
 
 from bot.core.errors import GameOver, IllegalAction, MalformedAction, NotYourTurn
 from bot.core.rng import Rng
-from bot.games.the_expedition import rules
+from bot.games.the_expedition import TheExpedition, rules
 
 from .helpers import CELL, GAME, arranged, kinds, move, owners
 
@@ -349,3 +350,16 @@ def test_rules_text_carries_the_rulings_for_each_mode() -> None:
     assert "Jupiter (planet, 3 pts): Can't be left the turn after arriving." in standard
     assert "9 rounds" in GAME.rules_text("solo") and "only your expedition points" in GAME.rules_text("solo-hard")
     assert "the market shrinks" in GAME.rules_text("abstract")
+
+
+def test_if_edited_locations_wall_every_explorer_in_the_game_ends() -> None:
+    """Unreachable with the shipped tiles (one entry restriction, one side); edited ones could block everyone."""
+    walled = tuple(dataclasses.replace(loc, no_entry_from=("above", "below", "left", "right"))
+                   for loc in CATALOG.locations)
+    game = TheExpedition(dataclasses.replace(CATALOG, locations=walled))
+    state = game.setup("standard", ["Alice", "Bob"], Rng(1, 0), {})
+    for step_number, seat in enumerate(state["placement"], start=1):
+        state = game.apply(state, seat, game.legal_actions(state, seat)[0], Rng(1, step_number)).state
+    assert state["phase"] == "over" and state["result"]["reason"] == "stuck"
+    assert [e["kind"] for e in state["last_events"]].count("stayed") == 4
+    assert "no explorer could move any more" in game.outcome(state).summary

@@ -45,6 +45,10 @@ CARD_FACE = "#F4F1EA"
 CARD_BACK = "#3C5A8C"
 
 
+def pts(count: int) -> str:
+    return f"{count} pt" if count == 1 else f"{count} pts"
+
+
 def style_of(view: View, pid: str | None) -> PlayerStyle | None:
     """The drawing style of a participant: seat styles for players, the Automaton styles for Automations."""
     if pid is None:
@@ -172,11 +176,12 @@ def _draw_participants(draw: ImageDraw.ImageDraw, view: View, top: int) -> int:
                   fill=INK)
         score = entry["score"]
         if entry["kind"] == "automation":
-            detail = f"{score['total']} pts from locations"
+            detail = f"{pts(score['total'])} from locations"
         elif view["mode"] == "solo-hard":
-            detail = f"{score['total']} pts (expeditions only)"
+            detail = f"{pts(score['total'])} (expeditions only; locations not counted)"
         else:
-            detail = f"{score['total']} pts = {score['locations']} locations + {score['expeditions']} expeditions"
+            detail = (f"{pts(score['total'])} = {score['locations']} from locations + {score['expeditions']} "
+                      "from expeditions")
         draw.text((MARGIN + 80, top + 56), detail, font=font(26), fill=INK_MUTED)
         right = WIDTH - MARGIN - 20
         markers = f"markers left {entry['markers_left']}/{view['markers_per_player']}"
@@ -201,7 +206,7 @@ def _draw_participants(draw: ImageDraw.ImageDraw, view: View, top: int) -> int:
             x = MARGIN + 80 + column * 570
             y = top + 96 + row * 40
             draw.ellipse((x, y + 6, x + 18, y + 24), fill=GOOD)
-            draw.text((x + 26, y), ellipsize(draw, f"{card['name']} ({card['points']} pts): {card['text']}", 524,
+            draw.text((x + 26, y), ellipsize(draw, f"{card['name']} ({pts(card['points'])}): {card['text']}", 524,
                                              font(24)), font=font(24), fill=GOOD)
         top += height + 12
     return top
@@ -309,7 +314,7 @@ def _header_scores(view: View) -> list[tuple[PlayerStyle, str, str]]:
     for entry in view["participants"]:
         style = style_of(view, entry["id"])
         if style is not None:
-            scores.append((style, entry["name"], f"{entry['score']['total']} pts · {entry['markers_left']} left"))
+            scores.append((style, entry["name"], f"{pts(entry['score']['total'])} · {entry['markers_left']} left"))
     return scores
 
 

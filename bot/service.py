@@ -37,6 +37,10 @@ log = logging.getLogger(__name__)
 
 Renderer = Callable[[str, dict[str, Any]], bytes]
 
+MAX_BUTTONS = 20  # four rows of five; the fifth row holds "Show mine"
+MENU_BUTTONS = 15  # three rows of buttons when a select menu takes the fourth
+MENU_OPTIONS = 25  # Discord's limit for one select menu
+
 
 @dataclass(frozen=True)
 class Player:
@@ -61,6 +65,17 @@ class BoardButton:
 
 
 @dataclass(frozen=True)
+class BoardMenu:
+    """A select menu of actions bound to the board version it was offered on."""
+
+    placeholder: str
+    labels: tuple[tuple[str, str | None], ...]  # (label, emoji) by option index
+    match_id: int
+    version: int
+    seat: int
+
+
+@dataclass(frozen=True)
 class Board:
     """What to post publicly after a change: a line of text, the image and the buttons."""
 
@@ -71,6 +86,7 @@ class Board:
     buttons: list[BoardButton] = field(default_factory=list)
     mentions: list[int] = field(default_factory=list)
     outcome: Outcome | None = None
+    menu: BoardMenu | None = None
 
     @property
     def finished(self) -> bool:
@@ -251,8 +267,9 @@ class GameService:
                 match = await self._open(channel_id)
             return await self._act(match, user_id, action, expected_version)
 
-    async def press(self, match_id: int, version: int, seat: int, index: int, user_id: int) -> Accepted:
-        """A board button: the quick action `index` offered to `seat` on board `version` of the match."""
+    async def press(self, match_id: int, version: int, seat: int, index: int, user_id: int, *,
+                    from_menu: bool = False) -> Accepted:
+        """A board button (or menu option): the offer `index` made to `seat` on board `version` of the match."""
         match = await self.store.match(match_id)
         if match is None:
             raise LobbyError("That game no longer exists.")
@@ -270,7 +287,7 @@ class GameService:
             if own_seat != seat:
                 owner = self._names(match, [seat])
                 raise NotYourTurn(f"These buttons are for {owner}. {game.turn_text(match.state or {})}")
-            offered = game.quick_actions(match.state or {}, seat)
+            offered = self._offers(game, match.state or {}, seat, from_menu)
             if not 0 <= index < len(offered):
                 raise StaleBoard("That button is no longer offered. Here is the current board.")
             return await self._act(match, user_id, offered[index].action, version)
@@ -355,6 +372,7 @@ class GameService:
             image = None
         buttons: list[BoardButton] = []
         mentions: list[int] = []
+        menu: BoardMenu | None = None
         if match.status == "active" and outcome is None:
             waiting = game.to_act(state)
             for seat in waiting:
@@ -362,17 +380,31 @@ class GameService:
                 if record is not None:
                     mentions.append(record.user_id)
             if waiting:
-                offered: list[QuickAction] = game.quick_actions(state, waiting[0])
+                seat = waiting[0]
+                menu_offer = game.choice_menu(state, seat)
+                offered = self._offers(game, state, seat, False)
                 buttons = [
-                    BoardButton(q.label, match.id, match.version, waiting[0], index, q.emoji, q.style, q.row)
-                    for index, q in enumerate(offered[:20])
+                    BoardButton(q.label, match.id, match.version, seat, index, q.emoji, q.style, q.row)
+                    for index, q in enumerate(offered)
                 ]
+                if menu_offer is not None and menu_offer.options:
+                    labels = tuple((q.label, q.emoji) for q in menu_offer.options[:MENU_OPTIONS])
+                    menu = BoardMenu(menu_offer.placeholder, labels, match.id, match.version, seat)
             turn = game.turn_text(state)
         elif match.status == "abandoned":
             turn = "This game was abandoned."
         else:
             turn = outcome.summary if outcome else "The game is over."
-        return Board(match, headline, turn, image, buttons, mentions, outcome)
+        return Board(match, headline, turn, image, buttons, mentions, outcome, menu)
+
+    @staticmethod
+    def _offers(game: Game, state: JSON, seat: int, from_menu: bool) -> list[QuickAction]:
+        """What the board offers `seat`: the menu's options, or the buttons (fewer when a menu takes a row)."""
+        menu = game.choice_menu(state, seat)
+        if from_menu:
+            return list(menu.options[:MENU_OPTIONS]) if menu is not None else []
+        limit = MENU_BUTTONS if menu is not None and menu.options else MAX_BUTTONS
+        return game.quick_actions(state, seat)[:limit]
 
     def _render(self, game_key: str, view: JSON, match: MatchRecord, outcome: Outcome | None) -> bytes:
         image = self._renderer(game_key, view)

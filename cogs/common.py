@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.core import JSON, RuleError, StaleBoard
-from bot.service import Accepted, Board, BoardButton, GameService, Player
+from bot.service import Accepted, Board, BoardButton, BoardMenu, GameService, Player
 
 if TYPE_CHECKING:
     from bot.app import ExpeditionBot
@@ -108,6 +108,8 @@ def board_view(board: Board) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     for button in board.buttons:
         view.add_item(ActionButton(button))
+    if board.menu is not None:
+        view.add_item(ActionMenu(board.menu))
     if board.match.state is not None:
         view.add_item(MineButton(board.match.id, row=4))
     return view
@@ -163,6 +165,36 @@ class ActionButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
             await answer_error(interaction, error)
 
 
+class ActionMenu(discord.ui.DynamicItem[discord.ui.Select[Any]],
+                 template=r"xt:pick:(?P<match>\d+):(?P<version>\d+):(?P<seat>\d+)"):
+    """A select menu of actions under a board (a choice with many options), valid for that version only."""
+
+    def __init__(self, menu: BoardMenu) -> None:
+        self.menu = menu
+        options = [discord.SelectOption(label=label[:100], value=str(index), emoji=emoji)
+                   for index, (label, emoji) in enumerate(menu.labels)]
+        super().__init__(discord.ui.Select(
+            placeholder=menu.placeholder[:150], options=options, min_values=1, max_values=1, row=3,
+            custom_id=f"xt:pick:{menu.match_id}:{menu.version}:{menu.seat}",
+        ))
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Select[Any],
+                             match: re.Match[str]) -> ActionMenu:
+        labels = tuple((option.label, None) for option in item.options)
+        return cls(BoardMenu(item.placeholder or "", labels, int(match["match"]), int(match["version"]),
+                             int(match["seat"])))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        try:
+            index = int(self.item.values[0])
+            accepted = await service_of(interaction).press(self.menu.match_id, self.menu.version, self.menu.seat,
+                                                           index, interaction.user.id, from_menu=True)
+            await post_accepted(interaction, accepted)
+        except Exception as error:
+            await answer_error(interaction, error)
+
+
 class MineButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"xt:mine:(?P<match>\d+)"):
     """"Show mine": the presser's private view of the game, ephemerally."""
 
@@ -184,4 +216,4 @@ class MineButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"xt:m
             await answer_error(interaction, error)
 
 
-DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (ActionButton, MineButton)
+DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (ActionButton, ActionMenu, MineButton)

@@ -11,6 +11,7 @@ from PIL import Image
 from bot.core import (
     JSON,
     Applied,
+    ChoiceMenu,
     Game,
     IllegalAction,
     MalformedAction,
@@ -91,6 +92,11 @@ class Nim(Game):
 
     def quick_actions(self, state: JSON, seat: int) -> list[QuickAction]:
         return [QuickAction(f"Take {a['count']}", a) for a in self.legal_actions(state, seat)]
+
+    def choice_menu(self, state: JSON, seat: int) -> ChoiceMenu | None:
+        """The same choice as a select menu, so the platform's menus are tested too."""
+        options = tuple(QuickAction(f"{a['count']} stone(s)", a) for a in self.legal_actions(state, seat))
+        return ChoiceMenu("How many stones?", options)
 
 
 def tiny_png(game_key: str, view: JSON) -> bytes:

@@ -130,3 +130,19 @@ async def test_abandon_log_rules_and_leave(database: Path) -> None:
         assert any("abandoned the Test Nim game" in (r.content or "") for r in replies.public())
         reply = (await discord_.command("game new", {"game": "test-nim", "mode": "solo"}, user=bob)).last
         assert reply.files and "Bob to take" in (reply.content or "")  # solo starts at once, channel free again
+
+
+async def test_a_select_menu_under_the_board_applies_its_option_once(database: Path) -> None:
+    async with DiscordHarness(create_bot(database)) as discord_:
+        alice, bob = discord_.user("alice"), discord_.user("bob")
+        await discord_.command("game new", {"game": "test-nim", "seed": 4}, user=alice)
+        await discord_.command("game join", user=bob)
+        await discord_.command("game start", user=alice)
+        board = discord_.last_public_message(with_components=True)
+        (menu,) = board.selects()
+        assert [o["label"] for o in board.select_options(menu["custom_id"])] == ["1 stone(s)", "2 stone(s)",
+                                                                                "3 stone(s)"]
+        replies = await discord_.select(board, menu["custom_id"], ["1"], user=alice)
+        assert "Alice took 2." in (replies.public()[-1].content or "")
+        stale = (await discord_.select(board, menu["custom_id"], ["0"], user=alice)).ephemeral()[-1]
+        assert "out of date" in (stale.content or "")

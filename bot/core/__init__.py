@@ -13,6 +13,7 @@ from bot.core.errors import (
 from bot.core.protocol import (
     JSON,
     Applied,
+    ChoiceMenu,
     Game,
     Mode,
     Outcome,
@@ -26,6 +27,7 @@ __all__ = [
     "JSON",
     "AmbiguousAction",
     "Applied",
+    "ChoiceMenu",
     "Game",
     "GameOver",
     "IllegalAction",

@@ -65,6 +65,17 @@ class QuickAction:
     row: int | None = None
 
 
+@dataclass(frozen=True)
+class ChoiceMenu:
+    """A select menu the platform puts under a board, for a choice with more options than buttons suit.
+
+    Each option is a QuickAction (its label, emoji and action); at most 25 are shown.
+    """
+
+    placeholder: str
+    options: tuple[QuickAction, ...]
+
+
 class Game(ABC):
     """One board game. Subclasses are stateless; everything about a match lives in its state dict."""
 
@@ -136,6 +147,13 @@ class Game(ABC):
     def quick_actions(self, state: JSON, seat: int) -> list[QuickAction]:
         """The buttons to offer under the board for `seat` (only legal actions). Default: none."""
         return []
+
+    def choice_menu(self, state: JSON, seat: int) -> ChoiceMenu | None:
+        """A select menu to offer under the board for `seat` (only legal actions), or None. Default: none.
+
+        When a menu is offered the platform shows at most 15 quick-action buttons beside it.
+        """
+        return None
 
     def player_names(self, state: JSON) -> list[str]:
         """Display names by seat (states keep them under "players" by convention)."""

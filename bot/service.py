@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
+import weakref
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -121,11 +122,15 @@ class GameService:
     def __init__(self, store: Store, *, renderer: Renderer = render_board) -> None:
         self.store = store
         self._renderer = renderer
-        self._locks: dict[int, asyncio.Lock] = {}
+        # Locks live only while someone holds or waits for them, so quiet channels cost no memory.
+        self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
 
     def _lock(self, channel_id: int) -> asyncio.Lock:
         # One move at a time per channel in this process; the store's version check covers other processes.
-        return self._locks.setdefault(channel_id, asyncio.Lock())
+        lock = self._locks.get(channel_id)
+        if lock is None:
+            lock = self._locks[channel_id] = asyncio.Lock()
+        return lock
 
     # ----------------------------------------------------------------------------------------------- lobby
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import random
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -13,22 +12,13 @@ from bot.app import create_bot
 from bot.games.the_expedition import GAME
 from bot.games.the_expedition.policies import greedy_action
 from bot.offline import DiscordHarness, FakeUser
+from tests.tables import current_match, open_table
 
-NAMES = ("alice", "bob", "carol")
-
-
-async def _match(discord_: DiscordHarness) -> Any:
-    return await discord_.bot.service.current(discord_.default_channel.id)  # type: ignore[attr-defined]
+_match = current_match
 
 
 async def _open_table(discord_: DiscordHarness, mode: str, players: int, seed: int) -> list[FakeUser]:
-    users = [discord_.user(name) for name in NAMES[:players]]
-    await discord_.command("game new", {"game": "the-expedition", "mode": mode, "seed": seed}, user=users[0])
-    if players > 1:
-        for user in users[1:]:
-            await discord_.command("game join", user=user)
-        await discord_.command("game start", user=users[0])
-    return users
+    return await open_table(discord_, "the-expedition", players, mode=mode, seed=seed)
 
 
 async def _play(discord_: DiscordHarness, users: list[FakeUser], seed: int, limit: int = 200) -> int:

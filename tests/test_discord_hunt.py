@@ -8,22 +8,20 @@ from typing import Any
 from bot.app import create_bot
 from bot.core import find_game
 from bot.offline import DiscordHarness
+from tests.tables import current_match, open_table
 
 GAME = find_game("monster-expedition")
 
 
 async def _state(discord_: DiscordHarness) -> dict[str, Any]:
-    match = await discord_.bot.service.current(discord_.default_channel.id)  # type: ignore[attr-defined]
+    match = await current_match(discord_)
     assert match.state is not None
     return match.state
 
 
 async def test_a_turn_by_slash_commands(database: Path) -> None:
     async with DiscordHarness(create_bot(database)) as discord_:
-        alice, bob = discord_.user("alice"), discord_.user("bob")
-        await discord_.command("game new", {"game": "monster-expedition", "seed": 21}, user=alice)
-        await discord_.command("game join", user=bob)
-        await discord_.command("game start", user=alice)
+        alice, bob = await open_table(discord_, "monster-expedition", 2, seed=21)
         refused = (await discord_.command("hunt camp", {"region": "aerie"}, user=bob)).one()
         assert refused.ephemeral and "not your turn" in (refused.content or "")
         board = (await discord_.command("hunt camp", {"region": "aerie"}, user=alice)).last

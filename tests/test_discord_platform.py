@@ -6,6 +6,7 @@ from pathlib import Path
 
 from bot.app import create_bot
 from bot.offline import DiscordHarness, Message, Replies
+from tests.tables import open_table
 
 
 def _pile(message: Message) -> int:
@@ -82,10 +83,7 @@ async def test_bad_input_is_answered_privately_and_changes_nothing(database: Pat
 
 async def test_a_restart_continues_the_game_and_old_buttons_still_work(database: Path) -> None:
     async with DiscordHarness(create_bot(database)) as discord_:
-        alice, bob = discord_.user("alice"), discord_.user("bob")
-        await discord_.command("game new", {"game": "test-nim", "seed": 9}, user=alice)
-        await discord_.command("game join", user=bob)
-        await discord_.command("game start", user=alice)
+        alice, bob = await open_table(discord_, "test-nim", 2, seed=9)
         board = discord_.last_public_message(with_components=True)
         world = discord_.world
     # a new bot object on the same database file: the board posted before the restart still works
@@ -99,10 +97,7 @@ async def test_a_restart_continues_the_game_and_old_buttons_still_work(database:
 
 async def test_two_presses_of_the_same_button_apply_once(database: Path) -> None:
     async with DiscordHarness(create_bot(database)) as discord_:
-        alice, bob = discord_.user("alice"), discord_.user("bob")
-        await discord_.command("game new", {"game": "test-nim", "seed": 4}, user=alice)
-        await discord_.command("game join", user=bob)
-        await discord_.command("game start", user=alice)
+        alice, _ = await open_table(discord_, "test-nim", 2, seed=4)
         board = discord_.last_public_message(with_components=True)
         first, second = await discord_.concurrently(discord_.click(board, label="Take 1", user=alice),
                                                     discord_.click(board, label="Take 1", user=alice))
@@ -134,10 +129,7 @@ async def test_abandon_log_rules_and_leave(database: Path) -> None:
 
 async def test_a_select_menu_under_the_board_applies_its_option_once(database: Path) -> None:
     async with DiscordHarness(create_bot(database)) as discord_:
-        alice, bob = discord_.user("alice"), discord_.user("bob")
-        await discord_.command("game new", {"game": "test-nim", "seed": 4}, user=alice)
-        await discord_.command("game join", user=bob)
-        await discord_.command("game start", user=alice)
+        alice, _ = await open_table(discord_, "test-nim", 2, seed=4)
         board = discord_.last_public_message(with_components=True)
         (menu,) = board.selects()
         assert [o["label"] for o in board.select_options(menu["custom_id"])] == ["1 stone(s)", "2 stone(s)",

@@ -16,6 +16,12 @@ from bot.games.the_expedition.rules import (
     participant,
 )
 
+
+def points(value: int) -> str:
+    """ "1 pt", "3 pts"."""
+    return f"{value} pt" if value == 1 else f"{value} pts"
+
+
 END_REASONS = {
     "expeditions": "completed {n} expeditions",
     "markers": "placed all their markers",
@@ -159,7 +165,7 @@ def _card_lines(state: JSON, catalog: Catalog, pid: str, card_ids: list[str]) ->
         card = catalog.expedition(card_id)
         progress = card_progress(card, mine, state["grid"], catalog)
         status = "; ".join(p.text for p in progress)
-        lines.append(f"- **{card.name}** ({card.points} pts): {card_text(card, catalog)} Now: {status}.")
+        lines.append(f"- **{card.name}** ({points(card.points)}): {card_text(card, catalog)} Now: {status}.")
     return lines
 
 
@@ -194,7 +200,7 @@ def private_text(state: JSON, catalog: Catalog, seat: int) -> str:
 
 def rules_text(mode: str, catalog: Catalog) -> str:
     """The rules of one mode, the location rules in play and the rulings that decide ambiguous cases."""
-    location_rules = "\n".join(f"- {loc.name} ({loc.kind}, {loc.points} pts): {loc.rule_text or 'no special rule.'}"
+    location_rules = "\n".join(f"- {loc.name} ({loc.kind}, {points(loc.points)}): {loc.rule_text or 'no special rule.'}"
                                for loc in catalog.locations)
     common = (
         "**The Expedition** — claim planets and moons on a 3x3 grid.\n"

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from bot.core.errors import GameOver, IllegalAction, MalformedAction, NotYourTurn
-from bot.core.protocol import JSON, Applied, Game, Mode, Outcome, QuickAction, Viewer
+from bot.core.protocol import JSON, Applied, ChoiceMenu, Game, Mode, Outcome, QuickAction, Viewer
 from bot.core.rng import Rng
 from bot.games.expeditions import queries as q
 from bot.games.expeditions import views
@@ -16,6 +16,9 @@ from bot.games.expeditions.data import Components, components
 from bot.games.expeditions.engine import ACTIONS, Engine, new_game, pending_options
 
 LOG_LENGTH = 8
+MENU_BUTTONS = 15  # three rows of buttons; the select menu takes the fourth, "Show mine" the fifth
+MENU_OPTIONS = 25  # Discord's limit for one select menu
+PENDING_BUTTONS = 5  # a pending choice with this few options is also offered as buttons
 ODIN_GAINS = ("power", "guile", "coins")
 QUIET_EVENTS = ("turn_started", "turn_ended", "card_dealt", "ongoing_triggered", "all_actions")
 
@@ -179,16 +182,20 @@ class ExpeditionsGame(Game):
         return RULES_TEXT
 
     def quick_actions(self, state: JSON, seat: int) -> list[QuickAction]:
+        """Buttons for the short, common choices: cover/refresh, Gather, the cards to play, the moves when they fit,
+        a pending choice's options when there are few, and Odin's Wrath."""
         legal = self.legal_actions(state, seat)
         if not legal:
             return []
-        comp = self.comp
-        buttons: list[QuickAction] = []
         turn = state["turn"]
+        buttons: list[QuickAction] = []
         if turn["pending"]:
-            for option in pending_options(comp, state, turn["pending"])[:15]:
-                style = "secondary" if option["id"] in ("skip", "stop", "done") else "primary"
-                buttons.append(QuickAction(option["label"], {"type": "choose", "option": option["id"]}, None, style))
+            options = pending_options(self.comp, state, turn["pending"])
+            if len(options) <= PENDING_BUTTONS:
+                for option in options:
+                    style = "secondary" if option["id"] in ("skip", "stop", "done") else "primary"
+                    buttons.append(QuickAction(option["label"], {"type": "choose", "option": option["id"]}, None,
+                                               style))
         elif turn["phase"] == "start":
             for action in legal:
                 if action["type"] == "cover":
@@ -197,20 +204,61 @@ class ExpeditionsGame(Game):
                 elif action["type"] == "refresh":
                     buttons.append(QuickAction("Refresh", action, "🔄", "success"))
         else:
-            labels = dict(self.legal_destinations(state, seat))
-            for action in legal:
-                if action["type"] == "gather":
-                    buttons.append(QuickAction("Gather", action, "⛏️", "success"))
-                elif action["type"] == "play":
-                    buttons.append(QuickAction(f"Play {comp.cards[action['card']].name}", action, "🃏", "primary"))
-            for action in legal:
-                if action["type"] == "move" and len(buttons) < 15:
-                    buttons.append(QuickAction(f"Move {labels[action['space']]}"[:79], action, None, "secondary"))
-        for action in legal:
-            if action["type"] == "odin":
-                buttons.append(QuickAction(f"Odin: map token → {action['gain']}", action, None, "secondary"))
-        buttons = buttons[:20]
+            moves, plays, gather = self._action_offers(state, seat, legal)
+            buttons += gather + plays
+            if not self._actions_need_menu(state, seat, legal):
+                buttons += moves
+        buttons += self._odin_offers(legal)
+        buttons = buttons[:MENU_BUTTONS]
         return [QuickAction(b.label[:79], b.action, b.emoji, b.style, index // 5) for index, b in enumerate(buttons)]
+
+    def choice_menu(self, state: JSON, seat: int) -> ChoiceMenu | None:
+        """A select menu for every pending choice (exactly its legal options), and for the moves (and the cards
+        to play, room permitting) when they do not all fit as buttons."""
+        legal = self.legal_actions(state, seat)
+        if not legal:
+            return None
+        turn = state["turn"]
+        if turn["pending"]:
+            pending = turn["pending"]
+            options = pending_options(self.comp, state, pending)
+            if len(options) > MENU_OPTIONS:  # keep the way out (skip, stop, confirm) when trimming
+                ways_out = [o for o in options if o["id"] in ("skip", "stop", "done", "confirm")]
+                options = [o for o in options if o not in ways_out][:MENU_OPTIONS - len(ways_out)] + ways_out
+            entries = tuple(QuickAction(o["label"], {"type": "choose", "option": o["id"]}) for o in options)
+            prompt = views.PROMPTS[pending["kind"]]
+            return ChoiceMenu(prompt[0].upper() + prompt[1:], entries)
+        if turn["phase"] != "actions" or not self._actions_need_menu(state, seat, legal):
+            return None
+        moves, plays, _ = self._action_offers(state, seat, legal)
+        entries = [QuickAction(m.label, m.action, "🧭") for m in moves]
+        room = MENU_OPTIONS - len(entries)
+        if len(plays) <= room:
+            entries += [QuickAction(p.label, p.action, "🃏") for p in plays]
+            placeholder = "Move somewhere or play a card"
+        else:
+            placeholder = "Move to..."
+        return ChoiceMenu(placeholder, tuple(entries[:MENU_OPTIONS]))
+
+    def _action_offers(self, state: JSON, seat: int, legal: list[JSON]
+                       ) -> tuple[list[QuickAction], list[QuickAction], list[QuickAction]]:
+        """(moves, plays, gather) offers for the actions still to take this turn."""
+        comp = self.comp
+        labels = dict(self.legal_destinations(state, seat))
+        moves = [QuickAction(f"Move {labels[a['space']]}", a, None, "secondary") for a in legal if a["type"] == "move"]
+        plays = [QuickAction(f"Play {comp.cards[a['card']].name}", a, "🃏", "primary")
+                 for a in legal if a["type"] == "play"]
+        gather = [QuickAction("Gather", a, "⛏️", "success") for a in legal if a["type"] == "gather"]
+        return moves, plays, gather
+
+    def _actions_need_menu(self, state: JSON, seat: int, legal: list[JSON]) -> bool:
+        moves, plays, gather = self._action_offers(state, seat, legal)
+        return len(moves) + len(plays) + len(gather) + len(self._odin_offers(legal)) > MENU_BUTTONS
+
+    @staticmethod
+    def _odin_offers(legal: list[JSON]) -> list[QuickAction]:
+        return [QuickAction(f"Odin: map token → {a['gain']}", a, None, "secondary") for a in legal
+                if a["type"] == "odin"]
 
     # ------------------------------------------------------------------ helpers for commands and autocomplete
     def legal_destinations(self, state: JSON, seat: int) -> list[tuple[str, str]]:
@@ -221,6 +269,12 @@ class ExpeditionsGame(Game):
         """(card id, name) pairs the /mech play autocomplete offers (the seat's hand)."""
         comp = self.comp
         return [(card_id, comp.cards[card_id].name) for card_id in state["players"][seat]["hand"]]
+
+    def choice_options(self, state: JSON, seat: int) -> list[tuple[str, str]]:
+        """(option id, label) pairs of the seat's pending choice, for the /mech choose autocomplete."""
+        if state["over"] or seat != state["turn"]["seat"] or not state["turn"]["pending"]:
+            return []
+        return [(o["id"], o["label"]) for o in pending_options(self.comp, state, state["turn"]["pending"])]
 
     def normalise(self, state: JSON, seat: int, action: JSON) -> JSON:
         """The canonical form of an action; accepts card names and revealed location numbers as well as ids."""
@@ -239,13 +293,24 @@ class ExpeditionsGame(Game):
         if kind == "play":
             return {"type": "play", "card": self._card(state, seat, action.get("card"))}
         if kind == "choose":
-            return {"type": "choose", "option": str(action.get("option", ""))}
+            return {"type": "choose", "option": self._option(state, str(action.get("option", "")))}
         if kind == "odin":
             gain = str(action.get("gain", "")).lower()
             if gain not in ODIN_GAINS:
                 raise MalformedAction("Odin's Wrath gains power, guile or coins.")
             return {"type": "odin", "gain": gain}
         raise MalformedAction(f"Unknown action '{kind}'. Use refresh, cover, move, play, gather, choose or odin.")
+
+    def _option(self, state: JSON, raw: str) -> str:
+        """A pending choice's option id, also accepting the option's label as shown (any case)."""
+        pending = None if state["over"] else state["turn"]["pending"]
+        if not pending:
+            return raw
+        options = pending_options(self.comp, state, pending)
+        if any(o["id"] == raw for o in options):
+            return raw
+        wanted = raw.strip().lower()
+        return next((o["id"] for o in options if o["label"].lower() == wanted), raw)
 
     def _space(self, state: JSON, action: JSON) -> str:
         raw = action.get("space", action.get("location"))
@@ -279,11 +344,13 @@ class ExpeditionsGame(Game):
         if turn["pending"]:
             labels = ", ".join(o["label"] for o in pending_options(comp, state, turn["pending"]))
             return f"First {views.PROMPTS[turn['pending']['kind']]}. Options: {labels}."
+        kind = wanted["type"]
+        if kind == "choose":
+            return "There is no choice waiting for an answer now. " + views.turn_text(comp, state) + "."
         if turn["phase"] == "start":
             token = state["players"][seat]["token"]
             return (f"Start your turn by covering an action other than {token} (/mech actions skip:...) "
                     "or by refreshing.")
-        kind = wanted["type"]
         if kind in ACTIONS and kind not in turn["remaining"]:
             left = ", ".join(turn["remaining"]) or "nothing"
             return f"{kind.title()} is not available this turn; still to take: {left}."

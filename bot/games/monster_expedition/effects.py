@@ -82,7 +82,8 @@ def refill_display(state: JSON, events: list[JSON], cat: Catalog | None = None) 
             crest = seat
         state["display"].append({"card": card_id, "crest": crest})
         revealed.append({"card": card_id, "crest": crest})
-    events.append({"kind": "display_refilled", "seat": seat, "cards": revealed})
+    events.append({"kind": "display_refilled", "seat": seat, "cards": revealed,
+                   "short": max(0, cat.rules.display_size - len(state["display"]))})
 
 
 # --- Phase 3 ----------------------------------------------------------------------------------------------------

@@ -87,6 +87,33 @@ def progress(state: JSON, cat: Catalog | None = None) -> JSON:
     return facts
 
 
+def progress_text(state: JSON, cat: Catalog | None = None) -> str:
+    """The victory condition's numbers now against the numbers needed, in a few words (public)."""
+    cat = cat or catalog()
+    expedition = expedition_of(state, cat)
+    assert expedition is not None
+    facts = progress(state, cat)
+    display = f"display {facts['display']} (win at {expedition.max_display} or fewer)"
+    kind = expedition.victory
+    if kind == "display_and_cages":
+        parts = [display, f"cages {facts['cages']}/{expedition.min_cages}"]
+    elif kind == "region":
+        name = REGION_NAMES[expedition.region or ""]
+        parts = [f"{name} monsters in the display {facts['region_in_display']} (need 0)",
+                 f"{name} monsters + cages {facts['count']}/{expedition.min_count}"]
+    elif kind == "cages":
+        parts = [f"cages {facts['cages']}/{expedition.min_cages}"]
+    elif kind == "final_camps":
+        parts = [f"camps at the top level {facts['final_camps']}/{expedition.min_camps}"]
+    elif kind == "trader":
+        parts = [f"trader visits {facts['trader_visits']}/1"]
+    elif kind == "display_and_trader":
+        parts = [display, f"trader visits {facts['trader_visits']}/{expedition.min_visits}"]
+    else:
+        parts = [f"display {facts['display']} (win at 0)"]
+    return " · ".join(parts)
+
+
 def _region(card_id: str, cat: Catalog) -> str:
     return cat.card(card_id).region
 

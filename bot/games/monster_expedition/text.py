@@ -3,10 +3,18 @@
 from __future__ import annotations
 
 from bot.core.protocol import JSON
-from bot.games.monster_expedition.catalog import IMPROVEMENT_NUMBER, REGION_DIE, REGION_NAMES, REGIONS, Catalog, catalog
+from bot.games.monster_expedition.catalog import (
+    IMPROVEMENT_NUMBER,
+    REGION_DIE,
+    REGION_NAMES,
+    REGIONS,
+    Card,
+    Catalog,
+    catalog,
+)
 from bot.games.monster_expedition.effects import cage_points, monster_points, total_points
 from bot.games.monster_expedition.rules import bankable_numbers, remaining_value
-from bot.games.monster_expedition.solo import special_rules_text, victory_text
+from bot.games.monster_expedition.solo import progress_text, special_rules_text, victory_text
 from bot.games.monster_expedition.state import (
     black_dice,
     cage_count,
@@ -91,7 +99,11 @@ def describe(state: JSON, event: JSON, cat: Catalog | None = None) -> str:
     if kind == "display_refilled":
         cards = [cat.card(c["card"]).name for c in event["cards"]]
         if not cards:
-            return "Both decks are empty: the display is not refilled."
+            if "short" not in event:  # recorded before the event said how many cards were missing
+                return "No card is added to the display."
+            if event["short"]:
+                return "Both decks are empty: the display is not refilled."
+            return "The display is full: no card is added."
         crests = sum(1 for c in event["cards"] if c["crest"] is not None)
         crest_text = f"; {who} crests {crests}" if crests else ""
         return f"The display is refilled with {', '.join(cards)}{crest_text}."
@@ -120,10 +132,21 @@ def describe(state: JSON, event: JSON, cat: Catalog | None = None) -> str:
     return str(kind).replace("_", " ")
 
 
+def _telling(event: JSON) -> bool:
+    """Whether an event is worth a place in the header's one-line summary of the last move."""
+    kind = event.get("kind")
+    if kind == "turn_started":
+        return False
+    if kind == "cages_taken":
+        return event.get("reason") == "final_level"
+    if kind == "display_refilled":
+        return bool(event.get("cards")) or bool(event.get("short"))
+    return True
+
+
 def last_move(state: JSON, cat: Catalog | None = None) -> str:
     """The latest action in words: its most telling events, at most four sentences."""
-    events = [e for e in state.get("last_events", []) if e.get("kind") not in ("turn_started", "cages_taken")
-              or e.get("reason") == "final_level"]
+    events = [e for e in state.get("last_events", []) if _telling(e)]
     if not events:
         return "The hunt begins." if not state.get("recent") else ""
     return " ".join(describe(state, e, cat) for e in events[-4:])
@@ -167,40 +190,80 @@ def final_summary(state: JSON, cat: Catalog | None = None) -> str:
     return f"{winners}{shared}{tie}: {scores}."
 
 
+ABILITY_WORDS = {
+    "misthrow": "misthrow improvement",
+    "steal": "stole a cage on capture",
+    "improve": "improved a camp on capture",
+    "none": "",
+}
+
+
+def _ability_words(card: Card) -> str:
+    if card.ability == "bonus":
+        return f"bonus value {card.bonus_value}"
+    return ABILITY_WORDS.get(card.ability, "")
+
+
+PRIVATE_LIMIT = 1990
+"""Discord cuts a private answer at this length: the text is built to fit, most secret facts first."""
+
+
 def private_text(state: JSON, seat: int, cat: Catalog | None = None) -> str:
-    """/game mine: your face-down cages (only you see them), symbiosis sets, camps and score."""
+    """/game mine: your score, your face-down cages (only you see them), captured monsters, symbiosis sets, camps;
+    in solo, the expedition's goal and how far you are."""
     cat = cat or catalog()
+    for detailed in (True, False):
+        text = _private_text(state, seat, cat, detailed)
+        if len(text) <= PRIVATE_LIMIT:
+            return text
+    return text[:PRIVATE_LIMIT - 1] + "…"
+
+
+def _private_text(state: JSON, seat: int, cat: Catalog, detailed: bool) -> str:
     player = state["players"][seat]
     lines = [f"**{player['name']}** — camp set {player['set']}"]
-    cages = [cat.card(i) for i in player["cages"]]
-    if cages:
-        lines.append(f"Your cages ({cage_count(player)}, {cage_points(player, cat)} VP):")
-        for monster in sorted(cages, key=lambda m: (-m.caged_vp, m.name)):
-            lines.append(f"- {monster.name} ({REGION_NAMES[monster.region]}, level {monster.level}): "
-                         f"{monster.caged_vp} VP caged")
-    else:
-        lines.append("Your cages: none yet.")
-    if player["noted_cages"]:
-        lines.append(f"Noted cages (both decks were empty): {player['noted_cages']} × 1 VP")
-    groups = symbiosis_groups(player["monsters"], cat)
-    if groups:
-        lines.append(f"Symbiosis sets ({len(groups)}, +{len(groups)} black dice):")
-        for group in groups:
-            lines.append("- " + ", ".join(f"{cat.card(i).name} ({cat.card(i).symbiosis})" for i in group))
-    else:
-        lines.append("Symbiosis sets: none (three different colours make a set; wild counts as any).")
-    lines.append("Camps: " + "; ".join(
-        f"{REGION_NAMES[r]} level {player['camps'][r]} ({REGION_DIE[r]} + {black_dice(state, seat, r, cat)} black)"
-        for r in REGIONS))
     if state["mode"] == "standard":
         lines.append(f"Score so far: {total_points(player, cat)} VP ({monster_points(player, cat)} from monsters, "
                      f"{cage_points(player, cat)} from cages); {player['crests']} crests in hand.")
     else:
         expedition = expedition_of(state, cat)
         assert expedition is not None
-        lines.append(f"Expedition {expedition.number}: {victory_text(expedition)}")
+        lines.append(f"Expedition {expedition.number} goal: {victory_text(expedition)}")
+        lines.append(f"Progress: {progress_text(state, cat)}.")
         if expedition.crate_value:
-            lines.append(f"Crates: {state['solo']['crates']}")
+            lines.append(f"Crates: {state['solo']['crates']} (each lowers a cost by {expedition.crate_value}).")
+    cages = sorted((cat.card(i) for i in player["cages"]), key=lambda m: (-m.caged_vp, m.name))
+    if cages:
+        lines.append(f"Your cages ({cage_count(player)}, {cage_points(player, cat)} VP; face down, only you see "
+                     "them): " + ", ".join(f"{m.name} {m.caged_vp} VP" for m in cages) + ".")
+    elif not player["noted_cages"]:
+        lines.append("Your cages: none yet.")
+    if player["noted_cages"]:
+        lines.append(f"Noted cages (both decks were empty): {player['noted_cages']} × "
+                     f"{cat.rules.noted_cage_vp} VP.")
+    monsters = [cat.card(i) for i in player["monsters"]]
+    if monsters:
+        def monster_words(card: Card) -> str:
+            if not detailed:
+                return f"{card.name} {card.vp}"
+            ability = _ability_words(card)
+            return (f"{card.name} ({REGION_NAMES[card.region]}, {card.vp} VP, {card.symbiosis}"
+                    f"{', ' + ability if ability else ''})")
+        lines.append(f"Captured monsters ({len(monsters)}, {monster_points(player, cat)} VP): "
+                     + ", ".join(monster_words(m) for m in monsters) + ".")
+    else:
+        lines.append("Captured monsters: none yet.")
+    groups = symbiosis_groups(player["monsters"], cat)
+    if groups:
+        lines.append(f"Symbiosis sets: {len(groups)} (+{len(groups)} black dice, {cat.rules.max_black_dice} black at "
+                     "most): " + "; ".join(
+            " + ".join(f"{cat.card(i).name} ({cat.card(i).symbiosis})" if detailed else cat.card(i).name
+                       for i in group) for group in groups) + ".")
+    else:
+        lines.append("Symbiosis sets: none (three different colours make a set; wild counts as any).")
+    lines.append("Camps: " + "; ".join(
+        f"{REGION_NAMES[r]} level {player['camps'][r]} ({REGION_DIE[r]} + {black_dice(state, seat, r, cat)} black)"
+        for r in REGIONS) + ".")
     return "\n".join(lines)
 
 

@@ -22,7 +22,7 @@ from bot.games.monster_expedition.rules import (
     steal_victims,
     trader_price,
 )
-from bot.games.monster_expedition.solo import progress, special_rules_text, victory_text
+from bot.games.monster_expedition.solo import progress, progress_text, special_rules_text, victory_text
 from bot.games.monster_expedition.state import (
     black_dice,
     cage_count,
@@ -140,9 +140,10 @@ def view(state: JSON, viewer: Viewer, cat: Catalog | None = None) -> JSON:
             "victory": victory_text(expedition), "special_rules": special_rules_text(expedition, cat),
             "crates": solo["crates"], "crate_value": crate_value(state, cat), "trader_visits": solo["trader_visits"],
             "improvements_left": solo["prep_left"], "progress": progress(state, cat),
+            "progress_text": progress_text(state, cat),
             "outcome": solo["outcome"], "reason": solo["reason"], "loss_display": cat.rules.solo_loss_display,
         }
-        running = f"{len(state['display'])} cards · {cage_count(state['players'][0])} cages"
+        running = f"Goal: {public['solo']['progress_text']}"
         status = {"won": f"expedition {expedition.number} won", "lost": f"expedition {expedition.number} lost"}.get(
             solo["outcome"] or "", running)
         public["scores"] = [{"seat": 0, "name": state["players"][0]["name"], "text": status}]

@@ -223,3 +223,52 @@ def test_the_trader_is_never_captured_and_cages_cost_ten() -> None:
         act(state, {"type": "trader"})
     with pytest.raises(IllegalAction, match="at most 3"):
         act(state, {"type": "cage", "count": 4})
+
+
+def test_one_banked_die_may_improve_two_different_camps_but_each_only_once() -> None:
+    """Set I: Rostschnecke (Depths, bonus 4) and Pilzkobold (Forest, bonus 4). One banked 4 raises both camps;
+    Depths level 2 also prints bonus 4, but that die has already improved the Depths camp."""
+    state = standard()
+    give(state, 0, monsters=["rostschnecke", "pilzkobold"])
+    state, _ = hunt(state, "aerie", [("camp", dice(10, 4, 6, region="aerie")), ("bank", 4)])
+    state, events = stop_and_finish(state)
+    assert _improvements(events) == [(0, "depths", 2, "monster_bonus"), (0, "forest", 2, "monster_bonus")]
+
+
+def test_a_caged_bonus_monster_gives_no_improvement() -> None:
+    state = standard()
+    give(state, 0, cages=["nebelkauz"])  # Aerie, bonus value 5, but caged
+    state, _ = hunt(state, "depths", [("camp", dice(9, 5, 6, region="depths")), ("bank", 5)])
+    state, events = stop_and_finish(state)
+    assert _improvements(events) == []
+
+
+def test_the_steal_takes_the_cage_the_random_draw_picks() -> None:
+    """The cage is chosen with one draw over the victim's cages (noted cages included)."""
+    for draw, stolen in ((0, "abgrundauge"), (1, "lavakrebs"), (2, None)):
+        state = named(["Julia", "Oliver"])
+        give(state, 1, cages=["abgrundauge", "lavakrebs"])
+        state["players"][1]["noted_cages"] = 1
+        set_display(state, ["windschlange"])
+        state["turn"].update({"region": "aerie", "hunting_value": 11})
+        state["phase"] = "purchase"
+        state, _ = act(state, {"type": "capture", "card": "windschlange"}, [draw])
+        julia, oliver = state["players"]
+        if stolen is None:
+            assert julia["noted_cages"] == 1 and oliver["noted_cages"] == 0 and julia["cages"][:1] != ["abgrundauge"]
+        else:
+            assert julia["cages"][0] == stolen and stolen not in oliver["cages"]
+        assert len(oliver["cages"]) + oliver["noted_cages"] == 2
+
+
+def test_a_full_display_gets_no_card_and_says_so() -> None:
+    from bot.games.monster_expedition import GAME
+
+    state = standard()
+    state["turn"].update({"region": "forest", "hunting_value": 10})
+    state["phase"] = "purchase"
+    state, events = act(state, {"type": "cage", "count": 1})
+    refill = next(e for e in events if e["kind"] == "display_refilled")
+    assert refill["cards"] == [] and refill["short"] == 0
+    assert GAME.describe(state, refill) == "The display is full: no card is added."
+    assert "display" not in GAME.view(state, None)["last_move"]

@@ -8,6 +8,7 @@ from bot.core.errors import IllegalAction, LobbyError
 from bot.core.rng import Rng
 from bot.games.monster_expedition import GAME, campaign_text
 from bot.games.monster_expedition.rules import legal_actions
+from bot.games.monster_expedition.solo import progress, progress_text
 from bot.games.monster_expedition.state import next_expedition, setup_state
 
 from .helpers import act, dice, give, hunt, kinds, set_display, solo, stop_and_finish
@@ -108,10 +109,13 @@ def test_expedition_3_six_cages_from_the_trader_wins_at_once() -> None:
 def test_expedition_4_two_camps_at_the_top() -> None:
     state = solo(4)
     state["players"][0]["camps"].update({"aerie": 8, "depths": 7})
+    deck, reserve = list(state["deck"]), list(state["reserve"])
     state, _ = hunt(state, "forest", [("camp", dice(5, 2, 4, region="forest")), ("bank", 2)])
     state, events = stop_and_finish(state)
     assert kinds(events)[-1] == "expedition_won"
     assert state["players"][0]["camps"]["depths"] == 8
+    # the final level's two cages come from the reserve deck, as every solo cage does
+    assert state["players"][0]["cages"] == reserve[:2] and state["deck"] == deck
 
 
 @pytest.mark.parametrize(("ones", "levels"), [(1, 0), (2, 1), (3, 1), (4, 2)])
@@ -266,3 +270,53 @@ def test_campaign_text_shows_wins_failures_and_the_next_expedition() -> None:
     assert "Next: expedition 3 - At least 6 cages." in text
     assert "Campaign complete" in campaign_text({"won": list(range(1, 11))})
     assert "0/10" in campaign_text(None)
+
+
+def test_the_trader_counts_as_a_display_card() -> None:
+    state = solo(1, profile={})
+    set_display(state, ["stachelmaul", "federling", "tiefenegel", "kadaverkrabbe", "fuechsling", "moosgnom",
+                        "lavakrebs", "farnechse"])  # 8 monsters + the trader = 9 cards
+    give(state, 0, cages=["abgrundauge"])
+    assert progress(state) == {"display": 9, "cages": 1, "met": False}
+    assert progress_text(state) == "display 9 (win at 8 or fewer) · cages 1/1"
+    assert GAME.view(state, None)["scores"][0]["text"] == "Goal: display 9 (win at 8 or fewer) · cages 1/1"
+    for _ in range(3):  # 9 + 3 reveals = 12: still alive; the 4th reveal makes 13 (the trader counted) and loses
+        _purchase(state, 0)
+        state, events = act(state, {"type": "done"})
+        assert not state["over"]
+    _purchase(state, 0)
+    state, events = act(state, {"type": "done"})
+    assert events[-1] == {"kind": "expedition_lost", "expedition": 1, "reason": "13 cards in the display"}
+
+
+def test_expedition_7_an_owned_or_displayed_draco_chelonia_does_not_count() -> None:
+    state = solo(7)
+    set_display(state, ["draco-chelonia", "fuechsling", "stachelmaul"])
+    give(state, 0, monsters=["tiefenegel", "kadaverkrabbe", "rostschnecke", "leuchtangler", "meeresgleiter"],
+         cages=["bufomorph"])
+    state["players"][0]["monsters"].append(state["display"].pop(0)["card"])  # now owned: still not a Depths monster
+    assert progress(state)["count"] == 6 and progress_text(state) == (
+        "Depths monsters in the display 1 (need 0) · Depths monsters + cages 6/7")
+    _purchase(state, 10)
+    state, events = act(state, {"type": "capture", "card": "stachelmaul"})
+    assert kinds(events)[-1] == "expedition_won"  # 6 Depths monsters + 1 cage; a Draco Chelonia was no help
+
+
+@pytest.mark.parametrize(("number", "text"), [
+    (3, "cages 0/6"), (4, "camps at the top level 0/2"), (5, "cages 0/6"), (8, "trader visits 0/1"),
+    (9, "display 10 (win at 7 or fewer) · trader visits 0/1"), (10, "display 10 (win at 0)"),
+])
+def test_the_goal_progress_in_words(number: int, text: str) -> None:
+    assert progress_text(solo(number)) == text
+
+
+def test_improvements_after_failures_accumulate_per_expedition() -> None:
+    state = solo(4, profile={"won": [1, 2, 3], "failed_attempts": {"4": 1}})
+    state, _ = act(state, {"type": "improve", "region": "depths"})
+    assert state["phase"] == "camp"
+    lost = dict(state, over=True, solo=dict(state["solo"], outcome="lost", reason="test"))
+    record = GAME.outcome(lost).profile_updates[0]
+    assert record == {"won": [1, 2, 3], "failed_attempts": {"4": 2}}
+    again = solo(4, profile=record)
+    assert again["solo"]["prep_left"] == 2
+    assert solo(5, profile={"won": [1, 2, 3, 4], "failed_attempts": record["failed_attempts"]})["phase"] == "camp"

@@ -6,8 +6,9 @@ import json
 
 from bot.core.registry import find_game
 from bot.games.monster_expedition import GAME, capturable_monsters
+from bot.games.monster_expedition.effects import end_standard_game
 
-from .helpers import act, dice, give, hunt, named, set_display, solo
+from .helpers import CAT, act, dice, give, hunt, named, set_display, solo
 
 
 def test_the_game_is_registered_under_its_aliases() -> None:
@@ -81,13 +82,90 @@ def test_purchase_buttons_and_the_capture_autocomplete() -> None:
     assert GAME.turn_text(state) == "Julia: spend 22 on monsters or cages, or done"
 
 
-def test_private_text_lists_own_cages_and_sets() -> None:
+def test_private_text_lists_score_cages_monsters_and_sets() -> None:
     state = named(["Julia", "Oliver"])
-    give(state, 0, monsters=["vertikalwespe", "federling", "kadaverkrabbe"], cages=["aschephoenix"])
-    text = GAME.private_text(state, 0)
-    assert "Aschephönix" in text and "3 VP caged" in text
-    assert "Symbiosis sets (1, +1 black dice)" in text
-    assert "Aschephönix" not in GAME.private_text(state, 1)
+    give(state, 0, monsters=["vertikalwespe", "federling", "kadaverkrabbe", "nebelkauz"],
+         cages=["aschephoenix", "lavakrebs"])
+    state["players"][0]["noted_cages"] = 1
+    lines = GAME.private_text(state, 0).split("\n")
+    assert lines == [
+        "**Julia** — camp set I",
+        "Score so far: 12 VP (6 from monsters, 6 from cages); 9 crests in hand.",
+        "Your cages (3, 6 VP; face down, only you see them): Aschephönix 3 VP, Lavakrebs 2 VP.",
+        "Noted cages (both decks were empty): 1 × 1 VP.",
+        "Captured monsters (4, 6 VP): Vertikalwespe (Aerie, 2 VP, red), Federling (Aerie, 1 VP, purple), "
+        "Kadaverkrabbe (Depths, 2 VP, white), Nebelkauz (Aerie, 1 VP, white, bonus value 5).",
+        "Symbiosis sets: 1 (+1 black dice, 8 black at most): Kadaverkrabbe (white) + Vertikalwespe (red) + "
+        "Federling (purple).",
+        "Camps: Aerie level 1 (yellow + 3 black); Depths level 1 (blue + 3 black); Enchanted Forest level 1 "
+        "(green + 3 black).",
+    ]
+    oliver = GAME.private_text(state, 1)
+    assert "Aschephönix" not in oliver and "Lavakrebs" not in oliver
+    assert "Your cages: none yet." in oliver and "Captured monsters: none yet." in oliver
+
+
+def test_private_text_in_solo_shows_the_goal_and_the_progress() -> None:
+    state = solo(9)
+    give(state, 0, cages=["aschephoenix"])
+    state["solo"]["crates"] = 2
+    lines = GAME.private_text(state, 0).split("\n")
+    assert lines[1:5] == [
+        "Expedition 9 goal: No more than 7 cards in the display and at least 1 visit to the Monster Trader.",
+        "Progress: display 10 (win at 7 or fewer) · trader visits 0/1.",
+        "Crates: 2 (each lowers a cost by 5).",
+        "Your cages (1, 3 VP; face down, only you see them): Aschephönix 3 VP.",
+    ]
+    assert "Score so far" not in "\n".join(lines)
+
+
+def test_private_text_fits_a_discord_message_even_for_a_huge_collection() -> None:
+    state = named(["Julia", "Oliver"])
+    ids = list(CAT.deck_ids) + list(CAT.starting_ids)
+    give(state, 1, monsters=ids[:30], cages=ids[30:])
+    state["players"][1]["noted_cages"] = 3
+    text = GAME.private_text(state, 1)
+    assert len(text) <= 1990
+    assert "Your cages (32, 53 VP" in text and text.endswith("(green + 8 black).")
+
+
+def test_no_public_text_names_another_players_cage() -> None:
+    """Cages bought, stolen and caged at the end never appear by name in a public view, sentence or turn text."""
+    state = named(["Julia", "Oliver", "Mia"])
+    set_display(state, ["windschlange", "stachelmaul"], crests={"stachelmaul": 2})
+    give(state, 1, cages=["aschephoenix", "gipfeldrache"])
+    give(state, 2, cages=["medusamorph"])
+    hidden = {"aschephoenix", "gipfeldrache", "medusamorph"}
+    seen: list[str] = []
+
+    def public_texts(current: dict, events: list[dict]) -> None:
+        seen.append(json.dumps(GAME.view(current, None), ensure_ascii=False))
+        seen.append(GAME.turn_text(current))
+        seen.extend(GAME.describe(current, e) for e in events)
+
+    state["turn"].update({"region": "aerie", "hunting_value": 31})
+    state["phase"] = "purchase"
+    state, events = act(state, {"type": "capture", "card": "windschlange"})
+    public_texts(state, events)
+    state, events = act(state, {"type": "steal", "seat": 1}, [0])
+    public_texts(state, events)
+    stolen = state["players"][0]["cages"][0]
+    assert stolen == "aschephoenix"
+    state, events = act(state, {"type": "cage", "count": 2})
+    public_texts(state, events)
+    julias = set(state["players"][0]["cages"])
+    hidden |= julias
+    end_standard_game(state, events := [])
+    public_texts(state, events)
+    seen.append(GAME.outcome(state).summary)
+    text = " ".join(seen)
+    names = {CAT.card(i).name for i in hidden} | hidden
+    assert not [n for n in names if n in text]
+    assert "Stachelmaul" in text  # a crested card caged at the end was public: only its new owner's count shows
+    assert "Mia steals" not in text and "Julia steals a random cage from Oliver." in text
+    for seat in (1, 2):  # another seat's own view and /game mine show their cages, never Julia's
+        theirs = json.dumps(GAME.view(state, seat), ensure_ascii=False) + GAME.private_text(state, seat)
+        assert not [n for n in {CAT.card(i).name for i in julias} if n in theirs]
 
 
 def test_describe_never_names_a_caged_monster() -> None:

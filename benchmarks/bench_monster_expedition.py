@@ -25,11 +25,11 @@ ALL_WON = {"won": list(range(1, 11))}
 
 
 def play(mode: str, players: int, styles: list[str], seed: int, options: dict | None = None,
-         timings: dict[str, list[float]] | None = None) -> dict:
+         timings: dict[str, list[float]] | None = None, cap: int = 5000) -> dict:
     state = GAME.setup(mode, [f"Hunter{i}" for i in range(players)], Rng(seed, 0), options or {})
     chooser = random.Random(seed)
     step = 0
-    while not state["over"] and step < 5000:
+    while not state["over"] and step < cap:
         step += 1
         seat = GAME.to_act(state)[0]
         action = choose(GAME.view(state, seat), styles[seat % len(styles)], chooser)
@@ -43,22 +43,34 @@ def play(mode: str, players: int, styles: list[str], seed: int, options: dict | 
     return state
 
 
+BOARDS = (("standard", 2, None), ("standard", 3, None), ("standard", 4, None),
+          ("solo", 1, {"expedition": 9, "profiles": [ALL_WON]}), ("solo", 1, {"expedition": 2, "profiles": [ALL_WON]}))
+
+
 def speed(games: int) -> None:
+    """Rules and view timings over 3-player games; then board renders of a mid-game and a final position for
+    2, 3 and 4 players and two solo expeditions (the renders a channel sees most)."""
     from rendering.monster_expedition import render
 
     timings: dict[str, list[float]] = {"apply": [], "view": [], "render": []}
-    states = []
     for seed in range(games):
-        states.append(play("standard", 3, ["greedy", "cautious"], seed, timings=timings))
-    for state in states:
-        view = GAME.view(state, None)
-        started = time.perf_counter()
-        png = render(view)
-        timings["render"].append(time.perf_counter() - started)
+        play("standard", 3, ["greedy", "cautious"], seed, timings=timings)
+    sizes: dict[str, list[int]] = {}
+    for seed in range(max(1, games // 4)):
+        for mode, players, options in BOARDS:
+            final = play(mode, players, ["greedy", "cautious"], seed, options)
+            middle = play(mode, players, ["greedy", "cautious"], seed, options, cap=60)
+            for state in (middle, final):
+                view = GAME.view(state, None)
+                started = time.perf_counter()
+                png = render(view)
+                timings["render"].append(time.perf_counter() - started)
+                sizes.setdefault(f"{mode} {players}p", []).append(len(png))
     for name, values in timings.items():
         print(f"{name:7s}: {1000 * statistics.mean(values):7.3f} ms mean, {1000 * max(values):7.2f} ms max "
               f"over {len(values)} runs")
-    print(f"last board PNG: {len(png) / 1024:.0f} KB")
+    for name, values in sizes.items():
+        print(f"board PNG {name:12s}: {statistics.mean(values) / 1024:4.0f} KB mean, {max(values) / 1024:4.0f} KB max")
 
 
 def balance(seeds: int) -> None:

@@ -74,7 +74,7 @@ def _player_view(state: JSON, seat: int, cat: Catalog) -> JSON:
 def _score_text(player: JSON) -> str:
     """The public score so far: captured monsters' points and a cage count (cage values stay secret)."""
     cages = int(player["cages"])
-    return f"{player['monster_points']} VP +{cages} cage{'' if cages == 1 else 's'}"
+    return f"{player['monster_points']} VP + {cages} cage{'' if cages == 1 else 's'}"
 
 
 def view(state: JSON, viewer: Viewer, cat: Catalog | None = None) -> JSON:

@@ -33,6 +33,6 @@ def test_mid_game_and_final_boards_render(mode: str, players: int, seed: int, op
         png = render(view)
         image = Image.open(io.BytesIO(png))
         image.load()
-        assert image.width == 1280 and len(png) < 1_000_000
+        assert image.width == 1280 and len(png) < 300_000
         with open(f"/tmp/monster-expedition-{mode}-{players}p-seed{seed}-{label}.png", "wb") as handle:
             handle.write(png)

@@ -27,7 +27,7 @@ def test_public_view_shows_cage_counts_never_cage_identities() -> None:
     assert "abgrundauge" not in text and "lavakrebs" not in text and "you" not in public
     oliver = public["players"][1]
     assert oliver["cages"] == 2 and oliver["monster_points"] == 2
-    assert public["scores"][1]["text"] == "2 VP +2 cages"
+    assert public["scores"][1]["text"] == "2 VP + 2 cages"
     assert set(public) >= {"display", "tray", "players", "deck_size", "reserve_size", "phase", "turn", "last_move",
                            "log", "round", "last_round", "dice_faces"}
     mine = GAME.view(state, 1)

@@ -108,6 +108,7 @@ def _card(draw: ImageDraw.ImageDraw, x: int, y: int, card: dict[str, Any]) -> No
                   fill=kit.ORANGE)
     crest = card.get("crest")
     if crest is not None:  # the crest owner's token (colour, shape and letter) in the band, clear of the text
+        draw.ellipse((x + 84 - 22, y + 25 - 22, x + 84 + 22, y + 25 + 22), fill=kit.PANEL)  # stands out on any band
         kit.draw_token(draw, (x + 84, y + 25), 18, kit.player_style(int(crest)), outline=kit.INK, width=2)
 
 
@@ -323,7 +324,7 @@ def _draw_result(draw: ImageDraw.ImageDraw, y: int, view: dict[str, Any]) -> int
 
 def _draw_solo_header(draw: ImageDraw.ImageDraw, view: dict[str, Any], turn_style: kit.PlayerStyle | None) -> int:
     """The header band with the expedition's goal progress across the full width instead of a score column."""
-    bottom = kit.header_band(draw, kit.WIDTH, view.get("title", "Monster Expedition"), str(view["turn"]),
+    bottom = kit.header_band(draw, kit.WIDTH, view.get("title", "Monster Expedition"), _headline(view),
                              str(view.get("last_move") or ""), turn_style, [])
     draw.rectangle((0, bottom, kit.WIDTH, bottom + SOLO_ROW), fill=kit.PANEL)
     score = view["scores"][0]
@@ -336,6 +337,13 @@ def _draw_solo_header(draw: ImageDraw.ImageDraw, view: dict[str, Any], turn_styl
 
 
 SOLO_ROW = 8
+
+
+def _headline(view: dict[str, Any]) -> str:
+    """The header's big line: whose turn and what to do, or at the end just who won (the scores are below it)."""
+    if not view.get("over") or view["mode"] == "solo":
+        return str(view["turn"])
+    return f"Game over: {_result_lines(view)[0]}"
 
 
 def render(view: dict[str, Any]) -> bytes:
@@ -357,7 +365,7 @@ def render(view: dict[str, Any]) -> bytes:
         y = _draw_solo_header(draw, view, turn_style) + 16
     else:
         scores = [(kit.player_style(int(s["seat"])), str(s["name"]), str(s["text"])) for s in view["scores"]]
-        y = kit.header_band(draw, kit.WIDTH, view.get("title", "Monster Expedition"), str(view["turn"]),
+        y = kit.header_band(draw, kit.WIDTH, view.get("title", "Monster Expedition"), _headline(view),
                             str(view.get("last_move") or ""), turn_style, scores) + 16
     if view.get("over"):
         y = _draw_result(draw, y, view)

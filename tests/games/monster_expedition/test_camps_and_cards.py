@@ -272,3 +272,17 @@ def test_a_full_display_gets_no_card_and_says_so() -> None:
     assert refill["cards"] == [] and refill["short"] == 0
     assert GAME.describe(state, refill) == "The display is full: no card is added."
     assert "display" not in GAME.view(state, None)["last_move"]
+
+
+def test_an_immediate_improvement_to_the_final_level_gives_two_cages_and_a_refill() -> None:
+    state = named(["Julia", "Oliver"])
+    state["players"][0]["camps"]["aerie"] = 7
+    set_display(state, ["blitzkolibri"])  # Aerie, level 9, improves the Aerie camp at once
+    deck = list(state["deck"])
+    state["turn"].update({"region": "aerie", "hunting_value": 9})
+    state["phase"] = "purchase"
+    state, events = act(state, {"type": "capture", "card": "blitzkolibri"})
+    assert _improvements(events) == [(0, "aerie", 8, "immediate")]
+    assert state["players"][0]["cages"] == deck[:2]
+    refill = next(e for e in events if e["kind"] == "display_refilled")
+    assert [c["card"] for c in refill["cards"]] == deck[2:11] and len(state["display"]) == 10

@@ -320,3 +320,15 @@ def test_improvements_after_failures_accumulate_per_expedition() -> None:
     again = solo(4, profile=record)
     assert again["solo"]["prep_left"] == 2
     assert solo(5, profile={"won": [1, 2, 3, 4], "failed_attempts": record["failed_attempts"]})["phase"] == "camp"
+
+
+def test_a_misthrow_improvement_can_win_expedition_4_in_the_middle_of_the_hunt() -> None:
+    state = solo(4)
+    state["players"][0]["camps"].update({"aerie": 8, "depths": 7})
+    give(state, 0, monsters=["leuchtangler"])  # Depths, misthrow improvement
+    reserve = list(state["reserve"])
+    state, _ = hunt(state, "forest", [("camp", dice(5, 4, 6, region="forest")), ("bank", 5)])
+    state, events = act(state, {"type": "roll"}, dice(5, 5))  # only a banked number: a misthrow
+    assert kinds(events) == ["dice_rolled", "misthrow", "camp_improved", "cages_taken", "expedition_won"]
+    assert state["over"] and state["players"][0]["camps"]["depths"] == 8  # won mid-hunt, no need to stop
+    assert state["players"][0]["cages"] == reserve[:2]

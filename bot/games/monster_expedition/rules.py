@@ -263,7 +263,9 @@ def _bank(state: JSON, action: JSON, rng: Rng, events: list[JSON], cat: Catalog)
     value = _int_field(action, "value")
     turn = state["turn"]
     if value in turn["banked_numbers"]:
-        raise IllegalAction(f"You already banked {value}s this turn; bank one of: "
+        lost = all(int(d["value"]) != value for d in turn["banked"])
+        why = " (a number lost to a misthrow stays used)" if lost else ""
+        raise IllegalAction(f"You already banked {value}s this turn{why}; bank one of: "
                             f"{', '.join(map(str, bankable_numbers(state)))}.")
     taken = [d for d in turn["rolled"] if int(d["value"]) == value]
     if not taken:

@@ -281,7 +281,9 @@ def rules_text(mode: str, cat: Catalog | None = None) -> str:
         f"{r.cage_cost}, the Monster Trader's {r.trader_cages} cages at {r.trader_cost}; leftover is lost.",
         "3. Improvements, automatic: banked 1s improve the Aerie, 2s the Depths, 3s the Enchanted Forest; bonus "
         "values on camp levels and monsters improve the matching camp whoever banked them (active player first, "
-        "then the others in order). 7 improvements at most; side B after the 4th; the final level gives "
+        "then the others in order). A bonus value is read from the camp's current level, so one improvement can "
+        "open the next; each die improves a given camp at most once. 7 improvements at most; side B after the 4th; "
+        "the final level gives "
         f"{r.final_level_cages} cages at once. Misthrow monsters improve once per turn on any misthrow.",
         "   Immediate effects on capture: steal a random cage (you pick the opponent), or improve the matching camp. "
         "Caged monsters have no abilities.",

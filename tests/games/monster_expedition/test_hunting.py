@@ -113,6 +113,9 @@ def test_a_lost_number_stays_banked_and_a_misthrow_with_nothing_banked_loses_not
     # the green die is left; 3 and 6 are banked: a 3 is a misthrow, losing the highest (6)
     state, events = act(state, {"type": "roll"}, dice(3, colours=["green"]))
     assert events[-1]["lost"] == {"colour": "black", "value": 6}
+    probe, _ = act(state, {"type": "roll"}, dice(7, colours=["green"]))
+    with pytest.raises(IllegalAction, match=r"banked 6s this turn \(a number lost to a misthrow stays used\)"):
+        act(probe, {"type": "bank", "value": 6})
     state, events = act(state, {"type": "roll"}, dice(6, colours=["green"]))
     assert kinds(events) == ["dice_rolled", "misthrow"]  # 6 was lost but stays banked this turn
     assert events[-1]["lost"]["value"] == 3

@@ -98,7 +98,7 @@ def progress_text(state: JSON, cat: Catalog | None = None) -> str:
     if kind == "display_and_cages":
         parts = [display, f"cages {facts['cages']}/{expedition.min_cages}"]
     elif kind == "region":
-        name = REGION_NAMES[expedition.region or ""]
+        name = {"forest": "Forest"}.get(expedition.region or "", REGION_NAMES[expedition.region or ""])
         parts = [f"{name} monsters in the display {facts['region_in_display']} (need 0)",
                  f"{name} monsters + cages {facts['count']}/{expedition.min_count}"]
     elif kind == "cages":

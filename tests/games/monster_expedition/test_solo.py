@@ -303,6 +303,7 @@ def test_expedition_7_an_owned_or_displayed_draco_chelonia_does_not_count() -> N
 
 
 @pytest.mark.parametrize(("number", "text"), [
+    (2, "Forest monsters in the display 2 (need 0) · Forest monsters + cages 0/7"),
     (3, "cages 0/6"), (4, "camps at the top level 0/2"), (5, "cages 0/6"), (8, "trader visits 0/1"),
     (9, "display 10 (win at 7 or fewer) · trader visits 0/1"), (10, "display 10 (win at 0)"),
 ])

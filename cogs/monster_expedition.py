@@ -65,19 +65,44 @@ class HuntCommands(commands.GroupCog, group_name="hunt", group_description="Play
         await play(interaction, {"type": "stop"})
 
     @app_commands.command(name="capture", description="Capture a monster from the wilderness display")
-    @app_commands.describe(monster="A monster of your camp's region (or the Draco Chelonia) you can afford")
+    @app_commands.describe(monster="A monster of your camp's region (or the Draco Chelonia) you can afford",
+                           crates="Solo expeditions 9 and 10: crates to spend on it (default: as few as needed)")
     @app_commands.autocomplete(monster=affordable_monsters)
-    async def capture(self, interaction: discord.Interaction, monster: str) -> None:
-        await play(interaction, {"type": "capture", "card": monster})
+    async def capture(self, interaction: discord.Interaction, monster: str,
+                      crates: app_commands.Range[int, 0, 20] | None = None) -> None:
+        action: dict[str, object] = {"type": "capture", "card": monster}
+        if crates is None:
+            crates = await self._fewest_crates(interaction, "capture", monster)
+        if crates:
+            action["crates"] = crates
+        await play(interaction, action)
+
+    @staticmethod
+    async def _fewest_crates(interaction: discord.Interaction, kind: str, card: str | None = None) -> int:
+        """The fewest crates that make a purchase legal now (0 outside solo expeditions 9 and 10)."""
+        seen = await service_of(interaction).seen(channel_id_of(interaction), interaction.user.id)
+        if seen.game is not GAME or seen.state is None or seen.seat is None or seen.seat not in GAME.to_act(seen.state):
+            return 0
+        needed = [int(a.get("crates", 0)) for a in GAME.legal_actions(seen.state, seen.seat)
+                  if a["type"] == kind and (card is None or a.get("card") == card)]
+        return min(needed) if needed else 0
 
     @app_commands.command(name="cage", description="Buy cages from the draw deck for 10 each")
     @app_commands.describe(count="How many cages (default 1)")
     async def cage(self, interaction: discord.Interaction, count: app_commands.Range[int, 1, 10] = 1) -> None:
         await play(interaction, {"type": "cage", "count": count})
 
-    @app_commands.command(name="trader", description="Visit the monster trader: 6 cages for 40")
-    async def trader(self, interaction: discord.Interaction) -> None:
-        await play(interaction, {"type": "trader"})
+    @app_commands.command(name="trader",
+                          description="Visit the monster trader: 6 cages for 40 (35 in solo expedition 8)")
+    @app_commands.describe(crates="Solo expeditions 9 and 10: crates to spend (default: as few as needed)")
+    async def trader(self, interaction: discord.Interaction,
+                     crates: app_commands.Range[int, 0, 20] | None = None) -> None:
+        action: dict[str, object] = {"type": "trader"}
+        if crates is None:
+            crates = await self._fewest_crates(interaction, "trader")
+        if crates:
+            action["crates"] = crates
+        await play(interaction, action)
 
     @app_commands.command(name="steal", description="Choose whose cage a steal monster takes")
     @app_commands.describe(player="An opponent who has a cage")

@@ -112,10 +112,6 @@ class Seen:
     seat: int | None
 
 
-def _mention(user_id: int) -> str:
-    return f"<@{user_id}>"
-
-
 class GameService:
     """Hosts every channel's match. One instance per bot; safe to call from many coroutines at once."""
 

@@ -1,4 +1,5 @@
-"""Simple computer players: uniformly random, and a one-step greedy player that simulations use to tune balance.
+"""Computer players: uniformly random, a one-step greedy player, and a turn planner that simulations use to tune
+balance.
 
 Both decide from legal actions only; the greedy one looks one action ahead with a fixed random stream (it never
 sees the real deck or bag draws) and scores the result with a hand-written estimate of progress.
@@ -12,6 +13,7 @@ from typing import Any
 from bot.core.rng import Rng
 from bot.games.expeditions import queries as q
 from bot.games.expeditions.data import Components
+from bot.games.expeditions.engine import pending_options
 from bot.games.expeditions.game import ExpeditionsGame
 
 State = dict[str, Any]
@@ -89,12 +91,180 @@ def greedy_action(game: ExpeditionsGame, state: State, seat: int, rnd: random.Ra
     return best[0]
 
 
+GOAL_WEIGHT = 9.0  # what a glory category is worth once met (a star is near), before the boast
+STAR_BONUS = 12.0  # a placed star beyond its dollars: stars end the game
+MOVE_CANDIDATES = 4  # destinations a plan considers (the most promising by a quick look)
+
+
+def goal_progress(comp: Components, state: State, seat: int, key: str) -> float:
+    """How close a seat is to a glory category, 0 to 1, counting cards in hand as half-way to a meld/upgrade."""
+    player = state["players"][seat]
+    glory = next(g for g in comp.glory if g.key == key)
+    controlled = [comp.cards[c] for c in q.controlled(player)]
+    room = q.limit(comp, player)
+    if glory.measure == "quests":
+        here = sum(1 for c in controlled if c.quest is not None and _quest_location_known(state, c.quest.location))
+        have = len(player["quests"]) + 0.35 * min(here, room - len(player["quests"]))
+    elif glory.measure == "melds":
+        have = len(player["melds"]) + 0.5 * min(sum(c.kind == "meteorite" for c in controlled),
+                                                room - len(player["melds"]))
+    elif glory.measure == "upgrades":
+        have = len(player["upgrades"]) + 0.5 * min(sum(c.kind == "item" for c in controlled),
+                                                   room - len(player["upgrades"]))
+    elif glory.measure == "token20":
+        have = 1.0 if q.has_token20(player) else 0.45 * (player["power"] + player["guile"]) / 20
+    elif glory.measure == "corruption":
+        have = q.corruption_count(player) + 0.1 * (player["power"] + player["guile"]) / 3
+    elif glory.measure == "cards":
+        have = len(controlled)
+    else:
+        return min(1.0, max(q.workers_owned(player) / glory.goal, player["map_tokens"] / glory.goal_maps))
+    return min(1.0, have / glory.goal)
+
+
+def _quest_location_known(state: State, number: int) -> bool:
+    return any(space["tile"] == number and space["revealed"] for space in state["spaces"].values())
+
+
+def planner_estimate(comp: Components, state: State, seat: int) -> float:
+    """Money, stars, the best open glory categories by progress, resources, and what the mech's spot offers."""
+    player = state["players"][seat]
+    value = float(q.score(comp, player)) + STAR_BONUS * player["stars"]
+    open_goals = sorted((GOAL_WEIGHT * goal_progress(comp, state, seat, g.key) ** 2 + (
+        3.0 if q.goal_met(comp, player, g.key) else 0.0)
+        for g in comp.glory if seat not in state["glory"][g.key]), reverse=True)
+    value += sum(open_goals[:max(0, comp.rules.stars_per_player - player["stars"])])
+    value += 0.3 * (player["power"] + player["guile"]) + 0.4 * player["map_tokens"]
+    value += 0.6 * sum(player["workers"].values()) + 0.3 * q.workers_owned(player)
+    value += 0.5 * len(player["hand"]) + 0.1 * len(player["active"])
+    if player["token"] == "refresh":
+        value += 1.0  # three actions next turn
+    value += 0.7 * location_appeal(comp, state, seat)
+    return value
+
+
+def card_worth(comp: Components, state: State, seat: int, card_id: str) -> float:
+    """A quick guess at how useful a card would be to this seat (for choices made without looking ahead)."""
+    player = state["players"][seat]
+    card = comp.cards[card_id]
+    room = q.limit(comp, player)
+    if card.kind == "item":
+        return 2.0 + 0.4 * card.coins if len(player["upgrades"]) < room else 1.0
+    if card.kind == "meteorite":
+        return 2.5 if len(player["melds"]) < room else 1.0
+    if card.kind == "quest" and card.quest is not None and len(player["quests"]) < room:
+        return 3.0 if _quest_location_known(state, card.quest.location) else 2.0
+    return 1.0
+
+
+def quick_choice(game: ExpeditionsGame, state: State, seat: int) -> dict[str, Any]:
+    """Answer a pending choice by rule of thumb (no look-ahead), as plans do while they are simulated."""
+    comp = game.comp
+    pending = state["turn"]["pending"]
+    options = [o["id"] for o in pending_options(comp, state, pending)]
+    kind = pending["kind"]
+    player = state["players"][seat]
+
+    def pick(option: str) -> dict[str, Any]:
+        return {"type": "choose", "option": option}
+
+    real = [o for o in options if o not in ("skip", "stop", "done", "confirm")]
+    if kind == "play_steps":
+        for wanted in ("core", "activate"):
+            if wanted in options:
+                return pick(wanted)
+        return pick("done")
+    if kind == "sweep" or not real:
+        return pick("confirm" if "confirm" in options else options[-1])
+    if kind in ("vanquish", "solve", "boast", "or", "worker_colour", "location_benefit", "activate_adjacent"):
+        if kind == "worker_colour":  # the colour of the cards in hand that lack a worker
+            wanted = [comp.cards[c].colour for c in player["hand"]]
+            return pick(max(real, key=lambda o: wanted.count(o.split(":")[1])))
+        return pick(real[0] if kind != "vanquish" else "take")
+    if kind == "card_destination":
+        return pick("hand")
+    ids = [o.split(":", 1)[1] for o in real]
+    if kind == "take_card":
+        slots = [int(i) for i in ids]
+        return pick(f"slot:{max(slots, key=lambda s: card_worth(comp, state, seat, state['face_up'][s]))}")
+    if kind in ("upgrade", "meld", "play"):
+        best = max(ids, key=lambda c: (comp.cards[c].coins, c in player["hand"]))
+        if kind == "play":
+            best = max(ids, key=lambda c: card_worth(comp, state, seat, c))
+        return pick(f"card:{best}")
+    if kind in ("discard", "trash"):
+        if kind == "trash" and not pending.get("mandatory"):
+            return pick("skip")
+        return pick(f"card:{min(ids, key=lambda c: card_worth(comp, state, seat, c))}")
+    if kind == "rescue":
+        workered = [s["card"] for s in player["active"] if s["worker"]]
+        return pick(f"card:{workered[0] if workered else ids[0]}")
+    return pick(real[0])
+
+
+def destination_appeal(comp: Components, state: State, seat: int, code: str) -> float:
+    if not state["spaces"][code]["revealed"]:
+        return 2.0
+    moved = dict(state)
+    players = list(state["players"])
+    players[seat] = {**players[seat], "at": code}
+    moved["players"] = players
+    return location_appeal(comp, moved, seat)
+
+
+def _top_level(game: ExpeditionsGame, state: State, seat: int) -> list[dict[str, Any]]:
+    legal = [a for a in game.legal_actions(state, seat) if a["type"] != "odin"]
+    moves = [a for a in legal if a["type"] == "move"]
+    if len(moves) > MOVE_CANDIDATES:
+        comp = game.comp
+        moves.sort(key=lambda a: -destination_appeal(comp, state, seat, a["space"]) if a["space"] != "stay" else 0)
+        moves = moves[:MOVE_CANDIDATES]
+    return [a for a in legal if a["type"] != "move"] + moves
+
+
+def _search(game: ExpeditionsGame, state: State, seat: int, turn: int, depth: int = 0
+            ) -> tuple[float, dict[str, Any] | None]:
+    """The best value reachable by the end of this turn (number `turn`), and the first action towards it."""
+    if state["over"] or state["turns_taken"] != turn or depth > 40:
+        return planner_estimate(game.comp, state, seat), None
+    if state["turn"]["pending"]:
+        action = quick_choice(game, state, seat)
+        value, _ = _search(game, game.apply(state, seat, action, Rng(0, 0)).state, seat, turn, depth + 1)
+        return value, action
+    best_value, best_action = float("-inf"), None
+    for action in _top_level(game, state, seat):
+        value, _ = _search(game, game.apply(state, seat, action, Rng(0, 0)).state, seat, turn, depth + 1)
+        if value > best_value:
+            best_value, best_action = value, action
+    return best_value, best_action
+
+
+def planned_action(game: ExpeditionsGame, state: State, seat: int, rnd: random.Random) -> dict[str, Any]:
+    """A turn planner: tries every order of the turn's actions (the most promising moves only), answering the
+    choices on the way by rule of thumb, and takes the first step of the plan that ends the turn best placed.
+    Choices among several cards, benefits or categories are weighed one step ahead."""
+    legal = game.legal_actions(state, seat)
+    if len(legal) == 1:
+        return legal[0]
+    pending = state["turn"]["pending"]
+    if pending:
+        if pending["kind"] in ("or", "take_card", "worker_colour", "location_benefit", "activate_adjacent", "boast",
+                               "upgrade", "meld", "play"):
+            comp = game.comp
+            choices = [a for a in legal if a["type"] == "choose"]
+            return max(choices, key=lambda a: planner_estimate(
+                comp, game.apply(state, seat, a, Rng(0, 0)).state, seat) + rnd.random() * 0.01)
+        return quick_choice(game, state, seat)
+    _, action = _search(game, state, seat, state["turns_taken"])
+    return action if action is not None else legal[0]
+
+
 def play_game(game: ExpeditionsGame, players: int, seed: int, policy: str = "random",
               max_steps: int = 4000) -> tuple[State, int]:
     """Play one whole game with the given policy; returns the final state and the number of actions applied."""
     rnd = random.Random(seed)
     state = game.setup("standard", [f"P{i + 1}" for i in range(players)], Rng(seed, 0), {})
-    choose = greedy_action if policy == "greedy" else random_action
+    choose = {"greedy": greedy_action, "planner": planned_action}.get(policy, random_action)
     step = 0
     while not state["over"] and step < max_steps:
         seat = game.to_act(state)[0]

@@ -1,6 +1,6 @@
 """Expeditions benchmark and balance report: ms per apply/view/render, then simulated games for 1-5 players.
 
-Usage: python benchmarks/bench_expeditions.py [--games N] [--policy random|greedy|both] [--skip-sim]
+Usage: python benchmarks/bench_expeditions.py [--games N] [--policy random|greedy|planner|all] [--skip-sim]
 Reports, per player count and policy: how many games ended (and at which turn cap the rest stopped), turns per
 player, the winning score and the spread between first and last, and how often each glory category got a star.
 """
@@ -75,7 +75,7 @@ def simulate(players: int, games: int, policy: str, cap: int) -> None:
         spreads.append(max(scores) - min(scores))
         for key, seats in state["glory"].items():
             stars[key] += len(seats)
-    line = f"{policy:6} {players}p: {ended}/{games} ended"
+    line = f"{policy:7} {players}p: {ended}/{games} ended"
     if capped:
         line += f" (cap {cap} actions hit at {statistics.mean(capped):.0f} turns)"
     if turns:
@@ -89,14 +89,14 @@ def simulate(players: int, games: int, policy: str, cap: int) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--games", type=int, default=5)
-    parser.add_argument("--policy", default="both", choices=("random", "greedy", "both"))
+    parser.add_argument("--policy", default="planner", choices=("random", "greedy", "planner", "all"))
     parser.add_argument("--cap", type=int, default=6000, help="actions per game before giving up")
     parser.add_argument("--skip-sim", action="store_true")
     args = parser.parse_args()
     bench_speed()
     if args.skip_sim:
         return
-    policies = ("random", "greedy") if args.policy == "both" else (args.policy,)
+    policies = ("random", "greedy", "planner") if args.policy == "all" else (args.policy,)
     for policy in policies:
         for players in range(1, 6):
             simulate(players, args.games, policy, args.cap)

@@ -102,7 +102,7 @@ def draw_space(draw: ImageDraw.ImageDraw, space: dict[str, Any], top: int) -> No
             draw_corruption(draw, x - (len(tokens) - 1) * 16, y + 12, tokens)
         elif space.get("cleared_exposed"):
             draw.text((x, y + 12), "cleared", font=kit.font(18, "bold"), fill="#1B4D2A", anchor="mm")
-    draw.text((x + 18, y + 50), space["code"], font=kit.font(18, "semibold"),
+    draw.text((x + 20, y + 50), space["code"], font=kit.font(22, "bold"),
               fill=kit.INK_DARK if space["revealed"] else kit.INK_MUTED, anchor="mm")
     if space.get("mech") is not None:
         seat = space["mech"]

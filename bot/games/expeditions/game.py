@@ -44,7 +44,7 @@ controlled, workers and map tokens; still tied players share the win.
 1 guile or $1, any number of times in your turn), Lumberjack (first corruption of each colour costs 1 less; \
 20 token 9+9), Highlander (gained cards may go to hand).
 Commands: `/mech refresh`, `/mech actions skip:<action>` (cover it), `/mech move`, `/mech play`, `/mech gather`, \
-and the buttons/menus for each choice."""
+`/mech choose` (or the select menu under the board) for each choice a card or location asks, `/mech odin`."""
 
 
 class ExpeditionsGame(Game):

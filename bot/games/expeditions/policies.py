@@ -7,11 +7,13 @@ sees the real deck or bag draws) and scores the result with a hand-written estim
 
 from __future__ import annotations
 
+import functools
 import random
 from typing import Any
 
 from bot.core.rng import Rng
 from bot.games.expeditions import queries as q
+from bot.games.expeditions.board import BASECAMP, adjacent_locations
 from bot.games.expeditions.data import Components
 from bot.games.expeditions.engine import pending_options
 from bot.games.expeditions.game import ExpeditionsGame
@@ -93,7 +95,8 @@ def greedy_action(game: ExpeditionsGame, state: State, seat: int, rnd: random.Ra
 
 GOAL_WEIGHT = 9.0  # what a glory category is worth once met (a star is near), before the boast
 STAR_BONUS = 12.0  # a placed star beyond its dollars: stars end the game
-MOVE_CANDIDATES = 4  # destinations a plan considers (the most promising by a quick look)
+NOISE = 0.6  # plans within this much of the best are taken now and then
+MOVE_CANDIDATES = 5  # destinations a plan considers (the most promising by a quick look)
 
 
 def goal_progress(comp: Components, state: State, seat: int, key: str) -> float:
@@ -104,7 +107,7 @@ def goal_progress(comp: Components, state: State, seat: int, key: str) -> float:
     room = q.limit(comp, player)
     if glory.measure == "quests":
         here = sum(1 for c in controlled if c.quest is not None and _quest_location_known(state, c.quest.location))
-        have = len(player["quests"]) + 0.35 * min(here, room - len(player["quests"]))
+        have = len(player["quests"]) + 0.5 * min(here, room - len(player["quests"]))
     elif glory.measure == "melds":
         have = len(player["melds"]) + 0.5 * min(sum(c.kind == "meteorite" for c in controlled),
                                                 room - len(player["melds"]))
@@ -112,7 +115,8 @@ def goal_progress(comp: Components, state: State, seat: int, key: str) -> float:
         have = len(player["upgrades"]) + 0.5 * min(sum(c.kind == "item" for c in controlled),
                                                    room - len(player["upgrades"]))
     elif glory.measure == "token20":
-        have = 1.0 if q.has_token20(player) else 0.45 * (player["power"] + player["guile"]) / 20
+        revealed = any(space["tile"] == comp.token20[0] and space["revealed"] for space in state["spaces"].values())
+        have = 1.0 if q.has_token20(player) else (0.7 if revealed else 0.45) * (player["power"] + player["guile"]) / 20
     elif glory.measure == "corruption":
         have = q.corruption_count(player) + 0.1 * (player["power"] + player["guile"]) / 3
     elif glory.measure == "cards":
@@ -126,6 +130,38 @@ def _quest_location_known(state: State, number: int) -> bool:
     return any(space["tile"] == number and space["revealed"] for space in state["spaces"].values())
 
 
+@functools.cache
+def hex_distances(comp: Components) -> dict[str, dict[str, int]]:
+    """Steps between location spaces over the movement map (mechs ignored)."""
+    result: dict[str, dict[str, int]] = {}
+    for start in (s.code for s in comp.spaces if s.kind != "cards"):
+        seen = {start: 0}
+        frontier = [start]
+        while frontier:
+            code = frontier.pop(0)
+            for nxt in adjacent_locations(comp, code):
+                if nxt not in seen:
+                    seen[nxt] = seen[code] + 1
+                    frontier.append(nxt)
+        result[start] = seen
+    return result
+
+
+def quest_pull(comp: Components, state: State, seat: int) -> float:
+    """How near the mech stands to the face-up locations of the quests it could still solve."""
+    player = state["players"][seat]
+    if player["at"] == BASECAMP or len(player["quests"]) >= q.limit(comp, player):
+        return 0.0
+    where = {space["tile"]: code for code, space in state["spaces"].items() if space["revealed"]}
+    steps = hex_distances(comp)[player["at"]]
+    pull = 0.0
+    for card_id in q.controlled(player):
+        quest = comp.cards[card_id].quest
+        if quest is not None and quest.location in where:
+            pull = max(pull, 2.0 / (1 + steps.get(where[quest.location], 9)))
+    return pull
+
+
 def planner_estimate(comp: Components, state: State, seat: int) -> float:
     """Money, stars, the best open glory categories by progress, resources, and what the mech's spot offers."""
     player = state["players"][seat]
@@ -133,13 +169,14 @@ def planner_estimate(comp: Components, state: State, seat: int) -> float:
     open_goals = sorted((GOAL_WEIGHT * goal_progress(comp, state, seat, g.key) ** 2 + (
         3.0 if q.goal_met(comp, player, g.key) else 0.0)
         for g in comp.glory if seat not in state["glory"][g.key]), reverse=True)
-    value += sum(open_goals[:max(0, comp.rules.stars_per_player - player["stars"])])
+    wanted = max(0, comp.rules.stars_per_player - player["stars"])
+    value += sum(open_goals[:wanted]) + 0.3 * sum(open_goals[wanted:])  # the others, should the best stall
     value += 0.3 * (player["power"] + player["guile"]) + 0.4 * player["map_tokens"]
     value += 0.6 * sum(player["workers"].values()) + 0.3 * q.workers_owned(player)
     value += 0.5 * len(player["hand"]) + 0.1 * len(player["active"])
     if player["token"] == "refresh":
         value += 1.0  # three actions next turn
-    value += 0.7 * location_appeal(comp, state, seat)
+    value += 0.7 * spot_value(comp, state, seat, player["at"]) + quest_pull(comp, state, seat)
     return value
 
 
@@ -148,6 +185,8 @@ def card_worth(comp: Components, state: State, seat: int, card_id: str) -> float
     player = state["players"][seat]
     card = comp.cards[card_id]
     room = q.limit(comp, player)
+    if card.kind in ("character", "companion"):
+        return 5.0  # the only Solve and Vanquish a player is sure of
     if card.kind == "item":
         return 2.0 + 0.4 * card.coins if len(player["upgrades"]) < room else 1.0
     if card.kind == "meteorite":
@@ -202,14 +241,43 @@ def quick_choice(game: ExpeditionsGame, state: State, seat: int) -> dict[str, An
     return pick(real[0])
 
 
-def destination_appeal(comp: Components, state: State, seat: int, code: str) -> float:
-    if not state["spaces"][code]["revealed"]:
-        return 2.0
-    moved = dict(state)
-    players = list(state["players"])
-    players[seat] = {**players[seat], "at": code}
-    moved["players"] = players
-    return location_appeal(comp, moved, seat)
+def spot_value(comp: Components, state: State, seat: int, code: str) -> float:
+    """What gathering (or questing, or vanquishing) at a space would bring this seat next, by rule of thumb."""
+    if code == BASECAMP:
+        return 0.0
+    space = state["spaces"][code]
+    if not space["revealed"]:
+        return 2.5  # a map token, corruption to vanquish and a new place to gather
+    player = state["players"][seat]
+    controlled = [comp.cards[c] for c in q.controlled(player)]
+    room = q.limit(comp, player)
+    starred = {key for key, seats in state["glory"].items() if seat in seats}
+    value = 0.0
+    for benefit in q.exposed_benefits(comp, state, code):
+        kind = benefit["do"]
+        if kind == "boast":
+            value += 6.0 if q.boastable(comp, state, seat) else 0.3
+        elif kind == "upgrade":
+            ready = any(c.kind == "item" for c in controlled) and len(player["upgrades"]) < room
+            value += 2.5 if ready and "upgrades" not in starred else 0.3
+        elif kind == "meld":
+            ready = any(c.kind == "meteorite" for c in controlled) and len(player["melds"]) < room
+            value += 2.5 if ready and "melds" not in starred else 0.3
+        elif kind == "card":
+            value += 1.5 if "cards" not in starred else 1.0
+        elif kind == "gain":
+            value += 0.3 * benefit["n"]
+        else:
+            value += 0.6
+    here = space["tile"]
+    if len(player["quests"]) < room and any(c.quest and c.quest.location == here for c in controlled):
+        value += 4.0
+    stack = space["corruption"]
+    if stack and stack[-1]["id"] != q.TOKEN20 and player[stack[-1]["colour"]] >= stack[-1]["value"]:
+        value += 1.5
+    if stack and stack[-1]["id"] == q.TOKEN20 and player["power"] >= 9 and player["guile"] >= 9:
+        value += 6.0
+    return value
 
 
 def _top_level(game: ExpeditionsGame, state: State, seat: int) -> list[dict[str, Any]]:
@@ -217,13 +285,13 @@ def _top_level(game: ExpeditionsGame, state: State, seat: int) -> list[dict[str,
     moves = [a for a in legal if a["type"] == "move"]
     if len(moves) > MOVE_CANDIDATES:
         comp = game.comp
-        moves.sort(key=lambda a: -destination_appeal(comp, state, seat, a["space"]) if a["space"] != "stay" else 0)
+        moves.sort(key=lambda a: -spot_value(comp, state, seat, a["space"]) if a["space"] != "stay" else 0)
         moves = moves[:MOVE_CANDIDATES]
     return [a for a in legal if a["type"] != "move"] + moves
 
 
-def _search(game: ExpeditionsGame, state: State, seat: int, turn: int, depth: int = 0
-            ) -> tuple[float, dict[str, Any] | None]:
+def _search(game: ExpeditionsGame, state: State, seat: int, turn: int, depth: int = 0,
+            noise: random.Random | None = None) -> tuple[float, dict[str, Any] | None]:
     """The best value reachable by the end of this turn (number `turn`), and the first action towards it."""
     if state["over"] or state["turns_taken"] != turn or depth > 40:
         return planner_estimate(game.comp, state, seat), None
@@ -234,6 +302,8 @@ def _search(game: ExpeditionsGame, state: State, seat: int, turn: int, depth: in
     best_value, best_action = float("-inf"), None
     for action in _top_level(game, state, seat):
         value, _ = _search(game, game.apply(state, seat, action, Rng(0, 0)).state, seat, turn, depth + 1)
+        if noise is not None and depth == 0:
+            value += noise.random() * NOISE  # near-equal plans in varying order, so a player never loops
         if value > best_value:
             best_value, best_action = value, action
     return best_value, best_action
@@ -255,7 +325,7 @@ def planned_action(game: ExpeditionsGame, state: State, seat: int, rnd: random.R
             return max(choices, key=lambda a: planner_estimate(
                 comp, game.apply(state, seat, a, Rng(0, 0)).state, seat) + rnd.random() * 0.01)
         return quick_choice(game, state, seat)
-    _, action = _search(game, state, seat, state["turns_taken"])
+    _, action = _search(game, state, seat, state["turns_taken"], noise=rnd)
     return action if action is not None else legal[0]
 
 

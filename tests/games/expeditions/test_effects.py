@@ -357,9 +357,9 @@ def test_ongoing_triggers_fire_while_the_card_holds_a_worker(state: dict) -> Non
 
 def test_quest_discount_reduces_each_resource_in_the_cost(state: dict) -> None:
     give(state, 0, "it-cloak", "active", worker="yellow")
-    give(state, 0, "qu-03", "hand")  # 2 power + 2 guile at location 3
+    give(state, 0, "qu-03", "hand")  # 2 power + 1 guile at location 3: 1 power and nothing with the cloak
     place(state, 0, 3)
-    me(state).update(power=1, guile=1)
+    me(state).update(power=1, guile=0)
     new, _ = resolve(state, fx({"solve": True}))
     new = choose(new, "card:qu-03")
     assert (me(new)["power"], me(new)["guile"], me(new)["coins"]) == (0, 0, 5)

@@ -16,7 +16,7 @@ import pytest
 
 from bot.core.rng import Rng
 from bot.games.expeditions import GAME
-from bot.games.expeditions.policies import greedy_action
+from bot.games.expeditions.policies import greedy_action, planned_action
 
 from .helpers import COMP
 
@@ -85,7 +85,10 @@ def play(players: int, seed: int, policy: str = "random") -> tuple[dict[str, Any
         seat = GAME.to_act(state)[0]
         legal = GAME.legal_actions(state, seat)
         assert legal
-        action = rnd.choice(legal) if policy == "random" else greedy_action(GAME, state, seat, rnd)
+        if policy == "random":
+            action = rnd.choice(legal)
+        else:
+            action = (greedy_action if policy == "greedy" else planned_action)(GAME, state, seat, rnd)
         steps += 1
         rng = Rng(seed, steps)
         applied = GAME.apply(state, seat, action, rng)
@@ -125,3 +128,10 @@ def test_a_greedy_three_player_game_ends() -> None:
     assert state["over"]
     assert state["end"]["triggered_by"] is not None
     assert max(p["stars"] for p in state["players"]) == 4
+
+
+@pytest.mark.parametrize(("players", "seed"), [(1, 3), (3, 4)])
+def test_planned_games_end_in_a_reasonable_number_of_turns(players: int, seed: int) -> None:
+    state, _, _ = play(players, seed, policy="planner")
+    assert state["over"] and max(p["stars"] for p in state["players"]) == 4
+    assert 12 <= state["turns_taken"] / players <= 45

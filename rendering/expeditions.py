@@ -69,19 +69,20 @@ def draw_space(draw: ImageDraw.ImageDraw, space: dict[str, Any], top: int) -> No
     if space["kind"] == "cards":
         draw.polygon(points, fill="#23283A", outline=kit.INK_MUTED)
         card = space.get("card")
-        box = (x - 54, y - 58, x + 54, y + 58)
+        # The card stays inside its hex (a pointy-top hex narrows above and below), so no code or token is hidden.
+        box = (x - 52, y - 46, x + 52, y + 46)
         if card is None:
             draw.rounded_rectangle(box, radius=8, outline=kit.INK_MUTED, width=2)
             draw.text((x, y), "empty", font=kit.font(20), fill=kit.INK_MUTED, anchor="mm")
             return
         draw.rounded_rectangle(box, radius=8, fill=CARD_FILL.get(card["kind"], "#EEE"), outline=kit.INK_DARK,
                                width=2)
-        draw.rectangle((box[0] + 2, box[1] + 2, box[2] - 2, box[1] + 14), fill=WORKER.get(card["colour"], "#888"))
+        draw.rectangle((box[0] + 2, box[1] + 2, box[2] - 2, box[1] + 12), fill=WORKER.get(card["colour"], "#888"))
         face = kit.font(19, "semibold")
-        lines = kit.wrap(draw, card["name"], 100, face)[:3]
+        lines = kit.wrap(draw, card["name"], 98, face)[:2]
         for index, line in enumerate(lines):
-            draw.text((x, y - 26 + index * 21), line, font=face, fill=kit.INK_DARK, anchor="mm")
-        draw.text((x, y + 44), f"#{space['slot'] + 1} {card['kind']}", font=kit.font(16), fill=kit.INK_DARK,
+            draw.text((x, y - 18 + index * 21), line, font=face, fill=kit.INK_DARK, anchor="mm")
+        draw.text((x, y + 32), f"#{space['slot'] + 1} {card['kind']}", font=kit.font(16), fill=kit.INK_DARK,
                   anchor="mm")
         return
     if not space["revealed"]:

@@ -1,0 +1,71 @@
+"""Select menus and buttons under the board: every pending choice as a menu of exactly its legal options, moves and
+plays in a menu when they do not fit as buttons, and choices typed by their label."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from bot.core.errors import IllegalAction
+from bot.core.rng import Rng
+from bot.games.expeditions import GAME
+from bot.games.expeditions.policies import planned_action
+
+from .helpers import act, fresh, fx, give, in_actions, place, resolve
+
+
+def test_every_pending_choice_is_a_menu_of_exactly_its_legal_options() -> None:
+    rnd = random.Random(2)
+    state = GAME.setup("standard", ["A", "B", "C"], Rng(2, 0), {})
+    kinds = set()
+    for step in range(1, 250):
+        if state["over"]:
+            break
+        seat = GAME.to_act(state)[0]
+        legal = GAME.legal_actions(state, seat)
+        menu = GAME.choice_menu(state, seat)
+        buttons = GAME.quick_actions(state, seat)
+        assert len(buttons) <= 15 and all(b.action in legal for b in buttons)
+        assert all((b.row or 0) <= 2 for b in buttons)
+        if state["turn"]["pending"]:
+            kinds.add(state["turn"]["pending"]["kind"])
+            assert menu is not None
+            assert [o.action for o in menu.options] == [a for a in legal if a["type"] == "choose"]
+        elif menu is not None:
+            assert len(legal) > 15 and all(o.action in legal for o in menu.options) and len(menu.options) <= 25
+        state = GAME.apply(state, seat, planned_action(GAME, state, seat, rnd), Rng(2, step)).state
+    assert {"play_steps", "vanquish", "take_card", "boast"} <= kinds
+
+
+def test_moves_go_to_a_menu_when_the_buttons_would_overflow() -> None:
+    state = in_actions(fresh(1), ("move", "play", "gather"))
+    for card in ("it-compass", "it-lantern", "it-gauntlet", "it-whistle", "it-kit", "it-forge", "it-drum", "it-owl"):
+        give(state, 0, card)
+    place(state, 0, 5)
+    for space in state["spaces"].values():
+        space["revealed"] = True
+    menu = GAME.choice_menu(state, 0)
+    assert menu is not None
+    moves = {o.action["space"] for o in menu.options if o.action["type"] == "move"}
+    assert moves == {code for code, _ in GAME.legal_destinations(state, 0)}
+    buttons = GAME.quick_actions(state, 0)
+    assert buttons[0].label == "Gather" and not any(b.action["type"] == "move" for b in buttons)
+
+
+def test_a_sweep_is_led_one_toggle_at_a_time_through_the_menu() -> None:
+    state, _ = resolve(in_actions(fresh(1)), fx({"sweep": True}))
+    menu = GAME.choice_menu(state, 0)
+    assert menu is not None and menu.placeholder.startswith("Pick the face-up cards")
+    toggle = menu.options[0].action
+    state = act(state, toggle)
+    menu = GAME.choice_menu(state, 0)
+    assert menu is not None and menu.options[0].label.startswith("Keep") and "Sweep 1 card" in menu.options[-1].label
+
+
+def test_a_choice_may_be_typed_by_its_label_and_a_stray_choice_is_explained() -> None:
+    state, _ = resolve(in_actions(fresh(1)), fx({"or": [[{"power": 2}], [{"guile": 2}]]}))
+    state = act(state, {"type": "choose", "option": "+2 GUILE"})
+    assert state["players"][0]["guile"] == 2
+    with pytest.raises(IllegalAction, match="no choice waiting"):
+        act(state, {"type": "choose", "option": "core"})

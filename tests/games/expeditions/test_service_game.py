@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 
 from bot.games.expeditions import GAME
-from bot.games.expeditions.policies import greedy_action
+from bot.games.expeditions.policies import planned_action
 from bot.service import GameService, Player
 
 ALICE = Player(100, "Alice")
@@ -28,7 +28,7 @@ async def test_a_full_game_through_the_service(service: GameService) -> None:
             break
         seat = GAME.to_act(state)[0]
         user = match.seats[seat].user_id
-        action = greedy_action(GAME, state, seat, rnd)
+        action = planned_action(GAME, state, seat, rnd)
         buttons = GAME.quick_actions(state, seat)
         index = next((i for i, b in enumerate(buttons) if b.action == action), None)
         if index is not None and step % 3 == 0:

@@ -247,15 +247,17 @@ def draw_mat(draw: ImageDraw.ImageDraw, player: dict[str, Any], top: int, curren
     draw.text((x + 10, y), info, font=kit.font(22, "semibold"), fill=kit.INK, anchor="lm")
     wx = right - 190
     for colour, count in player["workers"].items():
+        # The worker's colour carries its initial too (R, B, G, Y), so it reads without telling colours apart.
         draw.ellipse((wx, y - 12, wx + 24, y + 12), fill=WORKER.get(colour, "#888"), outline=kit.INK_DARK, width=2)
+        draw.text((wx + 12, y), colour[0].upper(), font=kit.font(16, "bold"), fill=kit.INK_DARK, anchor="mm")
         draw.text((wx + 28, y), str(count), font=kit.font(22, "bold"), fill=kit.INK, anchor="lm")
         wx += 48
     face = kit.font(22)
     width = right - left - 150
     rows = [("Hand", card_names(player["hand"])), ("Active", card_names(player["active"], True)),
-            ("Tucked", f"quests {len(player['quests'])} · melds {len(player['melds'])} · upgrades "
-                       f"{len(player['upgrades'])}: " + card_names(player["quests"] + player["melds"]
-                                                                    + player["upgrades"]))]
+            ("Tucked", "; ".join(f"{label} {len(player[key])}" + (f": {card_names(player[key])}" if player[key] else "")
+                                 for label, key in (("quests", "quests"), ("melds", "melds"),
+                                                    ("upgrades", "upgrades"))))]
     y = top + 96
     for label, text in rows:
         draw.text((left + 16, y), label, font=kit.font(22, "bold"), fill=kit.INK_MUTED)

@@ -1305,17 +1305,7 @@ class DiscordHarness:
         info: dict[str, Any] = {"id": str(rec.id), "type": rec.type}
         resource: dict[str, Any] = {"type": rtype}
         if rtype == 4:
-            flags = int(data.get("flags", 0)) & (EPHEMERAL | 1 << 2 | 1 << 12 | 1 << 15)
-            msg = self.world.create_message(
-                rec.channel_id,
-                data,
-                files,
-                author=self.bot_user,
-                flags=flags,
-                visible_to=rec.user_id if flags & EPHEMERAL else None,
-                interaction_id=rec.id,
-                webhook=True,
-            )
+            msg = self._interaction_message(rec, data, files)
             rec.original_id = msg.id
             self.world.record_message("response", msg, interaction_id=rec.id, body=body, route=key)
         elif rtype == 5:
@@ -1376,6 +1366,20 @@ class DiscordHarness:
         resource["message"] = copy.deepcopy(msg.payload)
         return {"interaction": info, "resource": resource}
 
+    def _interaction_message(self, rec: _InteractionRecord, body: dict[str, Any], files: list[SentFile]) -> Message:
+        """A new message sent on behalf of an interaction (a response or a followup), ephemeral if flagged."""
+        flags = int(body.get("flags", 0)) & (EPHEMERAL | 1 << 2 | 1 << 12 | 1 << 15)
+        return self.world.create_message(
+            rec.channel_id,
+            body,
+            files,
+            author=self.bot_user,
+            flags=flags,
+            visible_to=rec.user_id if flags & EPHEMERAL else None,
+            interaction_id=rec.id,
+            webhook=True,
+        )
+
     def _followup(self, rec: _InteractionRecord, body: dict[str, Any], files: list[SentFile], key: str) -> Any:
         if rec.defer_pending:
             # Discord: the first followup after a type-5 defer *replaces* the "thinking…" message, and keeps the
@@ -1384,17 +1388,7 @@ class DiscordHarness:
             msg = self.world.edit_message(rec.original_id, body, files)  # type: ignore[arg-type]
             msg.payload["flags"] = (msg.flags & ~EPHEMERAL) | rec.defer_flags
         else:
-            flags = int(body.get("flags", 0)) & (EPHEMERAL | 1 << 2 | 1 << 12 | 1 << 15)
-            msg = self.world.create_message(
-                rec.channel_id,
-                body,
-                files,
-                author=self.bot_user,
-                flags=flags,
-                visible_to=rec.user_id if flags & EPHEMERAL else None,
-                interaction_id=rec.id,
-                webhook=True,
-            )
+            msg = self._interaction_message(rec, body, files)
         self.world.record_message("followup", msg, interaction_id=rec.id, body=body, route=key)
         return copy.deepcopy(msg.payload)
 

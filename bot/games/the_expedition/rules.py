@@ -386,11 +386,13 @@ def _location_by_name(state: JSON, catalog: Catalog, wanted: str) -> int:
 
 def _apply_place(state: JSON, catalog: Catalog, pid: str, action: JSON, events: list[JSON]) -> None:
     if state["phase"] != "placement":
-        raise IllegalAction("Explorers are placed only during setup. Move one step with "
-                            "`{\"type\": \"move\", \"direction\": ...}` instead.")
+        options = ", ".join(f"{d} to {catalog.location(state['grid'][t]).name}"
+                            for d, t in legal_steps(state, catalog, pid))
+        raise IllegalAction("Explorers are placed only during setup; now you move one step with "
+                            f"/explore move (or the arrow buttons under the board). Your legal moves: {options}.")
     wanted = action.get("location")
     if not isinstance(wanted, str) or not wanted.strip():
-        raise MalformedAction("A placement names a location, e.g. {\"type\": \"place\", \"location\": \"mars\"}.")
+        raise MalformedAction("Name the location to place your explorer on, e.g. /explore place location:Mars.")
     cell = _location_by_name(state, catalog, wanted)
     free = empty_locations(state)
     if cell not in free:
@@ -411,11 +413,13 @@ def _apply_place(state: JSON, catalog: Catalog, pid: str, action: JSON, events: 
 
 def _apply_move(state: JSON, catalog: Catalog, pid: str, action: JSON, events: list[JSON]) -> None:
     if state["phase"] != "play":
-        raise IllegalAction("Setup first: place your explorer on an empty location with "
-                            "`{\"type\": \"place\", \"location\": ...}`.")
+        names = ", ".join(catalog.location(state["grid"][c]).name for c in empty_locations(state))
+        raise IllegalAction("Setup first: place your explorer with /explore place (or a location button under "
+                            f"the board). Empty locations: {names}.")
     direction = action.get("direction")
     if not isinstance(direction, str) or direction.strip().lower() not in DIRECTIONS:
-        raise MalformedAction(f"A move needs a direction: one of {', '.join(DIRECTIONS)} (got {direction!r}).")
+        raise MalformedAction(f"A move needs a direction: one of {', '.join(DIRECTIONS)} (got {direction!r}); "
+                              "diagonals only from a location that allows them.")
     direction = direction.strip().lower()
     refusal = step_refusal(state, catalog, pid, direction)
     if refusal is not None:

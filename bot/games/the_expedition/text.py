@@ -14,6 +14,7 @@ from bot.games.the_expedition.rules import (
     marked_cells,
     markers_left,
     participant,
+    ranking_key,
 )
 
 
@@ -47,7 +48,11 @@ def describe(state: JSON, event: JSON, catalog: Catalog) -> str:
     """One public sentence per event (hands are never mentioned; a scored card is public once scored)."""
     kind = event.get("kind")
     if kind == "placed":
-        return f"{name_of(state, event['who'])} placed their explorer on {catalog.location(event['location']).name}."
+        who = name_of(state, event["who"])
+        text = f"{who} placed their explorer on {catalog.location(event['location']).name}."
+        if not is_solo(state) and len(state["players"]) > 1 and event["who"] == f"p{state['placement'][-1]}":
+            text += f" {who} placed last, so {who} moves first; then play goes clockwise."
+        return text
     if kind == "moved":
         who = name_of(state, event["who"])
         there = catalog.location(event["to_location"]).name
@@ -87,7 +92,8 @@ def describe(state: JSON, event: JSON, catalog: Catalog) -> str:
         reason = END_REASONS[event["reason"]].format(n=catalog.expeditions_to_end)
         return f"{name_of(state, event['who'])} {reason}: the end is triggered, everyone else gets one final turn."
     if kind == "game_over":
-        return "Game over: " + summary(state, event["scores"], event["winners"], event["reason"], catalog)
+        # The verdict only: the board under this line carries the whole summary with the scores.
+        return f"Game over: {verdict(state, event['winners'])}"
     return f"({kind})"
 
 
@@ -102,32 +108,44 @@ def summary(state: JSON, scores: dict[str, JSON], winners: list[str], reason: st
     if end is not None:
         trigger = END_REASONS[end["reason"]].format(n=catalog.expeditions_to_end)
         why = f"{name_of(state, end['by'])} {trigger} and then {why}"
-    parts = [f"{_score_phrase(state, pid, score)}" for pid, score in scores.items()]
-    table = "; ".join(parts)
+    # Best first (the stored state may come back with its keys sorted, so never rely on the dict's order).
+    ranked = sorted(scores, key=lambda pid: (ranking_key(scores[pid]), pid in winners), reverse=True)
+    table = "; ".join(_score_phrase(state, pid, scores[pid]) for pid in ranked)
+    if is_solo(state) or len(winners) != 1:
+        headline = verdict(state, winners)
+    else:
+        headline = f"{name_of(state, winners[0])} wins{_tie_note(scores, winners)}."
+    return f"{headline} The game ended: {why}. {table}."
+
+
+def verdict(state: JSON, winners: list[str]) -> str:
+    """Who won, in one sentence; in solo, whether the player beat the Automations."""
     if is_solo(state):
         player = state["players"][0]["name"]
         if "p0" in winners and len(winners) == 1:
-            verdict = f"{player} beat the Automations!"
-        elif "p0" in winners:
-            verdict = f"{player} shares the win with {_names(state, [w for w in winners if w != 'p0'])}."
-        else:
-            verdict = f"{player} did not beat the Automations: {_names(state, winners)} won."
-    elif len(winners) == 1:
-        verdict = f"{name_of(state, winners[0])} wins{_tie_note(scores, winners)}."
-    else:
-        verdict = f"{_names(state, winners)} share the win (tied on points, markers and expedition points)."
-    return f"{verdict} The game ended: {why}. {table}."
+            return f"{player} beat the Automations!"
+        if "p0" in winners:
+            return f"{player} shares the win with {_names(state, [w for w in winners if w != 'p0'])}."
+        return f"{player} did not beat the Automations: {_names(state, winners)} won."
+    if len(winners) == 1:
+        return f"{name_of(state, winners[0])} wins."
+    return f"{_names(state, winners)} share the win (tied on points, markers and expedition points)."
 
 
 def _score_phrase(state: JSON, pid: str, score: JSON) -> str:
     name = name_of(state, pid)
     if is_automation(pid):
-        return f"{name} {score['total']} ({score['locations']} from locations, {score['markers']} markers)"
+        return (f"{name}: {points(score['total'])} ({score['locations']} from locations, "
+                f"{_markers(score['markers'])})")
     if state["mode"] == "solo-hard":
-        return (f"{name} {score['total']} (expeditions only; {score['locations']} location points not counted, "
-                f"{score['markers']} markers)")
-    return (f"{name} {score['total']} ({score['locations']} from locations + {score['expeditions']} from "
-            f"expeditions, {score['markers']} markers)")
+        return (f"{name}: {points(score['total'])} (expeditions only; {score['locations']} location points not "
+                f"counted, {_markers(score['markers'])})")
+    return (f"{name}: {points(score['total'])} ({score['locations']} from locations + {score['expeditions']} "
+            f"from expeditions, {_markers(score['markers'])})")
+
+
+def _markers(count: int) -> str:
+    return f"{count} marker" if count == 1 else f"{count} markers"
 
 
 def _tie_note(scores: dict[str, JSON], winners: list[str]) -> str:
@@ -147,7 +165,12 @@ def turn_text(state: JSON, catalog: Catalog) -> str:
         return "Game over: " + summary(state, result["scores"], result["winners"], result["reason"], catalog)
     name = name_of(state, pid)
     if state["phase"] == "placement":
-        return f"{name} to place their explorer on an empty location"
+        text = f"{name} to place their explorer on an empty location"
+        if is_solo(state):
+            revealed = "; ".join(f"{a['name']} is {catalog.automation(a['card']).name}, starting on "
+                                 f"{catalog.location(state['grid'][a['cell']]).name}" for a in state["automations"])
+            text += f" (Automation cards revealed: {revealed})"
+        return text
     text = f"{name} to move"
     if is_solo(state):
         text += f" (round {state['round']} of {catalog.solo_rounds})"
@@ -249,7 +272,11 @@ def rules_text(mode: str, catalog: Catalog) -> str:
         )
         rulings.append("With the draw pile empty the market shrinks and play goes on. A card that comes into the "
                        "market is first checked at the end of the next turn.")
-    return common + "**Rulings:**\n" + "\n".join(f"- {r}" for r in rulings)
+    commands = ("**Commands:** `/explore place location:<name>` during setup and `/explore move direction:<up|down|"
+                "left|right>` on your turn (diagonals only from a location that allows them), or the buttons under "
+                "the board, which offer only your legal moves. `/game mine` shows your cards privately, with how "
+                "close you are to each.\n")
+    return common + commands + "**Rulings:**\n" + "\n".join(f"- {r}" for r in rulings)
 
 
 __all__ = ["describe", "private_text", "rules_text", "summary", "turn_text"]

@@ -41,6 +41,15 @@ def test_solo_setup_places_the_automations_first_and_the_player_last_and_first_t
     assert GAME.turn_text(state) == "Alice to move (round 1 of 9)"
 
 
+def test_the_automation_cards_are_announced_in_order_before_the_player_places() -> None:
+    state = GAME.setup("solo", ["Alice"], Rng(3, 0), {})
+    a1, a2 = (CATALOG.automation(a["card"]) for a in state["automations"])
+    where = [CATALOG.location(state["grid"][card.start]).name for card in (a1, a2)]
+    assert GAME.turn_text(state) == (f"Alice to place their explorer on an empty location (Automation cards revealed: "
+                                     f"Automation 1 is {a1.name}, starting on {where[0]}; Automation 2 is "
+                                     f"{a2.name}, starting on {where[1]})")
+
+
 def test_automations_may_start_on_the_same_location() -> None:
     game = solo_game(AutomationCard("x", "X", 4, ("up",) * 9), AutomationCard("y", "Y", 4, ("down",) * 9))
     state = game.setup("solo", ["Alice"], Rng(0, 0), {})
@@ -136,7 +145,12 @@ def test_solo_scores_and_whether_the_player_beat_the_automations() -> None:
     # The added challenge counts only her expedition points: 2 < 3, so Automation 2 wins.
     state, outcome = _solo_result("solo-hard", [CELL["neptune"], CELL["mercury"]], ["supply-chain"])
     assert outcome.scores == {0: 2} and outcome.winners == ()
-    assert outcome.summary.startswith("Alice did not beat the Automations: Automation 2 won.")
+    assert outcome.summary == ("Alice did not beat the Automations: Automation 2 won. The game ended: the 9 rounds "
+                               "were over. Automation 2: 3 pts (3 from locations, 1 marker); Alice: 2 pts "
+                               "(expeditions only; 4 location points not counted, 2 markers); Automation 1: 2 pts "
+                               "(2 from locations, 1 marker).")
+    assert GAME.describe(state, {"kind": "game_over", "winners": ["a2"]}) == ("Game over: Alice did not beat the "
+                                                                              "Automations: Automation 2 won.")
     # A tie on points with an Automation goes to the tie-breaks: Alice has more markers, so she wins.
     state, outcome = _solo_result("solo", [CELL["luna"], CELL["mercury"], CELL["io"]], [])
     assert outcome.scores == {0: 3} and outcome.winners == (0,)
@@ -184,6 +198,24 @@ def test_with_the_draw_pile_empty_the_market_shrinks() -> None:
     assert kinds(events) == ["moved", "expedition_scored", "market_shrank"]
     assert state["market"] == ["outposts", "supply-chain"]
     assert GAME.describe(state, events[-1]) == "The draw pile is empty: the market shrinks."
+
+
+def test_with_the_market_empty_play_goes_on_until_the_markers_end_it() -> None:
+    # The last market card goes to Alice; nothing is left to complete, yet the game goes on.
+    state = arranged(cells={"p0": CELL["neptune"], "p1": CELL["io"]}, mode="abstract",
+                     market=["corner-stations"], draw_pile=[], markers={0: ["p0"], 2: ["p0"], 1: ["p0"], 4: ["p0"]})
+    state, events = move(state, 0, "up")  # her fifth marker, and her only expedition
+    assert kinds(events) == ["moved", "expedition_scored", "market_shrank"]
+    assert state["market"] == [] and state["phase"] == "play" and GAME.to_act(state) == (1,)
+    assert GAME.view(state, None)["market"] == []
+    assert "Abstract Mode: there are no secret cards" in GAME.private_text(state, 0)
+    state, events = move(state, 1, "down")
+    assert kinds(events) == ["moved"]
+    state, events = move(state, 0, "down")  # back onto Neptune, marking Titan: her sixth marker
+    assert events[-1] == {"kind": "end_triggered", "who": "p0", "reason": "markers"}
+    state, events = move(state, 1, "right")
+    assert kinds(events)[-1] == "game_over"
+    assert state["result"]["scores"]["p0"] == {"locations": 12, "expeditions": 4, "markers": 6, "total": 16}
 
 
 def test_a_card_new_to_the_market_is_first_checked_at_the_end_of_the_next_turn() -> None:

@@ -33,6 +33,19 @@ def test_placement_is_counter_clockwise_from_a_random_player_and_the_last_to_pla
     assert GAME.to_act(state) == (last,)
 
 
+def test_the_last_placement_says_who_moves_first() -> None:
+    state = GAME.setup("standard", ["Ann", "Ben", "Cy"], Rng(4, 0), {})
+    names = ["Ann", "Ben", "Cy"]
+    for index, seat in enumerate(state["placement"]):
+        applied = GAME.apply(state, seat, GAME.legal_actions(state, seat)[0], Rng(4, index + 1))
+        state = applied.state
+        text = GAME.describe(state, applied.events[0])
+        last = index == len(state["placement"]) - 1
+        assert text.endswith(f"{names[seat]} placed last, so {names[seat]} moves first; then play goes clockwise.") \
+            is last
+    assert GAME.turn_text(state) == f"{names[state['placement'][-1]]} to move"
+
+
 def test_the_first_placer_is_random() -> None:
     firsts = {GAME.setup("standard", ["A", "B", "C"], Rng(seed, 0), {})["placement"][0] for seed in range(40)}
     assert firsts == {0, 1, 2}
@@ -70,10 +83,12 @@ def test_placement_goes_onto_empty_locations_only() -> None:
 def test_moving_during_setup_and_placing_during_play_are_refused() -> None:
     state = GAME.setup("standard", ["A", "B"], Rng(5, 0), {})
     seat = state["placement"][0]
-    with pytest.raises(IllegalAction, match="Setup first"):
+    with pytest.raises(IllegalAction, match=r"Setup first: place your explorer with /explore place .*Empty "
+                                            r"locations: (\w+, ){8}\w+\."):
         GAME.apply(state, seat, {"type": "move", "direction": "up"}, Rng(5, 1))
     playing = arranged(cells={"p0": 4, "p1": 0})
-    with pytest.raises(IllegalAction, match="only during setup"):
+    with pytest.raises(IllegalAction, match=r"only during setup; now you move one step with /explore move .* "
+                                            r"Your legal moves: down to Jupiter, left to Io, right to Titan\."):
         GAME.apply(playing, 0, {"type": "place", "location": "luna"}, Rng(5, 1))
 
 
@@ -227,6 +242,21 @@ def test_only_the_active_players_cards_are_checked() -> None:
     assert [e["card"] for e in events if e["kind"] == "expedition_scored"] == ["supply-chain"]
 
 
+def test_a_condition_met_once_stays_scored_after_its_markers_are_removed() -> None:
+    # Alice completes Corner Stations (Luna, Mercury, Neptune); Bob then removes her Mercury marker.
+    state = arranged(cells={"p0": CELL["neptune"], "p1": CELL["mercury"]},
+                     markers={CELL["luna"]: ["p0"], CELL["mercury"]: ["p0"]}, hands={"p0": ["corner-stations"]})
+    state, events = move(state, 0, "up")
+    assert [e["card"] for e in events if e["kind"] == "expedition_scored"] == ["corner-stations"]
+    state, events = move(state, 1, "down")
+    assert events[0]["removed"] == ["p0"] and owners(state, "mercury") == ["p1"]
+    assert rules.final_scores(state, CATALOG)["p0"] == {"locations": 4, "expeditions": 4, "markers": 2, "total": 8}
+    assert rules.participant(state, "p0")["scored"] == ["corner-stations"]
+    assert rules.participant(state, "p0")["hand"] == []  # it can never be scored a second time
+    state, events = move(state, 0, "down")
+    assert "expedition_scored" not in kinds(events)
+
+
 # --- the end -----------------------------------------------------------------------------------------------------
 
 
@@ -253,6 +283,20 @@ def test_two_expeditions_trigger_the_end_and_everyone_else_gets_one_final_turn()
     # Alice: Luna 1 + Mercury 1 + Titan 2 + Neptune 3 = 7 from locations; 3 + 4 from expeditions.
     assert outcome.scores[0] == 14
     assert "Alice completed 2 expeditions and then every other explorer had a final turn" in outcome.summary
+
+
+def test_when_the_second_player_triggers_the_end_the_third_and_then_the_first_get_their_final_turns() -> None:
+    state = arranged(("Alice", "Bob", "Cleo"), cells={"p0": CELL["luna"], "p1": CELL["europa"], "p2": CELL["mars"]},
+                     markers={0: ["p1"], 1: ["p1"], 2: ["p1"], 3: ["p1"], 8: ["p1"]})
+    state, _ = move(state, 0, "right")
+    state, events = move(state, 1, "right")  # Bob's sixth marker, on Europa
+    assert events[-1] == {"kind": "end_triggered", "who": "p1", "reason": "markers"}
+    assert GAME.to_act(state) == (2,) and GAME.turn_text(state) == "Cleo to move (final turn)"
+    state, events = move(state, 2, "up")
+    assert GAME.to_act(state) == (0,) and state["phase"] == "play"
+    state, events = move(state, 0, "down")
+    assert kinds(events)[-1] == "game_over" and GAME.to_act(state) == ()
+    assert state["turns"] == 4  # Bob never moved again
 
 
 def test_placing_all_markers_triggers_the_end() -> None:

@@ -13,7 +13,6 @@ from PIL import Image, ImageDraw
 from rendering.kit import (
     AUTOMATON_STYLES,
     BACKGROUND,
-    GOOD,
     HIGHLIGHT,
     INK,
     INK_DARK,
@@ -30,6 +29,7 @@ from rendering.kit import (
     header_band,
     player_style,
     rounded_panel,
+    text_width,
     wrap,
 )
 
@@ -37,12 +37,17 @@ View = dict[str, Any]
 
 MARGIN = 24
 GAP = 16
-TILE_W = (WIDTH - 2 * MARGIN - 2 * GAP) // 3
+GRID_GAP = 28  # wide enough for the last-move pointers drawn across the tile borders
+TILE_W = (WIDTH - 2 * MARGIN - 2 * GRID_GAP) // 3
 TILE_H = 300
+HEADER_COLUMN = (WIDTH - 48) // 3 - 50  # the room kit.header_band gives one score entry
+ARROWS = {"up": "↑", "down": "↓", "left": "←", "right": "→",
+          "up-left": "↖", "up-right": "↗", "down-left": "↙", "down-right": "↘"}
 PLANET = "#B0703C"
 MOON = "#9AA6BC"
 CARD_FACE = "#F4F1EA"
 CARD_BACK = "#3C5A8C"
+GOOD_TEXT = "#3FD0A4"  # a lighter bluish green: the palette's #009E73 is too dark for text on the tiles
 
 
 def pts(count: int) -> str:
@@ -85,18 +90,38 @@ def tile_face(name: str, kind: str, points: int, rule: str) -> Image.Image:
 
 def _tile_box(cell: int, top: int) -> tuple[int, int, int, int]:
     row, column = divmod(cell, 3)
-    x = MARGIN + column * (TILE_W + GAP)
-    y = top + row * (TILE_H + GAP)
+    x = MARGIN + column * (TILE_W + GRID_GAP)
+    y = top + row * (TILE_H + GRID_GAP)
     return x, y, x + TILE_W, y + TILE_H
 
 
+def _move_pointer(draw: ImageDraw.ImageDraw, move: View, top: int, slot: int, style: PlayerStyle) -> None:
+    """The mover's token on the border it crossed, pointing into the location it moved to (the last move shown
+    without relying on colour: shape, letter and direction)."""
+    fx0, fy0, fx1, fy1 = _tile_box(move["from_cell"], top)
+    tx0, ty0, tx1, ty1 = _tile_box(move["to_cell"], top)
+    dx = (tx0 > fx0) - (tx0 < fx0)
+    dy = (ty0 > fy0) - (ty0 < fy0)
+    # Where the two tiles meet: between them on the crossed axis; on the other axis a spot kept free of text.
+    x = (fx1 + tx0) / 2 if dx > 0 else (tx1 + fx0) / 2 if dx < 0 else fx0 + TILE_W - 118 - slot * 52
+    y = (fy1 + ty0) / 2 if dy > 0 else (ty1 + fy0) / 2 if dy < 0 else fy0 + 206 - slot * 42
+    if dx and dy:  # a diagonal step: the corner where the four tiles meet
+        x += slot * 8
+    radius = 21
+    length = radius + 26
+    norm = (dx * dx + dy * dy) ** 0.5
+    ux, uy = dx / norm, dy / norm
+    tip = (x + ux * length, y + uy * length)
+    base = (x + ux * (radius - 4), y + uy * (radius - 4))
+    side = (-uy * 15, ux * 15)
+    triangle = [tip, (base[0] + side[0], base[1] + side[1]), (base[0] - side[0], base[1] - side[1])]
+    draw.polygon(triangle, fill=style.colour, outline=INK_DARK, width=3)
+    draw.ellipse((x - radius - 4, y - radius - 4, x + radius + 4, y + radius + 4), fill=HIGHLIGHT)
+    draw_token(draw, (x, y), radius, style, width=3)
+
+
 def _draw_grid(image: Image.Image, draw: ImageDraw.ImageDraw, view: View, top: int) -> int:
-    moved_to: dict[int, list[str]] = {}
-    moved_from: dict[int, list[str]] = {}
-    for move in view["last_moves"]:
-        moved_to.setdefault(move["to_cell"], []).append(move["who"])
-        moved_from.setdefault(move["from_cell"], []).append(move["who"])
-    legal = {move["to_cell"] for move in view["legal_moves"]}
+    legal = {move["to_cell"]: move["direction"] for move in view["legal_moves"]}
     free = set(view.get("empty_cells", []))
     for entry in view["grid"]:
         cell = entry["cell"]
@@ -104,34 +129,36 @@ def _draw_grid(image: Image.Image, draw: ImageDraw.ImageDraw, view: View, top: i
         location = entry["location"]
         image.paste(tile_face(location["name"], location["kind"], location["points"], location["rule"]), (x0, y0))
         if cell in free:
-            draw.text((x1 - 16, y1 - 16), "free", font=font(26, "semibold"), fill=GOOD, anchor="rd")
+            draw.text((x1 - 16, y1 - 16), "free", font=font(28, "bold"), fill=GOOD_TEXT, anchor="rd")
         if cell in legal:
-            draw.text((x1 - 16, y0 + 166), "can move here", font=font(24, "semibold"), fill=GOOD, anchor="ra")
-        # Markers, oldest first, along the bottom left.
-        if entry["markers"]:
-            draw.text((16 + x0, y1 - 100), "markers", font=font(20), fill=INK_MUTED)
+            direction = legal[cell]
+            draw.text((x1 - 16, y0 + 160), f"{ARROWS[direction]} {direction}", font=font(28, "bold"),
+                      fill=GOOD_TEXT, anchor="ra")
+        # Markers (cubes), oldest first, along the bottom left: the owner's shape and letter.
         for index, owner in enumerate(entry["markers"]):
             style = style_of(view, owner)
             if style is not None:
-                draw_token(draw, (x0 + 40 + index * 56, y1 - 44), 24, style)
-        # Explorers, larger, along the bottom right.
+                cx, cy = x0 + 44 + index * 62, y1 - 46
+                draw.rounded_rectangle((cx - 29, cy - 29, cx + 29, cy + 29), radius=8, fill=PANEL)
+                draw_token(draw, (cx, cy), 26, style)
+        # Explorers, larger and ringed in white, along the bottom right.
         for index, owner in enumerate(entry["explorers"]):
             style = style_of(view, owner)
             if style is not None:
-                cx = x1 - 46 - index * 70
+                cx = x1 - 50 - index * 78
+                draw.ellipse((cx - 40, y1 - 92, cx + 40, y1 - 12), fill=HIGHLIGHT)
                 draw.ellipse((cx - 36, y1 - 88, cx + 36, y1 - 16), fill=BACKGROUND)
-                draw_token(draw, (cx, y1 - 52), 30, style, width=4)
-        for inset, who in enumerate(moved_from.get(cell, [])):
-            style = style_of(view, who)
-            if style is not None:
-                draw.rounded_rectangle((x0 + 2 + inset * 6, y0 + 2 + inset * 6, x1 - 2 - inset * 6,
-                                        y1 - 2 - inset * 6), radius=12, outline=style.colour, width=2)
-        for inset, who in enumerate(moved_to.get(cell, [])):
-            style = style_of(view, who)
-            if style is not None:
-                draw.rounded_rectangle((x0 - 4 + inset * 8, y0 - 4 + inset * 8, x1 + 4 - inset * 8,
-                                        y1 + 4 - inset * 8), radius=14, outline=style.colour, width=7)
-    return top + 3 * TILE_H + 2 * GAP
+                draw_token(draw, (cx, y1 - 52), 31, style, width=4)
+    crossings: dict[frozenset[int], int] = {}
+    for move in view["last_moves"]:
+        style = style_of(view, move["who"])
+        if style is None:
+            continue
+        border = frozenset((move["from_cell"], move["to_cell"]))
+        slot = crossings.get(border, 0)
+        crossings[border] = slot + 1
+        _move_pointer(draw, move, top, slot, style)
+    return top + 3 * TILE_H + 2 * GRID_GAP
 
 
 def _section_title(draw: ImageDraw.ImageDraw, text: str, top: int) -> int:
@@ -205,9 +232,9 @@ def _draw_participants(draw: ImageDraw.ImageDraw, view: View, top: int) -> int:
             column, row = index % 2, index // 2
             x = MARGIN + 80 + column * 570
             y = top + 96 + row * 40
-            draw.ellipse((x, y + 6, x + 18, y + 24), fill=GOOD)
-            draw.text((x + 26, y), ellipsize(draw, f"{card['name']} ({pts(card['points'])}): {card['text']}", 524,
-                                             font(24)), font=font(24), fill=GOOD)
+            draw.text((x, y - 2), "✓", font=font(28, "bold"), fill=GOOD_TEXT)
+            draw.text((x + 28, y), ellipsize(draw, f"{card['name']} ({pts(card['points'])}): {card['text']}", 530,
+                                             font(24)), font=font(24), fill=INK)
         top += height + 12
     return top
 
@@ -263,14 +290,22 @@ def _draw_automation_cards(draw: ImageDraw.ImageDraw, view: View, top: int) -> i
         draw.text((sx, sy), "S", font=font(26, "bold"), fill=INK, anchor="mm")
         px, py = points[used]
         draw.ellipse((px - 9, py - 9, px + 9, py + 9), fill=colour, outline=INK_DARK, width=2)
-        arrows = {"up": "↑", "down": "↓", "left": "←", "right": "→"}
-        moves = [arrows[m] for m in card["path"]]
+        moves = [ARROWS[m] for m in card["path"]]
         text_x = gx + 3 * size + 24
         line_face = font(30, "bold")
         for index_move, arrow in enumerate(moves):
             row, column = divmod(index_move, 6)
-            fill = INK_MUTED if index_move < used else INK
-            draw.text((text_x + column * 40, gy + row * 44), arrow, font=line_face, fill=fill)
+            ax, ay = text_x + column * 40, gy + row * 44
+            if index_move == used:  # the next printed move, boxed
+                draw.rounded_rectangle((ax - 6, ay - 2, ax + 30, ay + 38), radius=6, fill=YELLOW)
+            fill = INK_MUTED if index_move < used else INK_DARK if index_move == used else INK
+            draw.text((ax, ay), arrow, font=line_face, fill=fill)
+        if used < len(card["path"]):
+            upcoming = card["path"][used]
+            draw.text((text_x, gy + 96), f"next: {ARROWS[upcoming]} {upcoming}", font=font(26, "semibold"),
+                      fill=INK)
+        else:
+            draw.text((text_x, gy + 96), "out of moves", font=font(26, "semibold"), fill=INK)
     return top + height + GAP
 
 
@@ -294,7 +329,10 @@ def _draw_result(draw: ImageDraw.ImageDraw, view: View, top: int) -> int:
     names = {entry["id"]: entry["name"] for entry in view["participants"]}
     winners = [names[w] for w in result["winners"]]
     if view["mode"] in ("solo", "solo-hard"):
-        headline = "You beat the Automations!" if result.get("player_won") else "The Automations win"
+        if not result.get("player_won"):
+            headline = "The Automations win"
+        else:
+            headline = "You beat the Automations!" if len(winners) == 1 else "Shared win with an Automation"
     elif len(winners) == 1:
         headline = f"{winners[0]} wins!"
     else:
@@ -309,12 +347,15 @@ def _draw_result(draw: ImageDraw.ImageDraw, view: View, top: int) -> int:
     return top + height + GAP
 
 
-def _header_scores(view: View) -> list[tuple[PlayerStyle, str, str]]:
+def _header_scores(draw: ImageDraw.ImageDraw, view: View) -> list[tuple[PlayerStyle, str, str]]:
     scores = []
     for entry in view["participants"]:
         style = style_of(view, entry["id"])
         if style is not None:
-            scores.append((style, entry["name"], f"{pts(entry['score']['total'])} · {entry['markers_left']} left"))
+            left = entry["markers_left"]
+            long = f"{pts(entry['score']['total'])} · {left} marker{'s' if left != 1 else ''} left"
+            fits = text_width(draw, f"{entry['name']}  {long}", font(28, "semibold")) <= HEADER_COLUMN
+            scores.append((style, entry["name"], long if fits else f"{pts(entry['score']['total'])} · {left} left"))
     return scores
 
 
@@ -330,7 +371,7 @@ def render(view: View) -> bytes:
         turn_style = style_of(view, view.get("current"))
     title = f"{view['title']} · {view['mode_title']}"
     turn = view["turn"] if not over else "Game over"
-    top = header_band(draw, WIDTH, title, turn, view["last_move"] or "", turn_style, _header_scores(view))
+    top = header_band(draw, WIDTH, title, turn, view["last_move"] or "", turn_style, _header_scores(draw, view))
     top += GAP
     if over:
         top = _draw_result(draw, view, top)

@@ -58,6 +58,8 @@ async def test_a_whole_game_of_every_mode(database: Path, mode: str, players: in
         users = await _open_table(discord_, mode, players, seed)
         first = discord_.last_public_message()
         assert first.files and first.files[0].image().width == 1280
+        if mode.startswith("solo"):  # the two Automation cards are revealed, in order, before the player places
+            assert "(Automation cards revealed: Automation 1 is " in first.content
         moves = await _play(discord_, users, seed)
         match = await _match(discord_)
         outcome = GAME.outcome(match.state)
@@ -111,7 +113,8 @@ async def test_refusals_are_private_and_explain(database: Path) -> None:
         reply = (await discord_.command("explore place", {"location": "Luna"}, user=other)).one()
         assert reply.ephemeral and "not your turn" in (reply.content or "")
         reply = (await discord_.command("explore move", {"direction": "up"}, user=users[seat])).one()
-        assert reply.ephemeral  # setup: you place first
+        assert reply.ephemeral and "Setup first: place your explorer with /explore place" in (reply.content or "")
+        assert "Empty locations: " in (reply.content or "")
         reply = (await discord_.command("explore place", {"location": "Pluto"}, user=users[seat])).one()
         assert reply.ephemeral and "Pluto" in (reply.content or "")
         assert (await _match(discord_)).version == match.version

@@ -90,7 +90,9 @@ def describe(state: JSON, event: JSON, catalog: Catalog) -> str:
         return "The draw pile is empty: the market shrinks."
     if kind == "end_triggered":
         reason = END_REASONS[event["reason"]].format(n=catalog.expeditions_to_end)
-        return f"{name_of(state, event['who'])} {reason}: the end is triggered, everyone else gets one final turn."
+        within = f" (within the {catalog.solo_rounds} rounds)" if is_solo(state) else ""
+        return (f"{name_of(state, event['who'])} {reason}: the end is triggered, everyone else gets one final "
+                f"turn{within}.")
     if kind == "game_over":
         # The verdict only: the board under this line carries the whole summary with the scores.
         return f"Game over: {verdict(state, event['winners'])}"

@@ -192,7 +192,7 @@ def _draw_participants(draw: ImageDraw.ImageDraw, view: View, top: int) -> int:
     for entry in view["participants"]:
         style = style_of(view, entry["id"])
         scored = entry.get("scored", [])
-        height = 104 if not scored else 104 + 40 * ((len(scored) + 1) // 2)
+        height = 104 + 38 * len(scored)
         current = entry["id"] == view.get("current")
         rounded_panel(draw, (MARGIN, top, WIDTH - MARGIN, top + height), fill=PANEL,
                       outline=HIGHLIGHT if current else None, width=3)
@@ -229,12 +229,10 @@ def _draw_participants(draw: ImageDraw.ImageDraw, view: View, top: int) -> int:
             draw.text((right, top + 56), f"{card['name']}: {left} move{'s' if left != 1 else ''} left", font=font(26),
                       fill=INK_MUTED, anchor="ra")
         for index, card in enumerate(scored):
-            column, row = index % 2, index // 2
-            x = MARGIN + 80 + column * 570
-            y = top + 96 + row * 40
+            x, y = MARGIN + 80, top + 94 + index * 38  # one per line: the whole condition stays readable
             draw.text((x, y - 2), "✓", font=font(28, "bold"), fill=GOOD_TEXT)
-            draw.text((x + 28, y), ellipsize(draw, f"{card['name']} ({pts(card['points'])}): {card['text']}", 530,
-                                             font(24)), font=font(24), fill=INK)
+            text = f"{card['name']} ({pts(card['points'])}): {card['text']}"
+            draw.text((x + 28, y), ellipsize(draw, text, WIDTH - 2 * MARGIN - 130, font(24)), font=font(24), fill=INK)
         top += height + 12
     return top
 

@@ -59,9 +59,10 @@ PLAYER_STYLES: tuple[PlayerStyle, ...] = (
 
 AUTOMATON_STYLES: tuple[PlayerStyle, ...] = (
     PlayerStyle(BLUE, "1", "hexagon", INK),
-    PlayerStyle(VERMILLION, "2", "star", INK_DARK),
+    PlayerStyle(REDDISH_PURPLE, "2", "star", INK_DARK),
 )
-"""Non-human opponents (solo Automations): colours not used by seat 0 so they never look like the player."""
+"""Non-human opponents (solo Automations): blue and reddish purple, far from seat 0's orange for every kind of
+colour vision, and with their own shapes and numbers."""
 
 
 def player_style(seat: int) -> PlayerStyle:

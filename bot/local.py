@@ -7,6 +7,7 @@ exactly as a Discord slash command would be. Board images are written to a folde
 from __future__ import annotations
 
 import asyncio
+import re
 import shlex
 import sys
 import tempfile
@@ -115,7 +116,7 @@ class LocalTable:
             who = f"only {self.user.name} sees" if reply.ephemeral else "posted"
             print(f"--- {who}:")
             if reply.content:
-                print(reply.content)
+                print(self._names(reply.content))
             for embed in reply.embeds:
                 for key in ("title", "description"):
                     if embed.get(key):
@@ -126,6 +127,11 @@ class LocalTable:
                 path.write_bytes(sent.data)
                 print(f"[image: {path}]")
             self._print_components(reply)
+
+    def _names(self, text: str) -> str:
+        """Mentions as a player sees them in Discord: <@123> becomes @Bob."""
+        names = {str(user.id): user.global_name or user.name for user in self.table.world.users.values()}
+        return re.sub(r"<@!?(\d+)>", lambda m: f"@{names.get(m[1], m[1])}", text)
 
     @staticmethod
     def _print_components(holder: Reply | Message) -> None:

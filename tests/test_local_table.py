@@ -28,6 +28,7 @@ def test_a_scripted_local_session(tmp_path: Path, capsys: pytest.CaptureFixture[
     assert main(["local", "--script", str(script), "--boards", str(boards), "--db", str(tmp_path / "t.db")]) == 0
     out = capsys.readouterr().out
     assert "--- posted:" in out and "The Expedition (Standard) started. Seed 5 was chosen" in out
+    assert "@Alice — Alice to place" in out or "@Bob — Bob to place" in out  # pings read as names
     assert "only carol sees" in out and "not playing" in out  # carol is not seated: a private refusal
     assert "direction must be one of: up, down, left, right" in out
     assert "/game has no subcommand 'nonsense'" in out

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
 from typing import Any
 
 from bot.app import create_bot
-from bot.core import find_game
+from bot.core import Rng, find_game
 from bot.offline import DiscordHarness
 from tests.tables import current_match, open_table
 
@@ -67,3 +68,56 @@ async def test_the_campaign_and_solo_expeditions(database: Path) -> None:
         assert state["solo"]["expedition"] == 1 and state["mode"] == "solo"
         busy = (await discord_.command("hunt solo", user=alice)).one()
         assert busy.ephemeral and "already has a Monster Expedition game" in (busy.content or "")
+
+
+def _path_to_a_crate_purchase(profile: dict[str, Any]) -> tuple[int, list[dict[str, Any]], dict[str, Any]]:
+    """Search (rules only, no Discord) for a seed and moves of expedition 9 that reach a capture only crates allow.
+
+    The match's randomness is Rng(seed, step) with step 2 for the setup (the lobby's creation is step 1)."""
+    for seed in range(300):
+        state = GAME.setup("solo", ["Alice"], Rng(seed, 2), {"profiles": [profile]})
+        chooser = random.Random(seed)
+        moves: list[dict[str, Any]] = []
+        while GAME.to_act(state) and len(moves) < 60:
+            legal = GAME.legal_actions(state, 0)
+            free = {a["card"] for a in legal if a["type"] == "capture" and not a.get("crates")}
+            needing = [a for a in legal if a["type"] == "capture" and a.get("crates") and a["card"] not in free]
+            if needing:
+                return seed, moves, min(needing, key=lambda a: a["crates"])
+            small = [a for a in legal if a["type"] == "bank" and a["value"] in (1, 2, 3)]
+            if small:
+                move = small[0]
+            elif state["phase"] == "continue":
+                move = {"type": "roll"} if {"type": "roll"} in legal else {"type": "stop"}
+            else:
+                move = chooser.choice([a for a in legal if not a.get("crates")] or legal)
+            moves.append(move)
+            state = GAME.apply(state, 0, move, Rng(seed, len(moves) + 2)).state
+    raise AssertionError("no seed reaches a crate purchase")
+
+
+COMMANDS = {"camp": "hunt camp", "bank": "hunt bank", "roll": "hunt roll", "stop": "hunt stop",
+            "capture": "hunt capture", "cage": "hunt cage", "trader": "hunt trader", "done": "hunt done"}
+
+
+async def test_crates_are_spent_by_command_in_expedition_9(database: Path) -> None:
+    profile = {"won": [1, 2, 3, 4, 5, 6, 7, 8], "failed_attempts": {}}
+    seed, moves, target = _path_to_a_crate_purchase(profile)
+    async with DiscordHarness(create_bot(database)) as discord_:
+        alice = discord_.user("alice")
+        await discord_.bot.service.store.save_profile(discord_.world.guild_id, alice.id, GAME.key, profile)  # type: ignore[attr-defined]
+        await discord_.command("game new", {"game": "monster-expedition", "mode": "solo", "seed": seed}, user=alice)
+        assert (await _state(discord_))["solo"]["expedition"] == 9
+        for move in moves:
+            options = {k: v for k, v in move.items() if k in ("region", "value", "count")}
+            if move["type"] == "capture":
+                options["monster"] = move["card"]
+            replies = await discord_.command(COMMANDS[move["type"]], options, user=alice)
+            assert replies.public(), [r.content for r in replies]
+        before = await _state(discord_)
+        crates = before["solo"]["crates"]
+        reply = (await discord_.command("hunt capture", {"monster": target["card"]}, user=alice)).last
+        assert not reply.ephemeral, reply.content
+        after = await _state(discord_)
+        assert after["solo"]["crates"] == crates - target["crates"]
+        assert any(card == target["card"] for card in after["players"][0]["monsters"])

@@ -195,6 +195,19 @@ class Store:
         )
         return json.loads(rows[0]["data_json"]) if rows else {}
 
+    async def save_profile(self, guild_id: int, user_id: int, game: str, data: dict[str, Any]) -> None:
+        """Write one player's record for a game on a server (an admin correcting campaign progress, say)."""
+        async with self._transaction():
+            await self._upsert_profile(guild_id, user_id, game, data, _now())
+
+    async def _upsert_profile(self, guild_id: int, user_id: int, game: str, data: dict[str, Any], now: str) -> None:
+        await self._db.execute(
+            "INSERT INTO profiles (guild_id, user_id, game, data_json, updated_at) VALUES (?, ?, ?, ?, ?) "
+            "ON CONFLICT (guild_id, user_id, game) DO UPDATE SET data_json = excluded.data_json, "
+            "updated_at = excluded.updated_at",
+            (guild_id, user_id, game, _dumps(data), now),
+        )
+
     async def active_matches(self) -> list[MatchRecord]:
         """Every unfinished match (the bot registers nothing per match at start-up, but admins may list them)."""
         rows = await self._fetchall("SELECT * FROM matches WHERE status IN ('lobby', 'active') ORDER BY id")
@@ -310,12 +323,7 @@ class Store:
                         (match_id, version, columns["state_json"]),
                     )
                 for (guild_id, uid, game), data in (profiles or {}).items():
-                    await self._db.execute(
-                        "INSERT INTO profiles (guild_id, user_id, game, data_json, updated_at) VALUES (?, ?, ?, ?, ?) "
-                        "ON CONFLICT (guild_id, user_id, game) DO UPDATE SET data_json = excluded.data_json, "
-                        "updated_at = excluded.updated_at",
-                        (guild_id, uid, game, _dumps(data), now),
-                    )
+                    await self._upsert_profile(guild_id, uid, game, data, now)
         except sqlite3.IntegrityError as error:
             if status in OPEN_STATUSES and "one_unfinished_match_per_channel" in str(error):
                 raise ChannelBusy(match_id) from error

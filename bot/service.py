@@ -343,6 +343,13 @@ class GameService:
         names = [record.name for seat in seats if (record := match.user_at(seat)) is not None]
         return " and ".join(names) if names else "nobody"
 
+    async def board_message(self, match_id: int) -> int | None:
+        """The message showing the match's latest board (its buttons go stale when a new board is posted)."""
+        return await self.store.board_message(match_id)
+
+    async def set_board_message(self, match_id: int, message_id: int) -> None:
+        await self.store.set_board_message(match_id, message_id)
+
     async def open_match(self, channel_id: int) -> MatchRecord | None:
         """The channel's unfinished match, if any."""
         return await self.store.open_match(channel_id)

@@ -124,12 +124,30 @@ def board_message(board: Board, note: str | None = None) -> dict[str, Any]:
     return message
 
 
+async def post_board(interaction: discord.Interaction, board: Board) -> None:
+    """Post a board publicly (the interaction already acknowledged), taking the buttons off the previous one first.
+
+    Old buttons would be refused anyway (their board version is stale); removing them keeps the channel honest,
+    and doing it first means two boards never both show buttons.
+    """
+    service = service_of(interaction)
+    previous = await service.board_message(board.match.id)
+    channel = interaction.channel
+    if previous is not None and channel is not None and hasattr(channel, "get_partial_message"):
+        try:
+            await channel.get_partial_message(previous).edit(view=None)
+        except discord.HTTPException as error:  # deleted, or no longer ours to edit: nothing to tidy
+            log.debug("Could not remove the buttons of board message %s: %s", previous, error)
+    message = await interaction.followup.send(wait=True, **board_message(board))
+    await service.set_board_message(board.match.id, message.id)
+
+
 async def post_accepted(interaction: discord.Interaction, accepted: Accepted) -> None:
     """After a committed move: defer (rendering can take a moment), then post the new board publicly."""
     if not interaction.response.is_done():
         await interaction.response.defer(thinking=True)
     board = await service_of(interaction).board(accepted.match, headline=accepted.headline)
-    await interaction.followup.send(**board_message(board))
+    await post_board(interaction, board)
 
 
 async def play(interaction: discord.Interaction, action: JSON) -> None:

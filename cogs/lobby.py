@@ -14,9 +14,9 @@ from bot.service import MatchRecord
 from cogs.common import (
     DYNAMIC_ITEMS,
     answer_error,
-    board_message,
     channel_id_of,
     player_of,
+    post_board,
     send_private,
     service_of,
 )
@@ -89,7 +89,7 @@ class LobbyButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
             await interaction.response.edit_message(content=lobby_text(match), view=lobby_view(match))
             if match.status == "active":
                 board = await service.board(match)
-                await interaction.followup.send(**board_message(board))
+                await post_board(interaction, board)
         except Exception as error:
             await answer_error(interaction, error)
 
@@ -158,7 +158,7 @@ class GameCommands(commands.GroupCog, group_name="game", group_description="Star
         if match.status == "active":
             await interaction.response.defer(thinking=True)
             board = await service.board(match)
-            await interaction.followup.send(**board_message(board))
+            await post_board(interaction, board)
             return
         note = f"Seed {match.seed} chosen: shuffles and dice are reproducible." if match.seed_chosen else None
         await interaction.response.send_message(lobby_text(match, note), view=lobby_view(match))
@@ -181,7 +181,7 @@ class GameCommands(commands.GroupCog, group_name="game", group_description="Star
         match = await service.start(channel_id_of(interaction), interaction.user.id)
         await interaction.response.defer(thinking=True)
         board = await service.board(match)
-        await interaction.followup.send(**board_message(board))
+        await post_board(interaction, board)
 
     @app_commands.command(name="board", description="Post this channel's board again")
     async def board(self, interaction: discord.Interaction) -> None:
@@ -191,7 +191,7 @@ class GameCommands(commands.GroupCog, group_name="game", group_description="Star
             await interaction.response.send_message(lobby_text(match), view=lobby_view(match))
             return
         await interaction.response.defer(thinking=True)
-        await interaction.followup.send(**board_message(await service.board(match)))
+        await post_board(interaction, await service.board(match))
 
     @app_commands.command(name="mine", description="Your private view of the game (only you see it)")
     async def mine(self, interaction: discord.Interaction) -> None:

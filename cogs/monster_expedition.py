@@ -7,7 +7,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.games.monster_expedition import GAME, campaign_text, capturable_monsters
-from cogs.common import board_message, channel_id_of, play, player_of, send_private, service_of
+from cogs.common import channel_id_of, play, player_of, post_board, send_private, service_of
 
 REGIONS = [app_commands.Choice(name="Aerie (yellow die)", value="aerie"),
            app_commands.Choice(name="Depths (blue die)", value="depths"),
@@ -137,7 +137,7 @@ class HuntCommands(commands.GroupCog, group_name="hunt", group_description="Play
         match = await service.new_match(interaction.guild_id or 0, channel_id_of(interaction), GAME.key,
                                         player_of(interaction), mode="solo", options=options)
         await interaction.response.defer(thinking=True)
-        await interaction.followup.send(**board_message(await service.board(match)))
+        await post_board(interaction, await service.board(match))
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -156,6 +156,8 @@ async def test_refusals_are_private_and_change_nothing(database: Path) -> None:
         await refused("mech odin", {"gain": "power"}, user, "Odin")  # no map token yet, whatever the mech
         board = discord_.last_public_message(with_components=True)
         stale = board.custom_ids()[0]
-        await discord_.command("mech gather", user=user)
-        reply = (await discord_.click(board, custom_id=stale, user=user)).ephemeral()
+        # two presses of one button: the second lands on a board that has moved on
+        _, late = await discord_.concurrently(discord_.click(board, custom_id=stale, user=user),
+                                              discord_.click(board, custom_id=stale, user=user))
+        reply = Replies(late).ephemeral()
         assert reply and "out of date" in (reply[0].content or "")

@@ -69,11 +69,14 @@ async def test_bad_input_is_answered_privately_and_changes_nothing(database: Pat
         reply = (await discord_.command("game abandon", user=bob)).one()
         assert reply.ephemeral and "Only the host" in (reply.content or "")
         assert len(discord_.channel_messages()) == before  # nothing public was posted
-        # a stale board: Alice moves, then presses the old board again
-        await discord_.click(board, label="Take 1", user=alice)
-        replies = await discord_.click(board, label="Take 2", user=alice)
-        stale = replies.ephemeral()[-1]
+        # a stale board: two presses on the same board, the second lands after the first was applied
+        _, second = await discord_.concurrently(discord_.click(board, label="Take 1", user=alice),
+                                                discord_.click(board, label="Take 2", user=alice))
+        stale = Replies(second).ephemeral()[-1]
         assert "out of date" in (stale.content or "") and stale.files  # it shows the current board
+        # once the new board is up, the old one has no buttons left to press
+        assert discord_.world.get_message(board.id).buttons() == []
+        assert discord_.last_public_message().button_labels()[-1] == "Show mine"
         mine = (await discord_.command("game mine", user=alice)).one()
         assert mine.ephemeral and "Your secret number is" in (mine.content or "")
         # hidden information never reaches a public message
@@ -134,7 +137,9 @@ async def test_a_select_menu_under_the_board_applies_its_option_once(database: P
         (menu,) = board.selects()
         assert [o["label"] for o in board.select_options(menu["custom_id"])] == ["1 stone(s)", "2 stone(s)",
                                                                                 "3 stone(s)"]
-        replies = await discord_.select(board, menu["custom_id"], ["1"], user=alice)
-        assert "Alice took 2." in (replies.public()[-1].content or "")
-        stale = (await discord_.select(board, menu["custom_id"], ["0"], user=alice)).ephemeral()[-1]
+        applied, late = await discord_.concurrently(discord_.select(board, menu["custom_id"], ["1"], user=alice),
+                                                    discord_.select(board, menu["custom_id"], ["0"], user=alice))
+        assert "Alice took 2." in (Replies(applied).public()[-1].content or "")
+        stale = Replies(late).ephemeral()[-1]
         assert "out of date" in (stale.content or "")
+        assert discord_.world.get_message(board.id).selects() == []  # the old board's menu is gone

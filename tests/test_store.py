@@ -89,3 +89,23 @@ async def test_seats_and_profiles_are_written_with_the_event(store: Store) -> No
                                                                                           (1, 200, "Bob")]
     assert await store.profile(1, 200, "test-nim") == {"wins": 3}
     assert await store.profile(2, 200, "test-nim") == {}  # profiles are per server
+
+
+async def test_a_version_1_database_is_upgraded_in_place(database: Path) -> None:
+    from bot.store.schema import MIGRATIONS
+
+    with sqlite3.connect(database) as raw:
+        raw.executescript(MIGRATIONS[0])
+        raw.execute("PRAGMA user_version = 1")
+        raw.execute("INSERT INTO matches (guild_id, channel_id, game, mode, status, host_id, seed, data_version, "
+                    "version, created_at, updated_at) VALUES (1, 10, 'test-nim', 'standard', 'active', 100, 5, '1', "
+                    "3, 'then', 'then')")
+    store = await Store.open(database)
+    assert await store.schema_version() == SCHEMA_VERSION
+    match = await store.open_match(10)
+    assert match is not None and match.version == 3
+    assert await store.board_message(match.id) is None
+    await store.set_board_message(match.id, 555)
+    assert await store.board_message(match.id) == 555
+    assert (await store.match(match.id)).version == 3  # type: ignore[union-attr]  # presentation, not a move
+    await store.close()

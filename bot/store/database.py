@@ -195,6 +195,19 @@ class Store:
         )
         return json.loads(rows[0]["data_json"]) if rows else {}
 
+    async def board_message(self, match_id: int) -> int | None:
+        """The channel message showing the match's latest board, if one was recorded."""
+        rows = await self._fetchall("SELECT board_message_id FROM matches WHERE id = ?", (match_id,))
+        return rows[0]["board_message_id"] if rows else None
+
+    async def set_board_message(self, match_id: int, message_id: int) -> None:
+        """Remember the message showing the match's latest board.
+
+        Presentation only: it does not change the match's version, so it never makes a board stale.
+        """
+        async with self._transaction():
+            await self._db.execute("UPDATE matches SET board_message_id = ? WHERE id = ?", (message_id, match_id))
+
     async def save_profile(self, guild_id: int, user_id: int, game: str, data: dict[str, Any]) -> None:
         """Write one player's record for a game on a server (an admin correcting campaign progress, say)."""
         async with self._transaction():

@@ -72,6 +72,10 @@ MIGRATIONS: tuple[str, ...] = (
         PRIMARY KEY (guild_id, key)
     );
     """,
+    # 2: the channel message holding each match's latest board, so the previous board's buttons can be removed.
+    """
+    ALTER TABLE matches ADD COLUMN board_message_id INTEGER
+    """,
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)

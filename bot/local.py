@@ -113,6 +113,8 @@ class LocalTable:
         for reply in replies:
             if reply.kind in ("defer", "defer_update", "delete", "autocomplete"):
                 continue
+            if reply.kind == "edit" and "content" not in reply.payload:
+                continue  # the previous board losing its buttons: nothing new to read
             who = f"only {self.user.name} sees" if reply.ephemeral else "posted"
             print(f"--- {who}:")
             if reply.content:

@@ -21,6 +21,10 @@ def test_a_scripted_local_session(tmp_path: Path, capsys: pytest.CaptureFixture[
         "as carol",
         "click 1",
         "/explore move sideways",
+        "as alice",
+        "click 1",
+        "as bob",
+        "click 1",
         "/game nonsense",
         "quit",
     ]))
@@ -32,6 +36,8 @@ def test_a_scripted_local_session(tmp_path: Path, capsys: pytest.CaptureFixture[
     assert "only carol sees" in out and "not playing" in out  # carol is not seated: a private refusal
     assert "direction must be one of: up, down, left, right" in out
     assert "/game has no subcommand 'nonsense'" in out
+    assert "placed their explorer on" in out  # someone placed, so a newer board replaced the first one
+    assert out.count("started. Seed 5 was chosen") == 1  # an old board losing its buttons is not shown again
     images = sorted(boards.glob("*.png"))
     assert images and images[0].read_bytes().startswith(b"\x89PNG")
     assert f"[image: {images[0]}]" in out

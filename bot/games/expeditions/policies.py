@@ -8,6 +8,7 @@ sees the real deck or bag draws) and scores the result with a hand-written estim
 from __future__ import annotations
 
 import functools
+import json
 import random
 from typing import Any
 
@@ -94,7 +95,12 @@ def greedy_action(game: ExpeditionsGame, state: State, seat: int, rnd: random.Ra
 
 
 GOAL_WEIGHT = 9.0  # what a glory category is worth once met (a star is near), before the boast
-STAR_BONUS = 12.0  # a placed star beyond its dollars: stars end the game
+STAR_BONUS = 16.0  # a placed star beyond its dollars: stars end the game
+FUTURE_STARS = 0.75  # the share of the stars still to place that a plan values at today's star value
+HELD_QUEST = 0.5  # the share of a held quest's worth (reward and dearer stars) counted before it is solved
+TOKEN20_REVEALED = 0.95  # progress towards the 20 token per share of its price held, location 20 face up
+TOKEN20_HIDDEN = 0.6  # the same while location 20 is still face down
+TOKEN20_PULL = 4.0  # the pull of location 20 on a mech that holds the whole price
 NOISE = 0.6  # plans within this much of the best are taken now and then
 MOVE_CANDIDATES = 5  # destinations a plan considers (the most promising by a quick look)
 
@@ -115,8 +121,12 @@ def goal_progress(comp: Components, state: State, seat: int, key: str) -> float:
         have = len(player["upgrades"]) + 0.5 * min(sum(c.kind == "item" for c in controlled),
                                                    room - len(player["upgrades"]))
     elif glory.measure == "token20":
-        revealed = any(space["tile"] == comp.token20[0] and space["revealed"] for space in state["spaces"].values())
-        have = 1.0 if q.has_token20(player) else (0.7 if revealed else 0.45) * (player["power"] + player["guile"]) / 20
+        if q.has_token20(player):
+            return 1.0
+        if not token20_open(state):
+            return 0.0  # another player holds it: there is only one
+        have = (TOKEN20_REVEALED if _token20_space(comp, state) else TOKEN20_HIDDEN) * token20_resources(comp, state,
+                                                                                                       seat)
     elif glory.measure == "corruption":
         have = q.corruption_count(player) + 0.1 * (player["power"] + player["guile"]) / 3
     elif glory.measure == "cards":
@@ -128,6 +138,38 @@ def goal_progress(comp: Components, state: State, seat: int, key: str) -> float:
 
 def _quest_location_known(state: State, number: int) -> bool:
     return any(space["tile"] == number and space["revealed"] for space in state["spaces"].values())
+
+
+def token20_open(state: State) -> bool:
+    """Whether the 20 token is still to be won (on location 20 or waiting for it to be revealed)."""
+    return not any(q.has_token20(player) for player in state["players"])
+
+
+def _token20_space(comp: Components, state: State) -> str | None:
+    """The space of location 20 once it is face up and still holds the 20 token."""
+    for code, space in state["spaces"].items():
+        if space["revealed"] and space["tile"] == comp.token20[0]:
+            return code if any(t["id"] == q.TOKEN20 for t in space["corruption"]) else None
+    return None
+
+
+def token20_resources(comp: Components, state: State, seat: int) -> float:
+    """How much of the 20 token's price (10 power and 10 guile; Lumberjack 9 and 9) the seat holds, 0 to 1."""
+    player = state["players"][seat]
+    lumberjack = q.mech_ability(comp, player) == "lumberjack"
+    power, guile = comp.token20[1] - lumberjack, comp.token20[2] - lumberjack
+    return (min(player["power"], power) + min(player["guile"], guile)) / (power + guile)
+
+
+def token20_pull(comp: Components, state: State, seat: int) -> float:
+    """How near the mech stands to a face-up location 20 once the seat holds most of the price."""
+    player = state["players"][seat]
+    code = _token20_space(comp, state)
+    held = token20_resources(comp, state, seat)
+    if code is None or player["at"] == BASECAMP or held < 0.6:
+        return 0.0
+    steps = hex_distances(comp)[player["at"]].get(code, 9)
+    return TOKEN20_PULL * held ** 2 / (1 + steps)
 
 
 @functools.cache
@@ -147,21 +189,6 @@ def hex_distances(comp: Components) -> dict[str, dict[str, int]]:
     return result
 
 
-def quest_pull(comp: Components, state: State, seat: int) -> float:
-    """How near the mech stands to the face-up locations of the quests it could still solve."""
-    player = state["players"][seat]
-    if player["at"] == BASECAMP or len(player["quests"]) >= q.limit(comp, player):
-        return 0.0
-    where = {space["tile"]: code for code, space in state["spaces"].items() if space["revealed"]}
-    steps = hex_distances(comp)[player["at"]]
-    pull = 0.0
-    for card_id in q.controlled(player):
-        quest = comp.cards[card_id].quest
-        if quest is not None and quest.location in where:
-            pull = max(pull, 2.0 / (1 + steps.get(where[quest.location], 9)))
-    return pull
-
-
 def planner_estimate(comp: Components, state: State, seat: int) -> float:
     """Money, stars, the best open glory categories by progress, resources, and what the mech's spot offers."""
     player = state["players"][seat]
@@ -176,8 +203,63 @@ def planner_estimate(comp: Components, state: State, seat: int) -> float:
     value += 0.5 * len(player["hand"]) + 0.1 * len(player["active"])
     if player["token"] == "refresh":
         value += 1.0  # three actions next turn
-    value += 0.7 * spot_value(comp, state, seat, player["at"]) + quest_pull(comp, state, seat)
+    value += 0.7 * spot_value(comp, state, seat, player["at"], quests=False)
+    value += FUTURE_STARS * wanted * q.star_value(comp, player) + held_quests_value(comp, state, seat)
+    value += token20_pull(comp, state, seat)
     return value
+
+
+def reward_worth(reward: tuple[Any, ...] | list[Any]) -> float:
+    """Dollars a quest's reward brings: coins at face value, power, guile and map tokens at half, a star at $6 and
+    any other benefit (a meld, card, worker...) at $3."""
+    worth = 0.0
+    for effect in reward:
+        if effect["do"] == "gain":
+            worth += effect["n"] * (1.0 if effect["what"] == "coins" else 0.5)
+        else:
+            worth += 6.0 if effect["do"] == "boast" else 3.0
+    return worth
+
+
+def quest_nearness(comp: Components, state: State, seat: int, number: int) -> float:
+    """How soon the mech could stand on a quest's location: 1 there, less with each step, a guess while the
+    location is face down."""
+    at = state["players"][seat]["at"]
+    code = next((c for c, space in state["spaces"].items() if space["revealed"] and space["tile"] == number), None)
+    if code is None:
+        return 0.3
+    if at == BASECAMP:
+        return 0.5
+    return 1.0 / (1 + 0.5 * hex_distances(comp)[at].get(code, 9))
+
+
+def held_quests_value(comp: Components, state: State, seat: int) -> float:
+    """What the quests a seat controls promise: their rewards and the dearer stars solving them brings, counted in
+    part (more the nearer the mech stands to the location and the more of the cost it holds), for as many as the
+    seat may still solve. Always less than solving brings, so a plan never keeps a quest it could solve."""
+    player = state["players"][seat]
+    solved = len(player["quests"])
+    room = q.limit(comp, player) - solved
+    if room <= 0:
+        return 0.0
+    values = comp.rules.star_values
+    stars = player["stars"] + FUTURE_STARS * max(0, comp.rules.stars_per_player - player["stars"])
+    worths = []
+    for card_id in q.controlled(player):
+        card = comp.cards[card_id]
+        if card.quest is None:
+            continue
+        cost = q.quest_cost(comp, state, seat, card)
+        need = sum(cost.values())
+        have = sum(min(player.get("map_tokens" if k == "map_token" else k, 0), v) for k, v in cost.items())
+        ready = 0.5 + 0.5 * (have / need if need else 1.0)
+        worths.append((reward_worth(card.quest.reward), ready * quest_nearness(comp, state, seat, card.quest.location)))
+    worths.sort(key=lambda w: -w[0] * w[1])
+    total = 0.0
+    for index, (reward, share) in enumerate(worths[:room]):
+        rise = values[min(solved + index + 1, len(values) - 1)] - values[min(solved + index, len(values) - 1)]
+        total += HELD_QUEST * share * (reward + rise * stars)
+    return total
 
 
 def card_worth(comp: Components, state: State, seat: int, card_id: str) -> float:
@@ -241,8 +323,9 @@ def quick_choice(game: ExpeditionsGame, state: State, seat: int) -> dict[str, An
     return pick(real[0])
 
 
-def spot_value(comp: Components, state: State, seat: int, code: str) -> float:
-    """What gathering (or questing, or vanquishing) at a space would bring this seat next, by rule of thumb."""
+def spot_value(comp: Components, state: State, seat: int, code: str, quests: bool = True) -> float:
+    """What gathering (or questing, or vanquishing) at a space would bring this seat next, by rule of thumb (the
+    quests only with `quests`: the estimate counts them in `held_quests_value`)."""
     if code == BASECAMP:
         return 0.0
     space = state["spaces"][code]
@@ -270,7 +353,7 @@ def spot_value(comp: Components, state: State, seat: int, code: str) -> float:
         else:
             value += 0.6
     here = space["tile"]
-    if len(player["quests"]) < room and any(c.quest and c.quest.location == here for c in controlled):
+    if quests and len(player["quests"]) < room and any(c.quest and c.quest.location == here for c in controlled):
         value += 4.0
     stack = space["corruption"]
     if stack and stack[-1]["id"] != q.TOKEN20 and player[stack[-1]["colour"]] >= stack[-1]["value"]:
@@ -309,6 +392,23 @@ def _search(game: ExpeditionsGame, state: State, seat: int, turn: int, depth: in
     return best_value, best_action
 
 
+def seat_view(comp: Components, state: State, rnd: random.Random) -> State:
+    """The position as any seat can know it: the deck order and the numbers under the face-down tiles (of each
+    region) are drawn afresh at random, so plans that draw a card or reveal a tile never peek at the real ones."""
+    guess = json.loads(json.dumps(state))
+    rnd.shuffle(guess["deck"])
+    hidden: dict[str, list[str]] = {}
+    for code, space in guess["spaces"].items():
+        if not space["revealed"]:
+            hidden.setdefault(comp.locations[space["tile"]].region, []).append(code)
+    for codes in hidden.values():
+        tiles = [guess["spaces"][code]["tile"] for code in codes]
+        rnd.shuffle(tiles)
+        for code, tile in zip(codes, tiles, strict=True):
+            guess["spaces"][code]["tile"] = tile
+    return guess
+
+
 def planned_action(game: ExpeditionsGame, state: State, seat: int, rnd: random.Random) -> dict[str, Any]:
     """A turn planner: tries every order of the turn's actions (the most promising moves only), answering the
     choices on the way by rule of thumb, and takes the first step of the plan that ends the turn best placed.
@@ -316,6 +416,7 @@ def planned_action(game: ExpeditionsGame, state: State, seat: int, rnd: random.R
     legal = game.legal_actions(state, seat)
     if len(legal) == 1:
         return legal[0]
+    state = seat_view(game.comp, state, rnd)
     pending = state["turn"]["pending"]
     if pending:
         if pending["kind"] in ("or", "take_card", "worker_colour", "location_benefit", "activate_adjacent", "boast",

@@ -211,13 +211,14 @@ def test_a_benefit_from_an_adjacent_location_only_takes_exposed_benefits(state: 
 
 
 def test_solve_needs_the_quest_location_pays_and_tucks_the_quest(state: dict) -> None:
-    give(state, 0, "qu-01", "hand")  # location 1, cost $2, reward $4
+    give(state, 0, "qu-01", "hand")  # location 1, cost $2, reward $3 and a face-up card
     place(state, 0, 1)
     me(state)["coins"] = 2
     new, _ = resolve(state, fx({"solve": True}))
     assert options(new) == ["card:qu-01", "skip"]
     new = choose(new, "card:qu-01")
-    assert me(new)["quests"] == ["qu-01"] and me(new)["coins"] == 4 and "qu-01" not in me(new)["hand"]
+    assert me(new)["quests"] == ["qu-01"] and me(new)["coins"] == 3 and "qu-01" not in me(new)["hand"]
+    assert new["turn"]["pending"]["kind"] == "take_card"
     place(state, 0, 2)
     new, events = resolve(state, fx({"solve": True}))
     assert new["turn"]["pending"] is None and events[-1]["kind"] == "no_choice"
@@ -362,7 +363,7 @@ def test_quest_discount_reduces_each_resource_in_the_cost(state: dict) -> None:
     me(state).update(power=1, guile=0)
     new, _ = resolve(state, fx({"solve": True}))
     new = choose(new, "card:qu-03")
-    assert (me(new)["power"], me(new)["guile"], me(new)["coins"]) == (0, 0, 5)
+    assert (me(new)["power"], me(new)["guile"], me(new)["coins"]) == (0, 0, 4)  # and a face-up card
 
 
 def test_illegal_choices_are_refused_with_the_options() -> None:

@@ -95,12 +95,15 @@ def greedy_action(game: ExpeditionsGame, state: State, seat: int, rnd: random.Ra
 
 
 GOAL_WEIGHT = 9.0  # what a glory category is worth once met (a star is near), before the boast
+MET_BONUS = 5.0  # and once met, on top (still less than a placed star is worth)
 STAR_BONUS = 16.0  # a placed star beyond its dollars: stars end the game
 FUTURE_STARS = 0.75  # the share of the stars still to place that a plan values at today's star value
-HELD_QUEST = 0.5  # the share of a held quest's worth (reward and dearer stars) counted before it is solved
-TOKEN20_REVEALED = 0.95  # progress towards the 20 token per share of its price held, location 20 face up
+HELD_QUEST = 0.65  # the share of a held quest's worth (reward and dearer stars) counted before it is solved
+TOKEN20_THERE = 0.97  # progress towards the 20 token per share of its price held, standing on location 20
+TOKEN20_FAR = 0.85  # the same far from a face-up location 20 (the nearer, the more)
 TOKEN20_HIDDEN = 0.6  # the same while location 20 is still face down
-TOKEN20_PULL = 4.0  # the pull of location 20 on a mech that holds the whole price
+URGENCY_FROM = 20  # turns per player after which stars and progress towards them gain weight with every turn
+URGENCY = 0.6  # the weight gained per turn and per star (or whole category of progress)
 NOISE = 0.6  # plans within this much of the best are taken now and then
 MOVE_CANDIDATES = 5  # destinations a plan considers (the most promising by a quick look)
 
@@ -125,8 +128,15 @@ def goal_progress(comp: Components, state: State, seat: int, key: str) -> float:
             return 1.0
         if not token20_open(state):
             return 0.0  # another player holds it: there is only one
-        have = (TOKEN20_REVEALED if _token20_space(comp, state) else TOKEN20_HIDDEN) * token20_resources(comp, state,
-                                                                                                       seat)
+        code = _token20_space(comp, state)
+        if code is None:
+            reach = TOKEN20_HIDDEN
+        elif player["at"] == BASECAMP:
+            reach = TOKEN20_FAR
+        else:
+            steps = hex_distances(comp)[player["at"]].get(code, 9)
+            reach = TOKEN20_FAR + (TOKEN20_THERE - TOKEN20_FAR) / (1 + 0.5 * steps)
+        have = reach * token20_resources(comp, state, seat)
     elif glory.measure == "corruption":
         have = q.corruption_count(player) + 0.1 * (player["power"] + player["guile"]) / 3
     elif glory.measure == "cards":
@@ -161,17 +171,6 @@ def token20_resources(comp: Components, state: State, seat: int) -> float:
     return (min(player["power"], power) + min(player["guile"], guile)) / (power + guile)
 
 
-def token20_pull(comp: Components, state: State, seat: int) -> float:
-    """How near the mech stands to a face-up location 20 once the seat holds most of the price."""
-    player = state["players"][seat]
-    code = _token20_space(comp, state)
-    held = token20_resources(comp, state, seat)
-    if code is None or player["at"] == BASECAMP or held < 0.6:
-        return 0.0
-    steps = hex_distances(comp)[player["at"]].get(code, 9)
-    return TOKEN20_PULL * held ** 2 / (1 + steps)
-
-
 @functools.cache
 def hex_distances(comp: Components) -> dict[str, dict[str, int]]:
     """Steps between location spaces over the movement map (mechs ignored)."""
@@ -193,31 +192,38 @@ def planner_estimate(comp: Components, state: State, seat: int) -> float:
     """Money, stars, the best open glory categories by progress, resources, and what the mech's spot offers."""
     player = state["players"][seat]
     value = float(q.score(comp, player)) + STAR_BONUS * player["stars"]
-    open_goals = sorted((GOAL_WEIGHT * goal_progress(comp, state, seat, g.key) ** 2 + (
-        3.0 if q.goal_met(comp, player, g.key) else 0.0)
-        for g in comp.glory if seat not in state["glory"][g.key]), reverse=True)
+    goals = sorted(((goal_progress(comp, state, seat, g.key), q.goal_met(comp, player, g.key)) for g in comp.glory
+                    if seat not in state["glory"][g.key]), reverse=True)
+    progress = [share for share, _ in goals]
+    open_goals = [GOAL_WEIGHT * share ** 2 + (MET_BONUS if met else 0.0) for share, met in goals]
     wanted = max(0, comp.rules.stars_per_player - player["stars"])
     value += sum(open_goals[:wanted]) + 0.3 * sum(open_goals[wanted:])  # the others, should the best stall
-    value += 0.3 * (player["power"] + player["guile"]) + 0.4 * player["map_tokens"]
+    turns = state["turns_taken"] / len(state["players"])
+    if turns > URGENCY_FROM:  # a long game (solo above all, where only the player ends it) turns to its stars
+        value += URGENCY * (turns - URGENCY_FROM) * (player["stars"] + sum(progress[:wanted]))
+    value += 0.3 * (min(player["power"], 7) + min(player["guile"], 7)) + 0.4 * player["map_tokens"]
+    value += 0.1 * (max(0, player["power"] - 7) + max(0, player["guile"] - 7))  # the 20 token's progress counts more
     value += 0.6 * sum(player["workers"].values()) + 0.3 * q.workers_owned(player)
     value += 0.5 * len(player["hand"]) + 0.1 * len(player["active"])
     if player["token"] == "refresh":
         value += 1.0  # three actions next turn
-    value += 0.7 * spot_value(comp, state, seat, player["at"], quests=False)
+    value += 0.7 * spot_value(comp, state, seat, player["at"], lures=False)
     value += FUTURE_STARS * wanted * q.star_value(comp, player) + held_quests_value(comp, state, seat)
-    value += token20_pull(comp, state, seat)
     return value
 
 
-def reward_worth(reward: tuple[Any, ...] | list[Any]) -> float:
-    """Dollars a quest's reward brings: coins at face value, power, guile and map tokens at half, a star at $6 and
-    any other benefit (a meld, card, worker...) at $3."""
+def reward_worth(reward: tuple[Any, ...] | list[Any], can_boast: bool) -> float:
+    """Dollars a quest's reward brings: coins at face value, power, guile and map tokens at half, a boast at $6
+    while the seat meets a category (solving may meet "4 quests" too, but that is counted by the category) and any
+    other benefit (a meld, card, worker...) at $3."""
     worth = 0.0
     for effect in reward:
         if effect["do"] == "gain":
             worth += effect["n"] * (1.0 if effect["what"] == "coins" else 0.5)
+        elif effect["do"] == "boast":
+            worth += 6.0 if can_boast else 0.5
         else:
-            worth += 6.0 if effect["do"] == "boast" else 3.0
+            worth += 3.0
     return worth
 
 
@@ -245,6 +251,7 @@ def held_quests_value(comp: Components, state: State, seat: int) -> float:
     values = comp.rules.star_values
     stars = player["stars"] + FUTURE_STARS * max(0, comp.rules.stars_per_player - player["stars"])
     worths = []
+    can_boast = bool(q.boastable(comp, state, seat))
     for card_id in q.controlled(player):
         card = comp.cards[card_id]
         if card.quest is None:
@@ -253,7 +260,8 @@ def held_quests_value(comp: Components, state: State, seat: int) -> float:
         need = sum(cost.values())
         have = sum(min(player.get("map_tokens" if k == "map_token" else k, 0), v) for k, v in cost.items())
         ready = 0.5 + 0.5 * (have / need if need else 1.0)
-        worths.append((reward_worth(card.quest.reward), ready * quest_nearness(comp, state, seat, card.quest.location)))
+        nearness = quest_nearness(comp, state, seat, card.quest.location)
+        worths.append((reward_worth(card.quest.reward, can_boast), ready * nearness))
     worths.sort(key=lambda w: -w[0] * w[1])
     total = 0.0
     for index, (reward, share) in enumerate(worths[:room]):
@@ -323,9 +331,11 @@ def quick_choice(game: ExpeditionsGame, state: State, seat: int) -> dict[str, An
     return pick(real[0])
 
 
-def spot_value(comp: Components, state: State, seat: int, code: str, quests: bool = True) -> float:
-    """What gathering (or questing, or vanquishing) at a space would bring this seat next, by rule of thumb (the
-    quests only with `quests`: the estimate counts them in `held_quests_value`)."""
+def spot_value(comp: Components, state: State, seat: int, code: str, lures: bool = True) -> float:
+    """What gathering (or questing, or vanquishing) at a space would bring this seat next, by rule of thumb. A
+    boast the seat could make, held quests and the 20 token count only with `lures` (to pick the moves worth
+    planning): the estimate counts them in the met categories, `held_quests_value` and the 20 token's progress,
+    which all stay below what boasting, solving or vanquishing brings, so a plan never keeps them for later."""
     if code == BASECAMP:
         return 0.0
     space = state["spaces"][code]
@@ -339,7 +349,7 @@ def spot_value(comp: Components, state: State, seat: int, code: str, quests: boo
     for benefit in q.exposed_benefits(comp, state, code):
         kind = benefit["do"]
         if kind == "boast":
-            value += 6.0 if q.boastable(comp, state, seat) else 0.3
+            value += 6.0 if lures and q.boastable(comp, state, seat) else 0.3
         elif kind == "upgrade":
             ready = any(c.kind == "item" for c in controlled) and len(player["upgrades"]) < room
             value += 2.5 if ready and "upgrades" not in starred else 0.3
@@ -353,12 +363,12 @@ def spot_value(comp: Components, state: State, seat: int, code: str, quests: boo
         else:
             value += 0.6
     here = space["tile"]
-    if quests and len(player["quests"]) < room and any(c.quest and c.quest.location == here for c in controlled):
+    if lures and len(player["quests"]) < room and any(c.quest and c.quest.location == here for c in controlled):
         value += 4.0
     stack = space["corruption"]
     if stack and stack[-1]["id"] != q.TOKEN20 and player[stack[-1]["colour"]] >= stack[-1]["value"]:
         value += 1.5
-    if stack and stack[-1]["id"] == q.TOKEN20 and player["power"] >= 9 and player["guile"] >= 9:
+    if lures and stack and stack[-1]["id"] == q.TOKEN20 and player["power"] >= 9 and player["guile"] >= 9:
         value += 6.0
     return value
 
@@ -396,13 +406,14 @@ def seat_view(comp: Components, state: State, rnd: random.Random) -> State:
     """The position as any seat can know it: the deck order and the numbers under the face-down tiles (of each
     region) are drawn afresh at random, so plans that draw a card or reveal a tile never peek at the real ones."""
     guess = json.loads(json.dumps(state))
+    guess["deck"] = sorted(guess["deck"])  # what is known is the set, never the order
     rnd.shuffle(guess["deck"])
     hidden: dict[str, list[str]] = {}
     for code, space in guess["spaces"].items():
         if not space["revealed"]:
             hidden.setdefault(comp.locations[space["tile"]].region, []).append(code)
     for codes in hidden.values():
-        tiles = [guess["spaces"][code]["tile"] for code in codes]
+        tiles = sorted(guess["spaces"][code]["tile"] for code in codes)
         rnd.shuffle(tiles)
         for code, tile in zip(codes, tiles, strict=True):
             guess["spaces"][code]["tile"] = tile

@@ -378,11 +378,14 @@ def test_illegal_choices_are_refused_with_the_options() -> None:
 def test_gather_gains_every_exposed_benefit_with_or_choices() -> None:
     state = fresh(1)
     state["turn"]["remaining"] = ["gather", "move"]
-    place(state, 0, 4)  # Riverside Camp: power 2 / guile 2, then a map token
+    place(state, 0, 4)  # Riverside Camp: power 2 / guile 2, then a meld
+    give(state, 0, "me-frost", "hand")
     state = act(state, {"type": "gather"})
     assert options(state) == ["or:0", "or:1"]
     state = choose(state, "or:1")
-    assert (state["players"][0]["guile"], state["players"][0]["map_tokens"]) == (2, 1)
+    assert state["players"][0]["guile"] == 2 and options(state) == ["card:me-frost", "skip"]
+    state = choose(state, "card:me-frost")
+    assert state["players"][0]["melds"] == ["me-frost"] and state["players"][0]["guile"] == 3
 
 
 def test_gather_includes_the_cleared_benefit_once_corruption_is_gone() -> None:

@@ -10,7 +10,8 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.games.expeditions import GAME
-from cogs.common import channel_id_of, play, service_of
+from cogs.common import channel_id_of, service_of
+from cogs.table import play
 
 ACTION_CHOICES = [app_commands.Choice(name=f"{name} (take the other two)", value=value)
                   for name, value in (("Move", "move"), ("Play", "play"), ("Gather", "gather"))]

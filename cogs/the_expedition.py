@@ -8,7 +8,8 @@ from discord.ext import commands
 
 from bot.games.the_expedition import GAME
 from bot.games.the_expedition.grid import DIRECTIONS
-from cogs.common import channel_id_of, play, service_of
+from cogs.common import channel_id_of, service_of
+from cogs.table import play
 
 DIRECTION_CHOICES = [app_commands.Choice(name=direction, value=direction) for direction in DIRECTIONS]
 

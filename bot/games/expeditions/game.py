@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from bot.core.errors import GameOver, IllegalAction, MalformedAction, NotYourTurn
+from bot.core.names import same_name
 from bot.core.protocol import JSON, Applied, ChoiceMenu, Game, Mode, Outcome, QuickAction, Viewer
 from bot.core.rng import Rng
 from bot.games.expeditions import queries as q
@@ -309,8 +310,7 @@ class ExpeditionsGame(Game):
         options = pending_options(self.comp, state, pending)
         if any(o["id"] == raw for o in options):
             return raw
-        wanted = raw.strip().lower()
-        return next((o["id"] for o in options if o["label"].lower() == wanted), raw)
+        return next((o["id"] for o in options if same_name(raw, o["label"])), raw)
 
     def _space(self, state: JSON, action: JSON) -> str:
         raw = action.get("space", action.get("location"))
@@ -332,7 +332,7 @@ class ExpeditionsGame(Game):
         comp = self.comp
         if raw in comp.cards:
             return raw
-        matches = [c for c in state["players"][seat]["hand"] if comp.cards[c].name.lower() == raw.strip().lower()]
+        matches = [c for c in state["players"][seat]["hand"] if same_name(raw, comp.cards[c].name)]
         if matches:
             return matches[0]
         raise MalformedAction(f"There is no card '{raw}' in your hand.")

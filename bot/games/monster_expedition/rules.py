@@ -6,6 +6,7 @@ import copy
 from typing import Any
 
 from bot.core.errors import GameOver, IllegalAction, MalformedAction, NotYourTurn
+from bot.core.names import fold
 from bot.core.protocol import JSON, Applied
 from bot.core.rng import Rng
 from bot.games.monster_expedition.catalog import REGION_DIE, REGION_NAMES, REGIONS, TRADER_ID, Catalog, catalog
@@ -365,15 +366,15 @@ def _capture(state: JSON, action: JSON, rng: Rng, events: list[JSON], cat: Catal
 
 
 def _resolve_card(state: JSON, text: str, cat: Catalog) -> str:
-    """Accept a card id or its name (as typed in a command) for a card in the display."""
-    wanted = text.strip().lower()
+    """Accept a card id or its name (as typed in a command, any case or accents) for a card in the display."""
+    wanted = fold(text)
     ids = display_ids(state)
     if wanted in ids:
         return wanted
     for card_id in ids:
-        if cat.card(card_id).name.lower() == wanted:
+        if fold(cat.card(card_id).name) == wanted:
             return card_id
-    matches = [i for i in ids if cat.card(i).name.lower().startswith(wanted) or i.startswith(wanted)] if wanted else []
+    matches = [i for i in ids if fold(cat.card(i).name).startswith(wanted) or i.startswith(wanted)] if wanted else []
     if len(matches) == 1:
         return matches[0]
     return text

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from bot.core.errors import GameOver, IllegalAction, MalformedAction, NotYourTurn
+from bot.core.names import fold
 from bot.core.protocol import JSON
 from bot.core.rng import Rng
 from bot.games.the_expedition.catalog import Catalog
@@ -374,11 +375,11 @@ def finish(state: JSON, catalog: Catalog, reason: str, events: list[JSON]) -> No
 
 
 def _location_by_name(state: JSON, catalog: Catalog, wanted: str) -> int:
-    """The cell of the location called `wanted` (id or printed name, any case)."""
-    needle = wanted.strip().lower()
+    """The cell of the location called `wanted` (id or printed name, any case or accents)."""
+    needle = fold(wanted)
     for cell, location_id in enumerate(state["grid"]):
         location = catalog.location(location_id)
-        if needle in (location.id, location.name.lower()):
+        if needle in (fold(location.id), fold(location.name)):
             return cell
     names = ", ".join(catalog.location(i).name for i in state["grid"])
     raise MalformedAction(f"There is no location called '{wanted}'. The locations are: {names}.")

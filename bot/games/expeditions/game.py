@@ -26,7 +26,8 @@ QUIET_EVENTS = ("turn_started", "turn_ended", "card_dealt", "ongoing_triggered",
 RULES_TEXT = """**Expeditions** (1-5 players). Each turn, shift your action token to cover Move, Play or Gather \
 and take the \
 two exposed actions in any order — or refresh (cards and workers back; your next turn takes all three actions; \
-the first turn of the game takes all three).
+the first turn of the game takes all three). The turn right after an all-three turn must cover an action: no \
+refresh then.
 • **Move** 1-3 spaces (Marsh Strider 1-4) through but not onto mechs; card spaces block; the basecamp only starts \
 the first move. Entering a face-down location ends the move: take its map token, flip it and draw corruption \
 until the drawn total reaches its value (location 20 takes the 20 token). No legal move counts as moving.
@@ -86,7 +87,10 @@ class ExpeditionsGame(Game):
             actions += [{"type": "choose", "option": o["id"]} for o in pending_options(comp, state, turn["pending"])]
         elif turn["phase"] == "start":
             actions += [{"type": "cover", "action": a} for a in ACTIONS if a != player["token"]]
-            actions.append({"type": "refresh"})
+            if player["token"] in ACTIONS:
+                # Rulebook: except on the refresh turn and the first turn after it, the token stays in the
+                # Move/Play/Gather box, so the turn after an all-three turn must cover an action: no refresh.
+                actions.append({"type": "refresh"})
         else:
             if "move" in turn["remaining"]:
                 actions += [{"type": "move", "space": code} for code, _ in self.legal_destinations(state, seat)]
@@ -349,6 +353,9 @@ class ExpeditionsGame(Game):
             return "There is no choice waiting for an answer now. " + views.turn_text(comp, state) + "."
         if turn["phase"] == "start":
             token = state["players"][seat]["token"]
+            if token not in ACTIONS:
+                return ("Your last turn took all three actions, so this turn your token must cover Move, Play or "
+                        "Gather (/mech actions skip:...); you may refresh again from your next turn.")
             return (f"Start your turn by covering an action other than {token} (/mech actions skip:...) "
                     "or by refreshing.")
         if kind in ACTIONS and kind not in turn["remaining"]:

@@ -11,7 +11,7 @@ from bot.core.names import same_name
 from bot.core.protocol import JSON, Applied, ChoiceMenu, Game, Mode, Outcome, QuickAction, Viewer
 from bot.core.rng import Rng
 from bot.games.expeditions import queries as q
-from bot.games.expeditions import views
+from bot.games.expeditions import text, views
 from bot.games.expeditions.board import destinations
 from bot.games.expeditions.data import Components, components
 from bot.games.expeditions.engine import ACTIONS, Engine, new_game, pending_options
@@ -132,7 +132,7 @@ class ExpeditionsGame(Game):
             engine.choose(wanted["option"])
         engine.run()
         engine.fill_empty_slots()
-        told = [views.describe(self.comp, new, e) for e in engine.events if e["kind"] not in QUIET_EVENTS]
+        told = _without_repeats([self.describe(new, e) for e in engine.events if e["kind"] not in QUIET_EVENTS])
         if told:
             new["last_move"] = " ".join(told[:3]) + (" …" if len(told) > 3 else "")
             new["log"] = (new["log"] + told)[-LOG_LENGTH:]
@@ -169,9 +169,23 @@ class ExpeditionsGame(Game):
         summary = f"{names} {'win' if len(winners) > 1 else 'wins'} with ${best}"
         if len(leaders) > 1:
             summary += f" (tie-break {max(breaks.values())})"
-        return Outcome(scores=scores, winners=winners, summary=summary + ".")
+        # Every player's score, best first (ties in the order of the tie-break, then seat).
+        ranked = sorted(scores, key=lambda s: (-scores[s], -q.tiebreak(players[s]), s))
+        table = ", ".join(f"{players[s]['name']} ${scores[s]}" for s in ranked)
+        return Outcome(scores=scores, winners=winners, summary=f"{summary}. Scores: {table}.")
 
     def describe(self, state: JSON, event: JSON) -> str:
+        """The events whose generic wording read badly ("gains 0 power", "skips the activate adjacent") in plain
+        words; every other event as the views tell it."""
+        kind = event.get("kind")
+        seat = event.get("seat")
+        who = views.name(state, seat) if seat is not None else "Someone"
+        if kind == "gained" and not event["n"]:
+            return text.nothing_gained_text(who, event["what"], self.comp.rules.track_cap)
+        if kind == "no_choice":
+            return text.no_choice_text(who, event["decision"])
+        if kind == "skipped":
+            return text.skipped_text(who, event["decision"])
         return views.describe(self.comp, state, event)
 
     def turn_text(self, state: JSON) -> str:
@@ -370,6 +384,21 @@ class ExpeditionsGame(Game):
             return "Only Odin's Wrath may trash a map token, and only with a map token (and room on that track)."
         kinds = sorted({a["type"] for a in legal})
         return f"That is not allowed now. Allowed: {', '.join(kinds)}."
+
+
+def _without_repeats(sentences: list[str]) -> list[str]:
+    """The sentences with a run of the same one said once, "(twice)" or "(N times)" added: a card with two upgrade
+    effects and nothing to upgrade read "has no item to upgrade" twice in a row."""
+    merged: list[str] = []
+    counts: list[int] = []
+    for sentence in sentences:
+        if merged and sentence == merged[-1]:
+            counts[-1] += 1
+        else:
+            merged.append(sentence)
+            counts.append(1)
+    return [s if n == 1 else f"{s[:-1] if s.endswith('.') else s} ({'twice' if n == 2 else f'{n} times'})."
+            for s, n in zip(merged, counts, strict=True)]
 
 
 def reach_of(state: JSON, seat: int) -> list[str]:

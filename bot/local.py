@@ -7,6 +7,7 @@ exactly as a Discord slash command would be. Board images are written to a folde
 from __future__ import annotations
 
 import asyncio
+import datetime
 import re
 import shlex
 import sys
@@ -214,14 +215,29 @@ async def _lines(script: str | None) -> AsyncIterator[str]:
         yield line
 
 
+def run_folder(root: Path, now: datetime.datetime | None = None) -> Path:
+    """A new folder under `root` for this run's board images, named by the local time it started
+    ("20261201-081500", then "-2", "-3" for runs in the same second): every run numbers its boards from 001, so
+    sharing one folder would silently overwrite the last run's images."""
+    stamp = (now or datetime.datetime.now()).strftime("%Y%m%d-%H%M%S")
+    root.mkdir(parents=True, exist_ok=True)
+    for attempt in range(1, 1000):
+        folder = root / (stamp if attempt == 1 else f"{stamp}-{attempt}")
+        try:
+            folder.mkdir()
+        except FileExistsError:
+            continue
+        return folder
+    raise HarnessError(f"Could not make a new folder for this run's board images under {root}.")
+
+
 async def run_local_table(*, database: str | None = None, boards: str | None = None,
                           script: str | None = None) -> int:
     """Play offline until 'quit' or the end of input. Returns a process exit code."""
     with tempfile.TemporaryDirectory(prefix="expedition-local-") as scratch:
         db = Path(database) if database else Path(scratch) / "local.sqlite3"
-        folder = Path(boards or "boards").resolve()
-        folder.mkdir(parents=True, exist_ok=True)
-        print(f"Expedition Table, offline. Database: {db}. Board images: {folder}")
+        folder = run_folder(Path(boards or "boards").resolve())
+        print(f"Expedition Table, offline. Database: {db}. Board images: {folder} (a new folder for each run)")
         print("Type 'help' for help; you are alice (switch with 'as bob').")
         async with DiscordHarness(create_bot(db), raise_errors=False, timeout=30.0) as table:
             local = LocalTable(table, folder)

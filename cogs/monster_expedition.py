@@ -6,7 +6,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.core.names import contains
+from bot.core.names import contains, plural
 from bot.games.monster_expedition import GAME, campaign_text, capturable_monsters
 from cogs.common import channel_id_of, play, player_of, post_board, send_private, service_of
 
@@ -27,7 +27,7 @@ async def affordable_monsters(interaction: discord.Interaction, current: str) ->
         return []
     choices = []
     for monster in capturable_monsters(seen.state):
-        crates = f", {monster['crates']} crate(s)" if monster.get("crates") else ""
+        crates = f", {plural(int(monster['crates']), 'crate')}" if monster.get("crates") else ""
         label = f"{monster['name']} (level {monster['level']}, {monster['vp']} VP{crates})"
         if contains(current, label):
             choices.append(app_commands.Choice(name=label[:100], value=str(monster["id"])))

@@ -9,6 +9,7 @@ from discord.ext import commands
 from bot.core.names import contains, fold
 from bot.games.the_expedition import GAME
 from bot.games.the_expedition.grid import DIRECTIONS
+from bot.games.the_expedition.text import points
 from cogs.common import channel_id_of, play, service_of
 
 DIRECTION_CHOICES = [app_commands.Choice(name=direction, value=direction) for direction in DIRECTIONS]
@@ -35,7 +36,7 @@ async def placeable_locations(interaction: discord.Interaction, current: str) ->
     for action in GAME.legal_actions(seen.state, seen.seat):
         if action["type"] == "place":
             location = GAME.catalog.location(action["location"])
-            label = f"{location.name} ({location.points} pt{'s' if location.points > 1 else ''})"
+            label = f"{location.name} ({points(location.points)})"
             if contains(current, label):
                 choices.append(app_commands.Choice(name=label, value=location.id))
     return choices[:25]

@@ -6,7 +6,7 @@ import copy
 from typing import Any
 
 from bot.core.errors import GameOver, IllegalAction, MalformedAction, NotYourTurn
-from bot.core.names import fold
+from bot.core.names import fold, plural
 from bot.core.protocol import JSON, Applied
 from bot.core.rng import Rng
 from bot.games.monster_expedition.catalog import REGION_DIE, REGION_NAMES, REGIONS, TRADER_ID, Catalog, catalog
@@ -88,7 +88,7 @@ def capture_cost(state: JSON, card_id: str, crates: int, cat: Catalog | None = N
     if crates and not value:
         return None, "crates exist only in solo expeditions 9 and 10"
     if crates > int((state.get("solo") or {}).get("crates", 0)):
-        return None, f"you have only {(state.get('solo') or {}).get('crates', 0)} crates"
+        return None, f"you have only {plural(int((state.get('solo') or {}).get('crates', 0)), 'crate')}"
     if crates and (crates - 1) * value >= monster.level:
         return None, "that is more crates than this monster needs"
     level = monster.level - crates * value
@@ -110,7 +110,7 @@ def trader_price(state: JSON, crates: int, cat: Catalog | None = None) -> tuple[
     if crates and not value:
         return None, "crates exist only in solo expeditions 9 and 10"
     if crates > int((state.get("solo") or {}).get("crates", 0)):
-        return None, f"you have only {(state.get('solo') or {}).get('crates', 0)} crates"
+        return None, f"you have only {plural(int((state.get('solo') or {}).get('crates', 0)), 'crate')}"
     base = trader_cost(state, cat)
     if crates and (crates - 1) * value >= base:
         return None, "that is more crates than the trader asks for"
@@ -414,7 +414,7 @@ def _buy_cages(state: JSON, action: JSON, rng: Rng, events: list[JSON], cat: Cat
     cost = count * cat.rules.cage_cost
     if cost > remaining_value(state):
         most = remaining_value(state) // cat.rules.cage_cost
-        raise IllegalAction(f"{count} cage{'s' if count > 1 else ''} cost {cost} and you have "
+        raise IllegalAction(f"{plural(count, 'cage')} cost{'s' if count == 1 else ''} {cost} and you have "
                             f"{remaining_value(state)} left: you can buy at most {most}.")
     state["turn"]["spent"] += cost
     events.append({"kind": "cages_bought", "seat": state["active"], "count": count, "cost": cost})

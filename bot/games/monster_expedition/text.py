@@ -113,7 +113,11 @@ def describe(state: JSON, event: JSON, cat: Catalog | None = None) -> str:
                 return "Both decks are empty: the display is not refilled."
             return "The display is full: no card is added."
         crests = sum(1 for c in event["cards"] if c["crest"] is not None)
-        crest_text = f"; {who} crests {crests}" if crests else ""
+        crest_text = ""
+        if crests:
+            which = ("it" if len(cards) == 1 else "each") if crests == len(cards) else plural(crests, "of them",
+                                                                                               "of them")
+            crest_text = f"; {who} puts a crest on {which}"
         return f"The display is refilled with {', '.join(cards)}{crest_text}."
     if kind == "card_revealed":
         name = cat.card(event["card"]).name
@@ -128,7 +132,7 @@ def describe(state: JSON, event: JSON, cat: Catalog | None = None) -> str:
         parts = [f"{_name(state, s)} {n}" for s, n in enumerate(event["counts"]) if n]
         return f"Crested cards become cages: {', '.join(parts)}."
     if kind == "game_ended":
-        scores = ", ".join(f"{_name(state, s)} {p}" for s, p in enumerate(event["scores"]))
+        scores = ", ".join(f"{_name(state, s)} {p} VP" for s, p in enumerate(event["scores"]))
         winners = " and ".join(_name(state, s) for s in event["winners"])
         return f"The hunt is over: {scores}. {winners} win{'s' if len(event['winners']) == 1 else ''}!"
     if kind == "expedition_won":
@@ -195,7 +199,7 @@ def final_summary(state: JSON, cat: Catalog | None = None) -> str:
             return f"{who} won expedition {solo['expedition']}: {solo['reason'].rstrip('.')}."
         return f"{who} lost expedition {solo['expedition']}: {solo['reason'].rstrip('.')}."
     result = state["result"]
-    scores = ", ".join(f"{_name(state, s)} {p}" for s, p in enumerate(result["scores"]))
+    scores = ", ".join(f"{_name(state, s)} {p} VP" for s, p in enumerate(result["scores"]))
     winners = " and ".join(_name(state, s) for s in result["winners"])
     tie = " (tie broken by camp levels)" if result["tie_break_used"] and len(result["winners"]) == 1 else ""
     shared = " share the win" if len(result["winners"]) > 1 else " wins"

@@ -10,9 +10,11 @@ from pathlib import Path
 import pytest
 
 from bot.core.datafiles import DataError, data_dir
+from bot.core.errors import IllegalAction
 from bot.games.monster_expedition import GAME
 from bot.games.monster_expedition.catalog import load_catalog
 from bot.games.monster_expedition.effects import cage_points
+from bot.games.monster_expedition.solo import victory_text
 from bot.games.monster_expedition.text import camp_level, describe, turn_text
 
 from .helpers import CAT, act, give, named, set_display, solo, standard
@@ -114,3 +116,23 @@ def test_a_monster_name_typed_without_accents_is_found(typed: str) -> None:
     state["phase"] = "purchase"
     state, events = act(state, {"type": "capture", "card": typed})
     assert events[0]["kind"] == "monster_captured" and events[0]["card"] == "fuechsling"
+
+
+def test_more_counted_nouns_found_by_the_sweep() -> None:
+    state = named(["Julia", "Oliver"])
+    refill = {"kind": "display_refilled", "seat": 0, "short": 0,
+              "cards": [{"card": "federling", "crest": 0}, {"card": "moosgnom", "crest": None}]}
+    assert describe(state, refill) == ("The display is refilled with Federling, Moosgnom; Julia puts a crest on 1 of "
+                                       "them.")
+    refill["cards"][1]["crest"] = 0
+    assert describe(state, refill) == "The display is refilled with Federling, Moosgnom; Julia puts a crest on each."
+    assert describe(state, {"kind": "game_ended", "scores": [20, 18], "winners": [0]}) == \
+        "The hunt is over: Julia 20 VP, Oliver 18 VP. Julia wins!"
+    state = standard()
+    state["turn"].update({"region": "forest", "hunting_value": 5})
+    state["phase"] = "purchase"
+    with pytest.raises(IllegalAction, match=r"1 cage costs 10 and you have 5 left"):
+        act(state, {"type": "cage", "count": 1})
+    goals = [victory_text(expedition) for expedition in CAT.expeditions.values()]
+    assert not [goal for goal in goals if re.search(r"\b1 (cages|camps|visits)\b", goal)]
+    assert any("at least 1 visit to the Monster Trader" in goal for goal in goals)

@@ -15,11 +15,12 @@ from bot.games.monster_expedition.catalog import (
 )
 from bot.games.monster_expedition.effects import FINAL_LEVEL, cage_points, monster_points, total_points
 from bot.games.monster_expedition.rules import bankable_numbers, remaining_value
-from bot.games.monster_expedition.solo import progress_text, special_rules_text, victory_text
+from bot.games.monster_expedition.solo import progress_text, special_rules_text, updated_profile, victory_text
 from bot.games.monster_expedition.state import (
     black_dice,
     cage_count,
     expedition_of,
+    next_expedition,
     symbiosis_groups,
 )
 
@@ -170,6 +171,8 @@ def last_move(state: JSON, cat: Catalog | None = None) -> str:
 def turn_text(state: JSON, cat: Catalog | None = None) -> str:
     cat = cat or catalog()
     if state["over"]:
+        if state["mode"] == "solo":
+            return _after_solo(state)
         return final_summary(state, cat)
     who = _name(state, state["active"])
     phase = state["phase"]
@@ -189,6 +192,19 @@ def turn_text(state: JSON, cat: Catalog | None = None) -> str:
     if phase == "steal":
         return f"{who}: choose whose cage to steal"
     return f"{who} to move"
+
+
+def _after_solo(state: JSON) -> str:
+    """The board's headline once a solo expedition is over: what comes next (the result panel and the posted
+    summary already say won or lost, and why)."""
+    solo = state["solo"]
+    following = next_expedition(updated_profile(state))
+    if solo["outcome"] == "won":
+        if following == 1:
+            return "The whole Solinsula campaign is won! Replay any expedition with /hunt solo expedition:<1-10>."
+        return f"Next: expedition {following}; set out with /hunt solo."
+    return (f"Try expedition {solo['expedition']} again with /hunt solo: each failed attempt gives one more camp "
+            "improvement before you set out.")
 
 
 def final_summary(state: JSON, cat: Catalog | None = None) -> str:

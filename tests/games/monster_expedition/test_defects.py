@@ -103,9 +103,11 @@ def test_a_solo_win_is_said_once_on_the_board_with_what_was_achieved() -> None:
     state, _ = act(state, {"type": "capture", "card": "stachelmaul"})
     view = GAME.view(state, None)
     header = f"{view['turn']} {view['last_move']}"
-    assert header.lower().count("won") == 1
-    assert view["turn"].startswith("Han won expedition 1: ")
+    assert "won" not in header.lower()  # the result panel says it; the header says what comes next
+    assert view["turn"] == "Next: expedition 2; set out with /hunt solo."
     assert view["last_move"] == "Han captures Stachelmaul for 6."
+    outcome = GAME.outcome(state)
+    assert outcome is not None and outcome.summary.startswith("Han won expedition 1: ")
 
 
 @pytest.mark.parametrize("typed", ["fuchsling", "FUCHSLING", "  Füchsling ", "fÜchsling"])
@@ -136,3 +138,18 @@ def test_more_counted_nouns_found_by_the_sweep() -> None:
     goals = [victory_text(expedition) for expedition in CAT.expeditions.values()]
     assert not [goal for goal in goals if re.search(r"\b1 (cages|camps|visits)\b", goal)]
     assert any("at least 1 visit to the Monster Trader" in goal for goal in goals)
+
+
+def test_a_lost_solo_expedition_headline_says_how_to_try_again() -> None:
+    state = solo(3)
+    state["reserve"] += state["deck"]
+    state["deck"] = []
+    state["turn"].update({"region": "depths", "hunting_value": 0})
+    state["phase"] = "purchase"
+    state, events = act(state, {"type": "done"})
+    assert events[-1]["kind"] == "expedition_lost"
+    assert GAME.view(state, None)["turn"] == ("Try expedition 3 again with /hunt solo: each failed attempt gives one "
+                                              "more camp improvement before you set out.")
+    outcome = GAME.outcome(state)
+    assert outcome is not None
+    assert outcome.summary == "Han lost expedition 3: no card left in the draw deck to reveal."

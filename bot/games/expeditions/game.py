@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from bot.core.errors import GameOver, IllegalAction, MalformedAction, NotYourTurn
-from bot.core.names import same_name
+from bot.core.names import plural, same_name
 from bot.core.protocol import JSON, Applied, ChoiceMenu, Game, Mode, Outcome, QuickAction, Viewer
 from bot.core.rng import Rng
 from bot.games.expeditions import queries as q
@@ -186,6 +186,8 @@ class ExpeditionsGame(Game):
             return text.no_choice_text(who, event["decision"])
         if kind == "skipped":
             return text.skipped_text(who, event["decision"])
+        if kind == "deck_reshuffled":
+            return f"The discard pile is shuffled into a new deck of {plural(int(event.get('cards', 0)), 'card')}."
         return views.describe(self.comp, state, event)
 
     def turn_text(self, state: JSON) -> str:

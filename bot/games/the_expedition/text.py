@@ -67,7 +67,7 @@ def describe(state: JSON, event: JSON, catalog: Catalog) -> str:
         left = catalog.location(event["from_location"]).name
         text = f"{who} moved {event['direction']} to {there} and marked {left}"
         if not event["marked"]:
-            text += " (their marker was already there)"
+            text += f" ({'its' if is_automation(event['who']) else 'their'} marker was already there)"
         if event["removed"]:
             text += f", removing {_names(state, event['removed'])}'s marker" + ("s" if len(event["removed"]) > 1
                                                                                     else "")

@@ -64,3 +64,11 @@ def test_an_option_label_typed_in_another_case_is_accepted() -> None:
     option_id, label = pending[0]
     assert GAME.normalise(state, 0, {"type": "choose", "option": f"  {label.swapcase()} "}) == \
         {"type": "choose", "option": option_id}
+
+
+def test_a_reshuffle_of_one_card_is_a_deck_of_1_card() -> None:
+    state = fresh()
+    assert GAME.describe(state, {"kind": "deck_reshuffled", "cards": 1}) == \
+        "The discard pile is shuffled into a new deck of 1 card."
+    assert GAME.describe(state, {"kind": "deck_reshuffled", "cards": 7}) == \
+        "The discard pile is shuffled into a new deck of 7 cards."

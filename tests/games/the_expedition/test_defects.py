@@ -102,3 +102,11 @@ def test_a_location_typed_in_any_case_or_with_accents_is_found(typed: str) -> No
     assert "mars" in free
     applied = GAME.apply(state, seat, {"type": "place", "location": typed}, rules.Rng(0, 1))
     assert applied.events[0]["location"] == "mars"
+
+
+def test_an_automation_marking_where_its_marker_already_is_reads_its() -> None:
+    state = arranged(("Alice",), "solo", cells={"p0": 4})
+    event = {"kind": "moved", "who": "a1", "direction": "up", "from_cell": 3, "to_cell": 0, "from_location": "io",
+             "to_location": "luna", "marked": False, "removed": [], "moves_left": 1}
+    assert GAME.describe(state, event) == ("Automation 1 moved up to Luna and marked Io (its marker was already "
+                                           "there). (1 printed move left.)")

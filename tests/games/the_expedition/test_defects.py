@@ -6,9 +6,10 @@ from __future__ import annotations
 import pytest
 
 from bot.core.errors import GameOver
-from bot.games.the_expedition import rules
+from bot.games.the_expedition import TheExpedition, rules
+from bot.games.the_expedition.catalog import AutomationCard
 
-from .helpers import CELL, GAME, arranged, kinds, move
+from .helpers import CELL, GAME, arranged, catalog_with_automations, kinds, move
 
 CATALOG = GAME.catalog
 
@@ -110,3 +111,21 @@ def test_an_automation_marking_where_its_marker_already_is_reads_its() -> None:
              "to_location": "luna", "marked": False, "removed": [], "moves_left": 1}
     assert GAME.describe(state, event) == ("Automation 1 moved up to Luna and marked Io (its marker was already "
                                            "there). (1 printed move left.)")
+
+
+def test_an_end_triggered_in_round_9_still_ends_with_round_9() -> None:
+    """RULINGS: no explorer moves more than 9 times, even when Automation 2 triggers the end in round 9 and the
+    player would otherwise be owed a final turn in a 10th round."""
+    shuttle = AutomationCard("shuttle", "Shuttle", 0, ("right", "left") * 6)
+    nine = AutomationCard("nine", "Nine", 8, ("left", "right") * 4 + ("left",))  # out of moves in round 9
+    game = TheExpedition(catalog_with_automations(shuttle, nine))
+    state = arranged(("Alice",), "solo", cells={"p0": CELL["io"]}, game=game,
+                     automations={"a1": ("shuttle", 0, 0), "a2": ("nine", 8, 0)})
+    for turn in range(9):
+        assert game.to_act(state) == (0,) and state["round"] == turn + 1
+        state, events = move(state, 0, "right" if turn % 2 == 0 else "left", game)
+    assert [(e["kind"], e.get("who")) for e in events] == [
+        ("moved", "p0"), ("moved", "a2"), ("end_triggered", "a2"), ("moved", "a1"), ("game_over", None)]
+    assert state["result"]["reason"] == "rounds" and state["round"] == 9
+    assert state["end"] == {"by": "a2", "reason": "out_of_moves", "final_turns_left": 1}
+    assert rules.participant(state, "a1")["moves_used"] == 9

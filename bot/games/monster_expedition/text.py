@@ -122,7 +122,8 @@ def describe(state: JSON, event: JSON, cat: Catalog | None = None) -> str:
         return f"The display is refilled with {', '.join(cards)}{crest_text}."
     if kind == "card_revealed":
         name = cat.card(event["card"]).name
-        return f"{name} appears in the display ({event['display']} cards, {event['deck']} left in the deck)."
+        return (f"{name} appears in the display ({plural(event['display'], 'card')}, {event['deck']} left in the "
+                "deck).")
     if kind == "deck_used_up":
         return "The draw deck is used up: this is the last round."
     if kind == "improvements_declined":

@@ -153,3 +153,9 @@ def test_a_lost_solo_expedition_headline_says_how_to_try_again() -> None:
     outcome = GAME.outcome(state)
     assert outcome is not None
     assert outcome.summary == "Han lost expedition 3: no card left in the draw deck to reveal."
+
+
+def test_a_reveal_into_an_empty_solo_display_counts_1_card() -> None:
+    state = solo(1)
+    assert describe(state, {"kind": "card_revealed", "card": "federling", "display": 1, "deck": 3}) == \
+        "Federling appears in the display (1 card, 3 left in the deck)."

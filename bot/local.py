@@ -20,6 +20,7 @@ import discord
 from discord import app_commands
 
 from bot.app import create_bot
+from bot.core.names import same_name
 from bot.offline import DiscordHarness, FakeUser, HarnessError, Message, Reply
 
 HELP = """Type slash commands as in Discord, e.g.
@@ -67,7 +68,7 @@ class LocalTable:
     def _convert(parameter: app_commands.Parameter, text: str) -> Any:
         if parameter.choices:
             for choice in parameter.choices:
-                if text.lower() in (str(choice.value).lower(), choice.name.lower()):
+                if same_name(text, str(choice.value)) or same_name(text, choice.name):
                     return choice.value
             allowed = ", ".join(str(c.value) for c in parameter.choices)
             raise HarnessError(f"{parameter.display_name} must be one of: {allowed}")
@@ -174,7 +175,7 @@ class LocalTable:
                 custom_id = message.buttons()[int(target) - 1]["custom_id"]
                 self.show(await self.table.click(message, custom_id=custom_id, user=self.user))
             else:
-                matches = [b for b in message.buttons() if (b.get("label") or "").lower() == target.lower()]
+                matches = [b for b in message.buttons() if same_name(target, b.get("label") or "")]
                 if not matches:
                     raise HarnessError(f"No button {target!r}; the buttons are: {', '.join(labels)}")
                 self.show(await self.table.click(message, custom_id=matches[0]["custom_id"], user=self.user))
@@ -186,8 +187,8 @@ class LocalTable:
             if target.isdigit() and 1 <= int(target) <= len(options):
                 value = options[int(target) - 1]["value"]
             else:
-                value = next((o["value"] for o in options if target.lower() in (o["value"].lower(),
-                                                                                 o["label"].lower())), target)
+                value = next((o["value"] for o in options
+                              if same_name(target, o["value"]) or same_name(target, o["label"])), target)
             self.show(await self.table.select(message, select["custom_id"], [value], user=self.user))
         elif line.startswith("/"):
             path, options = self.parse(line)

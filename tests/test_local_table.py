@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import datetime
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
+from discord import app_commands
 
 from bot.__main__ import main
-from bot.local import run_folder
+from bot.local import LocalTable, run_folder
 
 
 def test_a_scripted_local_session(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -70,3 +72,11 @@ def test_run_folders_are_named_by_the_start_time_and_never_reused(tmp_path: Path
     assert run_folder(tmp_path, moment) == tmp_path / "20261201-081500"
     assert run_folder(tmp_path, moment) == tmp_path / "20261201-081500-2"
     assert run_folder(tmp_path, moment) == tmp_path / "20261201-081500-3"
+
+
+def test_typed_choices_match_without_accents_or_capitals() -> None:
+    parameter = SimpleNamespace(display_name="monster", type=None,
+                                choices=[app_commands.Choice(name="Füchsling (level 6)", value="fuechsling"),
+                                         app_commands.Choice(name="Moosgnom (level 5)", value="moosgnom")])
+    assert LocalTable._convert(parameter, "FUCHSLING (level 6)") == "fuechsling"  # type: ignore[arg-type]
+    assert LocalTable._convert(parameter, "Moosgnom") == "moosgnom"  # type: ignore[arg-type]

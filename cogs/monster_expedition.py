@@ -6,6 +6,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.core.names import contains, plural
 from bot.games.monster_expedition import GAME, campaign_text, capturable_monsters
 from cogs.common import channel_id_of, player_of, send_private, service_of
 from cogs.table import acknowledge, play, post_board
@@ -27,9 +28,9 @@ async def affordable_monsters(interaction: discord.Interaction, current: str) ->
         return []
     choices = []
     for monster in capturable_monsters(seen.state):
-        crates = f", {monster['crates']} crate(s)" if monster.get("crates") else ""
+        crates = f", {plural(int(monster['crates']), 'crate')}" if monster.get("crates") else ""
         label = f"{monster['name']} (level {monster['level']}, {monster['vp']} VP{crates})"
-        if current.lower() in label.lower():
+        if contains(current, label):
             choices.append(app_commands.Choice(name=label[:100], value=str(monster["id"])))
     return choices[:25]
 

@@ -193,9 +193,9 @@ class GameService:
             return "This channel already has a game. Use /game board to see it."
         title = find_game(match.game).title
         if match.status == "lobby":
-            return (f"This channel already has a {title} lobby. Join it with /game join, or its host can end it "
+            return (f"This channel already has a lobby for {title}. Join it with /game join, or its host can end it "
                     "with /game abandon before starting another.")
-        return (f"This channel already has a {title} game in progress. See it with /game board; the host (or "
+        return (f"This channel already has a game of {title} in progress. See it with /game board; the host (or "
                 "anyone who can manage the channel) can end it with /game abandon.")
 
     async def _open(self, channel_id: int) -> MatchRecord:
@@ -308,9 +308,10 @@ class GameService:
     @staticmethod
     def _wrong_game_message(match: MatchRecord, used: str) -> str:
         here = find_game(match.game)
-        used_title = find_game(used).title
-        return (f"This channel is playing {here.title}: its moves are made with {GAME_COMMANDS.get(here.key, '')} "
-                f"commands and the buttons under the board ({GAME_COMMANDS.get(used, '')} is for {used_title}). "
+        group = GAME_COMMANDS.get(here.key)
+        how = f"{group} commands and the buttons under the board" if group else "the buttons under the board"
+        return (f"This channel is playing {here.title}: its moves are made with {how} "
+                f"({GAME_COMMANDS.get(used, 'that command')} is for {find_game(used).title}). "
                 "/game rules explains them.")
 
     async def press(self, match_id: int, version: int, seat: int, index: int, user_id: int, *,

@@ -29,7 +29,7 @@ def lobby_text(match: MatchRecord, note: str | None = None) -> str:
     )
     count = (str(mode.min_players) if mode.min_players == mode.max_players
              else f"{mode.min_players}-{mode.max_players}")
-    lines = [f"**{game.title}** — {mode.title} ({count} players)"]
+    lines = [f"**{game.title}** — {mode.title} ({count} {'player' if count == '1' else 'players'})"]
     if note:
         lines.append(note)
     if match.status == "lobby":

@@ -55,7 +55,7 @@ async def test_bad_input_is_answered_privately_and_changes_nothing(database: Pat
         assert reply.ephemeral and "no game in this channel" in (reply.content or "")
         await discord_.command("game new", {"game": "test-nim"}, user=alice)
         reply = (await discord_.command("game new", {"game": "test-nim"}, user=bob)).one()
-        assert reply.ephemeral and "already has a Test Nim lobby" in (reply.content or "")
+        assert reply.ephemeral and "already has a lobby for Test Nim" in (reply.content or "")
         reply = (await discord_.command("game start", user=alice)).one()
         assert reply.ephemeral and "needs 2 to 3 players" in (reply.content or "")
         await discord_.command("game join", user=bob)

@@ -672,7 +672,8 @@ def _decode_body(
     payload: dict[str, Any] | None, multipart: Sequence[dict[str, Any]] | None, files: Sequence[discord.File] | None
 ) -> tuple[dict[str, Any], list[SentFile]]:
     """JSON body and file bytes of a request, whichever of json/multipart form discord.py chose."""
-    body: dict[str, Any] = dict(payload or {})
+    # A JSON list body (bulk command overwrite) is kept as it is.
+    body: Any = list(payload) if isinstance(payload, list) else dict(payload or {})
     for part in multipart or ():
         if part.get("name") == "payload_json":
             body = json.loads(part["value"])

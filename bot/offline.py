@@ -34,6 +34,10 @@ check each name below still exists with the same meaning (``INTERNALS`` repeats 
   an exception nobody handled (e.g. a tree ``on_error`` that raises) is reported too.
 * ``Guild(data=, state=)``, ``Guild._add_member``, ``Guild._add_channel``, ``TextChannel(state=, guild=, data=)``,
   ``ClientUser(state=, data=)``, ``Member(data=, guild=, state=)``, ``Permissions.VALID_FLAGS``.
+* Notifications, as Discord decides them: a newly created, non-ephemeral message notifies the users its
+  ``allowed_mentions`` allows (``Message.notified``, ``Reply.notified``); an edit never notifies, and neither does
+  the first followup after a type-5 defer, which edits the "thinking…" message. ``parse: ["users"]`` together with
+  a ``users`` list is refused with a 400, as Discord does.
 * Swallowed callback errors are only *logged* by discord.py (loggers under ``discord``, with ``exc_info``): the
   harness captures those records to fail the test instead of passing silently.
 """

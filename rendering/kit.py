@@ -172,7 +172,7 @@ def measure(text: str, size: int, weight: str = "regular") -> int:
 
 def text_width(draw: ImageDraw.ImageDraw, text: str, face: ImageFont.FreeTypeFont) -> int:
     size = getattr(face, "size", None)
-    weight = _WEIGHT_OF.get(getattr(face, "path", ""), None)
+    weight = _WEIGHT_OF.get(getattr(face, "path", ""))
     if size is not None and weight is not None:
         return measure(text, int(size), weight)
     left, _, right, _ = draw.textbbox((0, 0), text, font=face)

@@ -451,7 +451,7 @@ def _p_draw_grid(draw: kit.Draw, view: View) -> None:
     legal = {move["to_cell"]: move["direction"] for move in view["legal_moves"]}
     free = set(view.get("empty_cells", []))
     for entry in view["grid"]:
-        x0, y0, x1, y1 = _p_box(entry["cell"])
+        x0, _, x1, y1 = _p_box(entry["cell"])
         cell = entry["cell"]
         markers = [s for s in (style_of(view, o) for o in entry["markers"]) if s is not None]
         explorers = [s for s in (style_of(view, o) for o in entry["explorers"]) if s is not None]

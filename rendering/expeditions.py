@@ -331,7 +331,7 @@ def _p_space(draw: kit.Draw, space: dict[str, Any]) -> None:
         y0 = y + 4 - len(name) * (size + 1) / 2
         for index, line in enumerate(name):
             draw.text((x, y0 + index * (size + 1) + size / 2), line, font=kit.font(size, "semibold"),
-                      fill=kit.INK_DARK, anchor="mm", role="name")
+                      fill=kit.INK_DARK, anchor="mm", role="card")
         return
     if not space["revealed"]:
         draw.polygon(points, fill=HIDDEN_FILL[space["kind"]], outline=kit.INK_MUTED)
@@ -342,8 +342,7 @@ def _p_space(draw: kit.Draw, space: dict[str, Any]) -> None:
             draw.text((x + 18, y + 20), "M", font=kit.font(SMALL, "bold"), fill=kit.INK_DARK, anchor="mm")
     else:
         draw.polygon(points, fill=REGION_FILL[space["kind"]], outline=kit.INK_DARK)
-        draw.text((x, y - 22), space["label"], font=kit.font(BIG, "bold"), fill=kit.INK_DARK, anchor="mm",
-                  role="name")
+        draw.text((x, y - 22), space["label"], font=kit.font(BIG, "bold"), fill=kit.INK_DARK, anchor="mm")
         tokens = space["corruption"][-3:]
         for index, (colour, value) in enumerate(tokens):
             cx = x - (len(tokens) - 1) * 13 + index * 26

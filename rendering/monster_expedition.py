@@ -431,7 +431,7 @@ def _p_card_face(card_key: tuple[Any, ...]) -> Image.Image:
     size, name = kit.fit_lines(str(card["name"]), P_CARD_W - 10, 2, (20, SMALL), "semibold")
     y = 34 if len(name) > 1 else 44
     for line in name[:2]:
-        draw.text((5, y), line, font=kit.font(size, "semibold"), fill=kit.INK, role="name")
+        draw.text((5, y), line, font=kit.font(size, "semibold"), fill=kit.INK, role="card")
         y += size + 2
     draw.text((5, P_CARD_H - 24), f"{card['vp']} VP · cage {card['caged_vp']}", font=kit.font(SMALL), fill=kit.INK)
     return image

@@ -407,7 +407,7 @@ def _p_tile(name: str, kind: str, points: int, rule: str) -> Image.Image:
     image = Image.new("RGB", (P_TILE_W, P_TILE_H), PANEL_LIGHT)
     draw = kit.Draw(image)
     draw.ellipse((6, 8, 30, 32), fill=PLANET if kind == "planet" else MOON, outline=INK_DARK, width=2)
-    draw.text((36, 4), name, font=font(24, "bold"), fill=INK, role="name")
+    draw.text((36, 4), name, font=font(24, "bold"), fill=INK, role="card")
     cx, cy = P_TILE_W - 22, 22
     draw.ellipse((cx - 18, cy - 18, cx + 18, cy + 18), fill=YELLOW, outline=INK_DARK, width=2)
     draw.text((cx, cy), str(points), font=font(24, "bold"), fill=INK_DARK, anchor="mm", role="score")

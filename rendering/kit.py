@@ -85,7 +85,24 @@ class Draw(ImageDraw.ImageDraw):
         drawn = _RECORDER.get()
         if drawn is not None and text:
             drawn.append(DrawnText(int(getattr(font, "size", 10)), role, str(text)))
+        if (not args and not kwargs and isinstance(text, str) and "\n" not in text and self.fontmode == "L"
+                and isinstance(font, ImageFont.FreeTypeFont)):
+            # The same labels come back on every board of a match: rasterise each once per process, then only
+            # blend the cached glyph mask (FreeType's rendering was most of a board's drawing time).
+            if not text:
+                return
+            ink, fill_ink = self._getink(fill)
+            colour = fill_ink if ink is None else ink
+            mask, (dx, dy) = _glyph_mask(font, text, anchor)
+            self.draw.draw_bitmap((round(xy[0]) + dx, round(xy[1]) + dy), mask, colour)
+            return
         super().text(xy, text, fill, font, anchor, *args, **kwargs)
+
+
+@lru_cache(maxsize=16384)
+def _glyph_mask(face: ImageFont.FreeTypeFont, text: str, anchor: str | None) -> tuple[Any, tuple[int, int]]:
+    """A text's anti-aliased mask and offset in `face` (faces are cached, so the same object every time)."""
+    return face.getmask2(text, "L", anchor=anchor)
 
 
 @dataclass(frozen=True)

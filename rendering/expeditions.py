@@ -95,8 +95,8 @@ def draw_space(draw: ImageDraw.ImageDraw, space: dict[str, Any], top: int) -> No
     else:
         draw.polygon(points, fill=REGION_FILL[space["kind"]], outline=kit.INK_DARK)
         draw.text((x, y - 40), space["label"], font=kit.font(30, "bold"), fill=kit.INK_DARK, anchor="mm")
-        face = kit.font(17, "semibold")
-        draw.text((x, y - 14), kit.ellipsize(draw, space["name"], 118, face), font=face, fill=kit.INK_DARK,
+        name, face = kit.fitted(space["name"], 118, 17, "semibold", 11)
+        draw.text((x, y - 14), name, font=face, fill=kit.INK_DARK,
                   anchor="mm")
         if space["corruption"]:
             tokens = space["corruption"][-4:]
@@ -144,8 +144,8 @@ def draw_side(draw: ImageDraw.ImageDraw, view: dict[str, Any], top: int, bottom:
     if view["end"]["triggered_by"] is not None:
         lines.append("Final round: one more turn each")
     for line in lines:
-        draw.text((left + 16, y), kit.ellipsize(draw, line, right - left - 30, kit.font(22)), font=kit.font(22),
-                  fill=kit.INK_MUTED)
+        text, face = kit.fitted(line, right - left - 30, 22)
+        draw.text((left + 16, y), text, font=face, fill=kit.INK_MUTED)
         y += 30
     pending = view.get("pending")
     outcome = view.get("outcome")
@@ -157,13 +157,13 @@ def draw_side(draw: ImageDraw.ImageDraw, view: dict[str, Any], top: int, bottom:
             if card is None or y > bottom - 60:
                 continue
             title = f"#{slot + 1} {card['name']} ({card['kind']}, {card['colour']})"
-            draw.text((left + 16, y), kit.ellipsize(draw, title, right - left - 30, kit.font(22, "semibold")),
-                      font=kit.font(22, "semibold"), fill=kit.INK)
+            text, face = kit.fitted(title, right - left - 30, 22, "semibold")
+            draw.text((left + 16, y), text, font=face, fill=kit.INK)
             detail = f"core {card['core']}; {card['ability']}"
             if card.get("quest"):
                 detail = f"quest {card['quest']['label']}: {card['quest']['cost']} → {card['quest']['reward']}"
-            draw.text((left + 28, y + 27), kit.ellipsize(draw, detail, right - left - 44, kit.font(19)),
-                      font=kit.font(19), fill=kit.INK_MUTED)
+            text, face = kit.fitted(detail, right - left - 44, 19)
+            draw.text((left + 28, y + 27), text, font=face, fill=kit.INK_MUTED)
             y += 52
         return
     y += 8
@@ -177,8 +177,8 @@ def draw_side(draw: ImageDraw.ImageDraw, view: dict[str, Any], top: int, bottom:
         for player in ranked:
             kit.draw_token(draw, (left + 30, y + 16), 13, kit.player_style(player["seat"]))
             line = f"{player['name']}  ${player['score']}  (tie-break {player['tiebreak']})"
-            draw.text((left + 52, y + 2), kit.ellipsize(draw, line, right - left - 70, kit.font(22)),
-                      font=kit.font(22), fill=kit.INK)
+            text, face = kit.fitted(line, right - left - 70, 22)
+            draw.text((left + 52, y + 2), text, font=face, fill=kit.INK)
             y += 32
         return
     if pending:
@@ -191,8 +191,8 @@ def draw_side(draw: ImageDraw.ImageDraw, view: dict[str, Any], top: int, bottom:
             if y > bottom - 40:
                 draw.text((left + 16, y), "…", font=kit.font(22), fill=kit.INK)
                 break
-            text = kit.ellipsize(draw, "• " + option["label"], right - left - 32, kit.font(20))
-            draw.text((left + 16, y), text, font=kit.font(20), fill=kit.INK)
+            text, face = kit.fitted("• " + option["label"], right - left - 32, 20)
+            draw.text((left + 16, y), text, font=face, fill=kit.INK)
             y += 26
 
 
@@ -223,6 +223,15 @@ def card_names(cards: list[dict[str, Any]], with_workers: bool = False) -> str:
     return ", ".join(names) if names else "—"
 
 
+def _tucked(player: dict[str, Any], width: int) -> str:
+    """Quests, melds and upgrades: the counts, then as many whole card names as fit (the rest as "+N more")."""
+    counts = f"quests {len(player['quests'])}, melds {len(player['melds'])}, upgrades {len(player['upgrades'])}"
+    names = [card["name"] for key in ("quests", "melds", "upgrades") for card in player[key]]
+    if not names:
+        return counts
+    return f"{counts}: " + kit.whole_items(names, width - kit.measure(f"{counts}: ", 22), 22)
+
+
 def draw_mat(draw: ImageDraw.ImageDraw, player: dict[str, Any], top: int, current: bool, where: str) -> None:
     style = kit.player_style(player["seat"])
     left, right = 20, kit.WIDTH - 20
@@ -230,8 +239,8 @@ def draw_mat(draw: ImageDraw.ImageDraw, player: dict[str, Any], top: int, curren
                       outline=style.colour if current else None, width=4)
     kit.draw_token(draw, (left + 30, top + 30), 20, style)
     title = f"{player['name']} · {player['mech']['name']}"
-    draw.text((left + 60, top + 12), kit.ellipsize(draw, title, 560, kit.font(28, "bold")), font=kit.font(28, "bold"),
-              fill=kit.INK)
+    title, face = kit.fitted(title, 560, 28, "bold", 16)
+    draw.text((left + 60, top + 12), title, font=face, fill=kit.INK)
     summary = f"${player['score']}   token: {TOKEN_WORDS.get(player['action_token'], '')}"
     draw.text((right - 16, top + 14), summary, font=kit.font(26, "semibold"), fill=kit.INK, anchor="ra")
     stars_right = right - 32 - kit.text_width(draw, summary, kit.font(26, "semibold"))
@@ -254,14 +263,14 @@ def draw_mat(draw: ImageDraw.ImageDraw, player: dict[str, Any], top: int, curren
         wx += 48
     face = kit.font(22)
     width = right - left - 150
-    rows = [("Hand", card_names(player["hand"])), ("Active", card_names(player["active"], True)),
-            ("Tucked", "; ".join(f"{label} {len(player[key])}" + (f": {card_names(player[key])}" if player[key] else "")
-                                 for label, key in (("quests", "quests"), ("melds", "melds"),
-                                                    ("upgrades", "upgrades"))))]
+    rows = [("Hand", kit.whole_items([c["name"] for c in player["hand"]], width, 22) or "—"),
+            ("Active", kit.whole_items(card_names(player["active"], True).split(", "), width, 22)),
+            ("Tucked", _tucked(player, width))]
     y = top + 96
     for label, text in rows:
         draw.text((left + 16, y), label, font=kit.font(22, "bold"), fill=kit.INK_MUTED)
-        draw.text((left + 110, y), kit.ellipsize(draw, text, width, face), font=face, fill=kit.INK)
+        text, face = kit.fitted(text, width, 22, "regular", 15)
+        draw.text((left + 110, y), text, font=face, fill=kit.INK)
         y += 32
     draw.text((left + 16, y), f"At {where}", font=kit.font(22), fill=kit.INK_MUTED)
 

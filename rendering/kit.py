@@ -341,18 +341,23 @@ def header_band(draw: ImageDraw.ImageDraw, width: int, title: str, turn: str, la
     if turn_style is not None:
         draw_token(draw, (x + 22, top + 42), 22, turn_style)
         x += 58
-    draw.text((x, top + 18), ellipsize(draw, turn, width - x - 260, font(40, "bold")), font=font(40, "bold"),
-              fill=INK)
+    turn_text, turn_face = fitted(turn, width - x - 260, 40, "bold", 16)
+    if turn_text != turn and " (" in turn:  # too long even small: the aside goes (the log below tells it)
+        turn_text, turn_face = fitted(turn.split(" (")[0], width - x - 260, 40, "bold", 16)
+    draw.text((x, top + 18), turn_text, font=turn_face, fill=INK)
     draw.text((width - 24, top + 24), title, font=font(26, "semibold"), fill=INK_MUTED, anchor="ra")
-    draw.text((24, top + 76), ellipsize(draw, last_move, width - 48, font(28)), font=font(28), fill=INK_MUTED)
+    move_text, move_face = fitted(last_move, width - 48, 28, "regular", 20)
+    if move_text != last_move:  # whole sentences only (the log below has the rest): a name is never cut
+        move_text = " ".join(sentences_that_fit(last_move, width - 48, 1, 20))
+    draw.text((24, top + 76), move_text, font=move_face, fill=INK_MUTED)
     column = (width - 48) // 3
     for index, (style, name, score) in enumerate(scores):
         cx = 24 + (index % 3) * column
         cy = top + 126 + (index // 3) * 44
         draw_token(draw, (cx + 16, cy + 4), 16, style)
         label = f"{name}  {score}"
-        draw.text((cx + 40, cy - 12), ellipsize(draw, label, column - 50, font(28, "semibold")),
-                  font=font(28, "semibold"), fill=INK)
+        label_text, label_face = fitted(label, column - 50, 28, "semibold", 16)
+        draw.text((cx + 40, cy - 12), label_text, font=label_face, fill=INK)
     return top + height
 
 
@@ -432,3 +437,29 @@ def clip_alt(parts: Sequence[str], limit: int = 1000) -> str:
             break
         out = candidate
     return out
+
+
+def fitted(text: str, max_width: int, size: int, weight: str = "regular", min_size: int = 14
+           ) -> tuple[str, ImageFont.FreeTypeFont]:
+    """`text` and the largest face (down to `min_size`) in which it fits `max_width`: detail boards shrink a name
+    rather than cut it. Only a text too long even at `min_size` (a sentence, not a name) is cut with an ellipsis."""
+    while size > min_size and measure(text, size, weight) > max_width:
+        size -= 1
+    face = font(size, weight)
+    if measure(text, size, weight) <= max_width:
+        return text, face
+    return ellipsize(_MEASURE_DRAW, text, max_width, face), face
+
+
+def whole_items(items: Sequence[str], max_width: int, size: int, weight: str = "regular") -> str:
+    """As many whole items as fit, comma-separated, then "+N more": a list is shortened by dropping names, never by
+    cutting one."""
+    for count in range(len(items), -1, -1):
+        rest = len(items) - count
+        text = ", ".join(items[:count]) + (f" +{rest} more" if rest else "")
+        if measure(text, size, weight) <= max_width:
+            return text
+    return f"{len(items)} cards"
+
+
+_MEASURE_DRAW = ImageDraw.Draw(Image.new("RGB", (1, 1)))

@@ -41,11 +41,6 @@ def _fit(text: str, max_width: int, size: int, weight: str = "regular", min_size
     return size
 
 
-@lru_cache(maxsize=4096)
-def _ellipsize(text: str, max_width: int, size: int, weight: str = "regular") -> str:
-    return kit.ellipsize(_MEASURE, text, max_width, kit.font(size, weight))
-
-
 @lru_cache(maxsize=1024)
 def _wrap(text: str, max_width: int, size: int, weight: str = "regular") -> tuple[str, ...]:
     return tuple(kit.wrap(_MEASURE, text, max_width, kit.font(size, weight)))
@@ -198,10 +193,10 @@ def _draw_player(draw: ImageDraw.ImageDraw, y: int, player: dict[str, Any], acti
     kit.rounded_panel(draw, (MARGIN, y, kit.WIDTH - MARGIN, y + height),
                       outline=style.colour if active else None, width=4)
     kit.draw_token(draw, (MARGIN + 34, y + 34), 20, style)
-    name = _ellipsize(f"{player['name']} · set {player['set']}", 420, 30, "bold")
-    draw.text((MARGIN + 66, y + 16), name, font=kit.font(30, "bold"), fill=kit.INK)
+    name, name_face = kit.fitted(f"{player['name']} · set {player['set']}", 420, 30, "bold", 16)
+    draw.text((MARGIN + 66, y + 16), name, font=name_face, fill=kit.INK)
     if active:  # the outline is in the player's colour; the word says it for everyone
-        left = MARGIN + 66 + _width(name, 30, "bold") + 16
+        left = MARGIN + 66 + kit.measure(name, int(name_face.size), "bold") + 16
         draw.rounded_rectangle((left, y + 16, left + 104, y + 50), radius=8, fill=kit.INK)
         draw.text((left + 52, y + 33), "TO PLAY", font=kit.font(22, "bold"), fill=kit.INK_DARK, anchor="mm")
     facts = f"{score} · {player['symbiosis_sets']} symbiosis set{'s' if player['symbiosis_sets'] != 1 else ''}"
@@ -235,8 +230,8 @@ def _draw_player(draw: ImageDraw.ImageDraw, y: int, player: dict[str, Any], acti
         draw.text((mx + 13, my + 17), REGION_LETTERS[monster_region], font=kit.font(20, "bold"),
                   fill=REGION_INK[monster_region], anchor="mm")
         _symbiosis_badge(draw, (mx + 44, my + 17), str(monster["symbiosis"]), radius=14)
-        label = _ellipsize(f"{monster['name']} {monster['vp']}", chip_w - 70, 22)
-        draw.text((mx + 64, my + 17), label, font=kit.font(22), fill=kit.INK, anchor="lm")
+        label, face = kit.fitted(f"{monster['name']} {monster['vp']}", chip_w - 70, 22, "regular", 13)
+        draw.text((mx + 64, my + 17), label, font=face, fill=kit.INK, anchor="lm")
     return y + height + 12
 
 
@@ -330,9 +325,8 @@ def _draw_solo_header(draw: ImageDraw.ImageDraw, view: dict[str, Any], turn_styl
     score = view["scores"][0]
     kit.draw_token(draw, (MARGIN + 16, bottom - 20), 16, kit.player_style(0))
     label = f"{score['name']}  {score['text']}"
-    face = kit.font(28, "semibold")
-    draw.text((MARGIN + 40, bottom - 36), _ellipsize(label, kit.WIDTH - 2 * MARGIN - 44, 28, "semibold"), font=face,
-              fill=kit.INK)
+    label, face = kit.fitted(label, kit.WIDTH - 2 * MARGIN - 44, 28, "semibold", 16)
+    draw.text((MARGIN + 40, bottom - 36), label, font=face, fill=kit.INK)
     return bottom + SOLO_ROW
 
 

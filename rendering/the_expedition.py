@@ -24,7 +24,6 @@ from rendering.kit import (
     YELLOW,
     PlayerStyle,
     draw_token,
-    ellipsize,
     encode_png,
     font,
     header_band,
@@ -76,7 +75,8 @@ def tile_face(name: str, kind: str, points: int, rule: str) -> Image.Image:
     draw.ellipse((16, 16, 76, 76), fill=disc, outline=INK_DARK, width=3)
     if kind == "planet":
         draw.arc((6, 36, 86, 58), 200, 340, fill=INK, width=3)
-    draw.text((92, 14), ellipsize(draw, name, TILE_W - 190, font(40, "bold")), font=font(40, "bold"), fill=INK)
+    title, face = kit.fitted(name, TILE_W - 190, 40, "bold", 20)
+    draw.text((92, 14), title, font=face, fill=INK)
     draw.text((92, 58), kind, font=font(24), fill=INK_MUTED)
     cx, cy = TILE_W - 50, 46
     draw.ellipse((cx - 34, cy - 34, cx + 34, cy + 34), fill=YELLOW, outline=INK_DARK, width=3)
@@ -174,9 +174,8 @@ def _draw_card(draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], card: 
     cx = x1 - 34
     draw.ellipse((cx - 24, y0 + 10, cx + 24, y0 + 58), fill=YELLOW, outline=INK_DARK, width=2)
     draw.text((cx, y0 + 34), str(card["points"]), font=font(32, "bold"), fill=INK_DARK, anchor="mm")
-    name_face = font(28, "bold")
-    draw.text((x0 + 14, y0 + 14), ellipsize(draw, card["name"], x1 - x0 - 84, name_face), font=name_face,
-              fill=INK_DARK)
+    name, name_face = kit.fitted(card["name"], x1 - x0 - 84, 28, "bold", 16)
+    draw.text((x0 + 14, y0 + 14), name, font=name_face, fill=INK_DARK)
     body = font(23)
     for index, line in enumerate(wrap(draw, card["text"], x1 - x0 - 28, body)[:3]):
         draw.text((x0 + 14, y0 + 62 + index * 28), line, font=body, fill=INK_DARK)
@@ -200,8 +199,8 @@ def _draw_participants(draw: ImageDraw.ImageDraw, view: View, top: int) -> int:
         if style is not None:
             draw_token(draw, (MARGIN + 40, top + 40), 26, style)
         name = entry["name"] + ("  (to move)" if current and view["phase"] != "over" else "")
-        draw.text((MARGIN + 80, top + 14), ellipsize(draw, name, 560, font(32, "bold")), font=font(32, "bold"),
-                  fill=INK)
+        name, face = kit.fitted(name, 560, 32, "bold", 16)
+        draw.text((MARGIN + 80, top + 14), name, font=face, fill=INK)
         score = entry["score"]
         if entry["kind"] == "automation":
             detail = f"{pts(score['total'])} from locations"
@@ -233,7 +232,8 @@ def _draw_participants(draw: ImageDraw.ImageDraw, view: View, top: int) -> int:
             x, y = MARGIN + 80, top + 94 + index * 38  # one per line: the whole condition stays readable
             draw.text((x, y - 2), "✓", font=font(28, "bold"), fill=GOOD_TEXT)
             text = f"{card['name']} ({pts(card['points'])}): {card['text']}"
-            draw.text((x + 28, y), ellipsize(draw, text, WIDTH - 2 * MARGIN - 130, font(24)), font=font(24), fill=INK)
+            text, face = kit.fitted(text, WIDTH - 2 * MARGIN - 130, 24, "regular", 16)
+            draw.text((x + 28, y), text, font=face, fill=INK)
         top += height + 12
     return top
 
@@ -361,8 +361,7 @@ def _header_scores(draw: ImageDraw.ImageDraw, view: View) -> list[tuple[PlayerSt
 def render_detail(view: View) -> bytes:
     """The full-size detail board as PNG bytes: header (turn, last move, scores), the grid, explorers, the cards
     with their conditions, the log and the result."""
-    canvas = Image.new("RGB", (WIDTH, 4000), BACKGROUND)
-    draw = ImageDraw.Draw(canvas)
+    canvas, draw = kit.new_canvas(4000)
     over = view["phase"] == "over"
     turn_style = None
     if over and len(view.get("result", {}).get("winners", [])) == 1:

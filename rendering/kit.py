@@ -50,8 +50,8 @@ def min_sizes(width: int) -> tuple[int, int]:
     return math.ceil(9 * width / PHONE_COLUMN), math.ceil(12 * width / PHONE_COLUMN)
 
 
-BIG_ROLES = frozenset({"headline", "name", "score"})
-"""Text roles that must be at least the headline size on a phone."""
+BIG_ROLES = frozenset({"headline", "title", "name", "score"})
+"""Text roles that must be at least the headline size on a phone (player names, scores, the turn, a title)."""
 
 
 @dataclass(frozen=True)
@@ -402,6 +402,8 @@ def phone_header(draw: Draw, width: int, headline: str, last_move: str, style: P
         draw_token(draw, (x + 20, 30), 20, style)
         x += 50
     size, head = fit_lines(headline, width - x - 14, 1, (30, 28, 26, BIG), "bold")
+    if len(head) > 2 and " (" in headline:  # too long for two lines: the aside goes (the detail board has it)
+        size, head = fit_lines(headline.split(" (")[0], width - x - 14, 1, (30, 28, 26, BIG), "bold")
     head = head[:2]
     y = 8
     for line in head:

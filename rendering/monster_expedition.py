@@ -529,7 +529,7 @@ def _p_players(draw: kit.Draw, view: dict[str, Any], top: int) -> int:
 
 def _p_solo(draw: kit.Draw, solo: dict[str, Any], top: int) -> int:
     y = _p_text(draw, 12, top, f"Expedition {solo['expedition']}: {solo['title']}", P_W - 24, kit.ORANGE, "bold",
-                BIG, "headline")
+                BIG, "title")
     progress = solo.get("progress_text") or ""
     facts = f"Goal: {solo['victory']} · progress {progress} · lose at {solo['loss_display']} cards"
     if solo.get("crate_value"):

@@ -63,6 +63,10 @@ def test_boards_fit_the_phone_for_a_whole_match(game_key: str, mode: str, player
         assert texts and min(t.size for t in texts) >= small
         assert all(t.size >= big for t in texts if t.role in kit.BIG_ROLES)
         assert not any(CUT.search(t.text) for t in texts)
+        if game.outcome(state) is None:  # the headline says the whole turn (an aside in brackets may go)
+            headline = _flat(" ".join(t.text for t in texts if t.role == "headline")).replace("-", "")
+            turn = str(view["turn"])
+            assert headline in {_flat(turn).replace("-", ""), _flat(turn.split(" (")[0]).replace("-", "")}
         drawn_names = " ".join(t.text for t in texts if t.role == "name")
         for name in NAMES[:players]:  # every player's name whole on the board (possibly over two lines)
             assert name.replace(" ", "") in drawn_names.replace(" ", "").replace("-", "")

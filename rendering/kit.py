@@ -61,6 +61,7 @@ class DrawnText:
     size: int
     role: str
     text: str
+    top: float = 0.0  # where the text's line starts (its anchor's y; tests check nothing runs off the board)
 
 
 _RECORDER: ContextVar[list[DrawnText] | None] = ContextVar("text_recorder", default=None)
@@ -84,7 +85,7 @@ class Draw(ImageDraw.ImageDraw):
              role: str = "text", **kwargs: Any) -> None:
         drawn = _RECORDER.get()
         if drawn is not None and text:
-            drawn.append(DrawnText(int(getattr(font, "size", 10)), role, str(text)))
+            drawn.append(DrawnText(int(getattr(font, "size", 10)), role, str(text), float(xy[1])))
         if (not args and not kwargs and isinstance(text, str) and "\n" not in text and self.fontmode == "L"
                 and isinstance(font, ImageFont.FreeTypeFont)):
             # The same labels come back on every board of a match: rasterise each once per process, then only

@@ -504,8 +504,12 @@ def _p_draw_side(draw: kit.Draw, view: View) -> None:
         for index, line in enumerate(names):
             draw.text((x + 42, y + index * 28), line, font=font(BIG, "bold"), fill=INK, role="name")
         y += 28 * len(names)
-        draw.text((x + 42, y), score_text, font=font(BIG, "bold"), fill=INK, role="score")
-        y += 30
+        beside = kit.measure(names[-1], BIG, "bold") + kit.measure(score_text, BIG, "bold") + 12 <= width - 46
+        if beside:  # the score on the name's last line when both fit, else on a line of its own
+            draw.text((right - 4, y - 28), score_text, font=font(BIG, "bold"), fill=INK, anchor="ra", role="score")
+        else:
+            draw.text((x + 42, y), score_text, font=font(BIG, "bold"), fill=INK, role="score")
+            y += 30
         left = entry["markers_left"]
         if entry["kind"] == "automation":
             card = entry["card"]
@@ -515,14 +519,14 @@ def _p_draw_side(draw: kit.Draw, view: View) -> None:
             y = _p_side_line(draw, x + 42, y, facts, width - 46)
         elif over:
             if view["mode"] == "solo-hard":
-                parts = f"{score['expeditions']} from expeditions (locations not counted)"
+                parts = f"{score['expeditions']} from cards (not locations)"
             else:
-                parts = f"{score['locations']} locations + {score['expeditions']} expeditions"
+                parts = f"{score['locations']} locations · {score['expeditions']} cards"
             y = _p_side_line(draw, x + 42, y, parts, width - 46, INK)
             if entry.get("scored"):
                 y = _p_side_line(draw, x + 42, y, "✓ " + _p_cards(entry["scored"]), width - 46, GOOD_TEXT)
             if entry.get("unscored"):
-                y = _p_side_line(draw, x + 42, y, "left in hand: " + _p_cards(entry["unscored"]), width - 46)
+                y = _p_side_line(draw, x + 42, y, "hand: " + _p_cards(entry["unscored"]), width - 46)
         else:
             facts = [f"{left} marker{'s' if left != 1 else ''} left"]
             if view["mode"] != "abstract":
@@ -534,7 +538,7 @@ def _p_draw_side(draw: kit.Draw, view: View) -> None:
             y = _p_side_line(draw, x + 42, y, " · ".join(facts), width - 46)
         if entry["id"] == view.get("current") and not over:
             draw.rounded_rectangle((x - 6, top - 6, right + 2, y + 2), radius=8, outline=HIGHLIGHT, width=2)
-        y += 14
+        y += 10 if over else 14
     if "market" in view and not over:
         y = _p_side_line(draw, x, y, f"Market (draw pile {view.get('draw_pile', 0)})", width, INK, "bold")
         for card in view["market"]:

@@ -63,6 +63,7 @@ def test_boards_fit_the_phone_for_a_whole_match(game_key: str, mode: str, player
         assert texts and min(t.size for t in texts) >= small
         assert all(t.size >= big for t in texts if t.role in kit.BIG_ROLES)
         assert not any(CUT.search(t.text) for t in texts)
+        assert max(t.top + t.size for t in texts) <= height  # nothing runs off the bottom
         if game.outcome(state) is None:  # the headline says the whole turn (an aside in brackets may go)
             headline = _flat(" ".join(t.text for t in texts if t.role == "headline")).replace("-", "")
             turn = str(view["turn"])
@@ -95,7 +96,7 @@ def test_the_expedition_final_board_shows_the_breakdown_and_the_unscored_cards()
     shown = _flat(_texts(game.key, view))
     for entry in view["participants"]:
         score = entry["score"]
-        assert _flat(f"{score['locations']} locations + {score['expeditions']} expeditions") in shown
+        assert _flat(f"{score['locations']} locations · {score['expeditions']} cards") in shown
         for card in entry["unscored"]:
             assert _flat(f"{card['name']} {card['points']}") in shown
     assert "held by gravity" not in shown

@@ -119,7 +119,7 @@ class GameService:
         self.store = store
         self._renderer = renderer
         # Boards are drawn in worker processes (a thread would take the interpreter lock from the event loop).
-        self.render_pool = pool or RenderPool(renderer=None if renderer is render_board else renderer)
+        self.render_pool = pool or (RenderPool.shared() if renderer is render_board else RenderPool(renderer=renderer))
         # Locks live only while someone holds or waits for them, so quiet channels cost no memory.
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
 

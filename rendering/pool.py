@@ -12,9 +12,12 @@ from __future__ import annotations
 import asyncio
 import multiprocessing
 import os
+import threading
+import weakref
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
-from typing import Any
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any, ClassVar
 
 import rendering
 from rendering import kit
@@ -52,13 +55,26 @@ class RenderPool:
         self._limit = limit or 2 * self.workers
         self._renderer = renderer
         self._executor: ProcessPoolExecutor | None = None
-        self._semaphore: asyncio.Semaphore | None = None
+        # One bound per event loop (a semaphore belongs to the loop it first waits on; tests run many loops).
+        self._semaphores: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Semaphore] = (
+            weakref.WeakKeyDictionary())
+        self._lock = threading.Lock()
+
+    _shared: ClassVar[RenderPool | None] = None
+
+    @classmethod
+    def shared(cls) -> RenderPool:
+        """The process's one pool of game renderers: every service in the process shares its workers."""
+        if cls._shared is None:
+            cls._shared = cls()
+        return cls._shared
 
     def _pool(self) -> ProcessPoolExecutor:
-        if self._executor is None:
-            context = multiprocessing.get_context("spawn")
-            self._executor = ProcessPoolExecutor(self.workers, mp_context=context, initializer=_warm_up)
-        return self._executor
+        with self._lock:
+            if self._executor is None:
+                context = multiprocessing.get_context("spawn")
+                self._executor = ProcessPoolExecutor(self.workers, mp_context=context, initializer=_warm_up)
+            return self._executor
 
     async def start(self) -> None:
         """Spawn and warm every worker now (at bot start) rather than on the first board."""
@@ -68,9 +84,11 @@ class RenderPool:
 
     async def render(self, game_key: str, view: View, *, detail: bool = False, footer: str | None = None) -> bytes:
         """The PNG of `view`'s public board (or its detail board), with an optional footer line."""
-        if self._semaphore is None:
-            self._semaphore = asyncio.Semaphore(self._limit)
-        async with self._semaphore:
+        loop = asyncio.get_running_loop()
+        semaphore = self._semaphores.get(loop)
+        if semaphore is None:
+            semaphore = self._semaphores[loop] = asyncio.Semaphore(self._limit)
+        async with semaphore:
             if self._renderer is not None:
                 custom = self._renderer
 
@@ -81,11 +99,19 @@ class RenderPool:
                 return await asyncio.to_thread(draw)
             if rendering.is_registered(game_key):
                 return await asyncio.to_thread(_draw, game_key, view, detail, footer)
-            loop = asyncio.get_running_loop()
-            return await loop.run_in_executor(self._pool(), _draw, game_key, view, detail, footer)
+            pool = self._pool()
+            try:
+                return await loop.run_in_executor(pool, _draw, game_key, view, detail, footer)
+            except BrokenProcessPool:  # a worker died (killed, out of memory): start fresh workers, try once more
+                with self._lock:
+                    if self._executor is pool:
+                        self._executor = None
+                pool.shutdown(wait=False, cancel_futures=True)
+                return await loop.run_in_executor(self._pool(), _draw, game_key, view, detail, footer)
 
-    def close(self) -> None:
-        """Stop the workers (idempotent)."""
-        if self._executor is not None:
-            self._executor.shutdown(wait=True, cancel_futures=True)
-            self._executor = None
+    def close(self, *, wait: bool = True) -> None:
+        """Stop the workers (idempotent; they start again on the next board)."""
+        with self._lock:
+            executor, self._executor = self._executor, None
+        if executor is not None:
+            executor.shutdown(wait=wait, cancel_futures=True)

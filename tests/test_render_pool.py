@@ -60,3 +60,23 @@ async def test_no_more_boards_in_flight_than_the_limit() -> None:
     pool = RenderPool(workers=1, limit=2, renderer=slow)
     results = await asyncio.gather(*(pool.render("any", {}) for _ in range(8)))
     assert results == [b"png"] * 8 and most == 2
+
+
+async def test_a_killed_worker_is_replaced_and_the_board_still_comes() -> None:
+    game = find_game("the-expedition")
+    view = game.view(game.setup("standard", ["Ada", "Bo"], Rng(4, 0), {}), None)
+    pool = RenderPool(workers=1)
+    try:
+        await pool.render(game.key, view)
+        executor = pool._executor
+        assert executor is not None
+        for process in list(executor._processes.values()):  # the worker dies (the OOM killer, say)
+            process.kill()
+            process.join()
+        assert await pool.render(game.key, view) == render_board(game.key, view)
+    finally:
+        pool.close()
+
+
+def test_services_share_one_pool_of_workers() -> None:
+    assert RenderPool.shared() is RenderPool.shared()

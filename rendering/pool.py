@@ -51,7 +51,8 @@ class RenderPool:
 
     def __init__(self, workers: int | None = None, *, limit: int | None = None,
                  renderer: Renderer | None = None) -> None:
-        self.workers = workers or max(1, min(4, (os.cpu_count() or 2)))
+        # One core stays free for the event loop: a worker on every core would starve it as surely as a thread.
+        self.workers = workers or max(1, min(4, (os.cpu_count() or 2) - 1))
         self._limit = limit or 2 * self.workers
         self._renderer = renderer
         self._executor: ProcessPoolExecutor | None = None

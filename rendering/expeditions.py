@@ -416,14 +416,15 @@ def _p_side(draw: kit.Draw, view: dict[str, Any]) -> None:
         _p_text(draw, x, y, "Final round: one more turn each", width, kit.YELLOW, "bold")
 
 
-def _p_results(draw: kit.Draw, view: dict[str, Any]) -> None:
-    """The end: every player ranked with where their money came from and their stars by glory category."""
+def _p_results(draw: kit.Draw, view: dict[str, Any], left: int, columns: int) -> None:
+    """The end: every player ranked with where their money came from and their stars by glory category, in
+    `columns` columns from `left` (one beside the map for one or two players, two across the board for more)."""
     ranked = sorted(view["players"], key=lambda p: (-p["score"], -p["tiebreak"]))
-    column_w = (P_W - 32) // 2
-    y_of = [float(P_TOP), float(P_TOP)]
+    column_w = (P_W - 12 - left - 8 * (columns - 1)) // columns
+    y_of = [float(P_TOP)] * columns
     for index, player in enumerate(ranked):
-        column = index % 2
-        x = 12 + column * (column_w + 8)
+        column = index % columns
+        x = left + column * (column_w + 8)
         y = _p_player_head(draw, player, x, y_of[column], column_w, f"{index + 1}. ${player['score']}")
         parts = player["score_parts"]
         y = _p_text(draw, x + 42, y, f"{parts['coins']} coins + {parts['upgrades']} upgrades + {parts['corruption']} "
@@ -443,7 +444,11 @@ def render_image(view: dict[str, Any]) -> Image.Image:
         best = max(view["players"], key=lambda p: (p["score"], p["tiebreak"]))
         style = kit.player_style(best["seat"])
         kit.phone_header(draw, P_W, _p_headline(view), view["outcome"]["summary"], style)
-        _p_results(draw, view)
+        if len(view["players"]) <= 2:  # room beside the final map
+            _p_map(draw, view)
+            _p_results(draw, view, P_SIDE, 1)
+        else:
+            _p_results(draw, view, 12, 2)
     else:
         kit.phone_header(draw, P_W, _p_headline(view), view["last_move"], style)
         _p_map(draw, view)

@@ -17,8 +17,8 @@ from rendering import alt_text, kit, render_board, render_detail
 
 CASES = [("the-expedition", "standard", 2), ("the-expedition", "standard", 3), ("the-expedition", "abstract", 3),
          ("the-expedition", "solo", 1), ("the-expedition", "solo-hard", 1), ("monster-expedition", "standard", 2),
-         ("monster-expedition", "standard", 4), ("monster-expedition", "solo", 1), ("expeditions", "standard", 1), ("expeditions", "standard", 2),
-         ("expeditions", "standard", 3), ("expeditions", "standard", 5)]
+         ("monster-expedition", "standard", 4), ("monster-expedition", "solo", 1), ("expeditions", "standard", 1),
+         ("expeditions", "standard", 2), ("expeditions", "standard", 3), ("expeditions", "standard", 5)]
 CUT = re.compile(r"\w…")
 """A word cut short (the games' own " …" after whole sentences, meaning "and more", is not a cut)."""
 NAMES = ["Whispering Falls Fan", "Bo", "Corrupted Heartbreaker", "Flint the Navigator", "Ziggy"]

@@ -34,7 +34,7 @@ from bot.core import (
 from bot.core.replay import RecordedStep, replay
 from bot.store import ChannelBusy, MatchRecord, Store, VersionClash
 from rendering import render_board
-from rendering.kit import add_footer
+from rendering.pool import RenderPool
 
 log = logging.getLogger(__name__)
 
@@ -141,9 +141,11 @@ class Seen:
 class GameService:
     """Hosts every channel's match. One instance per bot; safe to call from many coroutines at once."""
 
-    def __init__(self, store: Store, *, renderer: Renderer = render_board) -> None:
+    def __init__(self, store: Store, *, renderer: Renderer = render_board, pool: RenderPool | None = None) -> None:
         self.store = store
         self._renderer = renderer
+        # Boards are drawn in worker processes (a thread would take the interpreter lock from the event loop).
+        self.render_pool = pool or (RenderPool.shared() if renderer is render_board else RenderPool(renderer=renderer))
         # Locks live only while someone holds or waits for them, so quiet channels cost no memory.
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
 
@@ -464,7 +466,8 @@ class GameService:
             headline = await self.turn_story(match)
         view = game.view(state, None)
         try:
-            image: bytes | None = await asyncio.to_thread(self._render, game.key, view, match, outcome)
+            image: bytes | None = await self.render_pool.render(game.key, view,
+                                                                footer=self._footer(match, outcome))
         except Exception:
             # The move is already committed: announce it in words rather than lose the announcement.
             log.exception("Rendering the %s board of match %s failed", game.key, match.id)
@@ -521,11 +524,11 @@ class GameService:
         limit = MENU_BUTTONS if menu is not None and menu.options else MAX_BUTTONS
         return game.quick_actions(state, seat)[:limit]
 
-    def _render(self, game_key: str, view: JSON, match: MatchRecord, outcome: Outcome | None) -> bytes:
-        image = self._renderer(game_key, view)
+    @staticmethod
+    def _footer(match: MatchRecord, outcome: Outcome | None) -> str | None:
         if match.seed_chosen and (outcome is not None or match.status != "active"):
-            image = add_footer(image, f"Played with the chosen seed {match.seed}.")
-        return image
+            return f"Played with the chosen seed {match.seed}."
+        return None
 
     async def seen(self, channel_id: int, user_id: int) -> Seen:
         """The channel's match as `user_id` may see it (their seat, if any)."""

@@ -455,6 +455,22 @@ class GameService:
             story = "…" + story[-STORY_CHARS:].split("\n", 1)[-1]
         return story
 
+    async def detail_image(self, match: MatchRecord) -> bytes:
+        """The full-size board with everything the phone-sized public board leaves out (public information only)."""
+        if match.state is None:
+            raise LobbyError("The game has not started yet: there is no board to show.")
+        game = find_game(match.game)
+        view = game.view(match.state, None)
+        return await self.render_pool.render(game.key, view, detail=True,
+                                             footer=self._footer(match, game.outcome(match.state)))
+
+    async def detail_in_match(self, match_id: int, *, channel_id: int) -> tuple[MatchRecord, bytes]:
+        """The detail board for a "Details" button, which names its match (refused outside its channel)."""
+        match = await self.store.match(match_id)
+        if match is None or match.channel_id != channel_id:
+            raise InvalidControl()
+        return match, await self.detail_image(match)
+
     async def board(self, match: MatchRecord, *, headline: str | None = None) -> Board:
         """The public board of a match: rendered off the event loop, with the buttons for the seat to move."""
         game = find_game(match.game)

@@ -66,7 +66,7 @@ async def test_a_whole_game_of_every_mode(database: Path, mode: str, players: in
         assert match.status == "finished" and outcome is not None and moves > 0
         final = discord_.channel_messages()[-1]
         assert outcome.summary in final.content and final.files
-        assert final.button_labels() == ["Show mine"]
+        assert final.button_labels() == ["Show mine", "Details"]
         # the log replays to exactly the stored state
         assert await discord_.bot.service.replayed_state(match.id) == match.state  # type: ignore[attr-defined]
 

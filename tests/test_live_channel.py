@@ -38,7 +38,7 @@ async def _play_by_buttons(discord_: DiscordHarness, users: list[FakeUser], rnd:
         before = tuple(game.to_act(match.state))
         user = next(u for u in users if u.id == match.user_at(before[0]).user_id)
         board = discord_.last_public_message(with_components=True)
-        labels = [label for label in board.button_labels() if label != "Show mine"]
+        labels = [label for label in board.button_labels() if label not in ("Show mine", "Details")]
         replies = await discord_.click(board, label=rnd.choice(labels), user=user)
         assert replies.of("defer_update") == [replies[0]], "a press is acknowledged before anything else"
         assert not replies.ephemeral(), [r.content for r in replies]
@@ -75,7 +75,7 @@ async def test_a_two_player_game_posts_one_board_per_change_of_the_seat_to_move(
         assert (await current_match(discord_)).status == "finished"
         assert created == changes and len(discord_.channel_messages()) == lobby_and_start + changes
         final = discord_.channel_messages()[-1]
-        assert final.notified == () and final.button_labels() == ["Show mine"]
+        assert final.notified == () and final.button_labels() == ["Show mine", "Details"]
         # Every message anyone was notified by pinged exactly one player: the one to move then.
         assert all(len(m.notified) <= 1 and not m.notified_everyone for m in discord_.channel_messages())
 
@@ -186,7 +186,7 @@ async def test_a_button_copied_into_another_channel_is_refused(database: Path) -
         copy = discord_.world.create_message(other.id, {"content": "copy", "components": board.components}, [],
                                              author=discord_.bot_user)
         before = (await current_match(discord_)).version
-        for label in ("Take 1", "Show mine"):
+        for label in ("Take 1", "Show mine", "Details"):
             replies = await discord_.click(copy, label=label, user=alice)
             assert replies.last.ephemeral and "not valid here" in (replies.last.content or "")
         assert discord_.channel_messages(other) == [copy]
@@ -274,3 +274,18 @@ async def test_fast_moves_on_one_turn_coalesce_into_one_edit_of_the_latest_board
         shown = discord_.world.get_message(board.id)
         assert f"({latest.state['pile']} left" in shown.content and shown.notified == (han.id,)
         assert len(discord_.channel_messages()) == 1  # still the one board message
+
+
+async def test_details_show_the_full_board_privately(database: Path) -> None:
+    async with DiscordHarness(create_bot(database)) as discord_:
+        alice, bob = await open_table(discord_, "the-expedition", 2, seed=4)
+        board = discord_.last_public_message(with_components=True)
+        before = len(discord_.channel_messages())
+        reply = (await discord_.click(board, label="Details", user=bob)).last  # anyone may look, not only the mover
+        assert reply.ephemeral and reply.files and reply.files[0].description
+        detail, public = reply.files[0].image(), board.files[0].image()
+        assert detail.width > public.width  # the full-size board, beside the phone-sized one
+        reply = (await discord_.command("game board", {"detail": True}, user=alice)).last
+        assert reply.ephemeral and reply.files[0].image().size == detail.size
+        assert len(discord_.channel_messages()) == before  # nothing public was posted
+        assert board.files[0].description  # the public board carries its alt text

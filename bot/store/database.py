@@ -136,9 +136,14 @@ class Store:
     # ----------------------------------------------------------------------------------------------- reading
 
     async def _match_from_row(self, row: Row) -> MatchRecord:
+        """A match from its `matches` row, reading its seats (for queries that select matches alone)."""
         seats = await self._fetchall(
             "SELECT seat, user_id, name FROM seats WHERE match_id = ? ORDER BY seat", (row["id"],)
         )
+        return self._record_from(row, tuple(SeatRecord(s["seat"], s["user_id"], s["name"]) for s in seats))
+
+    @staticmethod
+    def _record_from(row: Row, seats: tuple[SeatRecord, ...]) -> MatchRecord:
         return MatchRecord(
             id=row["id"],
             guild_id=row["guild_id"],
@@ -153,28 +158,40 @@ class Store:
             data_version=row["data_version"],
             version=row["version"],
             state=json.loads(row["state_json"]) if row["state_json"] is not None else None,
-            seats=tuple(SeatRecord(s["seat"], s["user_id"], s["name"]) for s in seats),
+            seats=seats,
             created_at=row["created_at"],
             updated_at=row["updated_at"],
         )
 
+    async def _matches(self, where: str, params: Iterable[Any] = ()) -> list[MatchRecord]:
+        """Matches with their seats in one query (one round trip: every move reads its match twice)."""
+        rows = await self._fetchall(
+            "SELECT m.*, s.seat AS seat_number, s.user_id AS seat_user_id, s.name AS seat_name "
+            f"FROM matches m LEFT JOIN seats s ON s.match_id = m.id WHERE {where} ORDER BY m.id, s.seat",
+            params,
+        )
+        grouped: dict[int, tuple[Row, list[SeatRecord]]] = {}
+        for row in rows:
+            _, seats = grouped.setdefault(row["id"], (row, []))
+            if row["seat_number"] is not None:
+                seats.append(SeatRecord(row["seat_number"], row["seat_user_id"], row["seat_name"]))
+        return [self._record_from(row, tuple(seats)) for row, seats in grouped.values()]
+
     async def open_match(self, channel_id: int) -> MatchRecord | None:
         """The channel's unfinished match (in its lobby or being played), if any."""
-        rows = await self._fetchall(
-            "SELECT * FROM matches WHERE channel_id = ? AND status IN ('lobby', 'active')", (channel_id,)
-        )
-        return await self._match_from_row(rows[0]) if rows else None
+        found = await self._matches("m.channel_id = ? AND m.status IN ('lobby', 'active')", (channel_id,))
+        return found[0] if found else None
 
     async def latest_match(self, channel_id: int) -> MatchRecord | None:
         """The channel's most recent match, finished or not (for /game board after the end)."""
-        rows = await self._fetchall(
-            "SELECT * FROM matches WHERE channel_id = ? ORDER BY id DESC LIMIT 1", (channel_id,)
+        found = await self._matches(
+            "m.id = (SELECT MAX(id) FROM matches WHERE channel_id = ?)", (channel_id,)
         )
-        return await self._match_from_row(rows[0]) if rows else None
+        return found[0] if found else None
 
     async def match(self, match_id: int) -> MatchRecord | None:
-        rows = await self._fetchall("SELECT * FROM matches WHERE id = ?", (match_id,))
-        return await self._match_from_row(rows[0]) if rows else None
+        found = await self._matches("m.id = ?", (match_id,))
+        return found[0] if found else None
 
     async def events(self, match_id: int, *, after: int = 0, last: int | None = None) -> list[EventRecord]:
         """The match's event log in order; `last` keeps only the newest that many."""
@@ -246,8 +263,7 @@ class Store:
 
     async def active_matches(self) -> list[MatchRecord]:
         """Every unfinished match (the bot registers nothing per match at start-up, but admins may list them)."""
-        rows = await self._fetchall("SELECT * FROM matches WHERE status IN ('lobby', 'active') ORDER BY id")
-        return [await self._match_from_row(row) for row in rows]
+        return await self._matches("m.status IN ('lobby', 'active')")
 
     # ----------------------------------------------------------------------------------------------- writing
 

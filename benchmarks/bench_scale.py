@@ -91,7 +91,7 @@ async def _play(location: str, channels: range, seconds: float, barrier: Any) ->
         latencies: list[float] = []
         turns = dict.fromkeys(channels, 0)
         if barrier is not None:
-            await asyncio.to_thread(barrier.wait, 120)
+            await asyncio.to_thread(barrier.wait, 600)
         deadline = time.perf_counter() + seconds
 
         async def player(channel: int) -> None:
@@ -114,23 +114,40 @@ def _worker(location: str, first: int, count: int, seconds: float, barrier: Any,
     results.put(asyncio.run(_play(location, range(first, first + count), seconds, barrier)))
 
 
+def _server_cpu_seconds() -> float:
+    """CPU time used so far by every local PostgreSQL process (Linux /proc; 0 elsewhere)."""
+    total = 0
+    for entry in Path("/proc").iterdir():
+        try:
+            if entry.name.isdigit() and (entry / "comm").read_text().strip() == "postgres":
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+                total += int(fields[11]) + int(fields[12])  # utime, stime
+        except OSError:
+            continue
+    return total / os.sysconf("SC_CLK_TCK")
+
+
 def run_processes(location: str, channels: int, processes: int, seconds: float, base: int) -> dict[str, float]:
     """`channels` busy channels split over `processes` bot processes; totals and the latency p99."""
     context = multiprocessing.get_context("spawn")
-    barrier, results = context.Barrier(processes), context.Queue()
+    barrier, results = context.Barrier(processes + 1), context.Queue()
     share = channels // processes
     workers = [context.Process(target=_worker, args=(location, base + i * share, share, seconds, barrier, results))
                for i in range(processes)]
     for worker in workers:
         worker.start()
+    barrier.wait(600)  # every worker has set up its channels: the window starts now
+    server_before = _server_cpu_seconds()
     outcomes = [results.get(timeout=600) for _ in workers]
+    server_cpu = _server_cpu_seconds() - server_before
     for worker in workers:
         worker.join()
     latencies = sorted(value for outcome in outcomes for value in outcome["latencies"])
     moves = sum(outcome["moves"] for outcome in outcomes)
     elapsed = max(outcome["elapsed"] for outcome in outcomes)
+    bot_cpu = sum(outcome["cpu"] * outcome["elapsed"] for outcome in outcomes)
     return {"moves_per_s": moves / elapsed, "p99_ms": latencies[int(len(latencies) * 0.99)] * 1000, "moves": moves,
-            "cpu": sum(outcome["cpu"] for outcome in outcomes) / processes}
+            "bot_cpu_ms": bot_cpu / moves * 1000, "server_cpu_ms": server_cpu / moves * 1000}
 
 
 async def commit_times(location: str) -> tuple[float, float]:
@@ -263,7 +280,7 @@ def main() -> None:
                 rows.append((engine, processes, channels, result))
                 print(f"{engine:<10} {processes} process{'es' if processes > 1 else '  '} {channels:>4} channels: "
                       f"{result['moves_per_s']:7.0f} moves/s   first response p99 {result['p99_ms']:7.1f} ms   "
-                      f"bot process CPU {result['cpu']:4.0%}",
+                      f"CPU per move: bot {result['bot_cpu_ms']:.2f} ms, PostgreSQL {result['server_cpu_ms']:.2f} ms",
                       flush=True)
         print()
         for engine, location in (("SQLite", sqlite), ("PostgreSQL", postgres)):
@@ -275,7 +292,10 @@ def main() -> None:
             one = next(r for e, p, c, r in rows if e == "PostgreSQL" and p == 1 and c == channels)
             two = next(r for e, p, c, r in rows if e == "PostgreSQL" and p == 2 and c == channels)
             ratio = two["moves_per_s"] / one["moves_per_s"]
-            print(f"PostgreSQL {channels:>4} channels: two processes make {ratio:4.2f}x the moves/s of one")
+            # If the machine did nothing else, the CPU would allow at most cores / (CPU per move) moves per second.
+            ceiling = (os.cpu_count() or 1) * 1000 / (two["bot_cpu_ms"] + two["server_cpu_ms"])
+            print(f"PostgreSQL {channels:>4} channels: two processes make {ratio:4.2f}x the moves/s of one "
+                  f"(the CPU per move allows at most {ceiling:.0f} moves/s on {os.cpu_count()} cores)")
 
 
 if __name__ == "__main__":

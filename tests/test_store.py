@@ -229,3 +229,21 @@ async def _raw(database: Path | str, *, sqlite: list[str], postgresql: list[str]
     with sqlite3.connect(database) as raw:
         for statement in sqlite:
             raw.execute(statement)
+
+
+async def test_code_written_for_one_engine_ports_as_is(store: Store) -> None:
+    """`self._db.execute` with `?` placeholders, `.lastrowid` and `.rowcount`: the single-engine store's idiom."""
+    async with store._transaction():
+        first = await store._db.execute(
+            "INSERT INTO scheduled_work (kind, due_at, payload) VALUES (?, ?, ?)", ("reminder:turn", 5, "{}")
+        )
+        second = await store._db.execute(
+            "INSERT INTO scheduled_work (kind, due_at, payload) VALUES (?, ?, ?)", ("reminder:turn", 6, "{}")
+        )
+        await store._db.execute("INSERT INTO settings (guild_id, key, value_json) VALUES (?, ?, ?)", (1, "k", "1"))
+    assert (first.rowcount, second.rowcount, second.lastrowid) == (1, 1, first.lastrowid + 1)  # type: ignore[operator]
+    async with store._transaction():
+        changed = await store._db.execute("UPDATE scheduled_work SET done_at = ? WHERE due_at >= ?", (9, 0))
+    assert changed.rowcount == 2
+    assert [row["id"] for row in await store._fetchall("SELECT id FROM scheduled_work ORDER BY id")] == [
+        first.lastrowid, second.lastrowid]

@@ -21,9 +21,10 @@ Adding to the store, for both engines at once:
   for upserts, give every subquery in FROM an alias, and store times as ISO text or integer epoch seconds.
   Where the engines truly differ, branch on `self.dialect` ("sqlite" or "postgresql"), as `claim_due` does.
   Code written for the single-engine store ports as is where it awaits `self._db.execute(sql, params)` or
-  `self._db.executemany(...)` (`_db` is now the engine); `async with self._db.execute(...) as cursor` and
-  `cursor.lastrowid` become `self._fetchall`/`self._fetchone` and `RETURNING id`. Catch
-  `self._engine.integrity_errors`, not `sqlite3.IntegrityError`; values come back as the same Python types.
+  `self._db.executemany(...)`: `_db` is now the engine, whose result has `.rowcount` and `.lastrowid` (on
+  PostgreSQL the `id` of the inserted row, through an added `RETURNING id`). `async with self._db.execute(...)
+  as cursor` becomes `self._fetchall`/`self._fetchone`. Catch `self._engine.integrity_errors`, not
+  `sqlite3.IntegrityError`; values come back as the same Python types on both engines.
 * Tests: the `store`, `service` and `database` fixtures run every test on both engines (tests/conftest.py).
 """
 

@@ -32,6 +32,7 @@ Row = Any
 """A row: `sqlite3.Row` or `asyncpg.Record`; both index by column name and by position."""
 
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
+_INSERT_INTO = re.compile(r'\s*INSERT\s+INTO\s+"?(\w+)"?', re.IGNORECASE)
 MIGRATION_LOCK = 0x45585044  # "EXPD": the advisory lock that serialises migrations across processes
 
 
@@ -93,7 +94,8 @@ def migration_statements(migration: str) -> list[str]:
 
 @dataclass(frozen=True)
 class Result:
-    """What a write statement reports: rows changed (and SQLite's last row id; on PostgreSQL use RETURNING)."""
+    """What a write statement reports: rows changed, and for an INSERT the new row's id (SQLite's rowid; on
+    PostgreSQL the `id` column, when the table has one)."""
 
     rowcount: int
     lastrowid: int | None = None
@@ -245,6 +247,7 @@ class PostgresEngine(Engine):
         self.location = location
         self.integrity_errors = (asyncpg.IntegrityConstraintViolationError,)
         self._connection: contextvars.ContextVar[Any] = contextvars.ContextVar(f"pg-tx-{id(self)}", default=None)
+        self._id_tables: dict[str, bool] = {}
 
     @classmethod
     async def open(cls, url: str, *, pool_size: int = 10) -> PostgresEngine:
@@ -255,9 +258,24 @@ class PostgresEngine(Engine):
 
     async def execute(self, sql: str, params: Sequence[Any] = ()) -> Result:
         target = self._connection.get() or self._pool
+        insert = _INSERT_INTO.match(sql)
+        if insert and "RETURNING" not in sql.upper() and await self._has_id(target, insert.group(1)):
+            # Like SQLite's lastrowid, so that `(await self._db.execute("INSERT ...")).lastrowid` ports as is.
+            rows = await target.fetch(numbered_placeholders(f"{sql} RETURNING id"), *params)
+            return Result(len(rows), rows[0][0] if rows else None)
         status = await target.execute(numbered_placeholders(sql), *params)
         last = status.rsplit(" ", 1)[-1] if isinstance(status, str) else ""
         return Result(int(last) if last.isdigit() else 0)
+
+    async def _has_id(self, target: Any, table: str) -> bool:
+        if table not in self._id_tables:
+            rows = await target.fetch(
+                "SELECT 1 FROM information_schema.columns WHERE table_schema = current_schema() "
+                "AND table_name = $1 AND column_name = 'id'",
+                table,
+            )
+            self._id_tables[table] = bool(rows)
+        return self._id_tables[table]
 
     async def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
         target = self._connection.get() or self._pool

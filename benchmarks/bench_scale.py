@@ -115,13 +115,14 @@ def _worker(location: str, first: int, count: int, seconds: float, barrier: Any,
 
 
 def _server_cpu_seconds() -> float:
-    """CPU time used so far by every local PostgreSQL process (Linux /proc; 0 elsewhere)."""
+    """CPU time used so far by the local PostgreSQL: its live processes, and the backends that already exited
+    (the postmaster reaps them, so their time is in its cutime/cstime). Linux /proc; 0 elsewhere."""
     total = 0
     for entry in Path("/proc").iterdir():
         try:
             if entry.name.isdigit() and (entry / "comm").read_text().strip() == "postgres":
                 fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
-                total += int(fields[11]) + int(fields[12])  # utime, stime
+                total += sum(int(value) for value in fields[11:15])  # utime, stime, cutime, cstime
         except OSError:
             continue
     return total / os.sysconf("SC_CLK_TCK")
@@ -139,9 +140,10 @@ def run_processes(location: str, channels: int, processes: int, seconds: float, 
     barrier.wait(600)  # every worker has set up its channels: the window starts now
     server_before = _server_cpu_seconds()
     outcomes = [results.get(timeout=600) for _ in workers]
-    server_cpu = _server_cpu_seconds() - server_before
     for worker in workers:
         worker.join()
+    time.sleep(0.5)  # let the postmaster reap the workers' backends, whose time then counts in its own
+    server_cpu = _server_cpu_seconds() - server_before
     latencies = sorted(value for outcome in outcomes for value in outcome["latencies"])
     moves = sum(outcome["moves"] for outcome in outcomes)
     elapsed = max(outcome["elapsed"] for outcome in outcomes)

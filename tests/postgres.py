@@ -91,6 +91,11 @@ def cluster(*, durable: bool = False) -> Iterator[str]:
         shutil.rmtree(root, ignore_errors=True)
 
 
+def _interrupt(signum: int, frame: object) -> None:
+    """SIGTERM (CI cancelling the job) unwinds like Ctrl-C, so `cluster` stops and deletes the server."""
+    raise KeyboardInterrupt
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m tests.postgres",
                                      description="Run a command against a throwaway PostgreSQL cluster.")
@@ -102,8 +107,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         command = command[1:]
     if not command:
         command = [sys.executable, "-m", "pytest"]
-    # SIGTERM (CI cancelling the job) unwinds like Ctrl-C, so the cluster is stopped in `cluster`'s finally.
-    signal.signal(signal.SIGTERM, lambda *_: (_ for _ in ()).throw(KeyboardInterrupt()))
+    signal.signal(signal.SIGTERM, _interrupt)
     began = time.monotonic()
     with cluster(durable=args.durable) as url:
         print(f"PostgreSQL ready at {url} after {time.monotonic() - began:.1f} s", file=sys.stderr, flush=True)

@@ -24,12 +24,19 @@ def _parser() -> argparse.ArgumentParser:
     run = commands.add_parser("run", help="connect to Discord and host games")
     run.add_argument("--db", default=None, help="SQLite file or postgresql:// URL (default: $EXPEDITION_DB or "
                      "expedition-table.sqlite3)")
+    run.add_argument("--sync", action="store_true",
+                     help="register the slash commands globally before connecting (once, after an upgrade)")
     run.add_argument("--sync-guild", type=int, default=None,
-                     help="sync the slash commands to this server only (instant; for development)")
+                     help="register the slash commands in this server before connecting (instant; for development)")
     run.add_argument("--shard-count", type=int, default=None,
                      help="total shards across all processes (default: $EXPEDITION_SHARD_COUNT, or unsharded)")
     run.add_argument("--shard-ids", default=None,
                      help="the shards this process runs, e.g. 0,1 or 0-3 (default: $EXPEDITION_SHARD_IDS, or all)")
+    sync = commands.add_parser("sync", help="register the slash commands with Discord, then exit")
+    sync.add_argument("--guild", type=int, default=None,
+                      help="this server only (appears at once); default: globally (can take up to an hour)")
+    sync.add_argument("--clear", action="store_true",
+                      help="remove the commands registered to --guild (or every global command)")
     local = commands.add_parser("local", help="an offline table in the terminal, with the same commands")
     local.add_argument("--db", default=None, help="SQLite file (default: a fresh temporary database)")
     local.add_argument("--boards", default=None, help="folder for the board images (default: ./boards)")
@@ -51,15 +58,24 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     logging.basicConfig(level=settings.log_level, stream=sys.stderr,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    if args.command == "run":
+    if args.command in ("run", "sync"):
         if not settings.token:
             print(NO_TOKEN, file=sys.stderr)
             return 2
         from bot.app import create_bot
+        from bot.runner import serve, sync_commands
 
-        client = create_bot(settings.database, sync_guild=settings.sync_guild, sync_commands=True,
-                            shard_count=settings.shard_count, shard_ids=settings.shard_ids)
-        client.run(settings.token, log_handler=None)
+        if args.command == "sync":
+            client = create_bot(settings.database)
+            error = asyncio.run(sync_commands(client, settings.token, args.guild, clear=args.clear))
+        else:
+            wants_sync = bool(args.sync or settings.sync_guild)
+            client = create_bot(settings.database, sync_guild=settings.sync_guild, sync_commands=wants_sync,
+                                shard_count=settings.shard_count, shard_ids=settings.shard_ids)
+            error = asyncio.run(serve(client, settings.token))
+        if error is not None:
+            print(error, file=sys.stderr)
+            return 1
         return 0
     if args.command == "migrate":
         from bot.migrate import run_migration

@@ -95,10 +95,10 @@ def test_private_text_lists_score_cages_monsters_and_sets() -> None:
         "Noted cages (both decks were empty): 1 × 1 VP.",
         "Captured monsters (4, 6 VP): Vertikalwespe (Aerie, 2 VP, red), Federling (Aerie, 1 VP, purple), "
         "Kadaverkrabbe (Depths, 2 VP, white), Nebelkauz (Aerie, 1 VP, white, bonus value 5).",
-        "Symbiosis sets: 1 (+1 black dice, 8 black at most): Kadaverkrabbe (white) + Vertikalwespe (red) + "
+        "Symbiosis sets: 1 (+1 black die, 8 black at most): Kadaverkrabbe (white) + Vertikalwespe (red) + "
         "Federling (purple).",
-        "Camps: Aerie level 1 (yellow + 3 black); Depths level 1 (blue + 3 black); Enchanted Forest level 1 "
-        "(green + 3 black).",
+        "Camps: Aerie level 1 of 8 (yellow + 3 black); Depths level 1 of 8 (blue + 3 black); Enchanted Forest "
+        "level 1 of 8 (green + 3 black).",
     ]
     oliver = GAME.private_text(state, 1)
     assert "Aschephönix" not in oliver and "Lavakrebs" not in oliver
@@ -155,17 +155,21 @@ def test_no_public_text_names_another_players_cage() -> None:
     public_texts(state, events)
     julias = set(state["players"][0]["cages"])
     hidden |= julias
-    end_standard_game(state, events := [])
-    public_texts(state, events)
-    seen.append(GAME.outcome(state).summary)
-    text = " ".join(seen)
-    names = {CAT.card(i).name for i in hidden} | hidden
-    assert not [n for n in names if n in text]
-    assert "Stachelmaul" in text  # a crested card caged at the end was public: only its new owner's count shows
-    assert "Mia steals" not in text and "Julia steals a random cage from Oliver." in text
     for seat in (1, 2):  # another seat's own view and /game mine show their cages, never Julia's
         theirs = json.dumps(GAME.view(state, seat), ensure_ascii=False) + GAME.private_text(state, seat)
         assert not [n for n in {CAT.card(i).name for i in julias} if n in theirs]
+    names = {CAT.card(i).name for i in hidden} | hidden
+    assert not [n for n in names if n in " ".join(seen)]
+    end_standard_game(state, events := [])
+    seen.extend(GAME.describe(state, e) for e in events)
+    seen.append(GAME.outcome(state).summary)
+    text = " ".join(seen)
+    assert not [n for n in names if n in text]
+    assert "Stachelmaul" in text  # a crested card caged at the end was public: only its new owner's count shows
+    assert "Mia steals" not in text and "Julia steals a random cage from Oliver." in text
+    final = GAME.view(state, None)  # the end: cages are counted face up, so the final board shows them all
+    assert [{c["id"] for c in p["cages_revealed"]} for p in final["players"]] == [
+        set(p["cages"]) for p in state["players"]]
 
 
 def test_describe_never_names_a_caged_monster() -> None:

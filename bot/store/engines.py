@@ -144,6 +144,19 @@ class Engine:
         raise NotImplementedError
 
 
+async def _switch_to_wal(connection: aiosqlite.Connection) -> None:
+    """WAL mode, once per file. The switch takes an exclusive lock without consulting busy_timeout, so when another
+    process is opening a new file at the same moment it is retried for a while instead of failing at once."""
+    for attempt in range(100):
+        try:
+            await connection.execute("PRAGMA journal_mode=WAL")
+            return
+        except sqlite3.OperationalError as error:
+            if "locked" not in str(error) or attempt == 99:
+                raise
+            await asyncio.sleep(0.05)
+
+
 class SqliteEngine(Engine):
     """One aiosqlite connection; an asyncio lock keeps two coroutines' transactions from interleaving on it."""
 
@@ -162,12 +175,13 @@ class SqliteEngine(Engine):
         connection.row_factory = sqlite3.Row
         engine = cls(connection, location)
         try:
+            # First, so that even switching to WAL waits for another process's lock instead of failing at once.
+            await connection.execute("PRAGMA busy_timeout=5000")
             if location != ":memory:":
-                await connection.execute("PRAGMA journal_mode=WAL")
+                await _switch_to_wal(connection)
             # FULL: an acknowledged move survives a power cut too; it costs a fraction of a millisecond a commit.
             await connection.execute("PRAGMA synchronous=FULL")
             await connection.execute("PRAGMA foreign_keys=ON")
-            await connection.execute("PRAGMA busy_timeout=5000")
         except BaseException:
             await connection.close()
             raise
@@ -256,8 +270,17 @@ class PostgresEngine(Engine):
         pool = await asyncpg.create_pool(url, min_size=1, max_size=pool_size, reset=_reset)
         return cls(pool, url)
 
+    def _target(self) -> Any:
+        """The transaction's connection, else the pool; ValueError once closed, as aiosqlite raises."""
+        connection = self._connection.get()
+        if connection is not None:
+            return connection
+        if self._pool.is_closing():
+            raise ValueError("Connection closed")
+        return self._pool
+
     async def execute(self, sql: str, params: Sequence[Any] = ()) -> Result:
-        target = self._connection.get() or self._pool
+        target = self._target()
         insert = _INSERT_INTO.match(sql)
         if insert and "RETURNING" not in sql.upper() and await self._has_id(target, insert.group(1)):
             # Like SQLite's lastrowid, so that `(await self._db.execute("INSERT ...")).lastrowid` ports as is.
@@ -278,11 +301,11 @@ class PostgresEngine(Engine):
         return self._id_tables[table]
 
     async def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
-        target = self._connection.get() or self._pool
+        target = self._target()
         await target.executemany(numbered_placeholders(sql), [tuple(row) for row in rows])
 
     async def fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
-        target = self._connection.get() or self._pool
+        target = self._target()
         return list(await target.fetch(numbered_placeholders(sql), *params))
 
     @asynccontextmanager
@@ -290,6 +313,8 @@ class PostgresEngine(Engine):
         if self._connection.get() is not None:
             yield
             return
+        if self._pool.is_closing():
+            raise ValueError("Connection closed")
         async with self._pool.acquire() as connection, connection.transaction():
             token = self._connection.set(connection)
             try:

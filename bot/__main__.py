@@ -1,4 +1,4 @@
-"""The command line: `expedition-bot run` connects to Discord; `expedition-bot local` plays offline."""
+"""The command line: `expedition-bot run` connects to Discord; `local` plays offline; `migrate` copies a database."""
 
 from __future__ import annotations
 
@@ -22,11 +22,16 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--log-level", default=None, help="DEBUG, INFO (default), WARNING or ERROR")
     commands = parser.add_subparsers(dest="command", required=True)
     run = commands.add_parser("run", help="connect to Discord and host games")
-    run.add_argument("--db", default=None, help="SQLite file (default: $EXPEDITION_DB or expedition-table.sqlite3)")
+    run.add_argument("--db", default=None, help="SQLite file or postgresql:// URL (default: $EXPEDITION_DB or "
+                     "expedition-table.sqlite3)")
     run.add_argument("--sync", action="store_true",
                      help="register the slash commands globally before connecting (once, after an upgrade)")
     run.add_argument("--sync-guild", type=int, default=None,
                      help="register the slash commands in this server before connecting (instant; for development)")
+    run.add_argument("--shard-count", type=int, default=None,
+                     help="total shards across all processes (default: $EXPEDITION_SHARD_COUNT, or unsharded)")
+    run.add_argument("--shard-ids", default=None,
+                     help="the shards this process runs, e.g. 0,1 or 0-3 (default: $EXPEDITION_SHARD_IDS, or all)")
     sync = commands.add_parser("sync", help="register the slash commands with Discord, then exit")
     sync.add_argument("--guild", type=int, default=None,
                       help="this server only (appears at once); default: globally (can take up to an hour)")
@@ -36,13 +41,21 @@ def _parser() -> argparse.ArgumentParser:
     local.add_argument("--db", default=None, help="SQLite file (default: a fresh temporary database)")
     local.add_argument("--boards", default=None, help="folder for the board images (default: ./boards)")
     local.add_argument("--script", default=None, help="read commands from this file instead of the keyboard")
+    migrate = commands.add_parser("migrate", help="copy every game from one database to another (and verify)")
+    migrate.add_argument("--from", dest="source", required=True, help="SQLite file or postgresql:// URL to read")
+    migrate.add_argument("--to", dest="target", required=True, help="an empty SQLite file or postgresql:// URL")
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
-    settings = load_settings(database=getattr(args, "db", None), sync_guild=getattr(args, "sync_guild", None),
-                             log_level=args.log_level)
+    try:
+        settings = load_settings(database=getattr(args, "db", None), sync_guild=getattr(args, "sync_guild", None),
+                                 log_level=args.log_level, shard_count=getattr(args, "shard_count", None),
+                                 shard_ids=getattr(args, "shard_ids", None))
+    except ValueError as error:
+        print(error, file=sys.stderr)
+        return 2
     logging.basicConfig(level=settings.log_level, stream=sys.stderr,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     if args.command in ("run", "sync"):
@@ -57,12 +70,17 @@ def main(argv: Sequence[str] | None = None) -> int:
             error = asyncio.run(sync_commands(client, settings.token, args.guild, clear=args.clear))
         else:
             wants_sync = bool(args.sync or settings.sync_guild)
-            client = create_bot(settings.database, sync_guild=settings.sync_guild, sync_commands=wants_sync)
+            client = create_bot(settings.database, sync_guild=settings.sync_guild, sync_commands=wants_sync,
+                                shard_count=settings.shard_count, shard_ids=settings.shard_ids)
             error = asyncio.run(serve(client, settings.token))
         if error is not None:
             print(error, file=sys.stderr)
             return 1
         return 0
+    if args.command == "migrate":
+        from bot.migrate import run_migration
+
+        return asyncio.run(run_migration(args.source, args.target))
     from bot.local import run_local_table
 
     return asyncio.run(run_local_table(database=args.db, boards=args.boards, script=args.script))

@@ -6,6 +6,7 @@ import importlib
 import logging
 import os
 import pkgutil
+from typing import Any
 
 import discord
 from discord import app_commands
@@ -32,12 +33,12 @@ class ExpeditionBot(commands.Bot):
     desk: BoardDesk
 
     def __init__(self, database: str | os.PathLike[str], *, sync_guild: int | None = None,
-                 sync_commands: bool = False) -> None:
+                 sync_commands: bool = False, **sharding: Any) -> None:
         intents = discord.Intents.none()
         intents.guilds = True
         # Nobody is pinged unless a message names exactly whom (cogs.common.pings).
         super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None,
-                         allowed_mentions=discord.AllowedMentions.none())
+                         allowed_mentions=discord.AllowedMentions.none(), **sharding)
         self.database = os.fspath(database)
         self.sync_guild = sync_guild
         self.sync_commands = sync_commands
@@ -98,7 +99,18 @@ class ExpeditionBot(commands.Bot):
         await answer_error(interaction, original)
 
 
-def create_bot(database: str | os.PathLike[str], *, sync_guild: int | None = None,
-               sync_commands: bool = False) -> ExpeditionBot:
-    """The fully configured bot, not yet connected: tests, the local table and embedders all start here."""
-    return ExpeditionBot(database, sync_guild=sync_guild, sync_commands=sync_commands)
+class ShardedExpeditionBot(ExpeditionBot, commands.AutoShardedBot):
+    """The same bot running several shards in one process (`run --shard-count N --shard-ids 0,1`)."""
+
+
+def create_bot(database: str | os.PathLike[str], *, sync_guild: int | None = None, sync_commands: bool = False,
+               shard_count: int | None = None, shard_ids: list[int] | None = None) -> ExpeditionBot:
+    """The fully configured bot, not yet connected: tests, the local table and embedders all start here.
+
+    `database` is a SQLite file path or a `postgresql://` URL. With `shard_count` the bot is an AutoShardedBot
+    running the shards `shard_ids` (all of them if omitted); processes sharing one PostgreSQL split the ids.
+    """
+    if shard_count is None and shard_ids is None:
+        return ExpeditionBot(database, sync_guild=sync_guild, sync_commands=sync_commands)
+    return ShardedExpeditionBot(database, sync_guild=sync_guild, sync_commands=sync_commands,
+                                shard_count=shard_count, shard_ids=shard_ids)

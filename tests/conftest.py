@@ -1,7 +1,15 @@
-"""Shared fixtures: a fresh database per test, the service on it, and the test-only Nim game."""
+"""Shared fixtures: a fresh database per test on each engine, the service on it, and the test-only Nim game.
+
+Every test that takes `database`, `store` or `service` runs twice: on a SQLite file and on PostgreSQL. The
+PostgreSQL run needs a server: `EXPEDITION_TEST_PG` is a superuser URL (`python -m tests.postgres -- python -m
+pytest` starts a throwaway one and sets it). Without it those runs are skipped, unless `EXPEDITION_REQUIRE_PG=1`
+(CI sets it) makes a missing server an error, so CI can never pass with the PostgreSQL half silently skipped.
+"""
 
 from __future__ import annotations
 
+import os
+import uuid
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -16,14 +24,65 @@ from tests.fakes import Nim, tiny_png
 NIM = register(Nim())
 register_renderer(NIM.key, lambda view: tiny_png(NIM.key, view))
 
+ENGINES = ("sqlite", "postgresql")
+NO_SERVER = ("PostgreSQL tests need a server: run `python -m tests.postgres -- python -m pytest`, or set "
+             "EXPEDITION_TEST_PG to a superuser URL")
+
+
+def postgres_server() -> str:
+    """The test server's URL; skips the test (or fails it, under EXPEDITION_REQUIRE_PG=1) when there is none."""
+    url = os.environ.get("EXPEDITION_TEST_PG", "")
+    if url:
+        return url
+    if os.environ.get("EXPEDITION_REQUIRE_PG") == "1":
+        pytest.fail(f"EXPEDITION_REQUIRE_PG=1 but EXPEDITION_TEST_PG is not set. {NO_SERVER}.")
+    pytest.skip(NO_SERVER)
+
+
+def with_search_path(url: str, schema: str) -> str:
+    """The server URL, with every unqualified table name resolved in `schema` (asyncpg passes it as a setting)."""
+    return f"{url}{'&' if '?' in url else '?'}search_path={schema}"
+
+
+async def new_schema(url: str) -> str:
+    """A fresh, empty schema on the server; `drop_schema` removes it."""
+    import asyncpg
+
+    schema = f"test_{uuid.uuid4().hex[:16]}"
+    connection = await asyncpg.connect(url)
+    try:
+        await connection.execute(f"CREATE SCHEMA {schema}")
+    finally:
+        await connection.close()
+    return schema
+
+
+async def drop_schema(url: str, schema: str) -> None:
+    import asyncpg
+
+    connection = await asyncpg.connect(url)
+    try:
+        await connection.execute(f"DROP SCHEMA IF EXISTS {schema} CASCADE")
+    finally:
+        await connection.close()
+
+
+@pytest.fixture(params=ENGINES)
+async def database(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Path | str]:
+    """Where a fresh database lives: a SQLite file path, or a PostgreSQL URL pointing at a fresh schema."""
+    if request.param == "sqlite":
+        yield tmp_path / "table.sqlite3"
+        return
+    server = postgres_server()
+    schema = await new_schema(server)
+    try:
+        yield with_search_path(server, schema)
+    finally:
+        await drop_schema(server, schema)
+
 
 @pytest.fixture
-def database(tmp_path: Path) -> Path:
-    return tmp_path / "table.sqlite3"
-
-
-@pytest.fixture
-async def store(database: Path) -> AsyncIterator[Store]:
+async def store(database: Path | str) -> AsyncIterator[Store]:
     opened = await Store.open(database)
     yield opened
     await opened.close()

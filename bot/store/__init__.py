@@ -1,6 +1,25 @@
-"""Persistence: the only package that talks to the database (SQLite through aiosqlite)."""
+"""Persistence: the only package that talks to the database (SQLite through aiosqlite, PostgreSQL through asyncpg)."""
 
 from bot.store.database import Store
-from bot.store.records import ChannelBusy, EventRecord, MatchRecord, SeatRecord, StoreError, VersionClash
+from bot.store.engines import is_postgres_url
+from bot.store.records import (
+    ChannelBusy,
+    EventRecord,
+    MatchRecord,
+    ScheduledWork,
+    SeatRecord,
+    StoreError,
+    VersionClash,
+)
 
-__all__ = ["ChannelBusy", "EventRecord", "MatchRecord", "SeatRecord", "Store", "StoreError", "VersionClash"]
+__all__ = [
+    "ChannelBusy",
+    "EventRecord",
+    "MatchRecord",
+    "ScheduledWork",
+    "SeatRecord",
+    "Store",
+    "StoreError",
+    "VersionClash",
+    "is_postgres_url",
+]

@@ -1,28 +1,49 @@
-"""The SQLite store: matches, seats, the append-only event log, snapshots and per-player profiles.
+"""The store: matches, seats, the append-only event log, snapshots, per-player profiles and scheduled work.
 
-Concurrency: every write runs in one `BEGIN IMMEDIATE` transaction and checks the match's version, so a stale
-writer fails with VersionClash however many processes share the file. Within this process one lock serialises
-transactions on the shared connection (aiosqlite would otherwise interleave two coroutines' statements).
+Two engines, one interface (bot/store/engines.py): SQLite through aiosqlite for a file path (the default), and
+PostgreSQL through asyncpg for a `postgresql://` URL, so several bot processes (shards) can share one database.
+
+Concurrency: every write runs in one transaction (`BEGIN IMMEDIATE` on SQLite, a pooled connection on PostgreSQL)
+and changes a match only through `UPDATE ... WHERE id = ? AND version = ?`. That conditional update is the final
+word between processes: a stale writer matches no row and gets VersionClash, however many processes share the
+database (the service's per-channel asyncio lock only saves work inside one process).
+
+Adding to the store, for both engines at once:
+
+* A migration: append a string to `MIGRATIONS` in schema.py, written in SQLite's syntax with upper-case types
+  `INTEGER`, `TEXT`, `REAL`, `BLOB` and `INTEGER PRIMARY KEY` ids; PostgreSQL gets BIGINT, DOUBLE PRECISION, BYTEA
+  and identity ids mechanically (`engines.postgres_ddl`). Partial indexes, `REFERENCES ... ON DELETE CASCADE`,
+  `CREATE ... IF NOT EXISTS` and `ALTER TABLE ... ADD COLUMN` work on both. Avoid SQLite-only features
+  (`INSERT OR REPLACE`, `WITHOUT ROWID`, untyped columns); separate statements with `;` and never put one in a literal.
+* A method: write SQL with `?` placeholders and run it with `self._execute`, `self._executemany`, `self._fetchall`
+  or `self._fetchone` (PostgreSQL gets `$1, $2, ...`). Writes go inside `async with self._transaction():`.
+  Use `INSERT ... RETURNING id` rather than `lastrowid`, `INSERT ... ON CONFLICT (...) DO UPDATE SET x = excluded.x`
+  for upserts, give every subquery in FROM an alias, and store times as ISO text or integer epoch seconds.
+  Where the engines truly differ, branch on `self.dialect` ("sqlite" or "postgresql"), as `claim_due` does.
+  Code written for the single-engine store ports as is where it awaits `self._db.execute(sql, params)` or
+  `self._db.executemany(...)`: `_db` is now the engine, whose result has `.rowcount` and `.lastrowid` (on
+  PostgreSQL the `id` of the inserted row, through an added `RETURNING id`). `async with self._db.execute(...)
+  as cursor` becomes `self._fetchall`/`self._fetchone`. Catch `self._engine.integrity_errors`, not
+  `sqlite3.IntegrityError`; values come back as the same Python types on both engines.
+* Tests: the `store`, `service` and `database` fixtures run every test on both engines (tests/conftest.py).
 """
 
 from __future__ import annotations
 
-import asyncio
 import json
 import os
-import sqlite3
 from collections.abc import AsyncIterator, Iterable
 from contextlib import asynccontextmanager
 from datetime import UTC, datetime
 from typing import Any
 
-import aiosqlite
-
+from bot.store.engines import Engine, Row, open_engine, redact
 from bot.store.records import (
     OPEN_STATUSES,
     ChannelBusy,
     EventRecord,
     MatchRecord,
+    ScheduledWork,
     SeatRecord,
     StoreError,
     VersionClash,
@@ -41,81 +62,93 @@ def _dumps(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"), sort_keys=True)
 
 
-class Store:
-    """All persistence for the bot. Open with `await Store.open(path)`, close with `await store.close()`."""
+def _epoch(moment: datetime | float) -> int:
+    return int(moment.timestamp()) if isinstance(moment, datetime) else int(moment)
 
-    def __init__(self, connection: aiosqlite.Connection, path: str) -> None:
-        self._db = connection
-        self.path = path
-        self._write_lock = asyncio.Lock()
+
+class Store:
+    """All persistence for the bot. Open with `await Store.open(path_or_url)`, close with `await store.close()`."""
+
+    def __init__(self, engine: Engine) -> None:
+        self._engine = engine
+        self.path = engine.location
+        self.dialect = engine.dialect
 
     @classmethod
-    async def open(cls, path: str | os.PathLike[str]) -> Store:
-        """Open (creating if needed) and migrate the database; refuse one written by a newer version."""
-        location = os.fspath(path)
-        connection = await aiosqlite.connect(location, isolation_level=None)
-        connection.row_factory = sqlite3.Row
-        store = cls(connection, location)
+    async def open(cls, location: str | os.PathLike[str], *, pool_size: int = 10) -> Store:
+        """Open (creating if needed) and migrate the database; refuse one written by a newer version.
+
+        `location` is a SQLite file path, or a `postgresql://user:password@host:port/db` URL (query parameters
+        other than libpq's are server settings: `?search_path=bots` keeps the tables in that schema).
+        """
+        engine = await open_engine(location, pool_size=pool_size)
+        store = cls(engine)
         try:
-            await store._configure()
             await store._migrate()
         except BaseException:
-            await connection.close()
+            await engine.close()
             raise
         return store
 
     async def close(self) -> None:
-        await self._db.close()
+        await self._engine.close()
 
-    async def _configure(self) -> None:
-        if self.path != ":memory:":
-            await self._db.execute("PRAGMA journal_mode=WAL")
-        # FULL: an acknowledged move survives a power cut too; it costs a fraction of a millisecond a commit.
-        await self._db.execute("PRAGMA synchronous=FULL")
-        await self._db.execute("PRAGMA foreign_keys=ON")
-        await self._db.execute("PRAGMA busy_timeout=5000")
+    @property
+    def _db(self) -> Engine:
+        """The engine, for `await self._db.execute(sql, params)` in methods written before there were two."""
+        return self._engine
 
     async def schema_version(self) -> int:
-        async with self._db.execute("PRAGMA user_version") as cursor:
-            row = await cursor.fetchone()
-        return int(row[0]) if row else 0
+        return await self._engine.schema_version()
 
     async def _migrate(self) -> None:
-        current = await self.schema_version()
-        if current > SCHEMA_VERSION:
-            raise StoreError(
-                f"The database {self.path} was written by a newer Expedition Table (schema {current}; this "
-                f"version knows up to {SCHEMA_VERSION}). Upgrade the bot, or point it at another database."
-            )
-        for number in range(current + 1, SCHEMA_VERSION + 1):
-            async with self._transaction():
-                for statement in MIGRATIONS[number - 1].split(";"):
+        """Every pending migration in one transaction, so an upgrade is all or nothing, and one process at a time."""
+        async with self._transaction():
+            await self._engine.lock_for_migration()
+            current = await self._engine.schema_version()
+            if current > SCHEMA_VERSION:
+                raise StoreError(
+                    f"The database {redact(self.path)} was written by a newer Expedition Table (schema {current}; "
+                    f"this version knows up to {SCHEMA_VERSION}). Upgrade the bot, or point it at another database."
+                )
+            if current == SCHEMA_VERSION:
+                return
+            for migration in MIGRATIONS[current:]:
+                for statement in migration.split(";"):
                     if statement.strip():
-                        await self._db.execute(statement)
-                await self._db.execute(f"PRAGMA user_version={number}")
+                        await self._engine.execute(self._engine.ddl(statement))
+            await self._engine.set_schema_version(SCHEMA_VERSION)
 
     @asynccontextmanager
     async def _transaction(self) -> AsyncIterator[None]:
-        async with self._write_lock:
-            await self._db.execute("BEGIN IMMEDIATE")
-            try:
-                yield
-            except BaseException:
-                await self._db.execute("ROLLBACK")
-                raise
-            else:
-                await self._db.execute("COMMIT")
+        async with self._engine.transaction():
+            yield
+
+    async def _execute(self, sql: str, params: Iterable[Any] = ()) -> int:
+        """Run one write statement (inside `_transaction`); returns the number of rows it changed."""
+        return (await self._engine.execute(sql, tuple(params))).rowcount
+
+    async def _executemany(self, sql: str, rows: Iterable[Iterable[Any]]) -> None:
+        await self._engine.executemany(sql, [tuple(row) for row in rows])
+
+    async def _fetchall(self, sql: str, params: Iterable[Any] = ()) -> list[Row]:
+        return await self._engine.fetchall(sql, tuple(params))
+
+    async def _fetchone(self, sql: str, params: Iterable[Any] = ()) -> Row | None:
+        rows = await self._engine.fetchall(sql, tuple(params))
+        return rows[0] if rows else None
 
     # ----------------------------------------------------------------------------------------------- reading
 
-    async def _fetchall(self, sql: str, params: Iterable[Any] = ()) -> list[sqlite3.Row]:
-        async with self._db.execute(sql, tuple(params)) as cursor:
-            return list(await cursor.fetchall())
-
-    async def _match_from_row(self, row: sqlite3.Row) -> MatchRecord:
+    async def _match_from_row(self, row: Row) -> MatchRecord:
+        """A match from its `matches` row, reading its seats (for queries that select matches alone)."""
         seats = await self._fetchall(
             "SELECT seat, user_id, name FROM seats WHERE match_id = ? ORDER BY seat", (row["id"],)
         )
+        return self._record_from(row, tuple(SeatRecord(s["seat"], s["user_id"], s["name"]) for s in seats))
+
+    @staticmethod
+    def _record_from(row: Row, seats: tuple[SeatRecord, ...]) -> MatchRecord:
         return MatchRecord(
             id=row["id"],
             guild_id=row["guild_id"],
@@ -130,35 +163,47 @@ class Store:
             data_version=row["data_version"],
             version=row["version"],
             state=json.loads(row["state_json"]) if row["state_json"] is not None else None,
-            seats=tuple(SeatRecord(s["seat"], s["user_id"], s["name"]) for s in seats),
+            seats=seats,
             created_at=row["created_at"],
             updated_at=row["updated_at"],
         )
 
+    async def _matches(self, where: str, params: Iterable[Any] = ()) -> list[MatchRecord]:
+        """Matches with their seats in one query (one round trip: every move reads its match twice)."""
+        rows = await self._fetchall(
+            "SELECT m.*, s.seat AS seat_number, s.user_id AS seat_user_id, s.name AS seat_name "
+            f"FROM matches m LEFT JOIN seats s ON s.match_id = m.id WHERE {where} ORDER BY m.id, s.seat",
+            params,
+        )
+        grouped: dict[int, tuple[Row, list[SeatRecord]]] = {}
+        for row in rows:
+            _, seats = grouped.setdefault(row["id"], (row, []))
+            if row["seat_number"] is not None:
+                seats.append(SeatRecord(row["seat_number"], row["seat_user_id"], row["seat_name"]))
+        return [self._record_from(row, tuple(seats)) for row, seats in grouped.values()]
+
     async def open_match(self, channel_id: int) -> MatchRecord | None:
         """The channel's unfinished match (in its lobby or being played), if any."""
-        rows = await self._fetchall(
-            "SELECT * FROM matches WHERE channel_id = ? AND status IN ('lobby', 'active')", (channel_id,)
-        )
-        return await self._match_from_row(rows[0]) if rows else None
+        found = await self._matches("m.channel_id = ? AND m.status IN ('lobby', 'active')", (channel_id,))
+        return found[0] if found else None
 
     async def latest_match(self, channel_id: int) -> MatchRecord | None:
         """The channel's most recent match, finished or not (for /game board after the end)."""
-        rows = await self._fetchall(
-            "SELECT * FROM matches WHERE channel_id = ? ORDER BY id DESC LIMIT 1", (channel_id,)
+        found = await self._matches(
+            "m.id = (SELECT MAX(id) FROM matches WHERE channel_id = ?)", (channel_id,)
         )
-        return await self._match_from_row(rows[0]) if rows else None
+        return found[0] if found else None
 
     async def match(self, match_id: int) -> MatchRecord | None:
-        rows = await self._fetchall("SELECT * FROM matches WHERE id = ?", (match_id,))
-        return await self._match_from_row(rows[0]) if rows else None
+        found = await self._matches("m.id = ?", (match_id,))
+        return found[0] if found else None
 
     async def events(self, match_id: int, *, after: int = 0, last: int | None = None) -> list[EventRecord]:
         """The match's event log in order; `last` keeps only the newest that many."""
         if last is not None:
             rows = await self._fetchall(
                 "SELECT * FROM (SELECT * FROM events WHERE match_id = ? AND seq > ? ORDER BY seq DESC LIMIT ?) "
-                "ORDER BY seq",
+                "AS recent ORDER BY seq",
                 (match_id, after, last),
             )
         else:
@@ -206,7 +251,7 @@ class Store:
         Presentation only: it does not change the match's version, so it never makes a board stale.
         """
         async with self._transaction():
-            await self._db.execute("UPDATE matches SET board_message_id = ? WHERE id = ?", (message_id, match_id))
+            await self._execute("UPDATE matches SET board_message_id = ? WHERE id = ?", (message_id, match_id))
 
     async def save_profile(self, guild_id: int, user_id: int, game: str, data: dict[str, Any]) -> None:
         """Write one player's record for a game on a server (an admin correcting campaign progress, say)."""
@@ -214,7 +259,7 @@ class Store:
             await self._upsert_profile(guild_id, user_id, game, data, _now())
 
     async def _upsert_profile(self, guild_id: int, user_id: int, game: str, data: dict[str, Any], now: str) -> None:
-        await self._db.execute(
+        await self._execute(
             "INSERT INTO profiles (guild_id, user_id, game, data_json, updated_at) VALUES (?, ?, ?, ?, ?) "
             "ON CONFLICT (guild_id, user_id, game) DO UPDATE SET data_json = excluded.data_json, "
             "updated_at = excluded.updated_at",
@@ -223,8 +268,7 @@ class Store:
 
     async def active_matches(self) -> list[MatchRecord]:
         """Every unfinished match (the bot registers nothing per match at start-up, but admins may list them)."""
-        rows = await self._fetchall("SELECT * FROM matches WHERE status IN ('lobby', 'active') ORDER BY id")
-        return [await self._match_from_row(row) for row in rows]
+        return await self._matches("m.status IN ('lobby', 'active')")
 
     # ----------------------------------------------------------------------------------------------- writing
 
@@ -246,31 +290,32 @@ class Store:
         now = _now()
         try:
             async with self._transaction():
-                cursor = await self._db.execute(
+                inserted = await self._fetchone(
                     "INSERT INTO matches (guild_id, channel_id, game, mode, status, host_id, seed, seed_chosen, "
                     "options_json, data_version, version, created_at, updated_at) "
-                    "VALUES (?, ?, ?, ?, 'lobby', ?, ?, ?, ?, ?, 1, ?, ?)",
+                    "VALUES (?, ?, ?, ?, 'lobby', ?, ?, ?, ?, ?, 1, ?, ?) RETURNING id",
                     (guild_id, channel_id, game, mode, host_id, seed, int(seed_chosen), _dumps(options),
                      data_version, now, now),
                 )
-                match_id = cursor.lastrowid
-                await self._db.execute(
+                assert inserted is not None
+                match_id = int(inserted["id"])
+                await self._execute(
                     "INSERT INTO seats (match_id, seat, user_id, name) VALUES (?, 0, ?, ?)",
                     (match_id, host_id, host_name),
                 )
                 await self._insert_event(match_id, 1, "created", host_id, 0, None, [], [], "", now)
-        except sqlite3.IntegrityError as error:
+        except self._engine.integrity_errors as error:
             if "one_unfinished_match_per_channel" in str(error) or "matches.channel_id" in str(error):
                 raise ChannelBusy(channel_id) from error
             raise
-        record = await self.match(int(match_id or 0))
+        record = await self.match(match_id)
         assert record is not None
         return record
 
     async def _insert_event(self, match_id: int, seq: int, kind: str, user_id: int | None, seat: int | None,
                             action: dict[str, Any] | None, events: list[dict[str, Any]], draws: list[int],
                             text: str, now: str) -> None:
-        await self._db.execute(
+        await self._execute(
             "INSERT INTO events (match_id, seq, kind, user_id, seat, action_json, events_json, draws_json, text, "
             "created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (match_id, seq, kind, user_id, seat, _dumps(action) if action is not None else None, _dumps(events),
@@ -279,13 +324,17 @@ class Store:
 
     async def _bump(self, match_id: int, expected_version: int, **columns: Any) -> int:
         """Raise VersionClash unless the match is at `expected_version`; then set columns and the next version."""
-        rows = await self._fetchall("SELECT version FROM matches WHERE id = ?", (match_id,))
-        if not rows or rows[0]["version"] != expected_version:
-            raise VersionClash(match_id)
         assignments = ", ".join(f"{name} = ?" for name in columns)
-        params = [*columns.values(), _now(), expected_version + 1, match_id]
+        params = [*columns.values(), _now(), expected_version + 1, match_id, expected_version]
         prefix = f"{assignments}, " if assignments else ""
-        await self._db.execute(f"UPDATE matches SET {prefix}updated_at = ?, version = ? WHERE id = ?", params)
+        # The version condition, not a read before it: on PostgreSQL a concurrent writer waits for our row lock and
+        # then finds the version moved on, so of two processes pressing the same button exactly one row is updated.
+        updated = await self._fetchone(
+            f"UPDATE matches SET {prefix}updated_at = ?, version = ? WHERE id = ? AND version = ? RETURNING version",
+            params,
+        )
+        if updated is None:
+            raise VersionClash(match_id)
         return expected_version + 1
 
     async def record(
@@ -325,20 +374,103 @@ class Store:
                 await self._insert_event(match_id, version, kind, user_id, seat, action, events or [], draws or [],
                                          text, now)
                 if seats is not None:
-                    await self._db.execute("DELETE FROM seats WHERE match_id = ?", (match_id,))
-                    await self._db.executemany(
+                    await self._execute("DELETE FROM seats WHERE match_id = ?", (match_id,))
+                    await self._executemany(
                         "INSERT INTO seats (match_id, seat, user_id, name) VALUES (?, ?, ?, ?)",
                         [(match_id, index, uid, name) for index, (uid, name) in enumerate(seats)],
                     )
                 if state is not None and version % SNAPSHOT_EVERY == 0:
-                    await self._db.execute(
-                        "INSERT OR REPLACE INTO snapshots (match_id, seq, state_json) VALUES (?, ?, ?)",
+                    await self._execute(
+                        "INSERT INTO snapshots (match_id, seq, state_json) VALUES (?, ?, ?) "
+                        "ON CONFLICT (match_id, seq) DO UPDATE SET state_json = excluded.state_json",
                         (match_id, version, columns["state_json"]),
                     )
                 for (guild_id, uid, game), data in (profiles or {}).items():
                     await self._upsert_profile(guild_id, uid, game, data, now)
-        except sqlite3.IntegrityError as error:
+        except self._engine.integrity_errors as error:
             if status in OPEN_STATUSES and "one_unfinished_match_per_channel" in str(error):
                 raise ChannelBusy(match_id) from error
             raise
         return version
+
+    # ----------------------------------------------------------------------------------------------- scheduled work
+
+    async def schedule_work(self, kind: str, due_at: datetime | float, *, match_id: int | None = None,
+                            guild_id: int | None = None, channel_id: int | None = None,
+                            payload: dict[str, Any] | None = None) -> int:
+        """Queue work (a reminder, a timer) to run at `due_at` (a datetime or epoch seconds); returns its id."""
+        async with self._transaction():
+            row = await self._fetchone(
+                "INSERT INTO scheduled_work (kind, match_id, guild_id, channel_id, due_at, payload) "
+                "VALUES (?, ?, ?, ?, ?, ?) RETURNING id",
+                (kind, match_id, guild_id, channel_id, _epoch(due_at), _dumps(payload or {})),
+            )
+        assert row is not None
+        return int(row["id"])
+
+    async def claim_due(self, kind_prefix: str, now: datetime | float, limit: int,
+                        lease_seconds: int) -> list[ScheduledWork]:
+        """Claim up to `limit` unfinished items whose kind starts with `kind_prefix` and that are due at `now`.
+
+        A claimed item is leased until `now + lease_seconds`: no other process (or call) gets it before then, so
+        one reminder is sent once however many bot processes poll. Mark it done with `finish_work`; if the claimer
+        dies, the lease runs out and another process claims it. PostgreSQL claims with `FOR UPDATE SKIP LOCKED`
+        (concurrent claimers take disjoint rows without waiting); SQLite's `BEGIN IMMEDIATE` admits one claimer at
+        a time across every process on the file.
+        """
+        moment = _epoch(now)
+        lock = " FOR UPDATE SKIP LOCKED" if self.dialect == "postgresql" else ""
+        async with self._transaction():
+            rows = await self._fetchall(
+                "UPDATE scheduled_work SET claimed_until = ? WHERE id IN ("
+                "SELECT id FROM scheduled_work WHERE done_at IS NULL AND due_at <= ? "
+                "AND (claimed_until IS NULL OR claimed_until <= ?) AND substr(kind, 1, ?) = ? "
+                f"ORDER BY due_at, id LIMIT ?{lock}) "
+                "RETURNING id, kind, match_id, guild_id, channel_id, due_at, payload, claimed_until, done_at",
+                (moment + int(lease_seconds), moment, moment, len(kind_prefix), kind_prefix, int(limit)),
+            )
+        work = [
+            ScheduledWork(id=row["id"], kind=row["kind"], match_id=row["match_id"], guild_id=row["guild_id"],
+                          channel_id=row["channel_id"], due_at=row["due_at"], payload=json.loads(row["payload"]),
+                          claimed_until=row["claimed_until"], done_at=row["done_at"])
+            for row in rows
+        ]
+        return sorted(work, key=lambda item: (item.due_at, item.id))
+
+    async def finish_work(self, work_id: int, now: datetime | float) -> bool:
+        """Mark claimed work done so it is never claimed again; False if it was already done."""
+        async with self._transaction():
+            changed = await self._execute(
+                "UPDATE scheduled_work SET done_at = ? WHERE id = ? AND done_at IS NULL", (_epoch(now), work_id)
+            )
+        return changed == 1
+
+    # ----------------------------------------------------------------------------------------------- copying
+
+    async def tables(self) -> list[str]:
+        """The application's tables, `matches` first so that copying them in this order satisfies foreign keys."""
+        names = await self._engine.tables()
+        return sorted(names, key=lambda name: (name != "matches", name))
+
+    async def table_rows(self, table: str) -> tuple[list[str], list[tuple[Any, ...]]]:
+        """Every row of a table as (column names, value tuples), for `expedition-bot migrate`."""
+        if table not in await self._engine.tables():
+            raise StoreError(f"No table {table!r} in {redact(self.path)}.")
+        rows = await self._fetchall(f'SELECT * FROM "{table}"')
+        if not rows:
+            return [], []
+        return list(rows[0].keys()), [tuple(row) for row in rows]
+
+    async def copy_in(self, tables: dict[str, tuple[list[str], list[tuple[Any, ...]]]]) -> None:
+        """Insert rows with their ids as they are, in one transaction (into an empty database)."""
+        known = set(await self._engine.tables())
+        async with self._transaction():
+            for table, (columns, rows) in tables.items():
+                if not rows:
+                    continue
+                if table not in known:
+                    raise StoreError(f"The target database has no table {table!r}: is it an older version?")
+                names = ", ".join(f'"{column}"' for column in columns)
+                marks = ", ".join("?" for _ in columns)
+                await self._executemany(f'INSERT INTO "{table}" ({names}) VALUES ({marks})', rows)
+            await self._engine.after_copy()

@@ -78,3 +78,18 @@ class EventRecord:
     draws: list[int]
     text: str
     created_at: str
+
+
+@dataclass(frozen=True)
+class ScheduledWork:
+    """One row of `scheduled_work`: a reminder or timer, due and claimed at integer epoch seconds."""
+
+    id: int
+    kind: str
+    match_id: int | None
+    guild_id: int | None
+    channel_id: int | None
+    due_at: int
+    payload: dict[str, Any]
+    claimed_until: int | None
+    done_at: int | None

@@ -1,4 +1,9 @@
-"""The schema as an ordered list of migrations; each runs in its own transaction and bumps user_version."""
+"""The schema as an ordered list of migrations, applied in one transaction up to SCHEMA_VERSION.
+
+Written once for both engines in SQLite's syntax with upper-case types; PostgreSQL's types are substituted by
+`engines.postgres_ddl` (see the rules in bot/store/database.py's docstring). SQLite records the version in
+`PRAGMA user_version`, PostgreSQL in the one-row table `schema_version`.
+"""
 
 from __future__ import annotations
 
@@ -75,6 +80,23 @@ MIGRATIONS: tuple[str, ...] = (
     # 2: the channel message holding each match's latest board, so the previous board's buttons can be removed.
     """
     ALTER TABLE matches ADD COLUMN board_message_id INTEGER
+    """,
+    # 3: scheduled work (reminders, turn timers), claimed in the database so two bot processes never both run one:
+    # Store.claim_due leases rows until claimed_until; done_at marks them finished. Times are integer epoch
+    # seconds. IF NOT EXISTS: the scheduler's own migration creates the same table with the same columns.
+    """
+    CREATE TABLE IF NOT EXISTS scheduled_work (
+        id             INTEGER PRIMARY KEY,
+        kind           TEXT    NOT NULL,
+        match_id       INTEGER,
+        guild_id       INTEGER,
+        channel_id     INTEGER,
+        due_at         INTEGER NOT NULL,
+        payload        TEXT    NOT NULL DEFAULT '{}',
+        claimed_until  INTEGER,
+        done_at        INTEGER
+    );
+    CREATE INDEX IF NOT EXISTS scheduled_work_pending ON scheduled_work (due_at) WHERE done_at IS NULL
     """,
 )
 

@@ -1,4 +1,5 @@
-"""The command line: `expedition-bot run` connects to Discord; `expedition-bot local` plays offline."""
+"""The command line: `expedition-bot run` connects to Discord; `expedition-bot local` plays offline;
+`expedition-bot simulate` plays bot-only games headless."""
 
 from __future__ import annotations
 
@@ -29,11 +30,18 @@ def _parser() -> argparse.ArgumentParser:
     local.add_argument("--db", default=None, help="SQLite file (default: a fresh temporary database)")
     local.add_argument("--boards", default=None, help="folder for the board images (default: ./boards)")
     local.add_argument("--script", default=None, help="read commands from this file instead of the keyboard")
+    from bot.simulate import add_arguments
+
+    add_arguments(commands.add_parser("simulate", help="play bot-only games headless and print their statistics"))
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
+    if args.command == "simulate":
+        from bot.simulate import main as simulate
+
+        return simulate(args)
     settings = load_settings(database=args.db, sync_guild=getattr(args, "sync_guild", None),
                              log_level=args.log_level)
     logging.basicConfig(level=settings.log_level, stream=sys.stderr,

@@ -24,8 +24,15 @@ def _parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", required=True)
     run = commands.add_parser("run", help="connect to Discord and host games")
     run.add_argument("--db", default=None, help="SQLite file (default: $EXPEDITION_DB or expedition-table.sqlite3)")
+    run.add_argument("--sync", action="store_true",
+                     help="register the slash commands globally before connecting (once, after an upgrade)")
     run.add_argument("--sync-guild", type=int, default=None,
-                     help="sync the slash commands to this server only (instant; for development)")
+                     help="register the slash commands in this server before connecting (instant; for development)")
+    sync = commands.add_parser("sync", help="register the slash commands with Discord, then exit")
+    sync.add_argument("--guild", type=int, default=None,
+                      help="this server only (appears at once); default: globally (can take up to an hour)")
+    sync.add_argument("--clear", action="store_true",
+                      help="remove the commands registered to --guild (or every global command)")
     local = commands.add_parser("local", help="an offline table in the terminal, with the same commands")
     local.add_argument("--db", default=None, help="SQLite file (default: a fresh temporary database)")
     local.add_argument("--boards", default=None, help="folder for the board images (default: ./boards)")
@@ -42,18 +49,27 @@ def main(argv: Sequence[str] | None = None) -> int:
         from bot.simulate import main as simulate
 
         return simulate(args)
-    settings = load_settings(database=args.db, sync_guild=getattr(args, "sync_guild", None),
+    settings = load_settings(database=getattr(args, "db", None), sync_guild=getattr(args, "sync_guild", None),
                              log_level=args.log_level)
     logging.basicConfig(level=settings.log_level, stream=sys.stderr,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    if args.command == "run":
+    if args.command in ("run", "sync"):
         if not settings.token:
             print(NO_TOKEN, file=sys.stderr)
             return 2
         from bot.app import create_bot
+        from bot.runner import serve, sync_commands
 
-        client = create_bot(settings.database, sync_guild=settings.sync_guild, sync_commands=True)
-        client.run(settings.token, log_handler=None)
+        if args.command == "sync":
+            client = create_bot(settings.database)
+            error = asyncio.run(sync_commands(client, settings.token, args.guild, clear=args.clear))
+        else:
+            wants_sync = bool(args.sync or settings.sync_guild)
+            client = create_bot(settings.database, sync_guild=settings.sync_guild, sync_commands=wants_sync)
+            error = asyncio.run(serve(client, settings.token))
+        if error is not None:
+            print(error, file=sys.stderr)
+            return 1
         return 0
     from bot.local import run_local_table
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import logging
 import os
 import pkgutil
@@ -14,6 +15,7 @@ import cogs
 from bot.core import RuleError
 from bot.service import GameService
 from bot.store import Store
+from cogs.table import BoardDesk
 
 log = logging.getLogger(__name__)
 
@@ -27,13 +29,15 @@ class ExpeditionBot(commands.Bot):
     """A bot whose only interface is slash commands and buttons; it needs no privileged intents."""
 
     service: GameService
+    desk: BoardDesk
 
     def __init__(self, database: str | os.PathLike[str], *, sync_guild: int | None = None,
                  sync_commands: bool = False) -> None:
         intents = discord.Intents.none()
         intents.guilds = True
+        # Nobody is pinged unless a message names exactly whom (cogs.common.pings).
         super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None,
-                         allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True))
+                         allowed_mentions=discord.AllowedMentions.none())
         self.database = os.fspath(database)
         self.sync_guild = sync_guild
         self.sync_commands = sync_commands
@@ -43,18 +47,35 @@ class ExpeditionBot(commands.Bot):
     async def setup_hook(self) -> None:
         self.store = await Store.open(self.database)
         self.service = GameService(self.store)
+        self.desk = BoardDesk(self, self.service)
         for module in pkgutil.iter_modules(cogs.__path__):
-            if not module.name.startswith("_") and module.name != "common":
-                await self.load_extension(f"cogs.{module.name}")
+            name = f"cogs.{module.name}"
+            # Extensions are the modules with a setup(bot); the rest (common, table, controls) are shared helpers.
+            if not module.name.startswith("_") and hasattr(importlib.import_module(name), "setup"):
+                await self.load_extension(name)
         if self.sync_commands:
-            if self.sync_guild is not None:
-                guild = discord.Object(id=self.sync_guild)
-                self.tree.copy_global_to(guild=guild)
-                synced = await self.tree.sync(guild=guild)
-                log.info("Synced %d commands to server %s", len(synced), self.sync_guild)
-            else:
-                synced = await self.tree.sync()
-                log.info("Synced %d commands globally (may take up to an hour to appear)", len(synced))
+            await self.sync_command_tree(self.sync_guild)
+
+    async def sync_command_tree(self, guild_id: int | None = None, *, clear: bool = False) -> int:
+        """Register the slash commands with Discord: globally, or in one server at once (for development).
+
+        `clear` removes the commands registered to that one server (they then appear only once, from the global
+        set). Returns how many commands are now registered there.
+        """
+        if guild_id is None:
+            if clear:
+                self.tree.clear_commands(guild=None)
+            synced = await self.tree.sync()
+            log.info("Synced %d commands globally (may take up to an hour to appear)", len(synced))
+            return len(synced)
+        guild = discord.Object(id=guild_id)
+        if clear:
+            self.tree.clear_commands(guild=guild)
+        else:
+            self.tree.copy_global_to(guild=guild)
+        synced = await self.tree.sync(guild=guild)
+        log.info("Synced %d commands to server %s", len(synced), guild_id)
+        return len(synced)
 
     async def close(self) -> None:
         try:

@@ -7,6 +7,7 @@ exactly as a Discord slash command would be. Board images are written to a folde
 from __future__ import annotations
 
 import asyncio
+import datetime
 import re
 import shlex
 import sys
@@ -19,6 +20,7 @@ import discord
 from discord import app_commands
 
 from bot.app import create_bot
+from bot.core.names import same_name
 from bot.offline import DiscordHarness, FakeUser, HarnessError, Message, Reply
 
 HELP = """Type slash commands as in Discord, e.g.
@@ -66,7 +68,7 @@ class LocalTable:
     def _convert(parameter: app_commands.Parameter, text: str) -> Any:
         if parameter.choices:
             for choice in parameter.choices:
-                if text.lower() in (str(choice.value).lower(), choice.name.lower()):
+                if same_name(text, str(choice.value)) or same_name(text, choice.name):
                     return choice.value
             allowed = ", ".join(str(c.value) for c in parameter.choices)
             raise HarnessError(f"{parameter.display_name} must be one of: {allowed}")
@@ -173,7 +175,7 @@ class LocalTable:
                 custom_id = message.buttons()[int(target) - 1]["custom_id"]
                 self.show(await self.table.click(message, custom_id=custom_id, user=self.user))
             else:
-                matches = [b for b in message.buttons() if (b.get("label") or "").lower() == target.lower()]
+                matches = [b for b in message.buttons() if same_name(target, b.get("label") or "")]
                 if not matches:
                     raise HarnessError(f"No button {target!r}; the buttons are: {', '.join(labels)}")
                 self.show(await self.table.click(message, custom_id=matches[0]["custom_id"], user=self.user))
@@ -185,8 +187,8 @@ class LocalTable:
             if target.isdigit() and 1 <= int(target) <= len(options):
                 value = options[int(target) - 1]["value"]
             else:
-                value = next((o["value"] for o in options if target.lower() in (o["value"].lower(),
-                                                                                 o["label"].lower())), target)
+                value = next((o["value"] for o in options
+                              if same_name(target, o["value"]) or same_name(target, o["label"])), target)
             self.show(await self.table.select(message, select["custom_id"], [value], user=self.user))
         elif line.startswith("/"):
             path, options = self.parse(line)
@@ -214,14 +216,29 @@ async def _lines(script: str | None) -> AsyncIterator[str]:
         yield line
 
 
+def run_folder(root: Path, now: datetime.datetime | None = None) -> Path:
+    """A new folder under `root` for this run's board images, named by the local time it started
+    ("20261201-081500", then "-2", "-3" for runs in the same second): every run numbers its boards from 001, so
+    sharing one folder would silently overwrite the last run's images."""
+    stamp = (now or datetime.datetime.now()).strftime("%Y%m%d-%H%M%S")
+    root.mkdir(parents=True, exist_ok=True)
+    for attempt in range(1, 1000):
+        folder = root / (stamp if attempt == 1 else f"{stamp}-{attempt}")
+        try:
+            folder.mkdir()
+        except FileExistsError:
+            continue
+        return folder
+    raise HarnessError(f"Could not make a new folder for this run's board images under {root}.")
+
+
 async def run_local_table(*, database: str | None = None, boards: str | None = None,
                           script: str | None = None) -> int:
     """Play offline until 'quit' or the end of input. Returns a process exit code."""
     with tempfile.TemporaryDirectory(prefix="expedition-local-") as scratch:
         db = Path(database) if database else Path(scratch) / "local.sqlite3"
-        folder = Path(boards or "boards").resolve()
-        folder.mkdir(parents=True, exist_ok=True)
-        print(f"Expedition Table, offline. Database: {db}. Board images: {folder}")
+        folder = run_folder(Path(boards or "boards").resolve())
+        print(f"Expedition Table, offline. Database: {db}. Board images: {folder} (a new folder for each run)")
         print("Type 'help' for help; you are alice (switch with 'as bob').")
         async with DiscordHarness(create_bot(db), raise_errors=False, timeout=30.0) as table:
             local = LocalTable(table, folder)

@@ -41,6 +41,7 @@ check each name below still exists with the same meaning (``INTERNALS`` repeats 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import contextvars
 import copy
 import datetime as dt
@@ -332,6 +333,8 @@ class Message(_HasComponents):
     visible_to: int | None = None  # ephemeral: only this user sees (and can click) it
     deleted: bool = False
     interaction_id: int | None = None
+    notified: tuple[int, ...] = ()  # users Discord notified when the message was created (edits never notify)
+    notified_everyone: bool = False
 
     @property
     def id(self) -> int:
@@ -384,6 +387,10 @@ class Reply(_HasComponents):
     choices: list[dict[str, Any]] = field(default_factory=list)
     payload: dict[str, Any] = field(default_factory=dict)  # the JSON body as sent
     route: str = ""
+    notified: tuple[int, ...] = ()  # users this call notified: only a newly created, non-ephemeral message can
+    notified_everyone: bool = False
+    created: bool = False  # the call created a new message (rather than editing one)
+    at: float = 0.0  # loop time of the call, for response-time measurements
 
     @property
     def embed(self) -> dict[str, Any]:
@@ -564,7 +571,11 @@ class World:
         if webhook:
             payload["webhook_id"] = str(self.application_id)
             payload["application_id"] = str(self.application_id)
-        msg = Message(payload, sent, visible_to=visible_to, interaction_id=interaction_id)
+        notified, everyone = notifications(payload["content"], body.get("allowed_mentions"))
+        if flags & EPHEMERAL:
+            notified, everyone = (), False
+        msg = Message(payload, sent, visible_to=visible_to, interaction_id=interaction_id, notified=notified,
+                      notified_everyone=everyone)
         self.messages[mid] = msg
         self.channel_order.setdefault(channel_id, []).append(mid)
         return msg
@@ -593,12 +604,17 @@ class World:
 
     def record(self, kind: str, *, interaction_id: int | None, channel_id: int | None, **extra: Any) -> Reply:
         reply = Reply(kind, interaction_id, channel_id, **extra)
+        with contextlib.suppress(RuntimeError):
+            reply.at = asyncio.get_running_loop().time()
         self.replies.append(reply)
         return reply
 
     def record_message(
-        self, kind: str, msg: Message, *, interaction_id: int | None, body: dict[str, Any], route: str
+        self, kind: str, msg: Message, *, interaction_id: int | None, body: dict[str, Any], route: str,
+        created: bool = False,
     ) -> Reply:
+        if not created and "allowed_mentions" in body:
+            notifications(body.get("content") or "", body["allowed_mentions"])  # Discord validates edits too
         return self.record(
             kind,
             interaction_id=interaction_id,
@@ -612,6 +628,9 @@ class World:
             flags=msg.flags,
             payload=body,
             route=route,
+            notified=msg.notified if created else (),
+            notified_everyone=msg.notified_everyone if created else False,
+            created=created,
         )
 
     # -- queries -------------------------------------------------------------------------------------------------------
@@ -624,6 +643,29 @@ class World:
             if not (msg.deleted or msg.ephemeral or msg.loading):
                 out.append(msg)
         return out
+
+
+_USER_MENTION = re.compile(r"<@!?([0-9]{15,21})>")
+_EVERYONE = re.compile(r"@(everyone|here)\b")
+
+
+def notifications(content: str, allowed: dict[str, Any] | None) -> tuple[tuple[int, ...], bool]:
+    """Whom Discord notifies for a new message with this content and ``allowed_mentions`` body.
+
+    Without ``allowed_mentions`` every mention notifies. ``parse`` lists the kinds that notify by syntax alone;
+    ``users`` lists the only users who may be notified (Discord refuses a body with both ``parse: ["users"]`` and
+    ``users``). Mention syntax broken by an escape (``<@\u200b123>``) is no mention.
+    """
+    mentioned = [int(found) for found in _USER_MENTION.findall(content)]
+    everyone = bool(_EVERYONE.search(content))
+    if allowed is None:
+        return tuple(dict.fromkeys(mentioned)), everyone
+    parse = allowed.get("parse") or []
+    users = {int(user) for user in allowed.get("users") or []}
+    if "users" in parse and users:
+        raise _http_error(400, 50035, "allowed_mentions: parse:[\"users\"] and users are mutually exclusive")
+    notified = [user for user in mentioned if "users" in parse or user in users]
+    return tuple(dict.fromkeys(notified)), everyone and "everyone" in parse
 
 
 def _decode_body(
@@ -687,6 +729,7 @@ class PendingInteraction:
         self.payload = payload
         self.id = int(payload["id"])
         self.fed = False
+        self.fed_at = 0.0  # loop time when it was handed to discord.py
 
     def __await__(self) -> Any:
         return self._run().__await__()
@@ -1205,6 +1248,7 @@ class DiscordHarness:
         if pending.fed:
             raise HarnessError("an interaction can only be delivered once")
         pending.fed = True
+        pending.fed_at = asyncio.get_running_loop().time()
         ctx = self._context.copy()
         ctx.run(_current_interaction.set, pending.id)
         ctx.run(self.bot._connection.parse_interaction_create, pending.payload)  # type: ignore[arg-type]
@@ -1307,7 +1351,7 @@ class DiscordHarness:
         if rtype == 4:
             msg = self._interaction_message(rec, data, files)
             rec.original_id = msg.id
-            self.world.record_message("response", msg, interaction_id=rec.id, body=body, route=key)
+            self.world.record_message("response", msg, interaction_id=rec.id, body=body, route=key, created=True)
         elif rtype == 5:
             flags = LOADING | (int(data.get("flags", 0)) & EPHEMERAL)
             msg = self.world.create_message(
@@ -1381,15 +1425,16 @@ class DiscordHarness:
         )
 
     def _followup(self, rec: _InteractionRecord, body: dict[str, Any], files: list[SentFile], key: str) -> Any:
+        created = not rec.defer_pending
         if rec.defer_pending:
             # Discord: the first followup after a type-5 defer *replaces* the "thinking…" message, and keeps the
-            # defer's ephemerality whatever the followup asked for.
+            # defer's ephemerality whatever the followup asked for. It is an edit: its mentions notify nobody.
             rec.defer_pending = False
             msg = self.world.edit_message(rec.original_id, body, files)  # type: ignore[arg-type]
             msg.payload["flags"] = (msg.flags & ~EPHEMERAL) | rec.defer_flags
         else:
             msg = self._interaction_message(rec, body, files)
-        self.world.record_message("followup", msg, interaction_id=rec.id, body=body, route=key)
+        self.world.record_message("followup", msg, interaction_id=rec.id, body=body, route=key, created=created)
         return copy.deepcopy(msg.payload)
 
     def _message_op(
@@ -1453,7 +1498,8 @@ class DiscordHarness:
             channel_id = int(args["channel_id"])
             self.world.channel_by_id(channel_id)
             msg = self.world.create_message(channel_id, body, sent, author=self.bot_user, interaction_id=iid)
-            self.world.record_message("channel_message", msg, interaction_id=iid, body=body, route=key)
+            self.world.record_message("channel_message", msg, interaction_id=iid, body=body, route=key,
+                                      created=True)
             return copy.deepcopy(msg.payload)
         if route.path == "/channels/{channel_id}/messages/{message_id}":
             return self._message_op(iid, route.method, int(args["message_id"]), body, sent, key)

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import bot.games  # noqa: F401  (registers every game)
+import rendering
 from bot.core import (
     JSON,
     Game,
@@ -27,6 +28,7 @@ from bot.core import (
     Rng,
     RuleError,
     StaleBoard,
+    all_games,
     find_game,
 )
 from bot.core.replay import RecordedStep, replay
@@ -38,9 +40,25 @@ log = logging.getLogger(__name__)
 
 Renderer = Callable[[str, dict[str, Any]], bytes]
 
+
+class InvalidControl(RuleError):
+    """A button or menu whose id names nothing this channel offers (tampered, copied or from another channel)."""
+
+    def __init__(self) -> None:
+        super().__init__("This control is not valid here. /game board shows this channel's current board and its "
+                         "buttons.")
+
 MAX_BUTTONS = 20  # four rows of five; the fifth row holds "Show mine"
 MENU_BUTTONS = 15  # three rows of buttons when a select menu takes the fourth
 MENU_OPTIONS = 25  # Discord's limit for one select menu
+MAX_SEED = 2**53  # seeds are shown to players and stored as SQL integers: keep them well inside both
+LOG_LIMIT = 500  # the most moves /game log returns at once
+STORY_EVENTS = 40  # how far back a board looks for the turn it tells
+STORY_LINES = 8
+STORY_CHARS = 1200  # ... and how much of it fits above the ping in one message
+
+GAME_COMMANDS = {"the-expedition": "/explore", "monster-expedition": "/hunt", "expeditions": "/mech"}
+"""The slash command group of each game, named when a command of another game is used in a channel."""
 
 
 @dataclass(frozen=True)
@@ -88,6 +106,8 @@ class Board:
     mentions: list[int] = field(default_factory=list)
     outcome: Outcome | None = None
     menu: BoardMenu | None = None
+    alt_text: str = ""
+    to_move: tuple[str, ...] = ()  # the names of the players to move (shown when they are not pinged)
 
     @property
     def finished(self) -> bool:
@@ -96,10 +116,16 @@ class Board:
 
 @dataclass(frozen=True)
 class Accepted:
-    """An action that was applied and committed; render its board with `GameService.board`."""
+    """An action that was applied and committed; render its board with `GameService.board`.
+
+    `new_board` says whether the channel needs a new board message: the seats to move changed (the turn passed,
+    or another player must answer something) or the game ended. Otherwise the same player goes on, and the
+    current board message is updated in place.
+    """
 
     match: MatchRecord
     headline: str
+    new_board: bool = True
 
 
 @dataclass(frozen=True)
@@ -136,28 +162,30 @@ class GameService:
         """Open a lobby in the channel with the host seated (a one-player mode starts at once)."""
         game = find_game(game_name)
         chosen_mode = game.mode(mode)
+        if seed is not None and not 0 <= seed <= MAX_SEED:
+            raise LobbyError(f"A seed is a whole number from 0 to {MAX_SEED}; {seed} is outside that range.")
+        chosen_seed = seed if seed is not None else secrets.randbelow(MAX_SEED)
         async with self._lock(channel_id):
             existing = await self.store.open_match(channel_id)
             if existing is not None:
                 raise LobbyError(self._busy_message(existing))
+            if chosen_mode.max_players == 1:
+                # Set the game up before storing anything, so a refusal (a locked solo expedition) changes nothing.
+                profile = await self.store.profile(guild_id, host.user_id, game.key)
+                trial_options = {**dict(options or {}), "profiles": [profile]}
+                game.setup(chosen_mode.key, [host.name], Rng(chosen_seed, 1), trial_options)
             try:
                 match = await self.store.create_match(
                     guild_id=guild_id, channel_id=channel_id, game=game.key, mode=chosen_mode.key,
                     host_id=host.user_id, host_name=host.name,
-                    seed=seed if seed is not None else secrets.randbelow(2**53), seed_chosen=seed is not None,
+                    seed=chosen_seed, seed_chosen=seed is not None,
                     options=dict(options or {}), data_version=game.data_version,
                 )
             except ChannelBusy:
                 current = await self.store.open_match(channel_id)
                 raise LobbyError(self._busy_message(current)) from None
             if chosen_mode.max_players == 1:
-                try:
-                    match = await self._start(match, host.user_id)
-                except RuleError:
-                    # The game refused to set up (a locked solo expedition, say): close the lobby again.
-                    await self._record(match, "abandoned", user_id=host.user_id, status="abandoned",
-                                       text="The game could not be set up.")
-                    raise
+                match = await self._start(match, host.user_id)
         return match
 
     def _busy_message(self, match: MatchRecord | None) -> str:
@@ -186,6 +214,9 @@ class GameService:
         async with self._lock(channel_id):
             match = await self._lobby(channel_id)
             if match.seat_of(player.user_id) is not None:
+                if player.user_id == match.host_id:
+                    raise LobbyError("You are the host and already seated. Start the game with /game start (or "
+                                     "the Start button) once enough players have joined.")
                 raise LobbyError("You are already seated in this game. Wait for the host to start it.")
             game = find_game(match.game)
             mode = game.mode(match.mode)
@@ -256,8 +287,12 @@ class GameService:
     # ----------------------------------------------------------------------------------------------- play
 
     async def act(self, channel_id: int, user_id: int, action: JSON, *,
-                  expected_version: int | None = None) -> Accepted:
-        """Submit an action for the user's seat. Returns once it is committed; nothing is rendered yet."""
+                  expected_version: int | None = None, game_key: str | None = None) -> Accepted:
+        """Submit an action for the user's seat. Returns once it is committed; nothing is rendered yet.
+
+        `game_key` names the game whose command was used: a command of another game is refused with the
+        channel's own game and commands named, not with that game's internal action names.
+        """
         async with self._lock(channel_id):
             match = await self.store.open_match(channel_id)
             if match is None:
@@ -266,14 +301,27 @@ class GameService:
                     raise GameOver("The game in this channel is over. See the result with /game board, or start "
                                    "a new one with /game new.")
                 match = await self._open(channel_id)
+            if game_key is not None and match.game != game_key:
+                raise LobbyError(self._wrong_game_message(match, game_key))
             return await self._act(match, user_id, action, expected_version)
 
+    @staticmethod
+    def _wrong_game_message(match: MatchRecord, used: str) -> str:
+        here = find_game(match.game)
+        used_title = find_game(used).title
+        return (f"This channel is playing {here.title}: its moves are made with {GAME_COMMANDS.get(here.key, '')} "
+                f"commands and the buttons under the board ({GAME_COMMANDS.get(used, '')} is for {used_title}). "
+                "/game rules explains them.")
+
     async def press(self, match_id: int, version: int, seat: int, index: int, user_id: int, *,
-                    from_menu: bool = False) -> Accepted:
-        """A board button (or menu option): the offer `index` made to `seat` on board `version` of the match."""
+                    channel_id: int, from_menu: bool = False) -> Accepted:
+        """A board button (or menu option): the offer `index` made to `seat` on board `version` of the match.
+
+        The press must come from the match's own channel: a control copied into another channel is refused.
+        """
         match = await self.store.match(match_id)
-        if match is None:
-            raise LobbyError("That game no longer exists.")
+        if match is None or match.channel_id != channel_id:
+            raise InvalidControl()
         async with self._lock(match.channel_id):
             match = await self.store.match(match_id)
             assert match is not None
@@ -323,7 +371,8 @@ class GameService:
         await self._record(match, "action", user_id=user_id, seat=seat, action=action, events=applied.events,
                            draws=rng.draws, text=headline, state=applied.state,
                            status="finished" if outcome is not None else None, profiles=profiles)
-        return Accepted(await self._reload(match), headline)
+        new_board = outcome is not None or game.to_act(applied.state) != waiting
+        return Accepted(await self._reload(match), headline, new_board)
 
     async def _record(self, match: MatchRecord, kind: str, **fields: Any) -> int:
         try:
@@ -343,6 +392,13 @@ class GameService:
         names = [record.name for seat in seats if (record := match.user_at(seat)) is not None]
         return " and ".join(names) if names else "nobody"
 
+    async def board_style(self, guild_id: int) -> str:
+        """"turn" (one board message per turn, edited as the turn goes on) or "step" (a new message per move).
+
+        Per turn is the default; a server setting can choose the verbose style.
+        """
+        return "turn"
+
     async def board_message(self, match_id: int) -> int | None:
         """The message showing the match's latest board (its buttons go stale when a new board is posted)."""
         return await self.store.board_message(match_id)
@@ -361,6 +417,41 @@ class GameService:
             raise LobbyError("There is no game in this channel. Start one with /game new.")
         return match
 
+    async def match(self, match_id: int) -> MatchRecord:
+        """A match by id, as stored now."""
+        match = await self.store.match(match_id)
+        if match is None:
+            raise LobbyError("That game no longer exists.")
+        return match
+
+    async def turn_story(self, match: MatchRecord) -> str:
+        """What happened since the turn last passed: the turn(s) just ended, or the current turn so far.
+
+        With one board message per turn a board must tell the whole turn, not only its last step: a new board
+        tells what the players before the one to move did; a board updated in place tells the turn so far.
+        """
+        game = find_game(match.game)
+        to_move = set(game.to_act(match.state)) if match.state is not None and match.is_open else set()
+        events = await self.store.events(match.id, last=STORY_EVENTS)
+        this_turn: list[str] = []
+        before: list[str] = []
+        for event in reversed(events):
+            if event.kind != "action":
+                if not this_turn and not before and event.text:
+                    before.append(event.text)  # the start of the game, when nobody has moved yet
+                break
+            if not before and event.seat in to_move:
+                this_turn.append(event.text)
+            elif event.seat not in to_move:
+                before.append(event.text)
+            else:
+                break
+        lines = [text for text in reversed(this_turn or before) if text][-STORY_LINES:]
+        story = "\n".join(lines)
+        if len(story) > STORY_CHARS:
+            story = "…" + story[-STORY_CHARS:].split("\n", 1)[-1]
+        return story
+
     async def board(self, match: MatchRecord, *, headline: str | None = None) -> Board:
         """The public board of a match: rendered off the event loop, with the buttons for the seat to move."""
         game = find_game(match.game)
@@ -369,8 +460,7 @@ class GameService:
         state = match.state
         outcome = game.outcome(state)
         if headline is None:
-            last = await self.store.events(match.id, last=1)
-            headline = last[0].text if last else ""
+            headline = await self.turn_story(match)
         view = game.view(state, None)
         try:
             image: bytes | None = await asyncio.to_thread(self._render, game.key, view, match, outcome)
@@ -403,7 +493,23 @@ class GameService:
             turn = "This game was abandoned."
         else:
             turn = outcome.summary if outcome else "The game is over."
-        return Board(match, headline, turn, image, buttons, mentions, outcome, menu)
+        to_move = tuple(record.name for user_id in mentions for record in match.seats if record.user_id == user_id)
+        alt = self._alt_text(game, view, headline, turn)
+        return Board(match, headline, turn, image, buttons, mentions, outcome, menu, alt, to_move)
+
+    @staticmethod
+    def _alt_text(game: Game, view: JSON, headline: str, turn: str) -> str:
+        """The board in words, for screen readers and for anyone whose image did not load (Discord's alt text)."""
+        describe = getattr(rendering, "alt_text", None)
+        text = ""
+        if describe is not None:
+            try:
+                text = describe(game.key, view)
+            except Exception:  # a missing description must never cost the board
+                log.exception("Describing the %s board failed", game.key)
+        if not text:
+            text = " ".join(part for part in (f"{game.title} board.", headline, turn) if part)
+        return text[:1000]
 
     @staticmethod
     def _offers(game: Game, state: JSON, seat: int, from_menu: bool) -> list[QuickAction]:
@@ -435,11 +541,11 @@ class GameService:
             return "The game has not started yet; nothing is dealt."
         return seen.game.private_text(seen.state, seen.seat)
 
-    async def mine_in_match(self, match_id: int, user_id: int) -> str:
-        """The private text for a "Show mine" button, which names its match."""
+    async def mine_in_match(self, match_id: int, user_id: int, *, channel_id: int) -> str:
+        """The private text for a "Show mine" button, which names its match (refused outside its channel)."""
         match = await self.store.match(match_id)
-        if match is None:
-            raise LobbyError("That game no longer exists.")
+        if match is None or match.channel_id != channel_id:
+            raise InvalidControl()
         seat = match.seat_of(user_id)
         if seat is None:
             raise NotYourTurn("You are not playing in that game, so there is nothing private to show.")
@@ -448,18 +554,36 @@ class GameService:
         return find_game(match.game).private_text(match.state, seat)
 
     async def log(self, channel_id: int, count: int = 10) -> list[str]:
+        """The newest `count` entries of the channel's game, numbered from the first without gaps."""
         match = await self.current(channel_id)
-        events = await self.store.events(match.id, last=max(1, min(count, 50)))
-        return [f"{event.seq}. {event.text}" for event in events if event.text]
+        entries = [event.text for event in await self.store.events(match.id) if event.text]
+        count = max(1, min(count, LOG_LIMIT))
+        first = max(0, len(entries) - count)
+        return [f"{number}. {text}" for number, text in enumerate(entries[first:], start=first + 1)]
 
     async def rules(self, channel_id: int | None, game_name: str | None = None) -> str:
         if game_name:
             game = find_game(game_name)
             return "\n\n".join(game.rules_text(mode.key) for mode in game.modes[:1])
-        if channel_id is None:
-            raise LobbyError("Name a game, or ask in a channel that has one.")
-        match = await self.current(channel_id)
+        match = None
+        if channel_id is not None:
+            match = await self.store.open_match(channel_id) or await self.store.latest_match(channel_id)
+        if match is None:
+            return self.games_text()
         return find_game(match.game).rules_text(match.mode)
+
+    @staticmethod
+    def games_text() -> str:
+        """What to play: every game, its modes and player counts, and how to start one."""
+        lines = ["There is no game in this channel yet. The games:"]
+        for game in all_games():
+            modes = ", ".join(
+                f"{mode.key} ({mode.min_players}-{mode.max_players})" if mode.min_players != mode.max_players
+                else f"{mode.key} ({mode.min_players})" for mode in game.modes)
+            lines.append(f"- **{game.title}** ({GAME_COMMANDS.get(game.key, '')}): modes {modes}")
+        lines.append("Start one with `/game new game:<name>`, then others `/game join`; `/game rules game:<name>` "
+                     "explains a game.")
+        return "\n".join(lines)
 
     async def profile(self, guild_id: int, user_id: int, game_name: str) -> JSON:
         return await self.store.profile(guild_id, user_id, find_game(game_name).key)

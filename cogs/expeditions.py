@@ -9,8 +9,10 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.core.names import contains, same_name
 from bot.games.expeditions import GAME
-from cogs.common import channel_id_of, play, service_of
+from cogs.common import channel_id_of, service_of
+from cogs.table import play
 
 ACTION_CHOICES = [app_commands.Choice(name=f"{name} (take the other two)", value=value)
                   for name, value in (("Move", "move"), ("Play", "play"), ("Gather", "gather"))]
@@ -28,10 +30,9 @@ async def _offer(interaction: discord.Interaction, current: str, lister: Lister)
             return []
         if seen.seat not in GAME.to_act(seen.state):
             return []
-        typed = current.strip().lower()
         return [app_commands.Choice(name=label[:100], value=value[:100]) for value, label in lister(seen.state,
                                                                                                     seen.seat)
-                if typed in label.lower() or typed == value.lower()][:25]
+                if contains(current, label) or same_name(current, value)][:25]
     except Exception:  # autocomplete must never fail loudly; the command itself explains problems
         return []
 

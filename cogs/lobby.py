@@ -2,25 +2,21 @@
 
 from __future__ import annotations
 
-import re
-from typing import Any, ClassVar
+import contextlib
+import io
+from typing import Any
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
 from bot.core import all_games, find_game
-from bot.service import MatchRecord
-from cogs.common import (
-    DYNAMIC_ITEMS,
-    answer_error,
-    channel_id_of,
-    player_of,
-    post_board,
-    send_private,
-    service_of,
-)
+from bot.service import LOG_LIMIT, MAX_SEED, InvalidControl, MatchRecord
+from cogs.common import NO_PINGS, channel_id_of, player_of, safe_name, safe_text, send_private, service_of
+from cogs.controls import Router, button, register_control, stopped
+from cogs.table import acknowledge, desk_of, post_board, tell
 
+LOG_MESSAGE_CHARS = 1900
 GAME_CHOICES = [app_commands.Choice(name=game.title, value=game.key) for game in all_games()]
 
 
@@ -28,7 +24,7 @@ def lobby_text(match: MatchRecord, note: str | None = None) -> str:
     game = find_game(match.game)
     mode = game.mode(match.mode)
     seats = "\n".join(
-        f"{index}. {seat.name}{' (host)' if seat.user_id == match.host_id else ''}"
+        f"{index}. {safe_name(seat.name)}{' (host)' if seat.user_id == match.host_id else ''}"
         for index, seat in enumerate(match.seats, start=1)
     )
     count = (str(mode.min_players) if mode.min_players == mode.max_players
@@ -41,88 +37,90 @@ def lobby_text(match: MatchRecord, note: str | None = None) -> str:
                   "`/game start`."]
     elif match.status == "abandoned":
         lines.append("This lobby was closed.")
+    else:
+        lines += [f"Seated:\n{seats}", "The game has started: the board is below."]
     return "\n".join(lines)
 
 
 def lobby_view(match: MatchRecord) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     if match.status == "lobby":
-        for what in ("join", "leave", "start"):
-            view.add_item(LobbyButton(match.id, what))
-    return view
+        for what, style in (("join", discord.ButtonStyle.success), ("leave", discord.ButtonStyle.secondary),
+                            ("start", discord.ButtonStyle.primary)):
+            view.add_item(button(f"xt:lobby:{match.id}:{what}", what.capitalize(), style=style))
+    return stopped(view)
 
 
-class LobbyButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
-                  template=r"xt:lobby:(?P<match>\d+):(?P<what>join|leave|start)"):
+async def show_lobby(interaction: discord.Interaction, match: MatchRecord, note: str | None = None) -> None:
+    """Update the lobby message in place (no pings); a lobby whose message is gone gets a new one."""
+    service = service_of(interaction)
+    content = lobby_text(match, note)
+    message_id = await service.board_message(match.id)
+    if message_id is not None:
+        try:
+            channel = interaction.client.get_partial_messageable(match.channel_id)
+            await channel.get_partial_message(message_id).edit(content=content, view=lobby_view(match),
+                                                               allowed_mentions=NO_PINGS)
+            return
+        except discord.NotFound:
+            pass
+    if match.status == "lobby":
+        sent = await interaction.followup.send(content, view=lobby_view(match), allowed_mentions=NO_PINGS,
+                                               wait=True)
+        await service.set_board_message(match.id, sent.id)
+
+
+async def start_game(interaction: discord.Interaction, match: MatchRecord) -> None:
+    """The lobby message says the game started; the first board is a new message pinging the first player."""
+    await show_lobby(interaction, match)
+    await post_board(interaction, match.id, note="The game has started; the board is posted below.")
+
+
+async def press_lobby(interaction: discord.Interaction, fields: dict[str, Any], item: discord.ui.Item[Any]) -> None:
     """Join, Leave and Start under the lobby message."""
-
-    STYLES: ClassVar[dict[str, discord.ButtonStyle]] = {
-        "join": discord.ButtonStyle.success, "leave": discord.ButtonStyle.secondary,
-        "start": discord.ButtonStyle.primary,
-    }
-
-    def __init__(self, match_id: int, what: str) -> None:
-        self.match_id = match_id
-        self.what = what
-        super().__init__(discord.ui.Button(label=what.capitalize(), style=self.STYLES[what],
-                                           custom_id=f"xt:lobby:{match_id}:{what}"))
-
-    @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button[Any],
-                             match: re.Match[str]) -> LobbyButton:
-        return cls(int(match["match"]), match["what"])
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        try:
-            service = service_of(interaction)
-            channel = channel_id_of(interaction)
-            current = await service.open_match(channel)
-            if current is None or current.id != self.match_id or current.status != "lobby":
-                await send_private(interaction, "This lobby is closed. See the channel's game with /game board.")
-                return
-            if self.what == "join":
-                match = await service.join(channel, player_of(interaction))
-            elif self.what == "leave":
-                match = await service.leave(channel, player_of(interaction))
-            else:
-                match = await service.start(channel, interaction.user.id)
-            await interaction.response.edit_message(content=lobby_text(match), view=lobby_view(match))
-            if match.status == "active":
-                board = await service.board(match)
-                await post_board(interaction, board)
-        except Exception as error:
-            await answer_error(interaction, error)
+    service = service_of(interaction)
+    channel = channel_id_of(interaction)
+    current = await service.open_match(channel)
+    if current is None or current.id != fields["match"] or current.status != "lobby":
+        lobby = await service.match(fields["match"]) if current is None or current.id != fields["match"] else current
+        if lobby.channel_id != channel:
+            raise InvalidControl()
+        await send_private(interaction, "This lobby is closed. See the channel's game with /game board.")
+        return
+    await acknowledge(interaction)
+    what = fields["what"]
+    if what == "join":
+        match = await service.join(channel, player_of(interaction))
+    elif what == "leave":
+        match = await service.leave(channel, player_of(interaction))
+    else:
+        match = await service.start(channel, interaction.user.id)
+    if match.status == "active":
+        await start_game(interaction, match)
+    else:
+        await show_lobby(interaction, match)
 
 
-class AbandonButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"xt:abandon:(?P<match>\d+)"):
+async def confirm_abandon(interaction: discord.Interaction, fields: dict[str, Any],
+                          item: discord.ui.Item[Any]) -> None:
     """The confirmation under /game abandon."""
-
-    def __init__(self, match_id: int) -> None:
-        self.match_id = match_id
-        super().__init__(discord.ui.Button(label="Yes, abandon the game", style=discord.ButtonStyle.danger,
-                                           custom_id=f"xt:abandon:{match_id}"))
-
-    @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button[Any],
-                             match: re.Match[str]) -> AbandonButton:
-        return cls(int(match["match"]))
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        try:
-            service = service_of(interaction)
-            channel = channel_id_of(interaction)
-            current = await service.open_match(channel)
-            if current is None or current.id != self.match_id:
-                await send_private(interaction, "That game has already ended.")
-                return
-            can_manage = bool(interaction.permissions and interaction.permissions.manage_channels)
-            match = await service.abandon(channel, interaction.user.id, can_manage_channel=can_manage)
-            await interaction.response.edit_message(content="The game was abandoned.", view=None)
-            title = find_game(match.game).title
-            await interaction.followup.send(f"{interaction.user.display_name} abandoned the {title} game. "
-                                            "Start a new one with /game new.")
-        except Exception as error:
-            await answer_error(interaction, error)
+    service = service_of(interaction)
+    channel = channel_id_of(interaction)
+    current = await service.open_match(channel)
+    if current is None or current.id != fields["match"]:
+        await send_private(interaction, "That game has already ended.")
+        return
+    await acknowledge(interaction)
+    can_manage = bool(interaction.permissions and interaction.permissions.manage_channels)
+    match = await service.abandon(channel, interaction.user.id, can_manage_channel=can_manage)
+    await interaction.edit_original_response(content="The game was abandoned.", view=None)
+    if match.state is None:
+        await show_lobby(interaction, match)
+    else:
+        await desk_of(interaction).refresh(match.id)  # the board loses its controls and says so
+    title = find_game(match.game).title
+    await interaction.followup.send(f"{safe_name(interaction.user.display_name)} abandoned the {title} game. "
+                                    "Start a new one with /game new.", allowed_mentions=NO_PINGS)
 
 
 async def mode_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
@@ -151,47 +149,59 @@ class GameCommands(commands.GroupCog, group_name="game", group_description="Star
     @app_commands.choices(game=GAME_CHOICES)
     @app_commands.autocomplete(mode=mode_autocomplete)
     async def new(self, interaction: discord.Interaction, game: str, mode: str | None = None,
-                  seed: app_commands.Range[int, 0, 2**53] | None = None) -> None:
+                  seed: app_commands.Range[int, 0, MAX_SEED] | None = None) -> None:
+        await acknowledge(interaction)
         service = service_of(interaction)
         match = await service.new_match(interaction.guild_id or 0, channel_id_of(interaction), game,
                                         player_of(interaction), mode=mode, seed=seed)
         if match.status == "active":
-            await interaction.response.defer(thinking=True)
-            board = await service.board(match)
-            await post_board(interaction, board)
+            await post_board(interaction, match.id, note="Your game has started; the board is posted below.")
             return
         note = f"Seed {match.seed} chosen: shuffles and dice are reproducible." if match.seed_chosen else None
-        await interaction.response.send_message(lobby_text(match, note), view=lobby_view(match))
+        await tell(interaction, "Your lobby is open below; others join with the Join button or /game join.")
+        sent = await interaction.followup.send(lobby_text(match, note), view=lobby_view(match),
+                                               allowed_mentions=NO_PINGS, wait=True)
+        await service.set_board_message(match.id, sent.id)
 
     @app_commands.command(name="join", description="Take a seat in this channel's lobby")
     async def join(self, interaction: discord.Interaction) -> None:
+        await acknowledge(interaction)
         match = await service_of(interaction).join(channel_id_of(interaction), player_of(interaction))
-        await interaction.response.send_message(lobby_text(match, f"{interaction.user.display_name} joined."),
-                                                view=lobby_view(match))
+        await tell(interaction, f"You are seated ({len(match.seats)} at the table). The host starts the game.")
+        await show_lobby(interaction, match)
 
     @app_commands.command(name="leave", description="Leave this channel's lobby")
     async def leave(self, interaction: discord.Interaction) -> None:
+        await acknowledge(interaction)
         match = await service_of(interaction).leave(channel_id_of(interaction), player_of(interaction))
-        await interaction.response.send_message(lobby_text(match, f"{interaction.user.display_name} left."),
-                                                view=lobby_view(match))
+        await tell(interaction, "You left the lobby." if match.status == "lobby"
+                   else "You left, and the empty lobby was closed.")
+        await show_lobby(interaction, match)
 
     @app_commands.command(name="start", description="Start the game (host only)")
     async def start(self, interaction: discord.Interaction) -> None:
-        service = service_of(interaction)
-        match = await service.start(channel_id_of(interaction), interaction.user.id)
-        await interaction.response.defer(thinking=True)
-        board = await service.board(match)
-        await post_board(interaction, board)
+        await acknowledge(interaction)
+        match = await service_of(interaction).start(channel_id_of(interaction), interaction.user.id)
+        await start_game(interaction, match)
 
     @app_commands.command(name="board", description="Post this channel's board again")
     async def board(self, interaction: discord.Interaction) -> None:
+        await acknowledge(interaction)
         service = service_of(interaction)
         match = await service.current(channel_id_of(interaction))
         if match.status == "lobby":
-            await interaction.response.send_message(lobby_text(match), view=lobby_view(match))
+            await tell(interaction, "The lobby is posted below.")
+            sent = await interaction.followup.send(lobby_text(match), view=lobby_view(match),
+                                                   allowed_mentions=NO_PINGS, wait=True)
+            previous = await service.board_message(match.id)
+            if previous is not None:  # the old lobby message keeps its text but loses its buttons
+                with contextlib.suppress(discord.HTTPException):
+                    await interaction.client.get_partial_messageable(match.channel_id).get_partial_message(
+                        previous).edit(view=None)
+            await service.set_board_message(match.id, sent.id)
             return
-        await interaction.response.defer(thinking=True)
-        await post_board(interaction, await service.board(match))
+        # Asked for, not a turn passing: the board comes again without pinging anyone.
+        await post_board(interaction, match.id, ping=False)
 
     @app_commands.command(name="mine", description="Your private view of the game (only you see it)")
     async def mine(self, interaction: discord.Interaction) -> None:
@@ -211,14 +221,33 @@ class GameCommands(commands.GroupCog, group_name="game", group_description="Star
                                             "the game.")
             return
         view = discord.ui.View(timeout=None)
-        view.add_item(AbandonButton(match.id))
-        await send_private(interaction, "Abandon this game for everyone? It cannot be resumed.", view=view)
+        view.add_item(button(f"xt:abandon:{match.id}", "Yes, abandon the game", style=discord.ButtonStyle.danger))
+        await send_private(interaction, "Abandon this game for everyone? It cannot be resumed.", view=stopped(view))
 
-    @app_commands.command(name="log", description="The last moves in words")
-    @app_commands.describe(count="How many entries (1-50)")
-    async def log(self, interaction: discord.Interaction, count: app_commands.Range[int, 1, 50] = 10) -> None:
-        lines = await service_of(interaction).log(channel_id_of(interaction), count)
-        await send_private(interaction, "\n".join(lines) if lines else "Nothing has happened yet.")
+    @app_commands.command(name="log", description="The moves so far in words (newest last)")
+    @app_commands.describe(count=f"How many of the newest entries (1-{LOG_LIMIT})")
+    async def log(self, interaction: discord.Interaction,
+                  count: app_commands.Range[int, 1, LOG_LIMIT] = 10) -> None:
+        service = service_of(interaction)
+        match = await service.current(channel_id_of(interaction))
+        lines = await service.log(channel_id_of(interaction), count)
+        if not lines:
+            await send_private(interaction, "Nothing has happened yet.")
+            return
+        names = [seat.name for seat in match.seats]
+        text = "\n".join(lines)
+        if len(text) <= LOG_MESSAGE_CHARS:
+            await send_private(interaction, safe_text(text, names))
+            return
+        # Too long for one message: the whole of it as a text file, and the newest entries that fit as text.
+        shown: list[str] = []
+        for line in reversed(lines):
+            if sum(len(kept) + 1 for kept in shown) + len(line) > LOG_MESSAGE_CHARS - 200:
+                break
+            shown.insert(0, line)
+        note = f"The last {len(lines)} entries are attached as a text file; the newest {len(shown)}:"
+        file = discord.File(io.BytesIO(text.encode()), filename=f"{match.game}-{match.id}-log.txt")
+        await send_private(interaction, note + "\n" + safe_text("\n".join(shown), names), file=file)
 
     @app_commands.command(name="rules", description="A summary of the rules of this channel's game")
     @app_commands.describe(game="A game to read about (default: this channel's)")
@@ -230,5 +259,7 @@ class GameCommands(commands.GroupCog, group_name="game", group_description="Star
 
 
 async def setup(bot: commands.Bot) -> None:
-    bot.add_dynamic_items(*DYNAMIC_ITEMS, LobbyButton, AbandonButton)
+    register_control("lobby", r"(?P<match>[0-9]{1,20}):(?P<what>join|leave|start)", press_lobby)
+    register_control("abandon", r"(?P<match>[0-9]{1,20})", confirm_abandon)
+    bot.add_dynamic_items(Router)
     await bot.add_cog(GameCommands(bot))

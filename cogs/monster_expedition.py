@@ -6,8 +6,10 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.core.names import contains, plural
 from bot.games.monster_expedition import GAME, campaign_text, capturable_monsters
-from cogs.common import channel_id_of, play, player_of, post_board, send_private, service_of
+from cogs.common import channel_id_of, player_of, send_private, service_of
+from cogs.table import acknowledge, play, post_board
 
 REGIONS = [app_commands.Choice(name="Aerie (yellow die)", value="aerie"),
            app_commands.Choice(name="Depths (blue die)", value="depths"),
@@ -26,9 +28,9 @@ async def affordable_monsters(interaction: discord.Interaction, current: str) ->
         return []
     choices = []
     for monster in capturable_monsters(seen.state):
-        crates = f", {monster['crates']} crate(s)" if monster.get("crates") else ""
+        crates = f", {plural(int(monster['crates']), 'crate')}" if monster.get("crates") else ""
         label = f"{monster['name']} (level {monster['level']}, {monster['vp']} VP{crates})"
-        if current.lower() in label.lower():
+        if contains(current, label):
             choices.append(app_commands.Choice(name=label[:100], value=str(monster["id"])))
     return choices[:25]
 
@@ -133,11 +135,11 @@ class HuntCommands(commands.GroupCog, group_name="hunt", group_description="Play
             options["expedition"] = expedition
         if camps is not None:
             options["set"] = camps
+        await acknowledge(interaction)
         service = service_of(interaction)
         match = await service.new_match(interaction.guild_id or 0, channel_id_of(interaction), GAME.key,
                                         player_of(interaction), mode="solo", options=options)
-        await interaction.response.defer(thinking=True)
-        await post_board(interaction, await service.board(match))
+        await post_board(interaction, match.id, note="Your expedition has started; the board is posted below.")
 
 
 async def setup(bot: commands.Bot) -> None:

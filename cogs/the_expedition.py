@@ -6,18 +6,21 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.core.names import contains, fold
 from bot.games.the_expedition import GAME
 from bot.games.the_expedition.grid import DIRECTIONS
-from cogs.common import channel_id_of, play, service_of
+from bot.games.the_expedition.text import points
+from cogs.common import channel_id_of, service_of
+from cogs.table import play
 
 DIRECTION_CHOICES = [app_commands.Choice(name=direction, value=direction) for direction in DIRECTIONS]
 
 
 def location_id(text: str) -> str:
-    """Accept a location's id or its printed name (any case), as a player would type it."""
-    wanted = text.strip().lower()
+    """Accept a location's id or its printed name (any case or accents), as a player would type it."""
+    wanted = fold(text)
     for location in GAME.catalog.locations:
-        if wanted in (location.id, location.name.lower()):
+        if wanted in (fold(location.id), fold(location.name)):
             return location.id
     return text.strip()
 
@@ -34,8 +37,8 @@ async def placeable_locations(interaction: discord.Interaction, current: str) ->
     for action in GAME.legal_actions(seen.state, seen.seat):
         if action["type"] == "place":
             location = GAME.catalog.location(action["location"])
-            label = f"{location.name} ({location.points} pt{'s' if location.points > 1 else ''})"
-            if current.lower() in label.lower():
+            label = f"{location.name} ({points(location.points)})"
+            if contains(current, label):
                 choices.append(app_commands.Choice(name=label, value=location.id))
     return choices[:25]
 

@@ -29,3 +29,14 @@ async def open_table(discord_: DiscordHarness, game: str, players: int, *, mode:
 async def current_match(discord_: DiscordHarness) -> Any:
     """The default channel's match as stored (tests read it to choose legal moves)."""
     return await discord_.bot.service.current(discord_.default_channel.id)  # type: ignore[attr-defined]
+
+
+async def player_to_move(discord_: DiscordHarness, users: list[FakeUser]) -> FakeUser:
+    """Whom the current board's buttons are for (a board edited in place does not ping, so read the match)."""
+    match = await current_match(discord_)
+    state = match.state
+    from bot.core import find_game
+
+    seat = find_game(match.game).to_act(state)[0]
+    user_id = match.user_at(seat).user_id
+    return next(user for user in users if user.id == user_id)

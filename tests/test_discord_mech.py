@@ -71,6 +71,7 @@ async def test_a_whole_two_player_game_by_commands_buttons_and_menus(database: P
         users = await _open_table(discord_)
         rnd = random.Random(SEED)
         used = {"button": 0, "menu": 0, "command": 0}
+        created = changes = 0
         for step in range(1500):
             match = await _match(discord_)
             if match.status != "active":
@@ -78,8 +79,23 @@ async def test_a_whole_two_player_game_by_commands_buttons_and_menus(database: P
             seat = GAME.to_act(match.state)[0]
             action = planned_action(GAME, match.state, seat, rnd)
             replies = await _submit(discord_, match, seat, users[seat], action, step, used)
-            assert replies.public() and not replies.ephemeral(), [r.content for r in replies]
-            assert (await _match(discord_)).version == match.version + 1
+            # Accepted: the board changed publicly; a command also gets its private one-line answer.
+            assert replies.public(), [r.content for r in replies]
+            assert all("board" in (r.content or "") for r in replies.ephemeral()), [r.content for r in replies]
+            after = await _match(discord_)
+            assert after.version == match.version + 1
+            new_boards = [r for r in replies.public() if r.created]
+            to_move = GAME.to_act(after.state) if after.status == "active" else ()
+            if tuple(to_move) != tuple(GAME.to_act(match.state)):
+                changes += 1
+                assert len(new_boards) == 1
+                expected = tuple(users[s].id for s in to_move)
+                assert new_boards[0].notified == expected  # exactly the player to move, or nobody at the end
+            else:
+                assert not new_boards  # the same player goes on: the board is edited in place
+            assert all(not r.notified for r in replies if not r.created)
+            created += len(new_boards)
+        assert created == changes
         match = await _match(discord_)
         assert match.status == "finished", f"no end after {step} actions"
         outcome = GAME.outcome(match.state)

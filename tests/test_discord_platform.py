@@ -16,14 +16,18 @@ def _pile(message: Message) -> int:
 async def test_lobby_to_finished_game_through_buttons(database: Path) -> None:
     async with DiscordHarness(create_bot(database)) as discord_:
         alice, bob = discord_.user("alice"), discord_.user("bob")
-        reply = (await discord_.command("game new", {"game": "test-nim", "seed": 3}, user=alice)).one()
-        assert not reply.ephemeral and "Test Nim" in (reply.content or "") and "Seed 3 chosen" in (reply.content or "")
+        replies = await discord_.command("game new", {"game": "test-nim", "seed": 3}, user=alice)
+        assert "lobby is open" in (replies.ephemeral()[0].content or "")
+        (reply,) = replies.public()
+        assert "Test Nim" in (reply.content or "") and "Seed 3 chosen" in (reply.content or "")
         assert reply.button_labels() == ["Join", "Leave", "Start"]
         lobby = discord_.last_public_message()
         await discord_.click(lobby, label="Join", user=bob)
         assert "2. Bob" in discord_.last_public_message().content
+        assert len(discord_.channel_messages()) == 1  # joining updates the lobby message in place
         replies = await discord_.click(lobby, label="Start", user=alice)
         board = replies.public()[-1]
+        assert board.created and board.notified == (alice.id,)
         assert board.files and board.files[0].image().format == "PNG"
         assert f"<@{alice.id}>" in (board.content or "")
         assert board.button_labels() == ["Take 1", "Take 2", "Take 3", "Show mine"]
@@ -114,10 +118,13 @@ async def test_abandon_log_rules_and_leave(database: Path) -> None:
     async with DiscordHarness(create_bot(database)) as discord_:
         alice, bob = discord_.user("alice"), discord_.user("bob", manage_channels=True)
         await discord_.command("game new", {"game": "test-nim"}, user=alice)
-        reply = (await discord_.command("game join", user=bob)).one()
-        assert "2. Bob" in (reply.content or "")
-        reply = (await discord_.command("game leave", user=bob)).one()
-        assert "2. Bob" not in (reply.content or "")
+        reply = (await discord_.command("game join", user=bob)).one("followup")
+        assert reply.ephemeral and "You are seated" in (reply.content or "")
+        assert "2. Bob" in discord_.last_public_message().content
+        reply = (await discord_.command("game leave", user=bob)).one("followup")
+        assert reply.ephemeral and "You left the lobby" in (reply.content or "")
+        assert "2. Bob" not in discord_.last_public_message().content
+        assert len(discord_.channel_messages()) == 1  # one lobby message, kept up to date
         await discord_.command("game join", user=bob)
         await discord_.command("game start", user=alice)
         rules = (await discord_.command("game rules", user=bob)).one()

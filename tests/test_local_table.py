@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import datetime
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
+from discord import app_commands
 
 from bot.__main__ import main
+from bot.local import LocalTable, run_folder
 
 
 def test_a_scripted_local_session(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -38,6 +42,41 @@ def test_a_scripted_local_session(tmp_path: Path, capsys: pytest.CaptureFixture[
     assert "/game has no subcommand 'nonsense'" in out
     assert "placed their explorer on" in out  # someone placed, so a newer board replaced the first one
     assert out.count("started. Seed 5 was chosen") == 1  # an old board losing its buttons is not shown again
-    images = sorted(boards.glob("*.png"))
+    runs = [folder for folder in boards.iterdir() if folder.is_dir()]
+    assert len(runs) == 1 and f"Board images: {runs[0]} (a new folder for each run)" in out
+    images = sorted(runs[0].glob("*.png"))
     assert images and images[0].read_bytes().startswith(b"\x89PNG")
+    assert images[0].name.startswith("001-")
     assert f"[image: {images[0]}]" in out
+
+
+def test_each_run_keeps_its_own_boards(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Every run numbers its boards from 001: a second run must not overwrite the first run's images."""
+    script = tmp_path / "moves.txt"
+    script.write_text("/game new the-expedition mode:solo seed:3\nquit\n")
+    boards = tmp_path / "boards"
+    arguments = ["local", "--script", str(script), "--boards", str(boards)]  # a fresh scratch database each run
+    assert main(arguments) == 0
+    first = {path: path.read_bytes() for path in boards.rglob("*.png")}
+    assert main(arguments) == 0
+    runs = sorted(folder for folder in boards.iterdir() if folder.is_dir())
+    assert len(runs) == 2  # even two runs in the same second get folders of their own
+    assert {path: path.read_bytes() for path in first} == first  # the first run's images are untouched
+    assert len(list(runs[0].glob("*.png"))) == len(list(runs[1].glob("*.png"))) == len(first) >= 1
+    out = capsys.readouterr().out
+    assert out.count("(a new folder for each run)") == 2
+
+
+def test_run_folders_are_named_by_the_start_time_and_never_reused(tmp_path: Path) -> None:
+    moment = datetime.datetime(2026, 12, 1, 8, 15, 0)
+    assert run_folder(tmp_path, moment) == tmp_path / "20261201-081500"
+    assert run_folder(tmp_path, moment) == tmp_path / "20261201-081500-2"
+    assert run_folder(tmp_path, moment) == tmp_path / "20261201-081500-3"
+
+
+def test_typed_choices_match_without_accents_or_capitals() -> None:
+    parameter = SimpleNamespace(display_name="monster", type=None,
+                                choices=[app_commands.Choice(name="Füchsling (level 6)", value="fuechsling"),
+                                         app_commands.Choice(name="Moosgnom (level 5)", value="moosgnom")])
+    assert LocalTable._convert(parameter, "FUCHSLING (level 6)") == "fuechsling"  # type: ignore[arg-type]
+    assert LocalTable._convert(parameter, "Moosgnom") == "moosgnom"  # type: ignore[arg-type]

@@ -104,7 +104,8 @@ async def test_a_whole_game_is_logged_and_scored(service: GameService) -> None:
     with pytest.raises(GameOver):
         await service.act(CHANNEL, seats[turn].user_id, {"type": "take", "count": 1})
     log = await service.log(CHANNEL, 50)
-    assert log[0].startswith("1. ") is False  # the "created" event has no text
+    # Numbered without gaps from the first entry with text (the "created" event has none), newest last.
+    assert [line.split(". ", 1)[0] for line in log] == [str(n) for n in range(1, len(log) + 1)]
     assert any("Seed 3 was chosen" in line for line in log)
     assert log[-1].endswith("took the last stone.")
     # the winner's profile was recorded in the same transaction
@@ -126,12 +127,12 @@ async def test_a_button_from_an_old_board_is_refused(service: GameService) -> No
     board = await service.board(await service.current(CHANNEL))
     first = board.buttons[0]
     assert (first.label, first.seat) == ("Take 1", 0)
-    await service.press(match_id, first.version, first.seat, first.index, ALICE.user_id)
+    await service.press(match_id, first.version, first.seat, first.index, ALICE.user_id, channel_id=CHANNEL)
     with pytest.raises(StaleBoard, match="out of date"):
-        await service.press(match_id, first.version, first.seat, first.index, ALICE.user_id)
+        await service.press(match_id, first.version, first.seat, first.index, ALICE.user_id, channel_id=CHANNEL)
     with pytest.raises(NotYourTurn, match="These buttons are for Bob"):
         board = await service.board(await service.current(CHANNEL))
-        await service.press(match_id, board.buttons[0].version, 1, 0, ALICE.user_id)
+        await service.press(match_id, board.buttons[0].version, 1, 0, ALICE.user_id, channel_id=CHANNEL)
 
 
 async def test_two_presses_at_once_apply_exactly_once(service: GameService) -> None:
@@ -139,8 +140,8 @@ async def test_two_presses_at_once_apply_exactly_once(service: GameService) -> N
     board = await service.board(await service.current(CHANNEL))
     button = board.buttons[0]
     results = await asyncio.gather(
-        service.press(match_id, button.version, button.seat, button.index, ALICE.user_id),
-        service.press(match_id, button.version, button.seat, button.index, ALICE.user_id),
+        service.press(match_id, button.version, button.seat, button.index, ALICE.user_id, channel_id=CHANNEL),
+        service.press(match_id, button.version, button.seat, button.index, ALICE.user_id, channel_id=CHANNEL),
         return_exceptions=True,
     )
     assert sum(not isinstance(r, BaseException) for r in results) == 1

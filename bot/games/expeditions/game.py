@@ -7,10 +7,11 @@ from collections.abc import Sequence
 from typing import Any
 
 from bot.core.errors import GameOver, IllegalAction, MalformedAction, NotYourTurn
+from bot.core.names import plural, same_name
 from bot.core.protocol import JSON, Applied, ChoiceMenu, Game, Mode, Outcome, QuickAction, Viewer
 from bot.core.rng import Rng
 from bot.games.expeditions import queries as q
-from bot.games.expeditions import views
+from bot.games.expeditions import text, views
 from bot.games.expeditions.board import destinations
 from bot.games.expeditions.data import Components, components
 from bot.games.expeditions.engine import ACTIONS, Engine, new_game, pending_options
@@ -25,7 +26,8 @@ QUIET_EVENTS = ("turn_started", "turn_ended", "card_dealt", "ongoing_triggered",
 RULES_TEXT = """**Expeditions** (1-5 players). Each turn, shift your action token to cover Move, Play or Gather \
 and take the \
 two exposed actions in any order — or refresh (cards and workers back; your next turn takes all three actions; \
-the first turn of the game takes all three).
+the first turn of the game takes all three). The turn right after an all-three turn must cover an action: no \
+refresh then.
 • **Move** 1-3 spaces (Marsh Strider 1-4) through but not onto mechs; card spaces block; the basecamp only starts \
 the first move. Entering a face-down location ends the move: take its map token, flip it and draw corruption \
 until the drawn total reaches its value (location 20 takes the 20 token). No legal move counts as moving.
@@ -85,7 +87,10 @@ class ExpeditionsGame(Game):
             actions += [{"type": "choose", "option": o["id"]} for o in pending_options(comp, state, turn["pending"])]
         elif turn["phase"] == "start":
             actions += [{"type": "cover", "action": a} for a in ACTIONS if a != player["token"]]
-            actions.append({"type": "refresh"})
+            if player["token"] in ACTIONS:
+                # Rulebook: except on the refresh turn and the first turn after it, the token stays in the
+                # Move/Play/Gather box, so the turn after an all-three turn must cover an action: no refresh.
+                actions.append({"type": "refresh"})
         else:
             if "move" in turn["remaining"]:
                 actions += [{"type": "move", "space": code} for code, _ in self.legal_destinations(state, seat)]
@@ -127,7 +132,7 @@ class ExpeditionsGame(Game):
             engine.choose(wanted["option"])
         engine.run()
         engine.fill_empty_slots()
-        told = [views.describe(self.comp, new, e) for e in engine.events if e["kind"] not in QUIET_EVENTS]
+        told = _without_repeats([self.describe(new, e) for e in engine.events if e["kind"] not in QUIET_EVENTS])
         if told:
             new["last_move"] = " ".join(told[:3]) + (" …" if len(told) > 3 else "")
             new["log"] = (new["log"] + told)[-LOG_LENGTH:]
@@ -164,9 +169,25 @@ class ExpeditionsGame(Game):
         summary = f"{names} {'win' if len(winners) > 1 else 'wins'} with ${best}"
         if len(leaders) > 1:
             summary += f" (tie-break {max(breaks.values())})"
-        return Outcome(scores=scores, winners=winners, summary=summary + ".")
+        # Every player's score, best first (ties in the order of the tie-break, then seat).
+        ranked = sorted(scores, key=lambda s: (-scores[s], -q.tiebreak(players[s]), s))
+        table = ", ".join(f"{players[s]['name']} ${scores[s]}" for s in ranked)
+        return Outcome(scores=scores, winners=winners, summary=f"{summary}. Scores: {table}.")
 
     def describe(self, state: JSON, event: JSON) -> str:
+        """The events whose generic wording read badly ("gains 0 power", "skips the activate adjacent") in plain
+        words; every other event as the views tell it."""
+        kind = event.get("kind")
+        seat = event.get("seat")
+        who = views.name(state, seat) if seat is not None else "Someone"
+        if kind == "gained" and not event["n"]:
+            return text.nothing_gained_text(who, event["what"], self.comp.rules.track_cap)
+        if kind == "no_choice":
+            return text.no_choice_text(who, event["decision"])
+        if kind == "skipped":
+            return text.skipped_text(who, event["decision"])
+        if kind == "deck_reshuffled":
+            return f"The discard pile is shuffled into a new deck of {plural(int(event.get('cards', 0)), 'card')}."
         return views.describe(self.comp, state, event)
 
     def turn_text(self, state: JSON) -> str:
@@ -309,8 +330,7 @@ class ExpeditionsGame(Game):
         options = pending_options(self.comp, state, pending)
         if any(o["id"] == raw for o in options):
             return raw
-        wanted = raw.strip().lower()
-        return next((o["id"] for o in options if o["label"].lower() == wanted), raw)
+        return next((o["id"] for o in options if same_name(raw, o["label"])), raw)
 
     def _space(self, state: JSON, action: JSON) -> str:
         raw = action.get("space", action.get("location"))
@@ -332,7 +352,7 @@ class ExpeditionsGame(Game):
         comp = self.comp
         if raw in comp.cards:
             return raw
-        matches = [c for c in state["players"][seat]["hand"] if comp.cards[c].name.lower() == raw.strip().lower()]
+        matches = [c for c in state["players"][seat]["hand"] if same_name(raw, comp.cards[c].name)]
         if matches:
             return matches[0]
         raise MalformedAction(f"There is no card '{raw}' in your hand.")
@@ -349,6 +369,9 @@ class ExpeditionsGame(Game):
             return "There is no choice waiting for an answer now. " + views.turn_text(comp, state) + "."
         if turn["phase"] == "start":
             token = state["players"][seat]["token"]
+            if token not in ACTIONS:
+                return ("Your last turn took all three actions, so this turn your token must cover Move, Play or "
+                        "Gather (/mech actions skip:...); you may refresh again from your next turn.")
             return (f"Start your turn by covering an action other than {token} (/mech actions skip:...) "
                     "or by refreshing.")
         if kind in ACTIONS and kind not in turn["remaining"]:
@@ -363,6 +386,21 @@ class ExpeditionsGame(Game):
             return "Only Odin's Wrath may trash a map token, and only with a map token (and room on that track)."
         kinds = sorted({a["type"] for a in legal})
         return f"That is not allowed now. Allowed: {', '.join(kinds)}."
+
+
+def _without_repeats(sentences: list[str]) -> list[str]:
+    """The sentences with a run of the same one said once, "(twice)" or "(N times)" added: a card with two upgrade
+    effects and nothing to upgrade read "has no item to upgrade" twice in a row."""
+    merged: list[str] = []
+    counts: list[int] = []
+    for sentence in sentences:
+        if merged and sentence == merged[-1]:
+            counts[-1] += 1
+        else:
+            merged.append(sentence)
+            counts.append(1)
+    return [s if n == 1 else f"{s[:-1] if s.endswith('.') else s} ({'twice' if n == 2 else f'{n} times'})."
+            for s, n in zip(merged, counts, strict=True)]
 
 
 def reach_of(state: JSON, seat: int) -> list[str]:

@@ -80,7 +80,7 @@ def greedy_action(game: ExpeditionsGame, state: State, seat: int, rnd: random.Ra
     if pending and pending["kind"] == "sweep":
         return {"type": "choose", "option": "confirm"}  # toggling has no immediate value: it would loop
     if state["turn"]["phase"] == "start" and not pending:
-        if len(player["hand"]) <= 1 and len(player["active"]) >= 2:
+        if len(player["hand"]) <= 1 and len(player["active"]) >= 2 and {"type": "refresh"} in legal:
             return {"type": "refresh"}
         legal = [a for a in legal if a["type"] != "refresh"]
     comp = game.comp

@@ -119,3 +119,40 @@ def card_line(comp: Components, card_id: str) -> str:
         loc = comp.locations[card.quest.location]
         parts.append(f"quest {loc.label}: pay {cost_text(card.quest.cost)} for {effects_text(card.quest.reward)}")
     return "; ".join(parts)
+
+
+DECISION_VERBS = {
+    "play_steps": "use the card", "or": "choose a side of the OR", "worker_colour": "gain a worker",
+    "take_card": "gain a face-up card", "card_destination": "place the gained card", "sweep": "sweep face-up cards",
+    "rescue": "rescue a card", "discard": "discard a card", "trash": "trash a card", "play": "play a card",
+    "activate_adjacent": "activate an adjacent card", "location_benefit": "take an adjacent location's benefit",
+    "solve": "solve a quest", "vanquish": "vanquish corruption", "upgrade": "upgrade an item",
+    "meld": "meld a meteorite", "boast": "boast",
+}
+NOTHING_TO = {
+    "worker_colour": "no worker colour left to gain", "take_card": "no face-up card to gain",
+    "sweep": "no face-up card to sweep", "rescue": "no active card to rescue", "discard": "no card in hand to discard",
+    "trash": "no card to trash", "play": "no card in hand to play", "activate_adjacent": "no adjacent card to activate",
+    "location_benefit": "no exposed benefit next door to take", "solve": "no quest to solve here",
+    "vanquish": "no corruption here to vanquish", "upgrade": "no item to upgrade", "meld": "no meteorite to meld",
+    "boast": "no glory category to boast of", "or": "no side of the OR it can take",
+}
+
+
+def no_choice_text(who: str, decision: str) -> str:
+    """ "Ann has no item to upgrade.": a decision skipped because nothing could be chosen."""
+    return f"{who} has {NOTHING_TO.get(decision, 'no option for ' + DECISION_VERBS.get(decision, decision))}."
+
+
+def skipped_text(who: str, decision: str) -> str:
+    """ "Ann chooses not to activate an adjacent card.": an optional decision the player declined."""
+    return f"{who} chooses not to {DECISION_VERBS.get(decision, decision.replace('_', ' '))}."
+
+
+def nothing_gained_text(who: str, what: str, cap: int) -> str:
+    """A gain of nothing in words, with the reason (a full track or an empty supply) instead of "gains 0 power"."""
+    if what in ("power", "guile"):
+        return f"{who} is already at {cap} {what}: nothing gained."
+    if what == "map_token":
+        return f"{who} gains no map token: the supply is empty."
+    return f"{who} gains nothing."

@@ -148,9 +148,12 @@ def _load_cards(path: Path) -> dict[str, Card]:
             region = f.text("region", choices=(*REGIONS, "all"))
             level = f.integer("level", low=1, high=40)
             vp = f.integer("vp", low=0, high=12)
-            caged_vp = f.integer("caged_vp", low=0, high=12)
-            if caged_vp > vp:
-                raise DataError(path, "a caged monster never scores more than the monster", item, "caged_vp")
+            caged_vp = f.integer("caged_vp", low=1, high=12)
+            # RULINGS: a monster worth 2 VP or more is worth fewer caged; a 1 VP monster is worth 1 caged (a cage is
+            # never worth nothing).
+            if caged_vp > vp or (vp >= 2 and caged_vp >= vp):
+                raise DataError(path, "a caged monster worth 2 VP or more scores fewer VP than the monster (a 1 VP "
+                                "monster scores 1 caged)", item, "caged_vp")
             symbiosis = f.text("symbiosis", choices=(*SYMBIOSIS_COLOURS, WILD))
             ability = f.text("ability", choices=ABILITIES)
             bonus_value = f.optional_integer("bonus_value", low=1, high=10)

@@ -6,6 +6,7 @@ import copy
 from typing import Any
 
 from bot.core.errors import GameOver, IllegalAction, MalformedAction, NotYourTurn
+from bot.core.names import fold, plural
 from bot.core.protocol import JSON, Applied
 from bot.core.rng import Rng
 from bot.games.monster_expedition.catalog import REGION_DIE, REGION_NAMES, REGIONS, TRADER_ID, Catalog, catalog
@@ -87,7 +88,7 @@ def capture_cost(state: JSON, card_id: str, crates: int, cat: Catalog | None = N
     if crates and not value:
         return None, "crates exist only in solo expeditions 9 and 10"
     if crates > int((state.get("solo") or {}).get("crates", 0)):
-        return None, f"you have only {(state.get('solo') or {}).get('crates', 0)} crates"
+        return None, f"you have only {plural(int((state.get('solo') or {}).get('crates', 0)), 'crate')}"
     if crates and (crates - 1) * value >= monster.level:
         return None, "that is more crates than this monster needs"
     level = monster.level - crates * value
@@ -109,7 +110,7 @@ def trader_price(state: JSON, crates: int, cat: Catalog | None = None) -> tuple[
     if crates and not value:
         return None, "crates exist only in solo expeditions 9 and 10"
     if crates > int((state.get("solo") or {}).get("crates", 0)):
-        return None, f"you have only {(state.get('solo') or {}).get('crates', 0)} crates"
+        return None, f"you have only {plural(int((state.get('solo') or {}).get('crates', 0)), 'crate')}"
     base = trader_cost(state, cat)
     if crates and (crates - 1) * value >= base:
         return None, "that is more crates than the trader asks for"
@@ -365,15 +366,15 @@ def _capture(state: JSON, action: JSON, rng: Rng, events: list[JSON], cat: Catal
 
 
 def _resolve_card(state: JSON, text: str, cat: Catalog) -> str:
-    """Accept a card id or its name (as typed in a command) for a card in the display."""
-    wanted = text.strip().lower()
+    """Accept a card id or its name (as typed in a command, any case or accents) for a card in the display."""
+    wanted = fold(text)
     ids = display_ids(state)
     if wanted in ids:
         return wanted
     for card_id in ids:
-        if cat.card(card_id).name.lower() == wanted:
+        if fold(cat.card(card_id).name) == wanted:
             return card_id
-    matches = [i for i in ids if cat.card(i).name.lower().startswith(wanted) or i.startswith(wanted)] if wanted else []
+    matches = [i for i in ids if fold(cat.card(i).name).startswith(wanted) or i.startswith(wanted)] if wanted else []
     if len(matches) == 1:
         return matches[0]
     return text
@@ -413,7 +414,7 @@ def _buy_cages(state: JSON, action: JSON, rng: Rng, events: list[JSON], cat: Cat
     cost = count * cat.rules.cage_cost
     if cost > remaining_value(state):
         most = remaining_value(state) // cat.rules.cage_cost
-        raise IllegalAction(f"{count} cage{'s' if count > 1 else ''} cost {cost} and you have "
+        raise IllegalAction(f"{plural(count, 'cage')} cost{'s' if count == 1 else ''} {cost} and you have "
                             f"{remaining_value(state)} left: you can buy at most {most}.")
     state["turn"]["spent"] += cost
     events.append({"kind": "cages_bought", "seat": state["active"], "count": count, "cost": cost})

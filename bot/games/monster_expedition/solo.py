@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from bot.core.names import plural
 from bot.core.protocol import JSON
 from bot.games.monster_expedition.catalog import REGION_NAMES, Catalog, Expedition, catalog
 from bot.games.monster_expedition.effects import FINAL_LEVEL, finish_solo
@@ -19,14 +20,14 @@ def victory_text(expedition: Expedition) -> str:
         return (f"No monster from the {name} in the display (Draco Chelonia doesn't count) and at least "
                 f"{expedition.min_count} {name} monsters and/or cages.")
     if kind == "cages":
-        return f"At least {expedition.min_cages} cages."
+        return f"At least {plural(expedition.min_cages, 'cage')}."
     if kind == "final_camps":
-        return f"At least {expedition.min_camps} camps at the highest equipment level."
+        return f"At least {plural(expedition.min_camps, 'camp')} at the highest equipment level."
     if kind == "trader":
         return f"Visit the Monster Trader at a discounted hunting value of {expedition.trader_cost}."
     if kind == "display_and_trader":
-        return (f"No more than {expedition.max_display} cards in the display and at least {expedition.min_visits} "
-                "visit to the Monster Trader.")
+        return (f"No more than {expedition.max_display} cards in the display and at least "
+                f"{plural(expedition.min_visits, 'visit')} to the Monster Trader.")
     return "Not a single card in the wilderness display."
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from bot.core.names import a_number, plural
 from bot.core.protocol import JSON
 from bot.games.monster_expedition.catalog import (
     IMPROVEMENT_NUMBER,
@@ -12,13 +13,14 @@ from bot.games.monster_expedition.catalog import (
     Catalog,
     catalog,
 )
-from bot.games.monster_expedition.effects import cage_points, monster_points, total_points
+from bot.games.monster_expedition.effects import FINAL_LEVEL, cage_points, monster_points, total_points
 from bot.games.monster_expedition.rules import bankable_numbers, remaining_value
-from bot.games.monster_expedition.solo import progress_text, special_rules_text, victory_text
+from bot.games.monster_expedition.solo import progress_text, special_rules_text, updated_profile, victory_text
 from bot.games.monster_expedition.state import (
     black_dice,
     cage_count,
     expedition_of,
+    next_expedition,
     symbiosis_groups,
 )
 
@@ -31,6 +33,12 @@ CAUSES = {
     "immediate": "by the monster's immediate effect",
     "campaign": "before setting out (failed attempts)",
 }
+
+
+def camp_level(level: int) -> str:
+    """A camp level, written one way everywhere: "level 3 of 8", "level 8 of 8 (final)"."""
+    final = " (final)" if int(level) >= FINAL_LEVEL else ""
+    return f"level {level} of {FINAL_LEVEL}{final}"
 
 
 def _name(state: JSON, seat: int | None) -> str:
@@ -49,39 +57,39 @@ def describe(state: JSON, event: JSON, cat: Catalog | None = None) -> str:
     kind = event.get("kind")
     who = _name(state, event.get("seat"))
     if kind == "camp_chosen":
-        return (f"{who} hunts from the {REGION_NAMES[event['region']]} camp (level {event['level']}) "
-                f"with {event['dice']} dice.")
+        return (f"{who} hunts from the {REGION_NAMES[event['region']]} camp ({camp_level(event['level'])}) "
+                f"with {plural(event['dice'], 'die', 'dice')}.")
     if kind == "dice_rolled":
         return f"{who} rolls {_dice_text(event['dice'])}."
     if kind == "dice_banked":
-        dice = f"{event['count']} × {event['value']}" if event["count"] > 1 else f"a {event['value']}"
+        dice = f"{event['count']} × {event['value']}" if event["count"] > 1 else a_number(event["value"])
         return f"{who} banks {dice} (banked total {event['total']})."
     if kind == "misthrow":
         lost = event.get("lost")
         return f"Misthrow! {who} loses a banked {lost['value']}." if lost else f"Misthrow! {who} had nothing to lose."
     if kind == "hunt_stopped":
-        crates = f" and gains {event['crates']} crates" if event.get("crates") else ""
+        crates = f" and gains {plural(event['crates'], 'crate')}" if event.get("crates") else ""
         return f"{who} stops with a hunting value of {event['value']}{crates}."
     if kind == "monster_captured":
         monster = cat.card(event["card"])
-        crates = f" using {event['crates']} crate{'s' if event['crates'] > 1 else ''}" if event.get("crates") else ""
+        crates = f" using {plural(event['crates'], 'crate')}" if event.get("crates") else ""
         crest = ""
         if event.get("crest_returned_to") is not None:
             crest = f"; {_name(state, event['crest_returned_to'])}'s crest goes home"
         return f"{who} captures {monster.name} for {event['cost']}{crates}{crest}."
     if kind == "cages_bought":
-        return f"{who} buys {event['count']} cage{'s' if event['count'] > 1 else ''} for {event['cost']}."
+        return f"{who} buys {plural(event['count'], 'cage')} for {event['cost']}."
     if kind == "cages_taken":
         if event["reason"] == "bought":
-            return f"{who} now has {event['total']} cages."
+            return f"{who} now has {plural(event['total'], 'cage')}."
         if event["reason"] == "final_level":
-            return f"{who} reaches a camp's final level and takes {event['count']} cages."
+            return f"{who} reaches a camp's final level and takes {plural(event['count'], 'cage')}."
         if event["reason"] == "steal":
             return f"{who} takes a cage from the reserve deck."
-        return f"{who} takes {event['count']} cages ({event['total']} in all)."
+        return f"{who} takes {plural(event['count'], 'cage')} ({event['total']} in all)."
     if kind == "trader_visited":
-        crates = f" using {event['crates']} crates" if event.get("crates") else ""
-        return f"{who} visits the Monster Trader for {event['cost']}{crates}: 6 cages."
+        crates = f" using {plural(event['crates'], 'crate')}" if event.get("crates") else ""
+        return f"{who} visits the Monster Trader for {event['cost']}{crates}: {plural(cat.rules.trader_cages, 'cage')}."
     if kind == "trader_left":
         return "The Monster Trader leaves the display."
     if kind == "cage_stolen":
@@ -92,7 +100,8 @@ def describe(state: JSON, event: JSON, cat: Catalog | None = None) -> str:
         region = event["region"]
         cause = CAUSES.get(event["cause"], "").format(n=IMPROVEMENT_NUMBER[region])
         flip = " (turned to side B)" if event.get("flipped") else ""
-        return f"{who}'s {REGION_NAMES[region]} camp rises to level {event['level']}{flip} {cause}.".replace(" .", ".")
+        return (f"{who}'s {REGION_NAMES[region]} camp rises to {camp_level(event['level'])}{flip} {cause}."
+                .replace(" .", "."))
     if kind == "purchases_done":
         lost = f" ({event['unspent']} unspent is lost)" if event.get("unspent") else ""
         return f"{who} is done hunting{lost}."
@@ -105,11 +114,16 @@ def describe(state: JSON, event: JSON, cat: Catalog | None = None) -> str:
                 return "Both decks are empty: the display is not refilled."
             return "The display is full: no card is added."
         crests = sum(1 for c in event["cards"] if c["crest"] is not None)
-        crest_text = f"; {who} crests {crests}" if crests else ""
+        crest_text = ""
+        if crests:
+            which = ("it" if len(cards) == 1 else "each") if crests == len(cards) else plural(crests, "of them",
+                                                                                               "of them")
+            crest_text = f"; {who} puts a crest on {which}"
         return f"The display is refilled with {', '.join(cards)}{crest_text}."
     if kind == "card_revealed":
         name = cat.card(event["card"]).name
-        return f"{name} appears in the display ({event['display']} cards, {event['deck']} left in the deck)."
+        return (f"{name} appears in the display ({plural(event['display'], 'card')}, {event['deck']} left in the "
+                "deck).")
     if kind == "deck_used_up":
         return "The draw deck is used up: this is the last round."
     if kind == "improvements_declined":
@@ -120,7 +134,7 @@ def describe(state: JSON, event: JSON, cat: Catalog | None = None) -> str:
         parts = [f"{_name(state, s)} {n}" for s, n in enumerate(event["counts"]) if n]
         return f"Crested cards become cages: {', '.join(parts)}."
     if kind == "game_ended":
-        scores = ", ".join(f"{_name(state, s)} {p}" for s, p in enumerate(event["scores"]))
+        scores = ", ".join(f"{_name(state, s)} {p} VP" for s, p in enumerate(event["scores"]))
         winners = " and ".join(_name(state, s) for s in event["winners"])
         return f"The hunt is over: {scores}. {winners} win{'s' if len(event['winners']) == 1 else ''}!"
     if kind == "expedition_won":
@@ -132,11 +146,14 @@ def describe(state: JSON, event: JSON, cat: Catalog | None = None) -> str:
     return str(kind).replace("_", " ")
 
 
+END_EVENTS = ("game_ended", "expedition_won", "expedition_lost")
+
+
 def _telling(event: JSON) -> bool:
     """Whether an event is worth a place in the header's one-line summary of the last move."""
     kind = event.get("kind")
-    if kind == "turn_started":
-        return False
+    if kind in ("turn_started", *END_EVENTS):
+        return False  # the result is the turn line's whole text once the game is over: never said twice
     if kind == "cages_taken":
         return event.get("reason") == "final_level"
     if kind == "display_refilled":
@@ -155,20 +172,22 @@ def last_move(state: JSON, cat: Catalog | None = None) -> str:
 def turn_text(state: JSON, cat: Catalog | None = None) -> str:
     cat = cat or catalog()
     if state["over"]:
+        if state["mode"] == "solo":
+            return _after_solo(state)
         return final_summary(state, cat)
     who = _name(state, state["active"])
     phase = state["phase"]
     turn = state["turn"]
     if phase == "solo_prepare":
         left = state["solo"]["prep_left"]
-        return f"{who}: improve a camp ({left} improvement{'s' if left > 1 else ''} left) or decline"
+        return f"{who}: improve a camp ({plural(left, 'improvement')} left) or decline"
     if phase == "camp":
         return f"{who}: pick a camp (aerie, depths or forest)"
     if phase == "bank":
         return f"{who}: bank a number ({', '.join(map(str, bankable_numbers(state)))})"
     if phase == "continue":
         banked = sum(int(d["value"]) for d in turn["banked"])
-        return f"{who}: roll {len(turn['rolled'])} dice again or stop at {banked}"
+        return f"{who}: roll {plural(len(turn['rolled']), 'die', 'dice')} again or stop at {banked}"
     if phase == "purchase":
         return f"{who}: spend {remaining_value(state)} on monsters or cages, or done"
     if phase == "steal":
@@ -176,14 +195,28 @@ def turn_text(state: JSON, cat: Catalog | None = None) -> str:
     return f"{who} to move"
 
 
+def _after_solo(state: JSON) -> str:
+    """The board's headline once a solo expedition is over: what comes next (the result panel and the posted
+    summary already say won or lost, and why)."""
+    solo = state["solo"]
+    following = next_expedition(updated_profile(state))
+    if solo["outcome"] == "won":
+        if following == 1:
+            return "The whole Solinsula campaign is won! Replay any expedition with /hunt solo expedition:<1-10>."
+        return f"Next: expedition {following}; set out with /hunt solo."
+    return (f"Try expedition {solo['expedition']} again with /hunt solo: each failed attempt gives one more camp "
+            "improvement before you set out.")
+
+
 def final_summary(state: JSON, cat: Catalog | None = None) -> str:
     if state["mode"] == "solo":
         solo = state["solo"]
+        who = _name(state, 0)
         if solo["outcome"] == "won":
-            return f"Expedition {solo['expedition']} won!"
-        return f"Expedition {solo['expedition']} lost: {solo['reason'].rstrip('.')}."
+            return f"{who} won expedition {solo['expedition']}: {solo['reason'].rstrip('.')}."
+        return f"{who} lost expedition {solo['expedition']}: {solo['reason'].rstrip('.')}."
     result = state["result"]
-    scores = ", ".join(f"{_name(state, s)} {p}" for s, p in enumerate(result["scores"]))
+    scores = ", ".join(f"{_name(state, s)} {p} VP" for s, p in enumerate(result["scores"]))
     winners = " and ".join(_name(state, s) for s in result["winners"])
     tie = " (tie broken by camp levels)" if result["tie_break_used"] and len(result["winners"]) == 1 else ""
     shared = " share the win" if len(result["winners"]) > 1 else " wins"
@@ -255,14 +288,16 @@ def _private_text(state: JSON, seat: int, cat: Catalog, detailed: bool) -> str:
         lines.append("Captured monsters: none yet.")
     groups = symbiosis_groups(player["monsters"], cat)
     if groups:
-        lines.append(f"Symbiosis sets: {len(groups)} (+{len(groups)} black dice, {cat.rules.max_black_dice} black at "
-                     "most): " + "; ".join(
+        extra = plural(len(groups), "black die", "black dice")
+        lines.append(f"Symbiosis sets: {len(groups)} (+{extra}, {cat.rules.max_black_dice} black at most): "
+                     + "; ".join(
             " + ".join(f"{cat.card(i).name} ({cat.card(i).symbiosis})" if detailed else cat.card(i).name
                        for i in group) for group in groups) + ".")
     else:
         lines.append("Symbiosis sets: none (three different colours make a set; wild counts as any).")
     lines.append("Camps: " + "; ".join(
-        f"{REGION_NAMES[r]} level {player['camps'][r]} ({REGION_DIE[r]} + {black_dice(state, seat, r, cat)} black)"
+        f"{REGION_NAMES[r]} {camp_level(player['camps'][r])} "
+        f"({REGION_DIE[r]} + {black_dice(state, seat, r, cat)} black)"
         for r in REGIONS) + ".")
     return "\n".join(lines)
 
@@ -287,6 +322,7 @@ def rules_text(mode: str, cat: Catalog | None = None) -> str:
         f"{r.final_level_cages} cages at once. Misthrow monsters improve once per turn on any misthrow.",
         "   Immediate effects on capture: steal a random cage (you pick the opponent), or improve the matching camp. "
         "Caged monsters have no abilities.",
+        "   Bonus and misthrow improvements are automatic: a player cannot decline them.",
     ]
     if mode == "solo":
         lines = [*common,
@@ -308,6 +344,8 @@ def rules_text(mode: str, cat: Catalog | None = None) -> str:
         "End: when the draw deck is used up, the round is finished (the reserve deck supplies cages and refills; "
         f"with both empty, cages are noted at {r.noted_cage_vp} VP). Crested display cards go to their owners as "
         "cages. Most VP wins; ties go to the highest sum of camp levels, then the win is shared.",
+        "Caged VP: a monster worth 2 VP or more is worth fewer VP caged (a 5 VP monster is worth 3); a 1 VP monster "
+        "is worth 1 VP caged, like a noted cage: a cage is never worth nothing.",
         f"Draw deck: {r.draw_deck[2]}/{r.draw_deck[3]}/{r.draw_deck[4]} cards for 2/3/4 players; the 3 cards "
         "revealed at setup come from it and get no crests.",
     ])

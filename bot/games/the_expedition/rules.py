@@ -7,10 +7,13 @@ Each cell's markers are kept oldest first, which is what a location that holds t
 from __future__ import annotations
 
 import copy
+import hashlib
+import json
 from collections.abc import Sequence
 from typing import Any
 
 from bot.core.errors import GameOver, IllegalAction, MalformedAction, NotYourTurn
+from bot.core.names import fold
 from bot.core.protocol import JSON
 from bot.core.rng import Rng
 from bot.games.the_expedition.catalog import Catalog
@@ -270,7 +273,11 @@ def _close_turn(state: JSON, catalog: Catalog, pid: str, events: list[JSON]) -> 
         reason = _end_reason(state, catalog, pid)
         if reason is not None:
             state["end"] = {"by": pid, "reason": reason, "final_turns_left": len(state["order"]) - 1}
-            events.append({"kind": "end_triggered", "who": pid, "reason": reason})
+            event = {"kind": "end_triggered", "who": pid, "reason": reason}
+            if reason == "expeditions":
+                # How many were completed by then: one step can complete more than the number needed.
+                state["end"]["count"] = event["count"] = len(participant(state, pid)["scored"])
+            events.append(event)
     else:
         end["final_turns_left"] -= 1
     if state["end"] is not None and state["end"]["final_turns_left"] <= 0:
@@ -310,8 +317,37 @@ def _next_turn(state: JSON, catalog: Catalog, events: list[JSON]) -> None:
                 return
             state["round"] += 1
         state["current"] = following
+        if _repeated_a_third_time(state):
+            finish(state, catalog, "repetition", events)
+            return
         if not _resolve_automatic(state, catalog, events):
             return
+
+
+REPETITION_LIMIT = 3
+"""RULINGS: the third time the same position arises, the game ends at once and is scored as it stands."""
+
+
+def position_key(state: JSON) -> str:
+    """A short digest of everything that decides the rest of the game: explorers (cells, gravity, Automation moves
+    used), markers, held and scored cards, the market and draw pile, the end countdown and the seat to move."""
+    position = {
+        "players": [[p["cell"], p["held"], p["hand"], sorted(p["scored"])] for p in state["players"]],
+        "automations": [[a["cell"], a["moves_used"]] for a in state["automations"]],
+        "markers": state["markers"], "market": state["market"], "draw_pile": state["draw_pile"],
+        "end": state["end"], "current": state["current"],
+    }
+    encoded = json.dumps(position, sort_keys=True, separators=(",", ":")).encode()
+    return hashlib.blake2b(encoded, digest_size=8).hexdigest()
+
+
+def _repeated_a_third_time(state: JSON) -> bool:
+    """Count the position now arising; True when it has arisen REPETITION_LIMIT times (older states start counting
+    from here)."""
+    seen: dict[str, int] = state.setdefault("positions", {})
+    key = position_key(state)
+    seen[key] = seen.get(key, 0) + 1
+    return seen[key] >= REPETITION_LIMIT
 
 
 def _resolve_automatic(state: JSON, catalog: Catalog, events: list[JSON]) -> bool:
@@ -374,11 +410,11 @@ def finish(state: JSON, catalog: Catalog, reason: str, events: list[JSON]) -> No
 
 
 def _location_by_name(state: JSON, catalog: Catalog, wanted: str) -> int:
-    """The cell of the location called `wanted` (id or printed name, any case)."""
-    needle = wanted.strip().lower()
+    """The cell of the location called `wanted` (id or printed name, any case or accents)."""
+    needle = fold(wanted)
     for cell, location_id in enumerate(state["grid"]):
         location = catalog.location(location_id)
-        if needle in (location.id, location.name.lower()):
+        if needle in (fold(location.id), fold(location.name)):
             return cell
     names = ", ".join(catalog.location(i).name for i in state["grid"])
     raise MalformedAction(f"There is no location called '{wanted}'. The locations are: {names}.")
@@ -407,6 +443,7 @@ def _apply_place(state: JSON, catalog: Catalog, pid: str, action: JSON, events: 
     state["phase"] = "play"
     state["current"] = 0
     state["round"] = 1 if is_solo(state) else 0
+    state["positions"] = {position_key(state): 1}
     if _resolve_automatic(state, catalog, events):
         _next_turn(state, catalog, events)
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from bot.core.names import plural
 from bot.core.protocol import JSON
 from bot.games.the_expedition.catalog import Catalog
 from bot.games.the_expedition.conditions import card_progress, card_text, closeness
@@ -25,14 +26,21 @@ def points(value: int) -> str:
 
 END_REASONS = {
     "expeditions": "completed {n} expeditions",
-    "markers": "placed all their markers",
+    "markers": "placed {their} last marker",
     "out_of_moves": "is out of moves",
 }
 FINISH_REASONS = {
     "final_turns": "every other explorer had a final turn",
     "rounds": "the {rounds} rounds were over",
     "stuck": "no explorer could move any more",
+    "repetition": "the same position arose for the third time, so the game was scored as it stood",
 }
+
+
+def end_reason(state: JSON, catalog: Catalog, pid: str, reason: str, count: int | None) -> str:
+    """Why `pid` triggered the end, with the number of expeditions they had actually completed by then."""
+    completed = catalog.expeditions_to_end if count is None else count
+    return END_REASONS[reason].format(n=completed, their="its" if is_automation(pid) else "their")
 
 
 def name_of(state: JSON, pid: str) -> str:
@@ -59,7 +67,7 @@ def describe(state: JSON, event: JSON, catalog: Catalog) -> str:
         left = catalog.location(event["from_location"]).name
         text = f"{who} moved {event['direction']} to {there} and marked {left}"
         if not event["marked"]:
-            text += " (their marker was already there)"
+            text += f" ({'its' if is_automation(event['who']) else 'their'} marker was already there)"
         if event["removed"]:
             text += f", removing {_names(state, event['removed'])}'s marker" + ("s" if len(event["removed"]) > 1
                                                                                     else "")
@@ -82,14 +90,14 @@ def describe(state: JSON, event: JSON, catalog: Catalog) -> str:
         card = catalog.expedition(event["card"])
         source = " from the market" if event["source"] == "market" else ""
         return (f"{name_of(state, event['who'])} completed the expedition {card.name}{source} "
-                f"({card_text(card, catalog)}) for {card.points} points.")
+                f"({card_text(card, catalog)}) for {plural(card.points, 'point')}.")
     if kind == "market_refilled":
         card = catalog.expedition(event["card"])
-        return f"New in the market: {card.name} ({card_text(card, catalog)} {card.points} points)."
+        return f"New in the market: {card.name} ({card_text(card, catalog)} {plural(card.points, 'point')})."
     if kind == "market_shrank":
         return "The draw pile is empty: the market shrinks."
     if kind == "end_triggered":
-        reason = END_REASONS[event["reason"]].format(n=catalog.expeditions_to_end)
+        reason = end_reason(state, catalog, event["who"], event["reason"], event.get("count"))
         within = f" (within the {catalog.solo_rounds} rounds)" if is_solo(state) else ""
         return (f"{name_of(state, event['who'])} {reason}: the end is triggered, everyone else gets one final "
                 f"turn{within}.")
@@ -108,7 +116,7 @@ def summary(state: JSON, scores: dict[str, JSON], winners: list[str], reason: st
     why = FINISH_REASONS[reason].format(rounds=catalog.solo_rounds)
     end = state.get("end")
     if end is not None:
-        trigger = END_REASONS[end["reason"]].format(n=catalog.expeditions_to_end)
+        trigger = end_reason(state, catalog, end["by"], end["reason"], end.get("count"))
         why = f"{name_of(state, end['by'])} {trigger} and then {why}"
     # Best first (the stored state may come back with its keys sorted, so never rely on the dict's order).
     ranked = sorted(scores, key=lambda pid: (ranking_key(scores[pid]), pid in winners), reverse=True)
@@ -147,7 +155,8 @@ def _score_phrase(state: JSON, pid: str, score: JSON) -> str:
 
 
 def _markers(count: int) -> str:
-    return f"{count} marker" if count == 1 else f"{count} markers"
+    """Markers on the grid at the end (the board counts the ones left to place: say which this is)."""
+    return f"{plural(count, 'marker')} on the grid"
 
 
 def _tie_note(scores: dict[str, JSON], winners: list[str]) -> str:
@@ -247,6 +256,8 @@ def rules_text(mode: str, catalog: Catalog) -> str:
         "A player with no legal step stays put, places no marker, and the turn passes.",
         "Only the active player's cards are checked, at the end of their own turn.",
         "\"Most markers\" in the tie-break means markers on the grid at the end.",
+        "Repetition (the rulebook sets no limit): when the same position (explorers, markers, scored and held cards, "
+        "the player to move) arises for the third time, the game ends at once and is scored as it stands.",
     ]
     if mode in ("solo", "solo-hard"):
         scoring = ("only your expedition points count for you (the added challenge)" if mode == "solo-hard"
@@ -261,9 +272,11 @@ def rules_text(mode: str, catalog: Catalog) -> str:
             "the highest total (same tie-breaks).\n"
         )
         rulings += [
-            f"\"{catalog.solo_rounds} turns\" means {catalog.solo_rounds} rounds; final turns never go past it.",
-            "An Automation is out of moves at the end of the turn that uses its last printed move; one that places "
-            "all its markers triggers the end too.",
+            f"\"{catalog.solo_rounds} turns\" means {catalog.solo_rounds} rounds. The {catalog.solo_rounds}-round "
+            f"limit ends the game even when the end was triggered during round {catalog.solo_rounds}: no explorer "
+            f"moves more than {catalog.solo_rounds} times.",
+            "An Automation is out of moves at the end of the turn that uses its last printed move.",
+            "An Automation that places its last marker triggers the end like a player.",
             "A printed move that would leave the grid is used up: the Automation stays and marks nothing.",
         ]
     if mode == "abstract":

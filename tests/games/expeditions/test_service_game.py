@@ -32,7 +32,7 @@ async def test_a_full_game_through_the_service(service: GameService) -> None:
         buttons = GAME.quick_actions(state, seat)
         index = next((i for i, b in enumerate(buttons) if b.action == action), None)
         if index is not None and step % 3 == 0:
-            accepted = await service.press(match.id, match.version, seat, index, user)
+            accepted = await service.press(match.id, match.version, seat, index, user, channel_id=CHANNEL)
             pressed += 1
         else:
             accepted = await service.act(CHANNEL, user, action)

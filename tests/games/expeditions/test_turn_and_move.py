@@ -185,3 +185,26 @@ def test_a_card_in_hand_can_be_given_for_setup_checks() -> None:
     state = fresh(1)
     give(state, 0, "it-compass")
     assert "it-compass" in state["players"][0]["hand"]
+
+
+def test_the_turn_after_an_all_three_turn_covers_an_action_and_may_not_refresh() -> None:
+    """Issue 10's repro: 2 players, seed 9; seat 1 takes all three, then seat 0, then seat 1 may not refresh."""
+    state = GAME.setup("standard", ["P0", "P1"], Rng(9, 0), {})
+    first = state["turn"]["seat"]
+    state = finish_turn(state)
+    second = state["turn"]["seat"]
+    assert second != first
+    state = finish_turn(state)
+    assert state["turn"]["seat"] == first and state["turn"]["phase"] == "start"
+    assert state["players"][first]["token"] == "all"
+    legal = [a for a in GAME.legal_actions(state, first) if a["type"] != "odin"]  # Odin's Wrath is any time
+    assert legal == [{"type": "cover", "action": a} for a in ("move", "play", "gather")]
+    with pytest.raises(IllegalAction, match="^Your last turn took all three actions, so this turn your token must "
+                                            r"cover Move, Play or Gather \(/mech actions skip:...\); you may refresh "
+                                            "again from your next turn.$"):
+        act(state, {"type": "refresh"})
+    state = finish_turn(act(state, {"type": "cover", "action": "play"}))
+    assert state["turn"]["seat"] == second
+    state = finish_turn(act(state, {"type": "cover", "action": "move"}))
+    assert state["turn"]["seat"] == first and state["players"][first]["token"] == "play"
+    assert {"type": "refresh"} in GAME.legal_actions(state, first)  # from a Move/Play/Gather box it may

@@ -7,6 +7,7 @@ from pathlib import Path
 
 from bot.app import create_bot
 from bot.offline import DiscordHarness, Message
+from tests.tables import player_to_move
 
 
 def _button(message: Message) -> str:
@@ -26,18 +27,13 @@ def _button(message: Message) -> str:
     return labels[0]
 
 
-def _to_move(message: Message, users: list) -> object:
-    content = message.content or ""
-    return next(u for u in users if f"<@{u.id}>" in content)
-
-
 async def _play_out(discord_: DiscordHarness, users: list, limit: int = 400) -> Message:
     for _ in range(limit):
         message = discord_.last_public_message(with_components=True)
         labels = [label for label in message.button_labels() if label != "Show mine"]
         if not labels:
             return message
-        await discord_.click(message, label=_button(message), user=_to_move(message, users))
+        await discord_.click(message, label=_button(message), user=await player_to_move(discord_, users))
     raise AssertionError("the game did not end through the buttons")
 
 

@@ -178,7 +178,7 @@ def test_expedition_9_crates_from_one_two_three_sets_lower_levels_and_the_trader
         act(state, {"type": "capture", "card": "bufomorph", "crates": 1})  # 10 - 5 = 5 > 0: region still counts
     state, events = act(state, {"type": "capture", "card": "meeresgleiter", "crates": 1})
     assert events[0]["cost"] == 4 and state["solo"]["crates"] == 1
-    with pytest.raises(IllegalAction, match="only 1 crates"):
+    with pytest.raises(IllegalAction, match=r"only 1 crate\.$"):
         act(state, {"type": "capture", "card": "bufomorph", "crates": 2})
     state["solo"]["crates"] = 2
     state, events = act(state, {"type": "capture", "card": "bufomorph", "crates": 2})

@@ -95,10 +95,10 @@ def test_private_text_lists_score_cages_monsters_and_sets() -> None:
         "Noted cages (both decks were empty): 1 × 1 VP.",
         "Captured monsters (4, 6 VP): Vertikalwespe (Aerie, 2 VP, red), Federling (Aerie, 1 VP, purple), "
         "Kadaverkrabbe (Depths, 2 VP, white), Nebelkauz (Aerie, 1 VP, white, bonus value 5).",
-        "Symbiosis sets: 1 (+1 black dice, 8 black at most): Kadaverkrabbe (white) + Vertikalwespe (red) + "
+        "Symbiosis sets: 1 (+1 black die, 8 black at most): Kadaverkrabbe (white) + Vertikalwespe (red) + "
         "Federling (purple).",
-        "Camps: Aerie level 1 (yellow + 3 black); Depths level 1 (blue + 3 black); Enchanted Forest level 1 "
-        "(green + 3 black).",
+        "Camps: Aerie level 1 of 8 (yellow + 3 black); Depths level 1 of 8 (blue + 3 black); Enchanted Forest "
+        "level 1 of 8 (green + 3 black).",
     ]
     oliver = GAME.private_text(state, 1)
     assert "Aschephönix" not in oliver and "Lavakrebs" not in oliver

@@ -268,8 +268,8 @@ def test_two_expeditions_trigger_the_end_and_everyone_else_gets_one_final_turn()
     state["players"][0]["hand"] = ["corner-stations", "outposts"]
     state, events = move(state, 0, "up")
     assert kinds(events) == ["moved", "expedition_scored", "end_triggered"]
-    assert events[-1] == {"kind": "end_triggered", "who": "p0", "reason": "expeditions"}
-    assert state["end"] == {"by": "p0", "reason": "expeditions", "final_turns_left": 2}
+    assert events[-1] == {"kind": "end_triggered", "who": "p0", "reason": "expeditions", "count": 2}
+    assert state["end"] == {"by": "p0", "reason": "expeditions", "final_turns_left": 2, "count": 2}
     assert GAME.turn_text(state) == "Bob to move (final turn)"
     state, events = move(state, 1, "left")
     assert GAME.outcome(state) is None

@@ -1,0 +1,94 @@
+"""Running the bot as a service: clean shutdown on SIGTERM/SIGINT, and one clear sentence when it cannot start."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import signal
+from collections.abc import Awaitable, Callable
+
+import aiohttp
+import discord
+
+from bot.app import ExpeditionBot
+
+log = logging.getLogger(__name__)
+
+BAD_TOKEN = ("Discord refused the token: copy it again from https://discord.com/developers/applications "
+             "(your application, Bot tab, Reset Token) into DISCORD_TOKEN.")
+NO_NETWORK = "Could not reach Discord ({error}): check this machine's network connection and try again."
+MISSING_INTENTS = ("Discord refused the connection because the bot asked for privileged intents; this bot needs "
+                   "none, so this is a bug: please report it.")
+
+
+def install_shutdown_signals(client: discord.Client) -> Callable[[], None]:
+    """Close the bot (and with it the database) when systemd, docker or Ctrl-C asks the process to stop.
+
+    Returns a function that removes the handlers again.
+    """
+    loop = asyncio.get_running_loop()
+    installed: list[signal.Signals] = []
+    closing: set[asyncio.Task[None]] = set()
+
+    def stop(signum: signal.Signals) -> None:
+        log.info("Received %s: closing the bot and the database", signum.name)
+        task = loop.create_task(client.close(), name="shutdown")
+        closing.add(task)
+        task.add_done_callback(closing.discard)
+
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        try:
+            loop.add_signal_handler(signum, stop, signum)
+            installed.append(signum)
+        except (NotImplementedError, RuntimeError):  # not the main thread, or a platform without them
+            pass
+
+    def remove() -> None:
+        for signum in installed:
+            loop.remove_signal_handler(signum)
+
+    return remove
+
+
+async def _guarded(work: Callable[[], Awaitable[None]]) -> str | None:
+    """Run `work`; a failure to start is turned into the one sentence a person needs."""
+    try:
+        await work()
+    except discord.LoginFailure:
+        return BAD_TOKEN
+    except discord.PrivilegedIntentsRequired:
+        return MISSING_INTENTS
+    except (TimeoutError, aiohttp.ClientConnectionError, OSError) as error:
+        return NO_NETWORK.format(error=type(error).__name__ if not str(error) else str(error).split(" [")[0])
+    return None
+
+
+async def serve(client: ExpeditionBot, token: str) -> str | None:
+    """Connect and host games until the process is asked to stop. Returns an error sentence, or None."""
+
+    async def work() -> None:
+        async with client:
+            remove = install_shutdown_signals(client)
+            try:
+                await client.start(token)
+            finally:
+                remove()
+
+    return await _guarded(work)
+
+
+async def sync_commands(client: ExpeditionBot, token: str, guild_id: int | None, *, clear: bool) -> str | None:
+    """Log in over HTTP only (no gateway connection), register the slash commands, and close."""
+    counted: list[int] = []
+
+    async def work() -> None:
+        async with client:
+            await client.login(token)
+            counted.append(await client.sync_command_tree(guild_id, clear=clear))
+
+    error = await _guarded(work)
+    if error is None:
+        where = f"server {guild_id}" if guild_id is not None else "every server (may take up to an hour to appear)"
+        action = "Cleared the commands of" if clear else f"Registered {counted[0]} commands in"
+        print(f"{action} {where}.")
+    return error

@@ -1,0 +1,165 @@
+"""The buttons and menus under the bot's messages, and the one router that answers every press.
+
+Every control's custom id starts with ``xt:`` and names what it acts on (``xt:act:match:version:seat:index``), so
+controls keep working after a restart. One DynamicItem takes every ``xt:`` id and looks its kind up in `CONTROLS`:
+an id that is tampered with, names a number out of range, belongs to another channel or matches no kind at all is
+answered privately ("this control is not valid here") and logged at INFO, never left unanswered.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any
+
+import discord
+
+from bot.service import Board, InvalidControl
+from cogs.common import answer_error, channel_id_of, send_private, service_of
+from cogs.table import acknowledge, publish
+
+log = logging.getLogger(__name__)
+
+MAX_ID = 2**63 - 1  # what a database integer holds; a larger number in a custom id is tampering
+BUTTON_STYLES = {
+    "primary": discord.ButtonStyle.primary,
+    "secondary": discord.ButtonStyle.secondary,
+    "success": discord.ButtonStyle.success,
+    "danger": discord.ButtonStyle.danger,
+}
+
+Handler = Callable[[discord.Interaction, dict[str, Any], discord.ui.Item[Any]], Awaitable[None]]
+
+
+@dataclass(frozen=True)
+class ControlKind:
+    """One kind of control: the pattern of its id after ``xt:kind:`` and what a press does."""
+
+    pattern: re.Pattern[str]
+    handler: Handler
+
+
+CONTROLS: dict[str, ControlKind] = {}
+
+
+def register_control(kind: str, pattern: str, handler: Handler) -> None:
+    """Route presses of ``xt:<kind>:<rest>`` to `handler` when `rest` fully matches `pattern`.
+
+    Named groups made only of digits arrive as ints (checked against the database's range); others as text.
+    """
+    CONTROLS[kind] = ControlKind(re.compile(pattern), handler)
+
+
+def parse_control(custom_id: str) -> tuple[ControlKind, dict[str, Any]] | None:
+    """The kind and fields of a custom id, or None when it is not one this bot makes."""
+    if not custom_id.startswith("xt:"):
+        return None
+    kind_name, _, rest = custom_id[3:].partition(":")
+    kind = CONTROLS.get(kind_name)
+    if kind is None:
+        return None
+    found = kind.pattern.fullmatch(rest)
+    if found is None:
+        return None
+    fields: dict[str, Any] = {}
+    for name, value in found.groupdict().items():
+        if value is not None and value.isdigit() and value.isascii():
+            number = int(value)
+            if number > MAX_ID:
+                return None
+            fields[name] = number
+        else:
+            fields[name] = value
+    return kind, fields
+
+
+class Router(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"(?s)xt:(?P<rest>.*)"):
+    """Every ``xt:`` control of every message: parsed here, handled by its registered kind."""
+
+    def __init__(self, item: discord.ui.Item[Any], custom_id: str) -> None:
+        self.custom_id_text = custom_id
+        super().__init__(item)  # type: ignore[arg-type]
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],  # type: ignore[override]
+                             match: re.Match[str]) -> Router:
+        return cls(item, match.string)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        parsed = parse_control(self.custom_id_text)
+        try:
+            if parsed is None:
+                log.info("Refused a press of an unknown or malformed control %r", self.custom_id_text[:120])
+                raise InvalidControl()
+            kind, fields = parsed
+            await kind.handler(interaction, fields, self.item)
+        except Exception as error:  # a control has no tree handler: answer here, never leave it unanswered
+            if isinstance(error, InvalidControl):
+                log.info("Refused control %r from channel %s", self.custom_id_text[:120], interaction.channel_id)
+            await answer_error(interaction, error)
+
+
+def button(custom_id: str, label: str, *, style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+           emoji: str | None = None, row: int | None = None) -> discord.ui.Button[Any]:
+    return discord.ui.Button(label=label[:80], style=style, emoji=emoji, row=row, custom_id=custom_id)
+
+
+def stopped(view: discord.ui.View) -> discord.ui.View:
+    """A view that discord.py does not keep per message: presses are routed by id, not by stored views."""
+    view.stop()
+    return view
+
+
+# --------------------------------------------------------------------------------------------- board controls
+
+
+def board_view(board: Board) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    for offer in board.buttons:
+        view.add_item(button(f"xt:act:{offer.match_id}:{offer.version}:{offer.seat}:{offer.index}", offer.label,
+                             style=BUTTON_STYLES.get(offer.style, discord.ButtonStyle.secondary),
+                             emoji=offer.emoji, row=offer.row))
+    if board.menu is not None:
+        menu = board.menu
+        options = [discord.SelectOption(label=label[:100], value=str(index), emoji=emoji)
+                   for index, (label, emoji) in enumerate(menu.labels)]
+        view.add_item(discord.ui.Select(placeholder=menu.placeholder[:150], options=options, min_values=1,
+                                        max_values=1, row=3,
+                                        custom_id=f"xt:pick:{menu.match_id}:{menu.version}:{menu.seat}"))
+    if board.match.state is not None:
+        view.add_item(button(f"xt:mine:{board.match.id}", "Show mine", emoji="🔒", row=4))
+    return stopped(view)
+
+
+async def press_action(interaction: discord.Interaction, fields: dict[str, Any], item: discord.ui.Item[Any]) -> None:
+    await acknowledge(interaction)
+    accepted = await service_of(interaction).press(fields["match"], fields["version"], fields["seat"],
+                                                   fields["index"], interaction.user.id,
+                                                   channel_id=channel_id_of(interaction))
+    await publish(interaction, accepted)
+
+
+async def pick_action(interaction: discord.Interaction, fields: dict[str, Any], item: discord.ui.Item[Any]) -> None:
+    values = getattr(item, "values", None) or []
+    if len(values) != 1 or not re.fullmatch(r"[0-9]{1,3}", values[0]):
+        raise InvalidControl()
+    await acknowledge(interaction)
+    accepted = await service_of(interaction).press(fields["match"], fields["version"], fields["seat"],
+                                                   int(values[0]), interaction.user.id,
+                                                   channel_id=channel_id_of(interaction), from_menu=True)
+    await publish(interaction, accepted)
+
+
+async def show_mine(interaction: discord.Interaction, fields: dict[str, Any], item: discord.ui.Item[Any]) -> None:
+    text = await service_of(interaction).mine_in_match(fields["match"], interaction.user.id,
+                                                       channel_id=channel_id_of(interaction))
+    await send_private(interaction, text)
+
+
+NUMBER = r"[0-9]{1,20}"
+register_control("act", rf"(?P<match>{NUMBER}):(?P<version>{NUMBER}):(?P<seat>{NUMBER}):(?P<index>{NUMBER})",
+                 press_action)
+register_control("pick", rf"(?P<match>{NUMBER}):(?P<version>{NUMBER}):(?P<seat>{NUMBER})", pick_action)
+register_control("mine", rf"(?P<match>{NUMBER})", show_mine)

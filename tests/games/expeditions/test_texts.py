@@ -1,0 +1,74 @@
+"""Issue 10's Expeditions text defects: no "gains 0 power", decisions in plain words, a repeated sentence said once,
+and every player's score in the result; names typed in any case or without accents are found."""
+
+from __future__ import annotations
+
+from bot.games.expeditions import GAME
+from bot.games.expeditions.game import _without_repeats
+
+from .helpers import act, fresh, give
+
+
+def test_a_gain_of_nothing_says_why_instead_of_gains_zero() -> None:
+    state = fresh()
+    assert GAME.describe(state, {"kind": "gained", "seat": 0, "what": "power", "n": 0}) == \
+        "P0 is already at 10 power: nothing gained."
+    assert GAME.describe(state, {"kind": "gained", "seat": 1, "what": "map_token", "n": 0}) == \
+        "P1 gains no map token: the supply is empty."
+    assert GAME.describe(state, {"kind": "gained", "seat": 0, "what": "power", "n": 2}) == "P0 gains 2 power."
+
+
+def test_decisions_with_no_option_or_declined_read_as_plain_words() -> None:
+    state = fresh()
+    assert GAME.describe(state, {"kind": "no_choice", "seat": 0, "decision": "upgrade"}) == \
+        "P0 has no item to upgrade."
+    assert GAME.describe(state, {"kind": "no_choice", "seat": 0, "decision": "activate_adjacent"}) == \
+        "P0 has no adjacent card to activate."
+    assert GAME.describe(state, {"kind": "skipped", "seat": 0, "decision": "activate_adjacent"}) == \
+        "P0 chooses not to activate an adjacent card."
+    assert GAME.describe(state, {"kind": "skipped", "seat": 0, "decision": "vanquish"}) == \
+        "P0 chooses not to vanquish corruption."
+
+
+def test_a_sentence_repeated_in_a_row_is_said_once_with_a_count() -> None:
+    assert _without_repeats(["P0 has no item to upgrade.", "P0 has no item to upgrade.", "P0 gains $1.",
+                             "P0 gains $1.", "P0 gains $1.", "P0 has no item to upgrade."]) == [
+        "P0 has no item to upgrade (twice).", "P0 gains $1 (3 times).", "P0 has no item to upgrade."]
+
+
+def test_the_result_gives_every_players_score_best_first() -> None:
+    state = fresh(3)
+    for player, coins in zip(state["players"], (12, 30, 21), strict=True):
+        player["coins"] = coins
+    state["over"] = True
+    outcome = GAME.outcome(state)
+    assert outcome is not None and outcome.winners == (1,)
+    assert outcome.summary == "P1 wins with $30. Scores: P1 $30, P2 $21, P0 $12."
+    assert GAME.turn_text(state) == "Game over: P1 wins with $30. Scores: P1 $30, P2 $21, P0 $12."
+
+
+def test_a_card_named_in_any_case_or_with_a_typographic_apostrophe_is_played() -> None:
+    state = fresh(1)
+    card_id = next(c for c, card in GAME.comp.cards.items() if card.name == "Cartographer's Kit")
+    give(state, 0, card_id)
+    state = act(state, {"type": "play", "card": "  CARTOGRAPHER’S   kit"})  # as a phone keyboard types it
+    assert card_id not in state["players"][0]["hand"]
+    assert any(entry["card"] == card_id for entry in state["players"][0]["active"])
+
+
+def test_an_option_label_typed_in_another_case_is_accepted() -> None:
+    state = fresh(1)
+    state = act(state, {"type": "play", "card": state["players"][0]["hand"][0]})
+    pending = GAME.choice_options(state, 0)
+    assert pending, "playing a card asks for its core value and/or a worker"
+    option_id, label = pending[0]
+    assert GAME.normalise(state, 0, {"type": "choose", "option": f"  {label.swapcase()} "}) == \
+        {"type": "choose", "option": option_id}
+
+
+def test_a_reshuffle_of_one_card_is_a_deck_of_1_card() -> None:
+    state = fresh()
+    assert GAME.describe(state, {"kind": "deck_reshuffled", "cards": 1}) == \
+        "The discard pile is shuffled into a new deck of 1 card."
+    assert GAME.describe(state, {"kind": "deck_reshuffled", "cards": 7}) == \
+        "The discard pile is shuffled into a new deck of 7 cards."

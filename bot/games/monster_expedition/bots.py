@@ -21,7 +21,7 @@ STOP_RISK = 0.25  # playouts roll on while the chance that no die shows a new nu
 
 
 class MonsterExpeditionBot(GameBot):
-    horizon = 40  # a few turns of playout, then the points are counted (a whole game is ~150 moves)
+    horizon = 24  # a few turns of playout, then the points are counted (a whole game is ~150 moves)
     score_scale = 6.0
 
     def observe(self, game: Game, state: JSON, seat: int) -> JSON:

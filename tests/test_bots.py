@@ -185,3 +185,19 @@ def test_an_unknown_level_is_refused() -> None:
     state = game.setup("standard", ["A", "B"], Rng(1, 0), {})
     with pytest.raises(ValueError, match="unknown bot level"):
         choose(game, bot_view(game, state, 0), 0, "brilliant", random.Random(1))
+
+
+def test_a_hint_for_the_only_legal_move_names_it() -> None:
+    game = find_game("monster-expedition")
+    state = game.setup("standard", ["A", "B"], Rng(3, 0), {})
+    rnd = random.Random(3)
+    step = 0
+    while len(game.legal_actions(state, game.to_act(state)[0])) != 1:
+        step += 1
+        seat = game.to_act(state)[0]
+        state = game.apply(state, seat, rnd.choice(game.legal_actions(state, seat)), Rng(3, step)).state
+    seat = game.to_act(state)[0]
+    (only,) = game.legal_actions(state, seat)
+    label = next(q.label for q in game.quick_actions(state, seat) if q.action == only)
+    assert explain(game, bot_view(game, state, seat), seat, random.Random(1)) == \
+        f"{label}: it is your only legal move."

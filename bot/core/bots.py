@@ -25,6 +25,7 @@ from bot.core.protocol import JSON, Game
 from bot.core.rng import Rng
 from bot.core.seats import BOT_LEVELS
 
+ONLY_MOVE = "it is the only legal move."
 UCT_C = 0.7  # exploration in [0, 1] rewards: lower than sqrt(2) because rewards are shaped, not just wins
 
 
@@ -111,7 +112,7 @@ def decide(game: Game, view: JSON, seat: int, level: str, rng: random.Random,
     if not legal:
         raise ValueError(f"seat {seat} has nothing to do")
     if len(legal) == 1:
-        return Decision(legal[0], "it is the only legal move.")
+        return Decision(legal[0], ONLY_MOVE)
     if level == "easy":
         return Decision(rng.choice(legal), "an easy bot picks any legal move at random.")
     if level == "normal":
@@ -125,6 +126,11 @@ def explain(game: Game, view: JSON, seat: int, rng: random.Random) -> str:
     """The normal bot's suggestion as a sentence, for `/game hint`."""
     decision = decide(game, view, seat, "normal", rng)
     reason = decision.reason.strip()
+    if reason == ONLY_MOVE:  # name the move: the buttons' label for it, as the player sees it
+        sample = bot_for(game).determinize(game, view, seat, rng)
+        wanted = action_key(decision.action)
+        label = next((q.label for q in game.quick_actions(sample, seat) if action_key(q.action) == wanted), None)
+        reason = f"{label}: it is your only legal move." if label else "Play on: it is your only legal move."
     if not reason.endswith((".", "!", "?")):
         reason += "."
     return reason[0].upper() + reason[1:]

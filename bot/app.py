@@ -48,6 +48,7 @@ class ExpeditionBot(commands.Bot):
         self.store = await Store.open(self.database)
         self.service = GameService(self.store)
         self.desk = BoardDesk(self, self.service)
+        await self.service.render_pool.start()  # spawn and warm the render workers now, not on the first board
         for module in pkgutil.iter_modules(cogs.__path__):
             name = f"cogs.{module.name}"
             # Extensions are the modules with a setup(bot); the rest (common, table, controls) are shared helpers.

@@ -117,7 +117,11 @@ class LocalTable:
                 continue
             if reply.kind == "edit" and "content" not in reply.payload:
                 continue  # the previous board losing its buttons: nothing new to read
-            who = f"only {self.user.name} sees" if reply.ephemeral else "posted"
+            if reply.ephemeral:
+                who = f"only {self.user.name} sees"
+            else:
+                who = "posted (pings " + ", ".join(self._names(f"<@{u}>") for u in reply.notified) + ")" \
+                    if reply.notified else "posted" if reply.created else "board updated in place"
             print(f"--- {who}:")
             if reply.content:
                 print(self._names(reply.content))

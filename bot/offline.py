@@ -34,6 +34,10 @@ check each name below still exists with the same meaning (``INTERNALS`` repeats 
   an exception nobody handled (e.g. a tree ``on_error`` that raises) is reported too.
 * ``Guild(data=, state=)``, ``Guild._add_member``, ``Guild._add_channel``, ``TextChannel(state=, guild=, data=)``,
   ``ClientUser(state=, data=)``, ``Member(data=, guild=, state=)``, ``Permissions.VALID_FLAGS``.
+* Notifications, as Discord decides them: a newly created, non-ephemeral message notifies the users its
+  ``allowed_mentions`` allows (``Message.notified``, ``Reply.notified``); an edit never notifies, and neither does
+  the first followup after a type-5 defer, which edits the "thinking…" message. ``parse: ["users"]`` together with
+  a ``users`` list is refused with a 400, as Discord does.
 * Swallowed callback errors are only *logged* by discord.py (loggers under ``discord``, with ``exc_info``): the
   harness captures those records to fail the test instead of passing silently.
 """
@@ -672,7 +676,8 @@ def _decode_body(
     payload: dict[str, Any] | None, multipart: Sequence[dict[str, Any]] | None, files: Sequence[discord.File] | None
 ) -> tuple[dict[str, Any], list[SentFile]]:
     """JSON body and file bytes of a request, whichever of json/multipart form discord.py chose."""
-    body: dict[str, Any] = dict(payload or {})
+    # A JSON list body (bulk command overwrite) is kept as it is.
+    body: Any = list(payload) if isinstance(payload, list) else dict(payload or {})
     for part in multipart or ():
         if part.get("name") == "payload_json":
             body = json.loads(part["value"])

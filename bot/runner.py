@@ -73,6 +73,9 @@ async def serve(client: ExpeditionBot, token: str) -> str | None:
                 await client.start(token)
             finally:
                 remove()
+                service = getattr(client, "service", None)
+                if service is not None:  # the render workers are processes of their own: stop them too
+                    service.render_pool.close()
 
     return await _guarded(work)
 

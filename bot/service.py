@@ -36,7 +36,7 @@ from bot.core.replay import RecordedStep, replay
 from bot.core.seats import is_bot
 from bot.store import ChannelBusy, MatchRecord, Store, VersionClash
 from rendering import render_board
-from rendering.kit import add_footer
+from rendering.pool import RenderPool
 
 log = logging.getLogger(__name__)
 
@@ -143,9 +143,11 @@ class Seen:
 class GameService:
     """Hosts every channel's match. One instance per bot; safe to call from many coroutines at once."""
 
-    def __init__(self, store: Store, *, renderer: Renderer = render_board) -> None:
+    def __init__(self, store: Store, *, renderer: Renderer = render_board, pool: RenderPool | None = None) -> None:
         self.store = store
         self._renderer = renderer
+        # Boards are drawn in worker processes (a thread would take the interpreter lock from the event loop).
+        self.render_pool = pool or (RenderPool.shared() if renderer is render_board else RenderPool(renderer=renderer))
         # Locks live only while someone holds or waits for them, so quiet channels cost no memory.
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
 
@@ -195,9 +197,9 @@ class GameService:
             return "This channel already has a game. Use /game board to see it."
         title = find_game(match.game).title
         if match.status == "lobby":
-            return (f"This channel already has a {title} lobby. Join it with /game join, or its host can end it "
+            return (f"This channel already has a lobby for {title}. Join it with /game join, or its host can end it "
                     "with /game abandon before starting another.")
-        return (f"This channel already has a {title} game in progress. See it with /game board; the host (or "
+        return (f"This channel already has a game of {title} in progress. See it with /game board; the host (or "
                 "anyone who can manage the channel) can end it with /game abandon.")
 
     async def _open(self, channel_id: int) -> MatchRecord:
@@ -310,9 +312,10 @@ class GameService:
     @staticmethod
     def _wrong_game_message(match: MatchRecord, used: str) -> str:
         here = find_game(match.game)
-        used_title = find_game(used).title
-        return (f"This channel is playing {here.title}: its moves are made with {GAME_COMMANDS.get(here.key, '')} "
-                f"commands and the buttons under the board ({GAME_COMMANDS.get(used, '')} is for {used_title}). "
+        group = GAME_COMMANDS.get(here.key)
+        how = f"{group} commands and the buttons under the board" if group else "the buttons under the board"
+        return (f"This channel is playing {here.title}: its moves are made with {how} "
+                f"({GAME_COMMANDS.get(used, 'that command')} is for {find_game(used).title}). "
                 "/game rules explains them.")
 
     async def press(self, match_id: int, version: int, seat: int, index: int, user_id: int, *,
@@ -462,6 +465,22 @@ class GameService:
             story = "…" + story[-STORY_CHARS:].split("\n", 1)[-1]
         return story
 
+    async def detail_image(self, match: MatchRecord) -> bytes:
+        """The full-size board with everything the phone-sized public board leaves out (public information only)."""
+        if match.state is None:
+            raise LobbyError("The game has not started yet: there is no board to show.")
+        game = find_game(match.game)
+        view = game.view(match.state, None)
+        return await self.render_pool.render(game.key, view, detail=True,
+                                             footer=self._footer(match, game.outcome(match.state)))
+
+    async def detail_in_match(self, match_id: int, *, channel_id: int) -> tuple[MatchRecord, bytes]:
+        """The detail board for a "Details" button, which names its match (refused outside its channel)."""
+        match = await self.store.match(match_id)
+        if match is None or match.channel_id != channel_id:
+            raise InvalidControl()
+        return match, await self.detail_image(match)
+
     async def board(self, match: MatchRecord, *, headline: str | None = None) -> Board:
         """The public board of a match: rendered off the event loop, with the buttons for the seat to move."""
         game = find_game(match.game)
@@ -473,7 +492,8 @@ class GameService:
             headline = await self.turn_story(match)
         view = game.view(state, None)
         try:
-            image: bytes | None = await asyncio.to_thread(self._render, game.key, view, match, outcome)
+            image: bytes | None = await self.render_pool.render(game.key, view,
+                                                                footer=self._footer(match, outcome))
         except Exception:
             # The move is already committed: announce it in words rather than lose the announcement.
             log.exception("Rendering the %s board of match %s failed", game.key, match.id)
@@ -530,11 +550,11 @@ class GameService:
         limit = MENU_BUTTONS if menu is not None and menu.options else MAX_BUTTONS
         return game.quick_actions(state, seat)[:limit]
 
-    def _render(self, game_key: str, view: JSON, match: MatchRecord, outcome: Outcome | None) -> bytes:
-        image = self._renderer(game_key, view)
+    @staticmethod
+    def _footer(match: MatchRecord, outcome: Outcome | None) -> str | None:
         if match.seed_chosen and (outcome is not None or match.status != "active"):
-            image = add_footer(image, f"Played with the chosen seed {match.seed}.")
-        return image
+            return f"Played with the chosen seed {match.seed}."
+        return None
 
     async def seen(self, channel_id: int, user_id: int) -> Seen:
         """The channel's match as `user_id` may see it (their seat, if any)."""

@@ -8,6 +8,7 @@ answered privately ("this control is not valid here") and logged at INFO, never 
 
 from __future__ import annotations
 
+import io
 import logging
 import re
 from collections.abc import Awaitable, Callable
@@ -17,7 +18,7 @@ from typing import Any
 import discord
 
 from bot.service import Board, InvalidControl
-from cogs.common import answer_error, channel_id_of, send_private, service_of
+from cogs.common import NO_PINGS, answer_error, channel_id_of, send_private, service_of
 from cogs.table import acknowledge, publish
 
 log = logging.getLogger(__name__)
@@ -130,6 +131,7 @@ def board_view(board: Board) -> discord.ui.View:
                                         custom_id=f"xt:pick:{menu.match_id}:{menu.version}:{menu.seat}"))
     if board.match.state is not None:
         view.add_item(button(f"xt:mine:{board.match.id}", "Show mine", emoji="🔒", row=4))
+        view.add_item(button(f"xt:detail:{board.match.id}", "Details", emoji="🔍", row=4))
     return stopped(view)
 
 
@@ -158,8 +160,27 @@ async def show_mine(interaction: discord.Interaction, fields: dict[str, Any], it
     await send_private(interaction, text)
 
 
+async def show_detail(interaction: discord.Interaction, fields: dict[str, Any], item: discord.ui.Item[Any]) -> None:
+    """The full-size board, privately: what did not fit the phone-sized public board."""
+    await interaction.response.defer(ephemeral=True, thinking=True)
+    match, image = await service_of(interaction).detail_in_match(fields["match"],
+                                                                 channel_id=channel_id_of(interaction))
+    await send_detail(interaction, match, image)
+
+
+async def send_detail(interaction: discord.Interaction, match: Any, image: bytes) -> None:
+    from bot.core import find_game
+
+    game = find_game(match.game)
+    file = discord.File(io.BytesIO(image), filename="board-detail.png",
+                        description=f"The full {game.title} board in detail.")
+    await interaction.followup.send("The whole board in detail (only you see this message).", file=file,
+                                    ephemeral=True, allowed_mentions=NO_PINGS)
+
+
 NUMBER = r"[0-9]{1,20}"
 register_control("act", rf"(?P<match>{NUMBER}):(?P<version>{NUMBER}):(?P<seat>{NUMBER}):(?P<index>{NUMBER})",
                  press_action)
 register_control("pick", rf"(?P<match>{NUMBER}):(?P<version>{NUMBER}):(?P<seat>{NUMBER})", pick_action)
 register_control("mine", rf"(?P<match>{NUMBER})", show_mine)
+register_control("detail", rf"(?P<match>{NUMBER})", show_detail)

@@ -16,7 +16,7 @@ from bot.core import all_games, find_game
 from bot.core.seats import BOT_LEVELS
 from bot.service import LOG_LIMIT, MAX_SEED, InvalidControl, MatchRecord
 from cogs.common import NO_PINGS, channel_id_of, player_of, safe_name, safe_text, send_private, service_of
-from cogs.controls import Router, button, register_control, stopped
+from cogs.controls import Router, button, register_control, send_detail, stopped
 from cogs.table import acknowledge, desk_of, post_board, tell
 
 LOG_MESSAGE_CHARS = 1900
@@ -32,7 +32,7 @@ def lobby_text(match: MatchRecord, note: str | None = None) -> str:
     )
     count = (str(mode.min_players) if mode.min_players == mode.max_players
              else f"{mode.min_players}-{mode.max_players}")
-    lines = [f"**{game.title}** — {mode.title} ({count} players)"]
+    lines = [f"**{game.title}** — {mode.title} ({count} {'player' if count == '1' else 'players'})"]
     if note:
         lines.append(note)
     if match.status == "lobby":
@@ -229,9 +229,15 @@ class GameCommands(commands.GroupCog, group_name="game", group_description="Star
         await tell(interaction, safe_text(text, [seat.name for seat in match.seats]))
 
     @app_commands.command(name="board", description="Post this channel's board again")
-    async def board(self, interaction: discord.Interaction) -> None:
-        await acknowledge(interaction)
+    @app_commands.describe(detail="Show me the full-size board with every detail, privately")
+    async def board(self, interaction: discord.Interaction, detail: bool = False) -> None:
         service = service_of(interaction)
+        if detail:
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            match = await service.current(channel_id_of(interaction))
+            await send_detail(interaction, match, await service.detail_image(match))
+            return
+        await acknowledge(interaction)
         match = await service.current(channel_id_of(interaction))
         if match.status == "lobby":
             await tell(interaction, "The lobby is posted below.")

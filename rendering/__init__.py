@@ -1,13 +1,16 @@
-"""Board images: pure functions from a game's public or private view to PNG bytes.
+"""Board images: pure functions from a game's public or private view to PNG bytes, and the board in words.
 
 Each game has a module here named after its key (the-expedition -> rendering/the_expedition.py) exposing
-`render(view: dict) -> bytes`. Renderers take views only: they never import the rules, the store or Discord.
+`render(view) -> bytes` (the public board, landscape, one pixel size per match, legible 400 points wide),
+`render_detail(view) -> bytes` (the full-size board shown privately on demand) and `alt_text(view) -> str`.
+Renderers take views only: they never import the rules, the store or Discord.
 """
 
 from __future__ import annotations
 
 import importlib
 from collections.abc import Callable
+from types import ModuleType
 from typing import Any
 
 Renderer = Callable[[dict[str, Any]], bytes]
@@ -17,18 +20,45 @@ _REGISTERED: dict[str, Renderer] = {}
 
 
 def register_renderer(game_key: str, renderer: Renderer) -> None:
-    """Use `renderer` for `game_key` instead of the module named after it (for games defined outside this package)."""
+    """Use `renderer` for `game_key` instead of the module named after it (for games defined outside this package).
+
+    A renderer registered at runtime is unknown to the render pool's worker processes, so the pool draws it in a
+    thread instead."""
     _REGISTERED[game_key] = renderer
 
 
+def is_registered(game_key: str) -> bool:
+    """Whether `game_key` was registered at runtime (rather than being a module of this package)."""
+    return game_key in _REGISTERED
+
+
+def _module(game_key: str) -> ModuleType:
+    return importlib.import_module(f"{__name__}.{game_key.replace('-', '_')}")
+
+
 def renderer_for(game_key: str) -> Renderer:
-    """The render function for a game, imported on first use."""
+    """The public render function for a game, imported on first use."""
     if game_key in _REGISTERED:
         return _REGISTERED[game_key]
-    module = importlib.import_module(f"{__name__}.{game_key.replace('-', '_')}")
-    return module.render  # type: ignore[no-any-return]
+    return _module(game_key).render  # type: ignore[no-any-return]
 
 
 def render_board(game_key: str, view: dict[str, Any]) -> bytes:
-    """Render a view of `game_key` to PNG bytes. Blocking: call it from a worker thread."""
+    """The public board of `game_key` as PNG bytes. Blocking: call it through the render pool."""
     return renderer_for(game_key)(view)
+
+
+def render_detail(game_key: str, view: dict[str, Any]) -> bytes:
+    """The full-size detail board (what the public board leaves out), shown privately on demand. Blocking."""
+    if game_key in _REGISTERED:
+        return _REGISTERED[game_key](view)
+    return _module(game_key).render_detail(view)  # type: ignore[no-any-return]
+
+
+def alt_text(game_key: str, view: dict[str, Any]) -> str:
+    """The board's state in words for the attachment's description (at most 1000 characters, public facts only)."""
+    if game_key not in _REGISTERED:
+        return str(_module(game_key).alt_text(view))[:1000]
+    title = str(view.get("title") or game_key)
+    turn = str(view.get("turn") or view.get("last_move") or "")
+    return f"{title}: {turn}".strip(": ")[:1000]

@@ -95,8 +95,8 @@ def draw_space(draw: ImageDraw.ImageDraw, space: dict[str, Any], top: int) -> No
     else:
         draw.polygon(points, fill=REGION_FILL[space["kind"]], outline=kit.INK_DARK)
         draw.text((x, y - 40), space["label"], font=kit.font(30, "bold"), fill=kit.INK_DARK, anchor="mm")
-        face = kit.font(17, "semibold")
-        draw.text((x, y - 14), kit.ellipsize(draw, space["name"], 118, face), font=face, fill=kit.INK_DARK,
+        name, face = kit.fitted(space["name"], 118, 17, "semibold", 11)
+        draw.text((x, y - 14), name, font=face, fill=kit.INK_DARK,
                   anchor="mm")
         if space["corruption"]:
             tokens = space["corruption"][-4:]
@@ -144,8 +144,8 @@ def draw_side(draw: ImageDraw.ImageDraw, view: dict[str, Any], top: int, bottom:
     if view["end"]["triggered_by"] is not None:
         lines.append("Final round: one more turn each")
     for line in lines:
-        draw.text((left + 16, y), kit.ellipsize(draw, line, right - left - 30, kit.font(22)), font=kit.font(22),
-                  fill=kit.INK_MUTED)
+        text, face = kit.fitted(line, right - left - 30, 22)
+        draw.text((left + 16, y), text, font=face, fill=kit.INK_MUTED)
         y += 30
     pending = view.get("pending")
     outcome = view.get("outcome")
@@ -157,13 +157,13 @@ def draw_side(draw: ImageDraw.ImageDraw, view: dict[str, Any], top: int, bottom:
             if card is None or y > bottom - 60:
                 continue
             title = f"#{slot + 1} {card['name']} ({card['kind']}, {card['colour']})"
-            draw.text((left + 16, y), kit.ellipsize(draw, title, right - left - 30, kit.font(22, "semibold")),
-                      font=kit.font(22, "semibold"), fill=kit.INK)
+            text, face = kit.fitted(title, right - left - 30, 22, "semibold")
+            draw.text((left + 16, y), text, font=face, fill=kit.INK)
             detail = f"core {card['core']}; {card['ability']}"
             if card.get("quest"):
                 detail = f"quest {card['quest']['label']}: {card['quest']['cost']} → {card['quest']['reward']}"
-            draw.text((left + 28, y + 27), kit.ellipsize(draw, detail, right - left - 44, kit.font(19)),
-                      font=kit.font(19), fill=kit.INK_MUTED)
+            text, face = kit.fitted(detail, right - left - 44, 19)
+            draw.text((left + 28, y + 27), text, font=face, fill=kit.INK_MUTED)
             y += 52
         return
     y += 8
@@ -177,8 +177,8 @@ def draw_side(draw: ImageDraw.ImageDraw, view: dict[str, Any], top: int, bottom:
         for player in ranked:
             kit.draw_token(draw, (left + 30, y + 16), 13, kit.player_style(player["seat"]))
             line = f"{player['name']}  ${player['score']}  (tie-break {player['tiebreak']})"
-            draw.text((left + 52, y + 2), kit.ellipsize(draw, line, right - left - 70, kit.font(22)),
-                      font=kit.font(22), fill=kit.INK)
+            text, face = kit.fitted(line, right - left - 70, 22)
+            draw.text((left + 52, y + 2), text, font=face, fill=kit.INK)
             y += 32
         return
     if pending:
@@ -191,8 +191,8 @@ def draw_side(draw: ImageDraw.ImageDraw, view: dict[str, Any], top: int, bottom:
             if y > bottom - 40:
                 draw.text((left + 16, y), "…", font=kit.font(22), fill=kit.INK)
                 break
-            text = kit.ellipsize(draw, "• " + option["label"], right - left - 32, kit.font(20))
-            draw.text((left + 16, y), text, font=kit.font(20), fill=kit.INK)
+            text, face = kit.fitted("• " + option["label"], right - left - 32, 20)
+            draw.text((left + 16, y), text, font=face, fill=kit.INK)
             y += 26
 
 
@@ -223,6 +223,15 @@ def card_names(cards: list[dict[str, Any]], with_workers: bool = False) -> str:
     return ", ".join(names) if names else "—"
 
 
+def _tucked(player: dict[str, Any], width: int) -> str:
+    """Quests, melds and upgrades: the counts, then as many whole card names as fit (the rest as "+N more")."""
+    counts = f"quests {len(player['quests'])}, melds {len(player['melds'])}, upgrades {len(player['upgrades'])}"
+    names = [card["name"] for key in ("quests", "melds", "upgrades") for card in player[key]]
+    if not names:
+        return counts
+    return f"{counts}: " + kit.whole_items(names, width - kit.measure(f"{counts}: ", 22), 22)
+
+
 def draw_mat(draw: ImageDraw.ImageDraw, player: dict[str, Any], top: int, current: bool, where: str) -> None:
     style = kit.player_style(player["seat"])
     left, right = 20, kit.WIDTH - 20
@@ -230,8 +239,8 @@ def draw_mat(draw: ImageDraw.ImageDraw, player: dict[str, Any], top: int, curren
                       outline=style.colour if current else None, width=4)
     kit.draw_token(draw, (left + 30, top + 30), 20, style)
     title = f"{player['name']} · {player['mech']['name']}"
-    draw.text((left + 60, top + 12), kit.ellipsize(draw, title, 560, kit.font(28, "bold")), font=kit.font(28, "bold"),
-              fill=kit.INK)
+    title, face = kit.fitted(title, 560, 28, "bold", 16)
+    draw.text((left + 60, top + 12), title, font=face, fill=kit.INK)
     summary = f"${player['score']}   token: {TOKEN_WORDS.get(player['action_token'], '')}"
     draw.text((right - 16, top + 14), summary, font=kit.font(26, "semibold"), fill=kit.INK, anchor="ra")
     stars_right = right - 32 - kit.text_width(draw, summary, kit.font(26, "semibold"))
@@ -254,20 +263,20 @@ def draw_mat(draw: ImageDraw.ImageDraw, player: dict[str, Any], top: int, curren
         wx += 48
     face = kit.font(22)
     width = right - left - 150
-    rows = [("Hand", card_names(player["hand"])), ("Active", card_names(player["active"], True)),
-            ("Tucked", "; ".join(f"{label} {len(player[key])}" + (f": {card_names(player[key])}" if player[key] else "")
-                                 for label, key in (("quests", "quests"), ("melds", "melds"),
-                                                    ("upgrades", "upgrades"))))]
+    rows = [("Hand", kit.whole_items([c["name"] for c in player["hand"]], width, 22) or "—"),
+            ("Active", kit.whole_items(card_names(player["active"], True).split(", "), width, 22)),
+            ("Tucked", _tucked(player, width))]
     y = top + 96
     for label, text in rows:
         draw.text((left + 16, y), label, font=kit.font(22, "bold"), fill=kit.INK_MUTED)
-        draw.text((left + 110, y), kit.ellipsize(draw, text, width, face), font=face, fill=kit.INK)
+        text, face = kit.fitted(text, width, 22, "regular", 15)
+        draw.text((left + 110, y), text, font=face, fill=kit.INK)
         y += 32
     draw.text((left + 16, y), f"At {where}", font=kit.font(22), fill=kit.INK_MUTED)
 
 
-def render(view: dict[str, Any]) -> bytes:
-    """The PNG for one view: header, map with side panel, then a mat per player."""
+def render_detail(view: dict[str, Any]) -> bytes:
+    """The full-size detail board for one view: header, map with names, side panel, then a mat per player."""
     players = view["players"]
     header = 150 + 44 * ((len(players) + 2) // 3)
     map_bottom = header + map_height()
@@ -288,3 +297,188 @@ def render(view: dict[str, Any]) -> bytes:
     # A 128-colour palette keeps every flat colour of the board, halves the encoding time and the file size.
     return kit.encode_png(image.quantize(128, method=Image.Quantize.FASTOCTREE))
 
+
+
+# --- the public board: 800 x 620 for every player count, read on a phone --------------------------------------
+
+P_W, P_H = kit.PHONE_WIDTH, 620
+P_HEX_W = 92
+P_HEX_R = P_HEX_W / math.sqrt(3)
+P_TOP = kit.HEADER_H + 6
+P_SIDE = int(12 + 5.5 * P_HEX_W) + 14
+SMALL, BIG = kit.SMALL, kit.BIG
+
+
+def _p_centre(row: int, col: int) -> tuple[float, float]:
+    x = 12 + P_HEX_W / 2 + col * P_HEX_W + (P_HEX_W / 2 if row % 2 else 0)
+    y = P_TOP + P_HEX_R + row * 1.5 * P_HEX_R
+    return x, y
+
+
+@lru_cache(maxsize=64)
+def _p_hex(row: int, col: int) -> tuple[tuple[float, float], ...]:
+    x, y = _p_centre(row, col)
+    r = P_HEX_R - 2
+    return tuple((x + r * math.cos(math.radians(60 * i - 30)), y + r * math.sin(math.radians(60 * i - 30)))
+                 for i in range(6))
+
+
+def _p_space(draw: kit.Draw, space: dict[str, Any]) -> None:
+    row, col = space["row"], space["col"]
+    x, y = _p_centre(row, col)
+    points = _p_hex(row, col)
+    if space["kind"] == "cards":
+        draw.polygon(points, fill="#23283A", outline=kit.INK_MUTED)
+        card = space.get("card")
+        box = (x - 42, y - 38, x + 42, y + 38)
+        if card is None:
+            draw.text((x, y), "empty", font=kit.font(SMALL), fill=kit.INK_MUTED, anchor="mm")
+            return
+        draw.rounded_rectangle(box, radius=6, fill=CARD_FILL.get(card["kind"], "#EEE"), outline=kit.INK_DARK)
+        draw.rectangle((box[0] + 2, box[1] + 2, box[2] - 2, box[1] + 8), fill=WORKER.get(card["colour"], "#888"))
+        size, name = kit.fit_lines(card["name"], 80, 3, (SMALL,), "semibold")
+        y0 = y + 4 - len(name) * (size + 1) / 2
+        for index, line in enumerate(name):
+            draw.text((x, y0 + index * (size + 1) + size / 2), line, font=kit.font(size, "semibold"),
+                      fill=kit.INK_DARK, anchor="mm", role="card")
+        return
+    if not space["revealed"]:
+        draw.polygon(points, fill=HIDDEN_FILL[space["kind"]], outline=kit.INK_MUTED)
+        draw.text((x, y - 12), space["kind"][0].upper() + "?", font=kit.font(BIG, "bold"), fill=kit.INK_MUTED,
+                  anchor="mm")
+        if space["map_token"]:
+            draw.rectangle((x + 6, y + 8, x + 30, y + 32), fill="#D8C7A0", outline=kit.INK_DARK)
+            draw.text((x + 18, y + 20), "M", font=kit.font(SMALL, "bold"), fill=kit.INK_DARK, anchor="mm")
+    else:
+        draw.polygon(points, fill=REGION_FILL[space["kind"]], outline=kit.INK_DARK)
+        draw.text((x, y - 22), space["label"], font=kit.font(BIG, "bold"), fill=kit.INK_DARK, anchor="mm")
+        tokens = space["corruption"][-3:]
+        for index, (colour, value) in enumerate(tokens):
+            cx = x - (len(tokens) - 1) * 13 + index * 26
+            fill = {"power": POWER, "guile": GUILE}.get(colour, "#8B1E3F")
+            draw.ellipse((cx - 13, y - 6 + -13 + 13, cx + 13, y + 20), fill=fill, outline=kit.INK_DARK)
+            draw.text((cx, y + 7), str(value), font=kit.font(SMALL, "bold"),
+                      fill=kit.INK if colour == "both" else kit.INK_DARK, anchor="mm")
+        if not tokens and space.get("cleared_exposed"):
+            draw.text((x, y + 7), "clear", font=kit.font(SMALL, "bold"), fill="#1B4D2A", anchor="mm")
+    if space.get("mech") is not None:
+        kit.draw_token(draw, (x - 16, y + 30), 17, kit.player_style(space["mech"]), width=2)
+    draw.text((x + 16, y + 30), space["code"], font=kit.font(SMALL, "bold"),
+              fill=kit.INK_DARK if space["revealed"] else kit.INK_MUTED, anchor="mm")
+
+
+def _p_map(draw: kit.Draw, view: dict[str, Any]) -> None:
+    for space in view["map"]["spaces"]:
+        _p_space(draw, space)
+    y = P_TOP + 8 * P_HEX_R + 22
+    mechs = view["map"]["basecamp"]["mechs"]
+    draw.rounded_rectangle((12, y - 20, 12 + 150 + 40 * len(mechs), y + 20), radius=8, fill="#4A4034")
+    draw.text((22, y), "Basecamp", font=kit.font(SMALL, "bold"), fill=kit.INK, anchor="lm")
+    for index, seat in enumerate(mechs):
+        kit.draw_token(draw, (138 + index * 40, y), 17, kit.player_style(seat), width=2)
+
+
+def _p_text(draw: kit.Draw, x: float, y: float, text: str, width: int, fill: str = kit.INK,
+            weight: str = "regular") -> float:
+    for line in kit.lines(text, width, SMALL, weight):
+        draw.text((x, y), line, font=kit.font(SMALL, weight), fill=fill)
+        y += SMALL + 4
+    return y
+
+
+def _p_player_head(draw: kit.Draw, player: dict[str, Any], x: int, y: float, width: int, score: str) -> float:
+    kit.draw_token(draw, (x + 18, y + 17), 17, kit.player_style(player["seat"]), width=2)
+    for line in kit.name_lines(player["name"], width - 46):
+        draw.text((x + 42, y), line, font=kit.font(BIG, "bold"), fill=kit.INK, role="name")
+        y += 28
+    draw.text((x + 42, y), score, font=kit.font(BIG, "bold"), fill=kit.INK, role="score")
+    return y + 30
+
+
+def _p_side(draw: kit.Draw, view: dict[str, Any]) -> None:
+    x, width = P_SIDE, P_W - 12 - P_SIDE
+    y: float = P_TOP
+    current = view["current"]["seat"] if view.get("current") else None
+    for player in view["players"]:
+        start = y
+        stars = f"{player['stars']} star{'s' if player['stars'] != 1 else ''}"
+        y = _p_player_head(draw, player, x, y, width, f"${player['score']} · {stars}")
+        token = TOKEN_WORDS.get(player["action_token"], "")
+        facts = f"Pow {player['power']} · Gui {player['guile']} · {len(player['hand'])} in hand"
+        if token and len(view["players"]) <= 3:  # with four or five players the token stays in the detail board
+            facts += f" · {token}"
+        y = _p_text(draw, x + 42, y, facts, width - 46, kit.INK_MUTED)
+        if player["seat"] == current:
+            style = kit.player_style(player["seat"])
+            draw.rounded_rectangle((x - 6, start - 4, x + width + 4, y + 2), radius=8, outline=style.colour, width=3)
+        y += 10
+    if view["end"]["triggered_by"] is not None:
+        _p_text(draw, x, y, "Final round: one more turn each", width, kit.YELLOW, "bold")
+
+
+def _p_results(draw: kit.Draw, view: dict[str, Any], left: int, columns: int) -> None:
+    """The end: every player ranked with where their money came from and their stars by glory category, in
+    `columns` columns from `left` (one beside the map for one or two players, two across the board for more)."""
+    ranked = sorted(view["players"], key=lambda p: (-p["score"], -p["tiebreak"]))
+    column_w = (P_W - 12 - left - 8 * (columns - 1)) // columns
+    y_of = [float(P_TOP)] * columns
+    for index, player in enumerate(ranked):
+        column = index % columns
+        x = left + column * (column_w + 8)
+        y = _p_player_head(draw, player, x, y_of[column], column_w, f"{index + 1}. ${player['score']}")
+        parts = player["score_parts"]
+        y = _p_text(draw, x + 42, y, f"{parts['coins']} coins + {parts['upgrades']} upgrades + {parts['corruption']} "
+                    f"corruption + {parts['stars']} stars (tie-break {player['tiebreak']})", column_w - 46)
+        starred = [g["title"] for g in view["glory"] for seat in g["stars"] if seat == player["seat"]]
+        if starred:
+            y = _p_text(draw, x + 42, y, "Stars: " + "; ".join(starred), column_w - 46, kit.YELLOW)
+        y_of[column] = y + 12
+
+
+def render_image(view: dict[str, Any]) -> Image.Image:
+    """The public board before encoding (the benchmark times the encoding of exactly this image)."""
+    image, draw = kit.new_canvas(P_H, P_W)
+    current = view["current"]["seat"] if view.get("current") else None
+    style = kit.player_style(current) if current is not None else None
+    if view.get("outcome"):
+        best = max(view["players"], key=lambda p: (p["score"], p["tiebreak"]))
+        style = kit.player_style(best["seat"])
+        kit.phone_header(draw, P_W, _p_headline(view), view["outcome"]["summary"], style)
+        if len(view["players"]) <= 2:  # room beside the final map
+            _p_map(draw, view)
+            _p_results(draw, view, P_SIDE, 1)
+        else:
+            _p_results(draw, view, 12, 2)
+    else:
+        kit.phone_header(draw, P_W, _p_headline(view), view["last_move"], style)
+        _p_map(draw, view)
+        _p_side(draw, view)
+    return image
+
+
+def _p_headline(view: dict[str, Any]) -> str:
+    if view.get("outcome"):
+        best = max(view["players"], key=lambda p: (p["score"], p["tiebreak"]))
+        return f"Game over: {best['name']} wins" if len(view["players"]) > 1 else f"Game over: ${best['score']}"
+    return str(view["turn"])
+
+
+def render(view: dict[str, Any]) -> bytes:
+    """The public board: 800 x 620 for 1-5 players, the map and the players; the results at the end."""
+    return kit.encode_board(render_image(view))
+
+
+def alt_text(view: dict[str, Any]) -> str:
+    """The board in words for the image's description (everything here is public in Expeditions)."""
+    parts = ["Expeditions.", _p_headline(view) + "."]
+    if view.get("last_move"):
+        parts.append(f"Last move: {view['last_move']}")
+    places = {s["code"]: f"{s['label']} {s['name']}" for s in view["map"]["spaces"] if s.get("label")}
+    for player in view["players"]:
+        where = "the basecamp" if player["at"] == "basecamp" else places.get(player["at"], player["at"])
+        parts.append(f"{player['name']}: ${player['score']}, {player['stars']} stars, power {player['power']}, "
+                     f"guile {player['guile']}, at {where}.")
+    cards = ", ".join(c["name"] for c in view["face_up"] if c)
+    if cards:
+        parts.append(f"Face-up cards: {cards}.")
+    return kit.clip_alt(parts)

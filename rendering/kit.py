@@ -7,10 +7,14 @@ safe for colour-blind players).
 
 from __future__ import annotations
 
+import contextlib
 import io
-from collections.abc import Sequence
+import math
+from collections.abc import Iterator, Sequence
+from contextvars import ContextVar
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any
 
 from PIL import Image, ImageDraw, ImageFont
 
@@ -34,7 +38,72 @@ GOOD = BLUISH_GREEN
 BAD = VERMILLION
 
 WIDTH = 1280
-"""Default image width: readable when Discord scales it to a 400-point phone column."""
+"""The detail board's width: the full-size board a player opens on demand."""
+
+PHONE_COLUMN = 400
+"""How wide Discord shows an image in a phone's chat column, in points."""
+
+
+def min_sizes(width: int) -> tuple[int, int]:
+    """(body, headline) font sizes in px for an image `width` px wide: 9 and 12 points once shown 400 points
+    wide, so nothing is under 9 points and the headline, names and scores are at least 12 on a phone."""
+    return math.ceil(9 * width / PHONE_COLUMN), math.ceil(12 * width / PHONE_COLUMN)
+
+
+BIG_ROLES = frozenset({"headline", "title", "name", "score"})
+"""Text roles that must be at least the headline size on a phone (player names, scores, the turn, a title)."""
+
+
+@dataclass(frozen=True)
+class DrawnText:
+    """One piece of text drawn on a board: its font size in px, its role and the text itself."""
+
+    size: int
+    role: str
+    text: str
+    top: float = 0.0  # where the text's line starts (its anchor's y; tests check nothing runs off the board)
+
+
+_RECORDER: ContextVar[list[DrawnText] | None] = ContextVar("text_recorder", default=None)
+
+
+@contextlib.contextmanager
+def recording() -> Iterator[list[DrawnText]]:
+    """Collect every text drawn by boards rendered inside the block (tests assert the legibility limits on it)."""
+    drawn: list[DrawnText] = []
+    token = _RECORDER.set(drawn)
+    try:
+        yield drawn
+    finally:
+        _RECORDER.reset(token)
+
+
+class Draw(ImageDraw.ImageDraw):
+    """ImageDraw that records the size and role of every text it draws (roles: headline, name, score, text)."""
+
+    def text(self, xy: Any, text: Any, fill: Any = None, font: Any = None, anchor: Any = None, *args: Any,
+             role: str = "text", **kwargs: Any) -> None:
+        drawn = _RECORDER.get()
+        if drawn is not None and text:
+            drawn.append(DrawnText(int(getattr(font, "size", 10)), role, str(text), float(xy[1])))
+        if (not args and not kwargs and isinstance(text, str) and "\n" not in text and self.fontmode == "L"
+                and isinstance(font, ImageFont.FreeTypeFont)):
+            # The same labels come back on every board of a match: rasterise each once per process, then only
+            # blend the cached glyph mask (FreeType's rendering was most of a board's drawing time).
+            if not text:
+                return
+            ink, fill_ink = self._getink(fill)
+            colour = fill_ink if ink is None else ink
+            mask, (dx, dy) = _glyph_mask(font, text, anchor)
+            self.draw.draw_bitmap((round(xy[0]) + dx, round(xy[1]) + dy), mask, colour)
+            return
+        super().text(xy, text, fill, font, anchor, *args, **kwargs)
+
+
+@lru_cache(maxsize=16384)
+def _glyph_mask(face: ImageFont.FreeTypeFont, text: str, anchor: str | None) -> tuple[Any, tuple[int, int]]:
+    """A text's anti-aliased mask and offset in `face` (faces are cached, so the same object every time)."""
+    return face.getmask2(text, "L", anchor=anchor)
 
 
 @dataclass(frozen=True)
@@ -69,28 +138,61 @@ def player_style(seat: int) -> PlayerStyle:
     return PLAYER_STYLES[seat % len(PLAYER_STYLES)]
 
 
-@lru_cache(maxsize=64)
+_FILES = {"regular": "SourceSansPro-Regular.ttf", "semibold": "SourceSansPro-Semibold.ttf",
+          "bold": "SourceSansPro-Bold.ttf"}
+
+
+def _font_path(weight: str) -> str | None:
+    try:
+        import font_source_sans_pro as fonts
+
+        return f"{fonts.font_directory}/{_FILES[weight]}"
+    except (ImportError, AttributeError):  # pragma: no cover - a minimal install
+        return None
+
+
+_WEIGHT_OF = {path: weight for weight in _FILES if (path := _font_path(weight)) is not None}
+"""Font file -> weight, so a face's text widths can be looked up in the cache by (size, weight)."""
+
+
+@lru_cache(maxsize=128)
 def font(size: int, weight: str = "regular") -> ImageFont.FreeTypeFont:
     """A shipped font (Source Sans Pro from its PyPI package; Pillow's own scalable font as a fallback).
 
     Weights: regular, semibold, bold. Never depends on fonts that happen to be installed on the machine.
     """
+    path = _font_path(weight)
     try:
-        import font_source_sans_pro as fonts
-
-        name = {"regular": "SourceSansPro-Regular.ttf", "semibold": "SourceSansPro-Semibold.ttf",
-                "bold": "SourceSansPro-Bold.ttf"}[weight]
-        return ImageFont.truetype(f"{fonts.font_directory}/{name}", size)
-    except (ImportError, OSError, AttributeError):  # pragma: no cover - fallback for a minimal install
+        if path is None:
+            raise OSError("no shipped font")
+        return ImageFont.truetype(path, size)
+    except OSError:  # pragma: no cover - fallback for a minimal install
         return ImageFont.load_default(size=size)  # type: ignore[return-value]
 
 
-def new_canvas(height: int, width: int = WIDTH) -> tuple[Image.Image, ImageDraw.ImageDraw]:
+def warm_up() -> None:
+    """Load every font face once (a render worker calls this when it starts, so no board pays for it)."""
+    for weight in ("regular", "semibold", "bold"):
+        for size in range(12, 44):
+            font(size, weight)
+
+
+def new_canvas(height: int, width: int = WIDTH) -> tuple[Image.Image, Draw]:
     image = Image.new("RGB", (width, height), BACKGROUND)
-    return image, ImageDraw.Draw(image)
+    return image, Draw(image)
+
+
+@lru_cache(maxsize=32768)
+def measure(text: str, size: int, weight: str = "regular") -> int:
+    """Text width in px, cached per process: the same names and labels come back on every board of a match."""
+    return math.ceil(font(size, weight).getlength(text))
 
 
 def text_width(draw: ImageDraw.ImageDraw, text: str, face: ImageFont.FreeTypeFont) -> int:
+    size = getattr(face, "size", None)
+    weight = _WEIGHT_OF.get(getattr(face, "path", ""))
+    if size is not None and weight is not None:
+        return measure(text, int(size), weight)
     left, _, right, _ = draw.textbbox((0, 0), text, font=face)
     return int(right - left)
 
@@ -104,11 +206,19 @@ def fit_text(draw: ImageDraw.ImageDraw, text: str, max_width: int, size: int, we
 
 
 def ellipsize(draw: ImageDraw.ImageDraw, text: str, max_width: int, face: ImageFont.FreeTypeFont) -> str:
+    """`text` cut to fit `max_width` with an ellipsis (detail boards only: the public board never cuts a name).
+
+    Binary search on cached widths: a handful of measurements instead of one per dropped character."""
     if text_width(draw, text, face) <= max_width:
         return text
-    while text and text_width(draw, text + "…", face) > max_width:
-        text = text[:-1]
-    return text + "…"
+    low, high = 0, len(text)
+    while low < high:
+        middle = (low + high + 1) // 2
+        if text_width(draw, text[:middle] + "…", face) <= max_width:
+            low = middle
+        else:
+            high = middle - 1
+    return text[:low] + "…"
 
 
 def wrap(draw: ImageDraw.ImageDraw, text: str, max_width: int, face: ImageFont.FreeTypeFont) -> list[str]:
@@ -125,6 +235,58 @@ def wrap(draw: ImageDraw.ImageDraw, text: str, max_width: int, face: ImageFont.F
                 line = candidate
         lines.append(line)
     return lines
+
+
+@lru_cache(maxsize=8192)
+def lines(text: str, max_width: int, size: int, weight: str = "regular") -> tuple[str, ...]:
+    """Word wrap on cached widths; a word wider than the line is split with a hyphen (never cut or ellipsized)."""
+    out: list[str] = []
+    for paragraph in text.split("\n"):
+        line = ""
+        for word in paragraph.split():
+            while measure(word, size, weight) > max_width and len(word) > 1:
+                if line:
+                    out.append(line)
+                    line = ""
+                cut = len(word) - 1
+                while cut > 1 and measure(word[:cut] + "-", size, weight) > max_width:
+                    cut -= 1
+                out.append(word[:cut] + "-")
+                word = word[cut:]
+            candidate = f"{line} {word}" if line else word
+            if line and measure(candidate, size, weight) > max_width:
+                out.append(line)
+                line = word
+            else:
+                line = candidate
+        out.append(line)
+    return tuple(out)
+
+
+def fit_lines(text: str, max_width: int, max_lines: int, sizes: Sequence[int], weight: str = "regular"
+              ) -> tuple[int, tuple[str, ...]]:
+    """The largest size of `sizes` (largest first) at which `text` wraps into `max_lines`, with its lines; the
+    smallest size's lines when none does (the caller makes room: nothing is ever cut)."""
+    for size in sizes:
+        wrapped = lines(text, max_width, size, weight)
+        if len(wrapped) <= max_lines:
+            return size, wrapped
+    return sizes[-1], lines(text, max_width, sizes[-1], weight)
+
+
+def sentences_that_fit(text: str, max_width: int, max_lines: int, size: int) -> tuple[str, ...]:
+    """The leading whole sentences of `text` that wrap into `max_lines` (the rest stays in the detail board):
+    shortened by dropping sentences, never by cutting one."""
+    parts = [p.strip() for p in text.replace("! ", "!|").replace(". ", ".|").split("|") if p.strip()]
+    kept: tuple[str, ...] = ()
+    for count in range(1, len(parts) + 1):
+        wrapped = lines(" ".join(parts[:count]), max_width, size)
+        if len(wrapped) > max_lines:
+            break
+        kept = wrapped
+    if not kept and parts:  # one sentence longer than the room: its words wrap onto the lines there are
+        kept = lines(parts[0], max_width, size)[:max_lines]
+    return kept
 
 
 def draw_token(draw: ImageDraw.ImageDraw, centre: tuple[float, float], radius: float, style: PlayerStyle,
@@ -180,18 +342,23 @@ def header_band(draw: ImageDraw.ImageDraw, width: int, title: str, turn: str, la
     if turn_style is not None:
         draw_token(draw, (x + 22, top + 42), 22, turn_style)
         x += 58
-    draw.text((x, top + 18), ellipsize(draw, turn, width - x - 260, font(40, "bold")), font=font(40, "bold"),
-              fill=INK)
+    turn_text, turn_face = fitted(turn, width - x - 260, 40, "bold", 16)
+    if turn_text != turn and " (" in turn:  # too long even small: the aside goes (the log below tells it)
+        turn_text, turn_face = fitted(turn.split(" (")[0], width - x - 260, 40, "bold", 16)
+    draw.text((x, top + 18), turn_text, font=turn_face, fill=INK)
     draw.text((width - 24, top + 24), title, font=font(26, "semibold"), fill=INK_MUTED, anchor="ra")
-    draw.text((24, top + 76), ellipsize(draw, last_move, width - 48, font(28)), font=font(28), fill=INK_MUTED)
+    move_text, move_face = fitted(last_move, width - 48, 28, "regular", 20)
+    if move_text != last_move:  # whole sentences only (the log below has the rest): a name is never cut
+        move_text = " ".join(sentences_that_fit(last_move, width - 48, 1, 20))
+    draw.text((24, top + 76), move_text, font=move_face, fill=INK_MUTED)
     column = (width - 48) // 3
     for index, (style, name, score) in enumerate(scores):
         cx = 24 + (index % 3) * column
         cy = top + 126 + (index // 3) * 44
         draw_token(draw, (cx + 16, cy + 4), 16, style)
         label = f"{name}  {score}"
-        draw.text((cx + 40, cy - 12), ellipsize(draw, label, column - 50, font(28, "semibold")),
-                  font=font(28, "semibold"), fill=INK)
+        label_text, label_face = fitted(label, column - 50, 28, "semibold", 16)
+        draw.text((cx + 40, cy - 12), label_text, font=label_face, fill=INK)
     return top + height
 
 
@@ -216,3 +383,86 @@ def add_footer(png: bytes, text: str) -> bytes:
     draw = ImageDraw.Draw(image)
     draw.text((24, base.height + strip // 2), text, font=font(26), fill=INK_MUTED, anchor="lm")
     return encode_png(image)
+
+
+# --- the public board, designed for a phone's 400-point column ------------------------------------------------
+
+PHONE_WIDTH = 800
+"""Every public board is 800 px wide: shown 400 points wide, 2 px are one point."""
+SMALL, BIG = min_sizes(PHONE_WIDTH)
+"""18 px and 24 px at 800 wide: the smallest text, and the smallest headline, name and score."""
+HEADER_H = 104
+
+
+def phone_header(draw: Draw, width: int, headline: str, last_move: str, style: PlayerStyle | None) -> int:
+    """The fixed-height band on top of every public board: whose turn (their token and the headline, large) and
+    the last move in words. Returns the band's bottom."""
+    draw.rectangle((0, 0, width, HEADER_H), fill=PANEL)
+    x = 14
+    if style is not None:
+        draw_token(draw, (x + 20, 30), 20, style)
+        x += 50
+    size, head = fit_lines(headline, width - x - 14, 1, (30, 28, 26, BIG), "bold")
+    if len(head) > 2 and " (" in headline:  # too long for two lines: the aside goes (the detail board has it)
+        size, head = fit_lines(headline.split(" (")[0], width - x - 14, 1, (30, 28, 26, BIG), "bold")
+    head = head[:2]
+    y = 8
+    for line in head:
+        draw.text((x, y), line, font=font(size, "bold"), fill=INK, role="headline")
+        y += size + 4
+    room = 1 if len(head) > 1 else 2
+    for line in sentences_that_fit(last_move, width - 28, room, SMALL):
+        draw.text((14, y + 2), line, font=font(SMALL), fill=INK_MUTED)
+        y += SMALL + 4
+    return HEADER_H
+
+
+def name_lines(name: str, max_width: int, size: int = BIG) -> tuple[str, ...]:
+    """A player's name on at most two lines, whole (a word too long for a line is split with a hyphen)."""
+    return lines(name, max_width, size, "bold")
+
+
+def encode_board(image: Image.Image) -> bytes:
+    """A public board's PNG: a 64-colour palette (the board is flat colours and anti-aliased text, so it looks the
+    same) compresses to a third of the bytes, and quantising plus deflating takes less time than deflating RGB."""
+    palette = image.quantize(colors=64, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+    buffer = io.BytesIO()
+    palette.save(buffer, format="PNG", compress_level=6)
+    return buffer.getvalue()
+
+
+def clip_alt(parts: Sequence[str], limit: int = 1000) -> str:
+    """Alt text from sentences, keeping whole sentences within Discord's `limit` characters."""
+    out = ""
+    for part in parts:
+        candidate = f"{out} {part}".strip() if out else part
+        if len(candidate) > limit:
+            break
+        out = candidate
+    return out
+
+
+def fitted(text: str, max_width: int, size: int, weight: str = "regular", min_size: int = 14
+           ) -> tuple[str, ImageFont.FreeTypeFont]:
+    """`text` and the largest face (down to `min_size`) in which it fits `max_width`: detail boards shrink a name
+    rather than cut it. Only a text too long even at `min_size` (a sentence, not a name) is cut with an ellipsis."""
+    while size > min_size and measure(text, size, weight) > max_width:
+        size -= 1
+    face = font(size, weight)
+    if measure(text, size, weight) <= max_width:
+        return text, face
+    return ellipsize(_MEASURE_DRAW, text, max_width, face), face
+
+
+def whole_items(items: Sequence[str], max_width: int, size: int, weight: str = "regular") -> str:
+    """As many whole items as fit, comma-separated, then "+N more": a list is shortened by dropping names, never by
+    cutting one."""
+    for count in range(len(items), -1, -1):
+        rest = len(items) - count
+        text = ", ".join(items[:count]) + (f" +{rest} more" if rest else "")
+        if measure(text, size, weight) <= max_width:
+            return text
+    return f"{len(items)} cards"
+
+
+_MEASURE_DRAW = ImageDraw.Draw(Image.new("RGB", (1, 1)))

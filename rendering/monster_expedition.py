@@ -41,11 +41,6 @@ def _fit(text: str, max_width: int, size: int, weight: str = "regular", min_size
     return size
 
 
-@lru_cache(maxsize=4096)
-def _ellipsize(text: str, max_width: int, size: int, weight: str = "regular") -> str:
-    return kit.ellipsize(_MEASURE, text, max_width, kit.font(size, weight))
-
-
 @lru_cache(maxsize=1024)
 def _wrap(text: str, max_width: int, size: int, weight: str = "regular") -> tuple[str, ...]:
     return tuple(kit.wrap(_MEASURE, text, max_width, kit.font(size, weight)))
@@ -198,10 +193,10 @@ def _draw_player(draw: ImageDraw.ImageDraw, y: int, player: dict[str, Any], acti
     kit.rounded_panel(draw, (MARGIN, y, kit.WIDTH - MARGIN, y + height),
                       outline=style.colour if active else None, width=4)
     kit.draw_token(draw, (MARGIN + 34, y + 34), 20, style)
-    name = _ellipsize(f"{player['name']} · set {player['set']}", 420, 30, "bold")
-    draw.text((MARGIN + 66, y + 16), name, font=kit.font(30, "bold"), fill=kit.INK)
+    name, name_face = kit.fitted(f"{player['name']} · set {player['set']}", 420, 30, "bold", 16)
+    draw.text((MARGIN + 66, y + 16), name, font=name_face, fill=kit.INK)
     if active:  # the outline is in the player's colour; the word says it for everyone
-        left = MARGIN + 66 + _width(name, 30, "bold") + 16
+        left = MARGIN + 66 + kit.measure(name, int(name_face.size), "bold") + 16
         draw.rounded_rectangle((left, y + 16, left + 104, y + 50), radius=8, fill=kit.INK)
         draw.text((left + 52, y + 33), "TO PLAY", font=kit.font(22, "bold"), fill=kit.INK_DARK, anchor="mm")
     facts = f"{score} · {player['symbiosis_sets']} symbiosis set{'s' if player['symbiosis_sets'] != 1 else ''}"
@@ -235,8 +230,8 @@ def _draw_player(draw: ImageDraw.ImageDraw, y: int, player: dict[str, Any], acti
         draw.text((mx + 13, my + 17), REGION_LETTERS[monster_region], font=kit.font(20, "bold"),
                   fill=REGION_INK[monster_region], anchor="mm")
         _symbiosis_badge(draw, (mx + 44, my + 17), str(monster["symbiosis"]), radius=14)
-        label = _ellipsize(f"{monster['name']} {monster['vp']}", chip_w - 70, 22)
-        draw.text((mx + 64, my + 17), label, font=kit.font(22), fill=kit.INK, anchor="lm")
+        label, face = kit.fitted(f"{monster['name']} {monster['vp']}", chip_w - 70, 22, "regular", 13)
+        draw.text((mx + 64, my + 17), label, font=face, fill=kit.INK, anchor="lm")
     return y + height + 12
 
 
@@ -330,9 +325,8 @@ def _draw_solo_header(draw: ImageDraw.ImageDraw, view: dict[str, Any], turn_styl
     score = view["scores"][0]
     kit.draw_token(draw, (MARGIN + 16, bottom - 20), 16, kit.player_style(0))
     label = f"{score['name']}  {score['text']}"
-    face = kit.font(28, "semibold")
-    draw.text((MARGIN + 40, bottom - 36), _ellipsize(label, kit.WIDTH - 2 * MARGIN - 44, 28, "semibold"), font=face,
-              fill=kit.INK)
+    label, face = kit.fitted(label, kit.WIDTH - 2 * MARGIN - 44, 28, "semibold", 16)
+    draw.text((MARGIN + 40, bottom - 36), label, font=face, fill=kit.INK)
     return bottom + SOLO_ROW
 
 
@@ -346,8 +340,8 @@ def _headline(view: dict[str, Any]) -> str:
     return f"Game over: {_result_lines(view)[0]}"
 
 
-def render(view: dict[str, Any]) -> bytes:
-    """The board as a PNG, 1280 px wide, from the public view."""
+def render_detail(view: dict[str, Any]) -> bytes:
+    """The full-size detail board as a PNG, 1280 px wide, from the public view: every card, camp and monster."""
     players = view["players"]
     solo = view.get("solo")
     standard = view["mode"] == "standard"
@@ -390,3 +384,202 @@ def _encode(image: Image.Image) -> bytes:
     buffer = io.BytesIO()
     palette.save(buffer, format="PNG", compress_level=6)
     return buffer.getvalue()
+
+
+# --- the public board: 800 x 640 for every mode and player count, read on a phone -----------------------------
+
+P_W, P_H = kit.PHONE_WIDTH, 640
+P_CARD_W, P_CARD_H, P_GAP = 148, 108, 8
+P_COLUMNS, P_ROWS = 5, 2
+SMALL, BIG = kit.SMALL, kit.BIG
+
+
+def _p_text(draw: kit.Draw, x: float, y: float, text: str, width: int, fill: str = kit.INK,
+            weight: str = "regular", size: int = SMALL, role: str = "text") -> float:
+    """Wrapped text (never cut); returns the y below it."""
+    for line in kit.lines(text, width, size, weight):
+        draw.text((x, y), line, font=kit.font(size, weight), fill=fill, role=role)
+        y += size + 4
+    return y
+
+
+@lru_cache(maxsize=512)
+def _p_card_face(card_key: tuple[Any, ...]) -> Image.Image:
+    """A display card at phone size, built once per process: level, region, symbiosis, whole name, points."""
+    card = dict(card_key)
+    image = Image.new("RGB", (P_CARD_W, P_CARD_H), kit.PANEL_LIGHT)
+    draw = kit.Draw(image)
+    if card.get("kind") == "trader":
+        draw.rectangle((0, 0, P_CARD_W - 1, P_CARD_H - 1), outline=kit.ORANGE, width=3)
+        draw.text((P_CARD_W / 2, 28), "Monster", font=kit.font(BIG, "bold"), fill=kit.INK, anchor="mm", role="name")
+        draw.text((P_CARD_W / 2, 54), "Trader", font=kit.font(BIG, "bold"), fill=kit.INK, anchor="mm", role="name")
+        draw.text((P_CARD_W / 2, 86), f"6 cages: {card.get('cost', 40)}", font=kit.font(SMALL, "semibold"),
+                  fill=kit.ORANGE, anchor="mm")
+        return image
+    region = str(card.get("region"))
+    draw.rectangle((0, 0, P_CARD_W, 30), fill=REGION_COLOURS[region])
+    ink = REGION_INK[region]
+    draw.text((6, 15), f"{card['level']} {REGION_LETTERS[region]}", font=kit.font(BIG, "bold"), fill=ink,
+              anchor="lm")
+    _symbiosis_badge(draw, (P_CARD_W - 18, 15), str(card.get("symbiosis")), radius=15)
+    size, name = kit.fit_lines(str(card["name"]), P_CARD_W - 10, 2, (20, SMALL), "semibold")
+    y = 34 if len(name) > 1 else 44
+    for line in name[:2]:
+        draw.text((5, y), line, font=kit.font(size, "semibold"), fill=kit.INK, role="card")
+        y += size + 2
+    draw.text((5, P_CARD_H - 24), f"{card['vp']} VP · cage {card['caged_vp']}", font=kit.font(SMALL), fill=kit.INK)
+    return image
+
+
+def _p_display(image: Image.Image, draw: kit.Draw, view: dict[str, Any], top: int) -> int:
+    cards = view["display"]
+    room = P_COLUMNS * P_ROWS
+    shown = cards if len(cards) <= room else cards[: room - 1]
+    for index, card in enumerate(shown):
+        column, row = index % P_COLUMNS, index // P_COLUMNS
+        x, y = 12 + column * (P_CARD_W + P_GAP), top + row * (P_CARD_H + P_GAP)
+        key = tuple(sorted((k, v) for k, v in card.items() if k != "crest"))
+        image.paste(_p_card_face(key), (x, y))
+        crest = card.get("crest")
+        if crest is not None:  # the crest owner's token in the band
+            draw.ellipse((x + 82 - 20, y + 15 - 20, x + 82 + 20, y + 15 + 20), fill=kit.PANEL)
+            kit.draw_token(draw, (x + 82, y + 15), 17, kit.player_style(int(crest)), outline=kit.INK, width=2)
+    if len(cards) > room:
+        x, y = 12 + (P_COLUMNS - 1) * (P_CARD_W + P_GAP), top + (P_ROWS - 1) * (P_CARD_H + P_GAP)
+        kit.rounded_panel(draw, (x, y, x + P_CARD_W, y + P_CARD_H), fill=kit.PANEL, radius=8)
+        draw.text((x + P_CARD_W / 2, y + P_CARD_H / 2), f"+{len(cards) - room + 1} more", font=kit.font(BIG, "bold"),
+                  fill=kit.INK, anchor="mm")
+    if not cards:
+        draw.text((12, top + 10), "The display is empty.", font=kit.font(SMALL), fill=kit.INK_MUTED)
+    return top + P_ROWS * (P_CARD_H + P_GAP)
+
+
+def _p_tray(draw: kit.Draw, view: dict[str, Any], top: int) -> int:
+    tray = view["tray"]
+    facts = [f"Deck {view['deck_size']}", f"round {view['round']}"] + (["LAST ROUND"] if view.get("last_round")
+                                                                       else [])
+    region = tray.get("region")
+    if region is None:
+        text = "No hunt yet this turn"
+    else:
+        banked = " ".join(str(d["value"]) for d in tray["banked"]) or "none"
+        text = f"{REGION_LABEL[region]} hunt: banked {banked} = {tray['banked_total']}"
+        if tray.get("remaining") is not None:
+            text = f"{REGION_LABEL[region]} hunt: {tray['remaining']} of {tray['hunting_value']} left to spend"
+        elif tray["rolled"]:
+            text += " · rolled " + " ".join(str(d["value"]) for d in tray["rolled"])
+        if tray.get("lost"):
+            text += f" · {len(tray['lost'])} lost"
+    draw.text((12, top + 2), text, font=kit.font(SMALL, "semibold"), fill=kit.INK)
+    draw.text((P_W - 12, top + 2), " · ".join(facts), font=kit.font(SMALL), fill=kit.INK_MUTED, anchor="ra")
+    return top + 32
+
+
+def _p_camps(player: dict[str, Any]) -> str:
+    return " ".join(f"{REGION_LETTERS[r]}{'top' if c['final'] else c['level']}" for r, c in player["camps"].items())
+
+
+def _p_players(draw: kit.Draw, view: dict[str, Any], top: int) -> int:
+    standard = view["mode"] == "standard"
+    active = view.get("active")
+    over = bool(view.get("over"))
+    scores = {s["seat"]: s for s in view["scores"]}
+    column_w = (P_W - 24 - 8) // 2 if len(view["players"]) > 1 else P_W - 24
+    y_of = [top, top]
+    for index, player in enumerate(view["players"]):
+        column = index % 2 if len(view["players"]) > 1 else 0
+        x, y = 12 + column * (column_w + 8), y_of[column]
+        style = kit.player_style(int(player["seat"]))
+        start = y
+        kit.draw_token(draw, (x + 18, y + 17), 17, style, width=2)
+        for line in kit.name_lines(str(player["name"]), column_w - 48):
+            draw.text((x + 42, y), line, font=kit.font(BIG, "bold"), fill=kit.INK, role="name")
+            y += 28
+        score = scores.get(player["seat"], {})
+        if over and standard:
+            score_text = f"{score['total']} VP" + (" · winner" if player["seat"] in view["result"]["winners"] else "")
+        elif standard:
+            score_text = f"{player['monster_points']} VP + {player['cages']} cages"
+        else:
+            score_text = f"{player['cages']} cage{'s' if player['cages'] != 1 else ''}"
+        draw.text((x + 42, y), score_text, font=kit.font(BIG, "bold"), fill=kit.INK, role="score")
+        y += 30
+        if over:
+            parts = f"{player['monster_points']} from monsters + {player.get('cage_points', 0)} from cages"
+            y = _p_text(draw, x + 42, y, parts, column_w - 46)
+            cages = ", ".join(f"{c['name']} {c.get('caged_vp', '')}".strip() for c in player.get("cages_revealed", []))
+            if cages:
+                y = _p_text(draw, x + 42, y, f"Cages: {cages}", column_w - 46, kit.ORANGE)
+            monsters = ", ".join(f"{m['name']} {m['vp']}" for m in player["monsters"])
+            if monsters:
+                y = _p_text(draw, x + 42, y, f"Monsters: {monsters}", column_w - 46, kit.INK_MUTED)
+        else:
+            count = len(player["monsters"])
+            facts = (f"camps {_p_camps(player)} · {count} monster{'s' if count != 1 else ''} · "
+                     f"{player['symbiosis_sets']} set{'s' if player['symbiosis_sets'] != 1 else ''}")
+            if standard and player["crests"]:
+                facts += f" · {player['crests']} crest{'s' if player['crests'] != 1 else ''}"
+            y = _p_text(draw, x + 42, y, facts, column_w - 46, kit.INK_MUTED)
+        if standard and player["seat"] == active and not over:
+            draw.rounded_rectangle((x - 6, start - 6, x + column_w + 2, y + 2), radius=8, outline=style.colour,
+                                   width=3)
+        y_of[column] = y + 14
+    return max(y_of)
+
+
+def _p_solo(draw: kit.Draw, solo: dict[str, Any], top: int) -> int:
+    y = _p_text(draw, 12, top, f"Expedition {solo['expedition']}: {solo['title']}", P_W - 24, kit.ORANGE, "bold",
+                BIG, "title")
+    progress = solo.get("progress_text") or ""
+    facts = f"Goal: {solo['victory']} · progress {progress} · lose at {solo['loss_display']} cards"
+    if solo.get("crate_value"):
+        facts += f" · crates {solo['crates']}"
+    return int(_p_text(draw, 12, y, facts, P_W - 24)) + 6
+
+
+def _p_headline(view: dict[str, Any]) -> str:
+    if not view.get("over"):
+        return str(view["turn"])
+    return f"Game over: {_result_lines(view)[0]}"
+
+
+def render_image(view: dict[str, Any]) -> Image.Image:
+    """The public board before encoding (the benchmark times the encoding of exactly this image)."""
+    image, draw = kit.new_canvas(P_H, P_W)
+    active = view.get("active")
+    style = kit.player_style(int(active)) if active is not None else None
+    if view.get("over") and view["mode"] == "standard" and len(view["result"]["winners"]) == 1:
+        style = kit.player_style(int(view["result"]["winners"][0]))
+    kit.phone_header(draw, P_W, _p_headline(view), str(view.get("last_move") or ""), style)
+    y = kit.HEADER_H + 8
+    if view.get("solo"):
+        y = _p_solo(draw, view["solo"], y)
+    if not view.get("over"):  # at the end the display and the dice no longer matter: the results take the room
+        y = _p_display(image, draw, view, y)
+        y = _p_tray(draw, view, y)
+    _p_players(draw, view, y + 4)
+    return image
+
+
+def render(view: dict[str, Any]) -> bytes:
+    """The public board: 800 x 640 in every mode, display, dice and players; the results at the end."""
+    return kit.encode_board(render_image(view))
+
+
+def alt_text(view: dict[str, Any]) -> str:
+    """The board in words for the image's description (public facts only: cage counts, never their faces before
+    the end)."""
+    parts = [f"Monster Expedition, {view['mode']}.", _p_headline(view) + "."]
+    if view.get("last_move"):
+        parts.append(f"Last move: {view['last_move']}")
+    for player in view["players"]:
+        text = f"{player['name']}: {player['monster_points']} VP in monsters, {player['cages']} cages"
+        if view.get("over"):
+            text += f", {player.get('cage_points', 0)} VP from cages"
+        parts.append(text + f", camps {_p_camps(player)}.")
+    if view.get("solo"):
+        parts.append(f"Expedition {view['solo']['expedition']}: {view['solo']['progress_text']}.")
+    if not view.get("over"):
+        names = ", ".join(f"{c['name']} (level {c.get('level', '-')}, {c.get('vp', '-')} VP)" for c in view["display"])
+        parts.append(f"Display: {names or 'empty'}.")
+    return kit.clip_alt(parts)

@@ -10,6 +10,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
+from rendering import kit
 from rendering.kit import (
     AUTOMATON_STYLES,
     BACKGROUND,
@@ -23,7 +24,6 @@ from rendering.kit import (
     YELLOW,
     PlayerStyle,
     draw_token,
-    ellipsize,
     encode_png,
     font,
     header_band,
@@ -75,7 +75,8 @@ def tile_face(name: str, kind: str, points: int, rule: str) -> Image.Image:
     draw.ellipse((16, 16, 76, 76), fill=disc, outline=INK_DARK, width=3)
     if kind == "planet":
         draw.arc((6, 36, 86, 58), 200, 340, fill=INK, width=3)
-    draw.text((92, 14), ellipsize(draw, name, TILE_W - 190, font(40, "bold")), font=font(40, "bold"), fill=INK)
+    title, face = kit.fitted(name, TILE_W - 190, 40, "bold", 20)
+    draw.text((92, 14), title, font=face, fill=INK)
     draw.text((92, 58), kind, font=font(24), fill=INK_MUTED)
     cx, cy = TILE_W - 50, 46
     draw.ellipse((cx - 34, cy - 34, cx + 34, cy + 34), fill=YELLOW, outline=INK_DARK, width=3)
@@ -173,9 +174,8 @@ def _draw_card(draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], card: 
     cx = x1 - 34
     draw.ellipse((cx - 24, y0 + 10, cx + 24, y0 + 58), fill=YELLOW, outline=INK_DARK, width=2)
     draw.text((cx, y0 + 34), str(card["points"]), font=font(32, "bold"), fill=INK_DARK, anchor="mm")
-    name_face = font(28, "bold")
-    draw.text((x0 + 14, y0 + 14), ellipsize(draw, card["name"], x1 - x0 - 84, name_face), font=name_face,
-              fill=INK_DARK)
+    name, name_face = kit.fitted(card["name"], x1 - x0 - 84, 28, "bold", 16)
+    draw.text((x0 + 14, y0 + 14), name, font=name_face, fill=INK_DARK)
     body = font(23)
     for index, line in enumerate(wrap(draw, card["text"], x1 - x0 - 28, body)[:3]):
         draw.text((x0 + 14, y0 + 62 + index * 28), line, font=body, fill=INK_DARK)
@@ -199,8 +199,8 @@ def _draw_participants(draw: ImageDraw.ImageDraw, view: View, top: int) -> int:
         if style is not None:
             draw_token(draw, (MARGIN + 40, top + 40), 26, style)
         name = entry["name"] + ("  (to move)" if current and view["phase"] != "over" else "")
-        draw.text((MARGIN + 80, top + 14), ellipsize(draw, name, 560, font(32, "bold")), font=font(32, "bold"),
-                  fill=INK)
+        name, face = kit.fitted(name, 560, 32, "bold", 16)
+        draw.text((MARGIN + 80, top + 14), name, font=face, fill=INK)
         score = entry["score"]
         if entry["kind"] == "automation":
             detail = f"{pts(score['total'])} from locations"
@@ -232,7 +232,8 @@ def _draw_participants(draw: ImageDraw.ImageDraw, view: View, top: int) -> int:
             x, y = MARGIN + 80, top + 94 + index * 38  # one per line: the whole condition stays readable
             draw.text((x, y - 2), "✓", font=font(28, "bold"), fill=GOOD_TEXT)
             text = f"{card['name']} ({pts(card['points'])}): {card['text']}"
-            draw.text((x + 28, y), ellipsize(draw, text, WIDTH - 2 * MARGIN - 130, font(24)), font=font(24), fill=INK)
+            text, face = kit.fitted(text, WIDTH - 2 * MARGIN - 130, 24, "regular", 16)
+            draw.text((x + 28, y), text, font=face, fill=INK)
         top += height + 12
     return top
 
@@ -357,10 +358,10 @@ def _header_scores(draw: ImageDraw.ImageDraw, view: View) -> list[tuple[PlayerSt
     return scores
 
 
-def render(view: View) -> bytes:
-    """The board as PNG bytes: header (turn, last move, scores), the grid, explorers, cards, and the result."""
-    canvas = Image.new("RGB", (WIDTH, 4000), BACKGROUND)
-    draw = ImageDraw.Draw(canvas)
+def render_detail(view: View) -> bytes:
+    """The full-size detail board as PNG bytes: header (turn, last move, scores), the grid, explorers, the cards
+    with their conditions, the log and the result."""
+    canvas, draw = kit.new_canvas(4000)
     over = view["phase"] == "over"
     turn_style = None
     if over and len(view.get("result", {}).get("winners", [])) == 1:
@@ -381,3 +382,223 @@ def render(view: View) -> bytes:
         top = _draw_automation_cards(draw, view, top)
     top = _draw_participants(draw, view, top)
     return encode_png(canvas.crop((0, 0, WIDTH, top + MARGIN)))
+
+
+# --- the public board: 800 x 640 for every mode and player count, read on a phone -----------------------------
+
+P_W, P_H = kit.PHONE_WIDTH, 650
+P_TILE_W, P_TILE_H, P_GAP = 178, 170, 8
+P_GRID_LEFT, P_GRID_TOP = 12, kit.HEADER_H + 8
+P_SIDE = P_GRID_LEFT + 3 * P_TILE_W + 2 * P_GAP + 12
+SMALL, BIG = kit.SMALL, kit.BIG
+
+
+def _p_box(cell: int) -> tuple[int, int, int, int]:
+    row, column = divmod(cell, 3)
+    x = P_GRID_LEFT + column * (P_TILE_W + P_GAP)
+    y = P_GRID_TOP + row * (P_TILE_H + P_GAP)
+    return x, y, x + P_TILE_W, y + P_TILE_H
+
+
+@cache
+def _p_tile(name: str, kind: str, points: int, rule: str) -> Image.Image:
+    """A location tile at phone size, built once per process: kind disc, name, points and the whole rule."""
+    image = Image.new("RGB", (P_TILE_W, P_TILE_H), PANEL_LIGHT)
+    draw = kit.Draw(image)
+    draw.ellipse((6, 8, 30, 32), fill=PLANET if kind == "planet" else MOON, outline=INK_DARK, width=2)
+    draw.text((36, 4), name, font=font(24, "bold"), fill=INK, role="card")
+    cx, cy = P_TILE_W - 22, 22
+    draw.ellipse((cx - 18, cy - 18, cx + 18, cy + 18), fill=YELLOW, outline=INK_DARK, width=2)
+    draw.text((cx, cy), str(points), font=font(24, "bold"), fill=INK_DARK, anchor="mm", role="score")
+    for index, line in enumerate(kit.lines(rule, P_TILE_W - 12, SMALL, "semibold")[:3] if rule else ()):
+        draw.text((6, 42 + index * 21), line, font=font(SMALL, "semibold"), fill=YELLOW)
+    return image
+
+
+@cache
+def _p_grid(tiles: tuple[tuple[str, str, int, str], ...]) -> Image.Image:
+    """The whole empty grid of a match (its nine tiles never move during the match), built once and pasted."""
+    image = Image.new("RGB", (P_W, P_H), BACKGROUND)
+    for cell, tile in enumerate(tiles):
+        x0, y0, _, _ = _p_box(cell)
+        image.paste(_p_tile(*tile), (x0, y0))
+    return image
+
+
+def _p_pointer(draw: ImageDraw.ImageDraw, move: View, style: PlayerStyle) -> None:
+    """The last step: an arrow in the mover's colour on the crossed border, pointing into the new location, and
+    the new location outlined (shape, letter and direction say it without colour)."""
+    fx0, fy0, fx1, fy1 = _p_box(move["from_cell"])
+    tx0, ty0, tx1, ty1 = _p_box(move["to_cell"])
+    draw.rectangle((tx0 - 2, ty0 - 2, tx1 + 2, ty1 + 2), outline=style.colour, width=4)
+    dx = (tx0 > fx0) - (tx0 < fx0)
+    dy = (ty0 > fy0) - (ty0 < fy0)
+    if not dx and not dy:
+        return
+    x = (fx1 + tx0) / 2 if dx > 0 else (tx1 + fx0) / 2 if dx < 0 else (fx0 + fx1) / 2
+    y = (fy1 + ty0) / 2 if dy > 0 else (ty1 + fy0) / 2 if dy < 0 else (fy0 + fy1) / 2
+    norm = (dx * dx + dy * dy) ** 0.5
+    ux, uy = dx / norm, dy / norm
+    tip = (x + ux * 16, y + uy * 16)
+    side = (-uy * 13, ux * 13)
+    base = (x - ux * 12, y - uy * 12)
+    draw.polygon([tip, (base[0] + side[0], base[1] + side[1]), (base[0] - side[0], base[1] - side[1])],
+                 fill=style.colour, outline=HIGHLIGHT, width=2)
+
+
+def _p_draw_grid(draw: kit.Draw, view: View) -> None:
+    legal = {move["to_cell"]: move["direction"] for move in view["legal_moves"]}
+    free = set(view.get("empty_cells", []))
+    for entry in view["grid"]:
+        x0, _, x1, y1 = _p_box(entry["cell"])
+        cell = entry["cell"]
+        markers = [s for s in (style_of(view, o) for o in entry["markers"]) if s is not None]
+        explorers = [s for s in (style_of(view, o) for o in entry["explorers"]) if s is not None]
+        crowded = len(markers) + len(explorers) > 2  # the second and third explorers go up a row
+        label = f"{ARROWS[legal[cell]]} go" if cell in legal else "free" if cell in free else ""
+        if label:  # between the markers and the explorers, or above the markers when the bottom row is full
+            spot, anchor = (((x0 + x1) / 2 + 4, y1 - 22), "mm") if not crowded else ((x0 + 6, y1 - 64), "lm")
+            draw.text(spot, label, font=font(BIG, "bold"), fill=GOOD_TEXT, anchor=anchor)
+        for index, style in enumerate(markers):  # cubes: square plates along the bottom left, oldest first
+            cx, cy = x0 + 22 + index * 40, y1 - 22
+            draw.rounded_rectangle((cx - 19, cy - 19, cx + 19, cy + 19), radius=6, fill=PANEL)
+            draw_token(draw, (cx, cy), 17, style, width=2)
+        for index, style in enumerate(explorers):  # explorers ringed in white, along the bottom right
+            cx = x1 - 22 - index * 42
+            cy = y1 - 22 - (44 if crowded and index >= 1 else 0)
+            if crowded and index >= 1:
+                cx = x1 - 22 - (index - 1) * 42
+            draw.ellipse((cx - 20, cy - 20, cx + 20, cy + 20), fill=HIGHLIGHT)
+            draw_token(draw, (cx, cy), 17, style, width=2)
+    for move in view["last_moves"][-1:]:
+        style = style_of(view, move["who"])
+        if style is not None:
+            _p_pointer(draw, move, style)
+
+
+def _p_side_line(draw: kit.Draw, x: int, y: int, text: str, width: int, fill: str = INK_MUTED,
+                 weight: str = "regular") -> int:
+    for line in kit.lines(text, width, SMALL, weight):
+        draw.text((x, y), line, font=font(SMALL, weight), fill=fill)
+        y += SMALL + 4
+    return y
+
+
+def _p_cards(cards: list[View]) -> str:
+    return ", ".join(f"{card['name']} {card['points']}" for card in cards)
+
+
+def _p_draw_side(draw: kit.Draw, view: View) -> None:
+    over = view["phase"] == "over"
+    x, right = P_SIDE, P_W - 12
+    width = right - x
+    y = P_GRID_TOP
+    for entry in view["participants"]:
+        style = style_of(view, entry["id"])
+        score = entry["score"]
+        score_text = pts(score["total"])
+        names = kit.name_lines(entry["name"], width - 46)
+        top = y
+        if style is not None:
+            draw_token(draw, (x + 18, y + 17), 17, style, width=2)
+        for index, line in enumerate(names):
+            draw.text((x + 42, y + index * 28), line, font=font(BIG, "bold"), fill=INK, role="name")
+        y += 28 * len(names)
+        beside = kit.measure(names[-1], BIG, "bold") + kit.measure(score_text, BIG, "bold") + 12 <= width - 46
+        if beside:  # the score on the name's last line when both fit, else on a line of its own
+            draw.text((right - 4, y - 28), score_text, font=font(BIG, "bold"), fill=INK, anchor="ra", role="score")
+        else:
+            draw.text((x + 42, y), score_text, font=font(BIG, "bold"), fill=INK, role="score")
+            y += 30
+        left = entry["markers_left"]
+        if entry["kind"] == "automation":
+            card = entry["card"]
+            upcoming = card["path"][card["moves_used"]] if card["moves_left"] else None
+            facts = f"{card['name']}: " + (f"next {ARROWS[upcoming]}, {card['moves_left']} left" if upcoming
+                                           else "out of moves")
+            y = _p_side_line(draw, x + 42, y, facts, width - 46)
+        elif over:
+            if view["mode"] == "solo-hard":
+                parts = f"{score['expeditions']} from cards (not locations)"
+            else:
+                parts = f"{score['locations']} locations · {score['expeditions']} cards"
+            y = _p_side_line(draw, x + 42, y, parts, width - 46, INK)
+            if entry.get("scored"):
+                y = _p_side_line(draw, x + 42, y, "✓ " + _p_cards(entry["scored"]), width - 46, GOOD_TEXT)
+            if entry.get("unscored"):
+                y = _p_side_line(draw, x + 42, y, "hand: " + _p_cards(entry["unscored"]), width - 46)
+        else:
+            facts = [f"{left} marker{'s' if left != 1 else ''} left"]
+            if view["mode"] != "abstract":
+                facts.append(f"{entry['hand_size']} card{'s' if entry['hand_size'] != 1 else ''}")
+            if entry.get("scored"):
+                facts.append(f"{len(entry['scored'])} scored")
+            if entry.get("held"):
+                facts.append("held by gravity")
+            y = _p_side_line(draw, x + 42, y, " · ".join(facts), width - 46)
+        if entry["id"] == view.get("current") and not over:
+            draw.rounded_rectangle((x - 6, top - 6, right + 2, y + 2), radius=8, outline=HIGHLIGHT, width=2)
+        y += 10 if over else 14
+    if "market" in view and not over:
+        y = _p_side_line(draw, x, y, f"Market (draw pile {view.get('draw_pile', 0)})", width, INK, "bold")
+        for card in view["market"]:
+            y = _p_side_line(draw, x + 8, y, f"{card['name']} · {pts(card['points'])}", width - 8, INK)
+    if view["mode"] in ("solo", "solo-hard") and not over:
+        _p_side_line(draw, x, y, f"Round {view.get('round', 0)} of {view.get('rounds', 0)}", width, INK, "bold")
+
+
+def _p_headline(view: View) -> str:
+    if view["phase"] != "over":
+        return str(view["turn"])
+    result = view["result"]
+    names = {entry["id"]: entry["name"] for entry in view["participants"]}
+    winners = [names[w] for w in result["winners"]]
+    if view["mode"] in ("solo", "solo-hard"):
+        if not result.get("player_won"):
+            return "Game over: the Automations win"
+        return "Game over: you beat the Automations!" if len(winners) == 1 else "Game over: shared win"
+    return f"Game over: {' and '.join(winners)} win{'s' if len(winners) == 1 else ''}"
+
+
+def _p_turn_style(view: View) -> PlayerStyle | None:
+    if view["phase"] == "over":
+        winners = view.get("result", {}).get("winners", [])
+        return style_of(view, winners[0]) if len(winners) == 1 else None
+    return style_of(view, view.get("current"))
+
+
+def render_image(view: View) -> Image.Image:
+    """The public board before encoding (the benchmark times the encoding of exactly this image)."""
+    tiles = tuple((e["location"]["name"], e["location"]["kind"], e["location"]["points"], e["location"]["rule"])
+                  for e in sorted(view["grid"], key=lambda e: e["cell"]))
+    image = _p_grid(tiles).copy()
+    draw = kit.Draw(image)
+    kit.phone_header(draw, P_W, _p_headline(view), view["last_move"] or "", _p_turn_style(view))
+    _p_draw_grid(draw, view)
+    _p_draw_side(draw, view)
+    return image
+
+
+def render(view: View) -> bytes:
+    """The public board: 800 x 640 in every mode, the grid on the left, explorers and scores on the right."""
+    return kit.encode_board(render_image(view))
+
+
+def alt_text(view: View) -> str:
+    """The board in words for the image's description: turn, last move, scores and the grid (public facts)."""
+    parts = [f"{view['title']}, {view['mode_title']}.", _p_headline(view) + "."]
+    if view["last_move"]:
+        parts.append(f"Last move: {view['last_move']}")
+    names = {entry["id"]: entry["name"] for entry in view["participants"]}
+    for entry in view["participants"]:
+        where = next((g["location"]["name"] for g in view["grid"] if entry["id"] in g["explorers"]), "off the grid")
+        parts.append(f"{entry['name']}: {pts(entry['score']['total'])}, at {where}, "
+                     f"{entry['markers_left']} markers left.")
+    for row in range(3):
+        cells = []
+        for g in sorted(view["grid"], key=lambda e: e["cell"])[row * 3:row * 3 + 3]:
+            marks = ", ".join(names.get(m, m) for m in g["markers"])
+            cells.append(f"{g['location']['name']} {g['location']['points']}" + (f" (marked by {marks})" if marks
+                                                                                   else ""))
+        parts.append(f"Row {row + 1}: " + "; ".join(cells) + ".")
+    return kit.clip_alt(parts)

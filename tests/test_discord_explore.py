@@ -57,7 +57,7 @@ async def test_a_whole_game_of_every_mode(database: Path, mode: str, players: in
     async with DiscordHarness(create_bot(database)) as discord_:
         users = await _open_table(discord_, mode, players, seed)
         first = discord_.last_public_message()
-        assert first.files and first.files[0].image().width == 1280
+        assert first.files and first.files[0].image().size == (800, 650)
         if mode.startswith("solo"):  # the two Automation cards are revealed, in order, before the player places
             assert "(Automation cards revealed: Automation 1 is " in first.content
         moves = await _play(discord_, users, seed)
@@ -66,7 +66,7 @@ async def test_a_whole_game_of_every_mode(database: Path, mode: str, players: in
         assert match.status == "finished" and outcome is not None and moves > 0
         final = discord_.channel_messages()[-1]
         assert outcome.summary in final.content and final.files
-        assert final.button_labels() == ["Show mine"]
+        assert final.button_labels() == ["Show mine", "Details"]
         # the log replays to exactly the stored state
         assert await discord_.bot.service.replayed_state(match.id) == match.state  # type: ignore[attr-defined]
 

@@ -67,7 +67,7 @@ async def test_the_campaign_and_solo_expeditions(database: Path) -> None:
         state = await _state(discord_)
         assert state["solo"]["expedition"] == 1 and state["mode"] == "solo"
         busy = (await discord_.command("hunt solo", user=alice)).one()
-        assert busy.ephemeral and "already has a Monster Expedition game" in (busy.content or "")
+        assert busy.ephemeral and "already has a game of Monster Expedition" in (busy.content or "")
 
 
 def _path_to_a_crate_purchase(profile: dict[str, Any]) -> tuple[int, list[dict[str, Any]], dict[str, Any]]:

@@ -30,7 +30,7 @@ async def test_lobby_to_finished_game_through_buttons(database: Path) -> None:
         assert board.created and board.notified == (alice.id,)
         assert board.files and board.files[0].image().format == "PNG"
         assert f"<@{alice.id}>" in (board.content or "")
-        assert board.button_labels() == ["Take 1", "Take 2", "Take 3", "Show mine"]
+        assert board.button_labels() == ["Take 1", "Take 2", "Take 3", "Show mine", "Details"]
         players = [alice, bob]
         turn = 0
         while True:
@@ -41,7 +41,7 @@ async def test_lobby_to_finished_game_through_buttons(database: Path) -> None:
             final = replies.public()[-1]
             if "wins" in (final.content or ""):
                 break
-        assert final.button_labels() == ["Show mine"]
+        assert final.button_labels() == ["Show mine", "Details"]
         assert final.files and "took the last stone" in (final.content or "")
         # The game is over: moves are refused privately, the board can still be shown.
         late = (await discord_.command("game board", user=bob)).last
@@ -55,7 +55,7 @@ async def test_bad_input_is_answered_privately_and_changes_nothing(database: Pat
         assert reply.ephemeral and "no game in this channel" in (reply.content or "")
         await discord_.command("game new", {"game": "test-nim"}, user=alice)
         reply = (await discord_.command("game new", {"game": "test-nim"}, user=bob)).one()
-        assert reply.ephemeral and "already has a Test Nim lobby" in (reply.content or "")
+        assert reply.ephemeral and "already has a lobby for Test Nim" in (reply.content or "")
         reply = (await discord_.command("game start", user=alice)).one()
         assert reply.ephemeral and "needs 2 to 3 players" in (reply.content or "")
         await discord_.command("game join", user=bob)
@@ -80,7 +80,7 @@ async def test_bad_input_is_answered_privately_and_changes_nothing(database: Pat
         assert "out of date" in (stale.content or "") and stale.files  # it shows the current board
         # once the new board is up, the old one has no buttons left to press
         assert discord_.world.get_message(board.id).buttons() == []
-        assert discord_.last_public_message().button_labels()[-1] == "Show mine"
+        assert discord_.last_public_message().button_labels()[-2:] == ["Show mine", "Details"]
         mine = (await discord_.command("game mine", user=alice)).one()
         assert mine.ephemeral and "Your secret number is" in (mine.content or "")
         # hidden information never reaches a public message

@@ -201,6 +201,24 @@ class Demo(app_commands.Group, name="demo", description="Harness demo"):
     async def worse(self, interaction: discord.Interaction) -> None:
         raise RuntimeError("unhandled")
 
+    @app_commands.command(description="Pings the way a board does, and the ways that do not notify")
+    async def ping(self, interaction: discord.Interaction, who: discord.Member) -> None:
+        only_who = discord.AllowedMentions(everyone=False, roles=False, users=[who])
+        await interaction.response.defer(thinking=True)
+        await interaction.followup.send(f"{who.mention} replaces the thinking message", allowed_mentions=only_who)
+        message = await interaction.followup.send(f"{who.mention} @everyone in a new message", wait=True,
+                                                  allowed_mentions=only_who)
+        await message.edit(content=f"{who.mention} added by an edit", allowed_mentions=only_who)
+        await interaction.followup.send(f"{who.mention} ephemeral", ephemeral=True, allowed_mentions=only_who)
+        both_dict = discord.AllowedMentions(users=True).to_dict()
+        both_dict["users"] = [str(who.id)]
+        try:
+            await interaction.client.http.request(  # type: ignore[attr-defined]
+                discord.http.Route("POST", "/channels/{channel_id}/messages", channel_id=interaction.channel_id),
+                json={"content": "x", "allowed_mentions": both_dict})
+        except discord.HTTPException as error:
+            await interaction.followup.send(f"refused: {error.status}", ephemeral=True)
+
     @app_commands.command(description="Never returns")
     async def hang(self, interaction: discord.Interaction) -> None:
         await asyncio.Event().wait()
@@ -392,6 +410,20 @@ async def test_component_defer_then_edit_original_and_ephemeral_followup() -> No
         assert [m.content for m in discord_.channel_messages()] == ["tidied"]
         with pytest.raises(HarnessError, match="cannot see"):
             discord_.click(replies.ephemeral()[0].message_id, label="x", user=alice)
+
+
+async def test_notifications_only_for_new_messages_and_the_users_allowed() -> None:
+    async with DiscordHarness(DemoBot()) as discord_:
+        alice, bob = discord_.user("alice"), discord_.user("bob")
+        replies = await discord_.command("demo ping", {"who": bob}, user=alice)
+        followups = replies.of("followup")
+        assert (followups[0].created, followups[0].notified) == (False, ())  # the first followup edits the defer
+        assert (followups[1].created, followups[1].notified, followups[1].notified_everyone) == (True, (bob.id,),
+                                                                                                 False)
+        (edit,) = replies.of("edit")
+        assert edit.notified == () and "added by an edit" in (edit.content or "")
+        assert followups[2].ephemeral and followups[2].notified == ()
+        assert followups[3].content == "refused: 400"  # parse users together with a users list: Discord says no
 
 
 async def test_modal_and_attachment_option() -> None:

@@ -54,7 +54,7 @@ async def test_the_host_leaving_passes_the_lobby_on_and_an_empty_lobby_closes(se
 
 async def test_one_game_per_channel(service: GameService) -> None:
     await service.new_match(1, CHANNEL, "nim", ALICE)
-    with pytest.raises(LobbyError, match="already has a Test Nim lobby"):
+    with pytest.raises(LobbyError, match="already has a lobby for Test Nim"):
         await service.new_match(1, CHANNEL, "nim", BOB)
     await service.new_match(1, CHANNEL + 1, "nim", BOB)
 

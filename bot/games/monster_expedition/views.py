@@ -131,6 +131,11 @@ def view(state: JSON, viewer: Viewer, cat: Catalog | None = None) -> JSON:
                              "monster_points": result["monster_points"][s], "cage_points": result["cage_points"][s],
                              "text": f"{result['scores'][s]} VP" + (" (winner)" if s in result["winners"] else "")}
                             for s in range(len(state["players"]))]
+    if state["over"]:  # cages are counted face up at the end: every player's cages become public
+        for seat, entry in enumerate(players):
+            player = state["players"][seat]
+            entry["cages_revealed"] = [_card_view(i, cat) for i in player["cages"]]
+            entry["cage_points"] = cage_points(player, cat)
     if state["mode"] == "solo":
         expedition = expedition_of(state, cat)
         assert expedition is not None

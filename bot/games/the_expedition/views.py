@@ -76,6 +76,8 @@ def _participant_view(state: JSON, catalog: Catalog, explorer: JSON, scores: dic
         entry["held"] = bool(explorer["held"])
         entry["hand_size"] = len(explorer["hand"])
         entry["scored"] = [card_view(catalog.expedition(c), catalog) for c in explorer["scored"]]
+        if state["phase"] == "over":  # the rules reveal the expedition cards left unscored at the end
+            entry["unscored"] = [card_view(catalog.expedition(c), catalog) for c in explorer["hand"]]
     return entry
 
 

@@ -1,4 +1,5 @@
-"""The board image: a mid-game and a final position for each mode render to readable PNGs of the right size."""
+"""The board image: a mid-game and a final position for each mode render to readable PNGs of the right size
+(the public board 800 x 640, the detail board 1280 px wide)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import pytest
 from PIL import Image
 
 from bot.games.monster_expedition import GAME
-from rendering.monster_expedition import render
+from rendering.monster_expedition import render, render_detail
 
 from .helpers import playout
 
@@ -33,13 +34,14 @@ def test_mid_game_and_final_boards_render(mode: str, players: int, seed: int, op
         png = render(view)
         image = Image.open(io.BytesIO(png))
         image.load()
-        assert image.width == 1280 and len(png) < 300_000
+        assert image.size == (800, 640) and len(png) < 200_000
+        assert Image.open(io.BytesIO(render_detail(view))).width == 1280
         with open(f"/tmp/monster-expedition-{mode}-{players}p-seed{seed}-{label}.png", "wb") as handle:
             handle.write(png)
 
 
 def _image(view: dict) -> Image.Image:
-    image = Image.open(io.BytesIO(render(view)))
+    image = Image.open(io.BytesIO(render_detail(view)))
     image.load()
     return image.convert("RGB")
 
@@ -80,8 +82,9 @@ def test_the_final_header_names_the_winner_and_a_busy_board_stays_small() -> Non
         give(state, seat, monsters=monsters)
     end_standard_game(state, [])
     view = GAME.view(state, None)
-    png = render(view)
+    png = render_detail(view)
     assert len(png) < 300_000 and Image.open(io.BytesIO(png)).width == 1280
+    assert Image.open(io.BytesIO(render(view))).size == (800, 640)
     from rendering.monster_expedition import _headline
 
     assert _headline(view) == "Game over: Julia wins!"

@@ -155,17 +155,21 @@ def test_no_public_text_names_another_players_cage() -> None:
     public_texts(state, events)
     julias = set(state["players"][0]["cages"])
     hidden |= julias
-    end_standard_game(state, events := [])
-    public_texts(state, events)
-    seen.append(GAME.outcome(state).summary)
-    text = " ".join(seen)
-    names = {CAT.card(i).name for i in hidden} | hidden
-    assert not [n for n in names if n in text]
-    assert "Stachelmaul" in text  # a crested card caged at the end was public: only its new owner's count shows
-    assert "Mia steals" not in text and "Julia steals a random cage from Oliver." in text
     for seat in (1, 2):  # another seat's own view and /game mine show their cages, never Julia's
         theirs = json.dumps(GAME.view(state, seat), ensure_ascii=False) + GAME.private_text(state, seat)
         assert not [n for n in {CAT.card(i).name for i in julias} if n in theirs]
+    names = {CAT.card(i).name for i in hidden} | hidden
+    assert not [n for n in names if n in " ".join(seen)]
+    end_standard_game(state, events := [])
+    seen.extend(GAME.describe(state, e) for e in events)
+    seen.append(GAME.outcome(state).summary)
+    text = " ".join(seen)
+    assert not [n for n in names if n in text]
+    assert "Stachelmaul" in text  # a crested card caged at the end was public: only its new owner's count shows
+    assert "Mia steals" not in text and "Julia steals a random cage from Oliver." in text
+    final = GAME.view(state, None)  # the end: cages are counted face up, so the final board shows them all
+    assert [{c["id"] for c in p["cages_revealed"]} for p in final["players"]] == [
+        set(p["cages"]) for p in state["players"]]
 
 
 def test_describe_never_names_a_caged_monster() -> None:

@@ -24,10 +24,10 @@ MODES = [("standard", 2), ("standard", 3), ("abstract", 2), ("abstract", 3), ("s
 
 
 def _hidden_words(state: dict[str, Any], viewer: int | None) -> list[str]:
-    """Card ids and names the viewer must not see: others' unscored hands, undealt cards, the draw pile."""
+    """Card ids and names the viewer must not see: others' hands before the end, undealt cards, the draw pile."""
     secret: list[str] = list(state["undealt"]) + list(state["draw_pile"])
     for player in state["players"]:
-        if player["seat"] != viewer:
+        if player["seat"] != viewer and state["phase"] != "over":  # the end reveals the unscored cards
             secret += player["hand"]
     return [word for card in secret for word in (card, CATALOG.expedition(card).name)]
 

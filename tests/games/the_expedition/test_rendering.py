@@ -1,4 +1,5 @@
-"""The board image for a mid-game and a final position of every mode: a PNG 1280 px wide, well under 1 MB."""
+"""The board image for a mid-game and a final position of every mode: the public board 800 x 650 and small, the
+detail board 1280 px wide."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from PIL import Image
 
 from bot.core.rng import Rng
 from bot.games.the_expedition.policies import greedy_action
-from rendering import render_board
+from rendering import render_board, render_detail
 from rendering.the_expedition import render
 
 from .helpers import GAME
@@ -38,8 +39,10 @@ def test_render_mid_game_and_final(mode: str, players: int) -> None:
         png = render_board("the-expedition", GAME.view(state, None))
         image = Image.open(io.BytesIO(png))
         image.load()
-        assert image.width == 1280 and image.mode == "RGB"
-        assert len(png) < 1_000_000
+        assert image.size == (800, 650)
+        assert len(png) < 200_000
+        detail = Image.open(io.BytesIO(render_detail("the-expedition", GAME.view(state, None))))
+        assert detail.width == 1280
         with open(f"/tmp/the-expedition-{mode}-{tag}.png", "wb") as handle:
             handle.write(png)
 
@@ -47,7 +50,7 @@ def test_render_mid_game_and_final(mode: str, players: int) -> None:
 def test_render_placement_and_a_private_view() -> None:
     state = GAME.setup("standard", ["Alice", "Bob"], Rng(3, 0), {})
     png = render(GAME.view(state, None))
-    assert Image.open(io.BytesIO(png)).width == 1280
+    assert Image.open(io.BytesIO(png)).size == (800, 650)
     with open("/tmp/the-expedition-placement.png", "wb") as handle:
         handle.write(png)
     seat = GAME.to_act(state)[0]

@@ -1,0 +1,118 @@
+"""Rendering off the event loop: a process pool with bounded concurrency, warmed up once per worker.
+
+A board is pure CPU work in Pillow and Python; in a thread it takes the interpreter lock from the event loop (up
+to 280 ms of loop lag with 50 busy channels), so boards are drawn in worker processes. Workers are *spawned*, not
+forked: the bot process runs aiosqlite and discord.py threads, and forking a process with running threads can
+copy a held lock into the child. A renderer registered at runtime (the tests' fake game, a plug-in) is unknown to
+a freshly spawned child, so those render in a thread instead.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import multiprocessing
+import os
+import threading
+import weakref
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any, ClassVar
+
+import rendering
+from rendering import kit
+
+View = dict[str, Any]
+Renderer = Callable[[str, View], bytes]
+
+
+def _warm_up() -> None:
+    """A worker's start: import every game's renderer and load the fonts, so no board pays for them."""
+    for module in ("the_expedition", "monster_expedition", "expeditions"):
+        __import__(f"rendering.{module}")
+    kit.warm_up()
+
+
+def _draw(game_key: str, view: View, detail: bool, footer: str | None) -> bytes:
+    """One board, in whichever process runs it."""
+    image = rendering.render_detail(game_key, view) if detail else rendering.render_board(game_key, view)
+    return kit.add_footer(image, footer) if footer else image
+
+
+def _ready() -> int:
+    return os.getpid()
+
+
+class RenderPool:
+    """Renders boards in `workers` spawned processes, at most `limit` boards in flight at once.
+
+    `renderer` replaces the game renderers (tests inject a fake one); it and runtime-registered games run in a
+    thread, since a spawned worker cannot import them."""
+
+    def __init__(self, workers: int | None = None, *, limit: int | None = None,
+                 renderer: Renderer | None = None) -> None:
+        # One core stays free for the event loop: a worker on every core would starve it as surely as a thread.
+        self.workers = workers or max(1, min(4, (os.cpu_count() or 2) - 1))
+        self._limit = limit or 2 * self.workers
+        self._renderer = renderer
+        self._executor: ProcessPoolExecutor | None = None
+        # One bound per event loop (a semaphore belongs to the loop it first waits on; tests run many loops).
+        self._semaphores: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Semaphore] = (
+            weakref.WeakKeyDictionary())
+        self._lock = threading.Lock()
+
+    _shared: ClassVar[RenderPool | None] = None
+
+    @classmethod
+    def shared(cls) -> RenderPool:
+        """The process's one pool of game renderers: every service in the process shares its workers."""
+        if cls._shared is None:
+            cls._shared = cls()
+        return cls._shared
+
+    def _pool(self) -> ProcessPoolExecutor:
+        with self._lock:
+            if self._executor is None:
+                context = multiprocessing.get_context("spawn")
+                self._executor = ProcessPoolExecutor(self.workers, mp_context=context, initializer=_warm_up)
+            return self._executor
+
+    async def start(self) -> None:
+        """Spawn and warm every worker now (at bot start) rather than on the first board."""
+        loop = asyncio.get_running_loop()
+        pool = self._pool()
+        await asyncio.gather(*(loop.run_in_executor(pool, _ready) for _ in range(self.workers)))
+
+    async def render(self, game_key: str, view: View, *, detail: bool = False, footer: str | None = None) -> bytes:
+        """The PNG of `view`'s public board (or its detail board), with an optional footer line."""
+        loop = asyncio.get_running_loop()
+        semaphore = self._semaphores.get(loop)
+        if semaphore is None:
+            semaphore = self._semaphores[loop] = asyncio.Semaphore(self._limit)
+        async with semaphore:
+            if self._renderer is not None:
+                custom = self._renderer
+
+                def draw() -> bytes:
+                    image = custom(game_key, view)
+                    return kit.add_footer(image, footer) if footer else image
+
+                return await asyncio.to_thread(draw)
+            if rendering.is_registered(game_key):
+                return await asyncio.to_thread(_draw, game_key, view, detail, footer)
+            pool = self._pool()
+            try:
+                return await loop.run_in_executor(pool, _draw, game_key, view, detail, footer)
+            except BrokenProcessPool:  # a worker died (killed, out of memory): start fresh workers, try once more
+                with self._lock:
+                    if self._executor is pool:
+                        self._executor = None
+                pool.shutdown(wait=False, cancel_futures=True)
+                return await loop.run_in_executor(self._pool(), _draw, game_key, view, detail, footer)
+
+    def close(self, *, wait: bool = True) -> None:
+        """Stop the workers (idempotent; they start again on the next board)."""
+        with self._lock:
+            executor, self._executor = self._executor, None
+        if executor is not None:
+            executor.shutdown(wait=wait, cancel_futures=True)

@@ -9,6 +9,7 @@ bot, so the next board message can say what happened before it pings the next pe
 from __future__ import annotations
 
 import asyncio
+import multiprocessing
 import random
 from collections.abc import Awaitable, Callable
 from concurrent.futures import Executor, ProcessPoolExecutor
@@ -34,10 +35,20 @@ _pool: Executor | None = None
 
 
 def _executor() -> Executor:
+    """The thinking pool, started on first use. Workers are spawned, not forked: the bot process runs database and
+    gateway threads, and forking a process with running threads can copy a held lock into the child."""
     global _pool
     if _pool is None:
-        _pool = ProcessPoolExecutor(max_workers=WORKERS)
+        _pool = ProcessPoolExecutor(max_workers=WORKERS, mp_context=multiprocessing.get_context("spawn"))
     return _pool
+
+
+def close() -> None:
+    """Stop the thinking workers (when the bot stops)."""
+    global _pool
+    if isinstance(_pool, ProcessPoolExecutor):
+        _pool.shutdown(wait=False, cancel_futures=True)
+    _pool = None
 
 
 def use_executor(executor: Executor | None) -> None:

@@ -45,3 +45,13 @@ def test_consecutive_moves_of_one_bot_share_a_line() -> None:
     assert run
     assert run.text() == ("🤖 Bot 2 (hard): Bot 2 banks two 6s. Bot 2 captures Waldtroll.\n"
                           "🤖 Bot 3 (easy): moved.")
+
+
+def test_the_thinking_pool_spawns_its_workers_and_stops_with_the_bot() -> None:
+    autoplay.use_executor(None)
+    pool = autoplay._executor()
+    assert isinstance(pool, ProcessPoolExecutor)
+    assert pool._mp_context.get_start_method() == "spawn"  # never forked from a process running threads
+    autoplay.close()
+    assert autoplay._pool is None
+    autoplay.close()  # twice is harmless

@@ -1,4 +1,5 @@
-"""The command line: `expedition-bot run` connects to Discord; `local` plays offline; `migrate` copies a database."""
+"""The command line: `run` connects to Discord; `local` plays offline; `migrate` copies a database;
+`simulate` plays bot-only games headless."""
 
 from __future__ import annotations
 
@@ -44,11 +45,18 @@ def _parser() -> argparse.ArgumentParser:
     migrate = commands.add_parser("migrate", help="copy every game from one database to another (and verify)")
     migrate.add_argument("--from", dest="source", required=True, help="SQLite file or postgresql:// URL to read")
     migrate.add_argument("--to", dest="target", required=True, help="an empty SQLite file or postgresql:// URL")
+    from bot.simulate import add_arguments
+
+    add_arguments(commands.add_parser("simulate", help="play bot-only games headless and print their statistics"))
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
+    if args.command == "simulate":
+        from bot.simulate import main as simulate
+
+        return simulate(args)
     try:
         settings = load_settings(database=getattr(args, "db", None), sync_guild=getattr(args, "sync_guild", None),
                                  log_level=args.log_level, shard_count=getattr(args, "shard_count", None),

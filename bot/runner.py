@@ -76,6 +76,9 @@ async def serve(client: ExpeditionBot, token: str) -> str | None:
                 service = getattr(client, "service", None)
                 if service is not None:  # the render workers are processes of their own: stop them too
                     service.render_pool.close()
+                from bot import autoplay
+
+                autoplay.close()  # and the computer players' thinking workers
 
     return await _guarded(work)
 

@@ -17,6 +17,7 @@ from typing import Any
 
 import bot.games  # noqa: F401  (registers every game)
 import rendering
+from bot import autoplay
 from bot.core import (
     JSON,
     Game,
@@ -32,6 +33,7 @@ from bot.core import (
     find_game,
 )
 from bot.core.replay import RecordedStep, replay
+from bot.core.seats import is_bot
 from bot.store import ChannelBusy, MatchRecord, Store, VersionClash
 from rendering import render_board
 from rendering.pool import RenderPool
@@ -271,7 +273,7 @@ class GameService:
         # The setup options (profiles included) go into the log so that a replay sets up exactly the same game.
         await self._record(match, "started", user_id=user_id, action={"setup_options": options}, draws=rng.draws,
                            state=state, status="active", text=f"{game.title} ({mode.title}) started.{seed_note}")
-        return await self._reload(match)
+        return await autoplay.after_move(self, await self._reload(match))
 
     async def _setup_options(self, match: MatchRecord) -> JSON:
         profiles = [await self.store.profile(match.guild_id, s.user_id, match.game) for s in match.seats]
@@ -345,6 +347,14 @@ class GameService:
             return await self._act(match, user_id, offered[index].action, version)
 
     async def _act(self, match: MatchRecord, user_id: int, action: JSON, expected_version: int | None) -> Accepted:
+        accepted = await self._commit(match, user_id, action, expected_version)
+        played = await autoplay.after_move(self, accepted.match)  # the computer players' turns that follow
+        if played.version == accepted.match.version:
+            return accepted
+        return Accepted(played, accepted.headline, new_board=True)
+
+    async def _commit(self, match: MatchRecord, user_id: int, action: JSON,
+                      expected_version: int | None) -> Accepted:
         if match.status == "lobby":
             raise LobbyError("The game has not started yet: the host starts it with /game start.")
         if match.status != "active" or match.state is None:
@@ -495,7 +505,7 @@ class GameService:
             waiting = game.to_act(state)
             for seat in waiting:
                 record = match.user_at(seat)
-                if record is not None:
+                if record is not None and not is_bot(record.user_id):  # a computer player is never pinged
                     mentions.append(record.user_id)
             if waiting:
                 seat = waiting[0]

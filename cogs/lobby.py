@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import io
 from typing import Any
@@ -10,7 +11,9 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot import autoplay
 from bot.core import all_games, find_game
+from bot.core.seats import BOT_LEVELS
 from bot.service import LOG_LIMIT, MAX_SEED, InvalidControl, MatchRecord
 from cogs.common import NO_PINGS, channel_id_of, player_of, safe_name, safe_text, send_private, service_of
 from cogs.controls import Router, button, register_control, send_detail, stopped
@@ -74,6 +77,23 @@ async def start_game(interaction: discord.Interaction, match: MatchRecord) -> No
     """The lobby message says the game started; the first board is a new message pinging the first player."""
     await show_lobby(interaction, match)
     await post_board(interaction, match.id, note="The game has started; the board is posted below.")
+    if autoplay.all_bots(match) and match.status == "active":
+        start_bot_table(interaction, match.id)
+
+
+_BOT_TABLES: set[asyncio.Task[None]] = set()  # running tables of bots alone (kept so they are not collected)
+
+
+def start_bot_table(interaction: discord.Interaction, match_id: int) -> None:
+    """A table of computer players alone plays itself in the background, one board message per round."""
+    desk = desk_of(interaction)
+
+    async def show(shown: int) -> None:
+        await desk.post(shown, ping=False)
+
+    task = asyncio.create_task(autoplay.run_bot_table(service_of(interaction), match_id, show))
+    _BOT_TABLES.add(task)
+    task.add_done_callback(_BOT_TABLES.discard)
 
 
 async def press_lobby(interaction: discord.Interaction, fields: dict[str, Any], item: discord.ui.Item[Any]) -> None:
@@ -183,6 +203,30 @@ class GameCommands(commands.GroupCog, group_name="game", group_description="Star
         await acknowledge(interaction)
         match = await service_of(interaction).start(channel_id_of(interaction), interaction.user.id)
         await start_game(interaction, match)
+
+    @app_commands.command(name="add-bot", description="Seat a computer player in the lobby (host only)")
+    @app_commands.describe(level="easy: random moves; normal: a rule of thumb; hard: searches ahead")
+    @app_commands.choices(level=[app_commands.Choice(name=level, value=level) for level in BOT_LEVELS])
+    async def add_bot(self, interaction: discord.Interaction, level: str = "normal") -> None:
+        await acknowledge(interaction)
+        match = await autoplay.add_bot(service_of(interaction), channel_id_of(interaction), interaction.user.id,
+                                       level)
+        await tell(interaction, f"{match.seats[-1].name} is seated ({len(match.seats)} at the table).")
+        await show_lobby(interaction, match)
+
+    @app_commands.command(name="remove-bot", description="Free the last computer player's seat (host only)")
+    async def remove_bot(self, interaction: discord.Interaction) -> None:
+        await acknowledge(interaction)
+        match = await autoplay.remove_bot(service_of(interaction), channel_id_of(interaction), interaction.user.id)
+        await tell(interaction, f"The computer player left ({len(match.seats)} at the table).")
+        await show_lobby(interaction, match)
+
+    @app_commands.command(name="hint", description="The move a normal computer player would make for you, and why")
+    async def hint(self, interaction: discord.Interaction) -> None:
+        await acknowledge(interaction)
+        match = await service_of(interaction).current(channel_id_of(interaction))
+        text = await autoplay.hint_for(service_of(interaction), channel_id_of(interaction), interaction.user.id)
+        await tell(interaction, safe_text(text, [seat.name for seat in match.seats]))
 
     @app_commands.command(name="board", description="Post this channel's board again")
     @app_commands.describe(detail="Show me the full-size board with every detail, privately")

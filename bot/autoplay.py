@@ -1,0 +1,239 @@
+"""Computer players at a live table: thinking in a process pool (never on the event loop) and reporting runs of
+bot turns in words.
+
+The service calls `think` for a bot seat with that seat's view only (see `bot.core.bots.bot_view`); a worker
+process decides and hands back the action with its reason. Consecutive bot turns are gathered into one sentence per
+bot, so the next board message can say what happened before it pings the next person.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import multiprocessing
+import random
+from collections.abc import Awaitable, Callable
+from concurrent.futures import Executor, ProcessPoolExecutor
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from bot.core.bots import Budget, Decision, bot_view, decide, explain
+from bot.core.errors import LobbyError, NotYourTurn
+from bot.core.protocol import JSON, Game
+from bot.core.registry import find_game
+from bot.core.seats import BOT_LEVELS, bot_level, bot_name, bot_user_id, is_bot
+
+if TYPE_CHECKING:
+    from bot.service import GameService
+    from bot.store import MatchRecord
+    from bot.store.records import SeatRecord
+
+LIVE_BUDGET = Budget(seconds=1.0, iterations=4000)
+"""A hard bot's thinking time per move at a live table (p95 well under 2 s: see benchmarks/bench_bots.py)."""
+WORKERS = 1  # one core thinks; the other keeps the event loop, rendering and the database responsive
+
+_pool: Executor | None = None
+
+
+def _executor() -> Executor:
+    """The thinking pool, started on first use. Workers are spawned, not forked: the bot process runs database and
+    gateway threads, and forking a process with running threads can copy a held lock into the child."""
+    global _pool
+    if _pool is None:
+        _pool = ProcessPoolExecutor(max_workers=WORKERS, mp_context=multiprocessing.get_context("spawn"))
+    return _pool
+
+
+def close() -> None:
+    """Stop the thinking workers (when the bot stops)."""
+    global _pool
+    if isinstance(_pool, ProcessPoolExecutor):
+        _pool.shutdown(wait=False, cancel_futures=True)
+    _pool = None
+
+
+def use_executor(executor: Executor | None) -> None:
+    """Replace the thinking pool (tests use a thread pool or run inline); None goes back to a process pool."""
+    global _pool
+    _pool = executor
+
+
+def _decide(game_key: str, view: JSON, seat: int, level: str, seed: int, budget: Budget) -> Decision:
+    import bot.games  # noqa: F401  (a fresh worker process registers the games)
+
+    return decide(find_game(game_key), view, seat, level, random.Random(seed), budget)
+
+
+def _hint(game_key: str, view: JSON, seat: int, seed: int) -> str:
+    import bot.games  # noqa: F401
+
+    return explain(find_game(game_key), view, seat, random.Random(seed))
+
+
+async def think(game: Game, state: JSON, seat: int, user_id: int, seed: int,
+                budget: Budget | None = None) -> Decision:
+    """The move of the bot in `seat` (its level is in its user id), decided in the pool from its own view."""
+    level = bot_level(user_id)
+    if level is None:
+        raise ValueError(f"seat {seat} is not a computer player")
+    view = bot_view(game, state, seat)
+    loop = asyncio.get_running_loop()
+    return await loop.run_in_executor(_executor(), _decide, game.key, view, seat, level, seed,
+                                      budget or LIVE_BUDGET)
+
+
+async def hint(game: Game, state: JSON, seat: int, seed: int) -> str:
+    """What the normal bot would do in `seat` and why, in a sentence (for `/game hint`; shown privately)."""
+    view = bot_view(game, state, seat)
+    loop = asyncio.get_running_loop()
+    return await loop.run_in_executor(_executor(), _hint, game.key, view, seat, seed)
+
+
+@dataclass
+class BotRun:
+    """What the bots did since the last person moved: their public sentences, in order, per bot."""
+
+    lines: list[tuple[str, list[str]]] = field(default_factory=list)
+
+    def add(self, name: str, sentences: list[str]) -> None:
+        """Record one bot move's public sentences (a bot that moves twice in a row gets one line)."""
+        if self.lines and self.lines[-1][0] == name:
+            self.lines[-1][1].extend(sentences)
+        else:
+            self.lines.append((name, list(sentences)))
+
+    def text(self) -> str:
+        """The run as one line per bot ("🤖 Bot 2 (hard): banked two 6s. Captured Waldtroll.")."""
+        return "\n".join(f"{name}: {' '.join(s for s in sentences if s) or 'moved.'}" for name, sentences in self.lines)
+
+    def __bool__(self) -> bool:
+        return bool(self.lines)
+
+
+# --------------------------------------------------------------------------------------------- at the table
+# The service calls `after_move` once after every committed move (and after the start); the lobby commands call
+# `add_bot`, `remove_bot` and `hint`; a table of bots alone is driven round by round by `run_bot_table`.
+
+BOT_ROUND_PAUSE = 3.0  # seconds between the boards of a table of bots alone (a channel is never flooded)
+ROUND_MOVES = 400  # a round of a table of bots alone ends here at the latest (Monster Expedition turns are long)
+
+
+def _bot_seats(match: MatchRecord) -> list[int]:
+    return [seat.seat for seat in match.seats if is_bot(seat.user_id)]
+
+
+def all_bots(match: MatchRecord) -> bool:
+    """A table of computer players alone (it plays itself, a board per round)."""
+    return bool(match.seats) and all(is_bot(seat.user_id) for seat in match.seats)
+
+
+def bot_to_move(match: MatchRecord) -> SeatRecord | None:
+    """The computer player whose move the game waits for, if it waits for one."""
+    if match.status != "active" or match.state is None:
+        return None
+    waiting = find_game(match.game).to_act(match.state)
+    record = match.user_at(waiting[0]) if waiting else None
+    return record if record is not None and is_bot(record.user_id) else None
+
+
+def _seed(match: MatchRecord) -> int:
+    return (match.seed * 1_000_003 + match.version) % 2**62
+
+
+async def play_bot_move(service: GameService, match: MatchRecord) -> MatchRecord:
+    """One move of the computer player to move: decided in the pool from its own view, then committed like any
+    player's move (so it is logged, replayable and told in the next board)."""
+    record = bot_to_move(match)
+    assert record is not None and match.state is not None
+    game = find_game(match.game)
+    decision = await think(game, match.state, record.seat, record.user_id, _seed(match))
+    accepted = await service._commit(match, record.user_id, decision.action, match.version)
+    return accepted.match
+
+
+async def after_move(service: GameService, match: MatchRecord) -> MatchRecord:
+    """Play every computer player's turn that follows, until a person is to move or the game ends. A table of
+    bots alone is left to `run_bot_table`, which shows a board per round."""
+    if all_bots(match):
+        return match
+    while bot_to_move(match) is not None:
+        match = await play_bot_move(service, match)
+    return match
+
+
+async def play_bot_round(service: GameService, match_id: int) -> MatchRecord:
+    """A round of a table of bots alone: moves until the seat that began it is to move again (or the game
+    ends), under the channel's lock like any move."""
+    match = await service.match(match_id)
+    async with service._lock(match.channel_id):
+        match = await service.match(match_id)
+        first = bot_to_move(match)
+        others_moved = False
+        moves = 0
+        while (record := bot_to_move(match)) is not None and moves < ROUND_MOVES:
+            if first is not None and record.seat == first.seat and others_moved:
+                break
+            others_moved = others_moved or (first is not None and record.seat != first.seat)
+            match = await play_bot_move(service, match)
+            moves += 1
+        return match
+
+
+async def run_bot_table(service: GameService, match_id: int, show: Callable[[int], Awaitable[None]],
+                        pause: float = BOT_ROUND_PAUSE) -> None:
+    """Drive a table of bots alone to the end: a round, a board (`show`), a pause, and again."""
+    while True:
+        match = await play_bot_round(service, match_id)
+        await show(match_id)
+        if bot_to_move(match) is None:
+            return
+        await asyncio.sleep(pause)
+
+
+async def add_bot(service: GameService, channel_id: int, user_id: int, level: str) -> MatchRecord:
+    """The host seats a computer player of `level` in the lobby ("🤖 Bot 2 (hard)")."""
+    if level not in BOT_LEVELS:
+        raise LobbyError(f"There is no bot level '{level}'. Choose one of: {', '.join(BOT_LEVELS)}.")
+    async with service._lock(channel_id):
+        match = await service._lobby(channel_id)
+        if user_id != match.host_id:
+            raise LobbyError("Only the host can seat computer players.")
+        game = find_game(match.game)
+        mode = game.mode(match.mode)
+        if len(match.seats) >= mode.max_players:
+            raise LobbyError(f"This game is full: {game.title} ({mode.title}) seats at most {mode.max_players} "
+                             "players.")
+        used = {-seat.user_id % 100 for seat in match.seats if is_bot(seat.user_id)}
+        number = min(n for n in range(1, 100) if n not in used)
+        name = bot_name(level, len(match.seats) + 1)
+        seats = [(s.user_id, s.name) for s in match.seats] + [(bot_user_id(level, number), name)]
+        await service._record(match, "joined", user_id=user_id, seat=len(match.seats), seats=seats,
+                              text=f"{name} joined.")
+        return await service._reload(match)
+
+
+async def remove_bot(service: GameService, channel_id: int, user_id: int) -> MatchRecord:
+    """The host frees the last computer player's seat in the lobby."""
+    async with service._lock(channel_id):
+        match = await service._lobby(channel_id)
+        if user_id != match.host_id:
+            raise LobbyError("Only the host can remove computer players.")
+        bots = [seat for seat in match.seats if is_bot(seat.user_id)]
+        if not bots:
+            raise LobbyError("No computer player is seated. Seat one with /game add-bot.")
+        leaving = bots[-1]
+        seats = [(s.user_id, s.name) for s in match.seats if s.user_id != leaving.user_id]
+        await service._record(match, "left", user_id=user_id, seats=seats, text=f"{leaving.name} left.")
+        return await service._reload(match)
+
+
+async def hint_for(service: GameService, channel_id: int, user_id: int) -> str:
+    """`/game hint`: the normal bot's move for the asking player and why, for their eyes only."""
+    seen = await service.seen(channel_id, user_id)
+    if seen.state is None or seen.match.status != "active":
+        raise LobbyError("There is no game under way here to give a hint for.")
+    if seen.seat is None:
+        raise NotYourTurn("You are not playing in this game, so there is no move of yours to suggest.")
+    if seen.seat not in seen.game.to_act(seen.state):
+        raise NotYourTurn(f"It is not your turn. {seen.game.turn_text(seen.state)}")
+    suggestion = await hint(seen.game, seen.state, seen.seat, _seed(seen.match))
+    return f"Hint: {suggestion}"

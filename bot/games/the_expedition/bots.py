@@ -1,0 +1,88 @@
+"""Computer players for The Expedition: what a seat may know, dealing the rest, and the normal bot's reasons.
+
+Hidden from a seat: the other players' hands and the undealt cards (standard and solo), or the order of the draw
+pile (Abstract Mode). The grid, every marker and the Automations' paths are public.
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+
+from bot.core.bots import Decision, GameBot
+from bot.core.protocol import JSON, Game
+from bot.core.rng import Rng
+from bot.games.the_expedition.game import TheExpedition
+from bot.games.the_expedition.policies import greedy_action, position_value
+from bot.games.the_expedition.rules import final_scores, is_market, participant, step
+
+
+class TheExpeditionBot(GameBot):
+    horizon = 400  # a whole game is about 20 steps: playouts always reach the end
+    score_scale = 4.0
+
+    def observe(self, game: Game, state: JSON, seat: int) -> JSON:
+        view = copy.deepcopy(state)
+        view["last_events"] = []
+        pool: list[str] = []
+        for player in view["players"]:
+            if player["seat"] != seat:
+                pool += player["hand"]
+                player["hand_count"] = len(player["hand"])
+                player["hand"] = []
+        pool += view["undealt"] + view["draw_pile"]
+        view["undealt"], view["draw_pile"] = [], []
+        view["hidden"] = {"pool": sorted(pool), "undealt": len(state["undealt"]),
+                          "draw_pile": len(state["draw_pile"])}
+        return view
+
+    def determinize(self, game: Game, view: JSON, seat: int, rng: random.Random) -> JSON:
+        state = copy.deepcopy(view)
+        hidden = state.pop("hidden")
+        pool = list(hidden["pool"])
+        rng.shuffle(pool)
+        for player in state["players"]:
+            count = player.pop("hand_count", None)
+            if count is not None:
+                player["hand"], pool = pool[:count], pool[count:]
+        state["draw_pile"], pool = pool[:hidden["draw_pile"]], pool[hidden["draw_pile"]:]
+        state["undealt"] = pool
+        return state
+
+    def heuristic(self, game: Game, view: JSON, seat: int, rng: random.Random) -> Decision:
+        assert isinstance(game, TheExpedition)
+        catalog = game.catalog
+        state = self.determinize(game, view, seat, rng)  # the greedy player reads only its own cards and the grid
+        action = greedy_action(state, catalog, seat, rng)
+        before = position_value(state, catalog, seat)
+        after = position_value(game.apply(state, seat, action, _NO_DRAWS).state, catalog, seat)
+        cards = state["market"] if is_market(state) else participant(state, f"p{seat}")["hand"]
+        aim = f" and heads for the expedition cards ({', '.join(catalog.expedition(c).name for c in cards)})" \
+            if cards else ""
+        if action["type"] == "place":
+            location = catalog.location(action["location"])
+            what = f"Place your explorer on {location.name} ({location.points} points)"
+        else:
+            cell = participant(state, f"p{seat}")["cell"]
+            target = step(cell, action["direction"])
+            assert target is not None
+            there = catalog.location(state["grid"][target])
+            here = catalog.location(state["grid"][cell])
+            what = (f"Step {action['direction']} to {there.name}, which marks {here.name} ({here.points} "
+                    f"point{'' if here.points == 1 else 's'})")
+        return Decision(action, f"{what}: of your legal moves it raises your position most (points held plus "
+                                f"half the expedition points you are closing in on, {before:.1f} to {after:.1f})"
+                                f"{aim}.")
+
+    def evaluate(self, game: Game, state: JSON) -> dict[int, float]:
+        assert isinstance(game, TheExpedition)
+        scores = final_scores(state, game.catalog)
+        values = {p["seat"]: float(scores[p["id"]]["total"]) for p in state["players"]}
+        if state["automations"]:
+            best = max(float(scores[a["id"]]["total"]) for a in state["automations"])
+            values = {seat: value - best for seat, value in values.items()}
+        return values
+
+
+_NO_DRAWS = Rng(0, 0)  # moves draw nothing after setup
+BOT = TheExpeditionBot()

@@ -1,0 +1,203 @@
+"""Computer players: legal moves only, bot-only games finish, decisions blind to hidden information, hints."""
+
+from __future__ import annotations
+
+import copy
+import random
+
+import pytest
+
+import bot.games  # noqa: F401  (registers the games)
+from bot.core.bots import Budget, bot_for, bot_view, choose, decide, explain
+from bot.core.protocol import JSON, Game
+from bot.core.registry import find_game
+from bot.core.rng import Rng
+from bot.core.seats import BOT_LEVELS
+
+CHEAP = Budget(seconds=5.0, iterations=12)  # iterations bind first: seeded results do not depend on the clock
+
+# Every game and mode with the seat levels a cheap test game uses (Expeditions' random games are long: normal
+# and hard play it, the hard one only for a few moves below).
+GAMES = [
+    ("the-expedition", "standard", ("hard", "easy")),
+    ("the-expedition", "abstract", ("normal", "hard", "easy")),
+    ("the-expedition", "solo", ("hard",)),
+    ("the-expedition", "solo-hard", ("normal",)),
+    ("monster-expedition", "standard", ("hard", "normal")),
+    ("monster-expedition", "solo", ("hard",)),
+    ("expeditions", "standard", ("normal", "normal")),
+]
+
+
+def _play(game: Game, mode: str, levels: tuple[str, ...], seed: int, cap: int = 3000) -> tuple[JSON, int]:
+    state = game.setup(mode, [f"Bot {i + 1}" for i in range(len(levels))], Rng(seed, 0), {})
+    steps = 0
+    while game.to_act(state) and steps < cap:
+        seat = game.to_act(state)[0]
+        steps += 1
+        action = choose(game, bot_view(game, state, seat), seat, levels[seat], random.Random(seed + steps), CHEAP)
+        assert action in game.legal_actions(state, seat), (steps, action)
+        state = game.apply(state, seat, action, Rng(seed, steps)).state
+    return state, steps
+
+
+@pytest.mark.parametrize(("key", "mode", "levels"), GAMES)
+def test_bot_only_games_finish_with_legal_moves(key: str, mode: str, levels: tuple[str, ...]) -> None:
+    game = find_game(key)
+    state, steps = _play(game, mode, levels, seed=7)
+    assert game.to_act(state) == ()
+    outcome = game.outcome(state)
+    assert outcome is not None and sorted(outcome.scores) == list(range(len(levels)))
+    assert steps > len(levels)
+
+
+def _midgame(game: Game, mode: str, players: int, seed: int, steps: int) -> JSON:
+    state = game.setup(mode, [f"P{i}" for i in range(players)], Rng(seed, 0), {})
+    rnd = random.Random(seed)
+    for step in range(1, steps + 1):
+        seat = game.to_act(state)[0]
+        state = game.apply(state, seat, rnd.choice(game.legal_actions(state, seat)), Rng(seed, step)).state
+    return state
+
+
+@pytest.mark.parametrize("level", BOT_LEVELS)
+def test_every_level_moves_legally_in_an_expeditions_midgame(level: str) -> None:
+    game = find_game("expeditions")
+    for seed, depth in ((3, 40), (5, 90), (8, 150)):
+        state = _midgame(game, "standard", 2, seed, depth)
+        seat = game.to_act(state)[0]
+        action = choose(game, bot_view(game, state, seat), seat, level, random.Random(seed),
+                        Budget(seconds=5.0, iterations=1))
+        assert action in game.legal_actions(state, seat)
+
+
+def _decisions(game: Game, state: JSON, seat: int) -> list[JSON]:
+    return [choose(game, bot_view(game, state, seat), seat, level, random.Random(11), CHEAP) for level in BOT_LEVELS]
+
+
+def test_the_expedition_bot_is_blind_to_other_hands_and_the_undealt_cards() -> None:
+    game = find_game("the-expedition")
+    state = _midgame(game, "standard", 2, seed=2, steps=5)
+    seat = game.to_act(state)[0]
+    changed = copy.deepcopy(state)
+    mate = changed["players"][1 - seat]
+    mate["hand"][0], changed["undealt"][0] = changed["undealt"][0], mate["hand"][0]
+    assert changed != state
+    assert bot_view(game, changed, seat) == bot_view(game, state, seat)
+    assert _decisions(game, changed, seat) == _decisions(game, state, seat)
+    mine = changed["players"][seat]
+    mine["hand"][0], changed["undealt"][1] = changed["undealt"][1], mine["hand"][0]
+    assert bot_view(game, changed, seat) != bot_view(game, state, seat)  # its own cards it does see
+
+
+def test_the_expedition_bot_cannot_tell_which_opponent_holds_a_card() -> None:
+    game = find_game("the-expedition")
+    state = _midgame(game, "standard", 3, seed=2, steps=4)
+    seat = game.to_act(state)[0]
+    changed = copy.deepcopy(state)
+    first, second = (p for p in changed["players"] if p["seat"] != seat)
+    first["hand"][0], second["hand"][1] = second["hand"][1], first["hand"][0]
+    assert changed != state
+    assert bot_view(game, changed, seat) == bot_view(game, state, seat)
+    assert _decisions(game, changed, seat) == _decisions(game, state, seat)
+
+
+def test_the_expedition_abstract_bot_is_blind_to_the_draw_pile_order() -> None:
+    game = find_game("the-expedition")
+    state = _midgame(game, "abstract", 2, seed=4, steps=3)
+    seat = game.to_act(state)[0]
+    changed = copy.deepcopy(state)
+    changed["draw_pile"].reverse()
+    assert bot_view(game, changed, seat) == bot_view(game, state, seat)
+
+
+def test_monster_expedition_bot_is_blind_to_other_cages_and_deck_order() -> None:
+    game = find_game("monster-expedition")
+    seed = 1
+    state = game.setup("standard", ["A", "B"], Rng(seed, 0), {})
+    rnd = random.Random(seed)
+    step = 0
+    while not state["players"][1]["cages"] or state["active"] != 0:
+        step += 1
+        seat = game.to_act(state)[0]
+        state = game.apply(state, seat, rnd.choice(game.legal_actions(state, seat)), Rng(seed, step)).state
+    changed = copy.deepcopy(state)
+    cages = changed["players"][1]["cages"]
+    cages[0], changed["deck"][-1] = changed["deck"][-1], cages[0]
+    changed["reserve"].reverse()
+    assert changed != state
+    assert bot_view(game, changed, 0) == bot_view(game, state, 0)
+    assert _decisions(game, changed, 0) == _decisions(game, state, 0)
+    assert bot_view(game, changed, 1) != bot_view(game, state, 1)  # the owner knows its cages
+
+
+def test_expeditions_bot_is_blind_to_the_deck_order_and_face_down_tiles() -> None:
+    game = find_game("expeditions")
+    state = _midgame(game, "standard", 2, seed=6, steps=30)
+    seat = game.to_act(state)[0]
+    changed = copy.deepcopy(state)
+    changed["deck"].reverse()
+    comp = game.comp  # type: ignore[attr-defined]
+    north = [c for c, s in changed["spaces"].items() if not s["revealed"] and comp.locations[s["tile"]].region == "N"]
+    first, second = changed["spaces"][north[0]], changed["spaces"][north[1]]
+    first["tile"], second["tile"] = second["tile"], first["tile"]
+    changed["bag"].reverse()
+    assert changed != state
+    assert bot_view(game, changed, seat) == bot_view(game, state, seat)
+    assert _decisions(game, changed, seat) == _decisions(game, state, seat)
+
+
+@pytest.mark.parametrize(("key", "mode", "players", "steps"), [
+    ("the-expedition", "standard", 2, 4), ("the-expedition", "abstract", 3, 2),
+    ("monster-expedition", "standard", 3, 9), ("expeditions", "standard", 3, 20)])
+def test_a_determinisation_keeps_what_the_seat_knows_and_redeals_the_rest(key: str, mode: str, players: int,
+                                                                          steps: int) -> None:
+    game = find_game(key)
+    state = _midgame(game, mode, players, seed=3, steps=steps)
+    seat = game.to_act(state)[0]
+    view = bot_view(game, state, seat)
+    sample = bot_for(game).determinize(game, view, seat, random.Random(5))
+    assert bot_view(game, sample, seat) == view
+    assert game.legal_actions(sample, seat) == game.legal_actions(state, seat)
+    recent = ("last_move", "log", "last_moves")  # the bot's view drops the last events, which it needs not
+    seen, known = game.view(sample, seat), game.view(state, seat)
+    assert {k: v for k, v in seen.items() if k not in recent} == {k: v for k, v in known.items() if k not in recent}
+
+
+@pytest.mark.parametrize(("key", "mode", "players", "steps"), [
+    ("the-expedition", "standard", 2, 0), ("the-expedition", "standard", 2, 3), ("the-expedition", "abstract", 2, 4),
+    ("monster-expedition", "standard", 2, 0), ("monster-expedition", "standard", 2, 2),
+    ("monster-expedition", "standard", 2, 3), ("expeditions", "standard", 2, 0), ("expeditions", "standard", 2, 7)])
+def test_the_hint_is_one_sentence_about_a_legal_move(key: str, mode: str, players: int, steps: int) -> None:
+    game = find_game(key)
+    state = _midgame(game, mode, players, seed=12, steps=steps)
+    seat = game.to_act(state)[0]
+    view = bot_view(game, state, seat)
+    text = explain(game, view, seat, random.Random(1))
+    assert text[0].isupper() and text.endswith(".") and "\n" not in text
+    assert text.count(". ") == 0 and len(text.split()) >= 6
+    decision = decide(game, view, seat, "normal", random.Random(1))
+    assert decision.action in game.legal_actions(state, seat)
+
+
+def test_an_unknown_level_is_refused() -> None:
+    game = find_game("the-expedition")
+    state = game.setup("standard", ["A", "B"], Rng(1, 0), {})
+    with pytest.raises(ValueError, match="unknown bot level"):
+        choose(game, bot_view(game, state, 0), 0, "brilliant", random.Random(1))
+
+
+def test_a_hint_for_the_only_legal_move_names_it() -> None:
+    game = find_game("monster-expedition")
+    state = game.setup("standard", ["A", "B"], Rng(3, 0), {})
+    rnd = random.Random(3)
+    step = 0
+    while len(game.legal_actions(state, game.to_act(state)[0])) != 1:
+        step += 1
+        seat = game.to_act(state)[0]
+        state = game.apply(state, seat, rnd.choice(game.legal_actions(state, seat)), Rng(3, step)).state
+    seat = game.to_act(state)[0]
+    (only,) = game.legal_actions(state, seat)
+    label = next(q.label for q in game.quick_actions(state, seat) if q.action == only)
+    assert explain(game, bot_view(game, state, seat), seat, random.Random(1)) == \
+        f"{label}: it is your only legal move."

@@ -1,0 +1,123 @@
+"""Computer players at a Discord table: seated by the host, playing their turns at once, told in the next board,
+never pinged; a hint in private; a table of bots alone plays itself a board per round."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+
+from bot import autoplay
+from bot.app import create_bot
+from bot.core.bots import Budget
+from bot.core.seats import bot_level, is_bot
+from bot.games.the_expedition import GAME
+from bot.games.the_expedition.policies import greedy_action
+from bot.offline import DiscordHarness
+from tests.tables import current_match
+
+
+@pytest.fixture(autouse=True)
+def quick_bots(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """Bots think in a thread with a small iteration budget here (the process pool is tested elsewhere)."""
+    monkeypatch.setattr(autoplay, "LIVE_BUDGET", Budget(seconds=5.0, iterations=15))
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        autoplay.use_executor(pool)
+        yield
+        autoplay.use_executor(None)
+
+
+async def test_one_person_and_two_bots_play_to_the_end_with_one_board_per_turn(database: Path) -> None:
+    async with DiscordHarness(create_bot(database)) as discord_:
+        alice, bob = discord_.user("alice"), discord_.user("bob")
+        await discord_.command("game new", {"game": "the-expedition", "seed": 21}, user=alice)
+        refused = await discord_.command("game add-bot", {"level": "hard"}, user=bob)
+        assert "Only the host" in refused.last.content
+        await discord_.command("game add-bot", {"level": "easy"}, user=alice)
+        await discord_.command("game add-bot", {"level": "normal"}, user=alice)
+        full = await discord_.command("game add-bot", {"level": "hard"}, user=alice)
+        assert "This game is full" in full.last.content
+        lobby = discord_.last_public_message()
+        assert "2. 🤖 Bot 2 (easy)\n3. 🤖 Bot 3 (normal)" in lobby.content
+        await discord_.command("game remove-bot", user=alice)
+        assert "Bot 3" not in discord_.last_public_message().content
+        await discord_.command("game add-bot", {"level": "hard"}, user=alice)
+        assert "3. 🤖 Bot 3 (hard)" in discord_.last_public_message().content
+        await discord_.command("game start", user=alice)
+        match = await current_match(discord_)
+        assert [bot_level(s.user_id) for s in match.seats] == [None, "easy", "hard"]
+        boards = [m for m in discord_.channel_messages() if m.files]
+        assert len(boards) == 1 and boards[0].notified == (alice.id,)
+        chooser = random.Random(3)
+        turns, expected = 0, 1
+        while match.status == "active":
+            seat = GAME.to_act(match.state)[0]
+            assert not is_bot(match.user_at(seat).user_id)  # the game never waits for a bot
+            hint = await discord_.command("game hint", user=alice)
+            assert hint.last.content.startswith("Hint: ") and hint.last.content.endswith(".")
+            action = greedy_action(match.state, GAME.catalog, seat, chooser)
+            if action["type"] == "place":
+                await discord_.command("explore place",
+                                       {"location": GAME.catalog.location(action["location"]).name}, user=alice)
+            else:
+                await discord_.command("explore move", {"direction": action["direction"]}, user=alice)
+            turns += 1
+            before = match.version
+            match = await current_match(discord_)
+            bots_moved = match.version > before + 1
+            expected += bots_moved or match.status != "active"
+            boards = [m for m in discord_.channel_messages() if m.files]
+            # one board message per turn of the person: a new one when the bots have moved since (it tells their
+            # turns and pings her), the same one updated while she goes on
+            assert len(boards) == expected
+            if bots_moved and match.status == "active":
+                assert boards[-1].notified == (alice.id,)
+                assert "🤖 Bot 2 (easy)" in boards[-1].content and "🤖 Bot 3 (hard)" in boards[-1].content
+        outcome = GAME.outcome(match.state)
+        assert match.status == "finished" and outcome is not None and turns >= 5 and expected >= 5
+        assert outcome.summary in discord_.channel_messages()[-1].content
+        assert all(m.notified in ((), (alice.id,)) for m in discord_.channel_messages())  # bots are never pinged
+        assert await discord_.bot.service.replayed_state(match.id) == match.state  # type: ignore[attr-defined]
+
+
+async def test_a_hint_is_only_for_the_player_to_move(database: Path) -> None:
+    async with DiscordHarness(create_bot(database)) as discord_:
+        alice, bob = discord_.user("alice"), discord_.user("bob")
+        await discord_.command("game new", {"game": "monster-expedition", "seed": 5}, user=alice)
+        await discord_.command("game join", user=bob)
+        await discord_.command("game start", user=alice)
+        match = await current_match(discord_)
+        waiting = match.user_at(match.state["active"]).user_id
+        idle = bob if waiting == alice.id else alice
+        told = await discord_.command("game hint", user=idle)
+        assert told.last.ephemeral and "not your turn" in told.last.content
+        told = await discord_.command("game hint", user=alice if idle is bob else bob)
+        assert told.last.ephemeral and told.last.content.startswith("Hint: Hunt from your")
+
+
+async def test_a_table_of_bots_alone_finishes_with_one_board_per_round(database: Path) -> None:
+    async with DiscordHarness(create_bot(database)) as discord_:
+        alice = discord_.user("alice")
+        service = discord_.bot.service  # type: ignore[attr-defined]
+        await discord_.command("game new", {"game": "the-expedition", "seed": 8}, user=alice)
+        await discord_.command("game add-bot", {"level": "normal"}, user=alice)
+        await discord_.command("game add-bot", {"level": "easy"}, user=alice)
+        await discord_.command("game leave", user=alice)  # the host leaves: the first bot hosts a table of bots
+        match = await current_match(discord_)
+        assert match.status == "lobby" and autoplay.all_bots(match)
+        match = await service.start(match.channel_id, match.host_id)
+        shown: list[int] = []
+
+        async def show(match_id: int) -> None:
+            shown.append((await service.match(match_id)).version)
+
+        await autoplay.run_bot_table(service, match.id, show, pause=0)
+        match = await service.match(match.id)
+        assert match.status == "finished" and GAME.outcome(match.state) is not None
+        events = await service.store.events(match.id, last=500)
+        moves = [e for e in events if e.kind == "action"]
+        rounds = -(-len(moves) // 2)
+        assert 1 < len(shown) <= rounds + 1  # a board per round of two moves at most

@@ -20,6 +20,7 @@ import functools
 import os
 import re
 import sqlite3
+from abc import ABC, abstractmethod
 from collections.abc import AsyncIterator, Iterable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
@@ -101,47 +102,55 @@ class Result:
     lastrowid: int | None = None
 
 
-class Engine:
+class Engine(ABC):
     """The interface the Store uses; one subclass per database."""
 
     dialect: str
     integrity_errors: tuple[type[BaseException], ...]
     location: str
 
+    @abstractmethod
     async def execute(self, sql: str, params: Sequence[Any] = ()) -> Result:
-        raise NotImplementedError
+        """Each engine implements this."""
 
+    @abstractmethod
     async def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
-        raise NotImplementedError
+        """Each engine implements this."""
 
+    @abstractmethod
     async def fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
-        raise NotImplementedError
+        """Each engine implements this."""
 
+    @abstractmethod
     def transaction(self) -> Any:
         """An async context manager: one atomic write, committed on success and rolled back on any error."""
-        raise NotImplementedError
 
     async def lock_for_migration(self) -> None:
-        """Inside a transaction: keep every other process from migrating at the same time."""
+        """Inside a transaction: keep every other process from migrating at the same time (none needed by default)."""
+        return None
 
+    @abstractmethod
     async def schema_version(self) -> int:
-        raise NotImplementedError
+        """Each engine implements this."""
 
+    @abstractmethod
     async def set_schema_version(self, number: int) -> None:
-        raise NotImplementedError
+        """Each engine implements this."""
 
     def ddl(self, statement: str) -> str:
         return statement
 
+    @abstractmethod
     async def tables(self) -> list[str]:
         """The application's tables (not the engine's own bookkeeping)."""
-        raise NotImplementedError
 
     async def after_copy(self) -> None:
-        """After rows were inserted with explicit ids: make the next generated id follow them."""
+        """After rows were inserted with explicit ids: make the next generated id follow them (default: nothing)."""
+        return None
 
+    @abstractmethod
     async def close(self) -> None:
-        raise NotImplementedError
+        """Each engine implements this."""
 
 
 async def _switch_to_wal(connection: aiosqlite.Connection) -> None:

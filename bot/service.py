@@ -441,25 +441,36 @@ class GameService:
         """What happened since the turn last passed: the turn(s) just ended, or the current turn so far.
 
         With one board message per turn a board must tell the whole turn, not only its last step: a new board
-        tells what the players before the one to move did; a board updated in place tells the turn so far.
+        tells what the players before the one to move did; a board updated in place tells the turn so far. When
+        only computer players moved in between, no board was posted for them, so the new board also tells the
+        mover's own previous turn (its last step was never on a board).
         """
         game = find_game(match.game)
         to_move = set(game.to_act(match.state)) if match.state is not None and match.is_open else set()
+        bot_seats = {seat.seat for seat in match.seats if is_bot(seat.user_id)}
         events = await self.store.events(match.id, last=STORY_EVENTS)
         this_turn: list[str] = []
         before: list[str] = []
+        mover_before: list[str] = []
+        others_were_bots = True
         for event in reversed(events):
             if event.kind != "action":
                 if not this_turn and not before and event.text:
                     before.append(event.text)  # the start of the game, when nobody has moved yet
                 break
-            if not before and event.seat in to_move:
+            mover = event.seat in to_move
+            if not before and not mover_before and mover:
                 this_turn.append(event.text)
-            elif event.seat not in to_move:
+            elif this_turn:
+                break  # a board updated in place: the turn so far
+            elif not mover and not mover_before:
                 before.append(event.text)
+                others_were_bots = others_were_bots and event.seat in bot_seats
+            elif mover and others_were_bots and not to_move & bot_seats:
+                mover_before.append(event.text)
             else:
                 break
-        lines = [text for text in reversed(this_turn or before) if text][-STORY_LINES:]
+        lines = [text for text in reversed(this_turn or before + mover_before) if text][-STORY_LINES:]
         story = "\n".join(lines)
         if len(story) > STORY_CHARS:
             story = "…" + story[-STORY_CHARS:].split("\n", 1)[-1]

@@ -121,3 +121,20 @@ async def test_a_table_of_bots_alone_finishes_with_one_board_per_round(database:
         moves = [e for e in events if e.kind == "action"]
         rounds = -(-len(moves) // 2)
         assert 1 < len(shown) <= rounds + 1  # a board per round of two moves at most
+
+
+async def test_a_new_board_after_bot_turns_also_tells_the_persons_own_last_step(database: Path) -> None:
+    """Her last step ended her turn, so it was never on a board; the bots' board that comes back to her tells it."""
+    async with DiscordHarness(create_bot(database)) as discord_:
+        alice = discord_.user("alice")
+        await discord_.command("game new", {"game": "the-expedition", "seed": 21}, user=alice)
+        await discord_.command("game add-bot", {"level": "normal"}, user=alice)
+        await discord_.command("game start", user=alice)
+        match = await current_match(discord_)
+        action = greedy_action(match.state, GAME.catalog, GAME.to_act(match.state)[0], random.Random(1))
+        location = GAME.catalog.location(action["location"]).name
+        await discord_.command("explore place", {"location": location}, user=alice)
+        board = [m for m in discord_.channel_messages() if m.files][-1]
+        assert board.notified == (alice.id,)
+        assert f"Alice placed their explorer on {location}." in board.content
+        assert board.content.index("Alice placed") < board.content.index("🤖 Bot 2 (normal) moved")

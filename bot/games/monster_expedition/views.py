@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from bot.core.names import plural
 from bot.core.protocol import JSON, QuickAction, Viewer
 from bot.games.monster_expedition.catalog import (
     REGION_DIE,
@@ -218,7 +219,8 @@ def quick_actions(state: JSON, seat: int, cat: Catalog | None = None) -> list[Qu
     elif phase == "continue":
         turn = state["turn"]
         banked = sum(int(d["value"]) for d in turn["banked"])
-        buttons.append(QuickAction(f"Roll again ({len(turn['rolled'])} dice)", {"type": "roll"}, "🎲", "primary", 0))
+        dice = plural(len(turn["rolled"]), "die", "dice")
+        buttons.append(QuickAction(f"Roll again ({dice})", {"type": "roll"}, "🎲", "primary", 0))
         buttons.append(QuickAction(f"Stop at {banked}", {"type": "stop"}, "✋", "success", 0))
     elif phase == "steal":
         for victim in steal_victims(state):

@@ -56,7 +56,11 @@ def test_quick_actions_follow_the_phases() -> None:
         ("Bank 1 ×2", {"type": "bank", "value": 1}), ("Bank 4", {"type": "bank", "value": 4})]
     state, _ = act(state, {"type": "bank", "value": 4})
     assert [b.action for b in GAME.quick_actions(state, 0)] == [{"type": "roll"}, {"type": "stop"}]
+    assert [b.label for b in GAME.quick_actions(state, 0)] == ["Roll again (2 dice)", "Stop at 4"]
     assert GAME.turn_text(state) == "Julia: roll 2 dice again or stop at 4"
+    state, _ = act(state, {"type": "roll"}, dice(5, 3))
+    state, _ = act(state, {"type": "bank", "value": 5})
+    assert [b.label for b in GAME.quick_actions(state, 0)] == ["Roll again (1 die)", "Stop at 9"]
 
 
 def test_purchase_buttons_and_the_capture_autocomplete() -> None:

@@ -13,6 +13,8 @@ from collections.abc import Callable
 from types import ModuleType
 from typing import Any
 
+from rendering.glyphs import drawable_view
+
 Renderer = Callable[[dict[str, Any]], bytes]
 
 
@@ -45,11 +47,12 @@ def renderer_for(game_key: str) -> Renderer:
 
 def render_board(game_key: str, view: dict[str, Any]) -> bytes:
     """The public board of `game_key` as PNG bytes. Blocking: call it through the render pool."""
-    return renderer_for(game_key)(view)
+    return renderer_for(game_key)(drawable_view(view))
 
 
 def render_detail(game_key: str, view: dict[str, Any]) -> bytes:
     """The full-size detail board (what the public board leaves out), shown privately on demand. Blocking."""
+    view = drawable_view(view)
     if game_key in _REGISTERED:
         return _REGISTERED[game_key](view)
     return _module(game_key).render_detail(view)  # type: ignore[no-any-return]

@@ -151,6 +151,11 @@ def _font_path(weight: str) -> str | None:
         return None
 
 
+def font_paths() -> tuple[str, ...]:
+    """Every shipped font file (rendering.glyphs reads which characters they can draw)."""
+    return tuple(path for weight in _FILES if (path := _font_path(weight)) is not None)
+
+
 _WEIGHT_OF = {path: weight for weight in _FILES if (path := _font_path(weight)) is not None}
 """Font file -> weight, so a face's text widths can be looked up in the cache by (size, weight)."""
 

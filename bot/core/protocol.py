@@ -168,6 +168,13 @@ class Game(ABC):
         """How to say, in a refused undo, that a step drew from the Rng ("a die was rolled"). Default: generic."""
         return "a die was rolled or a card was shuffled"
 
+    def progress_text(self, profile: JSON) -> str:
+        """A player's stored record for this game (`Outcome.profile_updates`) in one line, for /stats. Default: its
+        plain values listed."""
+        parts = [f"{key.replace('_', ' ')} {value}" for key, value in sorted(profile.items())
+                 if isinstance(value, (int, float, str))]
+        return ", ".join(parts)
+
     def player_names(self, state: JSON) -> list[str]:
         """Display names by seat (states keep them under "players" by convention)."""
         return [str(p["name"]) if isinstance(p, dict) else str(p) for p in state.get("players", [])]

@@ -109,6 +109,17 @@ class RecordsStore:
         )
         return {row["game"]: json.loads(row["data_json"]) for row in rows}
 
+    async def seat_names(self, guild_id: int, user_ids: Sequence[int]) -> dict[int, str]:
+        """The name each user last sat under on a server (for leaderboards of people no longer around)."""
+        names: dict[int, str] = {}
+        for user_id in user_ids:
+            row = await self._fetchone(
+                "SELECT s.name FROM seats s JOIN matches m ON m.id = s.match_id WHERE m.guild_id = ? AND "
+                "s.user_id = ? ORDER BY m.id DESC LIMIT 1", (guild_id, user_id))
+            if row is not None:
+                names[user_id] = row["name"]
+        return names
+
     # ----------------------------------------------------------------------------------------------- undo
 
     @staticmethod

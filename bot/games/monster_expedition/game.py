@@ -42,6 +42,11 @@ class MonsterExpedition(Game):
             return "a card was drawn"
         return None
 
+    def progress_text(self, profile: JSON) -> str:
+        """The solo campaign: how many of the ten expeditions are won and which comes next."""
+        won = len(set(profile.get("won", [])))
+        return f"Solinsula campaign: {won}/10 expeditions won"
+
     def chance_text(self, events: Sequence[JSON]) -> str:
         kinds = {event.get("kind") for event in events}
         if "dice_rolled" in kinds:

@@ -106,6 +106,10 @@ def log_text(match: MatchRecord, events: Sequence[EventRecord]) -> str:
     return "\n".join(head + [f"{number}. {text}" for number, text in enumerate(entries, start=1)]) + "\n"
 
 
+async def match_log(service: GameService, match: MatchRecord) -> str:
+    return log_text(match, await service.store.events(match.id))
+
+
 # --------------------------------------------------------------------------------------------- export
 
 

@@ -1,0 +1,198 @@
+"""Records at the service and store level, on both engines: ratings (exactly openskill's numbers, once), undo
+refusals for what a game reveals without a draw, and an export -> check round trip for every game and mode."""
+
+from __future__ import annotations
+
+import copy
+import random
+
+import pytest
+from openskill.models import PlackettLuce
+
+from bot import history, ratings, undo
+from bot.core import Game, all_games
+from bot.service import GameService, Player
+
+GUILD, CHANNEL = 7, 70
+PEOPLE = [Player(101, "Ada"), Player(102, "Bea"), Player(103, "Cy")]
+
+
+async def seat(service: GameService, game: str, people: list[Player], *, mode: str | None = None,
+               seed: int | None = None, channel: int = CHANNEL) -> int:
+    match = await service.new_match(GUILD, channel, game, people[0], mode=mode, seed=seed)
+    if match.status == "lobby":
+        for person in people[1:]:
+            await service.join(channel, person)
+        match = await service.start(channel, people[0].user_id)
+    return match.id
+
+
+async def play_nim(service: GameService, channel: int, people: list[Player]) -> None:
+    """Take one stone at a time until the pile is empty."""
+    while (match := await service.current(channel)).status == "active":
+        mover = match.user_at(match.state["turn"])
+        assert mover is not None
+        await service.act(channel, mover.user_id, {"type": "take", "count": 1})
+
+
+# --------------------------------------------------------------------------------------------- ratings
+
+
+async def test_ratings_are_openskills_numbers_and_a_match_is_rated_once(service: GameService) -> None:
+    model = PlackettLuce()
+    expected = {p.user_id: model.rating() for p in PEOPLE}
+    for game_number in range(2):
+        channel = CHANNEL + game_number
+        match_id = await seat(service, "test-nim", PEOPLE, channel=channel)
+        await play_nim(service, channel, PEOPLE)
+        match = await service.match(match_id)
+        winner = match.user_at(match.state["winner"]).user_id
+        order = [s.user_id for s in match.seats]
+        ranks = [1 if user == winner else 2 for user in order]  # Nim scores 1 for the winner, 0 for the rest
+        rated = model.rate([[expected[user]] for user in order], ranks=ranks)
+        expected = {user: team[0] for user, team in zip(order, rated, strict=True)}
+        stored = {r.user_id: r for r in await service.store.ratings(GUILD, "test-nim")}
+        for user, rating in expected.items():
+            assert stored[user].mu == pytest.approx(rating.mu, abs=1e-12)
+            assert stored[user].sigma == pytest.approx(rating.sigma, abs=1e-12)
+            assert stored[user].games == game_number + 1
+        assert await service.store.rated_mark(match_id) == (True, "rated")
+        # Rated exactly once: finishing is the only update; a retry or a sweep changes nothing.
+        assert await ratings.rate_finished(service.store, match) is False
+        assert await ratings.rate_missed(service.store, GUILD) == 0
+        assert {r.user_id: (r.mu, r.sigma) for r in await service.store.ratings(GUILD, "test-nim")} == {
+            u: (r.mu, r.sigma) for u, r in stored.items()}
+
+
+async def test_a_finished_game_missed_by_a_crash_is_rated_by_the_sweep(service: GameService) -> None:
+    match_id = await seat(service, "test-nim", PEOPLE[:2])
+    await play_nim(service, CHANNEL, PEOPLE[:2])
+    # The state a crash between the final move's commit and the rating leaves behind.
+    async with service.store._transaction():
+        await service.store._execute("DELETE FROM rated_matches WHERE match_id = ?", (match_id,))
+        await service.store._execute("DELETE FROM ratings WHERE guild_id = ?", (GUILD,))
+    assert await service.store.unrated_matches(GUILD) == [match_id]
+    assert await ratings.rate_missed(service.store, GUILD) == 1
+    assert len(await service.store.ratings(GUILD, "test-nim")) == 2
+    assert await ratings.rate_missed(service.store, GUILD) == 0
+
+
+async def test_a_chosen_seed_and_a_solo_game_are_unrated(service: GameService) -> None:
+    seeded = await seat(service, "test-nim", PEOPLE[:2], seed=99)
+    await play_nim(service, CHANNEL, PEOPLE[:2])
+    solo = await seat(service, "test-nim", PEOPLE[:1], mode="solo", channel=CHANNEL + 1)
+    while (match := await service.current(CHANNEL + 1)).status == "active":
+        await service.act(CHANNEL + 1, PEOPLE[0].user_id, {"type": "take", "count": 1})
+    assert await service.store.rated_mark(seeded) == (False, "the seed was chosen")
+    assert await service.store.rated_mark(solo) == (False, "a solo game")
+    assert await service.store.ratings(GUILD, "test-nim") == []
+    assert match.status == "finished"
+
+
+def test_ranks_put_winners_first_then_scores_with_ties_shared() -> None:
+    from bot.core import Outcome
+
+    outcome = Outcome({0: 10, 1: 30, 2: 10, 3: 20}, (1,), "")
+    assert ratings.ranks_of(outcome, [0, 1, 2, 3]) == [3, 1, 3, 2]
+
+
+# --------------------------------------------------------------------------------------------- undo
+
+
+async def test_undo_is_refused_once_a_card_was_drawn_without_a_draw_from_the_rng(service: GameService) -> None:
+    """The Expedition's draw pile was shuffled at setup: a market refill shows a card and uses no Rng draw."""
+    from bot.games.the_expedition import GAME
+
+    await seat(service, "the-expedition", PEOPLE[:2], mode="abstract", seed=3)
+    chooser = random.Random(1)
+    for _ in range(400):
+        match = await service.current(CHANNEL)
+        assert match.status == "active", "the market was never refilled"
+        mover = GAME.to_act(match.state)[0]
+        pile = len(match.state["draw_pile"])
+        user = match.user_at(mover)
+        assert user is not None
+        await service.act(CHANNEL, user.user_id, chooser.choice(GAME.legal_actions(match.state, mover)))
+        after = await service.current(CHANNEL)
+        events = await service.store.events(after.id, last=1)
+        if len(after.state["draw_pile"]) < pile and events[-1].user_id == user.user_id:
+            assert events[-1].draws == []
+            with pytest.raises(undo.UndoRefused, match="a card was drawn with it"):
+                await undo.request_undo(service, CHANNEL, user.user_id)
+            return
+
+
+# --------------------------------------------------------------------------------------------- export
+
+
+def _modes() -> list[tuple[str, str, int]]:
+    return [(game.key, mode.key, mode.min_players) for game in all_games() for mode in game.modes]
+
+
+async def _play(service: GameService, game: Game, people: list[Player], rnd: random.Random, limit: int) -> bool:
+    """Random legal moves, trying one undo on the way; returns whether an undo was taken."""
+    undone = False
+    for _ in range(limit):
+        match = await service.current(CHANNEL)
+        if match.status != "active":
+            break
+        mover = game.to_act(match.state)[0]
+        user = match.user_at(mover)
+        assert user is not None
+        await service.act(CHANNEL, user.user_id, rnd.choice(game.legal_actions(match.state, mover)))
+        if undone:
+            continue
+        try:
+            result = await undo.request_undo(service, CHANNEL, user.user_id)
+        except undo.UndoRefused:
+            continue
+        if result.request is not None:
+            for approver in result.request.approvers:
+                result = await undo.answer_undo(service, result.request.id, approver, True, channel_id=CHANNEL)
+        undone = result.applied
+    return undone
+
+
+@pytest.mark.parametrize(("game_key", "mode", "players"), _modes())
+async def test_every_game_exports_and_the_export_replays_to_every_state(service: GameService, game_key: str,
+                                                                       mode: str, players: int) -> None:
+    from bot.core import find_game
+
+    game = find_game(game_key)
+    people = PEOPLE[:players]
+    match_id = await seat(service, game_key, people, mode=mode)
+    with pytest.raises(Exception, match="only games that are over"):
+        await history.export_match(service, GUILD, match_id)
+    await _play(service, game, people, random.Random(match_id), limit=150)
+    match = await service.match(match_id)
+    if match.is_open:
+        await service.abandon(CHANNEL, people[0].user_id, can_manage_channel=False)
+    assert await service.replayed_state(match_id) == (await service.match(match_id)).state
+    data = await history.export_match(service, GUILD, match_id)
+    report = history.check_export(data)
+    assert report.ok, report.failures
+    assert report.steps == len(data["records"]) > 0
+
+    tampered = copy.deepcopy(data)
+    drawn = next((r for r in tampered["records"] if r["draws"]), None)
+    if drawn is not None:  # a die face or a shuffle changed
+        drawn["draws"][0] = drawn["draws"][0] + 1
+    else:  # no draws after setup: the deal changes instead
+        tampered["setup"]["draws"][0] = tampered["setup"]["draws"][0] + 1
+    tampered["sha256"] = history.digest({k: v for k, v in tampered.items() if k != "sha256"})  # a careful forger
+    forged = history.check_export(tampered)
+    assert not forged.ok and all("sha256" not in line for line in forged.failures)
+
+
+async def test_an_export_with_an_undo_replays_to_the_same_state(service: GameService) -> None:
+    match_id = await seat(service, "test-nim", PEOPLE[:1], mode="solo")
+    await service.act(CHANNEL, PEOPLE[0].user_id, {"type": "take", "count": 2})
+    result = await undo.request_undo(service, CHANNEL, PEOPLE[0].user_id)
+    assert result.applied
+    await play_nim(service, CHANNEL, PEOPLE[:1])
+    data = await history.export_match(service, GUILD, match_id)
+    assert [r["kind"] for r in data["records"]][:2] == ["action", "undo"]
+    assert history.check_export(data).ok
+    wrong = copy.deepcopy(data)
+    wrong["records"][1]["action"]["moves"] = 5
+    assert any("could not be replayed" in line for line in history.check_export(wrong).failures)

@@ -128,8 +128,8 @@ def _name(match: MatchRecord, user_id: int) -> str:
 
 async def _apply(service: GameService, match: MatchRecord, user_id: int, moves: int, state: JSON,
                  request_id: int | None, note: str) -> MatchRecord:
-    plural = "move" if moves == 1 else f"{moves} moves"
-    text = f"{_name(match, user_id)}'s last move was taken back ({plural}{note})."
+    after = "" if moves == 1 else f" with the {moves - 1} after it"
+    text = f"{_name(match, user_id)}'s last move was taken back{after}{note}."
     await service._record(match, UNDO_KIND, user_id=user_id, seat=match.seat_of(user_id),
                           action={"moves": moves, "request": request_id}, state=state, text=text)
     return await service._reload(match)
@@ -188,6 +188,6 @@ async def answer_undo(service: GameService, request_id: int, user_id: int, appro
             await service.store.decide_undo(request_id, "lapsed", None)
             raise UndoRefused("The game changed since the request; ask again with /game undo.")
         await service.store.decide_undo(request_id, "approved", user_id)
-        match = await _apply(service, match, request.user_id, moves, state, request_id, ", agreed by the table")
+        match = await _apply(service, match, request.user_id, moves, state, request_id, ", as the table agreed")
         request = await service.store.undo_request(request_id)
         return UndoResult(match, request, True, f"{asker}'s last move was taken back, as everyone agreed.")

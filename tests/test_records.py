@@ -196,3 +196,19 @@ async def test_an_export_with_an_undo_replays_to_the_same_state(service: GameSer
     wrong = copy.deepcopy(data)
     wrong["records"][1]["action"]["moves"] = 5
     assert any("could not be replayed" in line for line in history.check_export(wrong).failures)
+
+
+def test_the_replay_command_says_when_a_file_is_not_an_export(tmp_path: object,
+                                                              capsys: pytest.CaptureFixture[str]) -> None:
+    from pathlib import Path
+
+    from bot.__main__ import main
+
+    folder = Path(str(tmp_path))
+    (folder / "notes.json").write_text('{"format": "something else"}')
+    (folder / "broken.json").write_text("{")
+    assert main(["replay", str(folder / "notes.json")]) == 1
+    assert "not an Expedition Table export" in capsys.readouterr().out
+    assert main(["replay", str(folder / "broken.json")]) == 2
+    assert main(["replay", str(folder / "missing.json")]) == 2
+    assert capsys.readouterr().out.count("cannot be read as an export") == 2

@@ -52,7 +52,7 @@ async def test_a_solo_player_takes_a_move_back_at_once_and_the_log_still_replays
         replies = await discord_.command("game undo", user=alice)
         assert replies.ephemeral()[0].content.startswith("Your last move was taken back")
         board = replies.public()[-1]
-        assert board.created and "Alice's last move was taken back (move)." in (board.content or "")
+        assert board.created and "Alice's last move was taken back." in (board.content or "")
         assert board.notified == (alice.id,)
         match = await current_match(discord_)
         assert match.state == before

@@ -225,6 +225,9 @@ def run_check(path: str) -> int:
             data = json.load(handle)
         if not isinstance(data, dict):
             raise ValueError("the file does not hold a JSON object")
+        if data.get("format") != EXPORT_FORMAT or data.get("version") != EXPORT_VERSION:
+            raise ValueError(f"not an Expedition Table export (format {data.get('format')!r}, version "
+                             f"{data.get('version')!r})")
         report = check_export(data)
     except (OSError, ValueError, KeyError, TypeError, LobbyError) as error:
         print(f"{path}: cannot be read as an export: {error}")

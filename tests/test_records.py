@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import copy
 import random
+from pathlib import Path
 
 import pytest
 from openskill.models import PlackettLuce
@@ -198,17 +199,33 @@ async def test_an_export_with_an_undo_replays_to_the_same_state(service: GameSer
     assert any("could not be replayed" in line for line in history.check_export(wrong).failures)
 
 
-def test_the_replay_command_says_when_a_file_is_not_an_export(tmp_path: object,
+def test_the_replay_command_says_when_a_file_is_not_an_export(tmp_path: Path,
                                                               capsys: pytest.CaptureFixture[str]) -> None:
-    from pathlib import Path
-
     from bot.__main__ import main
 
-    folder = Path(str(tmp_path))
-    (folder / "notes.json").write_text('{"format": "something else"}')
-    (folder / "broken.json").write_text("{")
-    assert main(["replay", str(folder / "notes.json")]) == 1
+    (tmp_path / "notes.json").write_text('{"format": "something else"}')
+    (tmp_path / "broken.json").write_text("{")
+    assert main(["replay", str(tmp_path / "notes.json")]) == 2
     assert "not an Expedition Table export" in capsys.readouterr().out
-    assert main(["replay", str(folder / "broken.json")]) == 2
-    assert main(["replay", str(folder / "missing.json")]) == 2
+    assert main(["replay", str(tmp_path / "broken.json")]) == 2
+    assert main(["replay", str(tmp_path / "missing.json")]) == 2
     assert capsys.readouterr().out.count("cannot be read as an export") == 2
+
+
+async def test_history_pages_the_servers_games_and_keeps_the_channels_apart(service: GameService) -> None:
+    for number in range(13):  # solo Nim games, finished at once by taking stones alone
+        channel = CHANNEL + (number % 2)
+        await seat(service, "test-nim", PEOPLE[:1], mode="solo", channel=channel)
+        await play_nim(service, channel, PEOPLE[:1])
+    await service.new_match(GUILD + 1, CHANNEL + 5, "test-nim", PEOPLE[1], mode="solo")  # another server's
+    first = await history.history(service, GUILD, CHANNEL, page=1)
+    assert (first.server_total, first.pages, len(first.server)) == (13, 2, 10)
+    assert first.channel_total == 7 and len(first.channel) == history.CHANNEL_LINES
+    assert all(match.channel_id == CHANNEL for match in first.channel)
+    last = await history.history(service, GUILD, CHANNEL, page=5)  # past the end: the last page
+    assert last.page == 2 and len(last.server) == 3
+    ids = [m.id for m in first.server + last.server]
+    assert ids == sorted(ids, reverse=True) and len(set(ids)) == 13
+    line, names = history.history_line(first.server[0])
+    assert line.startswith(f"#{ids[0]} · Test Nim (Solo) · ") and line.endswith("· Ada · won by Ada")
+    assert names == ["Ada"]

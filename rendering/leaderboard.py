@@ -41,9 +41,16 @@ def render(view: dict[str, Any]) -> bytes:
         games_right = right - kit.measure(rating, kit.BIG, "bold") - 24
         draw.text((games_right, middle), games, font=kit.font(kit.SMALL), fill=kit.INK_MUTED, anchor="rm")
         name_room = games_right - kit.measure(games, kit.SMALL) - 24 - 100
-        name, face = kit.fitted(str(row["name"]), name_room, kit.BIG, "semibold", kit.BIG)
-        draw.text((100, middle), name, font=face, fill=kit.HIGHLIGHT if row.get("asker") else kit.INK,
-                  anchor="lm", role="name")
+        name = str(row["name"])
+        colour = kit.HIGHLIGHT if row.get("asker") else kit.INK
+        if kit.measure(name, kit.BIG, "bold") <= name_room:
+            draw.text((100, middle), name, font=kit.font(kit.BIG, "bold"), fill=colour, anchor="lm", role="name")
+        else:  # a long name goes on two lines, whole (names are never cut)
+            first, *rest = kit.name_lines(name, name_room)
+            draw.text((100, middle - 1), first, font=kit.font(kit.BIG, "bold"), fill=colour, anchor="ls",
+                      role="name")
+            draw.text((100, middle + 1), " ".join(rest), font=kit.font(kit.BIG, "bold"), fill=colour, anchor="lt",
+                      role="name")
         y += ROW_H
     note = str(view.get("note") or "")
     if rows and note:

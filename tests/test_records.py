@@ -123,6 +123,26 @@ async def test_undo_is_refused_once_a_card_was_drawn_without_a_draw_from_the_rng
             return
 
 
+async def test_undo_is_refused_once_a_location_tile_was_turned_over(service: GameService) -> None:
+    """Expeditions' tiles lie face down from setup; moving onto one turns it over (and may draw from the bag)."""
+    from bot.core import find_game
+
+    game = find_game("expeditions")
+    await seat(service, "expeditions", PEOPLE[:1])
+    chooser = random.Random(2)
+    for _ in range(600):
+        match = await service.current(CHANNEL)
+        assert match.status == "active", "no tile was turned over"
+        await service.act(CHANNEL, PEOPLE[0].user_id, chooser.choice(game.legal_actions(match.state, 0)))
+        events = await service.store.events(match.id, last=1)
+        if any(event.get("kind") == "location_revealed" for event in events[-1].events):
+            reason = "corruption tokens were drawn from the bag" if events[-1].draws else \
+                "a location tile was turned over"
+            with pytest.raises(undo.UndoRefused, match=f"{reason} with it"):
+                await undo.request_undo(service, CHANNEL, PEOPLE[0].user_id)
+            return
+
+
 # --------------------------------------------------------------------------------------------- export
 
 
@@ -229,3 +249,31 @@ async def test_history_pages_the_servers_games_and_keeps_the_channels_apart(serv
     line, names = history.history_line(first.server[0])
     assert line.startswith(f"#{ids[0]} · Test Nim (Solo) · ") and line.endswith("· Ada · won by Ada")
     assert names == ["Ada"]
+
+
+def test_the_leaderboard_image_is_legible_on_a_phone_and_never_cuts_a_name() -> None:
+    import io
+
+    from PIL import Image
+
+    from rendering import kit, leaderboard
+
+    long_name = "W" * 32  # Discord's longest display name, in its widest letter
+    rows = [{"place": place, "name": long_name if place == 3 else f"Player {place}", "rating": 30 - place * 1.5,
+             "games": place, "asker": False} for place in range(1, 11)]
+    rows.append({"place": 17, "name": "Me", "rating": -3.25, "games": 1, "asker": True})
+    view = {"title": "Monster Expedition: leaderboard", "subtitle": "Test Server", "rows": rows,
+            "note": "Games with a computer player, a chosen seed or one player are unrated."}
+    with kit.recording() as texts:
+        png = leaderboard.render(view)
+    image = Image.open(io.BytesIO(png))
+    width, height = image.size
+    assert width == 800 and height <= width <= 2 * height and len(png) <= 200_000
+    small, big = kit.min_sizes(width)
+    assert min(t.size for t in texts) >= small
+    assert all(t.size >= big for t in texts if t.role in kit.BIG_ROLES)
+    assert not any("…" in t.text for t in texts)
+    assert max(t.top + t.size for t in texts) <= height
+    names = "".join(t.text for t in texts if t.role == "name").replace("-", "")
+    assert long_name in names and "Me" in names and "-3.2" in " ".join(t.text for t in texts)
+    assert leaderboard.alt_text(view).startswith("Monster Expedition: leaderboard. 1. Player 1, rating 28.5")

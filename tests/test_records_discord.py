@@ -237,8 +237,13 @@ async def test_stats_and_leaderboard_after_a_rated_game(database: Path) -> None:
         png = image.files[0]
         assert png.image().size[0] == 800 and png.image().size[0] >= png.image().size[1]
         assert png.description is not None and f"1. {match.user_at(outcome.winners[0]).name}, rating" in png.description
-        nobody = await discord_.command("stats", {"player": discord_.user("zoe")}, user=alice)
+        zoe = discord_.user("zoe")
+        nobody = await discord_.command("stats", {"player": zoe}, user=alice)
         assert "no finished games" in nobody.last.content
+        await discord_.bot.service.store.save_profile(  # type: ignore[attr-defined]
+            match.guild_id, zoe.id, "monster-expedition", {"won": [1, 2], "failed_attempts": {"3": 1}})
+        campaign = await discord_.command("stats", {"player": zoe}, user=alice)
+        assert "Monster Expedition: Solinsula campaign: 2/10 expeditions won" in campaign.last.content
         other = await discord_.command("leaderboard", {"game": "the-expedition"}, user=alice)
         assert "You are not rated in The Expedition yet" in other.ephemeral()[0].content
 

@@ -4,6 +4,7 @@ refusals for what a game reveals without a draw, and an export -> check round tr
 from __future__ import annotations
 
 import copy
+import json
 import random
 from pathlib import Path
 
@@ -11,6 +12,7 @@ import pytest
 from openskill.models import PlackettLuce
 
 from bot import history, ratings, undo
+from bot.__main__ import main
 from bot.core import Game, all_games
 from bot.service import GameService, Player
 
@@ -176,7 +178,8 @@ async def _play(service: GameService, game: Game, people: list[Player], rnd: ran
 
 @pytest.mark.parametrize(("game_key", "mode", "players"), _modes())
 async def test_every_game_exports_and_the_export_replays_to_every_state(service: GameService, game_key: str,
-                                                                       mode: str, players: int) -> None:
+                                                                       mode: str, players: int, tmp_path: Path,
+                                                                       capsys: pytest.CaptureFixture[str]) -> None:
     from bot.core import find_game
 
     game = find_game(game_key)
@@ -193,6 +196,11 @@ async def test_every_game_exports_and_the_export_replays_to_every_state(service:
     report = history.check_export(data)
     assert report.ok, report.failures
     assert report.steps == len(data["records"]) > 0
+    exported = tmp_path / f"{game_key}-{match_id}.json"
+    exported.write_text(json.dumps(data))
+    assert main(["replay", str(exported)]) == 0
+    assert capsys.readouterr().out == (f"OK: {game.title} game #{match_id}: the setup and {report.steps} records "
+                                       "replay to the recorded states.\n")
 
     tampered = copy.deepcopy(data)
     drawn = next((r for r in tampered["records"] if r["draws"]), None)
@@ -203,6 +211,10 @@ async def test_every_game_exports_and_the_export_replays_to_every_state(service:
     tampered["sha256"] = history.digest({k: v for k, v in tampered.items() if k != "sha256"})  # a careful forger
     forged = history.check_export(tampered)
     assert not forged.ok and all("sha256" not in line for line in forged.failures)
+    exported.write_text(json.dumps(tampered))
+    assert main(["replay", str(exported)]) == 1
+    printed = capsys.readouterr().out.splitlines()
+    assert printed[:-1] == forged.failures and printed[-1].startswith(f"FAILED: {game.title} game #{match_id}: ")
 
 
 async def test_an_export_with_an_undo_replays_to_the_same_state(service: GameService) -> None:
@@ -221,8 +233,6 @@ async def test_an_export_with_an_undo_replays_to_the_same_state(service: GameSer
 
 def test_the_replay_command_says_when_a_file_is_not_an_export(tmp_path: Path,
                                                               capsys: pytest.CaptureFixture[str]) -> None:
-    from bot.__main__ import main
-
     (tmp_path / "notes.json").write_text('{"format": "something else"}')
     (tmp_path / "broken.json").write_text("{")
     assert main(["replay", str(tmp_path / "notes.json")]) == 2

@@ -62,6 +62,8 @@ class RecordsStore:
     """History, undo requests and ratings; mixed into `Store`, whose query helpers it uses."""
 
     if TYPE_CHECKING:
+        dialect: str
+
         def _transaction(self) -> Any: ...
         async def _execute(self, sql: str, params: Iterable[Any] = ()) -> int: ...
         async def _fetchall(self, sql: str, params: Iterable[Any] = ()) -> list[Row]: ...
@@ -152,8 +154,11 @@ class RecordsStore:
 
     async def approve_undo(self, request_id: int, user_id: int) -> UndoRequest | None:
         """Add one approval to a pending request (atomically); None if it is no longer pending."""
+        # FOR UPDATE: on PostgreSQL two approvals at once must not both read the old list (SQLite's BEGIN
+        # IMMEDIATE already admits one writer at a time).
+        lock = " FOR UPDATE" if self.dialect == "postgresql" else ""
         async with self._transaction():
-            row = await self._fetchone("SELECT * FROM undo_requests WHERE id = ? AND status = 'pending'",
+            row = await self._fetchone(f"SELECT * FROM undo_requests WHERE id = ? AND status = 'pending'{lock}",
                                        (request_id,))
             if row is None:
                 return None

@@ -287,3 +287,28 @@ def test_the_leaderboard_image_is_legible_on_a_phone_and_never_cuts_a_name() -> 
     names = "".join(t.text for t in texts if t.role == "name").replace("-", "")
     assert long_name in names and "Me" in names and "-3.2" in " ".join(t.text for t in texts)
     assert leaderboard.alt_text(view).startswith("Monster Expedition: leaderboard. 1. Player 1, rating 28.5")
+
+
+async def test_two_approvals_at_once_from_two_processes_are_both_kept(service: GameService,
+                                                                      database: Path | str) -> None:
+    import asyncio
+
+    from bot.store import Store
+
+    match_id = await seat(service, "test-nim", PEOPLE)
+    request = await service.store.create_undo_request(match_id, PEOPLE[0].user_id, 3, 1,
+                                                      [PEOPLE[1].user_id, PEOPLE[2].user_id])
+    other = await Store.open(database)  # a second bot process on the same database
+    try:
+        await asyncio.gather(service.store.approve_undo(request.id, PEOPLE[1].user_id),
+                             other.approve_undo(request.id, PEOPLE[2].user_id))
+    finally:
+        await other.close()
+    stored = await service.store.undo_request(request.id)
+    assert stored is not None and stored.approved == (102, 103) and stored.waiting_for == ()
+    assert await service.store.decide_undo(request.id, "approved", 103) is True
+    assert await service.store.decide_undo(request.id, "refused", 102) is False  # closed once
+    newer = await service.store.create_undo_request(match_id, PEOPLE[1].user_id, 3, 1, [101, 103])
+    older = await service.store.create_undo_request(match_id, PEOPLE[2].user_id, 3, 1, [101, 102])
+    assert (await service.store.undo_request(newer.id)).status == "lapsed"  # type: ignore[union-attr]
+    assert older.status == "pending" and await service.store.approve_undo(newer.id, 101) is None

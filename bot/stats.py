@@ -76,6 +76,7 @@ async def player_stats(service: GameService, guild_id: int, user_id: int) -> Pla
 class LeaderRow:
     place: int
     user_id: int
+    name: str  # the name they last sat under on this server
     rating: float
     games: int
 
@@ -87,7 +88,8 @@ async def leaderboard(service: GameService, guild_id: int, game_key: str, asker:
     await ratings.rate_missed(service.store, guild_id)
     rows = sorted(await service.store.ratings(guild_id, game_key),
                   key=lambda r: (-ratings.ordinal(r.mu, r.sigma), -r.games, r.user_id))
-    ranked = [LeaderRow(place, r.user_id, ratings.ordinal(r.mu, r.sigma), r.games)
-              for place, r in enumerate(rows, start=1)]
-    mine = next((row for row in ranked[top:] if row.user_id == asker), None)
-    return ranked[:top], mine
+    shown = rows[:top] + [r for r in rows[top:] if r.user_id == asker]
+    names = await service.store.seat_names(guild_id, [r.user_id for r in shown])
+    ranked = [LeaderRow(place, r.user_id, names.get(r.user_id, "Someone"), ratings.ordinal(r.mu, r.sigma), r.games)
+              for place, r in enumerate(rows, start=1) if r in shown]
+    return ranked[:top], ranked[top] if len(ranked) > top else None

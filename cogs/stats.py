@@ -59,10 +59,9 @@ class StatsCommands(commands.Cog):
         chosen = find_game(game)
         top, mine = await stats.leaderboard(service, guild_id, chosen.key, interaction.user.id)
         rows = [*top, mine] if mine is not None else top
-        names = await service.store.seat_names(guild_id, [row.user_id for row in rows])
         server = interaction.guild.name if interaction.guild is not None else "this server"
         view = {"title": f"{chosen.title}: leaderboard", "subtitle": f"{server} · openskill ratings (mu − 3σ)",
-                "rows": [{"place": row.place, "name": names.get(row.user_id, "Someone"), "rating": row.rating,
+                "rows": [{"place": row.place, "name": row.name, "rating": row.rating,
                           "games": row.games, "asker": row.user_id == interaction.user.id} for row in rows],
                 "note": UNRATED_NOTE}
         image = await service.render_pool.render_leaderboard(view)

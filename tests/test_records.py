@@ -312,3 +312,23 @@ async def test_two_approvals_at_once_from_two_processes_are_both_kept(service: G
     older = await service.store.create_undo_request(match_id, PEOPLE[2].user_id, 3, 1, [101, 102])
     assert (await service.store.undo_request(newer.id)).status == "lapsed"  # type: ignore[union-attr]
     assert older.status == "pending" and await service.store.approve_undo(newer.id, 101) is None
+
+
+async def test_the_leaderboard_is_the_top_ten_and_the_askers_own_place(service: GameService) -> None:
+    from bot import stats
+
+    people = [Player(200 + number, f"P{number}") for number in range(12)]
+    for pair in range(6):
+        channel = CHANNEL + pair
+        await seat(service, "test-nim", people[2 * pair:2 * pair + 2], channel=channel)
+        await play_nim(service, channel, people[2 * pair:2 * pair + 2])
+    everyone = sorted(await service.store.ratings(GUILD, "test-nim"),
+                      key=lambda r: (-ratings.ordinal(r.mu, r.sigma), -r.games, r.user_id))  # ties by id
+    assert len(everyone) == 12
+    last = everyone[-1].user_id
+    top, mine = await stats.leaderboard(service, GUILD, "test-nim", last)
+    assert [row.place for row in top] == list(range(1, 11))
+    assert mine is not None and mine.place == 12 and mine.user_id == last and mine.name == f"P{last - 200}"
+    assert top[0].rating == pytest.approx(ratings.ordinal(everyone[0].mu, everyone[0].sigma))
+    top_again, none = await stats.leaderboard(service, GUILD, "test-nim", top[0].user_id)
+    assert none is None and top_again == top

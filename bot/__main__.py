@@ -1,5 +1,5 @@
 """The command line: `run` connects to Discord; `local` plays offline; `migrate` copies a database;
-`simulate` plays bot-only games headless."""
+`simulate` plays bot-only games headless; `replay` checks an exported game."""
 
 from __future__ import annotations
 
@@ -45,6 +45,8 @@ def _parser() -> argparse.ArgumentParser:
     migrate = commands.add_parser("migrate", help="copy every game from one database to another (and verify)")
     migrate.add_argument("--from", dest="source", required=True, help="SQLite file or postgresql:// URL to read")
     migrate.add_argument("--to", dest="target", required=True, help="an empty SQLite file or postgresql:// URL")
+    check = commands.add_parser("replay", help="rebuild an exported game (/game export) and check every state")
+    check.add_argument("file", help="the JSON file /game export attached")
     from bot.simulate import add_arguments
 
     add_arguments(commands.add_parser("simulate", help="play bot-only games headless and print their statistics"))
@@ -53,6 +55,10 @@ def _parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
+    if args.command == "replay":
+        from bot.history import run_check
+
+        return run_check(args.file)
     if args.command == "simulate":
         from bot.simulate import main as simulate
 

@@ -17,7 +17,7 @@ from typing import Any
 
 import bot.games  # noqa: F401  (registers every game)
 import rendering
-from bot import autoplay
+from bot import autoplay, ratings, undo
 from bot.core import (
     JSON,
     Game,
@@ -32,7 +32,7 @@ from bot.core import (
     all_games,
     find_game,
 )
-from bot.core.replay import RecordedStep, replay
+from bot.core.replay import replay
 from bot.core.seats import is_bot
 from bot.store import ChannelBusy, MatchRecord, Store, VersionClash
 from rendering import render_board
@@ -385,7 +385,13 @@ class GameService:
                            draws=rng.draws, text=headline, state=applied.state,
                            status="finished" if outcome is not None else None, profiles=profiles)
         new_board = outcome is not None or game.to_act(applied.state) != waiting
-        return Accepted(await self._reload(match), headline, new_board)
+        finished = await self._reload(match)
+        if outcome is not None:  # records: rate the finished game once (bot/ratings.py; swept again if this fails)
+            try:
+                await ratings.rate_finished(self.store, finished)
+            except Exception:  # the move is committed; /leaderboard and /stats rate what was missed
+                log.exception("Rating match %s failed", finished.id)
+        return Accepted(finished, headline, new_board)
 
     async def _record(self, match: MatchRecord, kind: str, **fields: Any) -> int:
         try:
@@ -640,6 +646,6 @@ class GameService:
         if started is None:
             return None
         options = (started.action or {}).get("setup_options", {})
-        steps = [RecordedStep(e.seat or 0, e.action or {}, e.draws) for e in events if e.kind == "action"]
+        steps = undo.steps_of(events)  # actions, and agreed undos as rewinds
         names = [s.name for s in match.seats]
         return replay(game, match.mode, names, options, started.draws, steps)

@@ -15,6 +15,7 @@ from bot import autoplay
 from bot.core import all_games, find_game
 from bot.core.seats import BOT_LEVELS
 from bot.service import LOG_LIMIT, MAX_SEED, InvalidControl, MatchRecord
+from cogs import records
 from cogs.common import NO_PINGS, channel_id_of, player_of, safe_name, safe_text, send_private, service_of
 from cogs.controls import Router, button, register_control, send_detail, stopped
 from cogs.table import acknowledge, desk_of, post_board, tell
@@ -306,6 +307,29 @@ class GameCommands(commands.GroupCog, group_name="game", group_description="Star
         text = await service_of(interaction).rules(interaction.channel_id, game)
         embed = discord.Embed(description=text[:4000], colour=0xE69F00)
         await interaction.response.send_message(embed=embed, ephemeral=True)
+
+    # --------------------------------------------------------------------------------- records (cogs/records.py)
+    # Undo by consent, history, replays and exports: thin commands; the work is in cogs/records.py.
+
+    @app_commands.command(name="undo", description="Ask to take back your last move (the others approve)")
+    async def undo(self, interaction: discord.Interaction) -> None:
+        await records.ask_undo(interaction)
+
+    @app_commands.command(name="history", description="Finished games of this channel and this server")
+    @app_commands.describe(page="Which page of the server's games (10 a page, newest first)")
+    async def history(self, interaction: discord.Interaction, page: app_commands.Range[int, 1, 10000] = 1) -> None:
+        await records.show_history(interaction, page)
+
+    @app_commands.command(name="replay", description="Post a finished game's final board and its log")
+    @app_commands.describe(match="The game's number, from /game history")
+    async def replay(self, interaction: discord.Interaction, match: app_commands.Range[int, 1, MAX_SEED]) -> None:
+        await records.post_replay(interaction, match)
+
+    @app_commands.command(name="export", description="A finished game as JSON (check it with expedition-bot replay)")
+    @app_commands.describe(match="The game's number, from /game history (default: this channel's last game)")
+    async def export(self, interaction: discord.Interaction,
+                     match: app_commands.Range[int, 1, MAX_SEED] | None = None) -> None:
+        await records.send_export(interaction, match)
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -39,6 +39,12 @@ def _draw(game_key: str, view: View, detail: bool, footer: str | None) -> bytes:
     return kit.add_footer(image, footer) if footer else image
 
 
+def _draw_leaderboard(view: View) -> bytes:
+    from rendering import leaderboard
+
+    return leaderboard.render(view)
+
+
 def _ready() -> int:
     return os.getpid()
 
@@ -83,13 +89,17 @@ class RenderPool:
         pool = self._pool()
         await asyncio.gather(*(loop.run_in_executor(pool, _ready) for _ in range(self.workers)))
 
-    async def render(self, game_key: str, view: View, *, detail: bool = False, footer: str | None = None) -> bytes:
-        """The PNG of `view`'s public board (or its detail board), with an optional footer line."""
-        loop = asyncio.get_running_loop()
+    def _bound(self, loop: asyncio.AbstractEventLoop) -> asyncio.Semaphore:
+        """At most `limit` images in flight in this event loop."""
         semaphore = self._semaphores.get(loop)
         if semaphore is None:
             semaphore = self._semaphores[loop] = asyncio.Semaphore(self._limit)
-        async with semaphore:
+        return semaphore
+
+    async def render(self, game_key: str, view: View, *, detail: bool = False, footer: str | None = None) -> bytes:
+        """The PNG of `view`'s public board (or its detail board), with an optional footer line."""
+        loop = asyncio.get_running_loop()
+        async with self._bound(loop):
             if self._renderer is not None:
                 custom = self._renderer
 
@@ -109,6 +119,12 @@ class RenderPool:
                         self._executor = None
                 pool.shutdown(wait=False, cancel_futures=True)
                 return await loop.run_in_executor(self._pool(), _draw, game_key, view, detail, footer)
+
+    async def render_leaderboard(self, view: View) -> bytes:
+        """The /leaderboard image (rendering/leaderboard.py), drawn in a worker like a board."""
+        loop = asyncio.get_running_loop()
+        async with self._bound(loop):
+            return await loop.run_in_executor(self._pool(), _draw_leaderboard, view)
 
     def close(self, *, wait: bool = True) -> None:
         """Stop the workers (idempotent; they start again on the next board)."""

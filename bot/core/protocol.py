@@ -155,6 +155,26 @@ class Game(ABC):
         """
         return None
 
+    def revealed(self, before: JSON, after: JSON, events: Sequence[JSON]) -> str | None:
+        """What one step showed that was hidden before it, in a few words ("a card was drawn"), else None.
+
+        The platform refuses to undo past any step that drew from the Rng (its draws are in the event record), so
+        a game overrides this only for what it reveals without a draw: a card off a deck shuffled at setup, a
+        secret card played face up. Default: nothing (a game with no hidden information needs no override).
+        """
+        return None
+
+    def chance_text(self, events: Sequence[JSON]) -> str:
+        """How to say, in a refused undo, that a step drew from the Rng ("a die was rolled"). Default: generic."""
+        return "a die was rolled or a card was shuffled"
+
+    def progress_text(self, profile: JSON) -> str:
+        """A player's stored record for this game (`Outcome.profile_updates`) in one line, for /stats. Default: its
+        plain values listed."""
+        parts = [f"{key.replace('_', ' ')} {value}" for key, value in sorted(profile.items())
+                 if isinstance(value, (int, float, str))]
+        return ", ".join(parts)
+
     def player_names(self, state: JSON) -> list[str]:
         """Display names by seat (states keep them under "players" by convention)."""
         return [str(p["name"]) if isinstance(p, dict) else str(p) for p in state.get("players", [])]

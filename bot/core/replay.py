@@ -1,4 +1,7 @@
-"""Rebuild a match's state from its recorded setup and actions, with the recorded dice and shuffles."""
+"""Rebuild a match's state from its recorded setup and actions, with the recorded dice and shuffles.
+
+An agreed undo is a record too (`Rewind`): the log is never edited, and replaying it takes the same moves back.
+"""
 
 from __future__ import annotations
 
@@ -18,16 +21,62 @@ class RecordedStep:
     draws: Sequence[int]
 
 
-def replay(game: Game, mode: str, players: Sequence[str], options: JSON, setup_draws: Sequence[int],
-           steps: Iterable[RecordedStep]) -> JSON:
-    """The state after replaying `steps` from the setup. Raises ReplayDivergence if the record does not fit."""
-    rng = Rng.replaying(setup_draws)
-    state = game.setup(mode, players, rng, options)
-    if not rng.exhausted:
-        raise ReplayDivergence("setup used fewer draws than were recorded")
-    for number, step in enumerate(steps, start=1):
-        rng = Rng.replaying(step.draws)
-        state = game.apply(state, step.seat, step.action, rng).state
+@dataclass(frozen=True)
+class Rewind:
+    """An agreed undo: the last `steps` actions still in play are taken back (the state before them returns)."""
+
+    steps: int
+
+
+class Replayer:
+    """Replays a log one record at a time, keeping the line of play (the setup, then one state per action still in
+    effect), so a checker can compare the state after every record."""
+
+    def __init__(self, game: Game, mode: str, players: Sequence[str], options: JSON,
+                 setup_draws: Sequence[int]) -> None:
+        self.game = game
+        rng = Rng.replaying(setup_draws)
+        self.line: list[JSON] = [game.setup(mode, players, rng, options)]
         if not rng.exhausted:
-            raise ReplayDivergence(f"step {number} used fewer draws than were recorded")
-    return state
+            raise ReplayDivergence("setup used fewer draws than were recorded")
+
+    @property
+    def state(self) -> JSON:
+        return self.line[-1]
+
+    def feed(self, step: RecordedStep | Rewind) -> list[JSON]:
+        """Apply one record; returns the game events it produced (none for a rewind). ReplayDivergence if the
+        record does not fit (a draw too many or too few, a rewind past the setup); a RuleError if the rules
+        refuse the recorded action."""
+        if isinstance(step, Rewind):
+            if not 0 < step.steps < len(self.line):
+                raise ReplayDivergence(f"takes back {step.steps} moves; {len(self.line) - 1} are in play")
+            del self.line[-step.steps:]
+            return []
+        rng = Rng.replaying(step.draws)
+        applied = self.game.apply(self.state, step.seat, step.action, rng)
+        if not rng.exhausted:
+            raise ReplayDivergence("used fewer draws than were recorded")
+        self.line.append(applied.state)
+        return applied.events
+
+
+def replay_line(game: Game, mode: str, players: Sequence[str], options: JSON, setup_draws: Sequence[int],
+                steps: Iterable[RecordedStep | Rewind]) -> list[JSON]:
+    """The states of the line of play after every record: the setup first, then one per action still in play.
+
+    Raises ReplayDivergence if the record does not fit (a draw too many or too few, a rewind past the setup).
+    """
+    replayer = Replayer(game, mode, players, options, setup_draws)
+    for number, step in enumerate(steps, start=1):
+        try:
+            replayer.feed(step)
+        except ReplayDivergence as error:
+            raise ReplayDivergence(f"step {number} {error}") from None
+    return replayer.line
+
+
+def replay(game: Game, mode: str, players: Sequence[str], options: JSON, setup_draws: Sequence[int],
+           steps: Iterable[RecordedStep | Rewind]) -> JSON:
+    """The state after replaying `steps` from the setup. Raises ReplayDivergence if the record does not fit."""
+    return replay_line(game, mode, players, options, setup_draws, steps)[-1]

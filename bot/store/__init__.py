@@ -11,15 +11,18 @@ from bot.store.records import (
     StoreError,
     VersionClash,
 )
+from bot.store.records_store import Rating, UndoRequest
 
 __all__ = [
     "ChannelBusy",
     "EventRecord",
     "MatchRecord",
+    "Rating",
     "ScheduledWork",
     "SeatRecord",
     "Store",
     "StoreError",
+    "UndoRequest",
     "VersionClash",
     "is_postgres_url",
 ]

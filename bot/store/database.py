@@ -48,6 +48,7 @@ from bot.store.records import (
     StoreError,
     VersionClash,
 )
+from bot.store.records_store import RecordsStore
 from bot.store.schema import MIGRATIONS, SCHEMA_VERSION
 
 SNAPSHOT_EVERY = 25
@@ -66,7 +67,7 @@ def _epoch(moment: datetime | float) -> int:
     return int(moment.timestamp()) if isinstance(moment, datetime) else int(moment)
 
 
-class Store:
+class Store(RecordsStore):
     """All persistence for the bot. Open with `await Store.open(path_or_url)`, close with `await store.close()`."""
 
     def __init__(self, engine: Engine) -> None:

@@ -70,7 +70,7 @@ class EventRecord:
 
     match_id: int
     seq: int
-    kind: str  # created, joined, left, started, action, abandoned
+    kind: str  # created, joined, left, started, action, undo, abandoned
     user_id: int | None
     seat: int | None
     action: dict[str, Any] | None

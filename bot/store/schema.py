@@ -98,6 +98,43 @@ MIGRATIONS: tuple[str, ...] = (
     );
     CREATE INDEX IF NOT EXISTS scheduled_work_pending ON scheduled_work (due_at) WHERE done_at IS NULL
     """,
+    # 4 (records): undo requests awaiting consent, per-server ratings, and which finished matches were rated (so a
+    # match is rated exactly once). IF NOT EXISTS: another migration may be appended beside this one.
+    """
+    CREATE TABLE IF NOT EXISTS undo_requests (
+        id              INTEGER PRIMARY KEY,
+        match_id        INTEGER NOT NULL REFERENCES matches (id) ON DELETE CASCADE,
+        user_id         INTEGER NOT NULL,
+        at_version      INTEGER NOT NULL,
+        moves           INTEGER NOT NULL,
+        approvers_json  TEXT    NOT NULL,
+        approved_json   TEXT    NOT NULL DEFAULT '[]',
+        status          TEXT    NOT NULL,
+        decided_by      INTEGER,
+        created_at      TEXT    NOT NULL
+    );
+    CREATE INDEX IF NOT EXISTS undo_requests_by_match ON undo_requests (match_id, status);
+
+    CREATE TABLE IF NOT EXISTS ratings (
+        guild_id    INTEGER NOT NULL,
+        game        TEXT    NOT NULL,
+        user_id     INTEGER NOT NULL,
+        mu          REAL    NOT NULL,
+        sigma       REAL    NOT NULL,
+        games       INTEGER NOT NULL,
+        updated_at  TEXT    NOT NULL,
+        PRIMARY KEY (guild_id, game, user_id)
+    );
+
+    CREATE TABLE IF NOT EXISTS rated_matches (
+        match_id  INTEGER NOT NULL REFERENCES matches (id) ON DELETE CASCADE,
+        rated     INTEGER NOT NULL,
+        reason    TEXT    NOT NULL,
+        rated_at  TEXT    NOT NULL,
+        PRIMARY KEY (match_id)
+    );
+    CREATE INDEX IF NOT EXISTS matches_finished_by_channel ON matches (channel_id, status, id)
+    """,
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -138,6 +138,23 @@ class ExpeditionsGame(Game):
             new["log"] = (new["log"] + told)[-LOG_LENGTH:]
         return Applied(new, engine.events)
 
+    def revealed(self, before: JSON, after: JSON, events: Sequence[JSON]) -> str | None:
+        """Tiles and the deck are shuffled at setup: turning a tile over or dealing a card shows them without a
+        draw."""
+        if any(event.get("kind") == "location_revealed" for event in events):
+            return "a location tile was turned over"
+        if len(after["deck"]) < len(before["deck"]) or len(after["reserve"]) < len(before["reserve"]):
+            return "a card was drawn"
+        return None
+
+    def chance_text(self, events: Sequence[JSON]) -> str:
+        kinds = {event.get("kind") for event in events}
+        if "deck_reshuffled" in kinds:
+            return "the deck was reshuffled"
+        if "location_revealed" in kinds:
+            return "corruption tokens were drawn from the bag"
+        return super().chance_text(events)
+
     def view(self, state: JSON, viewer: Viewer) -> JSON:
         view = views.public_view(self.comp, state)
         view["viewer"] = viewer

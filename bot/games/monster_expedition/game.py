@@ -36,6 +36,25 @@ class MonsterExpedition(Game):
     def apply(self, state: JSON, seat: int, action: JSON, rng: Rng) -> Applied:
         return rules.apply(state, seat, action, rng)
 
+    def revealed(self, before: JSON, after: JSON, events: Sequence[JSON]) -> str | None:
+        """Decks are shuffled at setup: taking a cage or refilling the display turns up a card without a draw."""
+        if len(after["deck"]) < len(before["deck"]) or len(after["reserve"]) < len(before["reserve"]):
+            return "a card was drawn"
+        return None
+
+    def progress_text(self, profile: JSON) -> str:
+        """The solo campaign: how many of the ten expeditions are won and which comes next."""
+        won = len(set(profile.get("won", [])))
+        return f"Solinsula campaign: {won}/10 expeditions won"
+
+    def chance_text(self, events: Sequence[JSON]) -> str:
+        kinds = {event.get("kind") for event in events}
+        if "dice_rolled" in kinds:
+            return "a die was rolled"
+        if "cage_stolen" in kinds:
+            return "a cage was taken at random"
+        return super().chance_text(events)
+
     def view(self, state: JSON, viewer: Viewer) -> JSON:
         return views.view(state, viewer)
 

@@ -81,6 +81,16 @@ class TheExpedition(Game):
     def rules_text(self, mode: str) -> str:
         return text.rules_text(self.mode(mode).key, self.catalog)
 
+    def revealed(self, before: JSON, after: JSON, events: Sequence[JSON]) -> str | None:
+        """The draw pile was shuffled at setup: a market refill shows its next card, and scoring a secret
+        expedition shows a card from a hand; neither draws from the Rng."""
+        if len(after["draw_pile"]) < len(before["draw_pile"]) or len(after["undealt"]) < len(before["undealt"]):
+            return "a card was drawn"
+        for old, new in zip(before["players"], after["players"], strict=True):
+            if len(new["hand"]) < len(old["hand"]):
+                return "a secret expedition card was shown"
+        return None
+
     def quick_actions(self, state: JSON, seat: int) -> list[QuickAction]:
         """Location buttons during setup (at most 9), arrow buttons for the legal steps in play."""
         actions = self.legal_actions(state, seat)

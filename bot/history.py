@@ -1,0 +1,241 @@
+"""Finished games: the history of a channel and a server, replays of a game's log, and JSON exports checked step by
+step (`expedition-bot replay FILE`).
+
+Only games that are over (finished or abandoned) are replayed or exported: an export carries the seed, every draw
+and the final state with its hands and deck order, which must never leave a game still being played.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from bot.core import JSON, LobbyError, RuleError, find_game
+from bot.core.replay import RecordedStep, Replayer, Rewind
+from bot.core.rng import ReplayDivergence
+from bot.core.seats import is_bot
+from bot.store import EventRecord, MatchRecord
+from bot.undo import UNDO_KIND, setup_of
+
+if TYPE_CHECKING:
+    from bot.service import GameService
+
+EXPORT_FORMAT = "expedition-table/export"
+EXPORT_VERSION = 1
+PAGE_SIZE = 10
+CHANNEL_LINES = 5
+
+
+def canonical(value: Any) -> str:
+    """JSON with sorted keys and no spaces: the bytes every digest is taken over."""
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def digest(value: Any) -> str:
+    return hashlib.sha256(canonical(value).encode()).hexdigest()
+
+
+# --------------------------------------------------------------------------------------------- history
+
+
+def result_text(match: MatchRecord) -> str:
+    """How a finished game ended, in a few words with the winners' names ("won by Alice")."""
+    if match.status == "abandoned" or match.state is None:
+        return "abandoned"
+    outcome = find_game(match.game).outcome(match.state)
+    if outcome is None:
+        return "ended"
+    names = [seat.name for seat in match.seats if seat.seat in outcome.winners]
+    if not names:
+        return "lost" if len(match.seats) == 1 else "no winner"
+    return "won by " + " and ".join(names)
+
+
+def history_line(match: MatchRecord) -> tuple[str, list[str]]:
+    """One game as a line of plain text (names not yet escaped), and the names it contains."""
+    game = find_game(match.game)
+    mode = game.mode(match.mode).title
+    names = [seat.name for seat in match.seats]
+    day = (match.updated_at or match.created_at)[:10]
+    return f"#{match.id} · {game.title} ({mode}) · {day} · {', '.join(names)} · {result_text(match)}", names
+
+
+@dataclass(frozen=True)
+class HistoryPage:
+    """The channel's latest finished games and one page of the server's."""
+
+    channel: list[MatchRecord]
+    channel_total: int
+    server: list[MatchRecord]
+    server_total: int
+    page: int
+    pages: int
+
+
+async def history(service: GameService, guild_id: int, channel_id: int, page: int = 1) -> HistoryPage:
+    channel, channel_total = await service.store.finished_matches(guild_id, channel_id=channel_id,
+                                                                  limit=CHANNEL_LINES)
+    _, server_total = await service.store.finished_matches(guild_id, limit=0)
+    pages = max(1, -(-server_total // PAGE_SIZE))
+    page = max(1, min(page, pages))
+    server, _ = await service.store.finished_matches(guild_id, limit=PAGE_SIZE, offset=(page - 1) * PAGE_SIZE)
+    return HistoryPage(channel, channel_total, server, server_total, page, pages)
+
+
+async def finished_match(service: GameService, guild_id: int, match_id: int) -> MatchRecord:
+    """A game of this server that is over; a refusal naming what is possible otherwise."""
+    match = await service.store.match(match_id)
+    if match is None or match.guild_id != guild_id:
+        raise LobbyError(f"There is no game #{match_id} on this server. /game history lists the finished ones.")
+    if match.is_open:
+        raise LobbyError(f"Game #{match_id} is still being played: only games that are over can be replayed or "
+                         "exported. /game log shows its moves so far.")
+    return match
+
+
+def log_text(match: MatchRecord, events: Sequence[EventRecord]) -> str:
+    """The whole log of a game as numbered lines (public descriptions only)."""
+    game = find_game(match.game)
+    head = [f"{game.title} ({game.mode(match.mode).title}), game #{match.id}",
+            "Players: " + ", ".join(f"{seat.seat + 1}. {seat.name}" for seat in match.seats),
+            f"Result: {result_text(match)}", ""]
+    entries = [event.text for event in events if event.text]
+    return "\n".join(head + [f"{number}. {text}" for number, text in enumerate(entries, start=1)]) + "\n"
+
+
+async def match_log(service: GameService, match: MatchRecord) -> str:
+    return log_text(match, await service.store.events(match.id))
+
+
+# --------------------------------------------------------------------------------------------- export
+
+
+async def export_match(service: GameService, guild_id: int, match_id: int) -> JSON:
+    """A game that is over as a self-checking JSON document: setup, every record with the digest of the state after
+    it, and the final state; its `sha256` covers everything else."""
+    match = await finished_match(service, guild_id, match_id)
+    events = await service.store.events(match.id)
+    started = setup_of(events)
+    if started is None or match.state is None:
+        raise LobbyError(f"Game #{match.id} never started, so there is nothing to export.")
+    game = find_game(match.game)
+    options = (started.action or {}).get("setup_options", {})
+    replayer = Replayer(game, match.mode, [seat.name for seat in match.seats], options, started.draws)
+    records = []
+    for event in events:
+        step = _step_of(event)
+        if step is None:
+            continue
+        replayer.feed(step)
+        records.append({"seq": event.seq, "kind": event.kind, "seat": event.seat, "action": event.action,
+                        "draws": event.draws, "events": event.events, "text": event.text,
+                        "state_sha256": digest(replayer.state)})
+    body: JSON = {
+        "format": EXPORT_FORMAT,
+        "version": EXPORT_VERSION,
+        "match": {"id": match.id, "game": match.game, "mode": match.mode, "status": match.status,
+                  "seed": match.seed, "seed_chosen": match.seed_chosen, "data_version": match.data_version,
+                  "created_at": match.created_at, "finished_at": match.updated_at,
+                  "players": [{"seat": seat.seat, "name": seat.name, "computer": is_bot(seat.user_id)}
+                              for seat in match.seats]},
+        "setup": {"options": options, "draws": started.draws, "state_sha256": digest(replayer.line[0])},
+        "records": records,
+        "final_state": match.state,
+    }
+    return {**body, "sha256": digest(body)}
+
+
+def _step_of(event: EventRecord | JSON) -> RecordedStep | Rewind | None:
+    kind = event.kind if isinstance(event, EventRecord) else event.get("kind")
+    action = event.action if isinstance(event, EventRecord) else event.get("action")
+    if kind == "action":
+        seat = event.seat if isinstance(event, EventRecord) else event.get("seat")
+        draws = event.draws if isinstance(event, EventRecord) else event.get("draws", [])
+        return RecordedStep(int(seat or 0), action or {}, list(draws))
+    if kind == UNDO_KIND:
+        return Rewind(int((action or {})["moves"]))
+    return None
+
+
+@dataclass(frozen=True)
+class CheckReport:
+    """What checking an export found: one line per failure, and how many records were replayed."""
+
+    title: str
+    steps: int
+    failures: list[str]
+
+    @property
+    def ok(self) -> bool:
+        return not self.failures
+
+
+def check_export(data: JSON) -> CheckReport:
+    """Rebuild an exported game from its setup and records, checking the state after every record, the events each
+    action produced, the final state and the document's digest."""
+    failures: list[str] = []
+    if data.get("format") != EXPORT_FORMAT or data.get("version") != EXPORT_VERSION:
+        return CheckReport("?", 0, [f"not an Expedition Table export (format {data.get('format')!r}, version "
+                                    f"{data.get('version')!r})"])
+    body = {key: value for key, value in data.items() if key != "sha256"}
+    if data.get("sha256") != digest(body):
+        failures.append("the document's sha256 does not match its contents: it was changed after export")
+    match = data["match"]
+    game = find_game(match["game"])
+    title = f"{game.title} game #{match['id']}"
+    setup = data["setup"]
+    names = [player["name"] for player in sorted(match["players"], key=lambda p: p["seat"])]
+    try:
+        replayer = Replayer(game, match["mode"], names, setup["options"], setup["draws"])
+    except (ReplayDivergence, RuleError, KeyError, ValueError) as error:
+        return CheckReport(title, 0, [*failures, f"setup: could not be replayed: {error}"])
+    if digest(replayer.state) != setup.get("state_sha256"):
+        failures.append("setup: the state differs from the recorded one")
+    records = data["records"]
+    for number, record in enumerate(records, start=1):
+        where = f"step {number} (event {record.get('seq')}, {record.get('kind')})"
+        step = _step_of(record)
+        if step is None:
+            failures.append(f"{where}: unknown kind of record")
+            continue
+        try:
+            produced = replayer.feed(step)
+        except (ReplayDivergence, RuleError, KeyError, ValueError, TypeError) as error:
+            failures.append(f"{where}: could not be replayed: {error}")
+            return CheckReport(title, number, failures)
+        if isinstance(step, RecordedStep) and produced != record.get("events"):
+            failures.append(f"{where}: the action produced other events than were recorded")
+        if digest(replayer.state) != record.get("state_sha256"):
+            failures.append(f"{where}: the state differs from the recorded one")
+    if digest(replayer.state) != digest(data.get("final_state")):
+        failures.append("final: the replayed state differs from the exported final state")
+    return CheckReport(title, len(records), failures)
+
+
+def run_check(path: str) -> int:
+    """`expedition-bot replay FILE`: one line per failure, then a summary. Exit 0 when every state checks, 1 when
+    something does not, 2 when the file cannot be read."""
+    import bot.games  # noqa: F401  (registers every game)
+
+    try:
+        with open(path, encoding="utf-8") as handle:
+            data = json.load(handle)
+        if not isinstance(data, dict):
+            raise ValueError("the file does not hold a JSON object")
+        if data.get("format") != EXPORT_FORMAT or data.get("version") != EXPORT_VERSION:
+            raise ValueError(f"not an Expedition Table export (format {data.get('format')!r}, version "
+                             f"{data.get('version')!r})")
+        report = check_export(data)
+    except (OSError, ValueError, KeyError, TypeError, LobbyError) as error:
+        print(f"{path}: cannot be read as an export: {error}")
+        return 2
+    for failure in report.failures:
+        print(failure)
+    if report.ok:
+        print(f"OK: {report.title}: the setup and {report.steps} records replay to the recorded states.")
+        return 0
+    print(f"FAILED: {report.title}: {len(report.failures)} problem(s) in {report.steps} records.")
+    return 1

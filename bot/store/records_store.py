@@ -1,0 +1,234 @@
+"""The store's records of play: finished games for history and stats, undo requests, and per-server ratings.
+
+A mixin of `Store` (bot/store/database.py), written once for both engines like the rest of it. Ratings are
+written in the same transaction that marks the match rated, so a match is rated exactly once however many
+processes finish, sweep or retry it.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any
+
+from bot.store.records import MatchRecord
+
+if TYPE_CHECKING:
+    from bot.store.engines import Row
+
+OVER = ("finished", "abandoned")
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+@dataclass(frozen=True)
+class UndoRequest:
+    """A request to take back `moves` moves of a match, made at `at_version`; it lapses once the match moves on."""
+
+    id: int
+    match_id: int
+    user_id: int
+    at_version: int
+    moves: int
+    approvers: tuple[int, ...]
+    approved: tuple[int, ...]
+    status: str  # pending, approved, refused, lapsed
+    decided_by: int | None
+
+    @property
+    def waiting_for(self) -> tuple[int, ...]:
+        return tuple(user for user in self.approvers if user not in self.approved)
+
+
+@dataclass(frozen=True)
+class Rating:
+    """One player's rating for one game on one server (openskill's mu and sigma), and how many rated games."""
+
+    user_id: int
+    mu: float
+    sigma: float
+    games: int
+
+
+RatingUpdate = Callable[[dict[int, Rating]], dict[int, tuple[float, float]]]
+"""Given the current ratings of a match's players (absent: never rated), their new (mu, sigma)."""
+
+
+class RecordsStore:
+    """History, undo requests and ratings; mixed into `Store`, whose query helpers it uses."""
+
+    if TYPE_CHECKING:
+        dialect: str
+
+        def _transaction(self) -> Any: ...
+        async def _execute(self, sql: str, params: Iterable[Any] = ()) -> int: ...
+        async def _fetchall(self, sql: str, params: Iterable[Any] = ()) -> list[Row]: ...
+        async def _fetchone(self, sql: str, params: Iterable[Any] = ()) -> Row | None: ...
+        async def _matches(self, where: str, params: Iterable[Any] = ()) -> list[MatchRecord]: ...
+
+    # ----------------------------------------------------------------------------------------------- history
+
+    async def finished_matches(self, guild_id: int, *, channel_id: int | None = None, limit: int = 10,
+                               offset: int = 0) -> tuple[list[MatchRecord], int]:
+        """Finished and abandoned matches of a server (or one channel), newest first: one page, and the total."""
+        where = "guild_id = ? AND status IN ('finished', 'abandoned')"
+        params: list[Any] = [guild_id]
+        if channel_id is not None:
+            where += " AND channel_id = ?"
+            params.append(channel_id)
+        total = await self._fetchone(f"SELECT COUNT(*) AS n FROM matches WHERE {where}", params)
+        rows = await self._fetchall(f"SELECT id FROM matches WHERE {where} ORDER BY id DESC LIMIT ? OFFSET ?",
+                                    [*params, int(limit), int(offset)])
+        ids = [int(row["id"]) for row in rows]
+        matches = await self._by_ids(ids)
+        return matches, int(total["n"]) if total is not None else 0
+
+    async def _by_ids(self, ids: Sequence[int]) -> list[MatchRecord]:
+        if not ids:
+            return []
+        marks = ", ".join("?" for _ in ids)
+        found = {m.id: m for m in await self._matches(f"m.id IN ({marks})", ids)}
+        return [found[i] for i in ids if i in found]
+
+    async def player_matches(self, guild_id: int, user_id: int, *, limit: int = 1000) -> list[MatchRecord]:
+        """The newest finished matches of a server in which the user held a seat (for /stats)."""
+        rows = await self._fetchall(
+            "SELECT m.id FROM matches m JOIN seats s ON s.match_id = m.id WHERE m.guild_id = ? AND s.user_id = ? "
+            "AND m.status = 'finished' ORDER BY m.id DESC LIMIT ?",
+            (guild_id, user_id, int(limit)),
+        )
+        return await self._by_ids([int(row["id"]) for row in rows])
+
+    async def profiles_of(self, guild_id: int, user_id: int) -> dict[str, dict[str, Any]]:
+        """Every per-game record a player has on a server (solo campaign progress, for instance)."""
+        rows = await self._fetchall(
+            "SELECT game, data_json FROM profiles WHERE guild_id = ? AND user_id = ? ORDER BY game",
+            (guild_id, user_id),
+        )
+        return {row["game"]: json.loads(row["data_json"]) for row in rows}
+
+    async def seat_names(self, guild_id: int, user_ids: Sequence[int]) -> dict[int, str]:
+        """The name each user last sat under on a server (for leaderboards of people no longer around)."""
+        names: dict[int, str] = {}
+        for user_id in user_ids:
+            row = await self._fetchone(
+                "SELECT s.name FROM seats s JOIN matches m ON m.id = s.match_id WHERE m.guild_id = ? AND "
+                "s.user_id = ? ORDER BY m.id DESC LIMIT 1", (guild_id, user_id))
+            if row is not None:
+                names[user_id] = row["name"]
+        return names
+
+    # ----------------------------------------------------------------------------------------------- undo
+
+    @staticmethod
+    def _undo_from(row: Row) -> UndoRequest:
+        return UndoRequest(id=row["id"], match_id=row["match_id"], user_id=row["user_id"],
+                           at_version=row["at_version"], moves=row["moves"],
+                           approvers=tuple(json.loads(row["approvers_json"])),
+                           approved=tuple(json.loads(row["approved_json"])), status=row["status"],
+                           decided_by=row["decided_by"])
+
+    async def create_undo_request(self, match_id: int, user_id: int, at_version: int, moves: int,
+                                  approvers: Sequence[int]) -> UndoRequest:
+        """A pending request; any earlier pending request of the match lapses (only one is open at a time)."""
+        async with self._transaction():
+            await self._execute("UPDATE undo_requests SET status = 'lapsed' WHERE match_id = ? AND status = 'pending'",
+                                (match_id,))
+            row = await self._fetchone(
+                "INSERT INTO undo_requests (match_id, user_id, at_version, moves, approvers_json, approved_json, "
+                "status, created_at) VALUES (?, ?, ?, ?, ?, '[]', 'pending', ?) RETURNING id",
+                (match_id, user_id, at_version, moves, json.dumps(list(approvers)), _now()),
+            )
+        assert row is not None
+        request = await self.undo_request(int(row["id"]))
+        assert request is not None
+        return request
+
+    async def undo_request(self, request_id: int) -> UndoRequest | None:
+        row = await self._fetchone("SELECT * FROM undo_requests WHERE id = ?", (request_id,))
+        return self._undo_from(row) if row is not None else None
+
+    async def approve_undo(self, request_id: int, user_id: int) -> UndoRequest | None:
+        """Add one approval to a pending request (atomically); None if it is no longer pending."""
+        # FOR UPDATE: on PostgreSQL two approvals at once must not both read the old list (SQLite's BEGIN
+        # IMMEDIATE already admits one writer at a time).
+        lock = " FOR UPDATE" if self.dialect == "postgresql" else ""
+        async with self._transaction():
+            row = await self._fetchone(f"SELECT * FROM undo_requests WHERE id = ? AND status = 'pending'{lock}",
+                                       (request_id,))
+            if row is None:
+                return None
+            approved = sorted(set(json.loads(row["approved_json"])) | {user_id})
+            await self._execute("UPDATE undo_requests SET approved_json = ? WHERE id = ? AND status = 'pending'",
+                                (json.dumps(approved), request_id))
+        return await self.undo_request(request_id)
+
+    async def decide_undo(self, request_id: int, status: str, decided_by: int | None) -> bool:
+        """Close a pending request (approved, refused or lapsed); False if someone closed it first."""
+        async with self._transaction():
+            changed = await self._execute(
+                "UPDATE undo_requests SET status = ?, decided_by = ? WHERE id = ? AND status = 'pending'",
+                (status, decided_by, request_id),
+            )
+        return changed == 1
+
+    # ----------------------------------------------------------------------------------------------- ratings
+
+    async def unrated_matches(self, guild_id: int) -> list[int]:
+        """Finished matches of a server not yet marked rated or unrated (a crash between finish and rating)."""
+        rows = await self._fetchall(
+            "SELECT m.id FROM matches m LEFT JOIN rated_matches r ON r.match_id = m.id "
+            "WHERE m.guild_id = ? AND m.status = 'finished' AND r.match_id IS NULL ORDER BY m.id",
+            (guild_id,),
+        )
+        return [int(row["id"]) for row in rows]
+
+    async def rate_match(self, match_id: int, guild_id: int, game: str, user_ids: Sequence[int],
+                         update: RatingUpdate | None, reason: str) -> bool:
+        """Mark the match rated (with `update`) or unrated (`update` None, for `reason`), exactly once.
+
+        Returns whether this call did it: a second call, from any process, finds the mark and changes nothing.
+        """
+        now = _now()
+        async with self._transaction():
+            marked = await self._fetchone(
+                "INSERT INTO rated_matches (match_id, rated, reason, rated_at) VALUES (?, ?, ?, ?) "
+                "ON CONFLICT (match_id) DO NOTHING RETURNING match_id",
+                (match_id, int(update is not None), reason, now),
+            )
+            if marked is None:
+                return False
+            if update is None:
+                return True
+            current = {rating.user_id: rating for rating in await self.ratings(guild_id, game, user_ids)}
+            for user_id, (mu, sigma) in update(current).items():
+                games = current[user_id].games + 1 if user_id in current else 1
+                await self._execute(
+                    "INSERT INTO ratings (guild_id, game, user_id, mu, sigma, games, updated_at) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (guild_id, game, user_id) DO UPDATE SET "
+                    "mu = excluded.mu, sigma = excluded.sigma, games = excluded.games, "
+                    "updated_at = excluded.updated_at",
+                    (guild_id, game, user_id, float(mu), float(sigma), games, now),
+                )
+        return True
+
+    async def rated_mark(self, match_id: int) -> tuple[bool, str] | None:
+        """(rated, reason) once a match was marked, else None."""
+        row = await self._fetchone("SELECT rated, reason FROM rated_matches WHERE match_id = ?", (match_id,))
+        return (bool(row["rated"]), row["reason"]) if row is not None else None
+
+    async def ratings(self, guild_id: int, game: str, user_ids: Sequence[int] | None = None) -> list[Rating]:
+        """Ratings of a game on a server: everyone's, or only these users'."""
+        sql = "SELECT user_id, mu, sigma, games FROM ratings WHERE guild_id = ? AND game = ?"
+        params: list[Any] = [guild_id, game]
+        if user_ids is not None:
+            if not user_ids:
+                return []
+            sql += f" AND user_id IN ({', '.join('?' for _ in user_ids)})"
+            params += list(user_ids)
+        rows = await self._fetchall(sql, params)
+        return [Rating(int(r["user_id"]), float(r["mu"]), float(r["sigma"]), int(r["games"])) for r in rows]

@@ -1,0 +1,193 @@
+"""Undo by consent: take back a player's last move while nothing hidden or random has come out since.
+
+History is never edited. An agreed undo is an `undo` event saying how many moves of the line of play it takes
+back; `bot.core.replay` replays it, so the log still rebuilds the state. What may be taken back is decided from
+the record: a step that drew from the Rng (its draws are stored with it) rolled a die or shuffled, and a step the
+game says `revealed` something (a card off a deck shuffled at setup) showed what was hidden. The other people at
+the table approve (computer players and solo games: at once); any of them may refuse; a request lapses as soon as
+another move is made.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from bot.core import JSON, Game, GameOver, LobbyError, NotYourTurn, RuleError, find_game
+from bot.core.replay import RecordedStep, Rewind, replay_line
+from bot.core.seats import is_bot
+from bot.store import EventRecord, MatchRecord, UndoRequest
+
+if TYPE_CHECKING:
+    from bot.service import GameService
+
+UNDO_KIND = "undo"
+"""The stored event kind of an agreed undo (never renamed). Its action is {"moves": n, "request": id or None}."""
+
+
+class UndoRefused(RuleError):
+    """An undo that cannot be granted; the message says why and what is possible instead."""
+
+
+@dataclass(frozen=True)
+class Line:
+    """The line of play: the action events still in effect, and the state before each and after the last."""
+
+    actions: list[EventRecord]
+    states: list[JSON]
+
+
+@dataclass(frozen=True)
+class UndoResult:
+    """What a request or an answer led to: the match as it now is, the request (if one was made), and whether the
+    moves were taken back."""
+
+    match: MatchRecord
+    request: UndoRequest | None
+    applied: bool
+    text: str
+
+
+def steps_of(events: Sequence[EventRecord]) -> list[RecordedStep | Rewind]:
+    """The replayable records of a match's log: its actions, and its agreed undos as rewinds."""
+    steps: list[RecordedStep | Rewind] = []
+    for event in events:
+        if event.kind == "action":
+            steps.append(RecordedStep(event.seat or 0, event.action or {}, event.draws))
+        elif event.kind == UNDO_KIND:
+            steps.append(Rewind(int((event.action or {})["moves"])))
+    return steps
+
+
+def setup_of(events: Sequence[EventRecord]) -> EventRecord | None:
+    return next((event for event in events if event.kind == "started"), None)
+
+
+def line_of_play(game: Game, match: MatchRecord, events: Sequence[EventRecord]) -> Line:
+    """Replay the log and pair every action still in effect with the state before it."""
+    started = setup_of(events)
+    if started is None:
+        raise LobbyError("The game has not started yet: there is no move to take back.")
+    actions: list[EventRecord] = []
+    for event in events:
+        if event.kind == "action":
+            actions.append(event)
+        elif event.kind == UNDO_KIND:
+            del actions[-int((event.action or {})["moves"]):]
+    options = (started.action or {}).get("setup_options", {})
+    states = replay_line(game, match.mode, [s.name for s in match.seats], options, started.draws, steps_of(events))
+    return Line(actions, states)
+
+
+def hidden_since(game: Game, line: Line, first: int) -> tuple[int, str] | None:
+    """The first step from `first` on that drew from the Rng or revealed something, with what it did."""
+    for index in range(first, len(line.actions)):
+        event = line.actions[index]
+        if event.draws:
+            return index, game.chance_text(event.events)
+        reason = game.revealed(line.states[index], line.states[index + 1], event.events)
+        if reason:
+            return index, reason
+    return None
+
+
+async def _plan(service: GameService, match: MatchRecord, user_id: int) -> tuple[int, JSON]:
+    """How many moves to take back for `user_id`, and the state that returns; UndoRefused if it may not be done."""
+    if match.status == "lobby":
+        raise LobbyError("The game has not started yet: there is no move to take back.")
+    if match.status != "active" or match.state is None:
+        raise GameOver("That game is over; its moves stand. /game replay shows it.")
+    if match.seat_of(user_id) is None:
+        raise NotYourTurn("You are not playing in this game, so there is no move of yours to take back.")
+    game = find_game(match.game)
+    line = line_of_play(game, match, await service.store.events(match.id))
+    mine = [index for index, event in enumerate(line.actions) if event.user_id == user_id]
+    if not mine:
+        raise UndoRefused("You have no move to take back yet (a move taken back once stays taken back).")
+    first = mine[-1]
+    blocked = hidden_since(game, line, first)
+    if blocked is not None:
+        index, reason = blocked
+        when = "with it" if index == first else "since"
+        raise UndoRefused(f"Your last move cannot be taken back: {reason} {when}. Undo works only while nothing "
+                          "hidden or random has come out.")
+    return len(line.actions) - first, line.states[first]
+
+
+def approvers_of(match: MatchRecord, user_id: int) -> list[int]:
+    """The people who must agree: every other human seated (computer players agree at once)."""
+    return [seat.user_id for seat in match.seats if seat.user_id != user_id and not is_bot(seat.user_id)]
+
+
+def _name(match: MatchRecord, user_id: int) -> str:
+    seat = match.seat_of(user_id)
+    record = match.user_at(seat) if seat is not None else None
+    return record.name if record is not None else "Someone"
+
+
+async def _apply(service: GameService, match: MatchRecord, user_id: int, moves: int, state: JSON,
+                 request_id: int | None, note: str) -> MatchRecord:
+    after = "" if moves == 1 else f" with the {moves - 1} after it"
+    text = f"{_name(match, user_id)}'s last move was taken back{after}{note}."
+    await service._record(match, UNDO_KIND, user_id=user_id, seat=match.seat_of(user_id),
+                          action={"moves": moves, "request": request_id}, state=state, text=text)
+    return await service._reload(match)
+
+
+async def request_undo(service: GameService, channel_id: int, user_id: int) -> UndoResult:
+    """`/game undo`: take back at once (nobody else human at the table) or open a request for the others."""
+    async with service._lock(channel_id):
+        match = await service._open(channel_id)
+        moves, state = await _plan(service, match, user_id)
+        approvers = approvers_of(match, user_id)
+        if not approvers:
+            match = await _apply(service, match, user_id, moves, state, None, "")
+            return UndoResult(match, None, True, "Your last move was taken back.")
+        request = await service.store.create_undo_request(match.id, user_id, match.version, moves, approvers)
+        return UndoResult(match, request, False, "Your request is posted; the others answer with its buttons.")
+
+
+async def answer_undo(service: GameService, request_id: int, user_id: int, approve: bool, *,
+                      channel_id: int) -> UndoResult:
+    """An Approve or Refuse press. The last approval takes the moves back; one refusal closes the request."""
+    request = await service.store.undo_request(request_id)
+    match = await service.store.match(request.match_id) if request is not None else None
+    if request is None or match is None or match.channel_id != channel_id:
+        from bot.service import InvalidControl
+
+        raise InvalidControl()
+    async with service._lock(channel_id):
+        match = await service._reload(match)
+        request = await service.store.undo_request(request_id)
+        assert request is not None
+        asker = _name(match, request.user_id)
+        if request.status != "pending":
+            raise UndoRefused(f"This request was already answered ({request.status}).")
+        if match.version != request.at_version or match.status != "active":
+            await service.store.decide_undo(request_id, "lapsed", None)
+            request = await service.store.undo_request(request_id)
+            return UndoResult(match, request, False, f"{asker}'s undo request lapsed: a move was made since.")
+        if user_id not in request.approvers and user_id != request.user_id:
+            raise NotYourTurn("Only the other players of this game answer this request.")
+        if not approve:
+            await service.store.decide_undo(request_id, "refused", user_id)
+            request = await service.store.undo_request(request_id)
+            who = "withdrew it" if user_id == request.user_id else f"{_name(match, user_id)} refused"
+            return UndoResult(match, request, False, f"{asker}'s undo request is closed: {who}. The move stands.")
+        if user_id == request.user_id:
+            raise NotYourTurn("The others approve your request; you may withdraw it with Refuse.")
+        request = await service.store.approve_undo(request_id, user_id)
+        assert request is not None
+        if request.waiting_for:
+            waiting = ", ".join(_name(match, uid) for uid in request.waiting_for)
+            return UndoResult(match, request, False, f"{asker} asks to take back their last move. "
+                                                     f"Waiting for {waiting}.")
+        moves, state = await _plan(service, match, request.user_id)
+        if moves != request.moves:  # cannot happen at the same version; refuse rather than guess
+            await service.store.decide_undo(request_id, "lapsed", None)
+            raise UndoRefused("The game changed since the request; ask again with /game undo.")
+        await service.store.decide_undo(request_id, "approved", user_id)
+        match = await _apply(service, match, request.user_id, moves, state, request_id, ", as the table agreed")
+        request = await service.store.undo_request(request_id)
+        return UndoResult(match, request, True, f"{asker}'s last move was taken back, as everyone agreed.")

@@ -1,0 +1,135 @@
+"""The records half of /game: undo by consent, history, replays and exports (the commands live in cogs/lobby.py's
+`game` group and call these; the rules of each are in bot/undo.py and bot/history.py)."""
+
+from __future__ import annotations
+
+import io
+import json
+from typing import Any
+
+import discord
+from discord.ext import commands
+
+from bot import history, undo
+from bot.core import LobbyError, find_game
+from bot.service import MatchRecord
+from cogs.common import NO_PINGS, channel_id_of, pings, safe_name, safe_text, send_private, service_of
+from cogs.controls import button, register_control, stopped
+from cogs.table import acknowledge, desk_of, tell
+
+MESSAGE_CHARS = 1900
+
+
+def guild_of(interaction: discord.Interaction) -> int:
+    if interaction.guild_id is None:
+        raise LobbyError("Game records belong to a server: use this command in a server channel.")
+    return interaction.guild_id
+
+
+# --------------------------------------------------------------------------------------------- undo
+
+
+def undo_view(request_id: int) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    view.add_item(button(f"xt:undo:{request_id}:yes", "Approve undo", style=discord.ButtonStyle.success))
+    view.add_item(button(f"xt:undo:{request_id}:no", "Refuse", style=discord.ButtonStyle.danger))
+    return stopped(view)
+
+
+async def ask_undo(interaction: discord.Interaction) -> None:
+    """/game undo: at once when nobody else human is seated; else a request the others answer with buttons."""
+    await acknowledge(interaction)
+    service = service_of(interaction)
+    result = await undo.request_undo(service, channel_id_of(interaction), interaction.user.id)
+    if result.applied:
+        await tell(interaction, "Your last move was taken back; the board is posted below.")
+        await desk_of(interaction).post(result.match.id, interaction=interaction)
+        return
+    request = result.request
+    assert request is not None
+    asker = safe_name(interaction.user.display_name)
+    moves = ("their last move" if request.moves == 1
+             else f"their last move ({request.moves} moves, with the ones after it)")
+    mentions = " ".join(f"<@{user_id}>" for user_id in request.approvers)
+    await tell(interaction, "Your request is posted below; it is granted when everyone approves, and lapses if a "
+                            "move is made first.")
+    await interaction.followup.send(
+        f"{asker} asks to take back {moves}. {mentions}: approve or refuse.",
+        view=undo_view(request.id), allowed_mentions=pings(request.approvers), wait=True)
+
+
+async def press_undo(interaction: discord.Interaction, fields: dict[str, Any], item: discord.ui.Item[Any]) -> None:
+    """Approve or Refuse under an undo request: the message says where the request stands."""
+    await acknowledge(interaction)
+    service = service_of(interaction)
+    result = await undo.answer_undo(service, fields["request"], interaction.user.id, fields["answer"] == "yes",
+                                    channel_id=channel_id_of(interaction))
+    names = [seat.name for seat in result.match.seats]
+    pending = result.request is not None and result.request.status == "pending"
+    await interaction.edit_original_response(content=safe_text(result.text, names),
+                                             view=undo_view(result.request.id) if pending and result.request
+                                             else None, allowed_mentions=NO_PINGS)
+    if result.applied:
+        await desk_of(interaction).post(result.match.id)
+
+
+# --------------------------------------------------------------------------------------------- history
+
+
+async def show_history(interaction: discord.Interaction, page: int) -> None:
+    """/game history: the channel's latest finished games and a page of the server's, privately."""
+    await acknowledge(interaction)
+    found = await history.history(service_of(interaction), guild_of(interaction), channel_id_of(interaction), page)
+
+    def lines(matches: list[MatchRecord]) -> list[str]:
+        shown = []
+        for match in matches:
+            line, names = history.history_line(match)
+            shown.append("- " + safe_text(line, names))
+        return shown
+
+    parts = [f"**This channel** ({found.channel_total} finished)"]
+    parts += lines(found.channel) or ["- none yet"]
+    parts.append(f"**This server** ({found.server_total} finished) — page {found.page} of {found.pages}")
+    parts += lines(found.server) or ["- none yet"]
+    parts.append("`/game replay match:<number>` shows one; `/game export match:<number>` attaches it as JSON.")
+    text = "\n".join(parts)
+    await tell(interaction, text[:MESSAGE_CHARS])
+
+
+async def post_replay(interaction: discord.Interaction, match_id: int) -> None:
+    """/game replay: a finished game's final board and its whole log as a text file, in the channel."""
+    await acknowledge(interaction)
+    service = service_of(interaction)
+    match = await history.finished_match(service, guild_of(interaction), match_id)
+    if match.state is None:
+        raise LobbyError(f"Game #{match.id} never started: there is no board to show.")
+    log = await history.match_log(service, match)
+    board = await service.board(match, headline="")
+    game = find_game(match.game)
+    line, names = history.history_line(match)
+    files = [discord.File(io.BytesIO(log.encode()),
+                          filename=f"{match.game}-{match.id}-log.txt")]
+    if board.image is not None:
+        files.insert(0, discord.File(io.BytesIO(board.image), filename="board.png",
+                                     description=board.alt_text or None))
+    await tell(interaction, f"The replay of game #{match.id} is posted below.")
+    content = f"**Replay of {game.title} game #{match.id}**\n{safe_text(line, names)}\n{safe_text(board.turn, names)}"
+    await interaction.followup.send(content[:MESSAGE_CHARS], files=files, allowed_mentions=NO_PINGS)
+
+
+async def send_export(interaction: discord.Interaction, match_id: int | None) -> None:
+    """/game export: a game that is over as JSON, privately; `expedition-bot replay FILE` checks it."""
+    await acknowledge(interaction)
+    service = service_of(interaction)
+    if match_id is None:
+        match_id = (await service.current(channel_id_of(interaction))).id
+    data = await history.export_match(service, guild_of(interaction), match_id)
+    body = json.dumps(data, indent=1, sort_keys=True, ensure_ascii=False).encode()
+    file = discord.File(io.BytesIO(body), filename=f"{data['match']['game']}-{match_id}.json")
+    await send_private(interaction, f"Game #{match_id} as JSON. Check it with `expedition-bot replay "
+                                    f"{data['match']['game']}-{match_id}.json`.", file=file)
+
+
+async def setup(bot: commands.Bot) -> None:
+    register_control("undo", r"(?P<request>[0-9]{1,20}):(?P<answer>yes|no)", press_undo)

@@ -93,6 +93,15 @@ async def change_setting(store: Store, guild_id: int, key: str, value: Any) -> S
     return await server_settings(store, guild_id)
 
 
+async def settings_for(service: GameService, guild_id: int) -> ServerSettings:
+    """A server's settings, for the cogs (which reach the database only through the service)."""
+    return await server_settings(service.store, guild_id)
+
+
+async def update_setting(service: GameService, guild_id: int, key: str, value: Any) -> ServerSettings:
+    return await change_setting(service.store, guild_id, key, value)
+
+
 def timer_hours_of(match: MatchRecord, settings: ServerSettings) -> float:
     """The match's own deadline per turn (`/game new timer:`), else the server's."""
     own = match.options.get("timer_hours")

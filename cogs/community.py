@@ -126,15 +126,18 @@ async def kick_player(interaction: discord.Interaction, player: discord.Member |
         f"{name} can take it back at any time with /game rejoin.", allowed_mentions=NO_PINGS)
     if done.bot_moved:
         await desk_of(interaction).post(done.match.id)
+    else:  # the seating changed the match's version: the board's buttons are rebound to it
+        await desk_of(interaction).refresh(done.match.id)
 
 
 async def rejoin_seat(interaction: discord.Interaction) -> None:
     """/game rejoin: the kicked member takes their seat back from the computer player."""
     await acknowledge(interaction)
-    await community.rejoin(service_of(interaction), channel_id_of(interaction), interaction.user.id)
+    match = await community.rejoin(service_of(interaction), channel_id_of(interaction), interaction.user.id)
     name = safe_name(interaction.user.display_name)
     await tell(interaction, "You have your seat back. /game board shows where the game stands.")
     await interaction.followup.send(f"{name} is back: their seat is theirs again.", allowed_mentions=NO_PINGS)
+    await desk_of(interaction).refresh(match.id)  # the board's buttons are rebound to the new version
 
 
 # --------------------------------------------------------------------------------------------- reminders

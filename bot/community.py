@@ -127,8 +127,9 @@ class TurnPlanner:
         settings = await server_settings(self.store, guild_id)
         now = self.clock()
         due = now + timedelta(hours=settings.lobby_expiry_hours)
-        return CommunityChange(add_work=(NewWork(LOBBY_EXPIRY, due, {}, guild_id=guild_id, channel_id=channel_id),),
-                               now=now)
+        payload = {"hours": settings.lobby_expiry_hours}
+        return CommunityChange(add_work=(NewWork(LOBBY_EXPIRY, due, payload, guild_id=guild_id,
+                                                 channel_id=channel_id),), now=now)
 
     async def plan(self, match: MatchRecord, kind: str, fields: dict[str, Any]) -> CommunityChange | None:
         given: CommunityChange | None = fields.get("community")

@@ -199,12 +199,11 @@ async def apply_timer(bot: ExpeditionBot, work: Due, now: datetime) -> None:
 async def expire_lobby(bot: ExpeditionBot, work: Due, now: datetime) -> None:
     from cogs.lobby import lobby_text
 
-    settings: ServerSettings = await settings_for(bot.service, work.guild_id or 0)
     match = await community.expire_lobby(bot.service, work, now)
     if match is None:
         return
-    note = (f"Nobody started this lobby within {hours_text(settings.lobby_expiry_hours)}, so it expired. "
-            "Open a new one with /game new.")
+    hours = float(work.payload.get("hours", ServerSettings().lobby_expiry_hours))  # as set when it opened
+    note = f"Nobody started this lobby within {hours_text(hours)}, so it expired. Open a new one with /game new."
     channel = bot.get_partial_messageable(match.channel_id)
     message_id = await bot.service.board_message(match.id)
     try:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import discord
+import pytest
 
 from bot.app import create_bot
 from bot.offline import THREAD_PUBLIC, DiscordHarness
@@ -201,3 +202,24 @@ async def test_with_threads_on_every_new_game_gets_its_own_thread(database: Path
         (third,) = [t for t in discord_.world.threads.values() if t.parent_id == discord_.channel("other").id]
         assert solo.ephemeral()[0].content == f"Your game is open in <#{third.id}>."
         assert discord_.channel_messages(third)[-1].notified == (bob.id,), "a solo game starts in its thread"
+
+
+async def test_the_harness_creates_threads_as_discord_does(database: Path) -> None:
+    """Threads in the offline Discord: a name of 1-100 characters, private unless asked, never inside a thread."""
+    async with DiscordHarness(create_bot(database, poll_seconds=None)) as discord_:
+        general = discord_.bot.get_channel(discord_.default_channel.id)
+        assert isinstance(general, discord.TextChannel)
+        private = await general.create_thread(name="quiet")
+        public = await general.create_thread(name="open", type=discord.ChannelType.public_thread)
+        assert (private.type, public.type) == (discord.ChannelType.private_thread, discord.ChannelType.public_thread)
+        assert discord_.guild.get_thread(public.id) is not None, "cached as the THREAD_CREATE event would"
+        with pytest.raises(discord.HTTPException):
+            await general.create_thread(name="x" * 101, type=discord.ChannelType.public_thread)
+        with pytest.raises(discord.HTTPException):
+            await discord_.bot.http.start_thread_without_message(public.id, name="inner", auto_archive_duration=60,
+                                                                 type=11)
+        sent = await public.send("hello")
+        assert discord_.channel_messages(public.id)[-1].id == sent.id
+        await public.delete()
+        with pytest.raises(discord.NotFound):
+            await public.send("gone")

@@ -5,6 +5,7 @@ Computer players think in a thread with a small budget here (the process pool is
 
 from __future__ import annotations
 
+import asyncio
 import copy
 from collections.abc import Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -18,7 +19,7 @@ from bot.community import pass_action
 from bot.core import JSON, Applied, QuickAction, Rng, register
 from bot.core.bots import Budget
 from bot.core.seats import bot_level, is_bot
-from bot.offline import DiscordHarness, FakeUser
+from bot.offline import DiscordHarness, FakeUser, World
 from bot.service import Player
 from rendering import register_renderer
 from tests.fakes import Nim, tiny_png
@@ -259,3 +260,31 @@ async def test_a_lobby_that_never_starts_expires_after_the_servers_setting(datab
         await discord_.bot.run_due_work()
         assert (await current_match(discord_)).status == "abandoned"
         assert "within 2 h" in discord_.last_public_message().content
+
+
+async def test_a_deadline_passing_while_the_bot_is_down_is_applied_once_after_the_restart(database: Path) -> None:
+    clock = FakeClock()
+    world = World()
+    async with DiscordHarness(create_bot(database, clock=clock, poll_seconds=None), world=world) as discord_:
+        alice, bob = discord_.user("alice"), discord_.user("bob")
+        await discord_.command("game new", {"game": "the-expedition", "seed": 21, "timer": 1.0}, user=alice)
+        await discord_.command("game join", user=bob)
+        await discord_.command("game start", user=alice)
+        before = await current_match(discord_)
+        late = await player_to_move(discord_, [alice, bob])
+    clock.advance(5)
+    async with DiscordHarness(create_bot(database, clock=clock, poll_seconds=None), world=world) as first, \
+            DiscordHarness(create_bot(database, clock=clock, poll_seconds=None), world=world) as second:
+        handled = await asyncio.gather(first.bot.run_due_work(), second.bot.run_due_work(),
+                                       first.bot.run_due_work())
+        assert sum(handled) == 1
+        after = await current_match(first)
+        moves = [e for e in await first.bot.service.store.events(after.id) if e.kind == "action"]
+        assert moves and {e.user_id for e in moves} == {late.id}, "only the late player's turn was played"
+        assert after.version == before.version + len(moves)
+        notes = [m for m in first.channel_messages() if m.content.startswith("⏰")]
+        assert len(notes) == 1 and notes[0].notified == ((await player_to_move(first, [alice, bob])).id,)
+        pending = await first.bot.service.store.pending_work(after.id)
+        assert sorted(w.kind for w in pending) == ["remind", "timer"], "the next turn has its own deadline"
+        assert all(w.due_at == int(clock.now.timestamp()) + {"remind": 12, "timer": 1}[w.kind] * 3600
+                   for w in pending)

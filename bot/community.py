@@ -37,7 +37,7 @@ REMINDERS_BEFORE_STALL = 3
 TIMER_POLICIES = ("bot", "skip")
 BOARD_STYLES = ("turn", "step")
 MAX_HOURS = 24 * 14  # two weeks: longer than that, a reminder or a deadline means nothing
-TURN_KINDS = ("started", "kicked", "rejoined")  # events that begin a turn even when the seat to move is the same
+TURN_KINDS = ("started",)  # events that begin a turn even when the seat to move is the same
 
 
 # --------------------------------------------------------------------------------------------- settings
@@ -143,11 +143,12 @@ class TurnPlanner:
         game = find_game(match.game)
         before = tuple(game.to_act(match.state)) if match.state is not None and match.status == "active" else None
         after = tuple(game.to_act(state))
-        if kind not in TURN_KINDS and before == after:
-            return given  # the same turn goes on: its reminders and deadline stand
         users = ({index: uid for index, (uid, _name) in enumerate(fields["seats"])} if fields.get("seats") is not None
                  else {seat.seat: seat.user_id for seat in match.seats})
         humans = [seat for seat in after if not is_bot(users.get(seat, -1))]
+        humans_before = [seat for seat in before or () if (r := match.user_at(seat)) and not is_bot(r.user_id)]
+        if kind not in TURN_KINDS and before == after and humans == humans_before:
+            return given  # the same player's turn goes on (or a seat not to move changed): its work stands
         work: list[NewWork] = []
         if humans:
             settings = await server_settings(self.store, match.guild_id)

@@ -176,7 +176,11 @@ async def test_kick_hands_the_seat_to_a_bot_that_plays_at_once_and_rejoin_takes_
         nobody = await discord_.command("game rejoin", user=bob)
         assert "no seat to take back" in nobody.last.content
         boards = len([m for m in discord_.channel_messages() if m.files])
+        store = discord_.bot.service.store
+        alices_reminder = await store.pending_work((await current_match(discord_)).id)
         replies = await discord_.command("game kick", {"player": bob}, user=alice)
+        assert await store.pending_work((await current_match(discord_)).id) == alices_reminder, \
+            "replacing a player who is not to move leaves the mover's reminder as it was"
         public = [r for r in replies.public() if r.created]
         assert len(public) == 1 and public[0].notified == ()
         assert [r.kind for r in replies.public() if not r.created] == ["edit"], "the board is rebound, no ping"

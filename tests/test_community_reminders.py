@@ -149,3 +149,21 @@ async def test_two_passes_at_once_send_one_reminder(database: Path) -> None:
                                            first.bot.run_due_work(), second.bot.run_due_work())
             assert sum(handled) == 1
             assert [m.notified for m in reminders(first)] == [(mover.id,), (mover.id,)]
+
+
+async def test_the_polling_loop_runs_passes_by_itself_and_stops_with_the_bot(database: Path) -> None:
+    clock = FakeClock()
+    bot = create_bot(database, clock=clock, poll_seconds=0.01)
+    async with DiscordHarness(bot) as discord_:
+        users = await open_table(discord_, "test-nim", 2, seed=4)
+        mover = await player_to_move(discord_, users)
+        loop_task = bot._scheduler_loop  # type: ignore[attr-defined]
+        assert loop_task is not None and not loop_task.done()
+        clock.advance(12)
+        for _ in range(500):  # the loop's own passes, not run_due_work: wait until one has run
+            if reminders(discord_):
+                break
+            await asyncio.sleep(0.01)
+        assert [m.notified for m in reminders(discord_)] == [(mover.id,)]
+    await asyncio.sleep(0)
+    assert loop_task.cancelled() or loop_task.done()

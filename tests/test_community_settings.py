@@ -223,3 +223,11 @@ async def test_the_harness_creates_threads_as_discord_does(database: Path) -> No
         await public.delete()
         with pytest.raises(discord.NotFound):
             await public.send("gone")
+
+
+async def test_the_default_mode_is_chosen_from_the_games_own_modes(database: Path) -> None:
+    async with DiscordHarness(create_bot(database, poll_seconds=None)) as discord_:
+        admin = discord_.user("admin", manage_guild=True)
+        choices = await discord_.autocomplete("settings mode", {"game": "test-nim", "mode": "so"}, focused="mode",
+                                              user=admin)
+        assert choices == [{"name": "Solo (1-1 players)", "value": "solo"}]

@@ -42,6 +42,8 @@ class Scheduler:
     async def run_once(self) -> int:
         """One pass: every item due now, claimed in batches; returns how many were handed to a handler."""
         now = self.clock()
+        if now.tzinfo is None or now.utcoffset() is None:
+            raise ValueError("The scheduler's clock must return an aware datetime (UTC), not a naive one.")
         handled = 0
         while True:
             work = await self.store.claim_due("", now, self.batch, self.lease_seconds)

@@ -253,7 +253,9 @@ async def play_overdue_turn(service: GameService, work: ScheduledWork, now: date
     async with service._lock(match.channel_id):
         match = await service.match(match.id)
         seats = _still_waiting(match, work.payload)
-        if not seats or work.payload.get("turn") is None:
+        # Still pending means still this turn: a move that ended it marked it done, even if the same seat is to
+        # move again by now (a later turn, with a deadline of its own).
+        if not seats or not await store.work_pending(work.id):
             await store.finish_work(work.id, now)
             return None
         settings = await server_settings(store, match.guild_id)

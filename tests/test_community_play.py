@@ -292,3 +292,26 @@ async def test_a_deadline_passing_while_the_bot_is_down_is_applied_once_after_th
         assert sorted(w.kind for w in pending) == ["remind", "timer"], "the next turn has its own deadline"
         assert all(w.due_at == int(clock.now.timestamp()) + {"remind": 12, "timer": 1}[w.kind] * 3600
                    for w in pending)
+
+
+async def test_a_deadline_claimed_before_its_turn_ended_never_plays_a_later_turn(database: Path) -> None:
+    """A pass claims a deadline; meanwhile the turn ends and comes round to the same seat again. The old deadline
+    is stale (the move marked it done in its own transaction): applying it now plays nothing."""
+    from bot.community import play_overdue_turn
+
+    clock = FakeClock()
+    async with DiscordHarness(create_bot(database, clock=clock, poll_seconds=None)) as discord_:
+        alice, bob = discord_.user("alice"), discord_.user("bob")
+        service = discord_.bot.service
+        await discord_.command("game new", {"game": "test-nim", "seed": 4, "timer": 1.0}, user=alice)
+        await discord_.command("game join", user=bob)
+        await discord_.command("game start", user=alice)
+        late = await player_to_move(discord_, [alice, bob])
+        clock.advance(1)
+        (claimed,) = await service.store.claim_due("", clock(), 10, 300)
+        await discord_.click(board(discord_), label="Take 1", user=late)
+        await discord_.click(board(discord_), label="Take 1", user=await player_to_move(discord_, [alice, bob]))
+        assert await player_to_move(discord_, [alice, bob]) is late, "the same seat is to move again"
+        before = await current_match(discord_)
+        assert await play_overdue_turn(service, claimed, clock()) is None
+        assert (await current_match(discord_)).version == before.version

@@ -130,6 +130,11 @@ class CommunityStore:
         )
         return [_work_from(row) for row in rows]
 
+    async def work_pending(self, work_id: int) -> bool:
+        """Whether the work is still to be done (a move that ended its turn marks it done)."""
+        row = await self._fetchone("SELECT done_at FROM scheduled_work WHERE id = ?", (work_id,))
+        return row is not None and row["done_at"] is None
+
     async def cancel_work(self, match_id: int, kinds: tuple[str, ...], now: datetime | float,
                           *, payload_turn: int | None = None) -> int:
         """End the match's pending work of these kinds (only that of one turn, with `payload_turn`)."""

@@ -160,6 +160,15 @@ def stalled_text(reminder: community.Reminder) -> str:
     return safe_text(text, [seat.name for seat in match.seats])
 
 
+async def send_stalled(channel: discord.PartialMessageable, reminder: community.Reminder) -> None:
+    """The stall notice, pinging the host (the one who can act on it) unless the host is the one stalling."""
+    host = reminder.match.host_id
+    if host in reminder.user_ids or host <= 0:
+        await channel.send(stalled_text(reminder), allowed_mentions=NO_PINGS)
+        return
+    await channel.send(f"<@{host}> {stalled_text(reminder)}", allowed_mentions=pings([host]))
+
+
 async def send_reminder(bot: ExpeditionBot, work: Due, now: datetime) -> None:
     reminder = await community.take_reminder(bot.service, work, now)
     if reminder is None:
@@ -167,7 +176,7 @@ async def send_reminder(bot: ExpeditionBot, work: Due, now: datetime) -> None:
     channel = bot.get_partial_messageable(reminder.match.channel_id)
     try:
         if reminder.stalled:
-            await channel.send(stalled_text(reminder), allowed_mentions=NO_PINGS)
+            await send_stalled(channel, reminder)
             return
         title = find_game(reminder.match.game).title
         mentions = " ".join(f"<@{user_id}>" for user_id in reminder.user_ids)

@@ -10,6 +10,8 @@ import asyncio
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+import pytest
+
 from bot.app import create_bot
 from bot.offline import DiscordHarness, World
 from tests.tables import current_match, open_table, player_to_move
@@ -39,11 +41,16 @@ def reminders(discord_: DiscordHarness) -> list:
     return [m for m in discord_.channel_messages() if "your turn in" in m.content]
 
 
-async def test_the_player_to_move_is_reminded_after_twelve_hours_then_the_stall_is_announced(database: Path) -> None:
+@pytest.mark.parametrize("host_stalls", [True, False])
+async def test_the_player_to_move_is_reminded_after_twelve_hours_then_the_stall_is_announced(database: Path,
+                                                                                           host_stalls: bool) -> None:
     clock = FakeClock()
     async with DiscordHarness(create_bot(database, clock=clock, poll_seconds=None)) as discord_:
         users = await open_table(discord_, "test-nim", 2, seed=4)
+        if not host_stalls:
+            await discord_.click(board(discord_), label="Take 1", user=users[0])
         mover = await player_to_move(discord_, users)
+        assert (mover is users[0]) == host_stalls
         clock.advance(11.9)
         assert await discord_.bot.run_due_work() == 0
         assert reminders(discord_) == []
@@ -63,7 +70,12 @@ async def test_the_player_to_move_is_reminded_after_twelve_hours_then_the_stall_
         await discord_.bot.run_due_work()
         stalled = discord_.channel_messages()[-1]
         assert "has stalled" in stalled.content and "/game kick" in stalled.content
-        assert "/game abandon" in stalled.content and stalled.notified == ()
+        assert "/game abandon" in stalled.content
+        host = users[0]
+        assert stalled.notified == (() if mover is host else (host.id,)), "the host is told, unless they stall"
+        assert stalled.content.endswith(
+            "has not moved in 2 days. The host (Alice) can hand the seat to a computer player with /game kick, "
+            "or end the game with /game abandon; anyone who can manage this channel can too.")
         clock.advance(100)
         await discord_.bot.run_due_work()
         assert discord_.channel_messages()[-1].id == stalled.id, "nothing after the stall notice"

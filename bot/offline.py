@@ -501,6 +501,7 @@ class World:
         self.guild_name = guild_name
         self.channels: dict[str, FakeChannel] = {}
         self.threads: dict[int, FakeChannel] = {}  # by id: two threads may share a name
+        self.bot_permissions = discord.Permissions(BOT_PERMISSIONS.value)  # what the bot may do in every channel
         self.users: dict[str, FakeUser] = {}
         self.messages: dict[int, Message] = {}
         self.channel_order: dict[int, list[int]] = {}
@@ -540,6 +541,10 @@ class World:
         kind = int(body.get("type", THREAD_PRIVATE))  # Discord's default without a message is a private thread
         if kind not in (THREAD_PUBLIC, THREAD_PRIVATE):
             raise _http_error(400, 50035, "Invalid Form Body: type")
+        allowed = (self.bot_permissions.create_public_threads if kind == THREAD_PUBLIC
+                   else self.bot_permissions.create_private_threads)
+        if not allowed:
+            raise _http_error(403, 50013, "Missing Permissions")
         thread = FakeChannel(self.new_id(), name, self.guild_id, kind, parent_id, owner_id)
         self.threads[thread.id] = thread
         return thread
@@ -1016,7 +1021,7 @@ class DiscordHarness:
             "channel_id": str(channel_id),
             "channel": {**self.world.channel_by_id(channel_id).payload(), "permissions": str(user.permissions.value)},
             "member": user.member_payload(),
-            "app_permissions": str(BOT_PERMISSIONS.value),
+            "app_permissions": str(self.world.bot_permissions.value),
             "locale": "en-US",
             "guild_locale": "en-US",
             "entitlements": [],

@@ -209,6 +209,9 @@ async def test_the_harness_creates_threads_as_discord_does(database: Path) -> No
     async with DiscordHarness(create_bot(database, poll_seconds=None)) as discord_:
         general = discord_.bot.get_channel(discord_.default_channel.id)
         assert isinstance(general, discord.TextChannel)
+        with pytest.raises(discord.Forbidden):  # the bot is not given Create Private Threads
+            await general.create_thread(name="quiet")
+        discord_.world.bot_permissions.create_private_threads = True
         private = await general.create_thread(name="quiet")
         public = await general.create_thread(name="open", type=discord.ChannelType.public_thread)
         assert (private.type, public.type) == (discord.ChannelType.private_thread, discord.ChannelType.public_thread)
@@ -231,3 +234,18 @@ async def test_the_default_mode_is_chosen_from_the_games_own_modes(database: Pat
         choices = await discord_.autocomplete("settings mode", {"game": "test-nim", "mode": "so"}, focused="mode",
                                               user=admin)
         assert choices == [{"name": "Solo (1-1 players)", "value": "solo"}]
+
+
+async def test_without_the_thread_permission_the_host_is_told_what_to_do(database: Path) -> None:
+    async with DiscordHarness(create_bot(database, poll_seconds=None)) as discord_:
+        discord_.world.bot_permissions.create_public_threads = False
+        alice = discord_.user("alice")
+        refused = await discord_.command("game new", {"game": "test-nim", "thread": True}, user=alice)
+        assert [(r.ephemeral, r.content) for r in refused.messages()] == [(True, (
+            "I cannot create threads here (I need the Create Public Threads permission). Ask a server manager, or "
+            "use thread:false to play in this channel."))]
+        assert discord_.world.threads == {} and discord_.channel_messages() == []
+        assert await discord_.bot.service.open_match(discord_.default_channel.id) is None
+        general = discord_.bot.get_channel(discord_.default_channel.id)
+        with pytest.raises(discord.Forbidden):  # the fake Discord refuses it too, as the real one would
+            await general.create_thread(name="x", type=discord.ChannelType.public_thread)

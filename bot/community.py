@@ -14,7 +14,7 @@ from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 from bot import autoplay
-from bot.core import JSON, LobbyError, NotYourTurn, RuleError, find_game
+from bot.core import JSON, Game, LobbyError, NotYourTurn, RuleError, find_game
 from bot.core.seats import bot_name, bot_user_id, is_bot
 from bot.store import CommunityChange, MatchRecord, NewWork, ScheduledWork, SeatOwner
 
@@ -228,7 +228,7 @@ async def mute_turn(service: GameService, match_id: int, turn: int, user_id: int
 # --------------------------------------------------------------------------------------------- turn timers
 
 
-def pass_action(game: Any, state: JSON, seat: int) -> JSON | None:
+def pass_action(game: Game, state: JSON, seat: int) -> JSON | None:
     """The game's own "pass" for the seat, if its rules have one (a legal action of type "pass")."""
     return next((action for action in game.legal_actions(state, seat) if action.get("type") == "pass"), None)
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import importlib
 import logging
 import os
@@ -13,7 +14,9 @@ from discord import app_commands
 from discord.ext import commands
 
 import cogs
+from bot.community import Clock, TurnPlanner, utc_now
 from bot.core import RuleError
+from bot.scheduler import Scheduler
 from bot.service import GameService
 from bot.store import Store
 from cogs.table import BoardDesk
@@ -33,7 +36,8 @@ class ExpeditionBot(commands.Bot):
     desk: BoardDesk
 
     def __init__(self, database: str | os.PathLike[str], *, sync_guild: int | None = None,
-                 sync_commands: bool = False, **sharding: Any) -> None:
+                 sync_commands: bool = False, clock: Clock = utc_now, poll_seconds: float | None = 60,
+                 **sharding: Any) -> None:
         intents = discord.Intents.none()
         intents.guilds = True
         # Nobody is pinged unless a message names exactly whom (cogs.common.pings).
@@ -44,11 +48,18 @@ class ExpeditionBot(commands.Bot):
         self.sync_commands = sync_commands
         self.store: Store | None = None
         self.tree.on_error = self.on_app_command_error
+        # Issue 12: scheduled work (reminders, turn timers, lobby expiry) on the bot's clock.
+        self.clock = clock
+        self.poll_seconds = poll_seconds
+        self.scheduler: Scheduler
+        self._scheduler_loop: asyncio.Task[None] | None = None
 
     async def setup_hook(self) -> None:
         self.store = await Store.open(self.database)
         self.service = GameService(self.store)
         self.desk = BoardDesk(self, self.service)
+        self.scheduler = Scheduler(self.store, self.clock)  # issue 12: handlers come from cogs/community.py
+        self.service.planner = TurnPlanner(self.store, self.clock)
         await self.service.render_pool.start()  # spawn and warm the render workers now, not on the first board
         for module in pkgutil.iter_modules(cogs.__path__):
             name = f"cogs.{module.name}"
@@ -57,6 +68,13 @@ class ExpeditionBot(commands.Bot):
                 await self.load_extension(name)
         if self.sync_commands:
             await self.sync_command_tree(self.sync_guild)
+        if self.poll_seconds is not None:
+            self._scheduler_loop = asyncio.create_task(
+                self.scheduler.run_forever(self.poll_seconds, self.wait_until_ready), name="expedition-scheduler")
+
+    async def run_due_work(self) -> int:
+        """One pass of the scheduler: send the reminders, apply the timers and expire the lobbies due now."""
+        return await self.scheduler.run_once()
 
     async def sync_command_tree(self, guild_id: int | None = None, *, clear: bool = False) -> int:
         """Register the slash commands with Discord: globally, or in one server at once (for development).
@@ -80,6 +98,9 @@ class ExpeditionBot(commands.Bot):
         return len(synced)
 
     async def close(self) -> None:
+        if self._scheduler_loop is not None:
+            self._scheduler_loop.cancel()
+            self._scheduler_loop = None
         try:
             await super().close()
         finally:
@@ -104,13 +125,17 @@ class ShardedExpeditionBot(ExpeditionBot, commands.AutoShardedBot):
 
 
 def create_bot(database: str | os.PathLike[str], *, sync_guild: int | None = None, sync_commands: bool = False,
-               shard_count: int | None = None, shard_ids: list[int] | None = None) -> ExpeditionBot:
+               shard_count: int | None = None, shard_ids: list[int] | None = None, clock: Clock = utc_now,
+               poll_seconds: float | None = 60) -> ExpeditionBot:
     """The fully configured bot, not yet connected: tests, the local table and embedders all start here.
 
     `database` is a SQLite file path or a `postgresql://` URL. With `shard_count` the bot is an AutoShardedBot
     running the shards `shard_ids` (all of them if omitted); processes sharing one PostgreSQL split the ids.
+    `clock` (a callable returning an aware UTC datetime) is the scheduler's time; the scheduler runs a pass every
+    `poll_seconds` (None: only when `await bot.run_due_work()` is called).
     """
+    timing: dict[str, Any] = {"clock": clock, "poll_seconds": poll_seconds}
     if shard_count is None and shard_ids is None:
-        return ExpeditionBot(database, sync_guild=sync_guild, sync_commands=sync_commands)
+        return ExpeditionBot(database, sync_guild=sync_guild, sync_commands=sync_commands, **timing)
     return ShardedExpeditionBot(database, sync_guild=sync_guild, sync_commands=sync_commands,
-                                shard_count=shard_count, shard_ids=shard_ids)
+                                shard_count=shard_count, shard_ids=shard_ids, **timing)

@@ -32,6 +32,8 @@ check each name below still exists with the same meaning (``INTERNALS`` repeats 
   ``discord-ui-modal-dispatch-{id}`` (ui/modal.py), ``discord-ui-view-timeout-{view.id}`` (ui/view.py
   ``View._dispatch_timeout``), ``discord.py: {event}`` (client.py ``Client._schedule_event``). A task that dies with
   an exception nobody handled (e.g. a tree ``on_error`` that raises) is reported too.
+* ``ConnectionState.parse_thread_create(data)``: a thread the bot creates (``POST /channels/{id}/threads``) is
+  cached as the THREAD_CREATE event would; its messages then go to the thread's id.
 * ``Guild(data=, state=)``, ``Guild._add_member``, ``Guild._add_channel``, ``TextChannel(state=, guild=, data=)``,
   ``ClientUser(state=, data=)``, ``Member(data=, guild=, state=)``, ``Permissions.VALID_FLAGS``.
 * Notifications, as Discord decides them: a newly created, non-ephemeral message notifies the users its
@@ -94,6 +96,7 @@ INTERNALS: tuple[str, ...] = (
     "discord.client._loop",
     "discord.state.ConnectionState.parse_interaction_create",
     "discord.state.ConnectionState._add_guild",
+    "discord.state.ConnectionState.parse_thread_create",
     "discord.state.ConnectionState._command_tree",
     "discord.state.ConnectionState.user",
     "discord.state.ConnectionState.application_id",
@@ -116,6 +119,8 @@ INTERNALS: tuple[str, ...] = (
 
 EPHEMERAL = 1 << 6
 LOADING = 1 << 7
+THREAD_PUBLIC = 11
+THREAD_PRIVATE = 12
 TASK_PREFIXES: tuple[str, ...] = (
     "CommandTree-invoker",
     "discord-ui-view-dispatch-",
@@ -137,6 +142,7 @@ BOT_PERMISSIONS = discord.Permissions(
     view_channel=True,
     send_messages=True,
     send_messages_in_threads=True,
+    create_public_threads=True,
     read_message_history=True,
     embed_links=True,
     attach_files=True,
@@ -251,17 +257,46 @@ class FakeUser:
 
 @dataclass
 class FakeChannel:
-    """A guild text channel of the fake server."""
+    """A guild text channel of the fake server, or a thread in one (type 11 public, 12 private)."""
 
     id: int
     name: str
     guild_id: int
+    type: int = 0
+    parent_id: int | None = None
+    owner_id: int | None = None
+    deleted: bool = False
 
     @property
     def mention(self) -> str:
         return f"<#{self.id}>"
 
+    @property
+    def is_thread(self) -> bool:
+        return self.type in (THREAD_PUBLIC, THREAD_PRIVATE)
+
     def payload(self) -> dict[str, Any]:
+        if self.is_thread:
+            return {
+                "id": str(self.id),
+                "type": self.type,
+                "guild_id": str(self.guild_id),
+                "parent_id": str(self.parent_id),
+                "owner_id": str(self.owner_id),
+                "name": self.name,
+                "last_message_id": None,
+                "rate_limit_per_user": 0,
+                "message_count": 0,
+                "member_count": 1,
+                "flags": 0,
+                "thread_metadata": {
+                    "archived": False,
+                    "auto_archive_duration": 10080,
+                    "archive_timestamp": _iso(),
+                    "locked": False,
+                    "create_timestamp": _iso(),
+                },
+            }
         return {
             "id": str(self.id),
             "type": 0,
@@ -465,6 +500,8 @@ class World:
         self.guild_id = GUILD_ID
         self.guild_name = guild_name
         self.channels: dict[str, FakeChannel] = {}
+        self.threads: dict[int, FakeChannel] = {}  # by id: two threads may share a name
+        self.bot_permissions = discord.Permissions(BOT_PERMISSIONS.value)  # what the bot may do in every channel
         self.users: dict[str, FakeUser] = {}
         self.messages: dict[int, Message] = {}
         self.channel_order: dict[int, list[int]] = {}
@@ -487,10 +524,30 @@ class World:
         return self.channels[name]
 
     def channel_by_id(self, channel_id: int) -> FakeChannel:
-        for ch in self.channels.values():
-            if ch.id == channel_id:
+        for ch in [*self.channels.values(), *self.threads.values()]:
+            if ch.id == channel_id and not ch.deleted:
                 return ch
         raise _http_error(404, 10003, "Unknown Channel")
+
+    def create_thread(self, parent_id: int, body: dict[str, Any], owner_id: int) -> FakeChannel:
+        """``POST /channels/{id}/threads`` without a message, as Discord checks it: a name of 1-100 characters, a
+        thread type, a text channel (not a thread) as parent."""
+        parent = self.channel_by_id(parent_id)
+        if parent.is_thread:
+            raise _http_error(400, 50024, "Cannot execute action on this channel type")
+        name = str(body.get("name") or "")
+        if not 1 <= len(name) <= 100:
+            raise _http_error(400, 50035, "Invalid Form Body: name must be 1-100 characters")
+        kind = int(body.get("type", THREAD_PRIVATE))  # Discord's default without a message is a private thread
+        if kind not in (THREAD_PUBLIC, THREAD_PRIVATE):
+            raise _http_error(400, 50035, "Invalid Form Body: type")
+        allowed = (self.bot_permissions.create_public_threads if kind == THREAD_PUBLIC
+                   else self.bot_permissions.create_private_threads)
+        if not allowed:
+            raise _http_error(403, 50013, "Missing Permissions")
+        thread = FakeChannel(self.new_id(), name, self.guild_id, kind, parent_id, owner_id)
+        self.threads[thread.id] = thread
+        return thread
 
     def bot_user(self, name: str) -> FakeUser:
         return FakeUser(self.application_id, name, name, BOT_PERMISSIONS, bot=True)
@@ -964,7 +1021,7 @@ class DiscordHarness:
             "channel_id": str(channel_id),
             "channel": {**self.world.channel_by_id(channel_id).payload(), "permissions": str(user.permissions.value)},
             "member": user.member_payload(),
-            "app_permissions": str(BOT_PERMISSIONS.value),
+            "app_permissions": str(self.world.bot_permissions.value),
             "locale": "en-US",
             "guild_locale": "en-US",
             "entitlements": [],
@@ -1510,6 +1567,15 @@ class DiscordHarness:
             return self._message_op(iid, route.method, int(args["message_id"]), body, sent, key)
         if key == "GET /channels/{channel_id}":
             return self.world.channel_by_id(int(args["channel_id"])).payload()
+        if key == "POST /channels/{channel_id}/threads":
+            thread = self.world.create_thread(int(args["channel_id"]), body, self.bot_user.id)
+            data = thread.payload()
+            self.bot._connection.parse_thread_create(copy.deepcopy(data))  # the THREAD_CREATE event follows
+            return data
+        if key == "DELETE /channels/{channel_id}":
+            channel = self.world.channel_by_id(int(args["channel_id"]))
+            channel.deleted = True
+            return channel.payload()
         if key == "POST /channels/{channel_id}/typing":
             return None
         if key == "GET /users/{user_id}":

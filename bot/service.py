@@ -18,6 +18,7 @@ from typing import Any
 import bot.games  # noqa: F401  (registers every game)
 import rendering
 from bot import autoplay, ratings, undo
+from bot.community import TurnPlanner, server_settings
 from bot.core import (
     JSON,
     Game,
@@ -150,6 +151,8 @@ class GameService:
         self.render_pool = pool or (RenderPool.shared() if renderer is render_board else RenderPool(renderer=renderer))
         # Locks live only while someone holds or waits for them, so quiet channels cost no memory.
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
+        # Issue 12: plans each write's reminders and timers into its own transaction (set by the bot).
+        self.planner: TurnPlanner | None = None
 
     def _lock(self, channel_id: int) -> asyncio.Lock:
         # One move at a time per channel in this process; the store's version check covers other processes.
@@ -184,6 +187,7 @@ class GameService:
                     host_id=host.user_id, host_name=host.name,
                     seed=chosen_seed, seed_chosen=seed is not None,
                     options=dict(options or {}), data_version=game.data_version,
+                    community=await self.planner.lobby_opened(guild_id, channel_id) if self.planner else None,
                 )
             except ChannelBusy:
                 current = await self.store.open_match(channel_id)
@@ -394,6 +398,8 @@ class GameService:
         return Accepted(finished, headline, new_board)
 
     async def _record(self, match: MatchRecord, kind: str, **fields: Any) -> int:
+        if self.planner is not None:  # issue 12: the turn's new reminders and timer, in the move's transaction
+            fields["community"] = await self.planner.plan(match, kind, fields)
         try:
             return await self.store.record(match.id, match.version, kind, **fields)
         except VersionClash:
@@ -414,9 +420,9 @@ class GameService:
     async def board_style(self, guild_id: int) -> str:
         """"turn" (one board message per turn, edited as the turn goes on) or "step" (a new message per move).
 
-        Per turn is the default; a server setting can choose the verbose style.
+        Per turn is the default; a server setting (/settings board) can choose the verbose style.
         """
-        return "turn"
+        return (await server_settings(self.store, guild_id)).board_style
 
     async def board_message(self, match_id: int) -> int | None:
         """The message showing the match's latest board (its buttons go stale when a new board is posted)."""

@@ -15,7 +15,7 @@ from bot import autoplay
 from bot.core import all_games, find_game
 from bot.core.seats import BOT_LEVELS
 from bot.service import LOG_LIMIT, MAX_SEED, InvalidControl, MatchRecord
-from cogs import records
+from cogs import community, records
 from cogs.common import NO_PINGS, channel_id_of, player_of, safe_name, safe_text, send_private, service_of
 from cogs.controls import Router, button, register_control, send_detail, stopped
 from cogs.table import acknowledge, desk_of, post_board, tell
@@ -166,15 +166,22 @@ class GameCommands(commands.GroupCog, group_name="game", group_description="Star
 
     @app_commands.command(name="new", description="Open a lobby for a game in this channel")
     @app_commands.describe(game="Which game", mode="Standard, solo or a variant",
-                           seed="A number for a reproducible shuffle and dice (tournaments, bug reports)")
+                           seed="A number for a reproducible shuffle and dice (tournaments, bug reports)",
+                           timer="Hours each player has per turn before the server's timer policy applies (0: none)",
+                           thread="Open the game in a new thread of this channel (default: the server's setting)")
     @app_commands.choices(game=GAME_CHOICES)
     @app_commands.autocomplete(mode=mode_autocomplete)
     async def new(self, interaction: discord.Interaction, game: str, mode: str | None = None,
-                  seed: app_commands.Range[int, 0, MAX_SEED] | None = None) -> None:
+                  seed: app_commands.Range[int, 0, MAX_SEED] | None = None, timer: float | None = None,
+                  thread: bool | None = None) -> None:
         await acknowledge(interaction)
         service = service_of(interaction)
+        plan = await community.prepare_new_game(interaction, game, mode, timer, thread)  # the server's settings
+        if plan.thread:
+            await community.open_in_thread(interaction, game, plan, seed)
+            return
         match = await service.new_match(interaction.guild_id or 0, channel_id_of(interaction), game,
-                                        player_of(interaction), mode=mode, seed=seed)
+                                        player_of(interaction), mode=plan.mode, seed=seed, options=plan.options)
         if match.status == "active":
             await post_board(interaction, match.id, note="Your game has started; the board is posted below.")
             return
@@ -330,6 +337,17 @@ class GameCommands(commands.GroupCog, group_name="game", group_description="Star
     async def export(self, interaction: discord.Interaction,
                      match: app_commands.Range[int, 1, MAX_SEED] | None = None) -> None:
         await records.send_export(interaction, match)
+    # ------------------------------------------------------------------ issue 12: replacing players (cogs/community)
+
+    @app_commands.command(name="kick", description="Hand a player's seat to a computer player (host or channel "
+                                                   "managers)")
+    @app_commands.describe(player="The player whose seat a normal computer player takes over")
+    async def kick(self, interaction: discord.Interaction, player: discord.Member) -> None:
+        await community.kick_player(interaction, player)
+
+    @app_commands.command(name="rejoin", description="Take back your seat from the computer player")
+    async def rejoin(self, interaction: discord.Interaction) -> None:
+        await community.rejoin_seat(interaction)
 
 
 async def setup(bot: commands.Bot) -> None:

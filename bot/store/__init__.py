@@ -1,5 +1,6 @@
 """Persistence: the only package that talks to the database (SQLite through aiosqlite, PostgreSQL through asyncpg)."""
 
+from bot.store.community import CommunityChange, NewWork, SeatOwner
 from bot.store.database import Store
 from bot.store.engines import is_postgres_url
 from bot.store.records import (
@@ -15,10 +16,13 @@ from bot.store.records_store import Rating, UndoRequest
 
 __all__ = [
     "ChannelBusy",
+    "CommunityChange",
     "EventRecord",
     "MatchRecord",
+    "NewWork",
     "Rating",
     "ScheduledWork",
+    "SeatOwner",
     "SeatRecord",
     "Store",
     "StoreError",

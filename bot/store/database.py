@@ -37,6 +37,7 @@ from contextlib import asynccontextmanager
 from datetime import UTC, datetime
 from typing import Any
 
+from bot.store.community import CommunityChange, CommunityStore
 from bot.store.engines import Engine, Row, open_engine, redact
 from bot.store.records import (
     OPEN_STATUSES,
@@ -67,7 +68,7 @@ def _epoch(moment: datetime | float) -> int:
     return int(moment.timestamp()) if isinstance(moment, datetime) else int(moment)
 
 
-class Store(RecordsStore):
+class Store(RecordsStore, CommunityStore):
     """All persistence for the bot. Open with `await Store.open(path_or_url)`, close with `await store.close()`."""
 
     def __init__(self, engine: Engine) -> None:
@@ -286,6 +287,7 @@ class Store(RecordsStore):
         seed_chosen: bool,
         options: dict[str, Any],
         data_version: str,
+        community: CommunityChange | None = None,
     ) -> MatchRecord:
         """A new match in its lobby with the host seated; ChannelBusy if the channel has an unfinished one."""
         now = _now()
@@ -305,6 +307,7 @@ class Store(RecordsStore):
                     (match_id, host_id, host_name),
                 )
                 await self._insert_event(match_id, 1, "created", host_id, 0, None, [], [], "", now)
+                await self._apply_community(match_id, community)  # its expiry, queued with it
         except self._engine.integrity_errors as error:
             if "one_unfinished_match_per_channel" in str(error) or "matches.channel_id" in str(error):
                 raise ChannelBusy(channel_id) from error
@@ -355,11 +358,13 @@ class Store(RecordsStore):
         host_id: int | None = None,
         seats: list[tuple[int, str]] | None = None,
         profiles: dict[tuple[int, int, str], dict[str, Any]] | None = None,
+        community: CommunityChange | None = None,
     ) -> int:
         """Append one event and apply its effects to the match, atomically. Returns the new version.
 
         `seats`, when given, replaces the seating (user id, name) in seat order. `profiles` maps
-        (guild, user, game) to a new per-player record written in the same transaction.
+        (guild, user, game) to a new per-player record written in the same transaction. `community` replaces the
+        match's scheduled work and seat owners in the same transaction (bot/store/community.py).
         """
         now = _now()
         columns: dict[str, Any] = {}
@@ -388,6 +393,7 @@ class Store(RecordsStore):
                     )
                 for (guild_id, uid, game), data in (profiles or {}).items():
                     await self._upsert_profile(guild_id, uid, game, data, now)
+                await self._apply_community(match_id, community)
         except self._engine.integrity_errors as error:
             if status in OPEN_STATUSES and "one_unfinished_match_per_channel" in str(error):
                 raise ChannelBusy(match_id) from error

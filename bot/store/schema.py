@@ -135,6 +135,21 @@ MIGRATIONS: tuple[str, ...] = (
     );
     CREATE INDEX IF NOT EXISTS matches_finished_by_channel ON matches (channel_id, status, id)
     """,
+    # 5: community play (issue 12): who really owns a seat a computer player took over (/game kick, /game rejoin),
+    # and finding a match's pending work fast (a move cancels its reminders and timers in its own transaction).
+    # IF NOT EXISTS throughout: another migration of the same release may be applied before or after this one.
+    """
+    CREATE TABLE IF NOT EXISTS seat_owners (
+        match_id    INTEGER NOT NULL REFERENCES matches (id) ON DELETE CASCADE,
+        seat        INTEGER NOT NULL,
+        user_id     INTEGER NOT NULL,
+        name        TEXT    NOT NULL,
+        kicked_by   INTEGER NOT NULL,
+        kicked_at   TEXT    NOT NULL,
+        PRIMARY KEY (match_id, seat)
+    );
+    CREATE INDEX IF NOT EXISTS scheduled_work_by_match ON scheduled_work (match_id) WHERE done_at IS NULL
+    """,
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)

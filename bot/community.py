@@ -1,0 +1,371 @@
+"""Community play (issue 12): per-server settings, turn reminders and timers planned with every move, absent
+players' seats handed to computer players and taken back, lobbies that expire.
+
+Everything here goes through the service and its store; the Discord side (messages, buttons, threads) is
+cogs/community.py and cogs/settings.py, the loop that runs due work is bot/scheduler.py.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from typing import TYPE_CHECKING, Any
+
+from bot import autoplay
+from bot.core import JSON, Game, LobbyError, NotYourTurn, RuleError, find_game
+from bot.core.seats import bot_name, bot_user_id, is_bot
+from bot.store import CommunityChange, MatchRecord, NewWork, ScheduledWork, SeatOwner
+
+if TYPE_CHECKING:
+    from bot.service import GameService
+    from bot.store import Store
+
+Clock = Callable[[], datetime]
+"""Where the bot's time comes from: a callable returning an aware UTC datetime (tests pass a fake one)."""
+
+
+def utc_now() -> datetime:
+    return datetime.now(UTC)
+
+
+REMIND = "remind"
+TIMER = "timer"
+LOBBY_EXPIRY = "lobby_expiry"
+REMINDERS_BEFORE_STALL = 3
+TIMER_POLICIES = ("bot", "skip")
+BOARD_STYLES = ("turn", "step")
+MAX_HOURS = 24 * 14  # two weeks: longer than that, a reminder or a deadline means nothing
+TURN_KINDS = ("started",)  # events that begin a turn even when the seat to move is the same
+
+
+# --------------------------------------------------------------------------------------------- settings
+
+
+@dataclass(frozen=True)
+class ServerSettings:
+    """A server's choices, with the defaults for what it never set."""
+
+    reminder_hours: float = 12.0
+    timer_hours: float = 0.0  # 0: no turn timer
+    timer_policy: str = "bot"
+    board_style: str = "turn"
+    threads: bool = False
+    game_channels: tuple[int, ...] = ()  # empty: games may start in any channel
+    default_modes: dict[str, str] = field(default_factory=dict)
+    lobby_expiry_hours: float = 24.0
+
+
+SETTING_KEYS = tuple(ServerSettings.__dataclass_fields__)
+
+
+def hours_text(hours: float) -> str:
+    if hours >= 48 and hours % 24 == 0:
+        return f"{int(hours // 24)} days"
+    return f"{hours:g} h"
+
+
+def check_hours(hours: float, what: str, *, allow_off: bool, low: float = 0.25) -> float:
+    """`hours` as a setting, or a RuleError saying which values are allowed."""
+    off = " (0 turns it off)" if allow_off else ""
+    if not math.isfinite(hours) or (hours == 0 and not allow_off) or (hours != 0 and not low <= hours <= MAX_HOURS):
+        raise RuleError(f"{what} is a number of hours from {low:g} to {MAX_HOURS}{off}; {hours:g} is not allowed.")
+    return float(hours)
+
+
+async def server_settings(store: Store, guild_id: int) -> ServerSettings:
+    stored = await store.settings(guild_id)
+    known = {key: value for key, value in stored.items() if key in SETTING_KEYS}
+    if "game_channels" in known:
+        known["game_channels"] = tuple(int(channel) for channel in known["game_channels"])
+    return ServerSettings(**known)
+
+
+async def change_setting(store: Store, guild_id: int, key: str, value: Any) -> ServerSettings:
+    """Store one validated setting (None: back to the default); returns the server's settings now."""
+    if key not in SETTING_KEYS:
+        raise RuleError(f"There is no setting called {key!r}.")
+    if value is None or value == getattr(ServerSettings(), key):
+        await store.clear_setting(guild_id, key)
+    else:
+        await store.set_setting(guild_id, key, list(value) if isinstance(value, tuple) else value)
+    return await server_settings(store, guild_id)
+
+
+async def settings_for(service: GameService, guild_id: int) -> ServerSettings:
+    """A server's settings, for the cogs (which reach the database only through the service)."""
+    return await server_settings(service.store, guild_id)
+
+
+async def update_setting(service: GameService, guild_id: int, key: str, value: Any) -> ServerSettings:
+    return await change_setting(service.store, guild_id, key, value)
+
+
+def timer_hours_of(match: MatchRecord, settings: ServerSettings) -> float:
+    """The match's own deadline per turn (`/game new timer:`), else the server's."""
+    own = match.options.get("timer_hours")
+    return float(own) if own is not None else settings.timer_hours
+
+
+# --------------------------------------------------------------------------------------------- planning
+
+
+class TurnPlanner:
+    """Decides, for every write of a match, which reminders and timers replace its pending work.
+
+    The service calls `plan` just before it records an event and hands the result to the same transaction, so a
+    move and its new reminder are committed together (a restart can lose neither, and a reminder for a turn that
+    has passed can never be sent).
+    """
+
+    def __init__(self, store: Store, clock: Clock) -> None:
+        self.store = store
+        self.clock = clock
+
+    async def lobby_opened(self, guild_id: int, channel_id: int) -> CommunityChange:
+        settings = await server_settings(self.store, guild_id)
+        now = self.clock()
+        due = now + timedelta(hours=settings.lobby_expiry_hours)
+        payload = {"hours": settings.lobby_expiry_hours}
+        return CommunityChange(add_work=(NewWork(LOBBY_EXPIRY, due, payload, guild_id=guild_id,
+                                                 channel_id=channel_id),), now=now)
+
+    async def plan(self, match: MatchRecord, kind: str, fields: dict[str, Any]) -> CommunityChange | None:
+        given: CommunityChange | None = fields.get("community")
+        now = self.clock()
+        status = fields.get("status") or match.status
+        if status in ("finished", "abandoned"):
+            return CommunityChange(cancel_work=True, now=now).merged(given)
+        state = fields.get("state") if fields.get("state") is not None else match.state
+        if state is None or status != "active":
+            return given  # a lobby: its expiry stays as it is
+        game = find_game(match.game)
+        before = tuple(game.to_act(match.state)) if match.state is not None and match.status == "active" else None
+        after = tuple(game.to_act(state))
+        users = ({index: uid for index, (uid, _name) in enumerate(fields["seats"])} if fields.get("seats") is not None
+                 else {seat.seat: seat.user_id for seat in match.seats})
+        humans = [seat for seat in after if not is_bot(users.get(seat, -1))]
+        humans_before = [seat for seat in before or () if (r := match.user_at(seat)) and not is_bot(r.user_id)]
+        if kind not in TURN_KINDS and before == after and humans == humans_before:
+            return given  # the same player's turn goes on (or a seat not to move changed): its work stands
+        work: list[NewWork] = []
+        if humans:
+            settings = await server_settings(self.store, match.guild_id)
+            payload = {"turn": match.version + 1, "seats": humans, "since": int(now.timestamp())}
+            where = {"guild_id": match.guild_id, "channel_id": match.channel_id}
+            if settings.reminder_hours > 0:
+                work.append(NewWork(REMIND, now + timedelta(hours=settings.reminder_hours), {**payload, "count": 1},
+                                    **where))
+            timer = timer_hours_of(match, settings)
+            if timer > 0:
+                work.append(NewWork(TIMER, now + timedelta(hours=timer), payload, **where))
+        return CommunityChange(cancel_work=True, add_work=tuple(work), now=now).merged(given)
+
+
+# --------------------------------------------------------------------------------------------- reminders
+
+
+@dataclass(frozen=True)
+class Reminder:
+    """What one due reminder says: whom to ping, or (after the third) that the game has stalled."""
+
+    match: MatchRecord
+    user_ids: tuple[int, ...]
+    names: tuple[str, ...]
+    waited_hours: float
+    turn: int
+    stalled: bool
+
+
+def _still_waiting(match: MatchRecord, payload: JSON) -> list[int]:
+    """The seats the work was for that the game still waits for, if its turn is the current one."""
+    if match.status != "active" or match.state is None:
+        return []
+    waiting = set(find_game(match.game).to_act(match.state))
+    return [seat for seat in payload.get("seats", []) if seat in waiting
+            and (record := match.user_at(seat)) is not None and not is_bot(record.user_id)]
+
+
+async def take_reminder(service: GameService, work: ScheduledWork, now: datetime) -> Reminder | None:
+    """Complete a due reminder and queue the next (the stall notice after the third); None when nothing is to be
+    said — the turn passed, or another pass or process already took it. Say it only after this returns."""
+    store = service.store
+    match = await store.match(work.match_id) if work.match_id is not None else None
+    seats = _still_waiting(match, work.payload) if match is not None else []
+    if match is None or not seats:
+        await store.finish_work(work.id, now)
+        return None
+    count = int(work.payload.get("count", 1))
+    settings = await server_settings(store, match.guild_id)
+    follow: NewWork | None = None
+    if count <= REMINDERS_BEFORE_STALL and settings.reminder_hours > 0:
+        follow = NewWork(REMIND, now + timedelta(hours=settings.reminder_hours), {**work.payload, "count": count + 1},
+                         match_id=match.id, guild_id=match.guild_id, channel_id=match.channel_id)
+    if not await store.complete_work(work.id, now, follow):
+        return None
+    records = [record for seat in seats if (record := match.user_at(seat)) is not None]
+    since = int(work.payload.get("since", work.due_at))
+    return Reminder(match, tuple(r.user_id for r in records), tuple(r.name for r in records),
+                    max(0.0, (now.timestamp() - since) / 3600), int(work.payload.get("turn", 0)),
+                    stalled=count > REMINDERS_BEFORE_STALL)
+
+
+async def mute_turn(service: GameService, match_id: int, turn: int, user_id: int, *, channel_id: int) -> int:
+    """"Mute for this turn": no more reminders (nor the stall notice) until the player's turn ends."""
+    match = await service.match(match_id)
+    if match.channel_id != channel_id:
+        from bot.service import InvalidControl
+
+        raise InvalidControl()
+    seat = match.seat_of(user_id)
+    if seat is None or seat not in _still_waiting(match, {"seats": [seat]}):
+        raise NotYourTurn("Only the player these reminders are for can mute them, and only while it is their turn.")
+    clock = service.planner.clock if service.planner is not None else utc_now
+    return await service.store.cancel_work(match.id, (REMIND,), clock(), payload_turn=turn)
+
+
+# --------------------------------------------------------------------------------------------- turn timers
+
+
+def pass_action(game: Game, state: JSON, seat: int) -> JSON | None:
+    """The game's own "pass" for the seat, if its rules have one (a legal action of type "pass")."""
+    return next((action for action in game.legal_actions(state, seat) if action.get("type") == "pass"), None)
+
+
+@dataclass(frozen=True)
+class TimedOut:
+    """A turn whose deadline passed, and what was done about it."""
+
+    match: MatchRecord
+    names: tuple[str, ...]
+    note: str
+
+
+async def play_overdue_turn(service: GameService, work: ScheduledWork, now: datetime) -> TimedOut | None:
+    """Apply the server's timer policy to a turn whose deadline passed: skip it where the game has a pass, else a
+    normal computer player plays it from the seat's own view. None if the turn had already ended."""
+    store = service.store
+    match = await store.match(work.match_id) if work.match_id is not None else None
+    if match is None:
+        await store.finish_work(work.id, now)
+        return None
+    async with service._lock(match.channel_id):
+        match = await service.match(match.id)
+        seats = _still_waiting(match, work.payload)
+        # Still pending means still this turn: a move that ended it marked it done, even if the same seat is to
+        # move again by now (a later turn, with a deadline of its own).
+        if not seats or not await store.work_pending(work.id):
+            await store.finish_work(work.id, now)
+            return None
+        settings = await server_settings(store, match.guild_id)
+        game = find_game(match.game)
+        names = tuple(record.name for seat in seats if (record := match.user_at(seat)) is not None)
+        hours = hours_text(timer_hours_of(match, settings))
+        skipped = fallback = False
+        for _ in range(1000):  # a turn of many steps is played to its end; the bound only guards against a bug
+            waiting = _still_waiting(match, work.payload)
+            if not waiting or match.state is None:
+                break
+            seat = waiting[0]
+            record = match.user_at(seat)
+            assert record is not None
+            action = pass_action(game, match.state, seat) if settings.timer_policy == "skip" else None
+            if settings.timer_policy == "skip" and action is None:
+                fallback = True
+            if action is not None:
+                skipped = True
+            else:
+                decision = await autoplay.think(game, match.state, seat, bot_user_id("normal", 1),
+                                                autoplay._seed(match))
+                action = decision.action
+            match = (await service._commit(match, record.user_id, action, match.version)).match
+        match = await autoplay.after_move(service, match)
+        await store.finish_work(work.id, now)  # usually done already: the move replaced the turn's work
+    who = " and ".join(names)
+    if skipped and not fallback:
+        note = f"⏰ {who} did not move within {hours}: the turn was skipped."
+    elif fallback:
+        note = (f"⏰ {who} did not move within {hours}. {game.title} has no pass in its rules, so a normal computer "
+                "player took the turn instead of skipping it.")
+    else:
+        note = f"⏰ {who} did not move within {hours}: a normal computer player took the turn."
+    return TimedOut(match, names, note)
+
+
+# --------------------------------------------------------------------------------------------- lobbies
+
+
+async def expire_lobby(service: GameService, work: ScheduledWork, now: datetime) -> MatchRecord | None:
+    """Close a lobby that never started; None if it started or closed meanwhile."""
+    match = await service.store.match(work.match_id) if work.match_id is not None else None
+    if match is None or match.status != "lobby":
+        await service.store.finish_work(work.id, now)
+        return None
+    async with service._lock(match.channel_id):
+        match = await service.match(match.id)
+        if match.status != "lobby":
+            await service.store.finish_work(work.id, now)
+            return None
+        await service._record(match, "abandoned", status="abandoned", text="The lobby expired without starting.")
+        return await service._reload(match)
+
+
+# --------------------------------------------------------------------------------------------- replacing players
+
+
+@dataclass(frozen=True)
+class Kicked:
+    match: MatchRecord
+    name: str  # the member whose seat a computer player took
+    bot_moved: bool  # the seat was to move, and the computer player has played
+
+
+async def kick(service: GameService, channel_id: int, actor_id: int, target_id: int, *,
+               can_manage_channel: bool) -> Kicked:
+    """Hand a member's seat to a normal computer player (the host, or someone who can manage the channel)."""
+    async with service._lock(channel_id):
+        match = await service._open(channel_id)
+        if actor_id != match.host_id and not can_manage_channel:
+            raise LobbyError("Only the host, or someone who can manage this channel, can hand a seat to a computer "
+                             "player.")
+        if match.status == "lobby":
+            raise LobbyError("The game has not started: in a lobby a player leaves with /game leave, and the host "
+                             "can /game abandon it.")
+        seat = match.seat_of(target_id)
+        if seat is None or is_bot(target_id):
+            raise LobbyError("That member is not playing in this game: only a seated player can be replaced.")
+        if target_id == actor_id:
+            raise LobbyError("You cannot hand your own seat to a computer player; /game abandon ends the game.")
+        if not any(not is_bot(s.user_id) and s.user_id != target_id for s in match.seats):
+            raise LobbyError("That would leave only computer players at the table; /game abandon ends the game.")
+        record = match.user_at(seat)
+        assert record is not None
+        used = {-s.user_id % 100 for s in match.seats if is_bot(s.user_id)}
+        number = min(n for n in range(1, 100) if n not in used)
+        # The seat keeps its name: the game's state and its replay know the player by it.
+        seats = [(bot_user_id("normal", number) if s.seat == seat else s.user_id, s.name) for s in match.seats]
+        owner = SeatOwner(match.id, seat, target_id, record.name, actor_id)
+        await service._record(match, "kicked", user_id=actor_id, seat=seat, seats=seats,
+                              text=f"{record.name}'s seat was handed to a normal computer player "
+                                   f"({bot_name('normal', seat + 1)}).",
+                              community=CommunityChange(owners_set=(owner,)))
+        kicked = await service._reload(match)
+        played = await autoplay.after_move(service, kicked)
+        return Kicked(played, record.name, played.version != kicked.version)
+
+
+async def rejoin(service: GameService, channel_id: int, user_id: int) -> MatchRecord:
+    """A member takes back the seat a computer player kept for them."""
+    async with service._lock(channel_id):
+        match = await service._open(channel_id)
+        owners = [o for o in await service.store.seat_owners(match.id) if o.user_id == user_id]
+        if match.status != "active" or not owners:
+            raise LobbyError("You have no seat to take back here: /game rejoin is for a player whose seat was "
+                             "handed to a computer player with /game kick.")
+        owner = owners[0]
+        seats = [(user_id if s.seat == owner.seat else s.user_id, s.name) for s in match.seats]
+        await service._record(match, "rejoined", user_id=user_id, seat=owner.seat, seats=seats,
+                              text=f"{owner.name} took their seat back from the computer player.",
+                              community=CommunityChange(owners_cleared=(owner.seat,)))
+        return await service._reload(match)

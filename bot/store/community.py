@@ -1,0 +1,196 @@
+"""The store's part of community play (issue 12): per-server settings, who owns a seat a bot took over, and the
+scheduled work a move replaces in its own transaction.
+
+`CommunityStore` is a mixin of `Store` (bot/store/database.py); its SQL follows the rules in that module's
+docstring, so it runs unchanged on SQLite and PostgreSQL.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any
+
+from bot.store.records import ScheduledWork
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+
+    from bot.store.engines import Row
+
+
+def _dumps(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"), sort_keys=True)
+
+
+def _epoch(moment: datetime | float) -> int:
+    return int(moment.timestamp()) if isinstance(moment, datetime) else int(moment)
+
+
+@dataclass(frozen=True)
+class NewWork:
+    """Work to queue: `kind` at `due_at`; a None `match_id` means the match being written."""
+
+    kind: str
+    due_at: datetime | float
+    payload: dict[str, Any] = field(default_factory=dict)
+    match_id: int | None = None
+    guild_id: int | None = None
+    channel_id: int | None = None
+
+
+@dataclass(frozen=True)
+class SeatOwner:
+    """The member a seat belongs to while a computer player keeps it for them."""
+
+    match_id: int
+    seat: int
+    user_id: int
+    name: str
+    kicked_by: int
+
+
+@dataclass(frozen=True)
+class CommunityChange:
+    """What a match write also changes, in the same transaction: its pending work and its seat owners.
+
+    `cancel_work` ends the match's pending work first (every kind when it is True, or the kinds listed); then
+    `add_work` is queued; `owners_set` remembers whose seat a bot took, `owners_cleared` forgets it (seat numbers).
+    """
+
+    cancel_work: bool | tuple[str, ...] = False
+    add_work: tuple[NewWork, ...] = ()
+    owners_set: tuple[SeatOwner, ...] = ()
+    owners_cleared: tuple[int, ...] = ()
+    now: datetime | float | None = None  # when the cancelled work counts as done (the bot's clock)
+
+    def merged(self, other: CommunityChange | None) -> CommunityChange:
+        if other is None:
+            return self
+        cancel: bool | tuple[str, ...]
+        if self.cancel_work is True or other.cancel_work is True:
+            cancel = True
+        else:
+            cancel = tuple(self.cancel_work or ()) + tuple(other.cancel_work or ())
+        return CommunityChange(cancel or False, self.add_work + other.add_work, self.owners_set + other.owners_set,
+                               self.owners_cleared + other.owners_cleared, self.now or other.now)
+
+
+def _work_from(row: Row) -> ScheduledWork:
+    return ScheduledWork(id=row["id"], kind=row["kind"], match_id=row["match_id"], guild_id=row["guild_id"],
+                         channel_id=row["channel_id"], due_at=row["due_at"], payload=json.loads(row["payload"]),
+                         claimed_until=row["claimed_until"], done_at=row["done_at"])
+
+
+class CommunityStore:
+    """Settings, seat owners and match-bound scheduled work. Mixed into `Store`, whose helpers it uses."""
+
+    if TYPE_CHECKING:
+        def _transaction(self) -> Any: ...  # an async context manager
+        async def _execute(self, sql: str, params: Iterable[Any] = ()) -> int: ...
+        async def _fetchall(self, sql: str, params: Iterable[Any] = ()) -> list[Row]: ...
+        async def _fetchone(self, sql: str, params: Iterable[Any] = ()) -> Row | None: ...
+
+    # ----------------------------------------------------------------------------------------------- settings
+
+    async def settings(self, guild_id: int) -> dict[str, Any]:
+        """Every setting a server changed from its default, by key."""
+        rows = await self._fetchall("SELECT key, value_json FROM settings WHERE guild_id = ?", (guild_id,))
+        return {row["key"]: json.loads(row["value_json"]) for row in rows}
+
+    async def set_setting(self, guild_id: int, key: str, value: Any) -> None:
+        async with self._transaction():
+            await self._execute(
+                "INSERT INTO settings (guild_id, key, value_json) VALUES (?, ?, ?) "
+                "ON CONFLICT (guild_id, key) DO UPDATE SET value_json = excluded.value_json",
+                (guild_id, key, _dumps(value)),
+            )
+
+    async def clear_setting(self, guild_id: int, key: str) -> None:
+        """Back to the default."""
+        async with self._transaction():
+            await self._execute("DELETE FROM settings WHERE guild_id = ? AND key = ?", (guild_id, key))
+
+    # ----------------------------------------------------------------------------------------------- seat owners
+
+    async def seat_owners(self, match_id: int) -> list[SeatOwner]:
+        rows = await self._fetchall(
+            "SELECT match_id, seat, user_id, name, kicked_by FROM seat_owners WHERE match_id = ? ORDER BY seat",
+            (match_id,),
+        )
+        return [SeatOwner(r["match_id"], r["seat"], r["user_id"], r["name"], r["kicked_by"]) for r in rows]
+
+    # ----------------------------------------------------------------------------------------------- match work
+
+    async def pending_work(self, match_id: int) -> list[ScheduledWork]:
+        """The match's work not yet done, soonest first."""
+        rows = await self._fetchall(
+            "SELECT * FROM scheduled_work WHERE match_id = ? AND done_at IS NULL ORDER BY due_at, id", (match_id,)
+        )
+        return [_work_from(row) for row in rows]
+
+    async def work_pending(self, work_id: int) -> bool:
+        """Whether the work is still to be done (a move that ended its turn marks it done)."""
+        row = await self._fetchone("SELECT done_at FROM scheduled_work WHERE id = ?", (work_id,))
+        return row is not None and row["done_at"] is None
+
+    async def cancel_work(self, match_id: int, kinds: tuple[str, ...], now: datetime | float,
+                          *, payload_turn: int | None = None) -> int:
+        """End the match's pending work of these kinds (only that of one turn, with `payload_turn`)."""
+        async with self._transaction():
+            rows = await self._fetchall(
+                "SELECT id, kind, payload FROM scheduled_work WHERE match_id = ? AND done_at IS NULL", (match_id,)
+            )
+            ids = [row["id"] for row in rows if row["kind"] in kinds
+                   and (payload_turn is None or json.loads(row["payload"]).get("turn") == payload_turn)]
+            for work_id in ids:
+                await self._execute("UPDATE scheduled_work SET done_at = ? WHERE id = ? AND done_at IS NULL",
+                                    (_epoch(now), work_id))
+        return len(ids)
+
+    async def complete_work(self, work_id: int, now: datetime | float, then: NewWork | None = None) -> bool:
+        """Mark claimed work done and queue what follows it, atomically; False (and nothing queued) if it was
+        already done — by another process, or by a move that replaced it. Do the visible part only after True:
+        a reminder is then sent at most once, whatever crashes or races."""
+        async with self._transaction():
+            changed = await self._execute(
+                "UPDATE scheduled_work SET done_at = ? WHERE id = ? AND done_at IS NULL", (_epoch(now), work_id)
+            )
+            if changed == 1 and then is not None:
+                await self._insert_work(then, then.match_id)
+        return changed == 1
+
+    async def _insert_work(self, work: NewWork, match_id: int | None) -> None:
+        await self._execute(
+            "INSERT INTO scheduled_work (kind, match_id, guild_id, channel_id, due_at, payload) "
+            "VALUES (?, ?, ?, ?, ?, ?)",
+            (work.kind, match_id, work.guild_id, work.channel_id, _epoch(work.due_at), _dumps(work.payload)),
+        )
+
+    async def _apply_community(self, match_id: int, change: CommunityChange | None) -> None:
+        """Inside the caller's transaction: the match's work and seat owners, as `change` says."""
+        if change is None:
+            return
+        now = _epoch(change.now if change.now is not None else datetime.now(UTC))
+        if change.cancel_work is True:
+            await self._execute("UPDATE scheduled_work SET done_at = ? WHERE match_id = ? AND done_at IS NULL",
+                                (now, match_id))
+        elif change.cancel_work:
+            for kind in change.cancel_work:
+                await self._execute(
+                    "UPDATE scheduled_work SET done_at = ? WHERE match_id = ? AND kind = ? AND done_at IS NULL",
+                    (now, match_id, kind),
+                )
+        for work in change.add_work:
+            await self._insert_work(work, work.match_id if work.match_id is not None else match_id)
+        for seat in change.owners_cleared:
+            await self._execute("DELETE FROM seat_owners WHERE match_id = ? AND seat = ?", (match_id, seat))
+        for owner in change.owners_set:
+            await self._execute(
+                "INSERT INTO seat_owners (match_id, seat, user_id, name, kicked_by, kicked_at) "
+                "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (match_id, seat) DO UPDATE SET user_id = excluded.user_id, "
+                "name = excluded.name, kicked_by = excluded.kicked_by, kicked_at = excluded.kicked_at",
+                (match_id, owner.seat, owner.user_id, owner.name, owner.kicked_by,
+                 datetime.fromtimestamp(now, UTC).isoformat(timespec="seconds")),
+            )

@@ -1,0 +1,243 @@
+"""Community play in the channel (issue 12): reminders with a mute button, turn timers, kicking and rejoining,
+games opened in threads, and the channels and default modes a server allows.
+
+The /game subcommands (kick, rejoin) are declared in cogs/lobby.py's group and delegate here; the work itself is
+bot/community.py, run on the bot's clock by bot/scheduler.py.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from datetime import datetime
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord.ext import commands
+
+from bot import community
+from bot.community import LOBBY_EXPIRY, REMIND, TIMER, ServerSettings, check_hours, hours_text, settings_for
+from bot.core import JSON, RuleError, find_game
+from bot.scheduler import Due
+from cogs.common import NO_PINGS, channel_id_of, pings, player_of, safe_name, safe_text, send_private, service_of
+from cogs.controls import button, register_control, stopped
+from cogs.table import acknowledge, desk_of, tell
+
+if TYPE_CHECKING:
+    from bot.app import ExpeditionBot
+
+log = logging.getLogger(__name__)
+
+THREAD_ARCHIVE_MINUTES = 10080  # a week without messages: games last days
+
+
+# --------------------------------------------------------------------------------------------- /game new
+
+
+@dataclass(frozen=True)
+class NewGame:
+    """How /game new opens a game here, after the server's settings: mode, options, and in a thread or not."""
+
+    mode: str | None
+    options: JSON
+    thread: bool
+
+
+def _parent_id(interaction: discord.Interaction) -> int:
+    channel = interaction.channel
+    if isinstance(channel, discord.Thread) and channel.parent_id is not None:
+        return channel.parent_id
+    return channel_id_of(interaction)
+
+
+async def prepare_new_game(interaction: discord.Interaction, game: str, mode: str | None, timer: float | None,
+                           thread: bool | None) -> NewGame:
+    """Apply the server's settings to /game new: allowed channels, default mode, threads, a per-game timer."""
+    settings = await settings_for(service_of(interaction), interaction.guild_id or 0)
+    if settings.game_channels and _parent_id(interaction) not in settings.game_channels:
+        where = ", ".join(f"<#{channel}>" for channel in settings.game_channels)
+        raise RuleError(f"Games start in {where} on this server (a server manager chooses with /settings channels).")
+    in_thread = isinstance(interaction.channel, discord.Thread)
+    if in_thread and thread:
+        raise RuleError("This is already a thread: /game new without thread:true opens the game right here.")
+    options: JSON = {}
+    if timer is not None:
+        options["timer_hours"] = check_hours(timer, "A turn timer", allow_off=True)
+    key = find_game(game).key
+    return NewGame(mode or settings.default_modes.get(key), options,
+                   bool(thread if thread is not None else settings.threads) and not in_thread)
+
+
+def thread_name(game_title: str, host_name: str) -> str:
+    """ "Monster Expedition — Alice": the game and its host (Discord allows 100 characters)."""
+    return f"{game_title} — {host_name}"[:100]
+
+
+async def open_in_thread(interaction: discord.Interaction, game: str, plan: NewGame, seed: int | None) -> None:
+    """/game new in a new public thread of this channel: the lobby is posted there, the channel told where."""
+    from cogs.lobby import lobby_text, lobby_view
+
+    parent = interaction.channel
+    if not isinstance(parent, discord.TextChannel):
+        raise RuleError("Games open in threads of a text channel; this channel cannot hold threads.")
+    if interaction.app_permissions is not None and not interaction.app_permissions.create_public_threads:
+        raise RuleError("I cannot create threads here (I need the Create Public Threads permission). Ask a server "
+                        "manager, or use thread:false to play in this channel.")
+    service = service_of(interaction)
+    host = player_of(interaction)
+    title = find_game(game).title
+    try:
+        thread = await parent.create_thread(name=thread_name(title, host.name), type=discord.ChannelType.public_thread,
+                                            auto_archive_duration=THREAD_ARCHIVE_MINUTES,
+                                            reason=f"A game of {title} opened with /game new")
+    except discord.Forbidden:
+        raise RuleError("I cannot create threads here (I need the Create Public Threads permission). Ask a server "
+                        "manager, or use thread:false to play in this channel.") from None
+    try:
+        match = await service.new_match(interaction.guild_id or 0, thread.id, game, host, mode=plan.mode, seed=seed,
+                                        options=plan.options)
+    except Exception:
+        await thread.delete()  # a refused game leaves no empty thread behind
+        raise
+    if match.status == "active":
+        await desk_of(interaction).post(match.id, note="Your game has started; the board is below.")
+    else:
+        note = f"Seed {match.seed} chosen: shuffles and dice are reproducible." if match.seed_chosen else None
+        sent = await thread.send(lobby_text(match, note), view=lobby_view(match), allowed_mentions=NO_PINGS)
+        await service.set_board_message(match.id, sent.id)
+    await tell(interaction, f"Your game is open in {thread.mention}.")
+    await parent.send(f"{safe_name(host.name)} opened a game of {title} in {thread.mention}: join it there.",
+                      allowed_mentions=NO_PINGS)
+
+
+# --------------------------------------------------------------------------------------------- kick and rejoin
+
+
+async def kick_player(interaction: discord.Interaction, player: discord.Member | discord.User) -> None:
+    """/game kick: a normal computer player takes the seat, publicly; it plays at once if the seat is to move."""
+    await acknowledge(interaction)
+    can_manage = bool(interaction.permissions and interaction.permissions.manage_channels)
+    done = await community.kick(service_of(interaction), channel_id_of(interaction), interaction.user.id, player.id,
+                                can_manage_channel=can_manage)
+    name = safe_name(done.name)
+    await tell(interaction, f"{name}'s seat is now played by a normal computer player.")
+    await interaction.followup.send(
+        f"{safe_name(interaction.user.display_name)} handed {name}'s seat to a normal computer player 🤖. "
+        f"{name} can take it back at any time with /game rejoin.", allowed_mentions=NO_PINGS)
+    if done.bot_moved:
+        await desk_of(interaction).post(done.match.id)
+    else:  # the seating changed the match's version: the board's buttons are rebound to it
+        await desk_of(interaction).refresh(done.match.id)
+
+
+async def rejoin_seat(interaction: discord.Interaction) -> None:
+    """/game rejoin: the kicked member takes their seat back from the computer player."""
+    await acknowledge(interaction)
+    match = await community.rejoin(service_of(interaction), channel_id_of(interaction), interaction.user.id)
+    name = safe_name(interaction.user.display_name)
+    await tell(interaction, "You have your seat back. /game board shows where the game stands.")
+    await interaction.followup.send(f"{name} is back: their seat is theirs again.", allowed_mentions=NO_PINGS)
+    await desk_of(interaction).refresh(match.id)  # the board's buttons are rebound to the new version
+
+
+# --------------------------------------------------------------------------------------------- reminders
+
+
+def reminder_view(match_id: int, turn: int) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    view.add_item(button(f"xt:mute:{match_id}:{turn}", "Mute for this turn", emoji="🔕"))
+    return stopped(view)
+
+
+def stalled_text(reminder: community.Reminder) -> str:
+    match = reminder.match
+    host = next((seat.name for seat in match.seats if seat.user_id == match.host_id), "the host")
+    who = " and ".join(reminder.names)
+    title = find_game(match.game).title
+    text = (f"⏳ This game of {title} has stalled: {who} has not moved in {hours_text(round(reminder.waited_hours))}. "
+            f"The host ({host}) can hand the seat to a computer player with /game kick, or end the game with "
+            "/game abandon; anyone who can manage this channel can too.")
+    return safe_text(text, [seat.name for seat in match.seats])
+
+
+async def send_stalled(channel: discord.PartialMessageable, reminder: community.Reminder) -> None:
+    """The stall notice, pinging the host (the one who can act on it) unless the host is the one stalling."""
+    host = reminder.match.host_id
+    if host in reminder.user_ids or host <= 0:
+        await channel.send(stalled_text(reminder), allowed_mentions=NO_PINGS)
+        return
+    await channel.send(f"<@{host}> {stalled_text(reminder)}", allowed_mentions=pings([host]))
+
+
+async def send_reminder(bot: ExpeditionBot, work: Due, now: datetime) -> None:
+    reminder = await community.take_reminder(bot.service, work, now)
+    if reminder is None:
+        return
+    channel = bot.get_partial_messageable(reminder.match.channel_id)
+    try:
+        if reminder.stalled:
+            await send_stalled(channel, reminder)
+            return
+        title = find_game(reminder.match.game).title
+        mentions = " ".join(f"<@{user_id}>" for user_id in reminder.user_ids)
+        await channel.send(f"{mentions} — your turn in {title} is waiting "
+                           f"({hours_text(round(reminder.waited_hours))} so far). The board is above; "
+                           "/game board posts it again.",
+                           view=reminder_view(reminder.match.id, reminder.turn),
+                           allowed_mentions=pings(reminder.user_ids))
+    except discord.HTTPException as error:  # the channel is gone or closed to us: the reminder is not retried
+        log.info("Could not remind in channel %s: %s", reminder.match.channel_id, error)
+
+
+async def press_mute(interaction: discord.Interaction, fields: dict[str, Any], item: discord.ui.Item[Any]) -> None:
+    muted = await community.mute_turn(service_of(interaction), fields["match"], fields["turn"], interaction.user.id,
+                                      channel_id=channel_id_of(interaction))
+    await send_private(interaction, "Muted: no more reminders until your turn ends." if muted else
+                       "There is nothing left to mute for this turn.")
+
+
+# --------------------------------------------------------------------------------------------- timers and lobbies
+
+
+async def apply_timer(bot: ExpeditionBot, work: Due, now: datetime) -> None:
+    timed_out = await community.play_overdue_turn(bot.service, work, now)
+    if timed_out is not None:
+        await bot.desk.post(timed_out.match.id, note=safe_text(timed_out.note, timed_out.names))
+
+
+async def expire_lobby(bot: ExpeditionBot, work: Due, now: datetime) -> None:
+    from cogs.lobby import lobby_text
+
+    match = await community.expire_lobby(bot.service, work, now)
+    if match is None:
+        return
+    hours = float(work.payload.get("hours", ServerSettings().lobby_expiry_hours))  # as set when it opened
+    note = f"Nobody started this lobby within {hours_text(hours)}, so it expired. Open a new one with /game new."
+    channel = bot.get_partial_messageable(match.channel_id)
+    message_id = await bot.service.board_message(match.id)
+    try:
+        if message_id is not None:
+            await channel.get_partial_message(message_id).edit(content=lobby_text(match, note), view=None,
+                                                               allowed_mentions=NO_PINGS)
+        else:
+            await channel.send(lobby_text(match, note), allowed_mentions=NO_PINGS)
+    except discord.HTTPException as error:
+        log.info("Could not show the expired lobby of match %s: %s", match.id, error)
+
+
+async def setup(bot: commands.Bot) -> None:
+    register_control("mute", r"(?P<match>[0-9]{1,20}):(?P<turn>[0-9]{1,20})", press_mute)
+    owner: ExpeditionBot = bot  # type: ignore[assignment]
+
+    async def on_remind(work: Due, now: datetime) -> None:
+        await send_reminder(owner, work, now)
+
+    async def on_timer(work: Due, now: datetime) -> None:
+        await apply_timer(owner, work, now)
+
+    async def on_lobby_expiry(work: Due, now: datetime) -> None:
+        await expire_lobby(owner, work, now)
+
+    owner.scheduler.handle(REMIND, on_remind)
+    owner.scheduler.handle(TIMER, on_timer)
+    owner.scheduler.handle(LOBBY_EXPIRY, on_lobby_expiry)

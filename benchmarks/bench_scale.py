@@ -8,13 +8,18 @@ what a real move writes. For each engine and channel count it prints:
 * moves/s over a fixed window, all processes together;
 * first response p99: from `act` being called to the move being committed (what a player waits for before the
   bot can answer), including waits for the channel lock and for a pooled connection;
+* where the CPU went: CPU ms per move of the bot processes (from the processes themselves) and of the PostgreSQL
+  server (its postmaster and children in /proc, not other clusters on the machine), and the cores that the bot,
+  the server and every other job on the machine kept busy during the window (/proc/stat);
 * commit time: the median of one `Store.record` alone (one process, one channel, nothing else running) against
   the raw driver's floor measured in the same run on the same database: one INSERT and one UPDATE of the same
-  sizes in one transaction, straight through aiosqlite or asyncpg.
+  sizes in one transaction, straight through aiosqlite or asyncpg; and the server's CPU for each commit;
+* two processes against one: the ratio of their best windows (they alternate for `--rounds` rounds, since other
+  jobs on a shared machine come and go), and the most the measured CPU per move allows on this many cores.
 
 PostgreSQL runs durably (fsync on), SQLite with synchronous=FULL. Without EXPEDITION_TEST_PG the benchmark starts
 its own throwaway cluster (tests/postgres.py). Usage:
-    python benchmarks/bench_scale.py [--seconds 8] [--channels 50,500]
+    python benchmarks/bench_scale.py [--seconds 8] [--channels 50,500] [--rounds 3]
 """
 
 from __future__ import annotations
@@ -115,22 +120,57 @@ def _worker(location: str, first: int, count: int, seconds: float, barrier: Any,
     results.put(asyncio.run(_play(location, range(first, first + count), seconds, barrier)))
 
 
-def _server_cpu_seconds() -> float:
-    """CPU time used so far by the local PostgreSQL: its live processes, and the backends that already exited
-    (the postmaster reaps them, so their time is in its cutime/cstime). Linux /proc; 0 elsewhere."""
-    total = 0
+def _ticks(pid: int | str) -> tuple[int, int, int]:
+    """(parent pid, own CPU ticks, reaped children's CPU ticks) of a process, from /proc/PID/stat."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return int(fields[1]), int(fields[11]) + int(fields[12]), int(fields[13]) + int(fields[14])
+
+
+def server_cpu_seconds(postmaster: int | None) -> float:
+    """CPU time used so far by one PostgreSQL server: its postmaster, its live processes (backends, WAL writer,
+    checkpointer...) and those that already exited, whose time the postmaster reaped into its children's time.
+    Other clusters on the machine (other jobs' test servers) are not counted. 0 when the server is not local."""
+    if postmaster is None:
+        return 0.0
+    _, own, reaped = _ticks(postmaster)
+    total = own + reaped
     for entry in Path("/proc").iterdir():
-        try:
-            if entry.name.isdigit() and (entry / "comm").read_text().strip() == "postgres":
-                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
-                total += sum(int(value) for value in fields[11:15])  # utime, stime, cutime, cstime
-        except OSError:
-            continue
+        if entry.name.isdigit():
+            try:
+                parent, used, _ = _ticks(entry.name)
+            except (OSError, IndexError, ValueError):
+                continue  # exited meanwhile
+            if parent == postmaster:
+                total += used
     return total / os.sysconf("SC_CLK_TCK")
 
 
-def run_processes(location: str, channels: int, processes: int, seconds: float, base: int) -> dict[str, float]:
-    """`channels` busy channels split over `processes` bot processes; totals and the latency p99."""
+def machine_busy_seconds() -> float:
+    """CPU time every core of the machine spent busy so far (not idle, not waiting for the disk)."""
+    fields = [int(value) for value in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:8]]
+    user, nice, system, _idle, _iowait, irq, softirq = fields
+    return (user + nice + system + irq + softirq) / os.sysconf("SC_CLK_TCK")
+
+
+async def postmaster_pid(location: str) -> int | None:
+    """The local PostgreSQL server's postmaster: the parent of our backend (None for a remote server)."""
+    import asyncpg
+
+    connection = await asyncpg.connect(location)
+    try:
+        backend = await connection.fetchval("SELECT pg_backend_pid()")
+        parent, _, _ = _ticks(backend)  # while the backend lives: it exits when the connection closes
+        return parent if Path(f"/proc/{parent}/comm").read_text().strip() == "postgres" else None
+    except OSError:
+        return None
+    finally:
+        await connection.close()
+
+
+def run_processes(location: str, channels: int, processes: int, seconds: float, base: int,
+                  postmaster: int | None) -> dict[str, float]:
+    """`channels` busy channels split over `processes` bot processes; totals, the latency p99, and where the
+    machine's CPU went during the window (the bot processes, the server, everything else)."""
     context = multiprocessing.get_context("spawn")
     barrier, results = context.Barrier(processes + 1), context.Queue()
     share = channels // processes
@@ -139,18 +179,22 @@ def run_processes(location: str, channels: int, processes: int, seconds: float, 
     for worker in workers:
         worker.start()
     barrier.wait(600)  # every worker has set up its channels: the window starts now
-    server_before = _server_cpu_seconds()
+    server_before, machine_before, began = server_cpu_seconds(postmaster), machine_busy_seconds(), time.monotonic()
     outcomes = [results.get(timeout=600) for _ in workers]
+    machine, window = machine_busy_seconds() - machine_before, time.monotonic() - began
     for worker in workers:
         worker.join()
     time.sleep(0.5)  # let the postmaster reap the workers' backends, whose time then counts in its own
-    server_cpu = _server_cpu_seconds() - server_before
+    server_cpu = server_cpu_seconds(postmaster) - server_before
     latencies = sorted(value for outcome in outcomes for value in outcome["latencies"])
     moves = sum(outcome["moves"] for outcome in outcomes)
     elapsed = max(outcome["elapsed"] for outcome in outcomes)
     bot_cpu = sum(outcome["cpu"] * outcome["elapsed"] for outcome in outcomes)
     return {"moves_per_s": moves / elapsed, "p99_ms": latencies[int(len(latencies) * 0.99)] * 1000, "moves": moves,
-            "bot_cpu_ms": bot_cpu / moves * 1000, "server_cpu_ms": server_cpu / moves * 1000}
+            "bot_cpu_ms": bot_cpu / moves * 1000, "server_cpu_ms": server_cpu / moves * 1000,
+            "bot_cores": bot_cpu / elapsed, "server_cores": server_cpu / elapsed,
+            "other_cores": max(0.0, (machine - bot_cpu - server_cpu) / window),
+            "busiest_bot_core": max(outcome["cpu"] for outcome in outcomes)}
 
 
 async def commit_times(location: str) -> tuple[float, float]:
@@ -164,8 +208,8 @@ async def commit_times(location: str) -> tuple[float, float]:
     store = await Store.open(location, pool_size=2)
     floor = await (_PostgresFloor.open(location) if is_postgres_url(location) else _SqliteFloor.open(location))
     try:
-        service = await _open_channels(store, range(900_000, 900_001))
-        match = await service.open_match(900_000)
+        service = await _open_channels(store, range(91_000_000, 91_000_001))
+        match = await service.open_match(91_000_000)
         assert match is not None and match.state is not None
         state, version = dict(match.state), match.version
         record: list[float] = []
@@ -250,6 +294,54 @@ class _PostgresFloor:
         await self.db.close()
 
 
+async def server_cpu_per_commit(location: str, postmaster: int | None, connections: int = 10,
+                                commits: int = 300) -> tuple[float, float]:
+    """The server's CPU ms per commit: of one `Store.record` (a move's write, without the read before it), and
+    of the raw driver's floor (one INSERT and one UPDATE in a transaction). Each from `connections` connections
+    at once, as in the moves workload, so that commits share WAL flushes alike.
+
+    A move's write costs the server at least this much whatever the bot does: the bar the 1.6x target meets."""
+    import asyncpg
+
+    store = await Store.open(location, pool_size=connections)
+    links = [await asyncpg.connect(location) for _ in range(connections)]
+    try:
+        service = await _open_channels(store, range(90_000_000, 90_000_000 + connections))
+        matches = [await service.open_match(channel) for channel in range(90_000_000, 90_000_000 + connections)]
+        rows = range(1000, 1000 + connections)
+        await links[0].execute("DELETE FROM floor_events WHERE match_id >= 1000")
+        await links[0].executemany("INSERT INTO floor_matches VALUES ($1, 0, '') ON CONFLICT DO NOTHING",
+                                   [(row,) for row in rows])
+
+        async def record_all(match: Any) -> None:
+            state, version = dict(match.state), match.version
+            for _ in range(commits):
+                state["n"] += 1
+                version = await store.record(match.id, version, "action", user_id=1, seat=0, action=TAKE,
+                                             events=[{"kind": "took", "seat": 0, "count": 1}], draws=[],
+                                             text="A took 1.", state=state)
+
+        async def floor_all(db: Any, row: int) -> None:
+            for seq in range(commits):
+                async with db.transaction():
+                    await db.execute("INSERT INTO floor_events VALUES ($1, $2, $3, $4)", row, seq, '{"count":1}',
+                                     "[]")
+                    await db.execute("UPDATE floor_matches SET version = $1, state_json = $2 WHERE id = $3", seq,
+                                     PADDING, row)
+
+        before = server_cpu_seconds(postmaster)  # every backend lives on until after the last reading
+        await asyncio.gather(*(record_all(match) for match in matches))
+        middle = server_cpu_seconds(postmaster)
+        await asyncio.gather(*(floor_all(db, row) for db, row in zip(links, rows, strict=True)))
+        after = server_cpu_seconds(postmaster)
+        total = connections * commits
+        return (middle - before) / total * 1000, (after - middle) / total * 1000
+    finally:
+        for db in links:
+            await db.close()
+        await store.close()
+
+
 async def _fresh_postgres(server: str, name: str) -> str:
     import asyncpg
 
@@ -266,6 +358,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=8.0, help="length of each throughput window")
     parser.add_argument("--channels", default="50,500", help="busy channel counts to try")
+    parser.add_argument("--rounds", type=int, default=3,
+                        help="PostgreSQL one- and two-process windows, alternated; the best of each is compared")
     args = parser.parse_args()
     counts = [int(part) for part in args.channels.split(",")]
     with ExitStack() as stack:
@@ -277,33 +371,77 @@ def main() -> None:
         folder = Path(stack.enter_context(tempfile.TemporaryDirectory()))
         sqlite = str(folder / "bench.sqlite3")
         postgres = asyncio.run(_fresh_postgres(server, "bench_scale"))
-        print(f"{os.cpu_count()} cores; {args.seconds:.0f} s per window; state padded to {len(PADDING)} bytes\n")
-        rows = []
-        for engine, location, processes in (("SQLite", sqlite, 1), ("PostgreSQL", postgres, 1),
-                                             ("PostgreSQL", postgres, 2)):
-            for index, channels in enumerate(counts):
-                base = (processes * 10 + index) * 100_000
-                result = run_processes(location, channels, processes, args.seconds, base)
-                rows.append((engine, processes, channels, result))
-                print(f"{engine:<10} {processes} process{'es' if processes > 1 else '  '} {channels:>4} channels: "
-                      f"{result['moves_per_s']:7.0f} moves/s   first response p99 {result['p99_ms']:7.1f} ms   "
-                      f"CPU per move: bot {result['bot_cpu_ms']:.2f} ms, PostgreSQL {result['server_cpu_ms']:.2f} ms",
-                      flush=True)
+        postmaster = asyncio.run(postmaster_pid(postgres))
+        cores = os.cpu_count() or 1
+        print(f"{cores} cores; {args.seconds:.0f} s per window; state padded to {len(PADDING)} bytes; PostgreSQL "
+              f"server CPU {'from /proc (postmaster ' + str(postmaster) + ')' if postmaster else 'not measured'}\n")
+        # PostgreSQL's one- and two-process windows alternate, round after round, and each keeps its best: other
+        # jobs on a shared machine come and go, and the best window is the one they disturbed least.
+        windows = [("SQLite", sqlite, 1, channels) for channels in counts] + [
+            ("PostgreSQL", postgres, processes, channels)
+            for _ in range(args.rounds) for channels in counts for processes in (1, 2)]
+        best: dict[tuple[str, int, int], dict[str, float]] = {}
+        for number, (engine, location, processes, channels) in enumerate(windows, start=1):
+            result = run_processes(location, channels, processes, args.seconds, number * 100_000,
+                                   postmaster if engine == "PostgreSQL" else None)
+            key = (engine, processes, channels)
+            if key not in best or result["moves_per_s"] > best[key]["moves_per_s"]:
+                best[key] = result
+            print(f"{engine:<10} {processes} process{'es' if processes > 1 else '  '} {channels:>4} channels: "
+                  f"{result['moves_per_s']:6.0f} moves/s  first response p99 {result['p99_ms']:6.1f} ms  "
+                  f"CPU per move: bot {result['bot_cpu_ms']:.2f} ms + PostgreSQL {result['server_cpu_ms']:.2f} ms"
+                  f"  cores busy: bot {result['bot_cores']:.2f} (busiest process {result['busiest_bot_core']:.2f})"
+                  f" + PostgreSQL {result['server_cores']:.2f} + other jobs {result['other_cores']:.2f}",
+                  flush=True)
         print()
         for engine, location in (("SQLite", sqlite), ("PostgreSQL", postgres)):
             record, floor = asyncio.run(commit_times(location))
             print(f"{engine:<10} commit: Store.record {record:6.2f} ms, driver floor {floor:6.2f} ms "
-                  f"= {record / floor:4.2f}x the floor")
+                  f"= {record / floor:4.2f}x the floor (target <= 3x)")
+        floor_cpu = None
+        if postmaster:
+            record_cpu, floor_cpu = asyncio.run(server_cpu_per_commit(postgres, postmaster))
+            print(f"PostgreSQL server CPU per commit, 10 connections at once: Store.record {record_cpu:.2f} ms "
+                  f"(one statement), driver floor {floor_cpu:.2f} ms (BEGIN, INSERT, UPDATE, COMMIT)")
+            floor_cpu = min(record_cpu, floor_cpu)
         print()
         for channels in counts:
-            one = next(r for e, p, c, r in rows if e == "PostgreSQL" and p == 1 and c == channels)
-            two = next(r for e, p, c, r in rows if e == "PostgreSQL" and p == 2 and c == channels)
-            ratio = two["moves_per_s"] / one["moves_per_s"]
-            # If the machine did nothing else, the CPU would allow at most cores / (CPU per move) moves per second.
-            ceiling = (os.cpu_count() or 1) * 1000 / (two["bot_cpu_ms"] + two["server_cpu_ms"])
-            print(f"PostgreSQL {channels:>4} channels: two processes make {ratio:4.2f}x the moves/s of one "
-                  f"(the CPU per move allows at most {ceiling:.0f} moves/s on {os.cpu_count()} cores)")
+            one, two = best[("PostgreSQL", 1, channels)], best[("PostgreSQL", 2, channels)]
+            for line in scaling_report(channels, one, two, cores, floor_cpu):
+                print(line)
 
+
+def scaling_report(channels: int, one: dict[str, float], two: dict[str, float], cores: int,
+                   floor_cpu: float | None, target: float = 1.6) -> list[str]:
+    """What two processes made of one, and the most the CPU lets them make.
+
+    One bot process is one thread of Python: it cannot move faster than 1 / (its CPU per move), nor than the
+    cores allow once the server's CPU is added. Two processes share every core with the server: together they
+    cannot move faster than cores / (bot + server CPU per move). So on an otherwise idle machine two processes
+    make at most cores x bot / (bot + server) times the moves of one, however fast the code: cutting the bot's
+    CPU raises both rates and lowers that ratio. For 1.6x on 2 cores the server must cost at most a quarter of
+    what the bot costs per move.
+    """
+    ratio = two["moves_per_s"] / one["moves_per_s"]
+    bot, server = one["bot_cpu_ms"], one["server_cpu_ms"]  # a move's cost, from the window with less contention
+    single = min(1000 / bot, cores * 1000 / (bot + server))
+    double = min(2 * 1000 / bot, cores * 1000 / (bot + server))
+    per_move = two["bot_cpu_ms"] + two["server_cpu_ms"]
+    free = max(0.1, cores - two["other_cores"])
+    return [
+        f"PostgreSQL {channels:>4} channels: two processes make {ratio:4.2f}x the moves/s of one "
+        f"({two['moves_per_s']:.0f} against {one['moves_per_s']:.0f}, best windows; target >= {target:.2f}x).",
+        f"    A move costs {bot:.2f} ms of bot CPU and {server:.2f} ms of PostgreSQL CPU (one process; "
+        f"{two['bot_cpu_ms']:.2f} + {two['server_cpu_ms']:.2f} ms with two).",
+        f"    On an idle {cores}-core machine that allows one process at most {single:.0f} moves/s and two at most "
+        f"{double:.0f} moves/s: at most {double / single:.2f}x.",
+        f"    {target:.2f}x needs the server to spend at most {cores / target - 1:.2f} ms per ms of bot CPU "
+        f"({bot * (cores / target - 1):.2f} ms a move); it spent {server / bot:.2f}"
+        + (f", and a move's bare commit alone costs it {floor_cpu:.2f} ms." if floor_cpu else "."),
+        f"    In this window other jobs kept {two['other_cores']:.2f} cores busy: the {free:.2f} left allow two "
+        f"processes at most {free * 1000 / per_move:.0f} moves/s = {free * 1000 / per_move / one['moves_per_s']:.2f}x "
+        "the one process measured.",
+    ]
 
 if __name__ == "__main__":
     main()

@@ -39,7 +39,8 @@ def _parser() -> argparse.ArgumentParser:
     sync.add_argument("--clear", action="store_true",
                       help="remove the commands registered to --guild (or every global command)")
     local = commands.add_parser("local", help="an offline table in the terminal, with the same commands")
-    local.add_argument("--db", default=None, help="SQLite file (default: a fresh temporary database)")
+    local.add_argument("--db", default=None,
+                       help="SQLite file or postgresql:// URL (default: a fresh temporary SQLite database)")
     local.add_argument("--boards", default=None, help="folder for the board images (default: ./boards)")
     local.add_argument("--script", default=None, help="read commands from this file instead of the keyboard")
     migrate = commands.add_parser("migrate", help="copy every game from one database to another (and verify)")

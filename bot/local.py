@@ -20,8 +20,10 @@ import discord
 from discord import app_commands
 
 from bot.app import create_bot
+from bot.config import database_location
 from bot.core.names import same_name
 from bot.offline import DiscordHarness, FakeUser, HarnessError, Message, Reply
+from bot.store.engines import redact
 
 HELP = """Type slash commands as in Discord, e.g.
   /game new the-expedition            (or: /game new game:the-expedition seed:7)
@@ -238,11 +240,15 @@ def run_folder(root: Path, now: datetime.datetime | None = None) -> Path:
 
 async def run_local_table(*, database: str | None = None, boards: str | None = None,
                           script: str | None = None) -> int:
-    """Play offline until 'quit' or the end of input. Returns a process exit code."""
+    """Play offline until 'quit' or the end of input. Returns a process exit code.
+
+    `database` is a SQLite file or a `postgresql://` URL (kept as text: a Path would fold its `//` into `/`).
+    """
     with tempfile.TemporaryDirectory(prefix="expedition-local-") as scratch:
-        db = Path(database) if database else Path(scratch) / "local.sqlite3"
+        db = database_location(database) if database else Path(scratch) / "local.sqlite3"
         folder = run_folder(Path(boards or "boards").resolve())
-        print(f"Expedition Table, offline. Database: {db}. Board images: {folder} (a new folder for each run)")
+        print(f"Expedition Table, offline. Database: {redact(str(db))}. Board images: {folder} "
+              "(a new folder for each run)")
         print("Type 'help' for help; you are alice (switch with 'as bob').")
         async with DiscordHarness(create_bot(db), raise_errors=False, timeout=30.0) as table:
             local = LocalTable(table, folder)

@@ -59,6 +59,7 @@ LOG_LIMIT = 500  # the most moves /game log returns at once
 STORY_EVENTS = 40  # how far back a board looks for the turn it tells
 STORY_LINES = 8
 STORY_CHARS = 1200  # ... and how much of it fits above the ping in one message
+CLASHED = "Someone else moved at the same moment, so this was not applied. Here is the current board."
 
 GAME_COMMANDS = {"the-expedition": "/explore", "monster-expedition": "/hunt", "expeditions": "/mech"}
 """The slash command group of each game, named when a command of another game is used in a channel."""
@@ -328,12 +329,12 @@ class GameService:
 
         The press must come from the match's own channel: a control copied into another channel is refused.
         """
-        match = await self.store.match(match_id)
-        if match is None or match.channel_id != channel_id:
-            raise InvalidControl()
-        async with self._lock(match.channel_id):
+        # bench_scale (issue 13): one read, under the lock of the channel the press came from (a control copied
+        # into another channel takes that channel's lock, then finds the match is not its own).
+        async with self._lock(channel_id):
             match = await self.store.match(match_id)
-            assert match is not None
+            if match is None or match.channel_id != channel_id:
+                raise InvalidControl()
             if match.status in ("finished", "abandoned"):
                 raise GameOver("That game is over. Start a new one with /game new.")
             if match.version != version:
@@ -385,17 +386,25 @@ class GameService:
                 record = match.user_at(updated_seat)
                 if record is not None:
                     profiles[(match.guild_id, record.user_id, match.game)] = data
-        await self._record(match, "action", user_id=user_id, seat=seat, action=action, events=applied.events,
-                           draws=rng.draws, text=headline, state=applied.state,
-                           status="finished" if outcome is not None else None, profiles=profiles)
+        # bench_scale (issue 13): the committed match comes back from the store without a second read.
+        status = "finished" if outcome is not None else None
+        community = None
+        if self.planner is not None:  # issue 12: the turn's new reminders and timer, in the move's transaction
+            community = await self.planner.plan(match, "action", {"state": applied.state, "status": status})
+        try:
+            moved = await self.store.record_move(match, "action", user_id=user_id, seat=seat, action=action,
+                                                 events=applied.events, draws=rng.draws, text=headline,
+                                                 state=applied.state, status=status, profiles=profiles,
+                                                 community=community)
+        except VersionClash:
+            raise StaleBoard(CLASHED) from None
         new_board = outcome is not None or game.to_act(applied.state) != waiting
-        finished = await self._reload(match)
         if outcome is not None:  # records: rate the finished game once (bot/ratings.py; swept again if this fails)
             try:
-                await ratings.rate_finished(self.store, finished)
+                await ratings.rate_finished(self.store, moved)
             except Exception:  # the move is committed; /leaderboard and /stats rate what was missed
-                log.exception("Rating match %s failed", finished.id)
-        return Accepted(finished, headline, new_board)
+                log.exception("Rating match %s failed", moved.id)
+        return Accepted(moved, headline, new_board)
 
     async def _record(self, match: MatchRecord, kind: str, **fields: Any) -> int:
         if self.planner is not None:  # issue 12: the turn's new reminders and timer, in the move's transaction
@@ -403,8 +412,7 @@ class GameService:
         try:
             return await self.store.record(match.id, match.version, kind, **fields)
         except VersionClash:
-            raise StaleBoard("Someone else moved at the same moment, so this was not applied. "
-                             "Here is the current board.") from None
+            raise StaleBoard(CLASHED) from None
 
     async def _reload(self, match: MatchRecord) -> MatchRecord:
         fresh = await self.store.match(match.id)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import datetime
 from pathlib import Path
 from types import SimpleNamespace
@@ -11,6 +12,7 @@ from discord import app_commands
 
 from bot.__main__ import main
 from bot.local import LocalTable, run_folder
+from bot.store import Store
 
 
 def test_a_scripted_local_session(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -80,3 +82,19 @@ def test_typed_choices_match_without_accents_or_capitals() -> None:
                                          app_commands.Choice(name="Moosgnom (level 5)", value="moosgnom")])
     assert LocalTable._convert(parameter, "FUCHSLING (level 6)") == "fuechsling"  # type: ignore[arg-type]
     assert LocalTable._convert(parameter, "Moosgnom") == "moosgnom"  # type: ignore[arg-type]
+
+
+async def test_local_plays_on_either_engine(database: Path | str, tmp_path: Path) -> None:
+    """`local --db` takes a SQLite file or a postgresql:// URL, and the game it plays is stored there."""
+    script = tmp_path / "moves.txt"
+    script.write_text("/game new the-expedition seed:5\nas bob\n/game join\nas alice\n/game start\nquit\n")
+    arguments = ["local", "--script", str(script), "--boards", str(tmp_path / "boards"), "--db", str(database)]
+    # The command runs its own event loop (asyncio.run), so it runs in a thread beside this test's loop.
+    assert await asyncio.to_thread(main, arguments) == 0
+    store = await Store.open(database)
+    try:
+        matches = await store.active_matches()
+    finally:
+        await store.close()
+    assert [(match.game, match.status, match.seed) for match in matches] == [("the-expedition", "active", 5)]
+    assert [seat.name for seat in matches[0].seats] == ["Alice", "Bob"]

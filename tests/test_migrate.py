@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import random
 from pathlib import Path
 
@@ -105,8 +106,6 @@ async def test_a_copy_that_does_not_replay_is_reported(tmp_path: Path, monkeypat
 
 def test_the_command_refuses_a_target_that_already_has_games(tmp_path: Path,
                                                              capsys: pytest.CaptureFixture[str]) -> None:
-    import asyncio
-
     source, target = tmp_path / "a.sqlite3", tmp_path / "b.sqlite3"
     asyncio.run(_fill(source))
     assert main(["migrate", "--from", str(source), "--to", str(target)]) == 0
@@ -114,3 +113,16 @@ def test_the_command_refuses_a_target_that_already_has_games(tmp_path: Path,
     assert "Copied 5 matches" in out and "3 started games replay to exactly their stored state." in out
     assert main(["migrate", "--from", str(source), "--to", str(target)]) == 2
     assert "already holds 5 matches" in capsys.readouterr().err
+
+
+async def test_the_command_takes_a_path_or_a_url_on_either_side(database: Path | str, tmp_path: Path,
+                                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    """`--from`/`--to` as typed on the command line: a SQLite path to this engine, and back out of it."""
+    await _fill(tmp_path / "source.sqlite3")
+    # The command runs its own event loop (asyncio.run), so it runs in a thread beside this test's loop.
+    into = ["migrate", "--from", str(tmp_path / "source.sqlite3"), "--to", str(database)]
+    assert await asyncio.to_thread(main, into) == 0
+    back = ["migrate", "--from", str(database), "--to", str(tmp_path / "back.sqlite3")]
+    assert await asyncio.to_thread(main, back) == 0
+    out = capsys.readouterr().out
+    assert out.count("Copied 5 matches") == 2 and out.count("3 started games replay to exactly their stored state") == 2

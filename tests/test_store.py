@@ -247,3 +247,21 @@ async def test_code_written_for_one_engine_ports_as_is(store: Store) -> None:
     assert changed.rowcount == 2
     assert [row["id"] for row in await store._fetchall("SELECT id FROM scheduled_work ORDER BY id")] == [
         first.lastrowid, second.lastrowid]
+
+
+async def test_record_move_returns_what_reading_the_match_back_gives(store: Store) -> None:
+    """A move's match is built from what was written: equal to a fresh read, JSON types and all."""
+    match_id = await _new(store)
+    match = await store.match(match_id)
+    assert match is not None
+    moved = await store.record_move(match, "action", seat=0, action={"count": 1}, text="took 1",
+                                    state={"pile": (2, 1), "by": {3: "x"}})
+    assert moved == await store.match(match_id)
+    assert moved.version == 2 and moved.state == {"pile": [2, 1], "by": {"3": "x"}}
+    finished = await store.record_move(moved, "action", seat=1, state={"pile": []}, status="finished",
+                                       profiles={(1, 200, "test-nim"): {"wins": 1}})
+    assert finished == await store.match(match_id) and finished.status == "finished"
+    assert await store.profile(1, 200, "test-nim") == {"wins": 1}
+    with pytest.raises(VersionClash):  # from a stale record: nothing written
+        await store.record_move(moved, "action", seat=1, state={"pile": [9]})
+    assert [event.seq for event in await store.events(match_id)] == [1, 2, 3]

@@ -22,6 +22,7 @@ SIDE_LEFT = MAP_WIDTH + 16
 MAT_HEIGHT = 238
 POWER = "#E69F00"  # orange corruption and power track
 GUILE = "#3CC8C8"  # turquoise corruption and guile track
+BOTH = "#8B1E3F"  # the 20 token, paid with power and guile
 REGION_FILL = {"south": "#C9A86A", "central": "#6FA86B", "north": "#7D93B8"}
 HIDDEN_FILL = {"south": "#5A4B32", "central": "#34503A", "north": "#3A4560"}
 CARD_FILL = {"item": "#E8DCC0", "meteorite": "#D9C9E8", "quest": "#F2D0B8", "character": "#CFE3F0",
@@ -56,10 +57,11 @@ def draw_corruption(draw: ImageDraw.ImageDraw, x: float, y: float, tokens: list[
     size = 15
     for index, (colour, value) in enumerate(tokens):
         cx = x + index * (size * 2 + 2)
-        fill = {"power": POWER, "guile": GUILE}.get(colour, "#8B1E3F")
+        fill = {"power": POWER, "guile": GUILE}.get(colour, BOTH)
         draw.ellipse((cx - size, y - size, cx + size, y + size), fill=fill, outline=kit.INK_DARK, width=2)
+        kit.mark("corruption", (cx - size, y - size, cx + size, y + size))
         label_colour = kit.INK if colour == "both" else kit.INK_DARK
-        draw.text((cx, y), str(value), font=kit.font(18, "bold"), fill=label_colour, anchor="mm")
+        draw.text((cx, y), str(value), font=kit.font(18, "bold"), fill=label_colour, anchor="mm", role="label")
 
 
 def draw_space(draw: ImageDraw.ImageDraw, space: dict[str, Any], top: int) -> None:
@@ -107,7 +109,7 @@ def draw_space(draw: ImageDraw.ImageDraw, space: dict[str, Any], top: int) -> No
               fill=kit.INK_DARK if space["revealed"] else kit.INK_MUTED, anchor="mm")
     if space.get("mech") is not None:
         seat = space["mech"]
-        kit.draw_token(draw, (x - 30, y + 45), 19, kit.player_style(seat))
+        kit.draw_token(draw, (x - 30, y + 44), 16, kit.player_style(seat))
 
 
 def draw_map(draw: ImageDraw.ImageDraw, view: dict[str, Any], top: int) -> None:
@@ -344,26 +346,38 @@ def _p_space(draw: kit.Draw, space: dict[str, Any]) -> None:
         return
     if not space["revealed"]:
         draw.polygon(points, fill=HIDDEN_FILL[space["kind"]], outline=kit.INK_MUTED)
-        draw.text((x, y - 12), space["kind"][0].upper() + "?", font=kit.font(BIG, "bold"), fill=kit.INK_MUTED,
+        draw.text((x, y - 22), space["kind"][0].upper() + "?", font=kit.font(BIG, "bold"), fill=kit.INK_MUTED,
                   anchor="mm")
-        if space["map_token"]:
-            draw.rectangle((x + 6, y + 8, x + 30, y + 32), fill="#D8C7A0", outline=kit.INK_DARK)
-            draw.text((x + 18, y + 20), "M", font=kit.font(SMALL, "bold"), fill=kit.INK_DARK, anchor="mm")
     else:
         draw.polygon(points, fill=REGION_FILL[space["kind"]], outline=kit.INK_DARK)
         draw.text((x, y - 22), space["label"], font=kit.font(BIG, "bold"), fill=kit.INK_DARK, anchor="mm")
-        tokens = space["corruption"][-3:]
-        for index, (colour, value) in enumerate(tokens):
-            cx = x - (len(tokens) - 1) * 13 + index * 26
-            fill = {"power": POWER, "guile": GUILE}.get(colour, "#8B1E3F")
-            draw.ellipse((cx - 13, y - 6 + -13 + 13, cx + 13, y + 20), fill=fill, outline=kit.INK_DARK)
-            draw.text((cx, y + 7), str(value), font=kit.font(SMALL, "bold"),
-                      fill=kit.INK if colour == "both" else kit.INK_DARK, anchor="mm")
-        if not tokens and space.get("cleared_exposed"):
-            draw.text((x, y + 7), "clear", font=kit.font(SMALL, "bold"), fill="#1B4D2A", anchor="mm")
-    if space.get("mech") is not None:
-        kit.draw_token(draw, (x - 16, y + 30), 17, kit.player_style(space["mech"]), width=2)
-    draw.text((x + 16, y + 30), space["code"], font=kit.font(SMALL, "bold"),
+    # The middle row, where the hex is widest: the mech, then the corruption (top token last) or the map token.
+    mech = space.get("mech")
+    tokens = space["corruption"][-(2 if mech is not None else 3):] if space["revealed"] else []
+    cleared = space["revealed"] and not space["corruption"] and space.get("cleared_exposed")
+    word = "clear" if cleared else ""
+    width = (32 if mech is not None else 0) + 26 * len(tokens) + (28 if space["map_token"] else 0)
+    width += kit.measure(word, SMALL, "bold") if word else 0
+    left = x - width / 2
+    row = y + 6
+    if mech is not None:
+        kit.draw_token(draw, (left + 15, row), 15, kit.player_style(mech), width=2)
+        left += 32
+    for colour, value in tokens:
+        cx = left + 13
+        fill = {"power": POWER, "guile": GUILE}.get(colour, BOTH)
+        draw.ellipse((cx - 12, row - 12, cx + 12, row + 12), fill=fill, outline=kit.INK_DARK)
+        kit.mark("corruption", (cx - 12, row - 12, cx + 12, row + 12))
+        draw.text((cx, row), str(value), font=kit.font(SMALL, "bold"),
+                  fill=kit.INK if colour == "both" else kit.INK_DARK, anchor="mm", role="label")
+        left += 26
+    if space["map_token"] and not space["revealed"]:
+        draw.rectangle((left + 2, row - 12, left + 26, row + 12), fill="#D8C7A0", outline=kit.INK_DARK)
+        kit.mark("map token", (left + 2, row - 12, left + 26, row + 12))
+        draw.text((left + 14, row), "M", font=kit.font(SMALL, "bold"), fill=kit.INK_DARK, anchor="mm", role="label")
+    if word:
+        draw.text((left, row), word, font=kit.font(SMALL, "bold"), fill="#1B4D2A", anchor="lm")
+    draw.text((x, y + 33), space["code"], font=kit.font(SMALL, "bold"),
               fill=kit.INK_DARK if space["revealed"] else kit.INK_MUTED, anchor="mm")
 
 

@@ -140,6 +140,12 @@ def paste(canvas: Image.Image, face: Face, xy: tuple[int, int], kind: str = "") 
     """Paste a cached piece; inside a recording its texts and marks are replayed at their place on the board (and
     the piece itself is a mark of `kind` when given)."""
     canvas.paste(face.image, xy)
+    replay(face, xy, kind)
+
+
+def replay(face: Face, xy: tuple[int, int] = (0, 0), kind: str = "") -> None:
+    """Inside a recording, note what was drawn on a cached piece at its place on the board (a board that starts
+    from a copy of a cached layer calls this itself)."""
     drawn = _RECORDER.get()
     if drawn is not None:
         texts, marks = face.drawn.shifted(*xy)
@@ -468,9 +474,10 @@ def header_band(draw: ImageDraw.ImageDraw, width: int, title: str, turn: str, la
     if turn_style is not None:
         draw_token(draw, (x + 22, top + 42), 22, turn_style)
         x += 58
-    turn_text, turn_face = fitted(turn, width - x - 260, 40, "bold", 16)
+    room = width - x - 24 - measure(title, 26, "semibold") - 24  # the turn stops short of the title on the right
+    turn_text, turn_face = fitted(turn, room, 40, "bold", 16)
     if turn_text != turn and " (" in turn:  # too long even small: the aside goes (the log below tells it)
-        turn_text, turn_face = fitted(turn.split(" (")[0], width - x - 260, 40, "bold", 16)
+        turn_text, turn_face = fitted(turn.split(" (")[0], room, 40, "bold", 16)
     draw.text((x, top + 18), turn_text, font=turn_face, fill=INK)
     draw.text((width - 24, top + 24), title, font=font(26, "semibold"), fill=INK_MUTED, anchor="ra")
     move_text, move_face = fitted(last_move, width - 48, 28, "regular", 20)
@@ -537,6 +544,7 @@ def phone_header(draw: Draw, width: int, headline: str, last_move: str, style: P
         draw.text((x, y), line, font=font(size, "bold"), fill=INK, role="headline")
         y += size + 4
     room = 1 if len(head) > 1 else 2
+    y = max(y, 54)  # below the turn token
     for line in sentences_that_fit(last_move, width - 28, room, SMALL):
         draw.text((14, y + 2), line, font=font(SMALL), fill=INK_MUTED)
         y += SMALL + 4

@@ -72,10 +72,11 @@ def _symbiosis_badge(draw: ImageDraw.ImageDraw, centre: tuple[int, int], symbol:
     else:
         return
     draw.ellipse(box, outline=kit.INK_DARK, width=2)
+    kit.mark("symbiosis", box)
     letter = SYMBIOSIS_LETTERS[symbol]
     size = int(radius * (2.1 if symbol == "wild" else 1.25))
     dy = radius * 0.42 if symbol == "wild" else 0  # an asterisk sits high in the font
-    draw.text((x, y + dy), letter, font=kit.font(size, "bold"), fill=kit.INK_DARK, anchor="mm")
+    draw.text((x, y + dy), letter, font=kit.font(size, "bold"), fill=kit.INK_DARK, anchor="mm", role="label")
 
 
 def _card(draw: ImageDraw.ImageDraw, x: int, y: int, card: dict[str, Any]) -> None:
@@ -111,7 +112,9 @@ def _die(draw: ImageDraw.ImageDraw, x: int, y: int, die: dict[str, Any], faded: 
     fill, ink = DIE_COLOURS.get(str(die["colour"]), DIE_COLOURS["black"])
     draw.rounded_rectangle((x, y, x + DIE, y + DIE), radius=10, fill=fill,
                            outline=kit.INK_MUTED if die["colour"] == "black" else kit.INK_DARK, width=2)
-    draw.text((x + DIE / 2, y + DIE / 2), str(die["value"]), font=kit.font(32, "bold"), fill=ink, anchor="mm")
+    kit.mark("die", (x, y, x + DIE, y + DIE))
+    draw.text((x + DIE / 2, y + DIE / 2), str(die["value"]), font=kit.font(32, "bold"), fill=ink, anchor="mm",
+              role="label")
     if faded:
         draw.line((x + 6, y + 6, x + DIE - 6, y + DIE - 6), fill=kit.BAD, width=5)
 
@@ -404,18 +407,22 @@ def _p_text(draw: kit.Draw, x: float, y: float, text: str, width: int, fill: str
 
 
 @lru_cache(maxsize=512)
-def _p_card_face(card_key: tuple[Any, ...]) -> Image.Image:
+def _p_card_face(card_key: tuple[Any, ...]) -> kit.Face:
     """A display card at phone size, built once per process: level, region, symbiosis, whole name, points."""
-    card = dict(card_key)
     image = Image.new("RGB", (P_CARD_W, P_CARD_H), kit.PANEL_LIGHT)
-    draw = kit.Draw(image)
+    with kit.building(image) as drawn:
+        _p_draw_card(kit.Draw(image), dict(card_key))
+    return kit.Face(image, drawn)
+
+
+def _p_draw_card(draw: kit.Draw, card: dict[str, Any]) -> None:
     if card.get("kind") == "trader":
         draw.rectangle((0, 0, P_CARD_W - 1, P_CARD_H - 1), outline=kit.ORANGE, width=3)
         draw.text((P_CARD_W / 2, 28), "Monster", font=kit.font(BIG, "bold"), fill=kit.INK, anchor="mm", role="name")
         draw.text((P_CARD_W / 2, 54), "Trader", font=kit.font(BIG, "bold"), fill=kit.INK, anchor="mm", role="name")
         draw.text((P_CARD_W / 2, 86), f"6 cages: {card.get('cost', 40)}", font=kit.font(SMALL, "semibold"),
                   fill=kit.ORANGE, anchor="mm")
-        return image
+        return
     region = str(card.get("region"))
     draw.rectangle((0, 0, P_CARD_W, 30), fill=REGION_COLOURS[region])
     ink = REGION_INK[region]
@@ -428,7 +435,6 @@ def _p_card_face(card_key: tuple[Any, ...]) -> Image.Image:
         draw.text((5, y), line, font=kit.font(size, "semibold"), fill=kit.INK, role="card")
         y += size + 2
     draw.text((5, P_CARD_H - 24), f"{card['vp']} VP · cage {card['caged_vp']}", font=kit.font(SMALL), fill=kit.INK)
-    return image
 
 
 def _p_display(image: Image.Image, draw: kit.Draw, view: dict[str, Any], top: int) -> int:
@@ -439,7 +445,7 @@ def _p_display(image: Image.Image, draw: kit.Draw, view: dict[str, Any], top: in
         column, row = index % P_COLUMNS, index // P_COLUMNS
         x, y = 12 + column * (P_CARD_W + P_GAP), top + row * (P_CARD_H + P_GAP)
         key = tuple(sorted((k, v) for k, v in card.items() if k != "crest"))
-        image.paste(_p_card_face(key), (x, y))
+        kit.paste(image, _p_card_face(key), (x, y))
         crest = card.get("crest")
         if crest is not None:  # the crest owner's token in the band
             draw.ellipse((x + 82 - 20, y + 15 - 20, x + 82 + 20, y + 15 + 20), fill=kit.PANEL)

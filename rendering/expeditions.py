@@ -356,13 +356,13 @@ def _p_space(draw: kit.Draw, space: dict[str, Any]) -> None:
     tokens = space["corruption"][-(2 if mech is not None else 3):] if space["revealed"] else []
     cleared = space["revealed"] and not space["corruption"] and space.get("cleared_exposed")
     word = "clear" if cleared else ""
-    width = (32 if mech is not None else 0) + 26 * len(tokens) + (28 if space["map_token"] else 0)
+    width = (36 if mech is not None else 0) + 26 * len(tokens) + (28 if space["map_token"] else 0)
     width += kit.measure(word, SMALL, "bold") if word else 0
     left = x - width / 2
     row = y + 6
     if mech is not None:
-        kit.draw_token(draw, (left + 15, row), 15, kit.player_style(mech), width=2)
-        left += 32
+        kit.draw_token(draw, (left + 17, row), 17, kit.player_style(mech), width=2)
+        left += 36
     for colour, value in tokens:
         cx = left + 13
         fill = {"power": POWER, "guile": GUILE}.get(colour, BOTH)

@@ -301,9 +301,9 @@ def render_detail(view: dict[str, Any]) -> bytes:
 
 
 
-# --- the public board: 800 x 620 for every player count, read on a phone --------------------------------------
+# --- the public board: 800 x 640 for every player count, read on a phone --------------------------------------
 
-P_W, P_H = kit.PHONE_WIDTH, 620
+P_W, P_H = kit.PHONE_WIDTH, 640
 P_HEX_W = 92
 P_HEX_R = P_HEX_W / math.sqrt(3)
 P_TOP = kit.HEADER_H + 6
@@ -376,7 +376,7 @@ def _p_space(draw: kit.Draw, space: dict[str, Any]) -> None:
         kit.mark("map token", (left + 2, row - 12, left + 26, row + 12))
         draw.text((left + 14, row), "M", font=kit.font(SMALL, "bold"), fill=kit.INK_DARK, anchor="mm", role="label")
     if word:
-        draw.text((left, row), word, font=kit.font(SMALL, "bold"), fill="#1B4D2A", anchor="lm")
+        draw.text((left, row), word, font=kit.font(SMALL, "bold"), fill=kit.INK_DARK, anchor="lm")
     draw.text((x, y + 33), space["code"], font=kit.font(SMALL, "bold"),
               fill=kit.INK_DARK if space["revealed"] else kit.INK_MUTED, anchor="mm")
 
@@ -390,6 +390,22 @@ def _p_map(draw: kit.Draw, view: dict[str, Any]) -> None:
     draw.text((22, y), "Basecamp", font=kit.font(SMALL, "bold"), fill=kit.INK, anchor="lm")
     for index, seat in enumerate(mechs):
         kit.draw_token(draw, (138 + index * 40, y), 17, kit.player_style(seat), width=2)
+    _p_legend(draw, int(y + 26))
+
+
+def _p_legend(draw: kit.Draw, top: int) -> None:
+    """What the map's colours and letters mean, in two lines under it."""
+    face = kit.font(SMALL)
+    x, y = 12, top + 11
+    draw.text((x, y), "corruption, paid with:", font=face, fill=kit.INK_MUTED, anchor="lm")
+    x += kit.measure("corruption, paid with:", SMALL) + 18
+    for fill, word in ((POWER, "power"), (GUILE, "guile"), (BOTH, "both (the 20)")):
+        draw.ellipse((x - 10, y - 10, x + 10, y + 10), fill=fill, outline=kit.INK_DARK)
+        kit.mark("legend", (x - 10, y - 10, x + 10, y + 10))
+        draw.text((x + 15, y), word, font=face, fill=kit.INK_MUTED, anchor="lm")
+        x += 15 + kit.measure(word, SMALL) + 22
+    draw.text((12, y + 24), "N, C, S: north, central, south · ? face down · M: map token", font=face,
+              fill=kit.INK_MUTED, anchor="lm")
 
 
 def _p_text(draw: kit.Draw, x: float, y: float, text: str, width: int, fill: str = kit.INK,
@@ -401,10 +417,15 @@ def _p_text(draw: kit.Draw, x: float, y: float, text: str, width: int, fill: str
 
 
 def _p_player_head(draw: kit.Draw, player: dict[str, Any], x: int, y: float, width: int, score: str) -> float:
+    """Token, name (one or two lines) and score: on the name's last line when both fit, else on a line below."""
     kit.draw_token(draw, (x + 18, y + 17), 17, kit.player_style(player["seat"]), width=2)
-    for line in kit.name_lines(player["name"], width - 46):
+    names = kit.name_lines(player["name"], width - 46)
+    for line in names:
         draw.text((x + 42, y), line, font=kit.font(BIG, "bold"), fill=kit.INK, role="name")
         y += 28
+    if kit.measure(names[-1], BIG, "bold") + 16 + kit.measure(score, BIG, "bold") <= width - 46:
+        draw.text((x + width - 2, y - 28), score, font=kit.font(BIG, "bold"), fill=kit.INK, anchor="ra", role="score")
+        return y + 2
     draw.text((x + 42, y), score, font=kit.font(BIG, "bold"), fill=kit.INK, role="score")
     return y + 30
 
@@ -418,7 +439,7 @@ def _p_side(draw: kit.Draw, view: dict[str, Any]) -> None:
         stars = f"{player['stars']} star{'s' if player['stars'] != 1 else ''}"
         y = _p_player_head(draw, player, x, y, width, f"${player['score']} · {stars}")
         token = TOKEN_WORDS.get(player["action_token"], "")
-        facts = f"Pow {player['power']} · Gui {player['guile']} · {len(player['hand'])} in hand"
+        facts = f"power {player['power']} · guile {player['guile']} · hand {len(player['hand'])}"
         if token and len(view["players"]) <= 3:  # with four or five players the token stays in the detail board
             facts += f" · {token}"
         y = _p_text(draw, x + 42, y, facts, width - 46, kit.INK_MUTED)
@@ -478,7 +499,7 @@ def _p_headline(view: dict[str, Any]) -> str:
 
 
 def render(view: dict[str, Any]) -> bytes:
-    """The public board: 800 x 620 for 1-5 players, the map and the players; the results at the end."""
+    """The public board: 800 x 640 for 1-5 players, the map and the players; the results at the end."""
     return kit.encode_board(render_image(view))
 
 

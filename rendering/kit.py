@@ -175,25 +175,20 @@ class Draw(ImageDraw.ImageDraw):
             if not text:
                 return
             colour = _ink(self, fill)
-            size, weight = int(font.size), _WEIGHT_OF[font.path]
-            vertical = "a" if anchor is None else anchor[1]
-            width = measure(text, size, weight)
+            width, words = _layout(font, text, "a" if anchor is None else anchor[1])
             horizontal = "l" if anchor is None else anchor[0]
             x = float(xy[0]) - (width / 2 if horizontal == "m" else width if horizontal == "r" else 0)
             y = round(xy[1])
-            space = _word_width(" ", size, weight)
-            left, top, right, bottom = math.inf, math.inf, -math.inf, -math.inf
-            for word in text.split(" "):
-                if word:
-                    mask, (dx, dy) = _word_mask(font, word, vertical)
-                    px, py = round(x) + dx, y + dy
-                    self.draw.draw_bitmap((px, py), mask, colour)
-                    left, top = min(left, px), min(top, py)
-                    right, bottom = max(right, px + mask.size[0]), max(bottom, py + mask.size[1])
-                x += _word_width(word, size, weight) + space
+            bitmap = self.draw.draw_bitmap
+            for mask, offset, dx, dy in words:
+                bitmap((round(x + offset) + dx, y + dy), mask, colour)
             drawn = _RECORDER.get()
             if drawn is not None:
-                drawn.append(DrawnText(size, role, text, float(xy[1]), (left, top, right, bottom)))
+                boxes = [(round(x + o) + dx, y + dy, round(x + o) + dx + m.size[0], y + dy + m.size[1])
+                         for m, o, dx, dy in words]
+                box = (min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes),
+                       max(b[3] for b in boxes)) if boxes else (x, y, x, y)
+                drawn.append(DrawnText(int(font.size), role, text, float(xy[1]), box))
             return
         drawn = _RECORDER.get()
         if drawn is not None and text:
@@ -213,6 +208,23 @@ def _ink(draw: ImageDraw.ImageDraw, fill: Any) -> int:
         ink_value, fill_ink = draw._getink(fill)
         ink = _INKS[key] = fill_ink if ink_value is None else ink_value
     return ink
+
+
+@lru_cache(maxsize=8192)
+def _layout(face: ImageFont.FreeTypeFont, text: str, vertical: str) -> tuple[int, tuple[tuple[Any, float, int, int],
+                                                                                      ...]]:
+    """A line's width and its words: (mask, x from the line's start, mask offset) each, cached per line."""
+    size, weight = int(face.size), _WEIGHT_OF[face.path]
+    space = _word_width(" ", size, weight)
+    x = 0.0
+    words = []
+    for word in text.split(" "):
+        if word:
+            mask, (dx, dy) = _word_mask(face, word, vertical)
+            words.append((mask, x, dx, dy))
+            x += _word_width(word, size, weight)
+        x += space
+    return measure(text, size, weight), tuple(words)
 
 
 @lru_cache(maxsize=16384)

@@ -178,7 +178,7 @@ def draw_side(draw: ImageDraw.ImageDraw, view: dict[str, Any], top: int, bottom:
         ranked = sorted(view["players"], key=lambda p: (-p["score"], -p["tiebreak"]))
         for player in ranked:
             kit.draw_token(draw, (left + 30, y + 16), 13, kit.player_style(player["seat"]))
-            line = f"{player['name']}  ${player['score']}  (tie-break {player['tiebreak']})"
+            line = f"{player['name']}  ${player['score']}  (glory total {player['tiebreak']})"
             text, face = kit.fitted(line, right - left - 70, 22)
             draw.text((left + 52, y + 2), text, font=face, fill=kit.INK)
             y += 32
@@ -462,12 +462,26 @@ def _p_results(draw: kit.Draw, view: dict[str, Any], left: int, columns: int) ->
         x = left + column * (column_w + 8)
         y = _p_player_head(draw, player, x, y_of[column], column_w, f"{index + 1}. ${player['score']}")
         parts = player["score_parts"]
-        y = _p_text(draw, x + 42, y, f"{parts['coins']} coins + {parts['upgrades']} upgrades + {parts['corruption']} "
-                    f"corruption + {parts['stars']} stars (tie-break {player['tiebreak']})", column_w - 46)
+        y = _p_text(draw, x + 42, y, f"{money_parts(parts)} · glory total {player['tiebreak']} (breaks ties)",
+                    column_w - 46)
         starred = [g["title"] for g in view["glory"] for seat in g["stars"] if seat == player["seat"]]
         if starred:
             y = _p_text(draw, x + 42, y, "Stars: " + "; ".join(starred), column_w - 46, kit.YELLOW)
         y_of[column] = y + 12
+
+
+def money_parts(parts: dict[str, Any]) -> str:
+    """Where a final score came from, in dollars as the rulebook counts them."""
+    return (f"coins ${parts['coins']} + upgrades ${parts['upgrades']} + corruption ${parts['corruption']} + "
+            f"stars ${parts['stars']}")
+
+
+def _p_summary(view: dict[str, Any]) -> str:
+    """The header's second line at the end: the result (one player: their final score, not a "win")."""
+    if len(view["players"]) == 1:
+        player = view["players"][0]
+        return f"{player['name']} ends the game with ${player['score']}."
+    return str(view["outcome"]["summary"])
 
 
 def render_image(view: dict[str, Any]) -> Image.Image:
@@ -478,7 +492,7 @@ def render_image(view: dict[str, Any]) -> Image.Image:
     if view.get("outcome"):
         best = max(view["players"], key=lambda p: (p["score"], p["tiebreak"]))
         style = kit.player_style(best["seat"])
-        kit.phone_header(draw, P_W, _p_headline(view), view["outcome"]["summary"], style)
+        kit.phone_header(draw, P_W, _p_headline(view), _p_summary(view), style)
         if len(view["players"]) <= 2:  # room beside the final map
             _p_map(draw, view)
             _p_results(draw, view, P_SIDE, 1)
@@ -494,7 +508,7 @@ def render_image(view: dict[str, Any]) -> Image.Image:
 def _p_headline(view: dict[str, Any]) -> str:
     if view.get("outcome"):
         best = max(view["players"], key=lambda p: (p["score"], p["tiebreak"]))
-        return f"Game over: {best['name']} wins" if len(view["players"]) > 1 else f"Game over: ${best['score']}"
+        return f"Game over: {best['name']} wins" if len(view["players"]) > 1 else f"Game over: ${best['score']} in all"
     return str(view["turn"])
 
 
@@ -506,13 +520,18 @@ def render(view: dict[str, Any]) -> bytes:
 def alt_text(view: dict[str, Any]) -> str:
     """The board in words for the image's description (everything here is public in Expeditions)."""
     parts = ["Expeditions.", _p_headline(view) + "."]
+    if view.get("outcome"):
+        parts.append(_p_summary(view))
     if view.get("last_move"):
         parts.append(f"Last move: {view['last_move']}")
     places = {s["code"]: f"{s['label']} {s['name']}" for s in view["map"]["spaces"] if s.get("label")}
     for player in view["players"]:
         where = "the basecamp" if player["at"] == "basecamp" else places.get(player["at"], player["at"])
-        parts.append(f"{player['name']}: ${player['score']}, {player['stars']} stars, power {player['power']}, "
-                     f"guile {player['guile']}, at {where}.")
+        stars = f"{player['stars']} star{'' if player['stars'] == 1 else 's'}"
+        text = f"{player['name']}: ${player['score']}, {stars}, power {player['power']}, guile {player['guile']}"
+        if view.get("outcome") and player.get("score_parts"):
+            text += f" ({money_parts(player['score_parts'])}; glory total {player['tiebreak']})"
+        parts.append(f"{text}, at {where}.")
     cards = ", ".join(c["name"] for c in view["face_up"] if c)
     if cards:
         parts.append(f"Face-up cards: {cards}.")

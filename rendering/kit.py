@@ -406,6 +406,11 @@ def lines(text: str, max_width: int, size: int, weight: str = "regular") -> tupl
     return tuple(out)
 
 
+def facts_line(facts: Sequence[str]) -> str:
+    """Facts joined with " · ", each kept whole on a line when wrapped ("3 markers left" never splits)."""
+    return " · ".join(fact.replace(" ", "\u00a0") for fact in facts)
+
+
 def fit_lines(text: str, max_width: int, max_lines: int, sizes: Sequence[int], weight: str = "regular"
               ) -> tuple[int, tuple[str, ...]]:
     """The largest size of `sizes` (largest first) at which `text` wraps into `max_lines`, with its lines; the

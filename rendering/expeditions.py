@@ -325,10 +325,62 @@ def _p_hex(row: int, col: int) -> tuple[tuple[float, float], ...]:
                  for i in range(6))
 
 
-def _p_space(draw: kit.Draw, space: dict[str, Any]) -> None:
+def _freeze(value: Any) -> Any:
+    """A view value as a hashable key (dicts and lists become tuples)."""
+    if isinstance(value, dict):
+        return tuple(sorted((key, _freeze(item)) for key, item in value.items()))
+    if isinstance(value, list | tuple):
+        return tuple(_freeze(item) for item in value)
+    return value
+
+
+_SPACES: dict[Any, tuple[kit.Face, tuple[int, int]]] = {}
+_LAYERS: dict[Any, kit.Face] = {}
+CACHED_SPACES, CACHED_LAYERS = 4096, 32
+
+
+def _p_space_face(space: dict[str, Any], key: Any) -> tuple[kit.Face, tuple[int, int]]:
+    """One map space drawn once per process on a transparent piece (a space looks the same until its corruption,
+    mech, card or side changes), and where it goes on the board."""
+    found = _SPACES.get(key)
+    if found is None:
+        x, y = _p_centre(space["row"], space["col"])
+        origin = (math.floor(x - P_HEX_W / 2) - 2, math.floor(y - P_HEX_R) - 2)
+        image = Image.new("RGBA", (int(P_HEX_W) + 6, int(2 * P_HEX_R) + 6), (0, 0, 0, 0))
+        with kit.building(image) as drawn:
+            _p_space(kit.Draw(image), space, origin)
+        if len(_SPACES) >= CACHED_SPACES:
+            _SPACES.clear()
+        found = _SPACES[key] = (kit.Face(image, drawn), origin)
+    return found
+
+
+def _p_map_layer(view: dict[str, Any]) -> kit.Face:
+    """The map, the basecamp and the legend on the board's background, built from cached spaces; the same layer
+    comes back as long as nothing on the map changes (most steps of a turn)."""
+    spaces = view["map"]["spaces"]
+    keys = tuple(_freeze(space) for space in spaces)
+    mechs = tuple(view["map"]["basecamp"]["mechs"])
+    layer = _LAYERS.get((keys, mechs))
+    if layer is None:
+        image = Image.new("RGB", (P_W, P_H), kit.BACKGROUND)
+        with kit.building(image) as drawn:
+            for space, key in zip(spaces, keys, strict=True):
+                face, origin = _p_space_face(space, key)
+                kit.paste(image, face, origin, mask=True)
+            _p_basecamp(kit.Draw(image), list(mechs))
+        if len(_LAYERS) >= CACHED_LAYERS:
+            _LAYERS.clear()
+        layer = _LAYERS[(keys, mechs)] = kit.Face(image, drawn)
+    return layer
+
+
+def _p_space(draw: kit.Draw, space: dict[str, Any], origin: tuple[int, int] = (0, 0)) -> None:
     row, col = space["row"], space["col"]
+    ox, oy = origin
     x, y = _p_centre(row, col)
-    points = _p_hex(row, col)
+    x, y = x - ox, y - oy
+    points = [(px - ox, py - oy) for px, py in _p_hex(row, col)]
     if space["kind"] == "cards":
         draw.polygon(points, fill="#23283A", outline=kit.INK_MUTED)
         card = space.get("card")
@@ -381,11 +433,8 @@ def _p_space(draw: kit.Draw, space: dict[str, Any]) -> None:
               fill=kit.INK_DARK if space["revealed"] else kit.INK_MUTED, anchor="mm")
 
 
-def _p_map(draw: kit.Draw, view: dict[str, Any]) -> None:
-    for space in view["map"]["spaces"]:
-        _p_space(draw, space)
+def _p_basecamp(draw: kit.Draw, mechs: list[int]) -> None:
     y = P_TOP + 8 * P_HEX_R + 22
-    mechs = view["map"]["basecamp"]["mechs"]
     draw.rounded_rectangle((12, y - 20, 12 + 150 + 40 * len(mechs), y + 20), radius=8, fill="#4A4034")
     draw.text((22, y), "Basecamp", font=kit.font(SMALL, "bold"), fill=kit.INK, anchor="lm")
     for index, seat in enumerate(mechs):
@@ -486,7 +535,13 @@ def _p_summary(view: dict[str, Any]) -> str:
 
 def render_image(view: dict[str, Any]) -> Image.Image:
     """The public board before encoding (the benchmark times the encoding of exactly this image)."""
-    image, draw = kit.new_canvas(P_H, P_W)
+    if view.get("outcome") and len(view["players"]) > 2:  # the results take the whole board
+        image, draw = kit.new_canvas(P_H, P_W)
+    else:
+        layer = _p_map_layer(view)
+        image = layer.image.copy()
+        kit.replay(layer)
+        draw = kit.Draw(image)
     current = view["current"]["seat"] if view.get("current") else None
     style = kit.player_style(current) if current is not None else None
     if view.get("outcome"):
@@ -494,13 +549,11 @@ def render_image(view: dict[str, Any]) -> Image.Image:
         style = kit.player_style(best["seat"])
         kit.phone_header(draw, P_W, _p_headline(view), _p_summary(view), style)
         if len(view["players"]) <= 2:  # room beside the final map
-            _p_map(draw, view)
             _p_results(draw, view, P_SIDE, 1)
         else:
             _p_results(draw, view, 12, 2)
     else:
         kit.phone_header(draw, P_W, _p_headline(view), view["last_move"], style)
-        _p_map(draw, view)
         _p_side(draw, view)
     return image
 

@@ -136,10 +136,10 @@ def building(image: Image.Image) -> Iterator[Recording]:
         _RECORDER.reset(token)
 
 
-def paste(canvas: Image.Image, face: Face, xy: tuple[int, int], kind: str = "") -> None:
-    """Paste a cached piece; inside a recording its texts and marks are replayed at their place on the board (and
-    the piece itself is a mark of `kind` when given)."""
-    canvas.paste(face.image, xy)
+def paste(canvas: Image.Image, face: Face, xy: tuple[int, int], kind: str = "", mask: bool = False) -> None:
+    """Paste a cached piece (through its own transparency when `mask`); inside a recording its texts and marks are
+    replayed at their place on the board (and the piece itself is a mark of `kind` when given)."""
+    canvas.paste(face.image, xy, face.image if mask else None)
     replay(face, xy, kind)
 
 

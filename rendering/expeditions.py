@@ -5,6 +5,7 @@ Draws from the view dict only (never imports the rules), so what the image shows
 
 from __future__ import annotations
 
+import json
 import math
 from functools import lru_cache
 from typing import Any
@@ -325,21 +326,12 @@ def _p_hex(row: int, col: int) -> tuple[tuple[float, float], ...]:
                  for i in range(6))
 
 
-def _freeze(value: Any) -> Any:
-    """A view value as a hashable key (dicts and lists become tuples)."""
-    if isinstance(value, dict):
-        return tuple(sorted((key, _freeze(item)) for key, item in value.items()))
-    if isinstance(value, list | tuple):
-        return tuple(_freeze(item) for item in value)
-    return value
-
-
-_SPACES: dict[Any, tuple[kit.Face, tuple[int, int]]] = {}
-_LAYERS: dict[Any, kit.Face] = {}
+_SPACES: dict[str, tuple[kit.Face, tuple[int, int]]] = {}
+_LAYERS: dict[str, kit.Face] = {}
 CACHED_SPACES, CACHED_LAYERS = 4096, 32
 
 
-def _p_space_face(space: dict[str, Any], key: Any) -> tuple[kit.Face, tuple[int, int]]:
+def _p_space_face(space: dict[str, Any], key: str) -> tuple[kit.Face, tuple[int, int]]:
     """One map space drawn once per process on a transparent piece (a space looks the same until its corruption,
     mech, card or side changes), and where it goes on the board."""
     found = _SPACES.get(key)
@@ -359,19 +351,19 @@ def _p_map_layer(view: dict[str, Any]) -> kit.Face:
     """The map, the basecamp and the legend on the board's background, built from cached spaces; the same layer
     comes back as long as nothing on the map changes (most steps of a turn)."""
     spaces = view["map"]["spaces"]
-    keys = tuple(_freeze(space) for space in spaces)
-    mechs = tuple(view["map"]["basecamp"]["mechs"])
-    layer = _LAYERS.get((keys, mechs))
+    mechs = list(view["map"]["basecamp"]["mechs"])
+    key = json.dumps([spaces, mechs], sort_keys=True, check_circular=False)  # a C-speed key of the whole map
+    layer = _LAYERS.get(key)
     if layer is None:
         image = Image.new("RGB", (P_W, P_H), kit.BACKGROUND)
         with kit.building(image) as drawn:
-            for space, key in zip(spaces, keys, strict=True):
-                face, origin = _p_space_face(space, key)
+            for space in spaces:
+                face, origin = _p_space_face(space, json.dumps(space, sort_keys=True))
                 kit.paste(image, face, origin, mask=True)
-            _p_basecamp(kit.Draw(image), list(mechs))
+            _p_basecamp(kit.Draw(image), mechs)
         if len(_LAYERS) >= CACHED_LAYERS:
             _LAYERS.clear()
-        layer = _LAYERS[(keys, mechs)] = kit.Face(image, drawn)
+        layer = _LAYERS[key] = kit.Face(image, drawn)
     return layer
 
 

@@ -369,7 +369,7 @@ def wrap(draw: ImageDraw.ImageDraw, text: str, max_width: int, face: ImageFont.F
     lines: list[str] = []
     for paragraph in text.split("\n"):
         line = ""
-        for word in paragraph.split():
+        for word in (w for w in paragraph.split(" ") if w):  # (a no-break space keeps words together)
             candidate = f"{line} {word}".strip()
             if line and text_width(draw, candidate, face) > max_width:
                 lines.append(line)
@@ -386,7 +386,7 @@ def lines(text: str, max_width: int, size: int, weight: str = "regular") -> tupl
     out: list[str] = []
     for paragraph in text.split("\n"):
         line = ""
-        for word in paragraph.split():
+        for word in (w for w in paragraph.split(" ") if w):  # (a no-break space keeps words together)
             while measure(word, size, weight) > max_width and len(word) > 1:
                 if line:
                     out.append(line)
@@ -439,7 +439,29 @@ def sentences_that_fit(text: str, max_width: int, max_lines: int, size: int) -> 
 
 def draw_token(draw: ImageDraw.ImageDraw, centre: tuple[float, float], radius: float, style: PlayerStyle,
                label: str | None = None, outline: str = INK_DARK, width: int = 3) -> None:
-    """A player's piece: their shape in their colour with their letter on it."""
+    """A player's piece: their shape in their colour with their letter on it.
+
+    On an RGB board the piece is drawn once per process and pasted (a board has a dozen of them); a test that
+    records sees it drawn in place."""
+    image = getattr(draw, "_image", None)
+    if _RECORDER.get() is None and image is not None and image.mode == "RGB":
+        sprite = _token_sprite(radius, style, label, outline, width)
+        half = sprite.width // 2
+        image.paste(sprite, (round(centre[0]) - half, round(centre[1]) - half), sprite)
+        return
+    _draw_token(draw, centre, radius, style, label, outline, width)
+
+
+@lru_cache(maxsize=256)
+def _token_sprite(radius: float, style: PlayerStyle, label: str | None, outline: str, width: int) -> Image.Image:
+    half = math.ceil(radius) + width + 2
+    sprite = Image.new("RGBA", (2 * half, 2 * half), (0, 0, 0, 0))
+    _draw_token(Draw(sprite), (half, half), radius, style, label, outline, width)
+    return sprite
+
+
+def _draw_token(draw: ImageDraw.ImageDraw, centre: tuple[float, float], radius: float, style: PlayerStyle,
+                label: str | None, outline: str, width: int) -> None:
     x, y = centre
     r = radius
     points: Sequence[tuple[float, float]]

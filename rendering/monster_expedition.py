@@ -564,7 +564,7 @@ def _p_players(draw: kit.Draw, view: dict[str, Any], top: int) -> int:
             if standard:
                 facts.append(plural(int(player["crests"]), "crest"))
             y = _p_text(draw, x + 42, y, camp_levels(player), column_w - 46, kit.INK_MUTED)
-            y = _p_text(draw, x + 42, y, " · ".join(facts), column_w - 46, kit.INK_MUTED)
+            y = _p_text(draw, x + 42, y, kit.facts_line(facts), column_w - 46, kit.INK_MUTED)
         if standard and player["seat"] == active and not over:
             draw.rounded_rectangle((x - 6, start - 6, x + column_w + 2, y + 2), radius=8, outline=style.colour,
                                    width=3)

@@ -8,8 +8,9 @@ Each game and mode is played from a fixed seed with legal moves; the benchmark t
 middle of each match and its last 3 (the final board among them). Boards are drawn in turn across the matches (one
 board of each, then the next of each), as a render worker serving many channels does, so no cache is warm for one
 image only. Each pass starts with every rendering cache empty (fonts loaded, as a worker's start does) and draws
-the 2 boards before the middle ones untimed, so every timing is the first time that exact board is drawn, with
-the match's earlier boards drawn before it. Per board:
+the 2 boards before each window untimed, so every timing is the first time that exact board is drawn, with the
+match's earlier boards drawn before it. A worker's start (fonts, the drawable characters, the games' names
+rasterised: rendering/vocabulary.py) is redone at each pass and not timed. Per board:
 the median over passes of the render (view -> PNG bytes, what a worker does) and of the floor (PNG-encoding the
 same finished image with the same settings), timed one right after the other.
 
@@ -86,7 +87,9 @@ def cases(seed: int) -> list[Case]:
                 picked = list(range(middle, middle + MIDDLE)) + list(range(len(states) - END, len(states)))
                 labels = [f"mid+{i}" for i in range(MIDDLE)] + [f"end-{END - 1 - i}" for i in range(END)]
                 views = [game.view(states[index], None) for index in picked]
-                lead_in = [game.view(states[index], None) for index in range(max(0, middle - LEAD_IN), middle)]
+                end = len(states) - END
+                lead_in = [game.view(states[index], None) for index in (*range(max(0, middle - LEAD_IN), middle),
+                                                                        *range(max(0, end - LEAD_IN), end))]
                 out.append(Case(game, module, mode.key, players, views, labels, lead_in))
     return out
 
@@ -112,14 +115,17 @@ def clear_caches() -> None:
 def one_pass(all_cases: list[Case]) -> None:
     """Every board once, one board of each match in turn; render then floor, side by side."""
     clear_caches()
-    for index in range(LEAD_IN):  # the boards just before the timed ones, as the match's worker drew them
-        for case in all_cases:
-            if index < len(case.lead_in):
-                render_board(case.game.key, case.lead_in[index])
+    _warm_up()  # a fresh worker's start
     for case in all_cases:
         case.renders.append([])
         case.floors.append([])
     for index in range(MIDDLE + END):
+        if index in (0, MIDDLE):  # the boards just before each window, as the match's worker drew them
+            for lead in range(LEAD_IN):
+                for case in all_cases:
+                    views = case.lead_in[:LEAD_IN] if index == 0 else case.lead_in[LEAD_IN:]
+                    if lead < len(views):
+                        render_board(case.game.key, views[lead])
         for case in all_cases:
             view = case.views[index]
             started = time.perf_counter()

@@ -227,7 +227,13 @@ def _layout(face: ImageFont.FreeTypeFont, text: str, vertical: str) -> tuple[int
     return measure(text, size, weight), tuple(words)
 
 
-@lru_cache(maxsize=16384)
+def warm_word(face: ImageFont.FreeTypeFont, word: str, vertical: str = "a") -> None:
+    """Rasterise and measure a word ahead of the first board that draws it (rendering.vocabulary)."""
+    _word_mask(face, word, vertical)
+    _word_width(word, int(face.size), _WEIGHT_OF.get(face.path, "regular"))
+
+
+@lru_cache(maxsize=32768)
 def _word_mask(face: ImageFont.FreeTypeFont, word: str, vertical: str) -> tuple[Any, tuple[int, int]]:
     """A word's anti-aliased mask and offset from its left edge at the `vertical` anchor (faces are cached, so the
     same object every time)."""

@@ -355,8 +355,10 @@ def _p_map_layer(view: dict[str, Any]) -> kit.Face:
     key = json.dumps([spaces, mechs], sort_keys=True, check_circular=False)  # a C-speed key of the whole map
     layer = _LAYERS.get(key)
     if layer is None:
-        image = Image.new("RGB", (P_W, P_H), kit.BACKGROUND)
+        base = _p_base()
+        image = base.image.copy()
         with kit.building(image) as drawn:
+            kit.replay(base)
             for space in spaces:
                 face, origin = _p_space_face(space, json.dumps(space, sort_keys=True))
                 kit.paste(image, face, origin, mask=True)
@@ -431,7 +433,15 @@ def _p_basecamp(draw: kit.Draw, mechs: list[int]) -> None:
     draw.text((22, y), "Basecamp", font=kit.font(SMALL, "bold"), fill=kit.INK, anchor="lm")
     for index, seat in enumerate(mechs):
         kit.draw_token(draw, (138 + index * 40, y), 17, kit.player_style(seat), width=2)
-    _p_legend(draw, int(y + 26))
+
+
+@lru_cache(maxsize=1)
+def _p_base() -> kit.Face:
+    """The board's background with the legend under the map: the same for every board."""
+    image = Image.new("RGB", (P_W, P_H), kit.BACKGROUND)
+    with kit.building(image) as drawn:
+        _p_legend(kit.Draw(image), int(P_TOP + 8 * P_HEX_R + 48))
+    return kit.Face(image, drawn)
 
 
 def _p_legend(draw: kit.Draw, top: int) -> None:

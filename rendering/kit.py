@@ -311,8 +311,16 @@ def font(size: int, weight: str = "regular") -> ImageFont.FreeTypeFont:
         return ImageFont.load_default(size=size)  # type: ignore[return-value]
 
 
+BLOCKS_KEPT = 16
+"""Freed image memory Pillow keeps for the next image. By default it returns every block to the system, so each
+new canvas (2 MB) comes back as fresh pages and faults them in: 4 ms for a canvas and its copy, a third of a
+board's encoding, against 0.2 ms when the blocks are reused."""
+
+
 def warm_up() -> None:
-    """Load every font face once (a render worker calls this when it starts, so no board pays for it)."""
+    """Load every font face once and let Pillow reuse image memory (a render worker calls this when it starts,
+    so no board pays for either)."""
+    Image.core.set_blocks_max(BLOCKS_KEPT)
     for weight in ("regular", "semibold", "bold"):
         for size in range(12, 44):
             font(size, weight)

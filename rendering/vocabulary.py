@@ -60,12 +60,28 @@ def words(root: Path | None = None) -> set[str]:
     return found
 
 
+_COMMON_TEXT = """
+Game over: wins wins! win share shares the The and to a an of from in on for with at its their is are it · + = —
+turn turn. round round. Round final (final) last deck draw used up: this takes gets cage cages cages. Cages: VP
+monster monsters Monsters: star stars Stars: pts pt winner level rises camp camp's reaches hunt: banked rolled
+nothing yet left spend or done bank number roll again stop pick moved marked markers marker right down gains
+power guile coins hand unscored: locations expeditions glory total (breaks ties) corruption upgrades refreshes
+Move Play Gather any order cards card players player everyone else one more each next moves
+"""
+COMMON = frozenset(_COMMON_TEXT.split())
+"""Words of the games' sentences and the boards' labels that come back in every match (the last move, the end)."""
+NUMBERS = tuple(f"{prefix}{n}{suffix}" for n in range(100) for prefix, suffix in (("", ""), ("", ","), ("", "."),
+                                                                                    ("$", ""), ("$", ".")))
+HEADLINE = (30, "bold")
+
+
 def warm_up(root: Path | None = None) -> int:
-    """Rasterise and measure every name's words in the faces boards draw them in; returns how many words."""
-    vocabulary = sorted(words(root))
-    for size, weight in FACES:
+    """Rasterise and measure every name's words, the common words and the numbers in the faces boards draw them
+    in; returns how many words."""
+    vocabulary = sorted(words(root) | COMMON | set(NUMBERS))
+    for size, weight in (*FACES, HEADLINE):
         face = kit.font(size, weight)
-        for word in vocabulary:
+        for word in vocabulary if (size, weight) != HEADLINE else sorted(COMMON):
             for vertical in ("a", "m"):
                 kit.warm_word(face, word, vertical)
     return len(vocabulary)

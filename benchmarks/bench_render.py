@@ -142,10 +142,11 @@ def one_pass(all_cases: list[Case]) -> None:
 
 
 def write_pictures(all_cases: list[Case], folder: Path) -> None:
-    """The README pictures: a mid-game board of each game's first mode, and Monster Expedition's at phone size."""
+    """The README pictures: a mid-game board of each game's first mode with 3 players (or its first count), and
+    Monster Expedition's at phone size."""
     folder.mkdir(parents=True, exist_ok=True)
     done: set[str] = set()
-    for case in all_cases:
+    for case in sorted(all_cases, key=lambda c: c.players != 3):
         if case.game.key in done or case.mode != case.game.modes[0].key:
             continue
         done.add(case.game.key)

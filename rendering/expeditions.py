@@ -490,10 +490,10 @@ def _p_side(draw: kit.Draw, view: dict[str, Any]) -> None:
         stars = f"{player['stars']} star{'s' if player['stars'] != 1 else ''}"
         y = _p_player_head(draw, player, x, y, width, f"${player['score']} · {stars}")
         token = TOKEN_WORDS.get(player["action_token"], "")
-        facts = f"power {player['power']} · guile {player['guile']} · hand {len(player['hand'])}"
+        facts = [f"power {player['power']}", f"guile {player['guile']}", f"hand {len(player['hand'])}"]
         if token and len(view["players"]) <= 3:  # with four or five players the token stays in the detail board
-            facts += f" · {token}"
-        y = _p_text(draw, x + 42, y, facts, width - 46, kit.INK_MUTED)
+            facts.append(token)
+        y = _p_text(draw, x + 42, y, kit.facts_line(facts), width - 46, kit.INK_MUTED)
         if player["seat"] == current:
             style = kit.player_style(player["seat"])
             draw.rounded_rectangle((x - 6, start - 4, x + width + 4, y + 2), radius=8, outline=style.colour, width=3)

@@ -421,8 +421,9 @@ def lines(text: str, max_width: int, size: int, weight: str = "regular") -> tupl
 
 
 def facts_line(facts: Sequence[str]) -> str:
-    """Facts joined with " · ", each kept whole on a line when wrapped ("3 markers left" never splits)."""
-    return " · ".join(fact.replace(" ", "\u00a0") for fact in facts)
+    """Facts joined with " · ", each kept whole on a line when wrapped ("3 markers left" never splits) and the dot
+    ending a line rather than starting the next."""
+    return "\u00a0· ".join(fact.replace(" ", "\u00a0") for fact in facts)
 
 
 def fit_lines(text: str, max_width: int, max_lines: int, sizes: Sequence[int], weight: str = "regular"

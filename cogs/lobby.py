@@ -12,6 +12,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import autoplay
+from bot.community import hours_text
 from bot.core import all_games, find_game
 from bot.core.seats import BOT_LEVELS
 from bot.service import LOG_LIMIT, MAX_SEED, InvalidControl, MatchRecord
@@ -36,6 +37,9 @@ def lobby_text(match: MatchRecord, note: str | None = None) -> str:
     lines = [f"**{game.title}** — {mode.title} ({count} {'player' if count == '1' else 'players'})"]
     if note:
         lines.append(note)
+    timer = match.options.get("timer_hours")
+    if timer is not None:  # chosen with /game new timer: (the server's own timer is in /settings)
+        lines.append(f"Turn timer: {hours_text(float(timer))} per turn." if timer else "Turn timer: off for this game.")
     if match.status == "lobby":
         lines += [f"Seated:\n{seats}", "Join with the button or `/game join`; the host starts with Start or "
                   "`/game start`."]

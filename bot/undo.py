@@ -191,3 +191,23 @@ async def answer_undo(service: GameService, request_id: int, user_id: int, appro
         match = await _apply(service, match, request.user_id, moves, state, request_id, ", as the table agreed")
         request = await service.store.undo_request(request_id)
         return UndoResult(match, request, True, f"{asker}'s last move was taken back, as everyone agreed.")
+
+
+async def lapse_if_moved(service: GameService, request_id: int) -> str | None:
+    """Close a pending request once a move was made after it: the sentence its message now shows, or None while it
+    still stands (or was already answered, whose message its answer edited)."""
+    request = await service.store.undo_request(request_id)
+    if request is None or request.status != "pending":
+        return None
+    match = await service.store.match(request.match_id)
+    if match is None:
+        return None
+    async with service._lock(match.channel_id):
+        match = await service._reload(match)
+        request = await service.store.undo_request(request_id)
+        if request is None or request.status != "pending":
+            return None
+        if match.version == request.at_version and match.status == "active":
+            return None
+        await service.store.decide_undo(request_id, "lapsed", None)
+        return f"{_name(match, request.user_id)}'s undo request lapsed: a move was made since."

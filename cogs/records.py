@@ -41,9 +41,13 @@ async def ask_undo(interaction: discord.Interaction) -> None:
     await acknowledge(interaction)
     service = service_of(interaction)
     result = await undo.request_undo(service, channel_id_of(interaction), interaction.user.id)
-    if result.applied:
-        await tell(interaction, "Your last move was taken back; the board is posted below.")
-        await desk_of(interaction).post(result.match.id, interaction=interaction)
+    if result.applied:  # one board per turn: a new one only when the turn changed hands
+        if result.new_board:
+            await tell(interaction, "Your last move was taken back; the board is posted below.")
+            await desk_of(interaction).post(result.match.id, interaction=interaction)
+        else:
+            await tell(interaction, "Your last move was taken back; the board above shows the position again.")
+            await desk_of(interaction).refresh(result.match.id)
         return
     request = result.request
     assert request is not None
@@ -81,7 +85,10 @@ async def press_undo(interaction: discord.Interaction, fields: dict[str, Any], i
                                              view=undo_view(result.request.id) if pending and result.request
                                              else None, allowed_mentions=NO_PINGS)
     if result.applied:
-        await desk_of(interaction).post(result.match.id)
+        if result.new_board:
+            await desk_of(interaction).post(result.match.id)
+        else:
+            await desk_of(interaction).refresh(result.match.id)
 
 
 # --------------------------------------------------------------------------------------------- history

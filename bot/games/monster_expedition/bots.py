@@ -61,7 +61,7 @@ class MonsterExpeditionBot(GameBot):
         if view["mode"] != "standard":
             return None
         legal = game.legal_actions(self.determinize(game, view, seat, rng), seat)
-        found = planner.plan(view, seat, legal)
+        found = planner.plan(view, seat, legal, budget.iterations, budget.seconds)
         if found is None:
             return None
         action, reason = found

@@ -15,9 +15,11 @@ from __future__ import annotations
 
 import itertools
 import math
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
+from typing import Any
 
 from bot.core.protocol import JSON
 from bot.games.monster_expedition.catalog import REGIONS, TRADER_ID, Card, Catalog, catalog
@@ -36,8 +38,11 @@ CREST_KEEP = 0.6
 """The chance a crested card is still in the display at the end (so its crest's owner cages it)."""
 CAMP_SAMPLE = 40
 """Outcomes standing in for a large first roll when comparing camps (three hunts are planned for that choice)."""
-CAMP_WORK, TURN_WORK = 60_000, 150_000
-"""Bank choices a search may weigh before it stops deepening: about 0.2 s a camp and 0.5 s a hunting decision."""
+CAMP_WORK, TURN_WORK = 10, 25
+"""Bank choices a search may weigh per iteration of the hard budget before it stops deepening (4000 iterations:
+40 000 a camp, 100 000 a hunting decision, about 0.1 s and 0.3 s here)."""
+GROWTH, MAX_DEPTH = 5, 8
+"""How many times the previous depth's cost the next is expected to take; rolls looked ahead at most."""
 
 
 # --- the dice ---------------------------------------------------------------------------------------------------
@@ -310,19 +315,20 @@ class Hunt:
         new_kept = tuple(sorted(kept + (value,) * (taken_black + int(taken_colour))))
         return self.choose(colour and not taken_colour, black - taken_black, new_kept, used | (1 << value), depth)
 
-    def deepen(self, ask: Callable[[int], float], work: int) -> tuple[float, int]:
-        """`ask(depth)` for depth 1, 2, ... while the next depth is expected to fit in `work` evaluations (each depth
-        costs a few times the one before): the deepest answer and its depth."""
+    def deepen(self, ask: Callable[[int], float | list[tuple[float, int, JSON]]], work: int, seconds: float,
+               started: float) -> Any:
+        """`ask(depth)` for depth 1, 2, ... while the next depth is expected to fit both in `work` evaluations and in
+        the `seconds` since `started` (a depth costs a few times the one before); the deepest answer."""
         depth, answer = 1, ask(1)
-        spent = max(self.work, 1)
-        while depth < 8:
-            before = self.work
-            if self.work + 4 * max(spent, 1) > work:
+        spent, took = max(self.work, 1), time.perf_counter() - started
+        while depth < MAX_DEPTH:
+            before, clock = self.work, time.perf_counter()
+            if self.work + GROWTH * spent > work or clock - started + GROWTH * took > seconds:
                 break
             depth += 1
             answer = ask(depth)
-            spent = self.work - before
-        return answer, depth
+            spent, took = self.work - before, time.perf_counter() - clock
+        return answer
 
 
 # --- decisions ----------------------------------------------------------------------------------------------------
@@ -341,24 +347,37 @@ def _used_mask(numbers: list[int]) -> int:
     return mask
 
 
-def plan(view: JSON, seat: int, legal: list[JSON], cat: Catalog | None = None) -> tuple[JSON, str] | None:
-    """The hard hunter's move in a standard game and why, or None where it has no plan (solo, steal choices)."""
+@dataclass(frozen=True)
+class Limits:
+    """How far a decision may look: bank choices weighed (deterministic) and seconds (a guard on a loaded host)."""
+
+    work: int
+    seconds: float
+    started: float
+
+
+def plan(view: JSON, seat: int, legal: list[JSON], iterations: int = 4000, seconds: float = 1.0,
+         cat: Catalog | None = None) -> tuple[JSON, str] | None:
+    """The hard hunter's move in a standard game and why (within the hard budget), or None in the solo campaign."""
     cat = cat or catalog()
     if view["mode"] != "standard":
         return None
-    phase = view["phase"]
-    handler: Callable[[JSON, int, list[JSON], Catalog], tuple[JSON, str]] | None = _PHASES.get(phase)
-    return handler(view, seat, legal, cat) if handler else None
+    handler = _PHASES.get(view["phase"])
+    if handler is None:
+        return None
+    return handler(view, seat, legal, cat, Limits(iterations, seconds, time.perf_counter()))
 
 
-def _camp(view: JSON, seat: int, legal: list[JSON], cat: Catalog) -> tuple[JSON, str]:
+def _camp(view: JSON, seat: int, legal: list[JSON], cat: Catalog, limits: Limits) -> tuple[JSON, str]:
     valuer = Valuer(view, seat, cat)
     rated = []
-    for action in legal:
+    for number, action in enumerate(legal):
         region = action["region"]
         hunt = Hunt(valuer, region, _faces(view, region, cat), sample=CAMP_SAMPLE)
         black = black_dice(view, seat, region, cat)
-        worth, _ = hunt.deepen(lambda depth, h=hunt, b=black: h.roll(True, b, (), 0, depth), CAMP_WORK)
+        share = limits.seconds * (number + 1) / len(legal)  # each camp gets its share of the time guard
+        worth = hunt.deepen(lambda depth, h=hunt, b=black: h.roll(True, b, (), 0, depth), CAMP_WORK * limits.work,
+                            share, limits.started)
         rated.append((worth, action))
     worth, action = max(rated, key=lambda entry: entry[0])
     return action, f"a hunt from this camp is worth about {worth:.1f} points on average over the rolls of its dice."
@@ -377,7 +396,7 @@ def _turn_hunt(view: JSON, seat: int, cat: Catalog) -> tuple[Hunt, tuple[int, ..
     return hunt, kept, _used_mask(turn["banked_numbers"])
 
 
-def _bank(view: JSON, seat: int, legal: list[JSON], cat: Catalog) -> tuple[JSON, str]:
+def _bank(view: JSON, seat: int, legal: list[JSON], cat: Catalog, limits: Limits) -> tuple[JSON, str]:
     hunt, kept, used = _turn_hunt(view, seat, cat)
     rolled = view["turn"]["rolled"]
     colour, black = _held(view)
@@ -392,25 +411,26 @@ def _bank(view: JSON, seat: int, legal: list[JSON], cat: Catalog) -> tuple[JSON,
         return [(hunt.after_bank(colour, black, kept, used, value, tb, tc, depth), value, action)
                 for value, tb, tc, action in options]
 
-    rated, _ = hunt.deepen(ask, TURN_WORK)
+    rated = hunt.deepen(ask, TURN_WORK * limits.work, limits.seconds, limits.started)
     worth, value, action = max(rated, key=lambda entry: (entry[0], entry[1]))
     return action, f"banking the {value}s leads to the best expected hunt (about {worth:.1f} points)."
 
 
-def _continue(view: JSON, seat: int, legal: list[JSON], cat: Catalog) -> tuple[JSON, str]:
+def _continue(view: JSON, seat: int, legal: list[JSON], cat: Catalog, limits: Limits) -> tuple[JSON, str]:
     hunt, kept, used = _turn_hunt(view, seat, cat)
     colour, black = _held(view)
     stop = hunt.stop_worth(kept)
     if not colour and not black:
         return {"type": "stop"}, "no dice are left to roll."
-    roll, _ = hunt.deepen(lambda depth: hunt.roll(colour, black, kept, used, depth), TURN_WORK)
+    roll = hunt.deepen(lambda depth: hunt.roll(colour, black, kept, used, depth), TURN_WORK * limits.work,
+                       limits.seconds, limits.started)
     if roll > stop:
         return {"type": "roll"}, (f"rolling on is worth about {roll:.1f} points on average against {stop:.1f} for "
                                   "stopping now.")
     return {"type": "stop"}, f"stopping now is worth {stop:.1f} points; rolling on would average {roll:.1f}."
 
 
-def _purchase(view: JSON, seat: int, legal: list[JSON], cat: Catalog) -> tuple[JSON, str]:
+def _purchase(view: JSON, seat: int, legal: list[JSON], cat: Catalog, limits: Limits) -> tuple[JSON, str]:
     valuer = Valuer(view, seat, cat)
     region = view["turn"]["region"]
     left = int(view["turn"]["hunting_value"]) - int(view["turn"]["spent"])
@@ -440,7 +460,7 @@ def _purchase(view: JSON, seat: int, legal: list[JSON], cat: Catalog) -> tuple[J
     return best_action, f"it starts the best use of the {left} hunting value left (about {best_worth:.1f} points)."
 
 
-def _steal(view: JSON, seat: int, legal: list[JSON], cat: Catalog) -> tuple[JSON, str]:
+def _steal(view: JSON, seat: int, legal: list[JSON], cat: Catalog, limits: Limits) -> tuple[JSON, str]:
     def standing(action: JSON) -> tuple[int, int]:
         player = view["players"][action["seat"]]
         return (total_points(player, cat) if player["cages"] else 0) + 2 * cage_count(player), cage_count(player)
@@ -449,7 +469,7 @@ def _steal(view: JSON, seat: int, legal: list[JSON], cat: Catalog) -> tuple[JSON
     return action, "they hold the most cages and lead, so a stolen cage costs them most."
 
 
-_PHASES: dict[str, Callable[[JSON, int, list[JSON], Catalog], tuple[JSON, str]]] = {
+_PHASES: dict[str, Callable[[JSON, int, list[JSON], Catalog, Limits], tuple[JSON, str]]] = {
     "camp": _camp, "bank": _bank, "continue": _continue, "purchase": _purchase, "steal": _steal,
 }
 

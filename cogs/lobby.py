@@ -91,12 +91,17 @@ _BOT_TABLES: set[asyncio.Task[None]] = set()  # running tables of bots alone (ke
 
 def start_bot_table(interaction: discord.Interaction, match_id: int) -> None:
     """A table of computer players alone plays itself in the background, one board message per round."""
-    desk = desk_of(interaction)
+    drive_bot_table(interaction.client, match_id)
+
+
+def drive_bot_table(client: discord.Client, match_id: int) -> None:
+    """The background loop of a table of bots alone (from /game start, or on start-up: cogs/resume.py)."""
+    desk = client.desk  # type: ignore[attr-defined]
 
     async def show(shown: int) -> None:
         await desk.post(shown, ping=False)
 
-    task = asyncio.create_task(autoplay.run_bot_table(service_of(interaction), match_id, show))
+    task = asyncio.create_task(autoplay.run_bot_table(client.service, match_id, show))  # type: ignore[attr-defined]
     _BOT_TABLES.add(task)
     task.add_done_callback(_BOT_TABLES.discard)
 

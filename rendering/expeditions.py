@@ -22,6 +22,7 @@ SIDE_LEFT = MAP_WIDTH + 16
 MAT_HEIGHT = 238
 POWER = "#E69F00"  # orange corruption and power track
 GUILE = "#3CC8C8"  # turquoise corruption and guile track
+BOTH = "#8B1E3F"  # the 20 token, paid with power and guile
 REGION_FILL = {"south": "#C9A86A", "central": "#6FA86B", "north": "#7D93B8"}
 HIDDEN_FILL = {"south": "#5A4B32", "central": "#34503A", "north": "#3A4560"}
 CARD_FILL = {"item": "#E8DCC0", "meteorite": "#D9C9E8", "quest": "#F2D0B8", "character": "#CFE3F0",
@@ -56,10 +57,11 @@ def draw_corruption(draw: ImageDraw.ImageDraw, x: float, y: float, tokens: list[
     size = 15
     for index, (colour, value) in enumerate(tokens):
         cx = x + index * (size * 2 + 2)
-        fill = {"power": POWER, "guile": GUILE}.get(colour, "#8B1E3F")
+        fill = {"power": POWER, "guile": GUILE}.get(colour, BOTH)
         draw.ellipse((cx - size, y - size, cx + size, y + size), fill=fill, outline=kit.INK_DARK, width=2)
+        kit.mark("corruption", (cx - size, y - size, cx + size, y + size))
         label_colour = kit.INK if colour == "both" else kit.INK_DARK
-        draw.text((cx, y), str(value), font=kit.font(18, "bold"), fill=label_colour, anchor="mm")
+        draw.text((cx, y), str(value), font=kit.font(18, "bold"), fill=label_colour, anchor="mm", role="label")
 
 
 def draw_space(draw: ImageDraw.ImageDraw, space: dict[str, Any], top: int) -> None:
@@ -107,7 +109,7 @@ def draw_space(draw: ImageDraw.ImageDraw, space: dict[str, Any], top: int) -> No
               fill=kit.INK_DARK if space["revealed"] else kit.INK_MUTED, anchor="mm")
     if space.get("mech") is not None:
         seat = space["mech"]
-        kit.draw_token(draw, (x - 30, y + 45), 19, kit.player_style(seat))
+        kit.draw_token(draw, (x - 30, y + 44), 16, kit.player_style(seat))
 
 
 def draw_map(draw: ImageDraw.ImageDraw, view: dict[str, Any], top: int) -> None:
@@ -299,9 +301,9 @@ def render_detail(view: dict[str, Any]) -> bytes:
 
 
 
-# --- the public board: 800 x 620 for every player count, read on a phone --------------------------------------
+# --- the public board: 800 x 640 for every player count, read on a phone --------------------------------------
 
-P_W, P_H = kit.PHONE_WIDTH, 620
+P_W, P_H = kit.PHONE_WIDTH, 640
 P_HEX_W = 92
 P_HEX_R = P_HEX_W / math.sqrt(3)
 P_TOP = kit.HEADER_H + 6
@@ -344,26 +346,38 @@ def _p_space(draw: kit.Draw, space: dict[str, Any]) -> None:
         return
     if not space["revealed"]:
         draw.polygon(points, fill=HIDDEN_FILL[space["kind"]], outline=kit.INK_MUTED)
-        draw.text((x, y - 12), space["kind"][0].upper() + "?", font=kit.font(BIG, "bold"), fill=kit.INK_MUTED,
+        draw.text((x, y - 22), space["kind"][0].upper() + "?", font=kit.font(BIG, "bold"), fill=kit.INK_MUTED,
                   anchor="mm")
-        if space["map_token"]:
-            draw.rectangle((x + 6, y + 8, x + 30, y + 32), fill="#D8C7A0", outline=kit.INK_DARK)
-            draw.text((x + 18, y + 20), "M", font=kit.font(SMALL, "bold"), fill=kit.INK_DARK, anchor="mm")
     else:
         draw.polygon(points, fill=REGION_FILL[space["kind"]], outline=kit.INK_DARK)
         draw.text((x, y - 22), space["label"], font=kit.font(BIG, "bold"), fill=kit.INK_DARK, anchor="mm")
-        tokens = space["corruption"][-3:]
-        for index, (colour, value) in enumerate(tokens):
-            cx = x - (len(tokens) - 1) * 13 + index * 26
-            fill = {"power": POWER, "guile": GUILE}.get(colour, "#8B1E3F")
-            draw.ellipse((cx - 13, y - 6 + -13 + 13, cx + 13, y + 20), fill=fill, outline=kit.INK_DARK)
-            draw.text((cx, y + 7), str(value), font=kit.font(SMALL, "bold"),
-                      fill=kit.INK if colour == "both" else kit.INK_DARK, anchor="mm")
-        if not tokens and space.get("cleared_exposed"):
-            draw.text((x, y + 7), "clear", font=kit.font(SMALL, "bold"), fill="#1B4D2A", anchor="mm")
-    if space.get("mech") is not None:
-        kit.draw_token(draw, (x - 16, y + 30), 17, kit.player_style(space["mech"]), width=2)
-    draw.text((x + 16, y + 30), space["code"], font=kit.font(SMALL, "bold"),
+    # The middle row, where the hex is widest: the mech, then the corruption (top token last) or the map token.
+    mech = space.get("mech")
+    tokens = space["corruption"][-(2 if mech is not None else 3):] if space["revealed"] else []
+    cleared = space["revealed"] and not space["corruption"] and space.get("cleared_exposed")
+    word = "clear" if cleared else ""
+    width = (36 if mech is not None else 0) + 26 * len(tokens) + (28 if space["map_token"] else 0)
+    width += kit.measure(word, SMALL, "bold") if word else 0
+    left = x - width / 2
+    row = y + 6
+    if mech is not None:
+        kit.draw_token(draw, (left + 17, row), 17, kit.player_style(mech), width=2)
+        left += 36
+    for colour, value in tokens:
+        cx = left + 13
+        fill = {"power": POWER, "guile": GUILE}.get(colour, BOTH)
+        draw.ellipse((cx - 12, row - 12, cx + 12, row + 12), fill=fill, outline=kit.INK_DARK)
+        kit.mark("corruption", (cx - 12, row - 12, cx + 12, row + 12))
+        draw.text((cx, row), str(value), font=kit.font(SMALL, "bold"),
+                  fill=kit.INK if colour == "both" else kit.INK_DARK, anchor="mm", role="label")
+        left += 26
+    if space["map_token"] and not space["revealed"]:
+        draw.rectangle((left + 2, row - 12, left + 26, row + 12), fill="#D8C7A0", outline=kit.INK_DARK)
+        kit.mark("map token", (left + 2, row - 12, left + 26, row + 12))
+        draw.text((left + 14, row), "M", font=kit.font(SMALL, "bold"), fill=kit.INK_DARK, anchor="mm", role="label")
+    if word:
+        draw.text((left, row), word, font=kit.font(SMALL, "bold"), fill=kit.INK_DARK, anchor="lm")
+    draw.text((x, y + 33), space["code"], font=kit.font(SMALL, "bold"),
               fill=kit.INK_DARK if space["revealed"] else kit.INK_MUTED, anchor="mm")
 
 
@@ -376,6 +390,22 @@ def _p_map(draw: kit.Draw, view: dict[str, Any]) -> None:
     draw.text((22, y), "Basecamp", font=kit.font(SMALL, "bold"), fill=kit.INK, anchor="lm")
     for index, seat in enumerate(mechs):
         kit.draw_token(draw, (138 + index * 40, y), 17, kit.player_style(seat), width=2)
+    _p_legend(draw, int(y + 26))
+
+
+def _p_legend(draw: kit.Draw, top: int) -> None:
+    """What the map's colours and letters mean, in two lines under it."""
+    face = kit.font(SMALL)
+    x, y = 12, top + 11
+    draw.text((x, y), "corruption, paid with:", font=face, fill=kit.INK_MUTED, anchor="lm")
+    x += kit.measure("corruption, paid with:", SMALL) + 18
+    for fill, word in ((POWER, "power"), (GUILE, "guile"), (BOTH, "both (the 20)")):
+        draw.ellipse((x - 10, y - 10, x + 10, y + 10), fill=fill, outline=kit.INK_DARK)
+        kit.mark("legend", (x - 10, y - 10, x + 10, y + 10))
+        draw.text((x + 15, y), word, font=face, fill=kit.INK_MUTED, anchor="lm")
+        x += 15 + kit.measure(word, SMALL) + 22
+    draw.text((12, y + 24), "N, C, S: north, central, south · ? face down · M: map token", font=face,
+              fill=kit.INK_MUTED, anchor="lm")
 
 
 def _p_text(draw: kit.Draw, x: float, y: float, text: str, width: int, fill: str = kit.INK,
@@ -387,10 +417,15 @@ def _p_text(draw: kit.Draw, x: float, y: float, text: str, width: int, fill: str
 
 
 def _p_player_head(draw: kit.Draw, player: dict[str, Any], x: int, y: float, width: int, score: str) -> float:
+    """Token, name (one or two lines) and score: on the name's last line when both fit, else on a line below."""
     kit.draw_token(draw, (x + 18, y + 17), 17, kit.player_style(player["seat"]), width=2)
-    for line in kit.name_lines(player["name"], width - 46):
+    names = kit.name_lines(player["name"], width - 46)
+    for line in names:
         draw.text((x + 42, y), line, font=kit.font(BIG, "bold"), fill=kit.INK, role="name")
         y += 28
+    if kit.measure(names[-1], BIG, "bold") + 16 + kit.measure(score, BIG, "bold") <= width - 46:
+        draw.text((x + width - 2, y - 28), score, font=kit.font(BIG, "bold"), fill=kit.INK, anchor="ra", role="score")
+        return y + 2
     draw.text((x + 42, y), score, font=kit.font(BIG, "bold"), fill=kit.INK, role="score")
     return y + 30
 
@@ -404,7 +439,7 @@ def _p_side(draw: kit.Draw, view: dict[str, Any]) -> None:
         stars = f"{player['stars']} star{'s' if player['stars'] != 1 else ''}"
         y = _p_player_head(draw, player, x, y, width, f"${player['score']} · {stars}")
         token = TOKEN_WORDS.get(player["action_token"], "")
-        facts = f"Pow {player['power']} · Gui {player['guile']} · {len(player['hand'])} in hand"
+        facts = f"power {player['power']} · guile {player['guile']} · hand {len(player['hand'])}"
         if token and len(view["players"]) <= 3:  # with four or five players the token stays in the detail board
             facts += f" · {token}"
         y = _p_text(draw, x + 42, y, facts, width - 46, kit.INK_MUTED)
@@ -464,7 +499,7 @@ def _p_headline(view: dict[str, Any]) -> str:
 
 
 def render(view: dict[str, Any]) -> bytes:
-    """The public board: 800 x 620 for 1-5 players, the map and the players; the results at the end."""
+    """The public board: 800 x 640 for 1-5 players, the map and the players; the results at the end."""
     return kit.encode_board(render_image(view))
 
 

@@ -4,6 +4,7 @@ Discord draws emoji itself."""
 
 from __future__ import annotations
 
+import json
 import re
 from functools import lru_cache
 from typing import Any
@@ -37,12 +38,29 @@ def drawable(text: str) -> str:
     return cleaned if cleaned.strip() or not text.strip() else "?"
 
 
+@lru_cache(maxsize=1)
+def _drawable_characters() -> frozenset[str]:
+    return frozenset(chr(c) for c in _drawable_codepoints() if c not in _INVISIBLE) | {"\n", "\t"}
+
+
 def drawable_view(value: Any) -> Any:
-    """A view with every string value made drawable (keys are the game's own identifiers)."""
+    """A view with every string value made drawable (keys are the game's own identifiers).
+
+    Almost every view is drawable already: one look at its JSON text says so, and the view is used as it is."""
+    try:
+        text = json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError):
+        return _drawable_view(value)
+    if _drawable_characters().issuperset(text):
+        return value
+    return _drawable_view(value)
+
+
+def _drawable_view(value: Any) -> Any:
     if isinstance(value, str):
         return drawable(value)
     if isinstance(value, dict):
-        return {key: drawable_view(item) for key, item in value.items()}
+        return {key: _drawable_view(item) for key, item in value.items()}
     if isinstance(value, list | tuple):
-        return [drawable_view(item) for item in value]
+        return [_drawable_view(item) for item in value]
     return value

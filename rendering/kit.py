@@ -54,23 +54,53 @@ BIG_ROLES = frozenset({"headline", "title", "name", "score"})
 """Text roles that must be at least the headline size on a phone (player names, scores, the turn, a title)."""
 
 
+Box = tuple[float, float, float, float]
+
+
 @dataclass(frozen=True)
 class DrawnText:
-    """One piece of text drawn on a board: its font size in px, its role and the text itself."""
+    """One piece of text drawn on a board: its font size in px, its role, the text itself, where its line starts
+    (its anchor's y) and the box its ink covers (tests check legibility, overlaps and that nothing runs off)."""
 
     size: int
     role: str
     text: str
-    top: float = 0.0  # where the text's line starts (its anchor's y; tests check nothing runs off the board)
+    top: float = 0.0
+    box: Box = (0.0, 0.0, 0.0, 0.0)
 
 
-_RECORDER: ContextVar[list[DrawnText] | None] = ContextVar("text_recorder", default=None)
+@dataclass(frozen=True)
+class Mark:
+    """A piece drawn on a board that text must not run into: a player's token, a die, a badge, a card."""
+
+    kind: str
+    box: Box
+
+
+class Recording(list[DrawnText]):
+    """The texts drawn inside `recording()` (a list, as the legibility tests read it) and the marks beside them."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.marks: list[Mark] = []
+        self.canvas: tuple[int, int] | None = None
+
+    def shifted(self, dx: float, dy: float) -> tuple[list[DrawnText], list[Mark]]:
+        def move(box: Box) -> Box:
+            return box[0] + dx, box[1] + dy, box[2] + dx, box[3] + dy
+
+        return ([DrawnText(t.size, t.role, t.text, t.top + dy, move(t.box)) for t in self],
+                [Mark(m.kind, move(m.box)) for m in self.marks])
+
+
+_RECORDER: ContextVar[Recording | None] = ContextVar("text_recorder", default=None)
 
 
 @contextlib.contextmanager
-def recording() -> Iterator[list[DrawnText]]:
-    """Collect every text drawn by boards rendered inside the block (tests assert the legibility limits on it)."""
-    drawn: list[DrawnText] = []
+def recording() -> Iterator[Recording]:
+    """Collect every text and mark drawn by boards rendered inside the block (tests assert the legibility limits
+    and the absence of overlaps on it). Costs nothing when no test records."""
+    drawn = Recording()
     token = _RECORDER.set(drawn)
     try:
         yield drawn
@@ -78,32 +108,130 @@ def recording() -> Iterator[list[DrawnText]]:
         _RECORDER.reset(token)
 
 
+def mark(kind: str, box: Box) -> None:
+    """Note a token, die or badge for the overlap tests (nothing happens outside a recording)."""
+    drawn = _RECORDER.get()
+    if drawn is not None:
+        drawn.marks.append(Mark(kind, box))
+
+
+@dataclass(frozen=True)
+class Face:
+    """A cached piece of board (a card face, a tile, a static layer) with what was drawn on it, so a test that
+    records sees its texts and marks wherever it is pasted, even when the piece was built by an earlier board."""
+
+    image: Image.Image
+    drawn: Recording
+
+
+@contextlib.contextmanager
+def building(image: Image.Image) -> Iterator[Recording]:
+    """Record what is drawn on a cached piece while it is built (once per process)."""
+    drawn = Recording()
+    drawn.canvas = image.size
+    token = _RECORDER.set(drawn)
+    try:
+        yield drawn
+    finally:
+        _RECORDER.reset(token)
+
+
+def paste(canvas: Image.Image, face: Face, xy: tuple[int, int], kind: str = "") -> None:
+    """Paste a cached piece; inside a recording its texts and marks are replayed at their place on the board (and
+    the piece itself is a mark of `kind` when given)."""
+    canvas.paste(face.image, xy)
+    replay(face, xy, kind)
+
+
+def replay(face: Face, xy: tuple[int, int] = (0, 0), kind: str = "") -> None:
+    """Inside a recording, note what was drawn on a cached piece at its place on the board (a board that starts
+    from a copy of a cached layer calls this itself)."""
+    drawn = _RECORDER.get()
+    if drawn is not None:
+        texts, marks = face.drawn.shifted(*xy)
+        drawn.extend(texts)
+        drawn.marks.extend(marks)
+        if kind:
+            drawn.marks.append(Mark(kind, (xy[0], xy[1], xy[0] + face.image.width, xy[1] + face.image.height)))
+
+
+_VERTICAL_ANCHORS = frozenset("amsd")
+"""Anchors whose height comes from the font's metrics, not the text's ink: the same for every word of a line."""
+
+
 class Draw(ImageDraw.ImageDraw):
-    """ImageDraw that records the size and role of every text it draws (roles: headline, name, score, text)."""
+    """ImageDraw that draws one-line text from cached per-word glyph masks and records what it draws in tests.
+
+    Roles: headline, title, name, score (the big ones), text, card, label (a letter on a token)."""
 
     def text(self, xy: Any, text: Any, fill: Any = None, font: Any = None, anchor: Any = None, *args: Any,
              role: str = "text", **kwargs: Any) -> None:
-        drawn = _RECORDER.get()
-        if drawn is not None and text:
-            drawn.append(DrawnText(int(getattr(font, "size", 10)), role, str(text), float(xy[1])))
         if (not args and not kwargs and isinstance(text, str) and "\n" not in text and self.fontmode == "L"
-                and isinstance(font, ImageFont.FreeTypeFont)):
-            # The same labels come back on every board of a match: rasterise each once per process, then only
-            # blend the cached glyph mask (FreeType's rendering was most of a board's drawing time).
+                and isinstance(font, ImageFont.FreeTypeFont) and (anchor is None or anchor[1] in _VERTICAL_ANCHORS)
+                and font.path in _WEIGHT_OF):
+            # A board is mostly words it drew before (names, labels, the words of the last move): each word's
+            # mask is rasterised once per process and blended where the line puts it; a line is measured as the
+            # sum of its words, so measuring and drawing agree to the pixel.
             if not text:
                 return
-            ink, fill_ink = self._getink(fill)
-            colour = fill_ink if ink is None else ink
-            mask, (dx, dy) = _glyph_mask(font, text, anchor)
-            self.draw.draw_bitmap((round(xy[0]) + dx, round(xy[1]) + dy), mask, colour)
+            colour = _ink(self, fill)
+            width, words = _layout(font, text, "a" if anchor is None else anchor[1])
+            horizontal = "l" if anchor is None else anchor[0]
+            x = float(xy[0]) - (width / 2 if horizontal == "m" else width if horizontal == "r" else 0)
+            y = round(xy[1])
+            bitmap = self.draw.draw_bitmap
+            for mask, offset, dx, dy in words:
+                bitmap((round(x + offset) + dx, y + dy), mask, colour)
+            drawn = _RECORDER.get()
+            if drawn is not None:
+                boxes = [(round(x + o) + dx, y + dy, round(x + o) + dx + m.size[0], y + dy + m.size[1])
+                         for m, o, dx, dy in words]
+                box = (min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes),
+                       max(b[3] for b in boxes)) if boxes else (x, y, x, y)
+                drawn.append(DrawnText(int(font.size), role, text, float(xy[1]), box))
             return
+        drawn = _RECORDER.get()
+        if drawn is not None and text:
+            box = self.textbbox(xy, text, font=font, anchor=anchor)
+            drawn.append(DrawnText(int(getattr(font, "size", 10)), role, str(text), float(xy[1]), box))
         super().text(xy, text, fill, font, anchor, *args, **kwargs)
 
 
+_INKS: dict[tuple[str, Any], int] = {}
+
+
+def _ink(draw: ImageDraw.ImageDraw, fill: Any) -> int:
+    """The drawing ink of a colour, looked up once per image mode (PIL parses the colour string every call)."""
+    key = (draw.mode, fill)
+    ink = _INKS.get(key)
+    if ink is None:
+        ink_value, fill_ink = draw._getink(fill)
+        ink = _INKS[key] = fill_ink if ink_value is None else ink_value
+    return ink
+
+
+@lru_cache(maxsize=8192)
+def _layout(face: ImageFont.FreeTypeFont, text: str, vertical: str) -> tuple[int, tuple[tuple[Any, float, int, int],
+                                                                                      ...]]:
+    """A line's width and its words: (mask, x from the line's start, mask offset) each, cached per line."""
+    size, weight = int(face.size), _WEIGHT_OF[face.path]
+    space = _word_width(" ", size, weight)
+    x = 0.0
+    words = []
+    for word in text.split(" "):
+        if word:
+            mask, (dx, dy) = _word_mask(face, word, vertical)
+            words.append((mask, x, dx, dy))
+            x += _word_width(word, size, weight)
+        x += space
+    return measure(text, size, weight), tuple(words)
+
+
 @lru_cache(maxsize=16384)
-def _glyph_mask(face: ImageFont.FreeTypeFont, text: str, anchor: str | None) -> tuple[Any, tuple[int, int]]:
-    """A text's anti-aliased mask and offset in `face` (faces are cached, so the same object every time)."""
-    return face.getmask2(text, "L", anchor=anchor)
+def _word_mask(face: ImageFont.FreeTypeFont, word: str, vertical: str) -> tuple[Any, tuple[int, int]]:
+    """A word's anti-aliased mask and offset from its left edge at the `vertical` anchor (faces are cached, so the
+    same object every time)."""
+    return face.getmask2(word, "L", anchor="l" + vertical)
 
 
 @dataclass(frozen=True)
@@ -170,7 +298,9 @@ def font(size: int, weight: str = "regular") -> ImageFont.FreeTypeFont:
     try:
         if path is None:
             raise OSError("no shipped font")
-        return ImageFont.truetype(path, size)
+        # Basic layout (FreeType with kerning): the fonts are Latin, and it lays text out 3-4 times faster than
+        # Raqm, which matters for every new word on a board.
+        return ImageFont.truetype(path, size, layout_engine=ImageFont.Layout.BASIC)
     except OSError:  # pragma: no cover - fallback for a minimal install
         return ImageFont.load_default(size=size)  # type: ignore[return-value]
 
@@ -188,9 +318,17 @@ def new_canvas(height: int, width: int = WIDTH) -> tuple[Image.Image, Draw]:
 
 
 @lru_cache(maxsize=32768)
+def _word_width(word: str, size: int, weight: str) -> float:
+    return font(size, weight).getlength(word)
+
+
+@lru_cache(maxsize=32768)
 def measure(text: str, size: int, weight: str = "regular") -> int:
-    """Text width in px, cached per process: the same names and labels come back on every board of a match."""
-    return math.ceil(font(size, weight).getlength(text))
+    """Text width in px as `Draw.text` lays it out (word by word), cached per process: the same names and labels
+    come back on every board of a match, and a new sentence is measured from words already measured."""
+    words = text.split(" ")
+    return math.ceil(sum(_word_width(w, size, weight) for w in words if w)
+                     + _word_width(" ", size, weight) * (len(words) - 1))
 
 
 def text_width(draw: ImageDraw.ImageDraw, text: str, face: ImageFont.FreeTypeFont) -> int:
@@ -322,11 +460,12 @@ def draw_token(draw: ImageDraw.ImageDraw, centre: tuple[float, float], radius: f
                 rr = r if i % 2 == 0 else r * 0.5
                 points.append((x + rr * math.cos(angle), y + rr * math.sin(angle)))
         draw.polygon(points, fill=style.colour, outline=outline, width=width)
+    mark("token", (x - r, y - r, x + r, y + r))
     text = style.letter if label is None else label
     if text:
         face = font(max(12, int(r * 1.1)), "bold")
         dy = r * 0.15 if style.shape == "triangle" else 0
-        draw.text((x, y + dy), text, font=face, fill=style.ink, anchor="mm")
+        draw.text((x, y + dy), text, font=face, fill=style.ink, anchor="mm", role="label")
 
 
 def rounded_panel(draw: ImageDraw.ImageDraw, box: tuple[float, float, float, float], fill: str = PANEL,
@@ -347,9 +486,10 @@ def header_band(draw: ImageDraw.ImageDraw, width: int, title: str, turn: str, la
     if turn_style is not None:
         draw_token(draw, (x + 22, top + 42), 22, turn_style)
         x += 58
-    turn_text, turn_face = fitted(turn, width - x - 260, 40, "bold", 16)
+    room = width - x - 24 - measure(title, 26, "semibold") - 24  # the turn stops short of the title on the right
+    turn_text, turn_face = fitted(turn, room, 40, "bold", 16)
     if turn_text != turn and " (" in turn:  # too long even small: the aside goes (the log below tells it)
-        turn_text, turn_face = fitted(turn.split(" (")[0], width - x - 260, 40, "bold", 16)
+        turn_text, turn_face = fitted(turn.split(" (")[0], room, 40, "bold", 16)
     draw.text((x, top + 18), turn_text, font=turn_face, fill=INK)
     draw.text((width - 24, top + 24), title, font=font(26, "semibold"), fill=INK_MUTED, anchor="ra")
     move_text, move_face = fitted(last_move, width - 48, 28, "regular", 20)
@@ -416,6 +556,7 @@ def phone_header(draw: Draw, width: int, headline: str, last_move: str, style: P
         draw.text((x, y), line, font=font(size, "bold"), fill=INK, role="headline")
         y += size + 4
     room = 1 if len(head) > 1 else 2
+    y = max(y, 54)  # below the turn token
     for line in sentences_that_fit(last_move, width - 28, room, SMALL):
         draw.text((14, y + 2), line, font=font(SMALL), fill=INK_MUTED)
         y += SMALL + 4

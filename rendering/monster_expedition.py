@@ -12,7 +12,25 @@ from rendering import kit
 
 REGION_COLOURS = {"aerie": kit.YELLOW, "depths": kit.BLUE, "forest": kit.BLUISH_GREEN, "all": kit.REDDISH_PURPLE}
 REGION_INK = {"aerie": kit.INK_DARK, "depths": kit.INK, "forest": kit.INK_DARK, "all": kit.INK_DARK}
-REGION_LABEL = {"aerie": "Aerie", "depths": "Depths", "forest": "Forest", "all": "All regions"}
+REGION_LABEL = {"aerie": "Aerie", "depths": "Depths", "forest": "Enchanted Forest", "all": "all regions"}
+"""The rulebook's region names (a card's band and the phone board's camp line use the short ones)."""
+REGION_SHORT = {"aerie": "Aerie", "depths": "Depths", "forest": "Forest", "all": "All"}
+FINAL_LEVEL = 8
+
+
+def camp_level(camp: dict[str, Any]) -> str:
+    """A camp's equipment level, written as the messages write it: "level 3 of 8", "level 8 of 8 (final)"."""
+    return f"level {camp['level']} of {FINAL_LEVEL}" + (" (final)" if camp["final"] else "")
+
+
+def camp_levels(player: dict[str, Any]) -> str:
+    """Every camp's level in one line: "camp levels: Aerie 4, Depths 6, Forest 8 (final)"."""
+    return "camp levels: " + ", ".join(f"{REGION_SHORT[r]} {c['level']}" + (" (final)" if c["final"] else "")
+                                       for r, c in player["camps"].items())
+
+
+def plural(count: int, word: str, many: str | None = None) -> str:
+    return f"{count} {word if count == 1 else many or word + 's'}"
 DIE_COLOURS = {"yellow": (kit.YELLOW, kit.INK_DARK), "blue": (kit.BLUE, kit.INK), "green": (kit.BLUISH_GREEN,
                                                                                              kit.INK_DARK),
                "black": ("#0E0F14", kit.INK)}
@@ -72,10 +90,11 @@ def _symbiosis_badge(draw: ImageDraw.ImageDraw, centre: tuple[int, int], symbol:
     else:
         return
     draw.ellipse(box, outline=kit.INK_DARK, width=2)
+    kit.mark("symbiosis", box)
     letter = SYMBIOSIS_LETTERS[symbol]
     size = int(radius * (2.1 if symbol == "wild" else 1.25))
     dy = radius * 0.42 if symbol == "wild" else 0  # an asterisk sits high in the font
-    draw.text((x, y + dy), letter, font=kit.font(size, "bold"), fill=kit.INK_DARK, anchor="mm")
+    draw.text((x, y + dy), letter, font=kit.font(size, "bold"), fill=kit.INK_DARK, anchor="mm", role="label")
 
 
 def _card(draw: ImageDraw.ImageDraw, x: int, y: int, card: dict[str, Any]) -> None:
@@ -91,11 +110,13 @@ def _card(draw: ImageDraw.ImageDraw, x: int, y: int, card: dict[str, Any]) -> No
     draw.rounded_rectangle((x, y, x + CARD_W, y + 50), radius=14, fill=REGION_COLOURS[region])
     draw.rectangle((x, y + 36, x + CARD_W, y + 50), fill=REGION_COLOURS[region])
     draw.text((x + 12, y + 25), str(card["level"]), font=kit.font(40, "bold"), fill=REGION_INK[region], anchor="lm")
-    draw.text((x + CARD_W - 12, y + 25), REGION_LABEL[region], font=kit.font(24, "semibold"),
-              fill=REGION_INK[region], anchor="rm")
+    room = CARD_W - (124 if card.get("crest") is not None else 84)  # clear of the level and the crest token
+    label = REGION_LABEL[region] if kit.measure(REGION_LABEL[region], 18, "semibold") <= room else REGION_SHORT[region]
+    label, face = kit.fitted(label, room, 24, "semibold", 18)
+    draw.text((x + CARD_W - 12, y + 25), label, font=face, fill=REGION_INK[region], anchor="rm")
     name_font = kit.font(_fit(str(card["name"]), CARD_W - 20, 27, "semibold", 20), "semibold")
     draw.text((x + 10, y + 58), str(card["name"]), font=name_font, fill=kit.INK)
-    draw.text((x + 10, y + 92), f"{card['vp']} VP · cage {card['caged_vp']}", font=kit.font(24), fill=kit.INK)
+    draw.text((x + 10, y + 92), f"{card['vp']} VP · caged {card['caged_vp']}", font=kit.font(24), fill=kit.INK)
     _symbiosis_badge(draw, (x + CARD_W - 26, y + 106), str(card.get("symbiosis")))
     ability = _ability(card)
     if ability:
@@ -111,7 +132,9 @@ def _die(draw: ImageDraw.ImageDraw, x: int, y: int, die: dict[str, Any], faded: 
     fill, ink = DIE_COLOURS.get(str(die["colour"]), DIE_COLOURS["black"])
     draw.rounded_rectangle((x, y, x + DIE, y + DIE), radius=10, fill=fill,
                            outline=kit.INK_MUTED if die["colour"] == "black" else kit.INK_DARK, width=2)
-    draw.text((x + DIE / 2, y + DIE / 2), str(die["value"]), font=kit.font(32, "bold"), fill=ink, anchor="mm")
+    kit.mark("die", (x, y, x + DIE, y + DIE))
+    draw.text((x + DIE / 2, y + DIE / 2), str(die["value"]), font=kit.font(32, "bold"), fill=ink, anchor="mm",
+              role="label")
     if faded:
         draw.line((x + 6, y + 6, x + DIE - 6, y + DIE - 6), fill=kit.BAD, width=5)
 
@@ -210,12 +233,12 @@ def _draw_player(draw: ImageDraw.ImageDraw, y: int, player: dict[str, Any], acti
         cy = y + 62
         kit.rounded_panel(draw, (cx, cy, cx + camp_w, cy + 104), fill=kit.PANEL_LIGHT, radius=10)
         draw.rectangle((cx, cy + 8, cx + 10, cy + 96), fill=REGION_COLOURS[region])
-        level = "TOP" if camp["final"] else f"{camp['level']}/8"
-        draw.text((cx + 22, cy + 8), f"{REGION_LABEL[region]} {level} ({camp['side']})", font=kit.font(26, "bold"),
-                  fill=kit.INK)
-        draw.text((cx + 22, cy + 42), f"{camp['die']} + {camp['black']} black", font=kit.font(24), fill=kit.INK)
-        bonus = f"bonus {camp['bonus']}" if camp.get("bonus") else "no bonus"
-        draw.text((cx + 22, cy + 72), bonus, font=kit.font(22), fill=kit.ORANGE if camp.get("bonus") else
+        title, face = kit.fitted(f"{REGION_LABEL[region]} · side {camp['side']}", camp_w - 34, 26, "bold", 18)
+        draw.text((cx + 22, cy + 8), title, font=face, fill=kit.INK)
+        draw.text((cx + 22, cy + 42), camp_level(camp), font=kit.font(24), fill=kit.INK)
+        dice = f"{camp['die']} + {camp['black']} black"
+        bonus = f" · bonus value {camp['bonus']}" if camp.get("bonus") else " · no bonus"
+        draw.text((cx + 22, cy + 72), dice + bonus, font=kit.font(22), fill=kit.ORANGE if camp.get("bonus") else
                   kit.INK_MUTED)
     chip_y = y + 178
     if not player["monsters"]:
@@ -273,7 +296,7 @@ def _draw_legend(draw: ImageDraw.ImageDraw, y: int, show_crests: bool) -> int:
         _symbiosis_badge(draw, (x, y + 18), symbol, radius=14)
         draw.text((x + 20, y + 18), word, font=face, fill=kit.INK_MUTED, anchor="lm")
         x += 20 + _width(word, 22) + 30
-    text = "· A/D/F = Aerie/Depths/Forest, * = all"
+    text = "· A/D/F = Aerie/Depths/Enchanted Forest, * = all"
     draw.text((x - 8, y + 18), text, font=face, fill=kit.INK_MUTED, anchor="lm")
     x += _width(text, 22) + 14
     if show_crests:
@@ -288,15 +311,15 @@ def _result_lines(view: dict[str, Any]) -> tuple[str, list[str], bool]:
     if view["mode"] == "solo":
         solo = view["solo"]
         won = solo["outcome"] == "won"
-        text = f"Expedition {solo['expedition']} {'WON' if won else 'LOST'}"
+        text = f"Expedition {solo['expedition']} {'won' if won else 'lost'}"
         detail = solo["reason"][:1].upper() + solo["reason"][1:]
     else:
         result = view["result"]
         names = [p["name"] for p in view["players"]]
         winners = " and ".join(names[s] for s in result["winners"])
         text = f"{winners} win{'s' if len(result['winners']) == 1 else ''}!"
-        detail = " · ".join(f"{names[s]} {score} VP ({result['monster_points'][s]} monsters + "
-                            f"{result['cage_points'][s]} cages)" for s, score in enumerate(result["scores"]))
+        detail = " · ".join(f"{names[s]} {score} VP ({result['monster_points'][s]} from monsters + "
+                            f"{result['cage_points'][s]} from cages)" for s, score in enumerate(result["scores"]))
         if result.get("tie_break_used"):
             detail += " · tie broken by camp levels"
         won = True
@@ -347,7 +370,7 @@ def render_detail(view: dict[str, Any]) -> bytes:
     standard = view["mode"] == "standard"
     header = 150 + SOLO_ROW if solo else 150 + 44 * ((len(view["scores"]) + 2) // 3)
     height = header + 16 + (_result_height(view) if view.get("over") else 0)
-    height += _display_height(len(view["display"])) + LEGEND_H + 12 + 186
+    height += _display_height(len(view["display"])) + LEGEND_H + 12 + (0 if view.get("over") else 186)
     height += sum(_player_height(p) + 12 for p in players)
     if solo:
         height += _solo_height(solo)
@@ -367,7 +390,8 @@ def render_detail(view: dict[str, Any]) -> bytes:
         y = _draw_solo(draw, y, solo)
     y = _draw_display(draw, y, view)
     y = _draw_legend(draw, y, standard) + 12
-    y = _draw_tray(draw, y, view)
+    if not view.get("over"):  # at the end the dice no longer matter
+        y = _draw_tray(draw, y, view)
     for player in players:
         score_text = next((s["text"] for s in view["scores"] if s["seat"] == player["seat"]), "")
         if not standard:
@@ -389,7 +413,7 @@ def _encode(image: Image.Image) -> bytes:
 # --- the public board: 800 x 640 for every mode and player count, read on a phone -----------------------------
 
 P_W, P_H = kit.PHONE_WIDTH, 640
-P_CARD_W, P_CARD_H, P_GAP = 148, 108, 8
+P_CARD_W, P_CARD_H, P_GAP = 148, 100, 8
 P_COLUMNS, P_ROWS = 5, 2
 SMALL, BIG = kit.SMALL, kit.BIG
 
@@ -404,18 +428,22 @@ def _p_text(draw: kit.Draw, x: float, y: float, text: str, width: int, fill: str
 
 
 @lru_cache(maxsize=512)
-def _p_card_face(card_key: tuple[Any, ...]) -> Image.Image:
+def _p_card_face(card_key: tuple[Any, ...]) -> kit.Face:
     """A display card at phone size, built once per process: level, region, symbiosis, whole name, points."""
-    card = dict(card_key)
     image = Image.new("RGB", (P_CARD_W, P_CARD_H), kit.PANEL_LIGHT)
-    draw = kit.Draw(image)
+    with kit.building(image) as drawn:
+        _p_draw_card(kit.Draw(image), dict(card_key))
+    return kit.Face(image, drawn)
+
+
+def _p_draw_card(draw: kit.Draw, card: dict[str, Any]) -> None:
     if card.get("kind") == "trader":
         draw.rectangle((0, 0, P_CARD_W - 1, P_CARD_H - 1), outline=kit.ORANGE, width=3)
         draw.text((P_CARD_W / 2, 28), "Monster", font=kit.font(BIG, "bold"), fill=kit.INK, anchor="mm", role="name")
         draw.text((P_CARD_W / 2, 54), "Trader", font=kit.font(BIG, "bold"), fill=kit.INK, anchor="mm", role="name")
-        draw.text((P_CARD_W / 2, 86), f"6 cages: {card.get('cost', 40)}", font=kit.font(SMALL, "semibold"),
+        draw.text((P_CARD_W / 2, 80), f"6 cages for {card.get('cost', 40)}", font=kit.font(SMALL, "semibold"),
                   fill=kit.ORANGE, anchor="mm")
-        return image
+        return
     region = str(card.get("region"))
     draw.rectangle((0, 0, P_CARD_W, 30), fill=REGION_COLOURS[region])
     ink = REGION_INK[region]
@@ -427,8 +455,7 @@ def _p_card_face(card_key: tuple[Any, ...]) -> Image.Image:
     for line in name[:2]:
         draw.text((5, y), line, font=kit.font(size, "semibold"), fill=kit.INK, role="card")
         y += size + 2
-    draw.text((5, P_CARD_H - 24), f"{card['vp']} VP · cage {card['caged_vp']}", font=kit.font(SMALL), fill=kit.INK)
-    return image
+    draw.text((5, P_CARD_H - 23), f"{card['vp']} VP · caged {card['caged_vp']}", font=kit.font(SMALL), fill=kit.INK)
 
 
 def _p_display(image: Image.Image, draw: kit.Draw, view: dict[str, Any], top: int) -> int:
@@ -439,7 +466,7 @@ def _p_display(image: Image.Image, draw: kit.Draw, view: dict[str, Any], top: in
         column, row = index % P_COLUMNS, index // P_COLUMNS
         x, y = 12 + column * (P_CARD_W + P_GAP), top + row * (P_CARD_H + P_GAP)
         key = tuple(sorted((k, v) for k, v in card.items() if k != "crest"))
-        image.paste(_p_card_face(key), (x, y))
+        kit.paste(image, _p_card_face(key), (x, y))
         crest = card.get("crest")
         if crest is not None:  # the crest owner's token in the band
             draw.ellipse((x + 82 - 20, y + 15 - 20, x + 82 + 20, y + 15 + 20), fill=kit.PANEL)
@@ -451,7 +478,21 @@ def _p_display(image: Image.Image, draw: kit.Draw, view: dict[str, Any], top: in
                   fill=kit.INK, anchor="mm")
     if not cards:
         draw.text((12, top + 10), "The display is empty.", font=kit.font(SMALL), fill=kit.INK_MUTED)
-    return top + P_ROWS * (P_CARD_H + P_GAP)
+    return _p_legend(draw, top + P_ROWS * (P_CARD_H + P_GAP) - 2)
+
+
+def _p_legend(draw: kit.Draw, top: int) -> int:
+    """What the cards' letters and badges mean, in one line under the display."""
+    face = kit.font(SMALL)
+    x, y = 12, top + 11
+    text = "A Aerie, D Depths, F Enchanted Forest, * all · symbiosis:"
+    draw.text((x, y), text, font=face, fill=kit.INK_MUTED, anchor="lm")
+    x += kit.measure(text, SMALL) + 20
+    for symbol, word in (("red", "red"), ("purple", "purple"), ("white", "white"), ("wild", "wild")):
+        _symbiosis_badge(draw, (x, y), symbol, radius=15)
+        draw.text((x + 19, y), word, font=face, fill=kit.INK_MUTED, anchor="lm")
+        x += 19 + kit.measure(word, SMALL) + 24
+    return top + 24
 
 
 def _p_tray(draw: kit.Draw, view: dict[str, Any], top: int) -> int:
@@ -462,21 +503,18 @@ def _p_tray(draw: kit.Draw, view: dict[str, Any], top: int) -> int:
     if region is None:
         text = "No hunt yet this turn"
     else:
-        banked = " ".join(str(d["value"]) for d in tray["banked"]) or "none"
-        text = f"{REGION_LABEL[region]} hunt: banked {banked} = {tray['banked_total']}"
+        banked = " ".join(str(d["value"]) for d in tray["banked"])
+        hunt = f"{REGION_SHORT[region]} hunt: "
+        text = hunt + (f"banked {banked} = {tray['banked_total']}" if banked else "nothing banked yet")
         if tray.get("remaining") is not None:
-            text = f"{REGION_LABEL[region]} hunt: {tray['remaining']} of {tray['hunting_value']} left to spend"
+            text = hunt + f"{tray['remaining']} of {tray['hunting_value']} left to spend"
         elif tray["rolled"]:
             text += " · rolled " + " ".join(str(d["value"]) for d in tray["rolled"])
         if tray.get("lost"):
-            text += f" · {len(tray['lost'])} lost"
+            text += f" · {len(tray['lost'])} lost to misthrows"
     draw.text((12, top + 2), text, font=kit.font(SMALL, "semibold"), fill=kit.INK)
     draw.text((P_W - 12, top + 2), " · ".join(facts), font=kit.font(SMALL), fill=kit.INK_MUTED, anchor="ra")
-    return top + 32
-
-
-def _p_camps(player: dict[str, Any]) -> str:
-    return " ".join(f"{REGION_LETTERS[r]}{'top' if c['final'] else c['level']}" for r, c in player["camps"].items())
+    return top + 28
 
 
 def _p_players(draw: kit.Draw, view: dict[str, Any], top: int) -> int:
@@ -492,20 +530,28 @@ def _p_players(draw: kit.Draw, view: dict[str, Any], top: int) -> int:
         style = kit.player_style(int(player["seat"]))
         start = y
         kit.draw_token(draw, (x + 18, y + 17), 17, style, width=2)
-        for line in kit.name_lines(str(player["name"]), column_w - 48):
-            draw.text((x + 42, y), line, font=kit.font(BIG, "bold"), fill=kit.INK, role="name")
-            y += 28
         score = scores.get(player["seat"], {})
         if over and standard:
             score_text = f"{score['total']} VP" + (" · winner" if player["seat"] in view["result"]["winners"] else "")
         elif standard:
-            score_text = f"{player['monster_points']} VP + {player['cages']} cages"
+            score_text = str(score.get("text", ""))
         else:
-            score_text = f"{player['cages']} cage{'s' if player['cages'] != 1 else ''}"
-        draw.text((x + 42, y), score_text, font=kit.font(BIG, "bold"), fill=kit.INK, role="score")
-        y += 30
+            score_text = plural(int(player["cages"]), "cage")
+        names = kit.name_lines(str(player["name"]), column_w - 48)
+        for line in names:
+            draw.text((x + 42, y), line, font=kit.font(BIG, "bold"), fill=kit.INK, role="name")
+            y += 28
+        room = column_w - 46 - kit.measure(names[-1], BIG, "bold") - 16
+        if kit.measure(score_text, BIG, "bold") <= room:  # the score on the name's last line when both fit
+            draw.text((x + column_w - 4, y - 28), score_text, font=kit.font(BIG, "bold"), fill=kit.INK, anchor="ra",
+                      role="score")
+        else:
+            draw.text((x + 42, y), score_text, font=kit.font(BIG, "bold"), fill=kit.INK, role="score")
+            y += 30
         if over:
             parts = f"{player['monster_points']} from monsters + {player.get('cage_points', 0)} from cages"
+            if not standard:
+                parts = f"{player['monster_points']} VP from monsters"
             y = _p_text(draw, x + 42, y, parts, column_w - 46)
             cages = ", ".join(f"{c['name']} {c.get('caged_vp', '')}".strip() for c in player.get("cages_revealed", []))
             if cages:
@@ -514,16 +560,15 @@ def _p_players(draw: kit.Draw, view: dict[str, Any], top: int) -> int:
             if monsters:
                 y = _p_text(draw, x + 42, y, f"Monsters: {monsters}", column_w - 46, kit.INK_MUTED)
         else:
-            count = len(player["monsters"])
-            facts = (f"camps {_p_camps(player)} · {count} monster{'s' if count != 1 else ''} · "
-                     f"{player['symbiosis_sets']} set{'s' if player['symbiosis_sets'] != 1 else ''}")
-            if standard and player["crests"]:
-                facts += f" · {player['crests']} crest{'s' if player['crests'] != 1 else ''}"
-            y = _p_text(draw, x + 42, y, facts, column_w - 46, kit.INK_MUTED)
+            facts = [plural(len(player["monsters"]), "monster"), plural(int(player["symbiosis_sets"]), "symbiosis set")]
+            if standard:
+                facts.append(plural(int(player["crests"]), "crest"))
+            y = _p_text(draw, x + 42, y, camp_levels(player), column_w - 46, kit.INK_MUTED)
+            y = _p_text(draw, x + 42, y, " · ".join(facts), column_w - 46, kit.INK_MUTED)
         if standard and player["seat"] == active and not over:
             draw.rounded_rectangle((x - 6, start - 6, x + column_w + 2, y + 2), radius=8, outline=style.colour,
                                    width=3)
-        y_of[column] = y + 14
+        y_of[column] = y + 8
     return max(y_of)
 
 
@@ -531,9 +576,10 @@ def _p_solo(draw: kit.Draw, solo: dict[str, Any], top: int) -> int:
     y = _p_text(draw, 12, top, f"Expedition {solo['expedition']}: {solo['title']}", P_W - 24, kit.ORANGE, "bold",
                 BIG, "title")
     progress = solo.get("progress_text") or ""
-    facts = f"Goal: {solo['victory']} · progress {progress} · lose at {solo['loss_display']} cards"
+    facts = f"Goal: {solo['victory'].rstrip('.')}. Progress: {progress}."
     if solo.get("crate_value"):
-        facts += f" · crates {solo['crates']}"
+        facts += f" Crates: {solo['crates']} (each −{solo['crate_value']})."
+    facts += f" You lose at {solo['loss_display']} cards."
     return int(_p_text(draw, 12, y, facts, P_W - 24)) + 6
 
 
@@ -550,14 +596,20 @@ def render_image(view: dict[str, Any]) -> Image.Image:
     style = kit.player_style(int(active)) if active is not None else None
     if view.get("over") and view["mode"] == "standard" and len(view["result"]["winners"]) == 1:
         style = kit.player_style(int(view["result"]["winners"][0]))
-    kit.phone_header(draw, P_W, _p_headline(view), str(view.get("last_move") or ""), style)
+    solo = view.get("solo")
+    last = str(view.get("last_move") or "")
+    if solo and view.get("over"):  # why the expedition ended, in the header; what comes next under the goal
+        last = f"{solo['reason'][:1].upper()}{solo['reason'][1:]}".rstrip(".") + "."
+    kit.phone_header(draw, P_W, _p_headline(view), last, style)
     y = kit.HEADER_H + 8
-    if view.get("solo"):
-        y = _p_solo(draw, view["solo"], y)
+    if solo:
+        y = _p_solo(draw, solo, y)
+        if view.get("over"):
+            y = int(_p_text(draw, 12, y, str(view["turn"]), P_W - 24, kit.INK, "semibold")) + 6
     if not view.get("over"):  # at the end the display and the dice no longer matter: the results take the room
         y = _p_display(image, draw, view, y)
         y = _p_tray(draw, view, y)
-    _p_players(draw, view, y + 4)
+    _p_players(draw, view, y)
     return image
 
 
@@ -570,16 +622,24 @@ def alt_text(view: dict[str, Any]) -> str:
     """The board in words for the image's description (public facts only: cage counts, never their faces before
     the end)."""
     parts = [f"Monster Expedition, {view['mode']}.", _p_headline(view) + "."]
+    if view.get("solo") and view.get("over"):
+        reason = str(view["solo"]["reason"])
+        parts += [f"{reason[:1].upper()}{reason[1:]}".rstrip(".") + ".", str(view["turn"])]
     if view.get("last_move"):
         parts.append(f"Last move: {view['last_move']}")
+    scores = {s["seat"]: s for s in view["scores"]}
     for player in view["players"]:
-        text = f"{player['name']}: {player['monster_points']} VP in monsters, {player['cages']} cages"
-        if view.get("over"):
-            text += f", {player.get('cage_points', 0)} VP from cages"
-        parts.append(text + f", camps {_p_camps(player)}.")
+        text = f"{player['name']}: {player['monster_points']} VP from monsters, {plural(int(player['cages']), 'cage')}"
+        if view.get("over") and player["cages"]:
+            text += f" worth {player.get('cage_points', 0)} VP"
+            if view["mode"] == "standard":
+                text += f", {scores[player['seat']]['total']} VP in all"
+        parts.append(text + f"; {camp_levels(player)}.")
     if view.get("solo"):
         parts.append(f"Expedition {view['solo']['expedition']}: {view['solo']['progress_text']}.")
     if not view.get("over"):
-        names = ", ".join(f"{c['name']} (level {c.get('level', '-')}, {c.get('vp', '-')} VP)" for c in view["display"])
+        names = ", ".join(f"the Monster Trader (6 cages for {c.get('cost', 40)})" if c.get("kind") == "trader" else
+                          f"{c['name']} (level {c['level']}, {REGION_LABEL[str(c['region'])]}, {c['vp']} VP)"
+                          for c in view["display"])
         parts.append(f"Display: {names or 'empty'}.")
     return kit.clip_alt(parts)

@@ -67,10 +67,15 @@ def style_of(view: View, pid: str | None) -> PlayerStyle | None:
 
 
 @cache
-def tile_face(name: str, kind: str, points: int, rule: str) -> Image.Image:
+def tile_face(name: str, kind: str, points: int, rule: str) -> kit.Face:
     """A location tile without pieces: the same location looks the same in every image (built once)."""
     image = Image.new("RGB", (TILE_W, TILE_H), PANEL_LIGHT)
-    draw = ImageDraw.Draw(image)
+    with kit.building(image) as drawn:
+        _draw_tile(kit.Draw(image), name, kind, points, rule)
+    return kit.Face(image, drawn)
+
+
+def _draw_tile(draw: kit.Draw, name: str, kind: str, points: int, rule: str) -> None:
     disc = PLANET if kind == "planet" else MOON
     draw.ellipse((16, 16, 76, 76), fill=disc, outline=INK_DARK, width=3)
     if kind == "planet":
@@ -86,7 +91,6 @@ def tile_face(name: str, kind: str, points: int, rule: str) -> Image.Image:
         lines = wrap(draw, rule, TILE_W - 32, font(26, "semibold"))[:2]
         for index, line in enumerate(lines):
             draw.text((16, 96 + index * 32), line, font=font(26, "semibold"), fill=YELLOW)
-    return image
 
 
 def _tile_box(cell: int, top: int) -> tuple[int, int, int, int]:
@@ -128,7 +132,7 @@ def _draw_grid(image: Image.Image, draw: ImageDraw.ImageDraw, view: View, top: i
         cell = entry["cell"]
         x0, y0, x1, y1 = _tile_box(cell, top)
         location = entry["location"]
-        image.paste(tile_face(location["name"], location["kind"], location["points"], location["rule"]), (x0, y0))
+        kit.paste(image, tile_face(location["name"], location["kind"], location["points"], location["rule"]), (x0, y0))
         if cell in free:
             draw.text((x1 - 16, y1 - 16), "free", font=font(28, "bold"), fill=GOOD_TEXT, anchor="rd")
         if cell in legal:
@@ -401,10 +405,15 @@ def _p_box(cell: int) -> tuple[int, int, int, int]:
 
 
 @cache
-def _p_tile(name: str, kind: str, points: int, rule: str) -> Image.Image:
+def _p_tile(name: str, kind: str, points: int, rule: str) -> kit.Face:
     """A location tile at phone size, built once per process: kind disc, name, points and the whole rule."""
     image = Image.new("RGB", (P_TILE_W, P_TILE_H), PANEL_LIGHT)
-    draw = kit.Draw(image)
+    with kit.building(image) as drawn:
+        _p_draw_tile(kit.Draw(image), name, kind, points, rule)
+    return kit.Face(image, drawn)
+
+
+def _p_draw_tile(draw: kit.Draw, name: str, kind: str, points: int, rule: str) -> None:
     draw.ellipse((6, 8, 30, 32), fill=PLANET if kind == "planet" else MOON, outline=INK_DARK, width=2)
     draw.text((36, 4), name, font=font(24, "bold"), fill=INK, role="card")
     cx, cy = P_TILE_W - 22, 22
@@ -412,17 +421,17 @@ def _p_tile(name: str, kind: str, points: int, rule: str) -> Image.Image:
     draw.text((cx, cy), str(points), font=font(24, "bold"), fill=INK_DARK, anchor="mm", role="score")
     for index, line in enumerate(kit.lines(rule, P_TILE_W - 12, SMALL, "semibold")[:3] if rule else ()):
         draw.text((6, 42 + index * 21), line, font=font(SMALL, "semibold"), fill=YELLOW)
-    return image
 
 
 @cache
-def _p_grid(tiles: tuple[tuple[str, str, int, str], ...]) -> Image.Image:
-    """The whole empty grid of a match (its nine tiles never move during the match), built once and pasted."""
+def _p_grid(tiles: tuple[tuple[str, str, int, str], ...]) -> kit.Face:
+    """The whole empty grid of a match (its nine tiles never move during the match), built once and copied."""
     image = Image.new("RGB", (P_W, P_H), BACKGROUND)
-    for cell, tile in enumerate(tiles):
-        x0, y0, _, _ = _p_box(cell)
-        image.paste(_p_tile(*tile), (x0, y0))
-    return image
+    with kit.building(image) as drawn:
+        for cell, tile in enumerate(tiles):
+            x0, y0, _, _ = _p_box(cell)
+            kit.paste(image, _p_tile(*tile), (x0, y0))
+    return kit.Face(image, drawn)
 
 
 def _p_pointer(draw: ImageDraw.ImageDraw, move: View, style: PlayerStyle) -> None:
@@ -457,7 +466,12 @@ def _p_draw_grid(draw: kit.Draw, view: View) -> None:
         crowded = len(markers) + len(explorers) > 2  # the second and third explorers go up a row
         label = f"{ARROWS[legal[cell]]} go" if cell in legal else "free" if cell in free else ""
         if label:  # between the markers and the explorers, or above the markers when the bottom row is full
-            spot, anchor = (((x0 + x1) / 2 + 4, y1 - 22), "mm") if not crowded else ((x0 + 6, y1 - 64), "lm")
+            low = explorers[:1] if crowded else explorers
+            free_left, free_right = x0 + 2 + 40 * len(markers), x1 - 2 - 42 * len(low)
+            if kit.measure(label, BIG, "bold") + 8 <= free_right - free_left:
+                spot, anchor = ((free_left + free_right) / 2, y1 - 22), "mm"
+            else:
+                spot, anchor = (x0 + 6, y1 - 64), "lm"
             draw.text(spot, label, font=font(BIG, "bold"), fill=GOOD_TEXT, anchor=anchor)
         for index, style in enumerate(markers):  # cubes: square plates along the bottom left, oldest first
             cx, cy = x0 + 22 + index * 40, y1 - 22
@@ -571,7 +585,9 @@ def render_image(view: View) -> Image.Image:
     """The public board before encoding (the benchmark times the encoding of exactly this image)."""
     tiles = tuple((e["location"]["name"], e["location"]["kind"], e["location"]["points"], e["location"]["rule"])
                   for e in sorted(view["grid"], key=lambda e: e["cell"]))
-    image = _p_grid(tiles).copy()
+    grid = _p_grid(tiles)
+    image = grid.image.copy()
+    kit.replay(grid)
     draw = kit.Draw(image)
     kit.phone_header(draw, P_W, _p_headline(view), view["last_move"] or "", _p_turn_style(view))
     _p_draw_grid(draw, view)

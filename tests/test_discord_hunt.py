@@ -59,7 +59,7 @@ async def test_the_campaign_and_solo_expeditions(database: Path) -> None:
     async with DiscordHarness(create_bot(database)) as discord_:
         alice = discord_.user("alice")
         progress = (await discord_.command("hunt campaign", user=alice)).one()
-        assert progress.ephemeral and "0/10 expeditions won" in (progress.content or "")
+        assert progress.ephemeral and "no expedition won yet, 10 to go" in (progress.content or "")
         locked = (await discord_.command("hunt solo", {"expedition": 3}, user=alice)).one()
         assert locked.ephemeral and "3" in (locked.content or "")
         board = (await discord_.command("hunt solo", {"camps": "II"}, user=alice)).last

@@ -246,7 +246,7 @@ async def test_stats_and_leaderboard_after_a_rated_game(database: Path) -> None:
         await discord_.bot.service.store.save_profile(  # type: ignore[attr-defined]
             match.guild_id, zoe.id, "monster-expedition", {"won": [1, 2], "failed_attempts": {"3": 1}})
         campaign = await discord_.command("stats", {"player": zoe}, user=alice)
-        assert "Monster Expedition: Solinsula campaign: 2/10 expeditions won" in campaign.last.content
+        assert "Monster Expedition: Solinsula campaign: 2 of 10 expeditions won" in campaign.last.content
         other = await discord_.command("leaderboard", {"game": "the-expedition"}, user=alice)
         assert "You are not rated in The Expedition yet" in other.ephemeral()[0].content
 

@@ -119,7 +119,8 @@ def test_monster_expedition_final_board_counts_the_cages_face_up() -> None:
     mid = game.view(states[1], None)
     assert all("cages_revealed" not in p for p in mid["players"])
     for player in mid["players"]:  # before the end the alt text gives cage counts, never the cards
-        assert f"{player['cages']} cages" in alt_text(game.key, mid)
+        count = player["cages"]
+        assert f"{count} cage{'' if count == 1 else 's'}" in alt_text(game.key, mid)
     caged = {c for seat in range(2) for c in states[1]["players"][seat]["cages"]}
     assert not any(game_card in alt_text(game.key, mid) for game_card in caged)
 

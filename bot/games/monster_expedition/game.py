@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from bot.core.protocol import JSON, Applied, Game, Mode, Outcome, QuickAction, Viewer
 from bot.core.rng import Rng
 from bot.games.monster_expedition import rules, text, views
-from bot.games.monster_expedition.solo import updated_profile
+from bot.games.monster_expedition.solo import updated_profile, won_text
 from bot.games.monster_expedition.state import DATA_VERSION, GAME_KEY, setup_state
 
 
@@ -44,8 +44,7 @@ class MonsterExpedition(Game):
 
     def progress_text(self, profile: JSON) -> str:
         """The solo campaign: how many of the ten expeditions are won and which comes next."""
-        won = len(set(profile.get("won", [])))
-        return f"Solinsula campaign: {won}/10 expeditions won"
+        return f"Solinsula campaign: {won_text(len(set(profile.get('won', []))))}"
 
     def chance_text(self, events: Sequence[JSON]) -> str:
         kinds = {event.get("kind") for event in events}

@@ -144,12 +144,21 @@ def updated_profile(state: JSON) -> JSON:
     return profile
 
 
+def won_text(won: int) -> str:
+    """How much of the ten-expedition campaign is won, in words: "no expedition won yet", "3 of 10 expeditions won"."""
+    if won == 0:
+        return "no expedition won yet, 10 to go"
+    if won >= 10:
+        return "all 10 expeditions won"
+    return f"{won} of 10 expeditions won"
+
+
 def campaign_text(profile: JSON | None, cat: Catalog | None = None) -> str:
     """A player's campaign progress in words, for /hunt campaign."""
     cat = cat or catalog()
     record = normalise_profile(profile or {})
     won = set(record["won"])
-    lines = [f"Solinsula campaign: {len(won)}/10 expeditions won."]
+    lines = [f"Solinsula campaign: {won_text(len(won))}."]
     upcoming = next_expedition(record)
     for number in range(1, 11):
         expedition = cat.expeditions[number]

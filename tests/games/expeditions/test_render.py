@@ -1,4 +1,4 @@
-"""The board image renders mid-game and at the end: the public board 800 x 620 and small, the detail 1280 wide."""
+"""The board image renders mid-game and at the end: the public board 800 x 640 and small, the detail 1280 wide."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ def check_png(data: bytes, name: str, view: dict | None = None) -> None:
         handle.write(data)
     image = Image.open(io.BytesIO(data))
     image.load()
-    assert image.size == (800, 620) and len(data) < 200_000
+    assert image.size == (800, 640) and len(data) < 200_000
     if view is not None:
         assert Image.open(io.BytesIO(render_detail(view))).width == 1280
 

@@ -263,13 +263,15 @@ def test_the_next_expedition_and_locked_ones() -> None:
 
 def test_campaign_text_shows_wins_failures_and_the_next_expedition() -> None:
     text = campaign_text({"won": [1, 2], "failed_attempts": {"3": 2}})
-    assert "2/10 expeditions won" in text
+    assert text.startswith("Solinsula campaign: 2 of 10 expeditions won.\n")
+    assert campaign_text({}).startswith("Solinsula campaign: no expedition won yet, 10 to go.\n")
+    assert campaign_text({"won": [1]}).startswith("Solinsula campaign: 1 of 10 expeditions won.\n")
     assert "1. Keep the monsters in check [won]" in text
     assert "3. Monsters in cages [next] - 2 failed attempts, 2 camp improvements before the next try" in text
     assert "4. The inspection [locked]" in text
     assert "Next: expedition 3 - At least 6 cages." in text
     assert "Campaign complete" in campaign_text({"won": list(range(1, 11))})
-    assert "0/10" in campaign_text(None)
+    assert "no expedition won yet" in campaign_text(None)
 
 
 def test_the_trader_counts_as_a_display_card() -> None:

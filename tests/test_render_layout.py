@@ -1,0 +1,102 @@
+"""No two texts or tokens on a board run into each other, and nothing is drawn off the canvas: every game and mode,
+public and detail boards, over many positions of seeded random matches (the rendering kit records the box of every
+text and token it draws)."""
+
+from __future__ import annotations
+
+import io
+import itertools
+
+import pytest
+from PIL import Image
+
+import bot.games  # noqa: F401  (registers every game)
+from bot.core import JSON, Rng, find_game
+from rendering import kit, render_board, render_detail
+
+CASES = [("the-expedition", "standard", 2), ("the-expedition", "standard", 3), ("the-expedition", "abstract", 2),
+         ("the-expedition", "abstract", 3), ("the-expedition", "solo", 1), ("the-expedition", "solo-hard", 1),
+         ("monster-expedition", "standard", 2), ("monster-expedition", "standard", 3),
+         ("monster-expedition", "standard", 4), ("monster-expedition", "solo", 1), ("expeditions", "standard", 1),
+         ("expeditions", "standard", 2), ("expeditions", "standard", 3), ("expeditions", "standard", 4),
+         ("expeditions", "standard", 5)]
+NAMES = ["Whispering Falls Fan", "Bo", "Corrupted Heartbreaker", "Flint the Navigator", "Ziggy"]
+POSITIONS = 12
+"""Positions per match: spread evenly from the first board to the final one."""
+SLACK = 1.0
+"""Anti-aliased edges may touch: boxes must overlap by more than this many px both ways to count."""
+
+
+def positions(game_key: str, mode: str, players: int, seed: int) -> list[JSON]:
+    game = find_game(game_key)
+    state = game.setup(mode, NAMES[:players], Rng(seed, 0), {"profiles": [{}] * players})
+    states = [state]
+    chooser = Rng(seed, 10**6)
+    step = 0
+    while (waiting := game.to_act(state)) and step < 6000:
+        step += 1
+        state = game.apply(state, waiting[0], chooser.choice(game.legal_actions(state, waiting[0])),
+                           Rng(seed, step)).state
+        states.append(state)
+    picks = sorted({round(i * (len(states) - 1) / (POSITIONS - 1)) for i in range(POSITIONS)})
+    return [states[i] for i in picks]
+
+
+def overlap(a: kit.Box, b: kit.Box) -> bool:
+    return min(a[2], b[2]) - max(a[0], b[0]) > SLACK and min(a[3], b[3]) - max(a[1], b[1]) > SLACK
+
+
+def problems(drawn: kit.Recording, size: tuple[int, int]) -> list[str]:
+    """Every text or mark off the canvas, every two texts, two marks or a text and a mark that overlap (a token's
+    own letter is its label and sits on it)."""
+    width, height = size
+    found = []
+    texts = [t for t in drawn if t.role != "label"]
+    for item in [*texts, *drawn.marks]:
+        left, top, right, bottom = item.box
+        if left < -SLACK or top < -SLACK or right > width + SLACK or bottom > height + SLACK:
+            found.append(f"off the canvas: {item}")
+    for a, b in itertools.combinations(texts, 2):
+        if overlap(a.box, b.box):
+            found.append(f"texts overlap: {a.text!r} {a.box} and {b.text!r} {b.box}")
+    for a, b in itertools.combinations(drawn.marks, 2):
+        if overlap(a.box, b.box):
+            found.append(f"marks overlap: {a} and {b}")
+    for text in texts:
+        for item in drawn.marks:
+            if overlap(text.box, item.box):
+                found.append(f"text under a {item.kind}: {text.text!r} {text.box} and {item.box}")
+    return found
+
+
+def checked(render: object, game_key: str, view: JSON) -> list[str]:
+    with kit.recording() as drawn:
+        png = render(game_key, view)  # type: ignore[operator]
+    with Image.open(io.BytesIO(png)) as image:
+        size = image.size
+    return problems(drawn, size)
+
+
+@pytest.mark.parametrize(("game_key", "mode", "players"), CASES)
+def test_nothing_overlaps_or_runs_off_the_board(game_key: str, mode: str, players: int) -> None:
+    game = find_game(game_key)
+    found: list[str] = []
+    for seed in (3, 11):
+        for number, state in enumerate(positions(game_key, mode, players, seed)):
+            view = game.view(state, None)
+            for kind, render in (("public", render_board), ("detail", render_detail)):
+                found += [f"seed {seed} position {number} {kind}: {p}" for p in checked(render, game_key, view)]
+    assert not found, "\n".join(found[:40]) + f"\n({len(found)} in all)"
+
+
+def test_the_checker_sees_an_overlap_and_a_text_off_the_board() -> None:
+    """The check itself: a token over a label and a text past the right edge are both reported."""
+    image, draw = kit.new_canvas(100, 200)
+    with kit.recording() as drawn:
+        draw.text((10, 10), "c2", font=kit.font(kit.SMALL), fill=kit.INK)
+        kit.draw_token(draw, (18, 20), 12, kit.player_style(0))
+        draw.text((190, 60), "far", font=kit.font(kit.SMALL), fill=kit.INK)
+    found = problems(drawn, image.size)
+    assert any(p.startswith("text under a token: 'c2'") for p in found)
+    assert any("off the canvas" in p and "'far'" in p for p in found)
+    assert len(found) == 2

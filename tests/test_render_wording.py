@@ -1,0 +1,111 @@
+"""Boards speak the rulebooks' words, the same words as the messages and the alt text, and explain their symbols."""
+
+from __future__ import annotations
+
+import pytest
+
+import bot.games  # noqa: F401  (registers every game)
+from bot.core import JSON, find_game
+from bot.games.monster_expedition.text import camp_level as message_camp_level
+from rendering import alt_text, kit, render_board, render_detail
+from rendering import monster_expedition as me
+from tests.test_render_layout import positions
+
+
+def drawn_texts(render: object, game_key: str, view: JSON) -> list[str]:
+    with kit.recording() as drawn:
+        render(game_key, view)  # type: ignore[operator]
+    return [t.text for t in drawn]
+
+
+def one_line(texts: list[str]) -> str:
+    return " ".join(texts)
+
+
+@pytest.mark.parametrize("level", range(1, 9))
+def test_monster_expedition_camp_levels_read_as_the_messages_write_them(level: int) -> None:
+    camp = {"level": level, "final": level == 8}
+    assert me.camp_level(camp) == message_camp_level(level)
+    assert me.camp_level({"level": 8, "final": True}) == "level 8 of 8 (final)"
+    assert me.camp_level({"level": 3, "final": False}) == "level 3 of 8"
+
+
+def test_monster_expedition_boards_name_camp_levels_and_points_one_way() -> None:
+    game = find_game("monster-expedition")
+    states = positions("monster-expedition", "standard", 3, seed=3)
+    mid, final = game.view(states[len(states) // 2], None), game.view(states[-1], None)
+    public = drawn_texts(render_board, game.key, mid)
+    alt = alt_text(game.key, mid)
+    for player in mid["players"]:
+        camps = player["camps"]
+        line = (f"camp levels: Aerie {camps['aerie']['level']}, Depths {camps['depths']['level']}, "
+                f"Forest {camps['forest']['level']}")
+        assert any(text.startswith(line) for text in public) or line in one_line(public)
+        assert line in alt
+    detail = drawn_texts(render_detail, game.key, mid)
+    for player in mid["players"]:
+        for camp in player["camps"].values():
+            assert me.camp_level(camp) in detail  # "level 5 of 8" on the detail board's camp
+    everything = one_line(public + detail) + alt
+    for wrong in ("TOP", "/8", " cages)", "Atop", "Dtop", "Ftop", "1 cages", " cage 1", "Pow ", "Gui "):
+        assert wrong not in everything
+    final_detail = one_line(drawn_texts(render_detail, game.key, final))
+    result = final["result"]
+    for seat, player in enumerate(final["players"]):
+        assert (f"{player['name']} {result['scores'][seat]} VP ({result['monster_points'][seat]} from monsters + "
+                f"{result['cage_points'][seat]} from cages)") in final_detail.replace("\n", " ") or \
+            f"{result['monster_points'][seat]} from monsters + {result['cage_points'][seat]} from cages" in \
+            final_detail
+    assert "monsters +" not in final_detail.replace("from monsters +", "")
+    assert "Hunting from" not in final_detail and "Dice tray" not in final_detail  # no dice at the end
+
+
+def test_monster_expedition_public_board_explains_its_letters_and_badges() -> None:
+    game = find_game("monster-expedition")
+    view = game.view(positions("monster-expedition", "standard", 2, seed=3)[3], None)
+    texts = drawn_texts(render_board, game.key, view)
+    assert "A Aerie, D Depths, F Enchanted Forest, * all · symbiosis:" in texts
+    for word in ("red", "purple", "white", "wild"):
+        assert word in texts
+    assert any(text.endswith(" VP · caged 1") or " VP · caged " in text for text in texts)
+    trader = [c for c in view["display"] if c.get("kind") == "trader"]
+    if trader:
+        assert f"6 cages for {trader[0]['cost']}" in texts
+        assert f"the Monster Trader (6 cages for {trader[0]['cost']})" in alt_text(game.key, view)
+
+
+def test_monster_expedition_score_counts_one_cage_in_the_singular() -> None:
+    game = find_game("monster-expedition")
+    view = game.view(positions("monster-expedition", "standard", 2, seed=3)[3], None)
+    view["players"][0]["cages"] = 1
+    view["scores"][0]["text"] = f"{view['players'][0]['monster_points']} VP + 1 cage"
+    texts = drawn_texts(render_board, game.key, view)
+    assert f"{view['players'][0]['monster_points']} VP + 1 cage" in texts
+    assert f"{view['players'][0]['name']}: {view['players'][0]['monster_points']} VP from monsters, 1 cage;" in \
+        alt_text(game.key, view)
+
+
+def test_monster_expedition_solo_end_says_why_and_what_next_once() -> None:
+    game = find_game("monster-expedition")
+    view = game.view(positions("monster-expedition", "solo", 1, seed=3)[-1], None)
+    texts = drawn_texts(render_board, game.key, view)
+    solo = view["solo"]
+    outcome = "won" if solo["outcome"] == "won" else "lost"
+    assert texts.count(f"Game over: Expedition {solo['expedition']} {outcome}") == 1
+    reason = solo["reason"][:1].upper() + solo["reason"][1:].rstrip(".") + "."
+    assert reason in one_line(texts)
+    assert one_line(str(view["turn"]).split()) .replace(" ", "") in one_line(texts).replace(" ", "")
+    assert sum(f"Expedition {solo['expedition']} {outcome}" in t for t in texts) == 1
+
+
+def test_expeditions_public_board_explains_corruption_colours_and_letters() -> None:
+    game = find_game("expeditions")
+    view = game.view(positions("expeditions", "standard", 3, seed=3)[4], None)
+    texts = drawn_texts(render_board, game.key, view)
+    assert "corruption, paid with:" in texts
+    for word in ("power", "guile", "both (the 20)"):
+        assert word in texts
+    assert "N, C, S: north, central, south · ? face down · M: map token" in texts
+    for player in view["players"]:
+        assert any(t.startswith(f"power {player['power']} · guile {player['guile']} · hand {len(player['hand'])}")
+                   for t in texts)

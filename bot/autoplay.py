@@ -9,6 +9,7 @@ bot, so the next board message can say what happened before it pings the next pe
 from __future__ import annotations
 
 import asyncio
+import logging
 import multiprocessing
 import random
 from collections.abc import Awaitable, Callable
@@ -17,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from bot.core.bots import Budget, Decision, bot_view, decide, explain
-from bot.core.errors import LobbyError, NotYourTurn
+from bot.core.errors import LobbyError, NotYourTurn, StaleBoard
 from bot.core.protocol import JSON, Game
 from bot.core.registry import find_game
 from bot.core.seats import BOT_LEVELS, bot_level, bot_name, bot_user_id, is_bot
@@ -26,6 +27,8 @@ if TYPE_CHECKING:
     from bot.service import GameService
     from bot.store import MatchRecord
     from bot.store.records import SeatRecord
+
+log = logging.getLogger(__name__)
 
 LIVE_BUDGET = Budget(seconds=1.0, iterations=4000)
 """A hard bot's thinking time per move at a live table (p95 well under 2 s: see benchmarks/bench_bots.py)."""
@@ -135,6 +138,21 @@ def bot_to_move(match: MatchRecord) -> SeatRecord | None:
     return record if record is not None and is_bot(record.user_id) else None
 
 
+def shown_state(match: MatchRecord, state: JSON) -> JSON:
+    """The state as the channel is told it. A seat handed to a computer player (/game kick) keeps its player's name
+    in the game (its replay knows the player by it), so on the board and in the story it is shown with the robot
+    badge and level ("🤖 Bob (normal bot)") instead of passing for the person. The stored state is untouched."""
+    players = state.get("players")
+    renamed = {seat.seat: f"🤖 {seat.name} ({bot_level(seat.user_id)} bot)" for seat in match.seats
+               if is_bot(seat.user_id) and not seat.name.startswith("🤖")}
+    if not renamed or not isinstance(players, list):
+        return state
+    shown = dict(state)
+    shown["players"] = [dict(player, name=renamed[seat]) if seat in renamed and isinstance(player, dict)
+                        and "name" in player else player for seat, player in enumerate(players)]
+    return shown
+
+
 def _seed(match: MatchRecord) -> int:
     return (match.seed * 1_000_003 + match.version) % 2**62
 
@@ -179,14 +197,48 @@ async def play_bot_round(service: GameService, match_id: int) -> MatchRecord:
 
 
 async def run_bot_table(service: GameService, match_id: int, show: Callable[[int], Awaitable[None]],
-                        pause: float = BOT_ROUND_PAUSE) -> None:
-    """Drive a table of bots alone to the end: a round, a board (`show`), a pause, and again."""
+                        pause: float | None = None) -> None:
+    """Drive a table of bots alone to the end: a round, a board (`show`), a pause, and again. A move refused as
+    stale means another process drives this table (two bots started on one database): this one stops quietly."""
     while True:
-        match = await play_bot_round(service, match_id)
+        try:
+            match = await play_bot_round(service, match_id)
+        except StaleBoard:
+            return
         await show(match_id)
         if bot_to_move(match) is None:
             return
-        await asyncio.sleep(pause)
+        await asyncio.sleep(BOT_ROUND_PAUSE if pause is None else pause)
+
+
+async def resume_tables(service: GameService, post: Callable[[int], Awaitable[None]],
+                        drive: Callable[[int], None]) -> list[int]:
+    """After a restart: every game left waiting for a computer player goes on. A table of bots alone is handed to
+    `drive` (its round-by-round loop); elsewhere the bots' turns are played and a new board (`post`) tells them
+    and pings the person to move. The moves go through the usual version check, so when two processes resume
+    the same game only one applies each move, and only the one that played up to the person posts the board."""
+    resumed: list[int] = []
+    for match in await service.store.active_matches():
+        if bot_to_move(match) is None:
+            continue
+        if all_bots(match):
+            drive(match.id)
+            resumed.append(match.id)
+            continue
+        try:
+            async with service._lock(match.channel_id):
+                fresh = await service.match(match.id)
+                if bot_to_move(fresh) is None:
+                    continue
+                await after_move(service, fresh)
+            await post(match.id)
+        except StaleBoard:
+            continue  # another process is playing these turns and will post their board
+        except Exception:  # one game's failure must not keep the others waiting
+            log.exception("Resuming the computer players of match %s failed", match.id)
+            continue
+        resumed.append(match.id)
+    return resumed
 
 
 async def add_bot(service: GameService, channel_id: int, user_id: int, level: str) -> MatchRecord:

@@ -186,6 +186,10 @@ def check_export(data: JSON) -> CheckReport:
     match = data["match"]
     game = find_game(match["game"])
     title = f"{game.title} game #{match['id']}"
+    exported_data = str(match.get("data_version"))
+    if exported_data != str(game.data_version):  # an owner edited data/ since: the same draws deal other cards
+        failures.append(f"the game was played with component data version {exported_data}, this installation has "
+                        f"{game.data_version}: cards and tiles may differ, so a replay may not match")
     setup = data["setup"]
     names = [player["name"] for player in sorted(match["players"], key=lambda p: p["seat"])]
     try:

@@ -378,7 +378,8 @@ class GameService:
             raise StaleBoard("That board is out of date: the game has moved on since. Here is the current board.")
         rng = Rng(match.seed, match.version + 1)
         applied = game.apply(state, seat, action, rng)
-        headline = " ".join(text for text in (game.describe(applied.state, e) for e in applied.events) if text)
+        shown = autoplay.shown_state(match, applied.state)  # a kicked seat's bot wears the robot badge
+        headline = " ".join(text for text in (game.describe(shown, e) for e in applied.events) if text)
         outcome = game.outcome(applied.state)
         profiles = {}
         if outcome is not None:
@@ -501,7 +502,7 @@ class GameService:
         if match.state is None:
             raise LobbyError("The game has not started yet: there is no board to show.")
         game = find_game(match.game)
-        view = game.view(match.state, None)
+        view = game.view(autoplay.shown_state(match, match.state), None)
         return await self.render_pool.render(game.key, view, detail=True,
                                              footer=self._footer(match, game.outcome(match.state)))
 
@@ -521,7 +522,7 @@ class GameService:
         outcome = game.outcome(state)
         if headline is None:
             headline = await self.turn_story(match)
-        view = game.view(state, None)
+        view = game.view(autoplay.shown_state(match, state), None)
         try:
             image: bytes | None = await self.render_pool.render(game.key, view,
                                                                 footer=self._footer(match, outcome))
@@ -549,7 +550,7 @@ class GameService:
                 if menu_offer is not None and menu_offer.options:
                     labels = tuple((q.label, q.emoji) for q in menu_offer.options[:MENU_OPTIONS])
                     menu = BoardMenu(menu_offer.placeholder, labels, match.id, match.version, seat)
-            turn = game.turn_text(state)
+            turn = game.turn_text(autoplay.shown_state(match, state))
         elif match.status == "abandoned":
             turn = "This game was abandoned."
         else:

@@ -47,6 +47,7 @@ class UndoResult:
     request: UndoRequest | None
     applied: bool
     text: str
+    new_board: bool = False  # the seats to move changed: the channel gets a new board (else the board is edited)
 
 
 def steps_of(events: Sequence[EventRecord]) -> list[RecordedStep | Rewind]:
@@ -126,6 +127,12 @@ def _name(match: MatchRecord, user_id: int) -> str:
     return record.name if record is not None else "Someone"
 
 
+def _turn_changed(before: MatchRecord, after: MatchRecord) -> bool:
+    """Whether the seats to move differ, as for a move: only then does the channel get a new board and a ping."""
+    game = find_game(after.game)
+    return game.to_act(before.state) != game.to_act(after.state)
+
+
 async def _apply(service: GameService, match: MatchRecord, user_id: int, moves: int, state: JSON,
                  request_id: int | None, note: str) -> MatchRecord:
     after = "" if moves == 1 else f" with the {moves - 1} after it"
@@ -142,8 +149,9 @@ async def request_undo(service: GameService, channel_id: int, user_id: int) -> U
         moves, state = await _plan(service, match, user_id)
         approvers = approvers_of(match, user_id)
         if not approvers:
+            before = match
             match = await _apply(service, match, user_id, moves, state, None, "")
-            return UndoResult(match, None, True, "Your last move was taken back.")
+            return UndoResult(match, None, True, "Your last move was taken back.", _turn_changed(before, match))
         request = await service.store.create_undo_request(match.id, user_id, match.version, moves, approvers)
         return UndoResult(match, request, False, "Your request is posted; the others answer with its buttons.")
 
@@ -188,6 +196,28 @@ async def answer_undo(service: GameService, request_id: int, user_id: int, appro
             await service.store.decide_undo(request_id, "lapsed", None)
             raise UndoRefused("The game changed since the request; ask again with /game undo.")
         await service.store.decide_undo(request_id, "approved", user_id)
+        before = match
         match = await _apply(service, match, request.user_id, moves, state, request_id, ", as the table agreed")
         request = await service.store.undo_request(request_id)
-        return UndoResult(match, request, True, f"{asker}'s last move was taken back, as everyone agreed.")
+        return UndoResult(match, request, True, f"{asker}'s last move was taken back, as everyone agreed.",
+                          _turn_changed(before, match))
+
+
+async def lapse_if_moved(service: GameService, request_id: int) -> str | None:
+    """Close a pending request once a move was made after it: the sentence its message now shows, or None while it
+    still stands (or was already answered, whose message its answer edited)."""
+    request = await service.store.undo_request(request_id)
+    if request is None or request.status != "pending":
+        return None
+    match = await service.store.match(request.match_id)
+    if match is None:
+        return None
+    async with service._lock(match.channel_id):
+        match = await service._reload(match)
+        request = await service.store.undo_request(request_id)
+        if request is None or request.status != "pending":
+            return None
+        if match.version == request.at_version and match.status == "active":
+            return None
+        await service.store.decide_undo(request_id, "lapsed", None)
+        return f"{_name(match, request.user_id)}'s undo request lapsed: a move was made since."

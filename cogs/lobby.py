@@ -12,6 +12,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import autoplay
+from bot.community import hours_text
 from bot.core import all_games, find_game
 from bot.core.seats import BOT_LEVELS
 from bot.service import LOG_LIMIT, MAX_SEED, InvalidControl, MatchRecord
@@ -36,6 +37,9 @@ def lobby_text(match: MatchRecord, note: str | None = None) -> str:
     lines = [f"**{game.title}** — {mode.title} ({count} {'player' if count == '1' else 'players'})"]
     if note:
         lines.append(note)
+    timer = match.options.get("timer_hours")
+    if timer is not None:  # chosen with /game new timer: (the server's own timer is in /settings)
+        lines.append(f"Turn timer: {hours_text(float(timer))} per turn." if timer else "Turn timer: off for this game.")
     if match.status == "lobby":
         lines += [f"Seated:\n{seats}", "Join with the button or `/game join`; the host starts with Start or "
                   "`/game start`."]
@@ -87,12 +91,17 @@ _BOT_TABLES: set[asyncio.Task[None]] = set()  # running tables of bots alone (ke
 
 def start_bot_table(interaction: discord.Interaction, match_id: int) -> None:
     """A table of computer players alone plays itself in the background, one board message per round."""
-    desk = desk_of(interaction)
+    drive_bot_table(interaction.client, match_id)
+
+
+def drive_bot_table(client: discord.Client, match_id: int) -> None:
+    """The background loop of a table of bots alone (from /game start, or on start-up: cogs/resume.py)."""
+    desk = client.desk  # type: ignore[attr-defined]
 
     async def show(shown: int) -> None:
         await desk.post(shown, ping=False)
 
-    task = asyncio.create_task(autoplay.run_bot_table(service_of(interaction), match_id, show))
+    task = asyncio.create_task(autoplay.run_bot_table(client.service, match_id, show))  # type: ignore[attr-defined]
     _BOT_TABLES.add(task)
     task.add_done_callback(_BOT_TABLES.discard)
 

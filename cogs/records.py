@@ -41,9 +41,13 @@ async def ask_undo(interaction: discord.Interaction) -> None:
     await acknowledge(interaction)
     service = service_of(interaction)
     result = await undo.request_undo(service, channel_id_of(interaction), interaction.user.id)
-    if result.applied:
-        await tell(interaction, "Your last move was taken back; the board is posted below.")
-        await desk_of(interaction).post(result.match.id, interaction=interaction)
+    if result.applied:  # one board per turn: a new one only when the turn changed hands
+        if result.new_board:
+            await tell(interaction, "Your last move was taken back; the board is posted below.")
+            await desk_of(interaction).post(result.match.id, interaction=interaction)
+        else:
+            await tell(interaction, "Your last move was taken back; the board above shows the position again.")
+            await desk_of(interaction).refresh(result.match.id)
         return
     request = result.request
     assert request is not None
@@ -53,9 +57,20 @@ async def ask_undo(interaction: discord.Interaction) -> None:
     mentions = " ".join(f"<@{user_id}>" for user_id in request.approvers)
     await tell(interaction, "Your request is posted below; it is granted when everyone approves, and lapses if a "
                             "move is made first.")
-    await interaction.followup.send(
+    posted = await interaction.followup.send(
         f"{asker} asks to take back {moves}. {mentions}: approve or refuse.",
         view=undo_view(request.id), allowed_mentions=pings(request.approvers), wait=True)
+
+    async def lapse_when_moved() -> bool:  # a move made first closes the request: its buttons go at once
+        text = await undo.lapse_if_moved(service, request.id)
+        if text is None:
+            fresh = await service.store.undo_request(request.id)
+            return fresh is None or fresh.status != "pending"
+        names = [seat.name for seat in result.match.seats]
+        await posted.edit(content=safe_text(text, names), view=None, allowed_mentions=NO_PINGS)
+        return True
+
+    desk_of(interaction).watch(result.match.id, lapse_when_moved)
 
 
 async def press_undo(interaction: discord.Interaction, fields: dict[str, Any], item: discord.ui.Item[Any]) -> None:
@@ -70,7 +85,10 @@ async def press_undo(interaction: discord.Interaction, fields: dict[str, Any], i
                                              view=undo_view(result.request.id) if pending and result.request
                                              else None, allowed_mentions=NO_PINGS)
     if result.applied:
-        await desk_of(interaction).post(result.match.id)
+        if result.new_board:
+            await desk_of(interaction).post(result.match.id)
+        else:
+            await desk_of(interaction).refresh(result.match.id)
 
 
 # --------------------------------------------------------------------------------------------- history

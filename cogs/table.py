@@ -110,6 +110,7 @@ class BoardDesk:
         self.client = client
         self.service = service
         self._desks: dict[int, _MatchDesk] = {}
+        self._watchers: dict[int, list[Callable[[], Awaitable[bool]]]] = {}
         self.edits_sent = 0  # for the benchmark and tests: how many in-place edits actually went out
         self.edits_coalesced = 0
 
@@ -123,6 +124,26 @@ class BoardDesk:
             if desk.users == 0 and not desk.lock.locked():
                 self._desks.pop(match_id, None)
 
+    def watch(self, match_id: int, hook: Callable[[], Awaitable[bool]]) -> None:
+        """Run `hook` after each later board change of the match until it returns True: a message about the game
+        (an undo request) tidies itself once a move made it moot. Kept in memory; after a restart a press on it
+        still gets the right answer."""
+        self._watchers.setdefault(match_id, []).append(hook)
+
+    async def _run_watchers(self, match_id: int) -> None:
+        hooks = self._watchers.pop(match_id, [])
+        waiting = []
+        for hook in hooks:
+            try:
+                done = await hook()
+            except Exception:  # a tidy-up must never break the move that triggered it
+                log.exception("A board watcher of match %s failed", match_id)
+                done = True
+            if not done:
+                waiting.append(hook)
+        if waiting:
+            self._watchers.setdefault(match_id, []).extend(waiting)
+
     async def refresh(self, match_id: int) -> None:
         """Show the match's latest state on its current board message (edited in place, no ping)."""
 
@@ -135,6 +156,7 @@ class BoardDesk:
                 await self._drain(match_id, desk)
 
         await self._with_desk(match_id, work)
+        await self._run_watchers(match_id)
 
     async def post(self, match_id: int, *, interaction: discord.Interaction | None = None, ping: bool = True,
                    note: str | None = None) -> discord.Message | None:
@@ -148,6 +170,7 @@ class BoardDesk:
                 await self._drain(match_id, desk)
 
         await self._with_desk(match_id, work)
+        await self._run_watchers(match_id)
         return posted[0]
 
     async def _drain(self, match_id: int, desk: _MatchDesk) -> None:

@@ -201,3 +201,18 @@ def test_a_hint_for_the_only_legal_move_names_it() -> None:
     label = next(q.label for q in game.quick_actions(state, seat) if q.action == only)
     assert explain(game, bot_view(game, state, seat), seat, random.Random(1)) == \
         f"{label}: it is your only legal move."
+
+
+def test_expeditions_power_and_guile_without_a_card_that_vanquishes_are_only_half_way_to_the_20_token() -> None:
+    from bot.games.expeditions import policies
+
+    game = find_game("expeditions")
+    state = game.setup("standard", ["A", "B"], Rng(4, 0), {})
+    player = state["players"][0]
+    player["power"] = player["guile"] = 10
+    assert policies.can_vanquish(game.comp, player)  # the starting companion vanquishes
+    armed = policies.goal_progress(game.comp, state, 0, "token20")
+    player["hand"] = [c for c in player["hand"] if not policies.can_vanquish(game.comp, {"hand": [c], "active": []})]
+    player["active"] = []
+    assert not policies.can_vanquish(game.comp, player)
+    assert policies.goal_progress(game.comp, state, 0, "token20") == pytest.approx(armed * policies.NO_VANQUISH)

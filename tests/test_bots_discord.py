@@ -138,3 +138,67 @@ async def test_a_new_board_after_bot_turns_also_tells_the_persons_own_last_step(
         assert board.notified == (alice.id,)
         assert f"Alice placed their explorer on {location}." in board.content
         assert board.content.index("Alice placed") < board.content.index("🤖 Bot 2 (normal) moved")
+
+
+async def test_an_expeditions_board_tells_the_bots_moves_and_none_of_their_non_events(database: Path) -> None:
+    """A bot's turn is told by what happened (moves, gathers, plays, gains), never by what could not happen ("has
+    no quest to solve here") or was declined ("chooses not to meld a meteorite")."""
+    from bot.games.expeditions import GAME as EXPEDITIONS
+    from bot.games.expeditions.policies import planned_action
+    from tests.test_discord_mech import command_for
+
+    async with DiscordHarness(create_bot(database)) as discord_:
+        alice = discord_.user("alice")
+        await discord_.command("game new", {"game": "expeditions", "seed": 3}, user=alice)
+        await discord_.command("game add-bot", {"level": "normal"}, user=alice)
+        await discord_.command("game start", user=alice)
+        match = await current_match(discord_)
+        chooser = random.Random(2)
+        bot_boards: list[str] = []
+        while len(bot_boards) < 6 and match.status == "active":
+            seat = EXPEDITIONS.to_act(match.state)[0]
+            name, options = command_for(planned_action(EXPEDITIONS, match.state, seat, chooser))
+            before = match.version
+            await discord_.command(name, options, user=alice)
+            match = await current_match(discord_)
+            if match.version > before + 1:
+                bot_boards.append([m for m in discord_.channel_messages() if m.files][-1].content)
+        told = "\n".join(bot_boards)
+        assert len(bot_boards) == 6
+        for padding in ("has no ", "chooses not to", " (twice)"):
+            assert padding not in told
+        bot_lines = [line for line in told.splitlines() if "Bot 2" in line]
+        assert any(" moves to " in line or " gathers at " in line for line in bot_lines)
+        assert any(" plays " in line for line in bot_lines)
+
+
+async def test_a_kicked_seat_is_shown_with_the_robot_badge_while_its_bot_plays(database: Path) -> None:
+    """/game kick keeps the seat's name in the game (its replay knows the player by it), but the board and the
+    story show the bot in it as a bot; the stored state and the replay are untouched, and /game rejoin undoes it."""
+    from tests.test_community_play import play_until, press_first
+
+    async with DiscordHarness(create_bot(database)) as discord_:
+        alice, bob = discord_.user("alice"), discord_.user("bob")
+        service = discord_.bot.service  # type: ignore[attr-defined]
+        await discord_.command("game new", {"game": "monster-expedition", "seed": 4}, user=alice)
+        await discord_.command("game join", user=bob)
+        await discord_.command("game start", user=alice)
+        await play_until(discord_, [alice, bob], alice)
+        await discord_.command("game kick", {"player": bob}, user=alice)
+        for _ in range(40):  # Alice's turn ends; the bot in Bob's seat plays its turn at once
+            before = (await current_match(discord_)).version
+            await press_first(discord_, [alice, bob])
+            match = await current_match(discord_)
+            if match.version > before + 1:
+                break
+        board = [m for m in discord_.channel_messages() if m.files][-1]
+        assert board.notified == (alice.id,)
+        assert "🤖 Bob (normal bot)" in board.content
+        assert "Bob's turn" not in board.content and "\nBob " not in board.content
+        shown = await service.board(match)
+        assert "Bob (normal bot)" in shown.alt_text
+        assert [p["name"] for p in match.state["players"]] == ["Alice", "Bob"], "the game's state keeps the name"
+        assert await service.replayed_state(match.id) == match.state
+        await discord_.command("game rejoin", user=bob)
+        back = await service.board(await current_match(discord_))
+        assert "(normal bot)" not in back.alt_text + back.turn

@@ -74,3 +74,13 @@ def test_the_command_line_prints_json(capsys: pytest.CaptureFixture[str]) -> Non
 def test_a_seat_count_the_mode_does_not_take_is_refused() -> None:
     with pytest.raises(ValueError, match="takes 2-3 seats"):
         simulate.run("te", "standard", ["hard"], games=1, seed=1, budget=TINY, workers=1)
+
+
+def test_expeditions_seed_1186_ends_instead_of_hitting_the_turn_cap() -> None:
+    """Hard v normal, seed 1186, one deal a move (the README's replay): the hard bot solved its last card that can
+    vanquish as a quest (move 90), then held 10 power, 10 guile and three stars and circled location 20 for good,
+    because its estimate counted the 20 token as all but won without any means to vanquish it."""
+    levels = simulate.seating(["hard", "normal"], 1186)
+    result = simulate.play_game("expeditions", "standard", levels, 1186, Budget(seconds=1.0, iterations=1), cap=1500)
+    assert result.error is None and not result.capped
+    assert result.winners and result.steps < 1000

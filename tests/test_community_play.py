@@ -92,7 +92,8 @@ async def test_the_timer_has_a_normal_computer_player_take_an_overdue_turn(datab
     clock = FakeClock()
     async with DiscordHarness(create_bot(database, clock=clock, poll_seconds=None)) as discord_:
         alice, bob = discord_.user("alice"), discord_.user("bob")
-        await discord_.command("game new", {"game": "the-expedition", "seed": 21, "timer": 2.0}, user=alice)
+        lobby = await discord_.command("game new", {"game": "the-expedition", "seed": 21, "timer": 2.0}, user=alice)
+        assert "Turn timer: 2 h per turn." in lobby.public()[-1].content, "the lobby says what players sign up for"
         await discord_.command("game join", user=bob)
         await discord_.command("game start", user=alice)
         users = [alice, bob]

@@ -231,6 +231,20 @@ async def test_an_export_with_an_undo_replays_to_the_same_state(service: GameSer
     assert any("could not be replayed" in line for line in history.check_export(wrong).failures)
 
 
+async def test_a_replay_says_when_the_export_was_played_with_other_component_data(service: GameService) -> None:
+    match_id = await seat(service, "test-nim", PEOPLE[:1], mode="solo")
+    await play_nim(service, CHANNEL, PEOPLE[:1])
+    data = await history.export_match(service, GUILD, match_id)
+    assert history.check_export(data).ok
+    edited = copy.deepcopy(data)
+    edited["match"]["data_version"] = "owner-edit-7"
+    edited["sha256"] = history.digest({k: v for k, v in edited.items() if k != "sha256"})
+    installed = (await service.match(match_id)).data_version
+    assert history.check_export(edited).failures == [
+        f"the game was played with component data version owner-edit-7, this installation has {installed}: "
+        "cards and tiles may differ, so a replay may not match"]
+
+
 def test_the_replay_command_says_when_a_file_is_not_an_export(tmp_path: Path,
                                                               capsys: pytest.CaptureFixture[str]) -> None:
     (tmp_path / "notes.json").write_text('{"format": "something else"}')

@@ -50,10 +50,12 @@ async def test_a_solo_player_takes_a_move_back_at_once_and_the_log_still_replays
         before = (await current_match(discord_)).state
         await take(discord_, alice, 2)
         replies = await discord_.command("game undo", user=alice)
-        assert replies.ephemeral()[0].content.startswith("Your last move was taken back")
-        board = replies.public()[-1]
-        assert board.created and "Alice's last move was taken back." in (board.content or "")
-        assert board.notified == (alice.id,)
+        assert replies.ephemeral()[0].content == ("Your last move was taken back; the board above shows the "
+                                                  "position again.")
+        board = replies.public()[-1]  # still Alice's turn: her board is edited, no new message and no ping
+        assert not board.created
+        assert "Alice's last move was taken back." in (board.content or "") and board.notified == ()
+        assert [r for r in replies if r.created and not r.ephemeral] == []
         match = await current_match(discord_)
         assert match.state == before
         await replayed_matches_stored(discord_)
@@ -116,8 +118,9 @@ async def test_a_request_lapses_when_another_move_is_made(database: Path) -> Non
         request = (await discord_.command("game undo", user=mover)).public()[-1]
         await take(discord_, other, 1)
         moved = await current_match(discord_)
-        lapsed = await discord_.click(request, label="Approve undo", user=other)
-        assert "lapsed: a move was made since" in (lapsed.of("edit")[0].content or "")
+        tidied = next(m for m in discord_.channel_messages() if m.id == request.message_id)
+        assert tidied.content == f"{mover.global_name}'s undo request lapsed: a move was made since."
+        assert tidied.button_labels() == [], "a lapsed request loses its buttons as soon as the move is made"
         assert (await current_match(discord_)).version == moved.version
 
 

@@ -132,7 +132,8 @@ class ExpeditionsGame(Game):
             engine.choose(wanted["option"])
         engine.run()
         engine.fill_empty_slots()
-        told = _without_repeats([self.describe(new, e) for e in engine.events if e["kind"] not in QUIET_EVENTS])
+        told = _without_repeats([line for line in (self.describe(new, e) for e in engine.events
+                                                   if e["kind"] not in QUIET_EVENTS) if line])
         if told:
             new["last_move"] = " ".join(told[:3]) + (" …" if len(told) > 3 else "")
             new["log"] = (new["log"] + told)[-LOG_LENGTH:]

@@ -108,6 +108,23 @@ NOISE = 0.6  # plans within this much of the best are taken now and then
 MOVE_CANDIDATES = 5  # destinations a plan considers (the most promising by a quick look)
 
 
+NO_VANQUISH = 0.5
+"""The share of the 20 token's or the corruption category's progress that counts while the seat controls no card
+that vanquishes: power and guile buy nothing without one (a bot that trashed its companion held 10 and 10 and
+circled location 20 without end, seed 1186)."""
+
+
+def _vanquishes(effects: Any) -> bool:
+    return any(effect["do"] == "vanquish" or (effect["do"] == "or" and any(_vanquishes(option)
+                                                                           for option in effect["options"]))
+               for effect in effects)
+
+
+def can_vanquish(comp: Components, player: State) -> bool:
+    """Whether a card the seat controls (hand or active row) can vanquish, by its core or its ability."""
+    return any(_vanquishes(comp.cards[c].core) or _vanquishes(comp.cards[c].ability) for c in q.controlled(player))
+
+
 def goal_progress(comp: Components, state: State, seat: int, key: str) -> float:
     """How close a seat is to a glory category, 0 to 1, counting cards in hand as half-way to a meld/upgrade."""
     player = state["players"][seat]
@@ -137,8 +154,11 @@ def goal_progress(comp: Components, state: State, seat: int, key: str) -> float:
             steps = hex_distances(comp)[player["at"]].get(code, 9)
             reach = TOKEN20_FAR + (TOKEN20_THERE - TOKEN20_FAR) / (1 + 0.5 * steps)
         have = reach * token20_resources(comp, state, seat)
+        if not can_vanquish(comp, player):
+            have *= NO_VANQUISH
     elif glory.measure == "corruption":
-        have = q.corruption_count(player) + 0.1 * (player["power"] + player["guile"]) / 3
+        means = 0.1 * (player["power"] + player["guile"]) / 3
+        have = q.corruption_count(player) + means * (1.0 if can_vanquish(comp, player) else NO_VANQUISH)
     elif glory.measure == "cards":
         have = len(controlled)
     else:

@@ -121,32 +121,15 @@ def card_line(comp: Components, card_id: str) -> str:
     return "; ".join(parts)
 
 
-DECISION_VERBS = {
-    "play_steps": "use the card", "or": "choose a side of the OR", "worker_colour": "gain a worker",
-    "take_card": "gain a face-up card", "card_destination": "place the gained card", "sweep": "sweep face-up cards",
-    "rescue": "rescue a card", "discard": "discard a card", "trash": "trash a card", "play": "play a card",
-    "activate_adjacent": "activate an adjacent card", "location_benefit": "take an adjacent location's benefit",
-    "solve": "solve a quest", "vanquish": "vanquish corruption", "upgrade": "upgrade an item",
-    "meld": "meld a meteorite", "boast": "boast",
-}
-NOTHING_TO = {
-    "worker_colour": "no worker colour left to gain", "take_card": "no face-up card to gain",
-    "sweep": "no face-up card to sweep", "rescue": "no active card to rescue", "discard": "no card in hand to discard",
-    "trash": "no card to trash", "play": "no card in hand to play", "activate_adjacent": "no adjacent card to activate",
-    "location_benefit": "no exposed benefit next door to take", "solve": "no quest to solve here",
-    "vanquish": "no corruption here to vanquish", "upgrade": "no item to upgrade", "meld": "no meteorite to meld",
-    "boast": "no glory category to boast of", "or": "no side of the OR it can take",
-}
-
-
 def no_choice_text(who: str, decision: str) -> str:
-    """ "Ann has no item to upgrade.": a decision skipped because nothing could be chosen."""
-    return f"{who} has {NOTHING_TO.get(decision, 'no option for ' + DECISION_VERBS.get(decision, decision))}."
+    """Nothing: a decision skipped because nothing could be chosen ("has no quest to solve here") is no event, so
+    the story of a turn (a computer player's above all, told in the next board) leaves it out."""
+    return ""
 
 
 def skipped_text(who: str, decision: str) -> str:
-    """ "Ann chooses not to activate an adjacent card.": an optional decision the player declined."""
-    return f"{who} chooses not to {DECISION_VERBS.get(decision, decision.replace('_', ' '))}."
+    """Nothing: an optional decision declined changes nothing, so it is not told either."""
+    return ""
 
 
 def nothing_gained_text(who: str, what: str, cap: int) -> str:

@@ -10,9 +10,9 @@ from __future__ import annotations
 import copy
 import random
 
-from bot.core.bots import Decision, GameBot
+from bot.core.bots import Budget, Decision, GameBot
 from bot.core.protocol import JSON, Game
-from bot.games.monster_expedition import strategies
+from bot.games.monster_expedition import planner, strategies
 from bot.games.monster_expedition.catalog import REGION_NAMES, catalog
 from bot.games.monster_expedition.effects import camp_level_sum, total_points
 
@@ -55,6 +55,17 @@ class MonsterExpeditionBot(GameBot):
         seen = game.view(state, seat)
         action = strategies.choose(seen, "greedy", rng)
         return Decision(action, _reason(seen, action))
+
+    def search(self, game: Game, view: JSON, seat: int, rng: random.Random, budget: Budget) -> Decision | None:
+        """The expectimax planner over the dice (standard games); the solo campaign keeps the shared search."""
+        if view["mode"] != "standard":
+            return None
+        legal = game.legal_actions(self.determinize(game, view, seat, rng), seat)
+        found = planner.plan(view, seat, legal, budget.iterations, budget.seconds)
+        if found is None:
+            return None
+        action, reason = found
+        return Decision(action, reason[0].upper() + reason[1:])
 
     def evaluate(self, game: Game, state: JSON) -> dict[int, float]:
         if state["mode"] == "solo":

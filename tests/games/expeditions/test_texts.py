@@ -18,16 +18,12 @@ def test_a_gain_of_nothing_says_why_instead_of_gains_zero() -> None:
     assert GAME.describe(state, {"kind": "gained", "seat": 0, "what": "power", "n": 2}) == "P0 gains 2 power."
 
 
-def test_decisions_with_no_option_or_declined_read_as_plain_words() -> None:
+def test_decisions_with_no_option_or_declined_are_not_told() -> None:
+    """Nothing happened: "has no item to upgrade" or "chooses not to vanquish" would only pad a turn's story."""
     state = fresh()
-    assert GAME.describe(state, {"kind": "no_choice", "seat": 0, "decision": "upgrade"}) == \
-        "P0 has no item to upgrade."
-    assert GAME.describe(state, {"kind": "no_choice", "seat": 0, "decision": "activate_adjacent"}) == \
-        "P0 has no adjacent card to activate."
-    assert GAME.describe(state, {"kind": "skipped", "seat": 0, "decision": "activate_adjacent"}) == \
-        "P0 chooses not to activate an adjacent card."
-    assert GAME.describe(state, {"kind": "skipped", "seat": 0, "decision": "vanquish"}) == \
-        "P0 chooses not to vanquish corruption."
+    for kind, decision in (("no_choice", "upgrade"), ("no_choice", "solve"), ("no_choice", "boast"),
+                           ("skipped", "activate_adjacent"), ("skipped", "vanquish")):
+        assert GAME.describe(state, {"kind": kind, "seat": 0, "decision": decision}) == ""
 
 
 def test_a_sentence_repeated_in_a_row_is_said_once_with_a_count() -> None:

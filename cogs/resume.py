@@ -1,0 +1,47 @@
+"""Start-up: games left waiting for a computer player when the bot stopped go on by themselves.
+
+Once the bot is ready (the first time only: discord.py fires `on_ready` again after a reconnect), the bot turns
+that were due are played and told in a new board pinging the next person, and tables of bots alone pick up their
+round-by-round loop (bot/autoplay.py `resume_tables`).
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING
+
+from discord.ext import commands
+
+from bot import autoplay
+from cogs.lobby import drive_bot_table
+
+if TYPE_CHECKING:
+    from bot.app import ExpeditionBot
+
+log = logging.getLogger(__name__)
+
+
+class Resume(commands.Cog):
+    """Resumes the bots' turns once per process."""
+
+    def __init__(self, bot: ExpeditionBot) -> None:
+        self.bot = bot
+        self.done = False
+
+    @commands.Cog.listener()
+    async def on_ready(self) -> None:
+        if self.done:
+            return
+        self.done = True
+        bot = self.bot
+
+        async def post(match_id: int) -> None:
+            await bot.desk.post(match_id)
+
+        resumed = await autoplay.resume_tables(bot.service, post, lambda match_id: drive_bot_table(bot, match_id))
+        if resumed:
+            log.info("Resumed the computer players of %d game(s): %s", len(resumed), resumed)
+
+
+async def setup(bot: commands.Bot) -> None:
+    await bot.add_cog(Resume(bot))  # type: ignore[arg-type]

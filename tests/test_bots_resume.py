@@ -1,0 +1,105 @@
+"""A restart while a computer player is to move: the bot turns go on by themselves once the new bot is ready, told
+in exactly one new board pinging the person to move, even when two processes start on one database at once."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+
+from bot import autoplay
+from bot.app import create_bot
+from bot.core.bots import Budget
+from bot.core.seats import is_bot
+from bot.games.the_expedition import GAME
+from bot.games.the_expedition.policies import greedy_action
+from bot.offline import DiscordHarness, World
+from tests.tables import current_match
+
+
+@pytest.fixture(autouse=True)
+def quick_bots(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """Bots think in a thread with a small iteration budget; a table of bots alone does not pause between rounds."""
+    monkeypatch.setattr(autoplay, "LIVE_BUDGET", Budget(seconds=5.0, iterations=15))
+    monkeypatch.setattr(autoplay, "BOT_ROUND_PAUSE", 0.0)
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        autoplay.use_executor(pool)
+        yield
+        autoplay.use_executor(None)
+
+
+def _boards(discord_: DiscordHarness) -> list[object]:
+    return [m for m in discord_.channel_messages() if m.files]
+
+
+async def test_bot_turns_due_when_the_bot_stopped_are_played_once_after_a_restart(database: Path) -> None:
+    world = World()
+    async with DiscordHarness(create_bot(database), world=world) as discord_:
+        alice = discord_.user("alice")
+        await discord_.command("game new", {"game": "the-expedition", "seed": 21}, user=alice)
+        await discord_.command("game add-bot", {"level": "normal"}, user=alice)
+        await discord_.command("game add-bot", {"level": "hard"}, user=alice)
+        await discord_.command("game start", user=alice)
+        match = await current_match(discord_)
+        seat = GAME.to_act(match.state)[0]
+        assert match.user_at(seat).user_id == alice.id
+        # Her move is committed, then the process stops before the bots play theirs (the service's own commit,
+        # without the bot turns that normally follow it).
+        stopped = match
+        while not is_bot(stopped.user_at(GAME.to_act(stopped.state)[0]).user_id):
+            action = greedy_action(stopped.state, GAME.catalog, seat, random.Random(1))
+            stopped = (await discord_.bot.service._commit(stopped, alice.id, action, stopped.version)).match
+        boards_before = len(_boards(discord_))
+    # Two processes start on the same database at once: each resumes when it is ready.
+    async with DiscordHarness(create_bot(database), world=world, ready=False) as first, \
+            DiscordHarness(create_bot(database), world=world, ready=False) as second:
+        for harness in (first, second):
+            harness.bot._handle_ready()
+            harness.bot.dispatch("ready")
+        await asyncio.gather(first.settle(), second.settle())
+        resumed = await current_match(first)
+        assert resumed.status == "active"
+        waiting = GAME.to_act(resumed.state)[0]
+        assert resumed.user_at(waiting).user_id == alice.id, "every bot turn was played"
+        moves = [e for e in await first.bot.service.store.events(resumed.id) if e.kind == "action"]
+        bot_moves = [e.seat for e in moves if e.seq > stopped.version]
+        assert bot_moves and set(bot_moves) == {1, 2}, "both bots took their turns"
+        assert await first.bot.service.replayed_state(resumed.id) == resumed.state, "nothing applied twice"
+        new_boards = _boards(first)[boards_before:]
+        assert len(new_boards) == 1, "exactly one new board"
+        assert new_boards[0].notified == (alice.id,)
+        assert "🤖 Bot 2 (normal)" in new_boards[0].content and "🤖 Bot 3 (hard)" in new_boards[0].content
+        # A reconnect fires on_ready again: nothing more happens.
+        first.bot.dispatch("ready")
+        await first.settle()
+        assert len(_boards(first)) == boards_before + 1
+
+
+async def test_a_table_of_bots_alone_goes_on_to_the_end_after_a_restart(database: Path) -> None:
+    world = World()
+    async with DiscordHarness(create_bot(database), world=world) as discord_:
+        alice = discord_.user("alice")
+        await discord_.command("game new", {"game": "the-expedition", "seed": 8}, user=alice)
+        await discord_.command("game add-bot", {"level": "normal"}, user=alice)
+        await discord_.command("game add-bot", {"level": "easy"}, user=alice)
+        await discord_.command("game leave", user=alice)
+        lobby_match = await current_match(discord_)
+        service = discord_.bot.service
+        # Started, then stopped before its first round was played (no table loop runs in this process).
+        started = await service.start(lobby_match.channel_id, lobby_match.host_id)
+        assert autoplay.all_bots(started) and autoplay.bot_to_move(started) is not None
+    async with DiscordHarness(create_bot(database), world=world) as restarted:
+        finished = await current_match(restarted)
+        for _ in range(1200):  # the table plays in the background: wait for it (60 s at most)
+            if finished.status != "active":
+                break
+            await asyncio.sleep(0.05)
+            finished = await current_match(restarted)
+        assert finished.status == "finished" and GAME.outcome(finished.state) is not None
+        assert finished.version > started.version
+        assert all(m.notified == () for m in restarted.channel_messages()), "bots are never pinged"
+        assert await restarted.bot.service.replayed_state(finished.id) == finished.state

@@ -5,6 +5,7 @@ Draws from the view dict only (never imports the rules), so what the image shows
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 from functools import lru_cache
@@ -326,14 +327,14 @@ def _p_hex(row: int, col: int) -> tuple[tuple[float, float], ...]:
                  for i in range(6))
 
 
-_SPACES: dict[str, tuple[kit.Face, tuple[int, int]]] = {}
+_SPACES: dict[str, tuple[kit.Face, Image.Image, tuple[int, int]]] = {}
 _LAYERS: dict[str, kit.Face] = {}
 CACHED_SPACES, CACHED_LAYERS = 4096, 32
 
 
-def _p_space_face(space: dict[str, Any], key: str) -> tuple[kit.Face, tuple[int, int]]:
+def _p_space_face(space: dict[str, Any], key: str) -> tuple[kit.Face, Image.Image, tuple[int, int]]:
     """One map space drawn once per process on a transparent piece (a space looks the same until its corruption,
-    mech, card or side changes), and where it goes on the board."""
+    mech, card or side changes): the piece, its mask and where it goes on the board."""
     found = _SPACES.get(key)
     if found is None:
         x, y = _p_centre(space["row"], space["col"])
@@ -343,7 +344,9 @@ def _p_space_face(space: dict[str, Any], key: str) -> tuple[kit.Face, tuple[int,
             _p_space(kit.Draw(image), space, origin)
         if len(_SPACES) >= CACHED_SPACES:
             _SPACES.clear()
-        found = _SPACES[key] = (kit.Face(image, drawn), origin)
+        # Everything on a space is opaque (shapes are not anti-aliased, letters sit on them): a 1-bit mask pastes
+        # it at a third of the cost of its alpha channel.
+        found = _SPACES[key] = (kit.Face(image.convert("RGB"), drawn), image.getchannel("A").convert("1"), origin)
     return found
 
 
@@ -352,16 +355,18 @@ def _p_map_layer(view: dict[str, Any]) -> kit.Face:
     comes back as long as nothing on the map changes (most steps of a turn)."""
     spaces = view["map"]["spaces"]
     mechs = list(view["map"]["basecamp"]["mechs"])
-    key = json.dumps([spaces, mechs], sort_keys=True, check_circular=False)  # a C-speed key of the whole map
+    recording = kit.is_recording()  # a layer built for a test carries what it drew; a worker's needs no record
+    key = json.dumps([spaces, mechs, recording], sort_keys=True, check_circular=False)  # the whole map, at C speed
     layer = _LAYERS.get(key)
     if layer is None:
         base = _p_base()
         image = base.image.copy()
-        with kit.building(image) as drawn:
+        with kit.building(image) if recording else contextlib.nullcontext(kit.Recording()) as drawn:
             kit.replay(base)
             for space in spaces:
-                face, origin = _p_space_face(space, json.dumps(space, sort_keys=True))
-                kit.paste(image, face, origin, mask=True)
+                face, mask, origin = _p_space_face(space, repr(space))
+                image.paste(face.image, origin, mask)
+                kit.replay(face, origin)
             _p_basecamp(kit.Draw(image), mechs)
         if len(_LAYERS) >= CACHED_LAYERS:
             _LAYERS.clear()

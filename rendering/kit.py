@@ -108,6 +108,11 @@ def recording() -> Iterator[Recording]:
         _RECORDER.reset(token)
 
 
+def is_recording() -> bool:
+    """Whether a test is recording what boards draw (a cache may keep pieces built for it apart)."""
+    return _RECORDER.get() is not None
+
+
 def mark(kind: str, box: Box) -> None:
     """Note a token, die or badge for the overlap tests (nothing happens outside a recording)."""
     drawn = _RECORDER.get()

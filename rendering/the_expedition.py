@@ -534,9 +534,9 @@ def _p_draw_side(draw: kit.Draw, view: View) -> None:
             y = _p_side_line(draw, x + 42, y, facts, width - 46)
         elif over:
             if view["mode"] == "solo-hard":
-                parts = f"{score['expeditions']} expeditions (locations not counted)"
+                parts = f"{score['expeditions']} pts from expeditions (locations not counted)"
             else:
-                parts = f"{score['locations']} locations + {score['expeditions']} expeditions"
+                parts = f"{score['locations']} from locations + {score['expeditions']} from expeditions"
             y = _p_side_line(draw, x + 42, y, parts, width - 46, INK)
             if entry.get("scored"):
                 y = _p_side_line(draw, x + 42, y, "✓ " + _p_cards(entry["scored"]), width - 46, GOOD_TEXT)

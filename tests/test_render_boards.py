@@ -96,7 +96,7 @@ def test_the_expedition_final_board_shows_the_breakdown_and_the_unscored_cards()
     shown = _flat(_texts(game.key, view))
     for entry in view["participants"]:
         score = entry["score"]
-        assert _flat(f"{score['locations']} locations + {score['expeditions']} expeditions") in shown
+        assert _flat(f"{score['locations']} from locations + {score['expeditions']} from expeditions") in shown
         for card in entry["unscored"]:
             assert _flat(f"{card['name']} {card['points']}") in shown
     assert "held by gravity" not in shown

@@ -75,8 +75,10 @@ def turn_text(comp: Components, state: dict[str, Any]) -> str:
         return f"{who}: {PROMPTS[turn['pending']['kind']]}"
     if turn["phase"] == "start":
         return f"{who}: choose an action to cover, or refresh"
-    left = " and ".join(ACTION_WORDS[a] for a in turn["remaining"])
-    return f"{who}: {left}, in any order"
+    remaining = [ACTION_WORDS[a] for a in turn["remaining"]]
+    if len(remaining) == 1:
+        return f"{who}: {remaining[0]}, the turn's last action"
+    return f"{who}: {' and '.join(remaining)}, in any order"
 
 
 def player_view(comp: Components, state: dict[str, Any], seat: int) -> dict[str, Any]:

@@ -68,3 +68,13 @@ def test_a_reshuffle_of_one_card_is_a_deck_of_1_card() -> None:
         "The discard pile is shuffled into a new deck of 1 card."
     assert GAME.describe(state, {"kind": "deck_reshuffled", "cards": 7}) == \
         "The discard pile is shuffled into a new deck of 7 cards."
+
+
+def test_the_headline_names_the_actions_left_and_does_not_say_in_any_order_of_one() -> None:
+    state = fresh()
+    turn = state["turn"]
+    turn["phase"], turn["pending"] = "actions", None
+    turn["remaining"] = ["move", "play", "gather"]
+    assert GAME.turn_text(state) == "P0: Move and Play and Gather, in any order"
+    turn["remaining"] = ["gather"]
+    assert GAME.turn_text(state) == "P0: Gather, the turn's last action"

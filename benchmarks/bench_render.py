@@ -7,8 +7,10 @@ measured side by side in this run.
 Each game and mode is played from a fixed seed with legal moves; the benchmark takes 7 consecutive boards from the
 middle of each match and its last 3 (the final board among them). Boards are drawn in turn across the matches (one
 board of each, then the next of each), as a render worker serving many channels does, so no cache is warm for one
-image only. Each pass starts with every rendering cache empty (fonts loaded, as a worker's start does), so every
-timing is the first time that exact board is drawn, with the match's earlier boards drawn before it. Per board:
+image only. Each pass starts with every rendering cache empty (fonts loaded, as a worker's start does) and draws
+the 2 boards before each window untimed, so every timing is the first time that exact board is drawn, with the
+match's earlier boards drawn before it. A worker's start (fonts, the drawable characters, the games' names
+rasterised: rendering/vocabulary.py) is redone at each pass and not timed. Per board:
 the median over passes of the render (view -> PNG bytes, what a worker does) and of the floor (PNG-encoding the
 same finished image with the same settings), timed one right after the other.
 
@@ -31,10 +33,12 @@ import bot.games  # noqa: F401  (registers every game)
 from bot.core import JSON, Game, Rng, all_games
 from rendering import kit, render_board, render_detail
 from rendering.glyphs import drawable_view
+from rendering.pool import _warm_up
 
 COUNTS = {("the-expedition", "standard"): (2, 3), ("the-expedition", "abstract"): (2, 3),
           ("monster-expedition", "standard"): (2, 3, 4), ("expeditions", "standard"): (1, 3, 5)}
-MIDDLE, END = 7, 3
+MIDDLE, END, LEAD_IN = 7, 3, 2
+OWN_CACHES = ("rendering.expeditions._SPACES", "rendering.expeditions._LAYERS", "rendering.kit._INKS")
 TARGET = 1.3
 
 
@@ -48,6 +52,7 @@ class Case:
     players: int
     views: list[JSON]
     labels: list[str]
+    lead_in: list[JSON]
     renders: list[list[float]] = field(default_factory=list)
     floors: list[list[float]] = field(default_factory=list)
     sizes: list[int] = field(default_factory=list)
@@ -82,7 +87,10 @@ def cases(seed: int) -> list[Case]:
                 picked = list(range(middle, middle + MIDDLE)) + list(range(len(states) - END, len(states)))
                 labels = [f"mid+{i}" for i in range(MIDDLE)] + [f"end-{END - 1 - i}" for i in range(END)]
                 views = [game.view(states[index], None) for index in picked]
-                out.append(Case(game, module, mode.key, players, views, labels))
+                end = len(states) - END
+                lead_in = [game.view(states[index], None) for index in (*range(max(0, middle - LEAD_IN), middle),
+                                                                        *range(max(0, end - LEAD_IN), end))]
+                out.append(Case(game, module, mode.key, players, views, labels, lead_in))
     return out
 
 
@@ -95,18 +103,29 @@ def clear_caches() -> None:
                                             ("the_expedition", "monster_expedition", "expeditions"))):
         for name in dir(module):
             function = getattr(module, name)
-            if hasattr(function, "cache_clear") and name != "font":
+            if hasattr(function, "cache_clear") and name not in ("font", "_drawable_codepoints",
+                                                                  "_drawable_characters"):
                 function.cache_clear()
+    for cache in OWN_CACHES:  # the renderers' own bounded caches
+        module_name, _, name = cache.rpartition(".")
+        getattr(importlib.import_module(module_name), name).clear()
     del rendering
 
 
 def one_pass(all_cases: list[Case]) -> None:
     """Every board once, one board of each match in turn; render then floor, side by side."""
     clear_caches()
+    _warm_up()  # a fresh worker's start
     for case in all_cases:
         case.renders.append([])
         case.floors.append([])
     for index in range(MIDDLE + END):
+        if index in (0, MIDDLE):  # the boards just before each window, as the match's worker drew them
+            for lead in range(LEAD_IN):
+                for case in all_cases:
+                    views = case.lead_in[:LEAD_IN] if index == 0 else case.lead_in[LEAD_IN:]
+                    if lead < len(views):
+                        render_board(case.game.key, views[lead])
         for case in all_cases:
             view = case.views[index]
             started = time.perf_counter()
@@ -123,10 +142,11 @@ def one_pass(all_cases: list[Case]) -> None:
 
 
 def write_pictures(all_cases: list[Case], folder: Path) -> None:
-    """The README pictures: a mid-game board of each game's first mode, and Monster Expedition's at phone size."""
+    """The README pictures: a mid-game board of each game's first mode with 3 players (or its first count), and
+    Monster Expedition's at phone size."""
     folder.mkdir(parents=True, exist_ok=True)
     done: set[str] = set()
-    for case in all_cases:
+    for case in sorted(all_cases, key=lambda c: c.players != 3):
         if case.game.key in done or case.mode != case.game.modes[0].key:
             continue
         done.add(case.game.key)
@@ -146,7 +166,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--quiet", action="store_true", help="only the summary per match and overall")
     args = parser.parse_args()
-    kit.warm_up()
+    _warm_up()  # as a render worker starts: fonts loaded, the characters they draw read
     all_cases = cases(args.seed)
     for _ in range(args.passes):
         one_pass(all_cases)

@@ -5,6 +5,7 @@ Draws from the view dict only (never imports the rules), so what the image shows
 
 from __future__ import annotations
 
+import json
 import math
 from functools import lru_cache
 from typing import Any
@@ -178,7 +179,7 @@ def draw_side(draw: ImageDraw.ImageDraw, view: dict[str, Any], top: int, bottom:
         ranked = sorted(view["players"], key=lambda p: (-p["score"], -p["tiebreak"]))
         for player in ranked:
             kit.draw_token(draw, (left + 30, y + 16), 13, kit.player_style(player["seat"]))
-            line = f"{player['name']}  ${player['score']}  (tie-break {player['tiebreak']})"
+            line = f"{player['name']}  ${player['score']}  (glory total {player['tiebreak']})"
             text, face = kit.fitted(line, right - left - 70, 22)
             draw.text((left + 52, y + 2), text, font=face, fill=kit.INK)
             y += 32
@@ -325,10 +326,55 @@ def _p_hex(row: int, col: int) -> tuple[tuple[float, float], ...]:
                  for i in range(6))
 
 
-def _p_space(draw: kit.Draw, space: dict[str, Any]) -> None:
+_SPACES: dict[str, tuple[kit.Face, tuple[int, int]]] = {}
+_LAYERS: dict[str, kit.Face] = {}
+CACHED_SPACES, CACHED_LAYERS = 4096, 32
+
+
+def _p_space_face(space: dict[str, Any], key: str) -> tuple[kit.Face, tuple[int, int]]:
+    """One map space drawn once per process on a transparent piece (a space looks the same until its corruption,
+    mech, card or side changes), and where it goes on the board."""
+    found = _SPACES.get(key)
+    if found is None:
+        x, y = _p_centre(space["row"], space["col"])
+        origin = (math.floor(x - P_HEX_W / 2) - 2, math.floor(y - P_HEX_R) - 2)
+        image = Image.new("RGBA", (int(P_HEX_W) + 6, int(2 * P_HEX_R) + 6), (0, 0, 0, 0))
+        with kit.building(image) as drawn:
+            _p_space(kit.Draw(image), space, origin)
+        if len(_SPACES) >= CACHED_SPACES:
+            _SPACES.clear()
+        found = _SPACES[key] = (kit.Face(image, drawn), origin)
+    return found
+
+
+def _p_map_layer(view: dict[str, Any]) -> kit.Face:
+    """The map, the basecamp and the legend on the board's background, built from cached spaces; the same layer
+    comes back as long as nothing on the map changes (most steps of a turn)."""
+    spaces = view["map"]["spaces"]
+    mechs = list(view["map"]["basecamp"]["mechs"])
+    key = json.dumps([spaces, mechs], sort_keys=True, check_circular=False)  # a C-speed key of the whole map
+    layer = _LAYERS.get(key)
+    if layer is None:
+        base = _p_base()
+        image = base.image.copy()
+        with kit.building(image) as drawn:
+            kit.replay(base)
+            for space in spaces:
+                face, origin = _p_space_face(space, json.dumps(space, sort_keys=True))
+                kit.paste(image, face, origin, mask=True)
+            _p_basecamp(kit.Draw(image), mechs)
+        if len(_LAYERS) >= CACHED_LAYERS:
+            _LAYERS.clear()
+        layer = _LAYERS[key] = kit.Face(image, drawn)
+    return layer
+
+
+def _p_space(draw: kit.Draw, space: dict[str, Any], origin: tuple[int, int] = (0, 0)) -> None:
     row, col = space["row"], space["col"]
+    ox, oy = origin
     x, y = _p_centre(row, col)
-    points = _p_hex(row, col)
+    x, y = x - ox, y - oy
+    points = [(px - ox, py - oy) for px, py in _p_hex(row, col)]
     if space["kind"] == "cards":
         draw.polygon(points, fill="#23283A", outline=kit.INK_MUTED)
         card = space.get("card")
@@ -381,16 +427,21 @@ def _p_space(draw: kit.Draw, space: dict[str, Any]) -> None:
               fill=kit.INK_DARK if space["revealed"] else kit.INK_MUTED, anchor="mm")
 
 
-def _p_map(draw: kit.Draw, view: dict[str, Any]) -> None:
-    for space in view["map"]["spaces"]:
-        _p_space(draw, space)
+def _p_basecamp(draw: kit.Draw, mechs: list[int]) -> None:
     y = P_TOP + 8 * P_HEX_R + 22
-    mechs = view["map"]["basecamp"]["mechs"]
     draw.rounded_rectangle((12, y - 20, 12 + 150 + 40 * len(mechs), y + 20), radius=8, fill="#4A4034")
     draw.text((22, y), "Basecamp", font=kit.font(SMALL, "bold"), fill=kit.INK, anchor="lm")
     for index, seat in enumerate(mechs):
         kit.draw_token(draw, (138 + index * 40, y), 17, kit.player_style(seat), width=2)
-    _p_legend(draw, int(y + 26))
+
+
+@lru_cache(maxsize=1)
+def _p_base() -> kit.Face:
+    """The board's background with the legend under the map: the same for every board."""
+    image = Image.new("RGB", (P_W, P_H), kit.BACKGROUND)
+    with kit.building(image) as drawn:
+        _p_legend(kit.Draw(image), int(P_TOP + 8 * P_HEX_R + 48))
+    return kit.Face(image, drawn)
 
 
 def _p_legend(draw: kit.Draw, top: int) -> None:
@@ -439,10 +490,10 @@ def _p_side(draw: kit.Draw, view: dict[str, Any]) -> None:
         stars = f"{player['stars']} star{'s' if player['stars'] != 1 else ''}"
         y = _p_player_head(draw, player, x, y, width, f"${player['score']} · {stars}")
         token = TOKEN_WORDS.get(player["action_token"], "")
-        facts = f"power {player['power']} · guile {player['guile']} · hand {len(player['hand'])}"
+        facts = [f"power {player['power']}", f"guile {player['guile']}", f"hand {len(player['hand'])}"]
         if token and len(view["players"]) <= 3:  # with four or five players the token stays in the detail board
-            facts += f" · {token}"
-        y = _p_text(draw, x + 42, y, facts, width - 46, kit.INK_MUTED)
+            facts.append(token)
+        y = _p_text(draw, x + 42, y, kit.facts_line(facts), width - 46, kit.INK_MUTED)
         if player["seat"] == current:
             style = kit.player_style(player["seat"])
             draw.rounded_rectangle((x - 6, start - 4, x + width + 4, y + 2), radius=8, outline=style.colour, width=3)
@@ -462,31 +513,49 @@ def _p_results(draw: kit.Draw, view: dict[str, Any], left: int, columns: int) ->
         x = left + column * (column_w + 8)
         y = _p_player_head(draw, player, x, y_of[column], column_w, f"{index + 1}. ${player['score']}")
         parts = player["score_parts"]
-        y = _p_text(draw, x + 42, y, f"{parts['coins']} coins + {parts['upgrades']} upgrades + {parts['corruption']} "
-                    f"corruption + {parts['stars']} stars (tie-break {player['tiebreak']})", column_w - 46)
+        y = _p_text(draw, x + 42, y, f"{money_parts(parts)} · glory total {player['tiebreak']} (breaks ties)",
+                    column_w - 46)
         starred = [g["title"] for g in view["glory"] for seat in g["stars"] if seat == player["seat"]]
         if starred:
             y = _p_text(draw, x + 42, y, "Stars: " + "; ".join(starred), column_w - 46, kit.YELLOW)
         y_of[column] = y + 12
 
 
+def money_parts(parts: dict[str, Any]) -> str:
+    """Where a final score came from, in dollars as the rulebook counts them."""
+    return (f"coins ${parts['coins']} + upgrades ${parts['upgrades']} + corruption ${parts['corruption']} + "
+            f"stars ${parts['stars']}")
+
+
+def _p_summary(view: dict[str, Any]) -> str:
+    """The header's second line at the end: the result (one player: their final score, not a "win")."""
+    if len(view["players"]) == 1:
+        player = view["players"][0]
+        return f"{player['name']} ends the game with ${player['score']}."
+    return str(view["outcome"]["summary"])
+
+
 def render_image(view: dict[str, Any]) -> Image.Image:
     """The public board before encoding (the benchmark times the encoding of exactly this image)."""
-    image, draw = kit.new_canvas(P_H, P_W)
+    if view.get("outcome") and len(view["players"]) > 2:  # the results take the whole board
+        image, draw = kit.new_canvas(P_H, P_W)
+    else:
+        layer = _p_map_layer(view)
+        image = layer.image.copy()
+        kit.replay(layer)
+        draw = kit.Draw(image)
     current = view["current"]["seat"] if view.get("current") else None
     style = kit.player_style(current) if current is not None else None
     if view.get("outcome"):
         best = max(view["players"], key=lambda p: (p["score"], p["tiebreak"]))
         style = kit.player_style(best["seat"])
-        kit.phone_header(draw, P_W, _p_headline(view), view["outcome"]["summary"], style)
+        kit.phone_header(draw, P_W, _p_headline(view), _p_summary(view), style)
         if len(view["players"]) <= 2:  # room beside the final map
-            _p_map(draw, view)
             _p_results(draw, view, P_SIDE, 1)
         else:
             _p_results(draw, view, 12, 2)
     else:
         kit.phone_header(draw, P_W, _p_headline(view), view["last_move"], style)
-        _p_map(draw, view)
         _p_side(draw, view)
     return image
 
@@ -494,7 +563,7 @@ def render_image(view: dict[str, Any]) -> Image.Image:
 def _p_headline(view: dict[str, Any]) -> str:
     if view.get("outcome"):
         best = max(view["players"], key=lambda p: (p["score"], p["tiebreak"]))
-        return f"Game over: {best['name']} wins" if len(view["players"]) > 1 else f"Game over: ${best['score']}"
+        return f"Game over: {best['name']} wins" if len(view["players"]) > 1 else f"Game over: ${best['score']} in all"
     return str(view["turn"])
 
 
@@ -506,13 +575,18 @@ def render(view: dict[str, Any]) -> bytes:
 def alt_text(view: dict[str, Any]) -> str:
     """The board in words for the image's description (everything here is public in Expeditions)."""
     parts = ["Expeditions.", _p_headline(view) + "."]
+    if view.get("outcome"):
+        parts.append(_p_summary(view))
     if view.get("last_move"):
         parts.append(f"Last move: {view['last_move']}")
     places = {s["code"]: f"{s['label']} {s['name']}" for s in view["map"]["spaces"] if s.get("label")}
     for player in view["players"]:
         where = "the basecamp" if player["at"] == "basecamp" else places.get(player["at"], player["at"])
-        parts.append(f"{player['name']}: ${player['score']}, {player['stars']} stars, power {player['power']}, "
-                     f"guile {player['guile']}, at {where}.")
+        stars = f"{player['stars']} star{'' if player['stars'] == 1 else 's'}"
+        text = f"{player['name']}: ${player['score']}, {stars}, power {player['power']}, guile {player['guile']}"
+        if view.get("outcome") and player.get("score_parts"):
+            text += f" ({money_parts(player['score_parts'])}; glory total {player['tiebreak']})"
+        parts.append(f"{text}, at {where}.")
     cards = ", ".join(c["name"] for c in view["face_up"] if c)
     if cards:
         parts.append(f"Face-up cards: {cards}.")

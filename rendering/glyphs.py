@@ -14,6 +14,7 @@ from fontTools.ttLib import TTFont
 from rendering.kit import font_paths
 
 _SPACES = re.compile(r"[ \t]{2,}")
+_NON_ASCII = re.compile(r"[^\x00-\x7f]")
 _INVISIBLE = {0x200D, 0xFE0E, 0xFE0F}  # zero-width joiner and emoji/text variation selectors
 
 
@@ -48,11 +49,11 @@ def drawable_view(value: Any) -> Any:
 
     Almost every view is drawable already: one look at its JSON text says so, and the view is used as it is."""
     try:
-        text = json.dumps(value, ensure_ascii=False)
-    except (TypeError, ValueError):
+        text = json.dumps(value, ensure_ascii=False, check_circular=False)
+    except (TypeError, ValueError, RecursionError):
         return _drawable_view(value)
-    if _drawable_characters().issuperset(text):
-        return value
+    if text.isascii() or _drawable_characters().issuperset(_NON_ASCII.findall(text)):
+        return value  # (printable ASCII is drawable; JSON escapes control characters)
     return _drawable_view(value)
 
 

@@ -23,9 +23,11 @@ def camp_level(camp: dict[str, Any]) -> str:
     return f"level {camp['level']} of {FINAL_LEVEL}" + (" (final)" if camp["final"] else "")
 
 
-def camp_levels(player: dict[str, Any]) -> str:
-    """Every camp's level in one line: "camp levels: Aerie 4, Depths 6, Forest 8 (final)"."""
-    return "camp levels: " + ", ".join(f"{REGION_SHORT[r]} {c['level']}" + (" (final)" if c["final"] else "")
+def camp_levels(player: dict[str, Any], board: bool = False) -> str:
+    """Every camp's level in one line: "camp levels: Aerie 4, Depths 6, Forest 8 (final)" (on a board, a level
+    and its "(final)" never split over two lines)."""
+    final = "\u00a0(final)" if board else " (final)"
+    return "camp levels: " + ", ".join(f"{REGION_SHORT[r]} {c['level']}" + (final if c["final"] else "")
                                        for r, c in player["camps"].items())
 
 
@@ -511,7 +513,8 @@ def _p_tray(draw: kit.Draw, view: dict[str, Any], top: int) -> int:
         elif tray["rolled"]:
             text += " · rolled " + " ".join(str(d["value"]) for d in tray["rolled"])
         if tray.get("lost"):
-            text += f" · {len(tray['lost'])} lost to misthrows"
+            lost = len(tray["lost"])
+            text += f" · {plural(lost, 'die', 'dice')} lost to " + ("a misthrow" if lost == 1 else "misthrows")
     draw.text((12, top + 2), text, font=kit.font(SMALL, "semibold"), fill=kit.INK)
     draw.text((P_W - 12, top + 2), " · ".join(facts), font=kit.font(SMALL), fill=kit.INK_MUTED, anchor="ra")
     return top + 28
@@ -563,8 +566,8 @@ def _p_players(draw: kit.Draw, view: dict[str, Any], top: int) -> int:
             facts = [plural(len(player["monsters"]), "monster"), plural(int(player["symbiosis_sets"]), "symbiosis set")]
             if standard:
                 facts.append(plural(int(player["crests"]), "crest"))
-            y = _p_text(draw, x + 42, y, camp_levels(player), column_w - 46, kit.INK_MUTED)
-            y = _p_text(draw, x + 42, y, " · ".join(facts), column_w - 46, kit.INK_MUTED)
+            y = _p_text(draw, x + 42, y, camp_levels(player, board=True), column_w - 46, kit.INK_MUTED)
+            y = _p_text(draw, x + 42, y, kit.facts_line(facts), column_w - 46, kit.INK_MUTED)
         if standard and player["seat"] == active and not over:
             draw.rounded_rectangle((x - 6, start - 6, x + column_w + 2, y + 2), radius=8, outline=style.colour,
                                    width=3)

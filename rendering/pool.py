@@ -20,7 +20,7 @@ from concurrent.futures.process import BrokenProcessPool
 from typing import Any, ClassVar
 
 import rendering
-from rendering import kit
+from rendering import glyphs, kit, vocabulary
 
 View = dict[str, Any]
 Renderer = Callable[[str, View], bytes]
@@ -31,6 +31,8 @@ def _warm_up() -> None:
     for module in ("the_expedition", "monster_expedition", "expeditions"):
         __import__(f"rendering.{module}")
     kit.warm_up()
+    glyphs.drawable_view({})  # reads which characters the fonts can draw
+    vocabulary.warm_up()  # every card, monster and location name rasterised once
 
 
 def _draw(game_key: str, view: View, detail: bool, footer: str | None) -> bytes:

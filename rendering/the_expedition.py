@@ -528,28 +528,29 @@ def _p_draw_side(draw: kit.Draw, view: View) -> None:
         if entry["kind"] == "automation":
             card = entry["card"]
             upcoming = card["path"][card["moves_used"]] if card["moves_left"] else None
-            facts = f"{card['name']}: " + (f"next {ARROWS[upcoming]}, {card['moves_left']} left" if upcoming
-                                           else "out of moves")
+            left = card["moves_left"]
+            facts = f"{card['name']} card: " + (f"next {ARROWS[upcoming]}, {left} move{'s' if left != 1 else ''} left"
+                                                if upcoming else "out of moves")
             y = _p_side_line(draw, x + 42, y, facts, width - 46)
         elif over:
             if view["mode"] == "solo-hard":
-                parts = f"{score['expeditions']} from cards (not locations)"
+                parts = f"{score['expeditions']} expeditions (locations not counted)"
             else:
-                parts = f"{score['locations']} locations · {score['expeditions']} cards"
+                parts = f"{score['locations']} locations + {score['expeditions']} expeditions"
             y = _p_side_line(draw, x + 42, y, parts, width - 46, INK)
             if entry.get("scored"):
                 y = _p_side_line(draw, x + 42, y, "✓ " + _p_cards(entry["scored"]), width - 46, GOOD_TEXT)
             if entry.get("unscored"):
-                y = _p_side_line(draw, x + 42, y, "hand: " + _p_cards(entry["unscored"]), width - 46)
+                y = _p_side_line(draw, x + 42, y, "unscored: " + _p_cards(entry["unscored"]), width - 46)
         else:
             facts = [f"{left} marker{'s' if left != 1 else ''} left"]
             if view["mode"] != "abstract":
-                facts.append(f"{entry['hand_size']} card{'s' if entry['hand_size'] != 1 else ''}")
+                facts.append(f"{entry['hand_size']} card{'s' if entry['hand_size'] != 1 else ''} in hand")
             if entry.get("scored"):
                 facts.append(f"{len(entry['scored'])} scored")
             if entry.get("held"):
                 facts.append("held by gravity")
-            y = _p_side_line(draw, x + 42, y, " · ".join(facts), width - 46)
+            y = _p_side_line(draw, x + 42, y, kit.facts_line(facts), width - 46)
         if entry["id"] == view.get("current") and not over:
             draw.rounded_rectangle((x - 6, top - 6, right + 2, y + 2), radius=8, outline=HIGHLIGHT, width=2)
         y += 10 if over else 14

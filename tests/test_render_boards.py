@@ -96,7 +96,7 @@ def test_the_expedition_final_board_shows_the_breakdown_and_the_unscored_cards()
     shown = _flat(_texts(game.key, view))
     for entry in view["participants"]:
         score = entry["score"]
-        assert _flat(f"{score['locations']} locations · {score['expeditions']} cards") in shown
+        assert _flat(f"{score['locations']} locations + {score['expeditions']} expeditions") in shown
         for card in entry["unscored"]:
             assert _flat(f"{card['name']} {card['points']}") in shown
     assert "held by gravity" not in shown
@@ -131,8 +131,8 @@ def test_expeditions_final_board_shows_money_by_source_and_stars_by_glory_catego
     shown = _flat(_texts(game.key, view))
     for player in view["players"]:
         parts = player["score_parts"]
-        assert _flat(f"{parts['coins']} coins + {parts['upgrades']} upgrades + {parts['corruption']} corruption + "
-                     f"{parts['stars']} stars") in shown
+        assert _flat(f"coins ${parts['coins']} + upgrades ${parts['upgrades']} + corruption ${parts['corruption']} + "
+                     f"stars ${parts['stars']} · glory total {player['tiebreak']} (breaks ties)") in shown
         for glory in view["glory"]:
             if player["seat"] in glory["stars"]:
                 assert _flat(glory["title"]) in shown

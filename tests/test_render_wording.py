@@ -15,7 +15,7 @@ from tests.test_render_layout import positions
 def drawn_texts(render: object, game_key: str, view: JSON) -> list[str]:
     with kit.recording() as drawn:
         render(game_key, view)  # type: ignore[operator]
-    return [t.text for t in drawn]
+    return [t.text.replace("\u00a0", " ") for t in drawn]  # (no-break spaces keep facts whole on a line)
 
 
 def one_line(texts: list[str]) -> str:
@@ -106,6 +106,19 @@ def test_expeditions_public_board_explains_corruption_colours_and_letters() -> N
     for word in ("power", "guile", "both (the 20)"):
         assert word in texts
     assert "N, C, S: north, central, south · ? face down · M: map token" in texts
-    for player in view["players"]:
-        assert any(t.startswith(f"power {player['power']} · guile {player['guile']} · hand {len(player['hand'])}")
-                   for t in texts)
+    for player in view["players"]:  # (wrapped between facts, never inside one)
+        assert f"power {player['power']} · guile {player['guile']} · hand {len(player['hand'])}" in one_line(texts)
+
+
+def test_monster_expedition_tray_says_what_was_banked_and_lost() -> None:
+    game = find_game("monster-expedition")
+    view = game.view(positions("monster-expedition", "standard", 2, seed=3)[3], None)
+    die = {"value": 3, "colour": "black"}
+    view["tray"].update(region="aerie", banked=[die], banked_total=3, rolled=[], remaining=None,
+                        lost=[{"value": 6, "colour": "black"}])
+    assert "Aerie hunt: banked 3 = 3 · 1 die lost to a misthrow" in drawn_texts(render_board, game.key, view)
+    view["tray"].update(banked=[], banked_total=0, rolled=[die, {"value": 5, "colour": "yellow"}], lost=[])
+    assert "Aerie hunt: nothing banked yet · rolled 3 5" in drawn_texts(render_board, game.key, view)
+    view["tray"].update(lost=[die, die])
+    assert "Aerie hunt: nothing banked yet · rolled 3 5 · 2 dice lost to misthrows" in \
+        drawn_texts(render_board, game.key, view)

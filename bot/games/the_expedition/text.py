@@ -75,12 +75,12 @@ def describe(state: JSON, event: JSON, catalog: Catalog) -> str:
         if event.get("held"):
             text += f" {there}'s gravity holds them next turn."
         if "moves_left" in event:
-            text += f" ({_moves_left(event['moves_left'])}.)"
+            text = f"{text[:-1]}; {_moves_left(event['moves_left'])}."
         return text
     if kind == "automation_blocked":
         return (f"{name_of(state, event['who'])} can't move {event['direction']} off the grid: it stays on "
-                f"{catalog.location(state['grid'][event['cell']]).name} and marks nothing "
-                f"({_moves_left(event['moves_left'])}).")
+                f"{catalog.location(state['grid'][event['cell']]).name} and marks nothing; "
+                f"{_moves_left(event['moves_left'])}.")
     if kind == "stayed":
         who = name_of(state, event["who"])
         if event["reason"] == "gravity":
@@ -108,7 +108,8 @@ def describe(state: JSON, event: JSON, catalog: Catalog) -> str:
 
 
 def _moves_left(count: int) -> str:
-    return f"{count} printed move{'s' if count != 1 else ''} left"
+    """An Automation's moves left on its card, said after its move: "6 moves left on its card"."""
+    return f"{count} move{'s' if count != 1 else ''} left on its card"
 
 
 def summary(state: JSON, scores: dict[str, JSON], winners: list[str], reason: str, catalog: Catalog) -> str:

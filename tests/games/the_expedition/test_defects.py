@@ -110,7 +110,7 @@ def test_an_automation_marking_where_its_marker_already_is_reads_its() -> None:
     event = {"kind": "moved", "who": "a1", "direction": "up", "from_cell": 3, "to_cell": 0, "from_location": "io",
              "to_location": "luna", "marked": False, "removed": [], "moves_left": 1}
     assert GAME.describe(state, event) == ("Automation 1 moved up to Luna and marked Io (its marker was already "
-                                           "there). (1 printed move left.)")
+                                           "there); 1 move left on its card.")
 
 
 def test_an_end_triggered_in_round_9_still_ends_with_round_9() -> None:

@@ -71,7 +71,7 @@ def test_after_the_player_automation_2_then_automation_1_move_mark_and_remove() 
     assert rules.participant(state, "a1")["cell"] == CELL["saturn"]
     assert rules.participant(state, "a2")["cell"] == CELL["jupiter"]
     assert game.describe(state, events[2]) == ("Automation 1 moved up to Saturn and marked Europa, removing "
-                                               "Automation 2's marker. (8 printed moves left.)")
+                                               "Automation 2's marker; 8 moves left on its card.")
     state, events = move(state, 0, "right", game)
     assert rules.participant(state, "a2")["cell"] == CELL["mars"]  # left Jupiter at once
     assert owners(state, "jupiter") == ["a2"]
@@ -87,7 +87,7 @@ def test_a_printed_move_off_the_grid_is_used_up_and_marks_nothing() -> None:
     assert blocked == {"kind": "automation_blocked", "who": "a1", "direction": "left", "cell": 3, "moves_left": 9}
     assert rules.participant(state, "a1")["cell"] == 3 and owners(state, "io") == []
     assert game.describe(state, blocked) == ("Automation 1 can't move left off the grid: it stays on Io and marks "
-                                             "nothing (9 printed moves left).")
+                                             "nothing; 9 moves left on its card.")
 
 
 def test_an_automation_out_of_moves_triggers_the_end_and_the_others_get_a_final_turn() -> None:

@@ -95,15 +95,24 @@ class LocalTable:
         for token in rest:
             name, colon, value = token.partition(":")
             if colon and name in parameters:
-                options[name] = self._convert(parameters[name], value)
+                options[name] = self._value(parameters[name], value)
             else:
                 positional.append(token)
         free = [p for p in command.parameters if p.display_name not in options]
         if len(positional) > len(free):
             raise HarnessError(f"/{path} takes {', '.join(p.display_name for p in command.parameters) or 'nothing'}")
         for parameter, value in zip(free, positional, strict=False):
-            options[parameter.display_name] = self._convert(parameter, value)
+            options[parameter.display_name] = self._value(parameter, value)
         return path, options
+
+    def _value(self, parameter: app_commands.Parameter, text: str) -> Any:
+        """A typed option; a member option takes a name as players write it ("@Bob" or "bob")."""
+        if parameter.type in (discord.AppCommandOptionType.user, discord.AppCommandOptionType.mentionable):
+            name = text.removeprefix("@").strip().lower()
+            if not name:
+                raise HarnessError(f"{parameter.display_name} needs a member's name, such as @bob")
+            return self.table.user(name)
+        return self._convert(parameter, text)
 
     # ------------------------------------------------------------------------------------------- output
 

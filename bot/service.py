@@ -485,6 +485,8 @@ class GameService:
         mover_before: list[str] = []
         others_were_bots = True
         for event in reversed(events):
+            if event.kind == "abandoned":
+                continue  # the board's own last line says so; the story is the last moves before it
             if event.kind != "action":
                 if not this_turn and not before and event.text:
                     before.append(event.text)  # the start of the game, when nobody has moved yet

@@ -234,7 +234,7 @@ async def test_stats_and_leaderboard_after_a_rated_game(database: Path) -> None:
         theirs = await discord_.command("stats", {"player": winner}, user=loser)
         assert theirs.last.content == text
         board = await discord_.command("leaderboard", {"game": "test-nim"}, user=loser)
-        assert board.ephemeral()[0].content.startswith("The Test Nim leaderboard is posted below.")
+        assert board.ephemeral()[0].content.startswith("The leaderboard for Test Nim is posted below.")
         image = board.public()[-1]
         assert image.created and image.notified == ()
         png = image.files[0]
@@ -249,6 +249,8 @@ async def test_stats_and_leaderboard_after_a_rated_game(database: Path) -> None:
         assert "Monster Expedition: Solinsula campaign: 2 of 10 expeditions won" in campaign.last.content
         other = await discord_.command("leaderboard", {"game": "the-expedition"}, user=alice)
         assert "You are not rated in The Expedition yet" in other.ephemeral()[0].content
+        # A title that starts with "The" read "The The Expedition leaderboard".
+        assert other.ephemeral()[0].content.startswith("The leaderboard for The Expedition is posted below.")
 
 
 async def test_a_game_with_a_computer_player_is_unrated(database: Path) -> None:

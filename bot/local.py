@@ -30,6 +30,7 @@ HELP = """Type slash commands as in Discord, e.g.
   /game join        /game start       /explore move up      /game mine
 Table commands:
   as NAME           switch who is typing (a new name joins the server)
+  as NAME admin     the same, and NAME may manage the server (/settings)
   buttons           list the buttons under the latest message
   click LABEL|N     press a button of the latest message that has buttons (by label or number)
   choose N|VALUE    pick an option in the latest select menu
@@ -176,6 +177,10 @@ class LocalTable:
         elif word == "as" and len(words) == 2:
             self.user = self.table.user(words[1].lower())
             print(f"(now typing as {self.user.global_name})")
+        elif word == "as" and len(words) == 3 and words[2].lower() == "admin":
+            # A server admin: /settings needs Manage Server, /game kick and /game abandon take Manage Channels.
+            self.user = self.table.user(words[1].lower(), manage_guild=True, manage_channels=True)
+            print(f"(now typing as {self.user.global_name}, who can manage this server)")
         elif word == "commands":
             for command in self.table.bot.tree.walk_commands():
                 if isinstance(command, app_commands.Command):

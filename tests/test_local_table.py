@@ -121,3 +121,14 @@ def test_a_member_option_takes_a_typed_name(tmp_path: Path, capsys: pytest.Captu
     assert "Traceback" not in out
     assert "only alice sees" in out and "Bob" in out.split("/game kick player:@Bob", 1)[1].split("> as bob")[0]
     assert "(!) player needs a member's name, such as @bob" in out
+
+
+def test_as_name_admin_may_manage_the_server(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Without a way to be a server manager, /settings could not be tried offline at all."""
+    script = tmp_path / "moves.txt"
+    script.write_text("/settings show\nas dana admin\n/settings show\nquit\n")
+    assert main(["local", "--script", str(script), "--boards", str(tmp_path / "boards")]) == 0
+    out = capsys.readouterr().out
+    assert "only alice sees:\nOnly members with the Manage Server permission" in out
+    assert "(now typing as Dana, who can manage this server)" in out
+    assert "only dana sees:\n**This server's settings**" in out

@@ -392,6 +392,11 @@ class ExpeditionsGame(Game):
                         "Gather (/mech actions skip:...); you may refresh again from your next turn.")
             return (f"Start your turn by covering an action other than {token} (/mech actions skip:...) "
                     "or by refreshing.")
+        if kind in ("cover", "refresh"):  # the turn is under way: its actions were chosen at its start
+            left = " and ".join(a.title() for a in turn["remaining"]) or "nothing"
+            doing = "Covering an action" if kind == "cover" else "Refreshing"
+            return (f"{doing} is not possible now: this turn takes {left}, in any order "
+                    "(/mech move, /mech play, /mech gather).")
         if kind in ACTIONS and kind not in turn["remaining"]:
             left = ", ".join(turn["remaining"]) or "nothing"
             return f"{kind.title()} is not available this turn; still to take: {left}."

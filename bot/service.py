@@ -210,8 +210,17 @@ class GameService:
     async def _open(self, channel_id: int) -> MatchRecord:
         match = await self.store.open_match(channel_id)
         if match is None:
-            raise LobbyError("There is no game in this channel. Start one with /game new.")
+            raise LobbyError(await self._none_open(channel_id))
         return match
+
+    async def _none_open(self, channel_id: int) -> str:
+        """Why a command for the game under way finds none: a game that just ended is named, not denied."""
+        last = await self.store.latest_match(channel_id)
+        if last is None or last.status not in ("finished", "abandoned"):
+            return "There is no game in this channel. Start one with /game new."
+        how = "is over" if last.status == "finished" else "was abandoned"
+        return (f"The {find_game(last.game).title} game here (#{last.id}) {how}, so it can no longer be changed. "
+                f"Start another with /game new; /game replay match:{last.id} shows how it went.")
 
     async def _lobby(self, channel_id: int) -> MatchRecord:
         match = await self._open(channel_id)

@@ -159,6 +159,22 @@ async def finish_nim(discord_: DiscordHarness, users: list[FakeUser]) -> None:
         await take(discord_, next(u for u in users if u.id == match.user_at(seat).user_id), 1)
 
 
+async def test_undo_kick_and_rejoin_after_the_game_ended_name_the_finished_game(database: Path) -> None:
+    """These read "There is no game in this channel" right under the final board of the game just played."""
+    async with DiscordHarness(create_bot(database)) as discord_:
+        alice, bob = await open_table(discord_, "test-nim", 2)
+        await finish_nim(discord_, [alice, bob])
+        match = await current_match(discord_)
+        assert match.status == "finished"
+        over = (f"The Test Nim game here (#{match.id}) is over, so it can no longer be changed. Start another with "
+                f"/game new; /game replay match:{match.id} shows how it went.")
+        for path, options, who in (("game undo", {}, alice), ("game kick", {"player": bob}, alice),
+                                   ("game rejoin", {}, bob)):
+            reply = (await discord_.command(path, options, user=who)).last
+            assert reply.ephemeral and reply.content == over, path
+        assert (await current_match(discord_)).version == match.version
+
+
 async def test_history_replay_and_export_of_a_finished_game(database: Path, tmp_path: Path,
                                                            capsys: pytest.CaptureFixture[str]) -> None:
     async with DiscordHarness(create_bot(database)) as discord_:

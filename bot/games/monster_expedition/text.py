@@ -256,8 +256,9 @@ def _private_text(state: JSON, seat: int, cat: Catalog, detailed: bool) -> str:
     player = state["players"][seat]
     lines = [f"**{player['name']}** — camp set {player['set']}"]
     if state["mode"] == "standard":
-        lines.append(f"Score so far: {total_points(player, cat)} VP ({monster_points(player, cat)} from monsters, "
-                     f"{cage_points(player, cat)} from cages); {player['crests']} crests in hand.")
+        score = "Final score" if state["over"] else "Score so far"
+        lines.append(f"{score}: {total_points(player, cat)} VP ({monster_points(player, cat)} from monsters, "
+                     f"{cage_points(player, cat)} from cages); {plural(player['crests'], 'crest')} in hand.")
     else:
         expedition = expedition_of(state, cat)
         assert expedition is not None

@@ -48,6 +48,10 @@ async def test_a_solo_player_takes_a_move_back_at_once_and_the_log_still_replays
         alice = discord_.user("alice")
         await discord_.command("game new", {"game": "test-nim", "mode": "solo"}, user=alice)
         before = (await current_match(discord_)).state
+        # Before any move this read "You have no move to take back yet (a move taken back once stays taken back)".
+        early = await discord_.command("game undo", user=alice)
+        assert early.last.ephemeral and early.last.content == ("You have not made a move yet, so there is nothing "
+                                                               "to take back.")
         await take(discord_, alice, 2)
         replies = await discord_.command("game undo", user=alice)
         assert replies.ephemeral()[0].content == ("Your last move was taken back; the board above shows the "
@@ -60,7 +64,9 @@ async def test_a_solo_player_takes_a_move_back_at_once_and_the_log_still_replays
         assert match.state == before
         await replayed_matches_stored(discord_)
         again = await discord_.command("game undo", user=alice)
-        assert again.last.ephemeral and "no move to take back" in again.last.content
+        assert again.last.ephemeral and again.last.content == ("Your moves so far have been taken back already, "
+                                                               "and a move taken back once stays taken back. Make "
+                                                               "your next move.")
         log = await discord_.command("game log", user=alice)
         assert "taken back" in log.last.content
 

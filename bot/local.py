@@ -30,6 +30,7 @@ HELP = """Type slash commands as in Discord, e.g.
   /game join        /game start       /explore move up      /game mine
 Table commands:
   as NAME           switch who is typing (a new name joins the server)
+  as NAME admin     the same, and NAME may manage the server (/settings)
   buttons           list the buttons under the latest message
   click LABEL|N     press a button of the latest message that has buttons (by label or number)
   choose N|VALUE    pick an option in the latest select menu
@@ -95,15 +96,24 @@ class LocalTable:
         for token in rest:
             name, colon, value = token.partition(":")
             if colon and name in parameters:
-                options[name] = self._convert(parameters[name], value)
+                options[name] = self._value(parameters[name], value)
             else:
                 positional.append(token)
         free = [p for p in command.parameters if p.display_name not in options]
         if len(positional) > len(free):
             raise HarnessError(f"/{path} takes {', '.join(p.display_name for p in command.parameters) or 'nothing'}")
         for parameter, value in zip(free, positional, strict=False):
-            options[parameter.display_name] = self._convert(parameter, value)
+            options[parameter.display_name] = self._value(parameter, value)
         return path, options
+
+    def _value(self, parameter: app_commands.Parameter, text: str) -> Any:
+        """A typed option; a member option takes a name as players write it ("@Bob" or "bob")."""
+        if parameter.type in (discord.AppCommandOptionType.user, discord.AppCommandOptionType.mentionable):
+            name = text.removeprefix("@").strip().lower()
+            if not name:
+                raise HarnessError(f"{parameter.display_name} needs a member's name, such as @bob")
+            return self.table.user(name)
+        return self._convert(parameter, text)
 
     # ------------------------------------------------------------------------------------------- output
 
@@ -167,6 +177,10 @@ class LocalTable:
         elif word == "as" and len(words) == 2:
             self.user = self.table.user(words[1].lower())
             print(f"(now typing as {self.user.global_name})")
+        elif word == "as" and len(words) == 3 and words[2].lower() == "admin":
+            # A server admin: /settings needs Manage Server, /game kick and /game abandon take Manage Channels.
+            self.user = self.table.user(words[1].lower(), manage_guild=True, manage_channels=True)
+            print(f"(now typing as {self.user.global_name}, who can manage this server)")
         elif word == "commands":
             for command in self.table.bot.tree.walk_commands():
                 if isinstance(command, app_commands.Command):

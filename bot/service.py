@@ -210,8 +210,17 @@ class GameService:
     async def _open(self, channel_id: int) -> MatchRecord:
         match = await self.store.open_match(channel_id)
         if match is None:
-            raise LobbyError("There is no game in this channel. Start one with /game new.")
+            raise LobbyError(await self._none_open(channel_id))
         return match
+
+    async def _none_open(self, channel_id: int) -> str:
+        """Why a command for the game under way finds none: a game that just ended is named, not denied."""
+        last = await self.store.latest_match(channel_id)
+        if last is None or last.status not in ("finished", "abandoned"):
+            return "There is no game in this channel. Start one with /game new."
+        how = "is over" if last.status == "finished" else "was abandoned"
+        return (f"The {find_game(last.game).title} game here (#{last.id}) {how}, so it can no longer be changed. "
+                f"Start another with /game new; /game replay match:{last.id} shows how it went.")
 
     async def _lobby(self, channel_id: int) -> MatchRecord:
         match = await self._open(channel_id)
@@ -342,7 +351,8 @@ class GameService:
             game = find_game(match.game)
             own_seat = match.seat_of(user_id)
             if own_seat is None:
-                raise NotYourTurn("You are not playing in this game, so its buttons are not yours to press.")
+                raise await self._not_seated(match, "You are not playing in this game, so its buttons are not "
+                                                    "yours to press.", user_id)
             if own_seat != seat:
                 owner = self._names(match, [seat])
                 raise NotYourTurn(f"These buttons are for {owner}. {game.turn_text(match.state or {})}")
@@ -350,6 +360,14 @@ class GameService:
             if not 0 <= index < len(offered):
                 raise StaleBoard("That button is no longer offered. Here is the current board.")
             return await self._act(match, user_id, offered[index].action, version)
+
+    async def _not_seated(self, match: MatchRecord, refusal: str, user_id: int) -> NotYourTurn:
+        """The refusal for a member without a seat; a kicked player is told how to take theirs back, not that they
+        are not playing (read only on this refusal, so a move pays nothing for it)."""
+        if any(o.user_id == user_id for o in await self.store.seat_owners(match.id)):
+            return NotYourTurn("A computer player has your seat since you were replaced with /game kick. "
+                               "Take it back with /game rejoin, then play on.")
+        return NotYourTurn(refusal)
 
     async def _act(self, match: MatchRecord, user_id: int, action: JSON, expected_version: int | None) -> Accepted:
         accepted = await self._commit(match, user_id, action, expected_version)
@@ -368,7 +386,8 @@ class GameService:
         state = match.state
         seat = match.seat_of(user_id)
         if seat is None:
-            raise NotYourTurn("You are not playing in this game. Watch, or start your own in another channel.")
+            raise await self._not_seated(match, "You are not playing in this game. Watch, or start your own in "
+                                                "another channel.", user_id)
         if game.outcome(state) is not None:
             raise GameOver("That game is over. Start a new one with /game new.")
         waiting = game.to_act(state)
@@ -475,6 +494,8 @@ class GameService:
         mover_before: list[str] = []
         others_were_bots = True
         for event in reversed(events):
+            if event.kind == "abandoned":
+                continue  # the board's own last line says so; the story is the last moves before it
             if event.kind != "action":
                 if not this_turn and not before and event.text:
                     before.append(event.text)  # the start of the game, when nobody has moved yet

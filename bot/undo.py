@@ -102,10 +102,14 @@ async def _plan(service: GameService, match: MatchRecord, user_id: int) -> tuple
     if match.seat_of(user_id) is None:
         raise NotYourTurn("You are not playing in this game, so there is no move of yours to take back.")
     game = find_game(match.game)
-    line = line_of_play(game, match, await service.store.events(match.id))
+    events = await service.store.events(match.id)
+    line = line_of_play(game, match, events)
     mine = [index for index, event in enumerate(line.actions) if event.user_id == user_id]
     if not mine:
-        raise UndoRefused("You have no move to take back yet (a move taken back once stays taken back).")
+        if any(event.kind == "action" and event.user_id == user_id for event in events):
+            raise UndoRefused("Your moves so far have been taken back already, and a move taken back once stays "
+                              "taken back. Make your next move.")
+        raise UndoRefused("You have not made a move yet, so there is nothing to take back.")
     first = mine[-1]
     blocked = hidden_since(game, line, first)
     if blocked is not None:

@@ -27,7 +27,7 @@ from cogs.common import send_private, service_of
 
 GAME_CHOICES = [app_commands.Choice(name=game.title, value=game.key) for game in all_games()]
 POLICY_TEXT = {"bot": "a normal computer player plays the turn",
-               "skip": "the turn is skipped where the game allows a pass (else a computer player plays it)"}
+               "skip": "the turn is skipped where the game allows a pass, else a computer player plays it"}
 STYLE_TEXT = {"turn": "one board message per turn, updated as the turn goes on",
               "step": "a new board message after every move"}
 
@@ -39,7 +39,8 @@ class NeedsManageServer(app_commands.CheckFailure):
 
 def describe(settings: ServerSettings) -> str:
     """Every setting and its value, in words."""
-    reminders = f"every {hours_text(settings.reminder_hours)}" if settings.reminder_hours else "off"
+    reminders = (f"every {hours_text(settings.reminder_hours)}; after three, the channel is told the game stalled"
+                 if settings.reminder_hours else "off")
     timer = (f"{hours_text(settings.timer_hours)} per turn; then {POLICY_TEXT[settings.timer_policy]}"
              if settings.timer_hours else f"off (when on: {POLICY_TEXT[settings.timer_policy]})")
     channels = ", ".join(f"<#{channel}>" for channel in settings.game_channels) or "any channel"
@@ -47,7 +48,7 @@ def describe(settings: ServerSettings) -> str:
                       if _known_game(key)) or "each game's first mode"
     return "\n".join([
         "**This server's settings**",
-        f"- Reminders (`/settings reminders`): {reminders}; after three, the channel is told the game stalled",
+        f"- Reminders (`/settings reminders`): {reminders}",
         f"- Turn timer (`/settings timer`): {timer}",
         f"- Board style (`/settings board`): {STYLE_TEXT[settings.board_style]}",
         f"- Games in threads (`/settings threads`): {'on' if settings.threads else 'off'}",

@@ -69,7 +69,7 @@ class StatsCommands(commands.Cog):
 
         rated = any(row.user_id == interaction.user.id for row in rows)
         mine_text = "" if rated else f" You are not rated in {chosen.title} yet. {UNRATED_NOTE}"
-        await tell(interaction, f"The {chosen.title} leaderboard is posted below.{mine_text}")
+        await tell(interaction, f"The leaderboard for {chosen.title} is posted below.{mine_text}")
         file = discord.File(io.BytesIO(image), filename="leaderboard.png", description=alt_text(view))
         await interaction.followup.send(f"**{chosen.title}** leaderboard: {len(top)} rated player"
                                         f"{'s' if len(top) != 1 else ''} shown.", file=file,

@@ -218,6 +218,29 @@ async def test_kick_hands_the_seat_to_a_bot_that_plays_at_once_and_rejoin_takes_
         assert "only computer players" in last_human.last.content
 
 
+async def test_a_kicked_player_who_presses_or_moves_is_told_to_rejoin_not_that_they_are_not_playing(
+        database: Path) -> None:
+    """Bob, replaced with /game kick, still has a seat kept for him: the refusal says how to take it back."""
+    async with DiscordHarness(create_bot(database, poll_seconds=None)) as discord_:
+        alice, bob, carol = discord_.user("alice"), discord_.user("bob"), discord_.user("carol")
+        await discord_.command("game new", {"game": "the-expedition", "seed": 21}, user=alice)
+        await discord_.command("game join", user=bob)
+        await discord_.command("game start", user=alice)
+        await play_until(discord_, [alice, bob], alice)
+        await discord_.command("game kick", {"player": bob}, user=alice)
+        before = await current_match(discord_)
+        rejoin = ("A computer player has your seat since you were replaced with /game kick. Take it back with "
+                  "/game rejoin, then play on.")
+        label = next(x for x in board(discord_).button_labels() if x not in ("Show mine", "Details"))
+        pressed = await discord_.click(board(discord_), label=label, user=bob)
+        assert pressed.last.ephemeral and pressed.last.content == rejoin and not pressed.public()
+        moved = await discord_.command("explore move", {"direction": "up"}, user=bob)
+        assert moved.last.ephemeral and moved.last.content == rejoin
+        stranger = await discord_.click(board(discord_), label=label, user=carol)
+        assert stranger.last.content == "You are not playing in this game, so its buttons are not yours to press."
+        assert (await current_match(discord_)).version == before.version, "nothing changed"
+
+
 async def test_a_kicked_player_to_move_is_replaced_at_once_and_the_replay_still_matches(database: Path) -> None:
     async with DiscordHarness(create_bot(database, poll_seconds=None)) as discord_:
         users = await open_table(discord_, "the-expedition", 2, seed=21)

@@ -38,6 +38,26 @@ async def test_settings_are_for_server_managers_and_hidden_from_others(database:
         ])
 
 
+async def test_settings_show_reads_without_contradictions_when_reminders_and_the_timer_are_off(
+        database: Path) -> None:
+    """Reminders off used to read "off; after three, the channel is told the game stalled", and the skip policy
+    nested brackets: "off (when on: ... a pass (else a computer player plays it))"."""
+    async with DiscordHarness(create_bot(database, poll_seconds=None)) as discord_:
+        admin = discord_.user("admin", manage_guild=True)
+        await discord_.command("settings reminders", {"hours": 0.0}, user=admin)
+        await discord_.command("settings timer", {"hours": 48.0, "policy": "skip"}, user=admin)
+        shown = (await discord_.command("settings show", user=admin)).one().content.splitlines()
+        assert shown[1:3] == [
+            "- Reminders (`/settings reminders`): off",
+            "- Turn timer (`/settings timer`): 2 days per turn; then the turn is skipped where the game allows a "
+            "pass, else a computer player plays it",
+        ]
+        await discord_.command("settings timer", {"hours": 0.0}, user=admin)
+        shown = (await discord_.command("settings show", user=admin)).one().content.splitlines()
+        assert shown[2] == ("- Turn timer (`/settings timer`): off (when on: the turn is skipped where the game "
+                            "allows a pass, else a computer player plays it)")
+
+
 async def test_bad_values_are_explained_privately_and_change_nothing(database: Path) -> None:
     async with DiscordHarness(create_bot(database, poll_seconds=None)) as discord_:
         admin = discord_.user("admin", manage_guild=True)
@@ -89,7 +109,7 @@ async def test_reminder_interval_and_timer_settings_take_effect_from_the_next_tu
         timer = await discord_.command("settings timer", {"hours": 48.0, "policy": "skip"}, user=admin)
         assert timer.one().content.startswith("Turn timer: 2 days per turn, from the next turn on.")
         assert "- Turn timer (`/settings timer`): 2 days per turn; then the turn is skipped where the game allows " \
-               "a pass (else a computer player plays it)" in timer.one().content
+               "a pass, else a computer player plays it" in timer.one().content
         match = await current_match(discord_)
         await discord_.click(board(discord_), label="Take 1", user=await player_to_move(discord_, users))
         pending = await discord_.bot.service.store.pending_work(match.id)

@@ -55,6 +55,24 @@ async def test_a_turn_by_slash_commands(database: Path) -> None:
         assert late.ephemeral and "not your turn" in (late.content or "")
 
 
+async def test_a_command_out_of_its_phase_names_what_it_does_not_its_action_type(database: Path) -> None:
+    """While dice wait to be banked, /hunt trader read "You can't trader now" and /hunt cage "You can't cage now"."""
+    async with DiscordHarness(create_bot(database)) as discord_:
+        alice, _ = await open_table(discord_, "monster-expedition", 2, seed=21)
+        await discord_.command("hunt camp", {"region": "aerie"}, user=alice)
+        state = await _state(discord_)
+        assert state["phase"] == "bank"
+        hint = "bank one of the numbers rolled (" + ", ".join(str(v) for v in sorted(
+            {a["value"] for a in GAME.legal_actions(state, 0) if a["type"] == "bank"})) + ")."
+        for path, options, doing in (("hunt trader", {}, "visit the Monster Trader"),
+                                     ("hunt cage", {"count": 1}, "buy cages"),
+                                     ("hunt done", {}, "finish buying"),
+                                     ("hunt capture", {"monster": "fuchsling"}, "capture a monster")):
+            refused = (await discord_.command(path, options, user=alice)).one()
+            assert refused.ephemeral and refused.content == f"You can't {doing} now: {hint}", path
+        assert await _state(discord_) == state
+
+
 async def test_the_campaign_and_solo_expeditions(database: Path) -> None:
     async with DiscordHarness(create_bot(database)) as discord_:
         alice = discord_.user("alice")

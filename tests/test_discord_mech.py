@@ -164,7 +164,10 @@ async def test_refusals_are_private_and_change_nothing(database: Path) -> None:
 
         await refused("mech gather", {}, other, "not your turn")
         await refused("mech choose", {"option": "core"}, user, "no choice waiting")
-        await refused("mech actions", {"skip": "play"}, user, "")  # the first turn takes all three actions
+        # The first turn takes all three actions; this read "That is not allowed now. Allowed: gather, move, play."
+        all_three = "this turn takes Move and Play and Gather, in any order (/mech move, /mech play, /mech gather)."
+        await refused("mech actions", {"skip": "play"}, user, f"Covering an action is not possible now: {all_three}")
+        await refused("mech refresh", {}, user, f"Refreshing is not possible now: {all_three}")
         legal = {code for code, _ in GAME.legal_destinations(match.state, seat)}
         illegal = next(code for code in match.state["spaces"] if code not in legal)
         await refused("mech move", {"location": illegal}, user, "cannot move to")

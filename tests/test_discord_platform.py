@@ -6,7 +6,7 @@ from pathlib import Path
 
 from bot.app import create_bot
 from bot.offline import DiscordHarness, Message, Replies
-from tests.tables import open_table
+from tests.tables import open_table, player_to_move
 
 
 def _pile(message: Message) -> int:
@@ -135,6 +135,21 @@ async def test_abandon_log_rules_and_leave(database: Path) -> None:
         assert any("abandoned the Test Nim game" in (r.content or "") for r in replies.public())
         reply = (await discord_.command("game new", {"game": "test-nim", "mode": "solo"}, user=bob)).last
         assert reply.files and "Bob to take" in (reply.content or "")  # solo starts at once, channel free again
+
+
+async def test_an_abandoned_board_tells_the_last_move_and_says_abandoned_once(database: Path) -> None:
+    """The abandoned board read "The game was abandoned." and then "**This game was abandoned.**"."""
+    async with DiscordHarness(create_bot(database)) as discord_:
+        alice, _ = await open_table(discord_, "test-nim", 2, seed=4)
+        mover = await player_to_move(discord_, [alice, discord_.user("bob")])
+        await discord_.click(discord_.last_public_message(with_components=True), label="Take 1", user=mover)
+        board = discord_.last_public_message(with_components=True)
+        confirm = (await discord_.command("game abandon", user=alice)).one()
+        await discord_.click(confirm.message_id or 0, label="Yes, abandon the game", user=alice)
+        content = discord_.world.get_message(board.id).content
+        assert content == f"{mover.global_name} took 1.\n**This game was abandoned.**"
+        again = (await discord_.command("game board", user=alice)).public()[-1]
+        assert again.content == content and again.notified == ()
 
 
 async def test_a_select_menu_under_the_board_applies_its_option_once(database: Path) -> None:

@@ -98,3 +98,37 @@ async def test_local_plays_on_either_engine(database: Path | str, tmp_path: Path
         await store.close()
     assert [(match.game, match.status, match.seed) for match in matches] == [("the-expedition", "active", 5)]
     assert [seat.name for seat in matches[0].seats] == ["Alice", "Bob"]
+
+
+def test_a_member_option_takes_a_typed_name(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """`/game kick player:@Bob` names a member as a player types it; it used to end the session with a traceback."""
+    script = tmp_path / "moves.txt"
+    script.write_text("\n".join([
+        "/game new the-expedition seed:5",
+        "as bob",
+        "/game join",
+        "as alice",
+        "/game start",
+        "/game kick player:@Bob",
+        "as bob",
+        "/game rejoin",
+        "as alice",
+        "/game kick @",
+        "quit",
+    ]))
+    assert main(["local", "--script", str(script), "--boards", str(tmp_path / "boards")]) == 0
+    out = capsys.readouterr().out
+    assert "Traceback" not in out
+    assert "only alice sees" in out and "Bob" in out.split("/game kick player:@Bob", 1)[1].split("> as bob")[0]
+    assert "(!) player needs a member's name, such as @bob" in out
+
+
+def test_as_name_admin_may_manage_the_server(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Without a way to be a server manager, /settings could not be tried offline at all."""
+    script = tmp_path / "moves.txt"
+    script.write_text("/settings show\nas dana admin\n/settings show\nquit\n")
+    assert main(["local", "--script", str(script), "--boards", str(tmp_path / "boards")]) == 0
+    out = capsys.readouterr().out
+    assert "only alice sees:\nOnly members with the Manage Server permission" in out
+    assert "(now typing as Dana, who can manage this server)" in out
+    assert "only dana sees:\n**This server's settings**" in out

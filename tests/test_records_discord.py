@@ -48,6 +48,10 @@ async def test_a_solo_player_takes_a_move_back_at_once_and_the_log_still_replays
         alice = discord_.user("alice")
         await discord_.command("game new", {"game": "test-nim", "mode": "solo"}, user=alice)
         before = (await current_match(discord_)).state
+        # Before any move this read "You have no move to take back yet (a move taken back once stays taken back)".
+        early = await discord_.command("game undo", user=alice)
+        assert early.last.ephemeral and early.last.content == ("You have not made a move yet, so there is nothing "
+                                                               "to take back.")
         await take(discord_, alice, 2)
         replies = await discord_.command("game undo", user=alice)
         assert replies.ephemeral()[0].content == ("Your last move was taken back; the board above shows the "
@@ -60,7 +64,9 @@ async def test_a_solo_player_takes_a_move_back_at_once_and_the_log_still_replays
         assert match.state == before
         await replayed_matches_stored(discord_)
         again = await discord_.command("game undo", user=alice)
-        assert again.last.ephemeral and "no move to take back" in again.last.content
+        assert again.last.ephemeral and again.last.content == ("Your moves so far have been taken back already, "
+                                                               "and a move taken back once stays taken back. Make "
+                                                               "your next move.")
         log = await discord_.command("game log", user=alice)
         assert "taken back" in log.last.content
 
@@ -159,6 +165,22 @@ async def finish_nim(discord_: DiscordHarness, users: list[FakeUser]) -> None:
         await take(discord_, next(u for u in users if u.id == match.user_at(seat).user_id), 1)
 
 
+async def test_undo_kick_and_rejoin_after_the_game_ended_name_the_finished_game(database: Path) -> None:
+    """These read "There is no game in this channel" right under the final board of the game just played."""
+    async with DiscordHarness(create_bot(database)) as discord_:
+        alice, bob = await open_table(discord_, "test-nim", 2)
+        await finish_nim(discord_, [alice, bob])
+        match = await current_match(discord_)
+        assert match.status == "finished"
+        over = (f"The Test Nim game here (#{match.id}) is over, so it can no longer be changed. Start another with "
+                f"/game new; /game replay match:{match.id} shows how it went.")
+        for path, options, who in (("game undo", {}, alice), ("game kick", {"player": bob}, alice),
+                                   ("game rejoin", {}, bob)):
+            reply = (await discord_.command(path, options, user=who)).last
+            assert reply.ephemeral and reply.content == over, path
+        assert (await current_match(discord_)).version == match.version
+
+
 async def test_history_replay_and_export_of_a_finished_game(database: Path, tmp_path: Path,
                                                            capsys: pytest.CaptureFixture[str]) -> None:
     async with DiscordHarness(create_bot(database)) as discord_:
@@ -234,7 +256,7 @@ async def test_stats_and_leaderboard_after_a_rated_game(database: Path) -> None:
         theirs = await discord_.command("stats", {"player": winner}, user=loser)
         assert theirs.last.content == text
         board = await discord_.command("leaderboard", {"game": "test-nim"}, user=loser)
-        assert board.ephemeral()[0].content.startswith("The Test Nim leaderboard is posted below.")
+        assert board.ephemeral()[0].content.startswith("The leaderboard for Test Nim is posted below.")
         image = board.public()[-1]
         assert image.created and image.notified == ()
         png = image.files[0]
@@ -249,6 +271,8 @@ async def test_stats_and_leaderboard_after_a_rated_game(database: Path) -> None:
         assert "Monster Expedition: Solinsula campaign: 2 of 10 expeditions won" in campaign.last.content
         other = await discord_.command("leaderboard", {"game": "the-expedition"}, user=alice)
         assert "You are not rated in The Expedition yet" in other.ephemeral()[0].content
+        # A title that starts with "The" read "The The Expedition leaderboard".
+        assert other.ephemeral()[0].content.startswith("The leaderboard for The Expedition is posted below.")
 
 
 async def test_a_game_with_a_computer_player_is_unrated(database: Path) -> None:

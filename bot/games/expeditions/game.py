@@ -189,8 +189,13 @@ class ExpeditionsGame(Game):
             summary += f" (tie-break {max(breaks.values())})"
         # Every player's score, best first (ties in the order of the tie-break, then seat).
         ranked = sorted(scores, key=lambda s: (-scores[s], -q.tiebreak(players[s]), s))
-        table = ", ".join(f"{players[s]['name']} ${scores[s]}" for s in ranked)
+        table = ", ".join(f"{players[s]['name']} ${scores[s]}{self._sources(players[s])}" for s in ranked)
         return Outcome(scores=scores, winners=winners, summary=f"{summary}. Scores: {table}.")
+
+    def _sources(self, player: JSON) -> str:
+        """Where a final score came from, as the final board shows it: " (coins $20 + stars $10)"."""
+        parts = [f"{source} ${value}" for source, value in q.score_parts(self.comp, player).items() if value]
+        return f" ({' + '.join(parts)})" if parts else ""
 
     def describe(self, state: JSON, event: JSON) -> str:
         """The events whose generic wording read badly ("gains 0 power", "skips the activate adjacent") in plain
@@ -392,6 +397,11 @@ class ExpeditionsGame(Game):
                         "Gather (/mech actions skip:...); you may refresh again from your next turn.")
             return (f"Start your turn by covering an action other than {token} (/mech actions skip:...) "
                     "or by refreshing.")
+        if kind in ("cover", "refresh"):  # the turn is under way: its actions were chosen at its start
+            left = " and ".join(a.title() for a in turn["remaining"]) or "nothing"
+            doing = "Covering an action" if kind == "cover" else "Refreshing"
+            return (f"{doing} is not possible now: this turn takes {left}, in any order "
+                    "(/mech move, /mech play, /mech gather).")
         if kind in ACTIONS and kind not in turn["remaining"]:
             left = ", ".join(turn["remaining"]) or "nothing"
             return f"{kind.title()} is not available this turn; still to take: {left}."

@@ -161,7 +161,7 @@ def apply(state: JSON, seat: int, action: Any, rng: Rng, cat: Catalog | None = N
         raise MalformedAction(f"'{kind}' is not a Monster Expedition action. Actions: {', '.join(sorted(_HANDLERS))}.")
     phases = _PHASES[kind]
     if state["phase"] not in phases:
-        raise IllegalAction(f"You can't {kind} now: {_phase_hint(state)}")
+        raise IllegalAction(f"You can't {_DOING[kind]} now: {_phase_hint(state)}")
     new = copy.deepcopy(state)
     events: list[JSON] = []
     handler(new, action, rng, events, cat)
@@ -493,6 +493,20 @@ _HANDLERS = {
     "cage": _buy_cages,
     "trader": _visit_trader,
     "done": _done,
+}
+# What each action does, in the words of a refusal ("You can't visit the Monster Trader now", not "trader").
+_DOING = {
+    "improve": "improve a camp",
+    "decline": "decline a camp improvement",
+    "camp": "pick a camp",
+    "bank": "bank dice",
+    "roll": "roll again",
+    "stop": "stop",
+    "capture": "capture a monster",
+    "steal": "steal a cage",
+    "cage": "buy cages",
+    "trader": "visit the Monster Trader",
+    "done": "finish buying",
 }
 _PHASES = {
     "improve": ("solo_prepare",),

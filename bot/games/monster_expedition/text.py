@@ -215,8 +215,13 @@ def final_summary(state: JSON, cat: Catalog | None = None) -> str:
         if solo["outcome"] == "won":
             return f"{who} won expedition {solo['expedition']}: {solo['reason'].rstrip('.')}."
         return f"{who} lost expedition {solo['expedition']}: {solo['reason'].rstrip('.')}."
+    cat = cat or catalog()
     result = state["result"]
-    scores = ", ".join(f"{_name(state, s)} {p} VP" for s, p in enumerate(result["scores"]))
+    # Best first, each score with where it came from: the log's last line already lists the bare totals.
+    ranked = sorted(range(len(result["scores"])), key=lambda s: (s not in result["winners"], -result["scores"][s]))
+    scores = ", ".join(
+        f"{_name(state, s)} {result['scores'][s]} VP ({monster_points(state['players'][s], cat)} from monsters + "
+        f"{cage_points(state['players'][s], cat)} from cages)" for s in ranked)
     winners = " and ".join(_name(state, s) for s in result["winners"])
     tie = " (tie broken by camp levels)" if result["tie_break_used"] and len(result["winners"]) == 1 else ""
     shared = " share the win" if len(result["winners"]) > 1 else " wins"
@@ -256,8 +261,9 @@ def _private_text(state: JSON, seat: int, cat: Catalog, detailed: bool) -> str:
     player = state["players"][seat]
     lines = [f"**{player['name']}** — camp set {player['set']}"]
     if state["mode"] == "standard":
-        lines.append(f"Score so far: {total_points(player, cat)} VP ({monster_points(player, cat)} from monsters, "
-                     f"{cage_points(player, cat)} from cages); {player['crests']} crests in hand.")
+        score = "Final score" if state["over"] else "Score so far"
+        lines.append(f"{score}: {total_points(player, cat)} VP ({monster_points(player, cat)} from monsters, "
+                     f"{cage_points(player, cat)} from cages); {plural(player['crests'], 'crest')} in hand.")
     else:
         expedition = expedition_of(state, cat)
         assert expedition is not None

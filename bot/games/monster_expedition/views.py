@@ -225,7 +225,7 @@ def quick_actions(state: JSON, seat: int, cat: Catalog | None = None) -> list[Qu
     elif phase == "steal":
         for victim in steal_victims(state):
             other = state["players"][victim]
-            buttons.append(QuickAction(f"Steal from {other['name']} ({cage_count(other)} cages)"[:79],
+            buttons.append(QuickAction(f"Steal from {other['name']} ({plural(cage_count(other), 'cage')})"[:79],
                                        {"type": "steal", "seat": victim}, "🗝️", "danger", 0))
     elif phase == "purchase":
         options = purchase_options(state, cat)
@@ -247,7 +247,7 @@ def quick_actions(state: JSON, seat: int, cat: Catalog | None = None) -> list[Qu
             action: JSON = {"type": "capture", "card": monster["id"]}
             if monster["crates"]:
                 action["crates"] = monster["crates"]
-            crates = f", {monster['crates']} crates" if monster["crates"] else ""
+            crates = f", {plural(monster['crates'], 'crate')}" if monster["crates"] else ""
             label = f"{monster['name']} ({monster['cost']}{crates}, {monster['vp']} VP)"
             buttons.append(QuickAction(label[:79], action, "🪤", "secondary", row))
             slot += 1

@@ -4,6 +4,7 @@ and every player's score in the result; names typed in any case or without accen
 from __future__ import annotations
 
 from bot.games.expeditions import GAME
+from bot.games.expeditions import queries as q
 from bot.games.expeditions.game import _without_repeats
 
 from .helpers import act, fresh, give
@@ -39,8 +40,13 @@ def test_the_result_gives_every_players_score_best_first() -> None:
     state["over"] = True
     outcome = GAME.outcome(state)
     assert outcome is not None and outcome.winners == (1,)
-    assert outcome.summary == "P1 wins with $30. Scores: P1 $30, P2 $21, P0 $12."
-    assert GAME.turn_text(state) == "Game over: P1 wins with $30. Scores: P1 $30, P2 $21, P0 $12."
+    # Each score says where it came from, as the final board does (the message gave the totals only).
+    summary = "P1 wins with $30. Scores: P1 $30 (coins $30), P2 $21 (coins $21), P0 $12 (coins $12)."
+    assert outcome.summary == summary
+    assert GAME.turn_text(state) == f"Game over: {summary}"
+    state["players"][0]["stars"] = 2
+    stars = q.score_parts(GAME.comp, state["players"][0])["stars"]
+    assert stars > 0 and f"P0 ${12 + stars} (coins $12 + stars ${stars})" in GAME.outcome(state).summary
 
 
 def test_a_card_named_in_any_case_or_with_a_typographic_apostrophe_is_played() -> None:

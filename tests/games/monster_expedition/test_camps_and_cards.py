@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from bot.core.errors import IllegalAction
+from bot.games.monster_expedition import GAME
 from bot.games.monster_expedition.effects import improve
 from bot.games.monster_expedition.rules import legal_actions
 
@@ -147,6 +148,8 @@ def test_steal_asks_whom_when_several_opponents_have_cages_and_does_nothing_with
     state, events = act(state, {"type": "capture", "card": "windschlange"})
     assert state["phase"] == "steal"
     assert legal_actions(state, 0) == [{"type": "steal", "seat": 1}, {"type": "steal", "seat": 2}]
+    # The buttons read "Steal from Oliver (1 cages)".
+    assert [b.label for b in GAME.quick_actions(state, 0)] == ["Steal from Oliver (1 cage)", "Steal from Mia (1 cage)"]
     with pytest.raises(IllegalAction, match="Oliver"):
         act(state, {"type": "steal", "seat": 0})
     state, events = act(state, {"type": "steal", "seat": 2}, [0])

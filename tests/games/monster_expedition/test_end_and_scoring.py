@@ -99,6 +99,9 @@ def test_tie_break_on_camp_levels_then_a_shared_win() -> None:
     assert state["result"]["scores"] == [2, 2] and state["result"]["winners"] == [1]
     outcome = GAME.outcome(state)
     assert outcome is not None and outcome.winners == (1,) and "camp levels" in outcome.summary
+    # The final message lists the winner first and where each score came from (it was seat order, totals only).
+    assert outcome.summary == ("Oliver wins (tie broken by camp levels): Oliver 2 VP (2 from monsters + 0 from "
+                               "cages), Julia 2 VP (2 from monsters + 0 from cages).")
     tied = named(["Julia", "Oliver"])
     give(tied, 0, monsters=["stachelmaul"])
     give(tied, 1, monsters=["schuppenadler"])

@@ -109,6 +109,16 @@ def test_private_text_lists_score_cages_monsters_and_sets() -> None:
     assert "Your cages: none yet." in oliver and "Captured monsters: none yet." in oliver
 
 
+def test_private_text_counts_one_crest_and_says_final_score_once_the_hunt_is_over() -> None:
+    """It read "1 crests in hand", and "Score so far" under the final board."""
+    state = named(["Julia", "Oliver"])
+    state["players"][0]["crests"] = 1
+    score = "0 VP (0 from monsters, 0 from cages); 1 crest in hand."
+    assert GAME.private_text(state, 0).split("\n")[1] == f"Score so far: {score}"
+    state["over"] = True
+    assert GAME.private_text(state, 0).split("\n")[1] == f"Final score: {score}"
+
+
 def test_private_text_in_solo_shows_the_goal_and_the_progress() -> None:
     state = solo(9)
     give(state, 0, cages=["aschephoenix"])

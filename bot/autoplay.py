@@ -241,6 +241,11 @@ async def resume_tables(service: GameService, post: Callable[[int], Awaitable[No
     return resumed
 
 
+def _host_name(match: MatchRecord) -> str:
+    host = match.user_at(match.seat_of(match.host_id) or 0)
+    return host.name if host is not None else "who opened the lobby"
+
+
 async def add_bot(service: GameService, channel_id: int, user_id: int, level: str) -> MatchRecord:
     """The host seats a computer player of `level` in the lobby ("🤖 Bot 2 (hard)")."""
     if level not in BOT_LEVELS:
@@ -248,7 +253,7 @@ async def add_bot(service: GameService, channel_id: int, user_id: int, level: st
     async with service._lock(channel_id):
         match = await service._lobby(channel_id)
         if user_id != match.host_id:
-            raise LobbyError("Only the host can seat computer players.")
+            raise LobbyError(f"Only the host ({_host_name(match)}) can seat computer players.")
         game = find_game(match.game)
         mode = game.mode(match.mode)
         if len(match.seats) >= mode.max_players:
@@ -268,7 +273,7 @@ async def remove_bot(service: GameService, channel_id: int, user_id: int) -> Mat
     async with service._lock(channel_id):
         match = await service._lobby(channel_id)
         if user_id != match.host_id:
-            raise LobbyError("Only the host can remove computer players.")
+            raise LobbyError(f"Only the host ({_host_name(match)}) can remove computer players.")
         bots = [seat for seat in match.seats if is_bot(seat.user_id)]
         if not bots:
             raise LobbyError("No computer player is seated. Seat one with /game add-bot.")

@@ -216,3 +216,13 @@ def test_expeditions_power_and_guile_without_a_card_that_vanquishes_are_only_hal
     player["active"] = []
     assert not policies.can_vanquish(game.comp, player)
     assert policies.goal_progress(game.comp, state, 0, "token20") == pytest.approx(armed * policies.NO_VANQUISH)
+
+
+def test_the_bank_hint_agrees_in_number_with_the_dice() -> None:
+    from bot.games.monster_expedition.bots import _reason
+
+    one = {"tray": {"rolled": [{"value": 8}, {"value": 3}]}}
+    two = {"tray": {"rolled": [{"value": 8}, {"value": 8}, {"value": 3}]}}
+    bank = {"type": "bank", "value": 8}
+    assert _reason(one, bank) == "Bank the 8: 1 die showing it adds 8 to the hunt, the most of any number rolled."
+    assert _reason(two, bank) == "Bank the 8s: 2 dice showing 8 add 16 to the hunt, the most of any number rolled."

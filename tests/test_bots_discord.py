@@ -35,7 +35,7 @@ async def test_one_person_and_two_bots_play_to_the_end_with_one_board_per_turn(d
         alice, bob = discord_.user("alice"), discord_.user("bob")
         await discord_.command("game new", {"game": "the-expedition", "seed": 21}, user=alice)
         refused = await discord_.command("game add-bot", {"level": "hard"}, user=bob)
-        assert "Only the host" in refused.last.content
+        assert refused.last.ephemeral and refused.last.content == "Only the host (Alice) can seat computer players."
         await discord_.command("game add-bot", {"level": "easy"}, user=alice)
         await discord_.command("game add-bot", {"level": "normal"}, user=alice)
         full = await discord_.command("game add-bot", {"level": "hard"}, user=alice)

@@ -109,8 +109,10 @@ def _reason(view: JSON, action: JSON) -> str:
                 f"region in the display make it the most promising.")
     if kind == "bank":
         count = sum(1 for d in tray["rolled"] if d["value"] == action["value"])
-        return (f"Bank the {action['value']}s: {count} di{'e' if count == 1 else 'ce'} showing {action['value']} add "
-                f"{count * action['value']} to the hunt, the most of any number rolled.")
+        value = action["value"]
+        dice = (f"the {value}: 1 die showing it adds" if count == 1
+                else f"the {value}s: {count} dice showing {value} add")
+        return f"Bank {dice} {count * value} to the hunt, the most of any number rolled."
     if kind in ("roll", "stop"):
         left = len(tray["rolled"])
         used = len(set(tray["banked_numbers"]))

@@ -11,7 +11,7 @@ import asyncio
 import logging
 import secrets
 import weakref
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -35,7 +35,7 @@ from bot.core import (
 )
 from bot.core.replay import replay
 from bot.core.seats import is_bot
-from bot.store import ChannelBusy, MatchRecord, Store, VersionClash
+from bot.store import ChannelBusy, EventRecord, MatchRecord, Store, VersionClash
 from rendering import render_board
 from rendering.pool import RenderPool
 
@@ -489,6 +489,8 @@ class GameService:
         to_move = set(game.to_act(match.state)) if match.state is not None and match.is_open else set()
         bot_seats = {seat.seat for seat in match.seats if is_bot(seat.user_id)}
         events = await self.store.events(match.id, last=STORY_EVENTS)
+        if not to_move:  # over: the final board tells what came since the last board, not earlier turns again
+            return _story_text([event.text for event in _last_turn(events, bot_seats)])
         this_turn: list[str] = []
         before: list[str] = []
         mover_before: list[str] = []
@@ -512,11 +514,7 @@ class GameService:
                 mover_before.append(event.text)
             else:
                 break
-        lines = [text for text in reversed(this_turn or before + mover_before) if text][-STORY_LINES:]
-        story = "\n".join(lines)
-        if len(story) > STORY_CHARS:
-            story = "…" + story[-STORY_CHARS:].split("\n", 1)[-1]
-        return story
+        return _story_text(list(reversed(this_turn or before + mover_before)))
 
     async def detail_image(self, match: MatchRecord) -> bytes:
         """The full-size board with everything the phone-sized public board leaves out (public information only)."""
@@ -685,3 +683,27 @@ class GameService:
         steps = undo.steps_of(events)  # actions, and agreed undos as rewinds
         names = [s.name for s in match.seats]
         return replay(game, match.mode, names, options, started.draws, steps)
+
+
+def _last_turn(events: Sequence[EventRecord], bot_seats: set[int]) -> list[EventRecord]:
+    """The moves since a finished game's last board: back to the start of the last person's final turn (the board
+    before it was theirs), with the computer players' moves after it; at a table of bots alone, the last moves."""
+    taken: list[EventRecord] = []
+    person: int | None = None
+    for event in reversed(events):
+        if event.kind == "abandoned":
+            continue
+        if event.kind != "action" or (person is not None and event.seat != person):
+            break
+        taken.append(event)
+        if person is None and event.seat is not None and event.seat not in bot_seats:
+            person = event.seat
+    return list(reversed(taken))
+
+
+def _story_text(texts: Sequence[str | None]) -> str:
+    """A board's story: the last STORY_LINES lines, cut at a line to STORY_CHARS."""
+    story = "\n".join([text for text in texts if text][-STORY_LINES:])
+    if len(story) > STORY_CHARS:
+        story = "…" + story[-STORY_CHARS:].split("\n", 1)[-1]
+    return story

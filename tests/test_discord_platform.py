@@ -165,3 +165,23 @@ async def test_a_select_menu_under_the_board_applies_its_option_once(database: P
         stale = Replies(late).ephemeral()[-1]
         assert "out of date" in (stale.content or "")
         assert discord_.world.get_message(board.id).selects() == []  # the old board's menu is gone
+
+
+async def test_the_final_board_tells_the_last_turn_only_not_the_turns_already_told(database: Path) -> None:
+    """A finished game has nobody to move, so the story walked back over every earlier turn (each already on its
+    own board) until it ran out of lines; it tells the last person's turn and what came after it."""
+    async with DiscordHarness(create_bot(database)) as discord_:
+        alice, _ = await open_table(discord_, "test-nim", 2, seed=4)
+        people = [alice, discord_.user("bob")]
+        moves: list[str] = []
+        while True:
+            board = discord_.last_public_message(with_components=True)
+            if "Take 1" not in board.button_labels():
+                break
+            mover = await player_to_move(discord_, people)
+            await discord_.click(board, label="Take 1", user=mover)
+            moves.append(f"{mover.global_name} took 1.")
+        final = discord_.world.channel_messages(board.channel_id)[-1]
+        assert len(moves) > 2
+        assert final.content == f"{moves[-1]} {moves[-1][:-len('took 1.')]}took the last stone.\n" \
+                                f"**{moves[-1].split()[0]} wins!**"

@@ -170,9 +170,9 @@ class SettingsCommands(commands.GroupCog, group_name="settings",
             modes.pop(chosen.key, None)
             done = f"{chosen.title} starts in its first mode ({chosen.modes[0].key}) unless /game new names one."
         else:
-            key = chosen.mode(mode).key  # a LobbyError lists the modes there are
-            modes[chosen.key] = key
-            done = f"{chosen.title} starts in mode {key} unless /game new names another."
+            picked = chosen.mode(mode)  # a LobbyError lists the modes there are
+            modes[chosen.key] = picked.key
+            done = f"{chosen.title} now starts in: {picked.title} (unless /game new names another mode)."
         await self._change(interaction, "default_modes", modes or None, done)
 
     @app_commands.command(name="lobby-expiry", description="Hours before a lobby that never started is closed")

@@ -624,7 +624,8 @@ def render(view: dict[str, Any]) -> bytes:
 def alt_text(view: dict[str, Any]) -> str:
     """The board in words for the image's description (public facts only: cage counts, never their faces before
     the end)."""
-    parts = [f"Monster Expedition, {view['mode']}.", _p_headline(view) + "."]
+    mode = {"standard": "Standard", "solo": "Solo campaign"}.get(view["mode"], view["mode"])  # the lobby's titles
+    parts = [f"Monster Expedition, {mode}.", _p_headline(view) + "."]
     if view.get("solo") and view.get("over"):
         reason = str(view["solo"]["reason"])
         parts += [f"{reason[:1].upper()}{reason[1:]}".rstrip(".") + ".", str(view["turn"])]

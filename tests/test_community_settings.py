@@ -152,7 +152,7 @@ async def test_channels_and_default_modes_decide_where_and_how_games_start(datab
             f"Games start in <#{games.id}> on this server (a server manager chooses with /settings channels).")
         assert await discord_.bot.service.open_match(discord_.default_channel.id) is None
         mode = await discord_.command("settings mode", {"game": "test-nim", "mode": "solo"}, user=admin)
-        assert mode.one().content.startswith("Test Nim starts in mode solo unless /game new names another.")
+        assert mode.one().content.startswith("Test Nim now starts in: Solo (unless /game new names another mode).")
         await discord_.command("game new", {"game": "test-nim"}, user=alice, channel=games)
         match = await discord_.bot.service.current(games.id)
         assert (match.mode, match.status) == ("solo", "active")

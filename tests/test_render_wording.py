@@ -36,6 +36,7 @@ def test_monster_expedition_boards_name_camp_levels_and_points_one_way() -> None
     mid, final = game.view(states[len(states) // 2], None), game.view(states[-1], None)
     public = drawn_texts(render_board, game.key, mid)
     alt = alt_text(game.key, mid)
+    assert alt.startswith("Monster Expedition, Standard. "), "the mode as the lobby names it, not its key"
     for player in mid["players"]:
         camps = player["camps"]
         line = (f"camp levels: Aerie {camps['aerie']['level']}, Depths {camps['depths']['level']}, "

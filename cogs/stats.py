@@ -58,6 +58,10 @@ class StatsCommands(commands.Cog):
         guild_id = guild_of(interaction)
         chosen = find_game(game)
         top, mine = await stats.leaderboard(service, guild_id, chosen.key, interaction.user.id)
+        if not top:  # an empty image in the channel helps nobody: say privately how a game gets rated
+            await tell(interaction, f"Nobody is rated in {chosen.title} on this server yet: a rating comes with the "
+                                    f"first finished game of two or more people. {UNRATED_NOTE}")
+            return
         rows = [*top, mine] if mine is not None else top
         server = interaction.guild.name if interaction.guild is not None else "this server"
         view = {"title": f"{chosen.title}: leaderboard", "subtitle": f"{server} · openskill ratings (mu − 3σ)",

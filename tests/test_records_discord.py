@@ -241,6 +241,9 @@ async def test_history_replay_and_export_of_a_finished_game(database: Path, tmp_
 async def test_stats_and_leaderboard_after_a_rated_game(database: Path) -> None:
     async with DiscordHarness(create_bot(database)) as discord_:
         alice, bob = await open_table(discord_, "test-nim", 2)
+        empty = await discord_.command("leaderboard", {"game": "test-nim"}, user=alice)
+        assert empty.public() == [] and empty.last.ephemeral
+        assert empty.last.content.startswith("Nobody is rated in Test Nim on this server yet: a rating comes with ")
         await finish_nim(discord_, [alice, bob])
         match = await current_match(discord_)
         outcome = find_game("test-nim").outcome(match.state)
@@ -270,9 +273,8 @@ async def test_stats_and_leaderboard_after_a_rated_game(database: Path) -> None:
         campaign = await discord_.command("stats", {"player": zoe}, user=alice)
         assert "Monster Expedition: Solinsula campaign: 2 of 10 expeditions won" in campaign.last.content
         other = await discord_.command("leaderboard", {"game": "the-expedition"}, user=alice)
-        assert "You are not rated in The Expedition yet" in other.ephemeral()[0].content
-        # A title that starts with "The" read "The The Expedition leaderboard".
-        assert other.ephemeral()[0].content.startswith("The leaderboard for The Expedition is posted below.")
+        assert other.ephemeral()[0].content.startswith("Nobody is rated in The Expedition on this server yet")
+        assert other.public() == []
 
 
 async def test_a_game_with_a_computer_player_is_unrated(database: Path) -> None:

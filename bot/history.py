@@ -90,6 +90,9 @@ async def finished_match(service: GameService, guild_id: int, match_id: int) -> 
     match = await service.store.match(match_id)
     if match is None or match.guild_id != guild_id:
         raise LobbyError(f"There is no game #{match_id} on this server. /game history lists the finished ones.")
+    if match.status == "lobby":
+        raise LobbyError(f"Game #{match_id} has not started yet (its lobby is open): only games that are over can be "
+                         "replayed or exported.")
     if match.is_open:
         raise LobbyError(f"Game #{match_id} is still being played: only games that are over can be replayed or "
                          "exported. /game log shows its moves so far.")

@@ -13,7 +13,7 @@ from openskill.models import PlackettLuce
 
 from bot import history, ratings, undo
 from bot.__main__ import main
-from bot.core import Game, all_games
+from bot.core import Game, LobbyError, all_games
 from bot.service import GameService, Player
 
 GUILD, CHANNEL = 7, 70
@@ -346,3 +346,12 @@ async def test_the_leaderboard_is_the_top_ten_and_the_askers_own_place(service: 
     assert top[0].rating == pytest.approx(ratings.ordinal(everyone[0].mu, everyone[0].sigma))
     top_again, none = await stats.leaderboard(service, GUILD, "test-nim", top[0].user_id)
     assert none is None and top_again == top
+
+
+async def test_exporting_a_lobby_says_it_has_not_started(service: GameService) -> None:
+    lobby = await service.new_match(GUILD, CHANNEL, "test-nim", PEOPLE[0])
+    assert lobby.status == "lobby"
+    with pytest.raises(LobbyError) as refused:
+        await history.export_match(service, GUILD, lobby.id)
+    assert str(refused.value) == (f"Game #{lobby.id} has not started yet (its lobby is open): only games that are "
+                                  "over can be replayed or exported.")

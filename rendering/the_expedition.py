@@ -559,7 +559,9 @@ def _p_draw_side(draw: kit.Draw, view: View) -> None:
         for card in view["market"]:
             y = _p_side_line(draw, x + 8, y, f"{card['name']} · {pts(card['points'])}", width - 8, INK)
     if view["mode"] in ("solo", "solo-hard") and not over:
-        _p_side_line(draw, x, y, f"Round {view.get('round', 0)} of {view.get('rounds', 0)}", width, INK, "bold")
+        rounds = view.get("rounds", 0)  # round 0 is the placement, before the first round
+        line = f"Round {view['round']} of {rounds}" if view.get("round") else f"Placement, then {rounds} rounds"
+        _p_side_line(draw, x, y, line, width, INK, "bold")
 
 
 def _p_headline(view: View) -> str:

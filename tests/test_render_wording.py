@@ -123,3 +123,14 @@ def test_monster_expedition_tray_says_what_was_banked_and_lost() -> None:
     view["tray"].update(lost=[die, die])
     assert "Aerie hunt: nothing banked yet · rolled 3 5 · 2 dice lost to misthrows" in \
         drawn_texts(render_board, game.key, view)
+
+
+def test_the_expedition_solo_board_counts_rounds_from_one_and_calls_setup_the_placement() -> None:
+    game = find_game("the-expedition")
+    states = positions("the-expedition", "solo", 1, seed=3)
+    placing = next(state for state in states if state["round"] == 0)
+    playing = next(state for state in states if state["round"] >= 1 and game.outcome(state) is None)
+    rounds = game.view(placing, None)["rounds"]
+    assert f"Placement, then {rounds} rounds" in drawn_texts(render_board, game.key, game.view(placing, None))
+    shown = drawn_texts(render_board, game.key, game.view(playing, None))
+    assert f"Round {playing['round']} of {rounds}" in shown and not any(t.startswith("Round 0") for t in shown)

@@ -44,8 +44,9 @@ def describe(settings: ServerSettings) -> str:
     timer = (f"{hours_text(settings.timer_hours)} per turn; then {POLICY_TEXT[settings.timer_policy]}"
              if settings.timer_hours else f"off (when on: {POLICY_TEXT[settings.timer_policy]})")
     channels = ", ".join(f"<#{channel}>" for channel in settings.game_channels) or "any channel"
-    modes = ", ".join(f"{find_game(key).title}: {mode}" for key, mode in sorted(settings.default_modes.items())
-                      if _known_game(key)) or "each game's first mode"
+    modes = ", ".join(f"{find_game(key).title}: {_mode_title(key, mode)}"
+                      for key, mode in sorted(settings.default_modes.items()) if _known_game(key)) \
+        or "each game's first mode"
     return "\n".join([
         "**This server's settings**",
         f"- Reminders (`/settings reminders`): {reminders}",
@@ -56,6 +57,11 @@ def describe(settings: ServerSettings) -> str:
         f"- Default modes (`/settings mode`): {modes}",
         f"- Lobbies expire after (`/settings lobby-expiry`): {hours_text(settings.lobby_expiry_hours)}",
     ])
+
+
+def _mode_title(game_key: str, mode_key: str) -> str:
+    """A mode as the lobby names it ("Solo campaign"); a key no longer among the game's modes as it is."""
+    return next((mode.title for mode in find_game(game_key).modes if mode.key == mode_key), mode_key)
 
 
 def _known_game(key: str) -> bool:

@@ -158,7 +158,7 @@ async def test_channels_and_default_modes_decide_where_and_how_games_start(datab
         assert (match.mode, match.status) == ("solo", "active")
         shown = await discord_.command("settings show", user=admin)
         assert f"- Channels where games may start (`/settings channels`): <#{games.id}>" in shown.one().content
-        assert "- Default modes (`/settings mode`): Test Nim: solo" in shown.one().content
+        assert "- Default modes (`/settings mode`): Test Nim: Solo" in shown.one().content
         await discord_.command("settings mode", {"game": "test-nim"}, user=admin)
         removed = await discord_.command("settings channels", {"action": "remove", "channel": games}, user=admin)
         assert removed.one().content.startswith(f"<#{games.id}> is off the list.")

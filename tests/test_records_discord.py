@@ -188,7 +188,7 @@ async def test_history_replay_and_export_of_a_finished_game(database: Path, tmp_
         mallory = discord_.user("mallory", global_name="**Mal** @everyone")
         await discord_.command("game new", {"game": "test-nim"}, user=alice)
         early = await discord_.command("game replay", {"match": (await current_match(discord_)).id}, user=alice)
-        assert early.last.ephemeral and "still being played" in early.last.content
+        assert early.last.ephemeral and "has not started yet (its lobby is open)" in early.last.content
         await discord_.command("game join", user=mallory)
         await discord_.command("game start", user=alice)
         unfinished = await discord_.command("game export", user=alice)

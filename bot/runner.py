@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import signal
+import sys
 from collections.abc import Awaitable, Callable
 
 import aiohttp
@@ -36,11 +37,13 @@ def install_shutdown_signals(client: discord.Client) -> Callable[[], None]:
         closing.add(task)
         task.add_done_callback(closing.discard)
 
+    if sys.platform == "win32":  # Windows event loops have no signal handlers: Ctrl-C stops the process as usual
+        return lambda: None
     for signum in (signal.SIGTERM, signal.SIGINT):
         try:
             loop.add_signal_handler(signum, stop, signum)
             installed.append(signum)
-        except (NotImplementedError, RuntimeError):  # not the main thread, or a platform without them
+        except RuntimeError:  # not the main thread (e.g. a test running the bot in a worker thread)
             pass
 
     def remove() -> None:

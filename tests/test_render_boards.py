@@ -26,8 +26,15 @@ NAMES = ["Whispering Falls Fan", "Bo", "Corrupted Heartbreaker", "Flint the Navi
 
 def playout(game_key: str, mode: str, players: int, seed: int = 11) -> list[JSON]:
     """The start, mid-game and final states of one random playout."""
+    states = random_game(game_key, mode, NAMES[:players], seed)
+    assert find_game(game_key).outcome(states[-1]) is not None
+    return [states[0], states[len(states) // 2], states[-1]]
+
+
+def random_game(game_key: str, mode: str, names: list[str], seed: int) -> list[JSON]:
+    """Every state of one seeded game of random legal moves, from the setup to the end (or 6000 moves)."""
     game = find_game(game_key)
-    state = game.setup(mode, NAMES[:players], Rng(seed, 0), {"profiles": [{}] * players})
+    state = game.setup(mode, names, Rng(seed, 0), {"profiles": [{}] * len(names)})
     states = [state]
     chooser = Rng(seed, 10**6)
     step = 0
@@ -36,8 +43,7 @@ def playout(game_key: str, mode: str, players: int, seed: int = 11) -> list[JSON
         state = game.apply(state, waiting[0], chooser.choice(game.legal_actions(state, waiting[0])),
                            Rng(seed, step)).state
         states.append(state)
-    assert game.outcome(state) is not None
-    return [states[0], states[len(states) // 2], states[-1]]
+    return states
 
 
 def drawn(game_key: str, view: JSON) -> tuple[Image.Image, list[kit.DrawnText], bytes]:

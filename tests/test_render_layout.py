@@ -11,8 +11,9 @@ import pytest
 from PIL import Image
 
 import bot.games  # noqa: F401  (registers every game)
-from bot.core import JSON, Rng, find_game
+from bot.core import JSON, find_game
 from rendering import kit, render_board, render_detail
+from tests.test_render_boards import random_game
 
 CASES = [("the-expedition", "standard", 2), ("the-expedition", "standard", 3), ("the-expedition", "abstract", 2),
          ("the-expedition", "abstract", 3), ("the-expedition", "solo", 1), ("the-expedition", "solo-hard", 1),
@@ -28,16 +29,7 @@ SLACK = 1.0
 
 
 def positions(game_key: str, mode: str, players: int, seed: int) -> list[JSON]:
-    game = find_game(game_key)
-    state = game.setup(mode, NAMES[:players], Rng(seed, 0), {"profiles": [{}] * players})
-    states = [state]
-    chooser = Rng(seed, 10**6)
-    step = 0
-    while (waiting := game.to_act(state)) and step < 6000:
-        step += 1
-        state = game.apply(state, waiting[0], chooser.choice(game.legal_actions(state, waiting[0])),
-                           Rng(seed, step)).state
-        states.append(state)
+    states = random_game(game_key, mode, NAMES[:players], seed)
     picks = sorted({round(i * (len(states) - 1) / (POSITIONS - 1)) for i in range(POSITIONS)})
     return [states[i] for i in picks]
 

@@ -221,15 +221,18 @@ def _layout(face: ImageFont.FreeTypeFont, text: str, vertical: str) -> tuple[int
     """A line's width and its words: (mask, x from the line's start, mask offset) each, cached per line."""
     size, weight = int(face.size), _WEIGHT_OF[face.path]
     space = _word_width(" ", size, weight)
-    x = 0.0
+    x = words_width = 0.0
     words = []
-    for word in text.split(" "):
+    parts = text.split(" ")
+    for word in parts:
         if word:
             mask, (dx, dy) = _word_mask(face, word, vertical)
             words.append((mask, x, dx, dy))
-            x += _word_width(word, size, weight)
+            width = _word_width(word, size, weight)
+            x += width
+            words_width += width
         x += space
-    return measure(text, size, weight), tuple(words)
+    return math.ceil(words_width + space * (len(parts) - 1)), tuple(words)  # as `measure` adds it up
 
 
 def warm_word(face: ImageFont.FreeTypeFont, word: str, vertical: str = "a") -> None:
@@ -401,26 +404,32 @@ def wrap(draw: ImageDraw.ImageDraw, text: str, max_width: int, face: ImageFont.F
 
 @lru_cache(maxsize=8192)
 def lines(text: str, max_width: int, size: int, weight: str = "regular") -> tuple[str, ...]:
-    """Word wrap on cached widths; a word wider than the line is split with a hyphen (never cut or ellipsized)."""
+    """Word wrap on cached widths; a word wider than the line is split with a hyphen (never cut or ellipsized).
+
+    A line's width is kept as the running sum of its words' widths (as `measure` adds them, so the two agree to
+    the pixel) instead of measuring every candidate line anew: a new sentence costs one lookup per word."""
+    space = _word_width(" ", size, weight)
     out: list[str] = []
     for paragraph in text.split("\n"):
-        line = ""
+        line, words_width, count = "", 0.0, 0
         for word in (w for w in paragraph.split(" ") if w):  # (a no-break space keeps words together)
             while measure(word, size, weight) > max_width and len(word) > 1:
                 if line:
                     out.append(line)
-                    line = ""
+                    line, words_width, count = "", 0.0, 0
                 cut = len(word) - 1
                 while cut > 1 and measure(word[:cut] + "-", size, weight) > max_width:
                     cut -= 1
                 out.append(word[:cut] + "-")
                 word = word[cut:]
-            candidate = f"{line} {word}" if line else word
-            if line and measure(candidate, size, weight) > max_width:
+            width = _word_width(word, size, weight)
+            if line and math.ceil(words_width + width + space * count) > max_width:
                 out.append(line)
-                line = word
+                line, words_width, count = word, width, 1
             else:
-                line = candidate
+                line = f"{line} {word}" if line else word
+                words_width += width
+                count += 1
         out.append(line)
     return tuple(out)
 

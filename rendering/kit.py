@@ -387,7 +387,10 @@ def ellipsize(draw: ImageDraw.ImageDraw, text: str, max_width: int, face: ImageF
 
 
 def wrap(draw: ImageDraw.ImageDraw, text: str, max_width: int, face: ImageFont.FreeTypeFont) -> list[str]:
-    """Greedy word wrap to `max_width` pixels."""
+    """Greedy word wrap to `max_width` pixels (a word wider than the line stays whole on its own line)."""
+    size, weight = getattr(face, "size", None), _WEIGHT_OF.get(getattr(face, "path", ""))
+    if size is not None and weight is not None:
+        return list(_wrapped(text, max_width, int(size), weight))
     lines: list[str] = []
     for paragraph in text.split("\n"):
         line = ""
@@ -402,6 +405,26 @@ def wrap(draw: ImageDraw.ImageDraw, text: str, max_width: int, face: ImageFont.F
     return lines
 
 
+@lru_cache(maxsize=4096)
+def _wrapped(text: str, max_width: int, size: int, weight: str) -> tuple[str, ...]:
+    """`wrap` on running word widths (as `lines` keeps them), for the shipped fonts."""
+    space = _word_width(" ", size, weight)
+    out: list[str] = []
+    for paragraph in text.split("\n"):
+        line, words_width, count = "", 0.0, 0
+        for word in (w for w in paragraph.split(" ") if w):
+            width = _word_width(word, size, weight)
+            if line and math.ceil(words_width + width + space * count) > max_width:
+                out.append(line)
+                line, words_width, count = word, width, 1
+            else:
+                line = f"{line} {word}" if line else word
+                words_width += width
+                count += 1
+        out.append(line)
+    return tuple(out)
+
+
 @lru_cache(maxsize=8192)
 def lines(text: str, max_width: int, size: int, weight: str = "regular") -> tuple[str, ...]:
     """Word wrap on cached widths; a word wider than the line is split with a hyphen (never cut or ellipsized).
@@ -413,7 +436,7 @@ def lines(text: str, max_width: int, size: int, weight: str = "regular") -> tupl
     for paragraph in text.split("\n"):
         line, words_width, count = "", 0.0, 0
         for word in (w for w in paragraph.split(" ") if w):  # (a no-break space keeps words together)
-            while measure(word, size, weight) > max_width and len(word) > 1:
+            while math.ceil(_word_width(word, size, weight)) > max_width and len(word) > 1:  # (as `measure`)
                 if line:
                     out.append(line)
                     line, words_width, count = "", 0.0, 0

@@ -10,7 +10,8 @@ board of each, then the next of each), as a render worker serving many channels 
 image only. Each pass starts with every rendering cache empty (fonts loaded, as a worker's start does) and draws
 the 2 boards before each window untimed, so every timing is the first time that exact board is drawn, with the
 match's earlier boards drawn before it. A worker's start (fonts, the drawable characters, the games' names
-rasterised: rendering/vocabulary.py) is redone at each pass and not timed. Per board:
+rasterised: rendering/vocabulary.py) is redone at each pass and not timed. Each view reaches the render as a
+worker receives it, just unpickled from the pool's call queue (untimed: transport, not drawing). Per board:
 the median over passes of the render (view -> PNG bytes, what a worker does) and of the floor (PNG-encoding the
 same finished image with the same settings), timed one right after the other.
 
@@ -21,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import pickle
 import statistics
 import time
 from dataclasses import dataclass, field
@@ -127,7 +129,7 @@ def one_pass(all_cases: list[Case]) -> None:
                     if lead < len(views):
                         render_board(case.game.key, views[lead])
         for case in all_cases:
-            view = case.views[index]
+            view = pickle.loads(pickle.dumps(case.views[index]))  # as a worker receives it from the pool
             started = time.perf_counter()
             png = render_board(case.game.key, view)
             render_ms = (time.perf_counter() - started) * 1000

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageColor, ImageDraw, ImageFont
 
 # Okabe-Ito, the colour-blind-safe palette.
 ORANGE = "#E69F00"
@@ -200,6 +200,40 @@ class Draw(ImageDraw.ImageDraw):
             box = self.textbbox(xy, text, font=font, anchor=anchor)
             drawn.append(DrawnText(int(getattr(font, "size", 10)), role, str(text), float(xy[1]), box))
         super().text(xy, text, fill, font, anchor, *args, **kwargs)
+
+
+    def rectangle(self, xy: Any, fill: Any = None, outline: Any = None, width: int = 1) -> None:
+        """A large plain fill (a board's bands and panels) is pasted as a colour: a quarter of the time Pillow's
+        rectangle takes to fill it line by line, and the same pixels."""
+        box = _fill_box(xy) if fill is not None and outline is None and self.mode == "RGB" else None
+        if box is not None:
+            self._image.paste(_rgb(fill), box)
+            return
+        super().rectangle(xy, fill, outline, width)
+
+
+_FAST_FILL = 10_000
+"""Pixels from which a plain rectangle is pasted rather than drawn (below it the call itself costs more)."""
+
+
+def _fill_box(xy: Any) -> tuple[int, int, int, int] | None:
+    """The paste box (right and bottom exclusive) of a rectangle drawn with whole-pixel corners, if large."""
+    if len(xy) == 2:
+        (left, top), (right, bottom) = xy
+    elif len(xy) == 4:
+        left, top, right, bottom = xy
+    else:
+        return None
+    if not all(type(v) is int for v in (left, top, right, bottom)) or right < left or bottom < top:
+        return None
+    if (right - left + 1) * (bottom - top + 1) < _FAST_FILL:
+        return None
+    return left, top, right + 1, bottom + 1
+
+
+@lru_cache(maxsize=256)
+def _rgb(colour: Any) -> Any:
+    return ImageColor.getcolor(colour, "RGB") if isinstance(colour, str) else colour
 
 
 _INKS: dict[tuple[str, Any], int] = {}

@@ -402,7 +402,7 @@ def _p_built(spaces: list[dict[str, Any]], keys: tuple[str, ...], mechs: tuple[i
         kit.replay(base)
         for space, key in zip(spaces, keys, strict=True):
             face, mask, origin = _p_space_face(space, key)
-            image.paste(face.image, origin, mask)
+            kit.blit(image, face.image, origin, mask)
             kit.replay(face, origin)
         _p_basecamp(kit.Draw(image), list(mechs))
     return image, drawn
@@ -444,8 +444,8 @@ def _p_recompose(image: Image.Image, spaces: list[dict[str, Any]], keys: tuple[s
         left, top, right, bottom = _p_space_box(space["row"], space["col"])
         if left < box[2] and box[0] < right and top < box[3] and box[1] < bottom:
             face, mask, origin = _p_space_face(space, key)
-            region.paste(face.image, (origin[0] - box[0], origin[1] - box[1]), mask)
-    image.paste(region, box[:2])
+            kit.blit(region, face.image, (origin[0] - box[0], origin[1] - box[1]), mask)
+    kit.blit(image, region, box[:2])
 
 
 @lru_cache(maxsize=64)

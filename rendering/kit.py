@@ -144,8 +144,20 @@ def building(image: Image.Image) -> Iterator[Recording]:
 def paste(canvas: Image.Image, face: Face, xy: tuple[int, int], kind: str = "", mask: bool = False) -> None:
     """Paste a cached piece (through its own transparency when `mask`); inside a recording its texts and marks are
     replayed at their place on the board (and the piece itself is a mark of `kind` when given)."""
-    canvas.paste(face.image, xy, face.image if mask else None)
+    blit(canvas, face.image, xy, face.image if mask else None)
     replay(face, xy, kind)
+
+
+def blit(canvas: Image.Image, piece: Image.Image, xy: tuple[int, int], mask: Image.Image | None = None) -> None:
+    """`canvas.paste(piece, xy, mask)` for a board's own pieces, without Pillow's per-call checks and conversions
+    (a board pastes dozens): the piece has the canvas's mode (or RGBA onto RGB), the mask is 1, L or RGBA, and
+    whatever falls outside the canvas is clipped."""
+    x, y = xy
+    box = (x, y, x + piece.width, y + piece.height)
+    if mask is None:
+        canvas.im.paste(piece.im, box)
+    else:
+        canvas.im.paste(piece.im, box, mask.im)
 
 
 def replay(face: Face, xy: tuple[int, int] = (0, 0), kind: str = "") -> None:
@@ -207,7 +219,7 @@ class Draw(ImageDraw.ImageDraw):
         rectangle takes to fill it line by line, and the same pixels."""
         box = _fill_box(xy) if fill is not None and outline is None and self.mode == "RGB" else None
         if box is not None:
-            self._image.paste(_rgb(fill), box)
+            self._image.im.paste(_rgb(fill), box)
             return
         super().rectangle(xy, fill, outline, width)
 
@@ -533,7 +545,7 @@ def draw_token(draw: ImageDraw.ImageDraw, centre: tuple[float, float], radius: f
     if _RECORDER.get() is None and image is not None and image.mode == "RGB":
         sprite = _token_sprite(radius, style, label, outline, width)
         half = sprite.width // 2
-        image.paste(sprite, (round(centre[0]) - half, round(centre[1]) - half), sprite)
+        blit(image, sprite, (round(centre[0]) - half, round(centre[1]) - half), sprite)
         return
     _draw_token(draw, centre, radius, style, label, outline, width)
 

@@ -35,14 +35,13 @@ from PIL import Image
 
 import bot.games  # noqa: F401  (registers every game)
 from bot.core import JSON, Game, Rng, all_games
-from rendering import kit, render_board, render_detail
+from rendering import clear_caches, kit, render_board, render_detail
 from rendering.glyphs import drawable_view
 from rendering.pool import _warm_up
 
 COUNTS = {("the-expedition", "standard"): (2, 3), ("the-expedition", "abstract"): (2, 3),
           ("monster-expedition", "standard"): (2, 3, 4), ("expeditions", "standard"): (1, 3, 5)}
 MIDDLE, END, LEAD_IN = 7, 3, 2
-OWN_CACHES = ("rendering.expeditions._SPACES", "rendering.expeditions._LAYERS", "rendering.kit._INKS")
 TARGET = 1.3
 CLOCK = time.thread_time
 """Both sides are timed in this thread's CPU time: a board and its encoding are pure CPU work in one thread, and on
@@ -99,24 +98,6 @@ def cases(seed: int) -> list[Case]:
                                                                         *range(max(0, end - LEAD_IN), end))]
                 out.append(Case(game, module, mode.key, players, views, labels, lead_in))
     return out
-
-
-def clear_caches() -> None:
-    """Every rendering cache empty, as in a freshly started worker (whose fonts are loaded at start)."""
-    import rendering
-    import rendering.glyphs
-
-    for module in (kit, rendering.glyphs, *(importlib.import_module(f"rendering.{name}") for name in
-                                            ("the_expedition", "monster_expedition", "expeditions"))):
-        for name in dir(module):
-            function = getattr(module, name)
-            if hasattr(function, "cache_clear") and name not in ("font", "_drawable_codepoints",
-                                                                  "_drawable_characters"):
-                function.cache_clear()
-    for cache in OWN_CACHES:  # the renderers' own bounded caches
-        module_name, _, name = cache.rpartition(".")
-        getattr(importlib.import_module(module_name), name).clear()
-    del rendering
 
 
 def one_pass(all_cases: list[Case], clock: Callable[[], float] = CLOCK) -> None:

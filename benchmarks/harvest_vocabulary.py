@@ -32,11 +32,11 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # bench_render, however this script is started
 
-from bench_render import clear_caches, play
+from bench_render import play
 
 import bot.games  # noqa: F401  (registers every game)
 from bot.core import all_games
-from rendering import kit, vocabulary
+from rendering import clear_caches, kit, vocabulary
 from rendering.glyphs import drawable_view
 from rendering.pool import _warm_up
 

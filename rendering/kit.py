@@ -348,12 +348,18 @@ _WEIGHT_OF = {path: weight for weight in _FILES if (path := _font_path(weight)) 
 """Font file -> weight, so a face's text widths can be looked up in the cache by (size, weight)."""
 
 
-@lru_cache(maxsize=128)
 def font(size: int, weight: str = "regular") -> ImageFont.FreeTypeFont:
     """A shipped font (Source Sans Pro from its PyPI package; Pillow's own scalable font as a fallback).
 
-    Weights: regular, semibold, bold. Never depends on fonts that happen to be installed on the machine.
+    Weights: regular, semibold, bold. Never depends on fonts that happen to be installed on the machine. One face
+    object per (size, weight), however it is asked for (`font(18)` is `font(18, "regular")`): the word masks are
+    cached per face object.
     """
+    return _font(size, weight)
+
+
+@lru_cache(maxsize=128)
+def _font(size: int, weight: str) -> ImageFont.FreeTypeFont:
     path = _font_path(weight)
     try:
         if path is None:

@@ -122,12 +122,8 @@ def harvested() -> list[Entry]:
 
 
 def _faces(size: int, weight: str) -> list[ImageFont.FreeTypeFont]:
-    """The face objects boards draw `size` and `weight` with: kit.font caches font(18) and font(18, "regular")
-    apart, and the word masks are cached per face object, so both are warmed while they differ."""
-    faces = [kit.font(size, weight)]
-    if weight == "regular" and kit.font(size) is not faces[0]:
-        faces.append(kit.font(size))
-    return faces
+    """The face object boards draw `size` and `weight` with (kit.font gives one per size and weight)."""
+    return [kit.font(size, weight)]
 
 
 def name_faces(entries: list[Entry], names: set[str]) -> set[tuple[int, str, str]]:

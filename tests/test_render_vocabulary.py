@@ -3,7 +3,6 @@ faces the boards draw in, is warm after `warm_up`, and leaves few new words to a
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Iterator
 from typing import Any
 
@@ -11,7 +10,7 @@ import pytest
 
 import bot.games  # noqa: F401  (registers every game)
 from bot.core import find_game
-from rendering import kit, render_board, vocabulary
+from rendering import clear_caches, kit, render_board, vocabulary
 from rendering.glyphs import drawable_view
 from tests.test_render_boards import random_game
 
@@ -19,16 +18,6 @@ FRESH_SEED = 4242
 """Neither the harvest's seeds (1000 on) nor the benchmark's (7)."""
 MATCHES = [("the-expedition", "standard", 3), ("the-expedition", "solo", 1), ("monster-expedition", "standard", 3),
            ("monster-expedition", "solo", 1), ("expeditions", "standard", 3)]
-
-
-def _empty_caches() -> None:
-    """Every lru cache of the kit and the renderers empty (the loaded fonts kept), as in a fresh worker."""
-    for name in ("kit", "the_expedition", "monster_expedition", "expeditions"):
-        module = importlib.import_module(f"rendering.{name}")
-        for attribute in dir(module):
-            function = getattr(module, attribute)
-            if hasattr(function, "cache_clear") and attribute != "font":
-                function.cache_clear()
 
 
 def _misses() -> int:
@@ -72,7 +61,7 @@ def test_every_face_of_the_file_is_one_a_board_draws_in() -> None:
         seen.add((int(face.size), kit._WEIGHT_OF[face.path]))
         return mask(face, word, vertical)
 
-    _empty_caches()
+    clear_caches()
     kit._word_mask = spy  # type: ignore[assignment]
     try:
         for game_key, mode, players in MATCHES:
@@ -86,7 +75,7 @@ def test_every_face_of_the_file_is_one_a_board_draws_in() -> None:
 
 
 def test_warm_up_warms_every_entry_and_the_names() -> None:
-    _empty_caches()
+    clear_caches()
     entries = vocabulary.harvested()
     vocabulary.warm_up()
     before = _misses()
@@ -104,7 +93,7 @@ def test_warm_up_warms_every_entry_and_the_names() -> None:
 
 @pytest.mark.parametrize(("game_key", "mode", "players"), MATCHES)
 def test_a_fresh_match_draws_few_new_words_after_the_warm_up(game_key: str, mode: str, players: int) -> None:
-    _empty_caches()
+    clear_caches()
     vocabulary.warm_up()
     views = list(_boards(game_key, mode, players, FRESH_SEED))
     picked = views[len(views) // 2: len(views) // 2 + 7] + views[-3:]  # as the benchmark takes them

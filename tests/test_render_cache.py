@@ -4,13 +4,14 @@ the spaces a move changed) is pixel for pixel the layer drawn whole."""
 from __future__ import annotations
 
 import copy
+import importlib
 from typing import Any
 
 import pytest
-from PIL import Image, ImageChops
+from PIL import Image, ImageChops, ImageDraw
 
 from bot.core import find_game
-from rendering import expeditions
+from rendering import clear_caches, expeditions, kit
 from rendering.glyphs import drawable_view
 from tests.test_render_boards import NAMES, random_game
 
@@ -79,3 +80,43 @@ def test_a_map_far_from_every_cached_layer_is_drawn_whole() -> None:
     assert _repainted(drawable_view(game.view(states[0], None))) is None
     expeditions._p_map_layer(drawable_view(game.view(states[0], None)))
     assert _repainted(drawable_view(game.view(states[-1], None))) is None  # most spaces changed since the start
+
+
+@pytest.mark.parametrize(("game_key", "mode", "players"), [("the-expedition", "solo", 1),
+                                                           ("monster-expedition", "standard", 3),
+                                                           ("expeditions", "standard", 4)])
+def test_boards_drawn_from_warm_caches_are_the_boards_drawn_from_nothing(game_key: str, mode: str,
+                                                                         players: int) -> None:
+    """Every cache (word masks, wrapped lines, faces, map layers, fills pasted as colours) changes nothing in the
+    picture: a match's boards drawn in turn by one worker equal each board drawn by a fresh one."""
+    game = find_game(game_key)
+    module = importlib.import_module(f"rendering.{game_key.replace('-', '_')}")
+    states = random_game(game_key, mode, NAMES[:players], 9)
+    picked = states[:: max(1, len(states) // 25)] + states[-2:]
+    clear_caches()
+    warm = [module.render_image(drawable_view(game.view(state, None))).tobytes() for state in picked]
+    for state, image in zip(picked, warm, strict=True):
+        clear_caches()
+        assert module.render_image(drawable_view(game.view(state, None))).tobytes() == image
+
+
+def test_the_kits_fast_fill_and_paste_draw_what_pillow_draws() -> None:
+    """kit.Draw.rectangle (a large plain fill pasted as a colour) and kit.blit (a paste without Pillow's checks)
+    give Pillow's own pixels, also where the box runs off the canvas or a mask is used."""
+    piece = Image.new("RGB", (60, 40), "#C9A86A")
+    ImageDraw.Draw(piece).ellipse((5, 5, 50, 35), fill="#14161F")
+    mask = Image.new("1", (60, 40), 0)
+    ImageDraw.Draw(mask).polygon([(0, 0), (59, 10), (20, 39)], fill=1)
+    sprite = piece.convert("RGBA")
+    sprite.putalpha(mask.convert("L"))
+    for box in [(0, 0, 800, 104), (10, 20, 300, 200), (-5, 600, 900, 700), ((12, 30), (411, 90))]:
+        fast, slow = Image.new("RGB", (800, 640), "#1E2230"), Image.new("RGB", (800, 640), "#1E2230")
+        kit.Draw(fast).rectangle(box, fill="#2A3042")
+        ImageDraw.Draw(slow).rectangle(box, fill="#2A3042")
+        assert _same(fast, slow), box
+    for xy in [(0, 0), (770, 620), (-30, -20), (400, 300)]:
+        for source, through in [(piece, None), (piece, mask), (sprite, sprite)]:
+            fast, slow = Image.new("RGB", (800, 640), "#1E2230"), Image.new("RGB", (800, 640), "#1E2230")
+            kit.blit(fast, source, xy, through)
+            slow.paste(source, xy, through)
+            assert _same(fast, slow), (xy, source.mode)

@@ -549,7 +549,7 @@ def draw_token(draw: ImageDraw.ImageDraw, centre: tuple[float, float], radius: f
     records sees it drawn in place."""
     image = getattr(draw, "_image", None)
     if _RECORDER.get() is None and image is not None and image.mode == "RGB":
-        sprite = _token_sprite(radius, style, label, outline, width)
+        sprite = token_sprite(radius, style, label, outline, width)
         half = sprite.width // 2
         blit(image, sprite, (round(centre[0]) - half, round(centre[1]) - half), sprite)
         return
@@ -557,7 +557,8 @@ def draw_token(draw: ImageDraw.ImageDraw, centre: tuple[float, float], radius: f
 
 
 @lru_cache(maxsize=256)
-def _token_sprite(radius: float, style: PlayerStyle, label: str | None, outline: str, width: int) -> Image.Image:
+def token_sprite(radius: float, style: PlayerStyle, label: str | None, outline: str, width: int) -> Image.Image:
+    """A player's piece on a transparent square (ceil(radius) + width + 2 from its centre to each side)."""
     half = math.ceil(radius) + width + 2
     sprite = Image.new("RGBA", (2 * half, 2 * half), (0, 0, 0, 0))
     _draw_token(Draw(sprite), (half, half), radius, style, label, outline, width)

@@ -455,6 +455,40 @@ def _p_pointer(draw: ImageDraw.ImageDraw, move: View, style: PlayerStyle) -> Non
                  fill=style.colour, outline=HIGHLIGHT, width=2)
 
 
+def _p_piece(draw: kit.Draw, centre: tuple[int, int], style: PlayerStyle, explorer: bool) -> None:
+    """A marker cube on its square plate, or an explorer ringed in white: one sprite per process (a late board has
+    a dozen), drawn in place when a test records the board."""
+    cx, cy = centre
+    if kit.is_recording():
+        if explorer:
+            draw.ellipse((cx - 20, cy - 20, cx + 20, cy + 20), fill=HIGHLIGHT)
+        else:
+            draw.rounded_rectangle((cx - 19, cy - 19, cx + 19, cy + 19), radius=6, fill=PANEL)
+        draw_token(draw, (cx, cy), 17, style, width=2)
+        return
+    sprite = _p_piece_sprite(style, explorer)
+    kit.blit(draw._image, sprite, (cx - PIECE_HALF, cy - PIECE_HALF), sprite)
+
+
+PIECE_HALF = 21
+"""Half a piece sprite's side: a token of radius 17 with its outline, as kit.draw_token's sprite."""
+
+
+@cache
+def _p_piece_sprite(style: PlayerStyle, explorer: bool) -> Image.Image:
+    sprite = Image.new("RGBA", (2 * PIECE_HALF, 2 * PIECE_HALF), (0, 0, 0, 0))
+    draw = kit.Draw(sprite)
+    h = PIECE_HALF
+    if explorer:
+        draw.ellipse((h - 20, h - 20, h + 20, h + 20), fill=HIGHLIGHT)
+    else:
+        draw.rounded_rectangle((h - 19, h - 19, h + 19, h + 19), radius=6, fill=PANEL)
+    token = kit.token_sprite(17, style, None, INK_DARK, 2)
+    offset = h - token.width // 2
+    sprite.paste(token, (offset, offset), token)
+    return sprite
+
+
 def _p_draw_grid(draw: kit.Draw, view: View) -> None:
     legal = {move["to_cell"]: move["direction"] for move in view["legal_moves"]}
     free = set(view.get("empty_cells", []))
@@ -474,16 +508,13 @@ def _p_draw_grid(draw: kit.Draw, view: View) -> None:
                 spot, anchor = (x0 + 6, y1 - 64), "lm"
             draw.text(spot, label, font=font(BIG, "bold"), fill=GOOD_TEXT, anchor=anchor)
         for index, style in enumerate(markers):  # cubes: square plates along the bottom left, oldest first
-            cx, cy = x0 + 22 + index * 40, y1 - 22
-            draw.rounded_rectangle((cx - 19, cy - 19, cx + 19, cy + 19), radius=6, fill=PANEL)
-            draw_token(draw, (cx, cy), 17, style, width=2)
+            _p_piece(draw, (x0 + 22 + index * 40, y1 - 22), style, explorer=False)
         for index, style in enumerate(explorers):  # explorers ringed in white, along the bottom right
             cx = x1 - 22 - index * 42
             cy = y1 - 22 - (44 if crowded and index >= 1 else 0)
             if crowded and index >= 1:
                 cx = x1 - 22 - (index - 1) * 42
-            draw.ellipse((cx - 20, cy - 20, cx + 20, cy + 20), fill=HIGHLIGHT)
-            draw_token(draw, (cx, cy), 17, style, width=2)
+            _p_piece(draw, (cx, cy), style, explorer=True)
     for move in view["last_moves"][-1:]:
         style = style_of(view, move["who"])
         if style is not None:

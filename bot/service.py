@@ -490,7 +490,7 @@ class GameService:
         bot_seats = {seat.seat for seat in match.seats if is_bot(seat.user_id)}
         events = await self.store.events(match.id, last=STORY_EVENTS)
         if not to_move:  # over: the final board tells what came since the last board, not earlier turns again
-            return _story_text([event.text for event in _last_turn(events, bot_seats)])
+            return _story_text([self._without_result(match, game, event) for event in _last_turn(events, bot_seats)])
         this_turn: list[str] = []
         before: list[str] = []
         mover_before: list[str] = []
@@ -515,6 +515,18 @@ class GameService:
             else:
                 break
         return _story_text(list(reversed(this_turn or before + mover_before)))
+
+    @staticmethod
+    def _without_result(match: MatchRecord, game: Game, event: EventRecord) -> str:
+        """A final move's text without its result sentence ("Game over: Ada wins."): the final board's last line
+        says the result with every score, so the story does not say it first. The move that ended the game is
+        told again from the final state, as it was when committed, leaving out only the result events."""
+        if match.status != "finished" or match.state is None or \
+                not any(e.get("kind") in game.result_events for e in event.events):
+            return event.text
+        shown = autoplay.shown_state(match, match.state)
+        return " ".join(text for text in (game.describe(shown, e) for e in event.events
+                                          if e.get("kind") not in game.result_events) if text)
 
     async def detail_image(self, match: MatchRecord) -> bytes:
         """The full-size board with everything the phone-sized public board leaves out (public information only)."""

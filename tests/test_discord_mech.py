@@ -11,6 +11,7 @@ from bot.app import create_bot
 from bot.games.expeditions import GAME
 from bot.games.expeditions.policies import planned_action
 from bot.offline import DiscordHarness, FakeUser, Replies
+from tests.tables import assert_result_told_once
 
 SEED = 5
 
@@ -103,6 +104,7 @@ async def test_a_whole_two_player_game_by_commands_buttons_and_menus(database: P
         final = discord_.channel_messages()[-1]
         assert outcome.summary in final.content and final.files
         assert final.button_labels() == ["Show mine", "Details"] and not final.selects()
+        await assert_result_told_once(discord_)
         assert min(used.values()) >= 10, used
         turns = match.state["turns_taken"] / 2
         print(f"discord game: {step} actions, {turns:.1f} turns per player, submitted {used}")

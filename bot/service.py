@@ -456,8 +456,21 @@ class GameService:
         """The message showing the match's latest board (its buttons go stale when a new board is posted)."""
         return await self.store.board_message(match_id)
 
-    async def set_board_message(self, match_id: int, message_id: int) -> None:
-        await self.store.set_board_message(match_id, message_id)
+    async def set_board_message(self, match_id: int, message_id: int, version: int | None = None) -> None:
+        await self.store.set_board_message(match_id, message_id, version)
+
+    async def board_behind(self, match: MatchRecord) -> int | None:
+        """The version of the match's board message when that board is behind: moves of other seats than the one(s)
+        to move now were committed after it was posted, so the turn changed hands without a new board (the process
+        stopped in between). None when the board is current, or when no posted version is known."""
+        if match.status != "active" or match.state is None:
+            return None
+        posted = await self.store.board_version(match.id)
+        if posted is None or posted >= match.version:
+            return None
+        to_move = set(find_game(match.game).to_act(match.state))
+        since = await self.store.events(match.id, after=posted)
+        return posted if any(e.kind == "action" and e.seat not in to_move for e in since) else None
 
     async def open_match(self, channel_id: int) -> MatchRecord | None:
         """The channel's unfinished match, if any."""

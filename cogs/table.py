@@ -210,7 +210,7 @@ class BoardDesk:
             sent = await interaction.followup.send(wait=True, **message)
         else:
             sent = await self._channel(match.channel_id).send(**message)
-        await self.service.set_board_message(match_id, sent.id)
+        await self.service.set_board_message(match_id, sent.id, match.version)
         return sent
 
     async def _strip_previous(self, match_id: int, channel_id: int) -> None:

@@ -33,6 +33,7 @@ from bot.core import (
     all_games,
     find_game,
 )
+from bot.core.bots import action_key
 from bot.core.replay import replay
 from bot.core.seats import is_bot
 from bot.store import ChannelBusy, EventRecord, MatchRecord, Store, VersionClash
@@ -130,6 +131,18 @@ class Accepted:
     match: MatchRecord
     headline: str
     new_board: bool = True
+    move: str = ""
+    """The move in words as the board offered it ("Skip (choose a face-up card to gain)"), for the mover's private
+    acknowledgement when the move changed nothing worth telling the channel (an empty headline)."""
+
+    @property
+    def acknowledgement(self) -> str:
+        """The private line for the mover: what happened, or else what they chose."""
+        if self.headline:
+            return self.headline
+        if self.move:
+            return f"You chose {self.move}."
+        return "Your move is made; it changes nothing anyone can see."
 
 
 @dataclass(frozen=True)
@@ -374,7 +387,7 @@ class GameService:
         played = await autoplay.after_move(self, accepted.match)  # the computer players' turns that follow
         if played.version == accepted.match.version:
             return accepted
-        return Accepted(played, accepted.headline, new_board=True)
+        return Accepted(played, accepted.headline, new_board=True, move=accepted.move)
 
     async def _commit(self, match: MatchRecord, user_id: int, action: JSON,
                       expected_version: int | None) -> Accepted:
@@ -419,12 +432,25 @@ class GameService:
         except VersionClash:
             raise StaleBoard(CLASHED) from None
         new_board = outcome is not None or game.to_act(applied.state) != waiting
+        move = "" if headline else self._move_words(game, state, seat, action)
         if outcome is not None:  # records: rate the finished game once (bot/ratings.py; swept again if this fails)
             try:
                 await ratings.rate_finished(self.store, moved)
             except Exception:  # the move is committed; /leaderboard and /stats rate what was missed
                 log.exception("Rating match %s failed", moved.id)
-        return Accepted(moved, headline, new_board)
+        return Accepted(moved, headline, new_board, move)
+
+    @staticmethod
+    def _move_words(game: Game, state: JSON, seat: int, action: JSON) -> str:
+        """The move as the board offered it: a menu option with the menu's question, or a button's label."""
+        wanted = action_key(action)
+        menu = game.choice_menu(state, seat)
+        for offer in menu.options if menu is not None else ():
+            if action_key(offer.action) == wanted:
+                question = menu.placeholder.rstrip(".…")
+                return f"{offer.label} ({question[:1].lower()}{question[1:]})" if question else offer.label
+        return next((offer.label for offer in game.quick_actions(state, seat) if action_key(offer.action) == wanted),
+                    "")
 
     async def _record(self, match: MatchRecord, kind: str, **fields: Any) -> int:
         if self.planner is not None:  # issue 12: the turn's new reminders and timer, in the move's transaction

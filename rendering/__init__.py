@@ -65,3 +65,23 @@ def alt_text(game_key: str, view: dict[str, Any]) -> str:
     title = str(view.get("title") or game_key)
     turn = str(view.get("turn") or view.get("last_move") or "")
     return f"{title}: {turn}".strip(": ")[:1000]
+
+
+KEPT_CACHES = frozenset({"font", "_font", "_drawable_codepoints", "_drawable_characters"})
+"""What a render worker loads once at its start and never drops: the font faces and the characters they draw."""
+OWN_CACHES = ("rendering.expeditions._SPACES", "rendering.expeditions._LAYERS", "rendering.kit._INKS")
+"""The renderers' own bounded caches (dicts rather than lru caches)."""
+
+
+def clear_caches() -> None:
+    """Every rendering cache empty but the fonts, as in a freshly started worker before its warm-up (benchmarks and
+    tests start from here)."""
+    for name in ("kit", "glyphs", "the_expedition", "monster_expedition", "expeditions"):
+        module = importlib.import_module(f"{__name__}.{name}")
+        for attribute in dir(module):
+            function = getattr(module, attribute)
+            if hasattr(function, "cache_clear") and attribute not in KEPT_CACHES:
+                function.cache_clear()
+    for cache in OWN_CACHES:
+        module_name, _, attribute = cache.rpartition(".")
+        getattr(importlib.import_module(module_name), attribute).clear()

@@ -8,6 +8,8 @@ from __future__ import annotations
 import contextlib
 import json
 import math
+import threading
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
@@ -311,6 +313,9 @@ P_HEX_R = P_HEX_W / math.sqrt(3)
 P_TOP = kit.HEADER_H + 6
 P_SIDE = int(12 + 5.5 * P_HEX_W) + 14
 SMALL, BIG = kit.SMALL, kit.BIG
+_P_BASECAMP_Y = P_TOP + 8 * P_HEX_R + 22
+_P_BASECAMP_BOX = (0, math.floor(_P_BASECAMP_Y) - 21, P_SIDE, math.ceil(_P_BASECAMP_Y) + 21)
+"""The basecamp strip under the map: its centre line and what a change of mechs repaints."""
 
 
 def _p_centre(row: int, col: int) -> tuple[float, float]:
@@ -328,8 +333,23 @@ def _p_hex(row: int, col: int) -> tuple[tuple[float, float], ...]:
 
 
 _SPACES: dict[str, tuple[kit.Face, Image.Image, tuple[int, int]]] = {}
-_LAYERS: dict[str, kit.Face] = {}
 CACHED_SPACES, CACHED_LAYERS = 4096, 32
+
+
+@dataclass(frozen=True)
+class _Layer:
+    """A map layer and what it was built from (each space's key and the basecamp), so the next state's layer can
+    be made from it by repainting only what a move changed."""
+
+    face: kit.Face
+    spaces: tuple[str, ...]
+    mechs: tuple[int, ...]
+
+
+_LAYERS: dict[str, _Layer] = {}
+_LAYERS_LOCK = threading.Lock()
+"""A layer is repainted in place: a board drawn in a thread (a test, a runtime-registered game's pool) must not
+copy one while another repaints it."""
 
 
 def _p_space_face(space: dict[str, Any], key: str) -> tuple[kit.Face, Image.Image, tuple[int, int]]:
@@ -337,41 +357,103 @@ def _p_space_face(space: dict[str, Any], key: str) -> tuple[kit.Face, Image.Imag
     mech, card or side changes): the piece, its mask and where it goes on the board."""
     found = _SPACES.get(key)
     if found is None:
-        x, y = _p_centre(space["row"], space["col"])
-        origin = (math.floor(x - P_HEX_W / 2) - 2, math.floor(y - P_HEX_R) - 2)
-        image = Image.new("RGBA", (int(P_HEX_W) + 6, int(2 * P_HEX_R) + 6), (0, 0, 0, 0))
+        left, top, right, bottom = _p_space_box(space["row"], space["col"])
+        origin = (left, top)
+        image = Image.new("RGBA", (right - left, bottom - top), (0, 0, 0, 0))
         with kit.building(image) as drawn:
             _p_space(kit.Draw(image), space, origin)
         if len(_SPACES) >= CACHED_SPACES:
             _SPACES.clear()
         # Everything on a space is opaque (shapes are not anti-aliased, letters sit on them): a 1-bit mask pastes
-        # it at a third of the cost of its alpha channel.
-        found = _SPACES[key] = (kit.Face(image.convert("RGB"), drawn), image.getchannel("A").convert("1"), origin)
+        # it at a third of the cost of its alpha channel, and thresholding that all-or-nothing alpha (no dithering)
+        # takes a twentieth of the time dithering it would.
+        mask = image.getchannel("A").convert("1", dither=Image.Dither.NONE)
+        found = _SPACES[key] = (kit.Face(image.convert("RGB"), drawn), mask, origin)
     return found
 
 
 def _p_map_layer(view: dict[str, Any]) -> kit.Face:
     """The map, the basecamp and the legend on the board's background, built from cached spaces; the same layer
-    comes back as long as nothing on the map changes (most steps of a turn)."""
+    comes back as long as nothing on the map changes (most steps of a turn), and a move's new layer is the
+    previous one with only the changed spaces repainted."""
     spaces = view["map"]["spaces"]
-    mechs = list(view["map"]["basecamp"]["mechs"])
+    mechs = tuple(view["map"]["basecamp"]["mechs"])
     recording = kit.is_recording()  # a layer built for a test carries what it drew; a worker's needs no record
     key = json.dumps([spaces, mechs, recording], sort_keys=True, check_circular=False)  # the whole map, at C speed
     layer = _LAYERS.get(key)
     if layer is None:
-        base = _p_base()
-        image = base.image.copy()
-        with kit.building(image) if recording else contextlib.nullcontext(kit.Recording()) as drawn:
-            kit.replay(base)
-            for space in spaces:
-                face, mask, origin = _p_space_face(space, repr(space))
-                image.paste(face.image, origin, mask)
-                kit.replay(face, origin)
-            _p_basecamp(kit.Draw(image), mechs)
+        keys = tuple(repr(space) for space in spaces)
+        image = None if recording else _p_repainted(spaces, keys, mechs)
+        drawn = kit.Recording()
+        if image is None:
+            image, drawn = _p_built(spaces, keys, mechs, recording)
         if len(_LAYERS) >= CACHED_LAYERS:
-            _LAYERS.clear()
-        layer = _LAYERS[key] = kit.Face(image, drawn)
-    return layer
+            del _LAYERS[next(iter(_LAYERS))]  # the oldest
+        layer = _LAYERS[key] = _Layer(kit.Face(image, drawn), keys, mechs)
+    return layer.face
+
+
+def _p_built(spaces: list[dict[str, Any]], keys: tuple[str, ...], mechs: tuple[int, ...], recording: bool
+             ) -> tuple[Image.Image, kit.Recording]:
+    """A map layer drawn whole: the background, every space, the basecamp."""
+    base = _p_base()
+    image = base.image.copy()
+    with kit.building(image) if recording else contextlib.nullcontext(kit.Recording()) as drawn:
+        kit.replay(base)
+        for space, key in zip(spaces, keys, strict=True):
+            face, mask, origin = _p_space_face(space, key)
+            kit.blit(image, face.image, origin, mask)
+            kit.replay(face, origin)
+        _p_basecamp(kit.Draw(image), list(mechs))
+    return image, drawn
+
+
+def _p_repainted(spaces: list[dict[str, Any]], keys: tuple[str, ...], mechs: tuple[int, ...]
+                 ) -> Image.Image | None:
+    """The cached layer nearest to this map (fewest spaces changed: a move changes one or two), taken out of the
+    cache and repainted in place where the spaces and the basecamp changed; None when no cached layer is near
+    enough. (In place: a copy of a 1.5 MB layer costs more in fresh memory than the repaint itself.)"""
+    best, best_key, changed = None, "", len(keys) // 4 + 1
+    for layer_key, layer in _LAYERS.items():
+        if len(layer.spaces) == len(keys):
+            differing = sum(1 for old, new in zip(layer.spaces, keys, strict=True) if old != new)
+            if differing < changed:
+                best, best_key, changed = layer, layer_key, differing
+    if best is None:
+        return None
+    del _LAYERS[best_key]
+    image = best.face.image
+    basecamp = mechs != best.mechs
+    for space, old, new in zip(spaces, best.spaces, keys, strict=True):
+        if old != new:
+            box = _p_space_box(space["row"], space["col"])
+            _p_recompose(image, spaces, keys, box)
+            basecamp = basecamp or box[3] > _P_BASECAMP_BOX[1]  # the basecamp is drawn over the map's foot
+    if basecamp:
+        _p_recompose(image, spaces, keys, _P_BASECAMP_BOX)
+        _p_basecamp(kit.Draw(image), list(mechs))
+    return image
+
+
+def _p_recompose(image: Image.Image, spaces: list[dict[str, Any]], keys: tuple[str, ...],
+                 box: tuple[int, int, int, int]) -> None:
+    """Draw `box` of the layer again as a whole build draws it: the background, then every space reaching into
+    it in map order (a space's card overhangs its neighbours' edges), so repainting one space is exact."""
+    region = _p_base().image.crop(box)
+    for space, key in zip(spaces, keys, strict=True):
+        left, top, right, bottom = _p_space_box(space["row"], space["col"])
+        if left < box[2] and box[0] < right and top < box[3] and box[1] < bottom:
+            face, mask, origin = _p_space_face(space, key)
+            kit.blit(region, face.image, (origin[0] - box[0], origin[1] - box[1]), mask)
+    kit.blit(image, region, box[:2])
+
+
+@lru_cache(maxsize=64)
+def _p_space_box(row: int, col: int) -> tuple[int, int, int, int]:
+    """Where a space's piece goes on the board (as `_p_space_face` places it)."""
+    x, y = _p_centre(row, col)
+    left, top = math.floor(x - P_HEX_W / 2) - 2, math.floor(y - P_HEX_R) - 2
+    return left, top, left + int(P_HEX_W) + 6, top + int(2 * P_HEX_R) + 6
 
 
 def _p_space(draw: kit.Draw, space: dict[str, Any], origin: tuple[int, int] = (0, 0)) -> None:
@@ -433,7 +515,7 @@ def _p_space(draw: kit.Draw, space: dict[str, Any], origin: tuple[int, int] = (0
 
 
 def _p_basecamp(draw: kit.Draw, mechs: list[int]) -> None:
-    y = P_TOP + 8 * P_HEX_R + 22
+    y = _P_BASECAMP_Y
     draw.rounded_rectangle((12, y - 20, 12 + 150 + 40 * len(mechs), y + 20), radius=8, fill="#4A4034")
     draw.text((22, y), "Basecamp", font=kit.font(SMALL, "bold"), fill=kit.INK, anchor="lm")
     for index, seat in enumerate(mechs):
@@ -545,8 +627,9 @@ def render_image(view: dict[str, Any]) -> Image.Image:
     if view.get("outcome") and len(view["players"]) > 2:  # the results take the whole board
         image, draw = kit.new_canvas(P_H, P_W)
     else:
-        layer = _p_map_layer(view)
-        image = layer.image.copy()
+        with _LAYERS_LOCK:
+            layer = _p_map_layer(view)
+            image = layer.image.copy()
         kit.replay(layer)
         draw = kit.Draw(image)
     current = view["current"]["seat"] if view.get("current") else None

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageColor, ImageDraw, ImageFont
 
 # Okabe-Ito, the colour-blind-safe palette.
 ORANGE = "#E69F00"
@@ -144,8 +144,20 @@ def building(image: Image.Image) -> Iterator[Recording]:
 def paste(canvas: Image.Image, face: Face, xy: tuple[int, int], kind: str = "", mask: bool = False) -> None:
     """Paste a cached piece (through its own transparency when `mask`); inside a recording its texts and marks are
     replayed at their place on the board (and the piece itself is a mark of `kind` when given)."""
-    canvas.paste(face.image, xy, face.image if mask else None)
+    blit(canvas, face.image, xy, face.image if mask else None)
     replay(face, xy, kind)
+
+
+def blit(canvas: Image.Image, piece: Image.Image, xy: tuple[int, int], mask: Image.Image | None = None) -> None:
+    """`canvas.paste(piece, xy, mask)` for a board's own pieces, without Pillow's per-call checks and conversions
+    (a board pastes dozens): the piece has the canvas's mode (or RGBA onto RGB), the mask is 1, L or RGBA, and
+    whatever falls outside the canvas is clipped."""
+    x, y = xy
+    box = (x, y, x + piece.width, y + piece.height)
+    if mask is None:
+        canvas.im.paste(piece.im, box)
+    else:
+        canvas.im.paste(piece.im, box, mask.im)
 
 
 def replay(face: Face, xy: tuple[int, int] = (0, 0), kind: str = "") -> None:
@@ -202,6 +214,40 @@ class Draw(ImageDraw.ImageDraw):
         super().text(xy, text, fill, font, anchor, *args, **kwargs)
 
 
+    def rectangle(self, xy: Any, fill: Any = None, outline: Any = None, width: int = 1) -> None:
+        """A large plain fill (a board's bands and panels) is pasted as a colour: a quarter of the time Pillow's
+        rectangle takes to fill it line by line, and the same pixels."""
+        box = _fill_box(xy) if fill is not None and outline is None and self.mode == "RGB" else None
+        if box is not None:
+            self._image.im.paste(_rgb(fill), box)
+            return
+        super().rectangle(xy, fill, outline, width)
+
+
+_FAST_FILL = 10_000
+"""Pixels from which a plain rectangle is pasted rather than drawn (below it the call itself costs more)."""
+
+
+def _fill_box(xy: Any) -> tuple[int, int, int, int] | None:
+    """The paste box (right and bottom exclusive) of a rectangle drawn with whole-pixel corners, if large."""
+    if len(xy) == 2:
+        (left, top), (right, bottom) = xy
+    elif len(xy) == 4:
+        left, top, right, bottom = xy
+    else:
+        return None
+    if not all(type(v) is int for v in (left, top, right, bottom)) or right < left or bottom < top:
+        return None
+    if (right - left + 1) * (bottom - top + 1) < _FAST_FILL:
+        return None
+    return left, top, right + 1, bottom + 1
+
+
+@lru_cache(maxsize=256)
+def _rgb(colour: Any) -> Any:
+    return ImageColor.getcolor(colour, "RGB") if isinstance(colour, str) else colour
+
+
 _INKS: dict[tuple[str, Any], int] = {}
 
 
@@ -221,15 +267,18 @@ def _layout(face: ImageFont.FreeTypeFont, text: str, vertical: str) -> tuple[int
     """A line's width and its words: (mask, x from the line's start, mask offset) each, cached per line."""
     size, weight = int(face.size), _WEIGHT_OF[face.path]
     space = _word_width(" ", size, weight)
-    x = 0.0
+    x = words_width = 0.0
     words = []
-    for word in text.split(" "):
+    parts = text.split(" ")
+    for word in parts:
         if word:
             mask, (dx, dy) = _word_mask(face, word, vertical)
             words.append((mask, x, dx, dy))
-            x += _word_width(word, size, weight)
+            width = _word_width(word, size, weight)
+            x += width
+            words_width += width
         x += space
-    return measure(text, size, weight), tuple(words)
+    return math.ceil(words_width + space * (len(parts) - 1)), tuple(words)  # as `measure` adds it up
 
 
 def warm_word(face: ImageFont.FreeTypeFont, word: str, vertical: str = "a") -> None:
@@ -299,12 +348,18 @@ _WEIGHT_OF = {path: weight for weight in _FILES if (path := _font_path(weight)) 
 """Font file -> weight, so a face's text widths can be looked up in the cache by (size, weight)."""
 
 
-@lru_cache(maxsize=128)
 def font(size: int, weight: str = "regular") -> ImageFont.FreeTypeFont:
     """A shipped font (Source Sans Pro from its PyPI package; Pillow's own scalable font as a fallback).
 
-    Weights: regular, semibold, bold. Never depends on fonts that happen to be installed on the machine.
+    Weights: regular, semibold, bold. Never depends on fonts that happen to be installed on the machine. One face
+    object per (size, weight), however it is asked for (`font(18)` is `font(18, "regular")`): the word masks are
+    cached per face object.
     """
+    return _font(size, weight)
+
+
+@lru_cache(maxsize=128)
+def _font(size: int, weight: str) -> ImageFont.FreeTypeFont:
     path = _font_path(weight)
     try:
         if path is None:
@@ -384,7 +439,10 @@ def ellipsize(draw: ImageDraw.ImageDraw, text: str, max_width: int, face: ImageF
 
 
 def wrap(draw: ImageDraw.ImageDraw, text: str, max_width: int, face: ImageFont.FreeTypeFont) -> list[str]:
-    """Greedy word wrap to `max_width` pixels."""
+    """Greedy word wrap to `max_width` pixels (a word wider than the line stays whole on its own line)."""
+    size, weight = getattr(face, "size", None), _WEIGHT_OF.get(getattr(face, "path", ""))
+    if size is not None and weight is not None:
+        return list(_wrapped(text, max_width, int(size), weight))
     lines: list[str] = []
     for paragraph in text.split("\n"):
         line = ""
@@ -399,28 +457,54 @@ def wrap(draw: ImageDraw.ImageDraw, text: str, max_width: int, face: ImageFont.F
     return lines
 
 
-@lru_cache(maxsize=8192)
-def lines(text: str, max_width: int, size: int, weight: str = "regular") -> tuple[str, ...]:
-    """Word wrap on cached widths; a word wider than the line is split with a hyphen (never cut or ellipsized)."""
+@lru_cache(maxsize=4096)
+def _wrapped(text: str, max_width: int, size: int, weight: str) -> tuple[str, ...]:
+    """`wrap` on running word widths (as `lines` keeps them), for the shipped fonts."""
+    space = _word_width(" ", size, weight)
     out: list[str] = []
     for paragraph in text.split("\n"):
-        line = ""
+        line, words_width, count = "", 0.0, 0
+        for word in (w for w in paragraph.split(" ") if w):
+            width = _word_width(word, size, weight)
+            if line and math.ceil(words_width + width + space * count) > max_width:
+                out.append(line)
+                line, words_width, count = word, width, 1
+            else:
+                line = f"{line} {word}" if line else word
+                words_width += width
+                count += 1
+        out.append(line)
+    return tuple(out)
+
+
+@lru_cache(maxsize=8192)
+def lines(text: str, max_width: int, size: int, weight: str = "regular") -> tuple[str, ...]:
+    """Word wrap on cached widths; a word wider than the line is split with a hyphen (never cut or ellipsized).
+
+    A line's width is kept as the running sum of its words' widths (as `measure` adds them, so the two agree to
+    the pixel) instead of measuring every candidate line anew: a new sentence costs one lookup per word."""
+    space = _word_width(" ", size, weight)
+    out: list[str] = []
+    for paragraph in text.split("\n"):
+        line, words_width, count = "", 0.0, 0
         for word in (w for w in paragraph.split(" ") if w):  # (a no-break space keeps words together)
-            while measure(word, size, weight) > max_width and len(word) > 1:
+            while math.ceil(_word_width(word, size, weight)) > max_width and len(word) > 1:  # (as `measure`)
                 if line:
                     out.append(line)
-                    line = ""
+                    line, words_width, count = "", 0.0, 0
                 cut = len(word) - 1
                 while cut > 1 and measure(word[:cut] + "-", size, weight) > max_width:
                     cut -= 1
                 out.append(word[:cut] + "-")
                 word = word[cut:]
-            candidate = f"{line} {word}" if line else word
-            if line and measure(candidate, size, weight) > max_width:
+            width = _word_width(word, size, weight)
+            if line and math.ceil(words_width + width + space * count) > max_width:
                 out.append(line)
-                line = word
+                line, words_width, count = word, width, 1
             else:
-                line = candidate
+                line = f"{line} {word}" if line else word
+                words_width += width
+                count += 1
         out.append(line)
     return tuple(out)
 
@@ -467,7 +551,7 @@ def draw_token(draw: ImageDraw.ImageDraw, centre: tuple[float, float], radius: f
     if _RECORDER.get() is None and image is not None and image.mode == "RGB":
         sprite = _token_sprite(radius, style, label, outline, width)
         half = sprite.width // 2
-        image.paste(sprite, (round(centre[0]) - half, round(centre[1]) - half), sprite)
+        blit(image, sprite, (round(centre[0]) - half, round(centre[1]) - half), sprite)
         return
     _draw_token(draw, centre, radius, style, label, outline, width)
 

@@ -309,17 +309,24 @@ def _draw_legend(draw: ImageDraw.ImageDraw, y: int, show_crests: bool) -> int:
     return y + LEGEND_H
 
 
+def _result_headline(view: dict[str, Any]) -> str:
+    """The result in one line: who won, or whether the solo expedition was won."""
+    if view["mode"] == "solo":
+        solo = view["solo"]
+        return f"Expedition {solo['expedition']} {'won' if solo['outcome'] == 'won' else 'lost'}"
+    winners = " and ".join(view["players"][s]["name"] for s in view["result"]["winners"])
+    return f"{winners} win{'s' if len(view['result']['winners']) == 1 else ''}!"
+
+
 def _result_lines(view: dict[str, Any]) -> tuple[str, list[str], bool]:
+    text = _result_headline(view)
     if view["mode"] == "solo":
         solo = view["solo"]
         won = solo["outcome"] == "won"
-        text = f"Expedition {solo['expedition']} {'won' if won else 'lost'}"
         detail = solo["reason"][:1].upper() + solo["reason"][1:]
     else:
         result = view["result"]
         names = [p["name"] for p in view["players"]]
-        winners = " and ".join(names[s] for s in result["winners"])
-        text = f"{winners} win{'s' if len(result['winners']) == 1 else ''}!"
         detail = " · ".join(f"{names[s]} {result['scores'][s]} VP ({result['monster_points'][s]} from monsters + "
                             f"{result['cage_points'][s]} from cages)" for s in _ranked_seats(view))
         if result.get("tie_break_used"):
@@ -370,7 +377,7 @@ def _headline(view: dict[str, Any]) -> str:
     """The header's big line: whose turn and what to do, or at the end just who won (the scores are below it)."""
     if not view.get("over") or view["mode"] == "solo":
         return str(view["turn"])
-    return f"Game over: {_result_lines(view)[0]}"
+    return f"Game over: {_result_headline(view)}"
 
 
 def render_detail(view: dict[str, Any]) -> bytes:
@@ -599,7 +606,7 @@ def _p_solo(draw: kit.Draw, solo: dict[str, Any], top: int) -> int:
 def _p_headline(view: dict[str, Any]) -> str:
     if not view.get("over"):
         return str(view["turn"])
-    return f"Game over: {_result_lines(view)[0]}"
+    return f"Game over: {_result_headline(view)}"
 
 
 def render_image(view: dict[str, Any]) -> Image.Image:

@@ -1,0 +1,103 @@
+"""The harvested vocabulary a render worker warms at its start (rendering/vocabulary.txt): it parses, names only
+faces the boards draw in, is warm after `warm_up`, and leaves few new words to a board of a match it never saw."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+import bot.games  # noqa: F401  (registers every game)
+from bot.core import find_game
+from rendering import clear_caches, kit, render_board, vocabulary
+from rendering.glyphs import drawable_view
+from tests.test_render_boards import random_game
+
+FRESH_SEED = 4242
+"""Neither the harvest's seeds (1000 on) nor the benchmark's (7)."""
+MATCHES = [("the-expedition", "standard", 3), ("the-expedition", "solo", 1), ("monster-expedition", "standard", 3),
+           ("monster-expedition", "solo", 1), ("expeditions", "standard", 3)]
+
+
+def _misses() -> int:
+    return kit._word_mask.cache_info().misses + kit._word_width.cache_info().misses
+
+
+def _boards(game_key: str, mode: str, players: int, seed: int) -> Iterator[dict[str, Any]]:
+    """The public views of one seeded match with the benchmark's and the harvest's player names."""
+    game = find_game(game_key)
+    for state in random_game(game_key, mode, [f"Player {i + 1}" for i in range(players)], seed):
+        yield drawable_view(game.view(state, None))
+
+
+def test_the_file_parses_with_real_faces_and_no_duplicates() -> None:
+    entries = vocabulary.harvested()
+    assert 1000 <= len(entries) <= 5000
+    assert len(set(entries)) == len(entries)
+    faces = {(size, weight) for size, weight, _, _ in entries}
+    assert faces <= {(size, weight) for size in range(12, 44) for weight in ("regular", "semibold", "bold")}
+    assert {(kit.SMALL, "regular"), (kit.BIG, "bold")} <= faces
+    assert {vertical for _, _, vertical, _ in entries} <= {"a", "m", "-"}
+    assert all(word and (" " not in word or (vertical, word) == ("-", " ")) for _, _, vertical, word in entries)
+    assert any("\xa0" in word for _, _, _, word in entries)  # facts lines are single words to the kit
+
+
+def test_a_malformed_line_is_an_error_and_words_round_trip() -> None:
+    for word in ("captures", "2\xa0cards\xa0in\xa0hand\xa0·", "a\\b", "(final))", "→", "\t"):
+        assert vocabulary.decode(vocabulary.encode(word)) == word
+        assert vocabulary.parse(f"# comment\n\n18 regular a {vocabulary.encode(word)}\n") == [
+            (18, "regular", "a", word)]
+    for line in ("18 regular a", "18 light a word", "x regular a word", "18 regular q word", "18 regular a two words"):
+        with pytest.raises(ValueError, match="line 1"):
+            vocabulary.parse(line)
+
+
+def test_every_face_of_the_file_is_one_a_board_draws_in() -> None:
+    seen: set[tuple[int, str]] = set()
+    mask = kit._word_mask
+
+    def spy(face: Any, word: str, vertical: str) -> Any:
+        seen.add((int(face.size), kit._WEIGHT_OF[face.path]))
+        return mask(face, word, vertical)
+
+    clear_caches()
+    kit._word_mask = spy  # type: ignore[assignment]
+    try:
+        for game_key, mode, players in MATCHES:
+            views = list(_boards(game_key, mode, players, FRESH_SEED))
+            for view in views[:: max(1, len(views) // 12)] + views[-1:]:
+                render_board(game_key, view)
+    finally:
+        kit._word_mask = mask  # type: ignore[assignment]
+    drawn = {(size, weight) for size, weight, vertical, _ in vocabulary.harvested() if vertical != "-"}
+    assert drawn <= seen
+
+
+def test_warm_up_warms_every_entry_and_the_names() -> None:
+    clear_caches()
+    entries = vocabulary.harvested()
+    vocabulary.warm_up()
+    before = _misses()
+    for size, weight, vertical, word in entries:
+        if vertical == "-":
+            kit._word_width(word, size, weight)
+        else:
+            kit.warm_word(kit.font(size, weight), word, vertical)
+            if weight == "regular":
+                kit.warm_word(kit.font(size), word, vertical)
+    for word in ("Riverside", "Glass"):  # names of the data files
+        kit.warm_word(kit.font(kit.SMALL, "regular"), word)
+    assert _misses() == before
+
+
+@pytest.mark.parametrize(("game_key", "mode", "players"), MATCHES)
+def test_a_fresh_match_draws_few_new_words_after_the_warm_up(game_key: str, mode: str, players: int) -> None:
+    clear_caches()
+    vocabulary.warm_up()
+    views = list(_boards(game_key, mode, players, FRESH_SEED))
+    picked = views[len(views) // 2: len(views) // 2 + 7] + views[-3:]  # as the benchmark takes them
+    before = _misses()
+    for view in picked:
+        render_board(game_key, view)
+    assert _misses() - before <= 3 * len(picked)

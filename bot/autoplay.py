@@ -220,6 +220,8 @@ async def resume_tables(service: GameService, post: Callable[[int], Awaitable[No
     resumed: list[int] = []
     for match in await service.store.active_matches():
         if bot_to_move(match) is None:
+            if not all_bots(match) and await _post_board_left_behind(service, match, post):
+                resumed.append(match.id)
             continue
         if all_bots(match):
             drive(match.id)
@@ -239,6 +241,22 @@ async def resume_tables(service: GameService, post: Callable[[int], Awaitable[No
             continue
         resumed.append(match.id)
     return resumed
+
+
+async def _post_board_left_behind(service: GameService, match: MatchRecord,
+                                  post: Callable[[int], Awaitable[None]]) -> bool:
+    """A person is to move, but the process stopped after the computer players' turns were committed and before
+    their board was posted: post it now (pinging the person to move). The claim makes it once, whichever of two
+    processes starting together finds it first."""
+    try:
+        posted = await service.board_behind(match)
+        if posted is None or not await service.store.claim_board(match.id, posted, match.version):
+            return False
+        await post(match.id)
+    except Exception:  # one game's failure must not keep the others waiting
+        log.exception("Posting the board left behind of match %s failed", match.id)
+        return False
+    return True
 
 
 def _host_name(match: MatchRecord) -> str:

@@ -33,6 +33,7 @@ from bot.core import (
     all_games,
     find_game,
 )
+from bot.core.bots import action_key
 from bot.core.replay import replay
 from bot.core.seats import is_bot
 from bot.store import ChannelBusy, EventRecord, MatchRecord, Store, VersionClash
@@ -130,6 +131,18 @@ class Accepted:
     match: MatchRecord
     headline: str
     new_board: bool = True
+    move: str = ""
+    """The move in words as the board offered it ("Skip (choose a face-up card to gain)"), for the mover's private
+    acknowledgement when the move changed nothing worth telling the channel (an empty headline)."""
+
+    @property
+    def acknowledgement(self) -> str:
+        """The private line for the mover: what happened, or else what they chose."""
+        if self.headline:
+            return self.headline
+        if self.move:
+            return f"You chose {self.move}."
+        return "Your move is made; it changes nothing anyone can see."
 
 
 @dataclass(frozen=True)
@@ -374,7 +387,7 @@ class GameService:
         played = await autoplay.after_move(self, accepted.match)  # the computer players' turns that follow
         if played.version == accepted.match.version:
             return accepted
-        return Accepted(played, accepted.headline, new_board=True)
+        return Accepted(played, accepted.headline, new_board=True, move=accepted.move)
 
     async def _commit(self, match: MatchRecord, user_id: int, action: JSON,
                       expected_version: int | None) -> Accepted:
@@ -419,12 +432,25 @@ class GameService:
         except VersionClash:
             raise StaleBoard(CLASHED) from None
         new_board = outcome is not None or game.to_act(applied.state) != waiting
+        move = "" if headline else self._move_words(game, state, seat, action)
         if outcome is not None:  # records: rate the finished game once (bot/ratings.py; swept again if this fails)
             try:
                 await ratings.rate_finished(self.store, moved)
             except Exception:  # the move is committed; /leaderboard and /stats rate what was missed
                 log.exception("Rating match %s failed", moved.id)
-        return Accepted(moved, headline, new_board)
+        return Accepted(moved, headline, new_board, move)
+
+    @staticmethod
+    def _move_words(game: Game, state: JSON, seat: int, action: JSON) -> str:
+        """The move as the board offered it: a menu option with the menu's question, or a button's label."""
+        wanted = action_key(action)
+        menu = game.choice_menu(state, seat)
+        for offer in menu.options if menu is not None else ():
+            if action_key(offer.action) == wanted:
+                question = menu.placeholder.rstrip(".…")
+                return f"{offer.label} ({question[:1].lower()}{question[1:]})" if question else offer.label
+        return next((offer.label for offer in game.quick_actions(state, seat) if action_key(offer.action) == wanted),
+                    "")
 
     async def _record(self, match: MatchRecord, kind: str, **fields: Any) -> int:
         if self.planner is not None:  # issue 12: the turn's new reminders and timer, in the move's transaction
@@ -456,8 +482,21 @@ class GameService:
         """The message showing the match's latest board (its buttons go stale when a new board is posted)."""
         return await self.store.board_message(match_id)
 
-    async def set_board_message(self, match_id: int, message_id: int) -> None:
-        await self.store.set_board_message(match_id, message_id)
+    async def set_board_message(self, match_id: int, message_id: int, version: int | None = None) -> None:
+        await self.store.set_board_message(match_id, message_id, version)
+
+    async def board_behind(self, match: MatchRecord) -> int | None:
+        """The version of the match's board message when that board is behind: moves of other seats than the one(s)
+        to move now were committed after it was posted, so the turn changed hands without a new board (the process
+        stopped in between). None when the board is current, or when no posted version is known."""
+        if match.status != "active" or match.state is None:
+            return None
+        posted = await self.store.board_version(match.id)
+        if posted is None or posted >= match.version:
+            return None
+        to_move = set(find_game(match.game).to_act(match.state))
+        since = await self.store.events(match.id, after=posted)
+        return posted if any(e.kind == "action" and e.seat not in to_move for e in since) else None
 
     async def open_match(self, channel_id: int) -> MatchRecord | None:
         """The channel's unfinished match, if any."""
@@ -490,7 +529,7 @@ class GameService:
         bot_seats = {seat.seat for seat in match.seats if is_bot(seat.user_id)}
         events = await self.store.events(match.id, last=STORY_EVENTS)
         if not to_move:  # over: the final board tells what came since the last board, not earlier turns again
-            return _story_text([event.text for event in _last_turn(events, bot_seats)])
+            return _story_text([self._without_result(match, game, event) for event in _last_turn(events, bot_seats)])
         this_turn: list[str] = []
         before: list[str] = []
         mover_before: list[str] = []
@@ -515,6 +554,18 @@ class GameService:
             else:
                 break
         return _story_text(list(reversed(this_turn or before + mover_before)))
+
+    @staticmethod
+    def _without_result(match: MatchRecord, game: Game, event: EventRecord) -> str:
+        """A final move's text without its result sentence ("Game over: Ada wins."): the final board's last line
+        says the result with every score, so the story does not say it first. The move that ended the game is
+        told again from the final state, as it was when committed, leaving out only the result events."""
+        if match.status != "finished" or match.state is None or \
+                not any(e.get("kind") in game.result_events for e in event.events):
+            return event.text
+        shown = autoplay.shown_state(match, match.state)
+        return " ".join(text for text in (game.describe(shown, e) for e in event.events
+                                          if e.get("kind") not in game.result_events) if text)
 
     async def detail_image(self, match: MatchRecord) -> bytes:
         """The full-size board with everything the phone-sized public board leaves out (public information only)."""

@@ -210,7 +210,7 @@ class BoardDesk:
             sent = await interaction.followup.send(wait=True, **message)
         else:
             sent = await self._channel(match.channel_id).send(**message)
-        await self.service.set_board_message(match_id, sent.id)
+        await self.service.set_board_message(match_id, sent.id, match.version)
         return sent
 
     async def _strip_previous(self, match_id: int, channel_id: int) -> None:
@@ -236,10 +236,10 @@ async def publish(interaction: discord.Interaction, accepted: Accepted) -> None:
     names = [seat.name for seat in match.seats]
     desk = desk_of(interaction)
     if accepted.new_board or await service_of(interaction).board_style(match.guild_id) == "step":
-        await tell(interaction, safe_text(accepted.headline or "Done.", names) + "\nA new board is posted below.")
+        await tell(interaction, safe_text(accepted.acknowledgement, names) + "\nA new board is posted below.")
         await desk.post(match.id, interaction=interaction)
     else:
-        await tell(interaction, safe_text(accepted.headline or "Done.", names) + "\nThe board above is updated.")
+        await tell(interaction, safe_text(accepted.acknowledgement, names) + "\nThe board above is updated.")
         await desk.refresh(match.id)
 
 

@@ -327,12 +327,20 @@ def _result_lines(view: dict[str, Any]) -> tuple[str, list[str], bool]:
     else:
         result = view["result"]
         names = [p["name"] for p in view["players"]]
-        detail = " · ".join(f"{names[s]} {score} VP ({result['monster_points'][s]} from monsters + "
-                            f"{result['cage_points'][s]} from cages)" for s, score in enumerate(result["scores"]))
+        detail = " · ".join(f"{names[s]} {result['scores'][s]} VP ({result['monster_points'][s]} from monsters + "
+                            f"{result['cage_points'][s]} from cages)" for s in _ranked_seats(view))
         if result.get("tie_break_used"):
             detail += " · tie broken by camp levels"
         won = True
     return text, list(_wrap(detail, kit.WIDTH - 2 * MARGIN - 40, 26, "semibold")), won
+
+
+def _ranked_seats(view: dict[str, Any]) -> list[int]:
+    """The seats in the order the final results list them: best first as the game ranks them (seat order before
+    the end, or when the view has no ranking)."""
+    seats = [int(p["seat"]) for p in view["players"]]
+    ranking = view.get("ranking") if view.get("over") else None
+    return [int(s) for s in ranking] if ranking and sorted(ranking) == sorted(seats) else seats
 
 
 def _result_height(view: dict[str, Any]) -> int:
@@ -401,7 +409,8 @@ def render_detail(view: dict[str, Any]) -> bytes:
     y = _draw_legend(draw, y, standard) + 12
     if not view.get("over"):  # at the end the dice no longer matter
         y = _draw_tray(draw, y, view)
-    for player in players:
+    by_seat = {int(p["seat"]): p for p in players}
+    for player in (by_seat[s] for s in _ranked_seats(view)):  # at the end, best first
         score_text = next((s["text"] for s in view["scores"] if s["seat"] == player["seat"]), "")
         if not standard:
             score_text = f"{player['cages']} cage{'s' if player['cages'] != 1 else ''}"
@@ -534,7 +543,8 @@ def _p_players(draw: kit.Draw, view: dict[str, Any], top: int) -> int:
     scores = {s["seat"]: s for s in view["scores"]}
     column_w = (P_W - 24 - 8) // 2 if len(view["players"]) > 1 else P_W - 24
     y_of = [top, top]
-    for index, player in enumerate(view["players"]):
+    by_seat = {int(p["seat"]): p for p in view["players"]}
+    for index, player in enumerate(by_seat[s] for s in _ranked_seats(view)):  # at the end, best first
         column = index % 2 if len(view["players"]) > 1 else 0
         x, y = 12 + column * (column_w + 8), y_of[column]
         style = kit.player_style(int(player["seat"]))

@@ -40,3 +40,28 @@ async def player_to_move(discord_: DiscordHarness, users: list[FakeUser]) -> Fak
     seat = find_game(match.game).to_act(state)[0]
     user_id = match.user_at(seat).user_id
     return next(user for user in users if user.id == user_id)
+
+
+RESULT_EVENTS = {"the-expedition": ("game_over",), "expeditions": ("game_over",),
+                 "monster-expedition": ("game_ended", "expedition_won", "expedition_lost")}
+
+
+async def assert_result_told_once(discord_: DiscordHarness) -> None:
+    """The final board says the result once: its last line is the outcome's summary (bold, with every score), and
+    the story above it tells the last move without the move's own result sentence ("Game over: Ada wins."), which
+    the log keeps."""
+    from bot import autoplay
+    from bot.core import find_game
+
+    match = await current_match(discord_)
+    game = find_game(match.game)
+    outcome = game.outcome(match.state)
+    assert match.status == "finished" and outcome is not None
+    events = await discord_.bot.service.store.events(match.id)  # type: ignore[attr-defined]
+    last = [event for event in events if event.kind == "action"][-1]
+    shown = autoplay.shown_state(match, match.state)
+    result = " ".join(game.describe(shown, e) for e in last.events if e["kind"] in RESULT_EVENTS[game.key])
+    assert result and last.text.endswith(" " + result), "the log keeps the result sentence"
+    story, verdict = discord_.channel_messages()[-1].content.rsplit("\n", 1)
+    assert verdict == f"**{outcome.summary}**"
+    assert story.endswith(last.text[:-len(result) - 1]) and result not in story

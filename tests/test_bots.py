@@ -226,3 +226,18 @@ def test_the_bank_hint_agrees_in_number_with_the_dice() -> None:
     bank = {"type": "bank", "value": 8}
     assert _reason(one, bank) == "Bank the 8: 1 die showing it adds 8 to the hunt, the most of any number rolled."
     assert _reason(two, bank) == "Bank the 8s: 2 dice showing 8 add 16 to the hunt, the most of any number rolled."
+
+
+@pytest.mark.parametrize(("steps", "hint"), [
+    (0, "Move to the face-down location at a4: of the moves open now it does the most for your money and stars, "
+        "bringing 1 map token."),
+    (7, "Trash a map token for $1: of the moves open now it does the most for your money and stars, bringing $1 of "
+        "final score."),
+])
+def test_the_expeditions_hint_says_what_the_move_brings_not_the_rule_of_thumbs_figures(steps: int, hint: str) -> None:
+    """The hint read "…raises your standing most (money, stars and the means to reach them, 9.2 to 11.6)": figures
+    nobody could read. It says what the move brings in the game's own terms."""
+    game = find_game("expeditions")
+    state = _midgame(game, "standard", 2, seed=12, steps=steps)
+    seat = game.to_act(state)[0]
+    assert explain(game, bot_view(game, state, seat), seat, random.Random(1)) == hint

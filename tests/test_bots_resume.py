@@ -103,3 +103,42 @@ async def test_a_table_of_bots_alone_goes_on_to_the_end_after_a_restart(database
         assert finished.version > started.version
         assert all(m.notified == () for m in restarted.channel_messages()), "bots are never pinged"
         assert await restarted.bot.service.replayed_state(finished.id) == finished.state
+
+
+async def test_a_board_left_behind_by_bot_turns_is_posted_once_after_a_restart(database: Path) -> None:
+    """The process stopped after the computer players' turns were committed but before their board was posted: the
+    next start posts the current board once, pinging only the person to move (two processes starting together)."""
+    world = World()
+    async with DiscordHarness(create_bot(database), world=world) as discord_:
+        alice = discord_.user("alice")
+        await discord_.command("game new", {"game": "the-expedition", "seed": 21}, user=alice)
+        await discord_.command("game add-bot", {"level": "normal"}, user=alice)
+        await discord_.command("game add-bot", {"level": "easy"}, user=alice)
+        await discord_.command("game start", user=alice)
+        match = await current_match(discord_)
+        seat = GAME.to_act(match.state)[0]
+        assert match.user_at(seat).user_id == alice.id
+        service = discord_.bot.service
+        stopped = match
+        while not is_bot(stopped.user_at(GAME.to_act(stopped.state)[0]).user_id):
+            action = greedy_action(stopped.state, GAME.catalog, seat, random.Random(1))
+            stopped = (await service._commit(stopped, alice.id, action, stopped.version)).match
+        stopped = await autoplay.after_move(service, stopped)  # the bots' turns, committed; then the stop
+        assert stopped.user_at(GAME.to_act(stopped.state)[0]).user_id == alice.id
+        boards_before = len(_boards(discord_))
+    async with DiscordHarness(create_bot(database), world=world, ready=False) as first, \
+            DiscordHarness(create_bot(database), world=world, ready=False) as second:
+        for harness in (first, second):
+            harness.bot._handle_ready()
+            harness.bot.dispatch("ready")
+        await asyncio.gather(first.settle(), second.settle())
+        assert (await current_match(first)).version == stopped.version, "nothing was played again"
+        new_boards = _boards(first)[boards_before:]
+        assert len(new_boards) == 1, "exactly one new board"
+        assert new_boards[0].notified == (alice.id,)
+        assert f"<@{alice.id}> — " in new_boards[0].content
+        assert "🤖 Bot 2 (normal)" in new_boards[0].content and "🤖 Bot 3 (easy)" in new_boards[0].content
+        assert new_boards[0].button_labels()[-2:] == ["Show mine", "Details"]
+    async with DiscordHarness(create_bot(database), world=world) as again:  # the board is current now
+        await again.settle()
+        assert len(_boards(again)) == boards_before + 1

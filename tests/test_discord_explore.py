@@ -12,7 +12,7 @@ from bot.app import create_bot
 from bot.games.the_expedition import GAME
 from bot.games.the_expedition.policies import greedy_action
 from bot.offline import DiscordHarness, FakeUser
-from tests.tables import current_match, open_table
+from tests.tables import assert_result_told_once, current_match, open_table
 
 _match = current_match
 
@@ -67,6 +67,7 @@ async def test_a_whole_game_of_every_mode(database: Path, mode: str, players: in
         final = discord_.channel_messages()[-1]
         assert outcome.summary in final.content and final.files
         assert final.button_labels() == ["Show mine", "Details"]
+        await assert_result_told_once(discord_)
         # the log replays to exactly the stored state
         assert await discord_.bot.service.replayed_state(match.id) == match.state  # type: ignore[attr-defined]
 

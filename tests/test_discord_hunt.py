@@ -9,7 +9,7 @@ from typing import Any
 from bot.app import create_bot
 from bot.core import Rng, find_game
 from bot.offline import DiscordHarness
-from tests.tables import current_match, open_table
+from tests.tables import assert_result_told_once, current_match, open_table
 
 GAME = find_game("monster-expedition")
 
@@ -139,3 +139,20 @@ async def test_crates_are_spent_by_command_in_expedition_9(database: Path) -> No
         after = await _state(discord_)
         assert after["solo"]["crates"] == crates - target["crates"]
         assert any(card == target["card"] for card in after["players"][0]["monsters"])
+
+
+async def test_a_finished_solo_expedition_says_its_result_once(database: Path) -> None:
+    """The final board read "…Expedition 1 won!" and then "**Alice won expedition 1: …**": the result once."""
+    async with DiscordHarness(create_bot(database)) as discord_:
+        alice = discord_.user("alice")
+        await discord_.command("game new", {"game": "monster-expedition", "mode": "solo", "seed": 3}, user=alice)
+        chooser = random.Random(3)
+        for _ in range(300):
+            match = await current_match(discord_)
+            if match.status != "active":
+                break
+            offered = GAME.quick_actions(match.state, 0)
+            index = chooser.randrange(len(offered))
+            await discord_.click(discord_.last_public_message(with_components=True),
+                                 custom_id=f"xt:act:{match.id}:{match.version}:0:{index}", user=alice)
+        await assert_result_told_once(discord_)

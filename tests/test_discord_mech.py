@@ -11,6 +11,7 @@ from bot.app import create_bot
 from bot.games.expeditions import GAME
 from bot.games.expeditions.policies import planned_action
 from bot.offline import DiscordHarness, FakeUser, Replies
+from tests.tables import assert_result_told_once
 
 SEED = 5
 
@@ -103,6 +104,7 @@ async def test_a_whole_two_player_game_by_commands_buttons_and_menus(database: P
         final = discord_.channel_messages()[-1]
         assert outcome.summary in final.content and final.files
         assert final.button_labels() == ["Show mine", "Details"] and not final.selects()
+        await assert_result_told_once(discord_)
         assert min(used.values()) >= 10, used
         turns = match.state["turns_taken"] / 2
         print(f"discord game: {step} actions, {turns:.1f} turns per player, submitted {used}")
@@ -180,3 +182,27 @@ async def test_refusals_are_private_and_change_nothing(database: Path) -> None:
                                               discord_.click(board, custom_id=stale, user=user))
         reply = Replies(late).ephemeral()
         assert reply and "out of date" in (reply[0].content or "")
+
+
+def _skip_changes_nothing_to_tell(state: Any, seat: int) -> bool:
+    """A decision the player may skip, where skipping tells the channel nothing and the turn goes on."""
+    from bot.core import Rng
+    from bot.games.expeditions.engine import pending_options
+
+    pending = state["turn"]["pending"]
+    if not pending or not any(o["id"] == "skip" for o in pending_options(GAME.comp, state, pending)):
+        return False
+    applied = GAME.apply(state, seat, {"type": "choose", "option": "skip"}, Rng(0, 0))
+    return not any(GAME.describe(applied.state, e) for e in applied.events)
+
+
+async def test_a_move_that_tells_the_channel_nothing_is_acknowledged_in_words(database: Path) -> None:
+    """The mover was told a bare "Done." when the move produced no sentence for the channel (a skipped choice)."""
+    async with DiscordHarness(create_bot(database)) as discord_:
+        users = await _open_table(discord_)
+        match = await _advance_until(discord_, users, _skip_changes_nothing_to_tell)
+        seat = GAME.to_act(match.state)[0]
+        assert match.state["turn"]["pending"] == {"kind": "take_card", "source": "adjacent"}
+        replies = await discord_.command("mech choose", {"option": "skip"}, user=users[seat])
+        (answer,) = [r for r in replies.of("followup") if r.ephemeral]
+        assert answer.content == "You chose Skip (choose a face-up card to gain).\nThe board above is updated."

@@ -17,7 +17,7 @@ import pytest
 from bot.app import create_bot
 from bot.core import find_game
 from bot.offline import DiscordHarness, FakeUser, Reply
-from tests.tables import current_match, open_table
+from tests.tables import assert_result_told_once, current_match, open_table
 
 MENTION = "<@"
 
@@ -76,6 +76,8 @@ async def test_a_two_player_game_posts_one_board_per_change_of_the_seat_to_move(
         assert created == changes and len(discord_.channel_messages()) == lobby_and_start + changes
         final = discord_.channel_messages()[-1]
         assert final.notified == () and final.button_labels() == ["Show mine", "Details"]
+        if game != "test-nim":
+            await assert_result_told_once(discord_)
         # Every message anyone was notified by pinged exactly one player: the one to move then.
         assert all(len(m.notified) <= 1 and not m.notified_everyone for m in discord_.channel_messages())
 

@@ -134,3 +134,27 @@ def test_the_expedition_solo_board_counts_rounds_from_one_and_calls_setup_the_pl
     assert f"Placement, then {rounds} rounds" in drawn_texts(render_board, game.key, game.view(placing, None))
     shown = drawn_texts(render_board, game.key, game.view(playing, None))
     assert f"Round {playing['round']} of {rounds}" in shown and not any(t.startswith("Round 0") for t in shown)
+
+
+def test_monster_expedition_final_results_rank_the_players_best_first() -> None:
+    """The final panel listed the players in seat order while Expeditions ranks them: winner first, then by
+    points, ties broken by the camps' levels as the rules break them."""
+    from bot.games.monster_expedition.effects import ranking
+
+    game = find_game("monster-expedition")
+    state = positions("monster-expedition", "standard", 3, seed=1)[-1]
+    assert state["result"]["scores"] == [20, 33, 23] and state["result"]["winners"] == [1]
+    view = game.view(state, None)
+    names = [p["name"] for p in view["players"]]
+    assert view["ranking"] == [1, 2, 0]
+    with kit.recording() as drawn:
+        render_board(game.key, view)
+    assert [t.text for t in drawn if t.role == "name"] == [names[1], names[2], names[0]]
+    detail = one_line(drawn_texts(render_detail, game.key, view))
+    assert detail.index(f"{names[1]} 33 VP (") < detail.index(f"{names[2]} 23 VP (") < detail.index(
+        f"{names[0]} 20 VP (")
+    summary = game.outcome(state).summary  # type: ignore[union-attr]
+    assert summary.index(f"{names[1]} 33 VP") < summary.index(f"{names[2]} 23 VP") < summary.index(
+        f"{names[0]} 20 VP")
+    assert ranking({"scores": [10, 20, 10, 10], "winners": [1], "camp_levels": [5, 9, 7, 8]}) == [1, 3, 2, 0]
+    assert ranking({"scores": [12, 12, 9], "winners": [0, 1], "camp_levels": [6, 6, 9]}) == [0, 1, 2]

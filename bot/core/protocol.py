@@ -86,6 +86,9 @@ class Game(ABC):
     modes: tuple[Mode, ...]
     data_version: str = "1"
     """Which component data a match was started with; stored with the match."""
+    result_events: tuple[str, ...] = ()
+    """Kinds of the events that announce the result. The log keeps their sentence; the final board leaves it out,
+    since the board's last line (the outcome's summary, with every score) says the result already."""
 
     def mode(self, key: str | None) -> Mode:
         """The mode called `key` (the first mode when None)."""

@@ -255,13 +255,31 @@ class Store(RecordsStore, CommunityStore):
         rows = await self._fetchall("SELECT board_message_id FROM matches WHERE id = ?", (match_id,))
         return rows[0]["board_message_id"] if rows else None
 
-    async def set_board_message(self, match_id: int, message_id: int) -> None:
-        """Remember the message showing the match's latest board.
+    async def set_board_message(self, match_id: int, message_id: int, version: int | None = None) -> None:
+        """Remember the message showing the match's latest board, and the match version it was posted at.
 
         Presentation only: it does not change the match's version, so it never makes a board stale.
         """
         async with self._transaction():
-            await self._execute("UPDATE matches SET board_message_id = ? WHERE id = ?", (message_id, match_id))
+            if version is None:
+                await self._execute("UPDATE matches SET board_message_id = ? WHERE id = ?", (message_id, match_id))
+            else:
+                await self._execute("UPDATE matches SET board_message_id = ?, board_version = ? WHERE id = ?",
+                                    (message_id, version, match_id))
+
+    async def board_version(self, match_id: int) -> int | None:
+        """The match version its board message was posted at (None: no board recorded, or posted before this was
+        kept)."""
+        rows = await self._fetchall("SELECT board_version FROM matches WHERE id = ?", (match_id,))
+        return rows[0]["board_version"] if rows else None
+
+    async def claim_board(self, match_id: int, seen: int, version: int) -> bool:
+        """Claim the posting of the board of `version` when the recorded board is still the one posted at `seen`:
+        of two processes that find the same board behind, exactly one gets True."""
+        async with self._transaction():
+            changed = await self._execute("UPDATE matches SET board_version = ? WHERE id = ? AND board_version = ?",
+                                          (version, match_id, seen))
+        return changed == 1
 
     async def save_profile(self, guild_id: int, user_id: int, game: str, data: dict[str, Any]) -> None:
         """Write one player's record for a game on a server (an admin correcting campaign progress, say)."""

@@ -150,6 +150,11 @@ MIGRATIONS: tuple[str, ...] = (
     );
     CREATE INDEX IF NOT EXISTS scheduled_work_by_match ON scheduled_work (match_id) WHERE done_at IS NULL
     """,
+    # 6: the match version the board message was posted at, so a start-up can tell a board left behind by moves
+    # committed just before the process stopped (computer players' turns told in no board yet) and post it.
+    """
+    ALTER TABLE matches ADD COLUMN board_version INTEGER
+    """,
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)

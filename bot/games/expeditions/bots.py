@@ -14,9 +14,12 @@ import random
 import time
 
 from bot.core.bots import Budget, Decision, GameBot, action_key
+from bot.core.names import plural
 from bot.core.protocol import JSON, Game
 from bot.core.rng import Rng
 from bot.games.expeditions import policies
+from bot.games.expeditions import queries as q
+from bot.games.expeditions.data import Components
 from bot.games.expeditions.engine import pending_options
 from bot.games.expeditions.game import ExpeditionsGame
 from bot.games.expeditions.views import card_name, location_label
@@ -66,11 +69,13 @@ class ExpeditionsBot(GameBot):
         state = self.determinize(game, view, seat, rng)
         action = policies.greedy_action(game, state, seat, rng)
         comp = game.comp
-        before = policies.estimate(comp, state, seat)
-        after = policies.estimate(comp, game.apply(state, seat, action, Rng(0, 0)).state, seat)
-        return Decision(action, f"{describe_action(game, state, action)}: of the moves open now it raises your "
-                                f"standing most (money, stars and the means to reach them, {before:.1f} to "
-                                f"{after:.1f}).")
+        after = game.apply(state, seat, action, Rng(0, 0)).state
+        gains = _gains(comp, state["players"][seat], after["players"][seat])
+        # The rule of thumb's own figure (policies.estimate) means nothing to a player: say what the move brings.
+        brings = (f"bringing {_listed(gains)}" if gains else
+                  "setting up what comes next rather than gaining something at once")
+        return Decision(action, f"{describe_action(game, state, action)}: of the moves open now it does the most "
+                                f"for your money and stars, {brings}.")
 
     def evaluate(self, game: Game, state: JSON) -> dict[int, float]:
         assert isinstance(game, ExpeditionsGame)
@@ -98,6 +103,30 @@ class ExpeditionsBot(GameBot):
         state = self.determinize(game, view, seat, rng)
         return Decision(actions[key], f"{describe_action(game, state, actions[key])}: over {deals} sampled deals, "
                                       f"the best plan for the rest of the turn starts with it.")
+
+
+GAINS = (  # what a move can bring a player, in words: (the count before and after -> the words for a gain of n)
+    (lambda comp, p: q.score(comp, p), lambda n: f"${n} of final score"),
+    (lambda comp, p: p["stars"], lambda n: plural(n, "star")),
+    (lambda comp, p: p["power"], lambda n: f"{n} power"),
+    (lambda comp, p: p["guile"], lambda n: f"{n} guile"),
+    (lambda comp, p: p["map_tokens"], lambda n: plural(n, "map token")),
+    (lambda comp, p: len(p["quests"]), lambda n: plural(n, "quest") + " solved"),
+    (lambda comp, p: len(p["upgrades"]), lambda n: plural(n, "item") + " upgraded"),
+    (lambda comp, p: len(p["melds"]), lambda n: plural(n, "meteorite") + " melded"),
+    (lambda comp, p: q.corruption_count(p), lambda n: plural(n, "corruption token") + " vanquished"),
+    (lambda comp, p: q.workers_owned(p), lambda n: plural(n, "worker")),
+    (lambda comp, p: len(q.controlled(p)), lambda n: plural(n, "card")),
+)
+
+
+def _gains(comp: Components, before: JSON, after: JSON) -> list[str]:
+    """What a move brings the player, in words ("1 power", "$2 of final score"); losses are not told."""
+    return [words(gain) for count, words in GAINS if (gain := count(comp, after) - count(comp, before)) > 0]
+
+
+def _listed(parts: list[str]) -> str:
+    return parts[0] if len(parts) == 1 else f"{', '.join(parts[:-1])} and {parts[-1]}"
 
 
 def _candidates(game: ExpeditionsGame, state: JSON, seat: int) -> list[JSON]:
@@ -130,7 +159,7 @@ def describe_action(game: ExpeditionsGame, state: JSON, action: JSON) -> str:
     if kind == "gather":
         return "Gather the benefits of your location"
     if kind == "odin":
-        return f"Trash a map token for 1 {action['gain']}"
+        return "Trash a map token for $1" if action["gain"] == "coins" else f"Trash a map token for 1 {action['gain']}"
     pending = state["turn"]["pending"]
     labels = {o["id"]: o["label"] for o in pending_options(comp, state, pending)} if pending else {}
     return f"Choose {labels.get(action.get('option'), action.get('option'))}"

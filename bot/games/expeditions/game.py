@@ -54,6 +54,7 @@ class ExpeditionsGame(Game):
 
     key = "expeditions"
     title = "Expeditions"
+    result_events = ("game_over",)
     aliases = ("mech", "mechs", "stonemaier", "expeditions-game")
     modes = (Mode("standard", "Standard", 1, 5, "The full game for 1-5 players; solo uses the same rules."),)
     data_version = "1"

@@ -233,6 +233,13 @@ def end_standard_game(state: JSON, events: list[JSON], cat: Catalog | None = Non
     events.append({"kind": "game_ended", "scores": scores, "winners": winners, "camp_levels": tie_break})
 
 
+def ranking(result: JSON) -> list[int]:
+    """Seats best first, as the rules rank them: the winners, then most points, then the highest camps in all (the
+    tie-break), then seat order among players still tied."""
+    return sorted(range(len(result["scores"])), key=lambda s: (s not in result["winners"], -result["scores"][s],
+                                                               -result["camp_levels"][s], s))
+
+
 def reveal_solo_card(state: JSON, events: list[JSON], _rng: Rng | None = None, cat: Catalog | None = None) -> None:
     """Solo Phase 4: one card from the draw deck at the end of each round; no card to reveal, or 13, loses."""
     cat = cat or catalog()

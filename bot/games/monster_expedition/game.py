@@ -9,6 +9,7 @@ from bot.core.rng import Rng
 from bot.games.monster_expedition import rules, text, views
 from bot.games.monster_expedition.solo import updated_profile, won_text
 from bot.games.monster_expedition.state import DATA_VERSION, GAME_KEY, setup_state
+from bot.games.monster_expedition.text import END_EVENTS
 
 
 class MonsterExpedition(Game):
@@ -16,6 +17,7 @@ class MonsterExpedition(Game):
 
     key = GAME_KEY
     title = "Monster Expedition"
+    result_events = END_EVENTS
     aliases = ("monster", "monsters", "me", "hunt", "monster-hunt")
     modes = (
         Mode("standard", "Standard", 2, 4, "2-4 hunters race for the most victory points."),

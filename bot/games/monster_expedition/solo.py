@@ -89,30 +89,42 @@ def progress(state: JSON, cat: Catalog | None = None) -> JSON:
 
 
 def progress_text(state: JSON, cat: Catalog | None = None) -> str:
-    """The victory condition's numbers now against the numbers needed, in a few words (public)."""
+    """Where the player stands against the victory condition, in the goal's own words: "10 cards in the display
+    (the goal: 8 or fewer); 0 cages (the goal: at least 1)" (public)."""
     cat = cat or catalog()
     expedition = expedition_of(state, cat)
     assert expedition is not None
     facts = progress(state, cat)
-    display = f"display {facts['display']} (win at {expedition.max_display} or fewer)"
+
+    def display(most: int) -> str:
+        return f"{plural(facts['display'], 'card')} in the display (the goal: {most or 'none'}" + \
+            (" or fewer)" if most else ")")
+
+    def cages() -> str:
+        return f"{plural(facts['cages'], 'cage')} (the goal: at least {expedition.min_cages})"
+
+    def visits(least: int) -> str:
+        return f"{plural(facts['trader_visits'], 'visit')} to the Monster Trader (the goal: at least {least})"
+
     kind = expedition.victory
     if kind == "display_and_cages":
-        parts = [display, f"cages {facts['cages']}/{expedition.min_cages}"]
+        parts = [display(expedition.max_display or 0), cages()]
     elif kind == "region":
         name = {"forest": "Forest"}.get(expedition.region or "", REGION_NAMES[expedition.region or ""])
-        parts = [f"{name} monsters in the display {facts['region_in_display']} (need 0)",
-                 f"{name} monsters + cages {facts['count']}/{expedition.min_count}"]
+        parts = [f"{plural(facts['region_in_display'], f'{name} monster')} in the display (the goal: none)",
+                 f"{facts['count']} {name} monsters and cages in all (the goal: at least {expedition.min_count})"]
     elif kind == "cages":
-        parts = [f"cages {facts['cages']}/{expedition.min_cages}"]
+        parts = [cages()]
     elif kind == "final_camps":
-        parts = [f"camps at the top level {facts['final_camps']}/{expedition.min_camps}"]
+        parts = [f"{plural(facts['final_camps'], 'camp')} at the highest equipment level (the goal: at least "
+                 f"{expedition.min_camps})"]
     elif kind == "trader":
-        parts = [f"trader visits {facts['trader_visits']}/1"]
+        parts = [visits(1)]
     elif kind == "display_and_trader":
-        parts = [display, f"trader visits {facts['trader_visits']}/{expedition.min_visits}"]
+        parts = [display(expedition.max_display or 0), visits(expedition.min_visits or 1)]
     else:
-        parts = [f"display {facts['display']} (win at 0)"]
-    return " · ".join(parts)
+        parts = [display(0)]
+    return "; ".join(parts)
 
 
 def _region(card_id: str, cat: Catalog) -> str:

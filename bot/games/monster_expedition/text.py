@@ -13,7 +13,7 @@ from bot.games.monster_expedition.catalog import (
     Catalog,
     catalog,
 )
-from bot.games.monster_expedition.effects import FINAL_LEVEL, cage_points, monster_points, total_points
+from bot.games.monster_expedition.effects import FINAL_LEVEL, cage_points, monster_points, ranking, total_points
 from bot.games.monster_expedition.rules import bankable_numbers, remaining_value
 from bot.games.monster_expedition.solo import progress_text, special_rules_text, updated_profile, victory_text
 from bot.games.monster_expedition.state import (
@@ -134,7 +134,9 @@ def describe(state: JSON, event: JSON, cat: Catalog | None = None) -> str:
         parts = [f"{_name(state, s)} {n}" for s, n in enumerate(event["counts"]) if n]
         return f"Crested cards become cages: {', '.join(parts)}."
     if kind == "game_ended":
-        scores = ", ".join(f"{_name(state, s)} {p} VP" for s, p in enumerate(event["scores"]))
+        camps = event.get("camp_levels", [0] * len(event["scores"]))
+        ranked = ranking({"scores": event["scores"], "winners": event["winners"], "camp_levels": camps})
+        scores = ", ".join(f"{_name(state, s)} {event['scores'][s]} VP" for s in ranked)
         winners = " and ".join(_name(state, s) for s in event["winners"])
         return f"The hunt is over: {scores}. {winners} win{'s' if len(event['winners']) == 1 else ''}!"
     if kind == "expedition_won":
@@ -218,7 +220,7 @@ def final_summary(state: JSON, cat: Catalog | None = None) -> str:
     cat = cat or catalog()
     result = state["result"]
     # Best first, each score with where it came from: the log's last line already lists the bare totals.
-    ranked = sorted(range(len(result["scores"])), key=lambda s: (s not in result["winners"], -result["scores"][s]))
+    ranked = ranking(result)
     scores = ", ".join(
         f"{_name(state, s)} {result['scores'][s]} VP ({monster_points(state['players'][s], cat)} from monsters + "
         f"{cage_points(state['players'][s], cat)} from cages)" for s in ranked)

@@ -13,7 +13,7 @@ from bot.games.monster_expedition.catalog import (
     as_dict,
     catalog,
 )
-from bot.games.monster_expedition.effects import FINAL_LEVEL, cage_points, monster_points, total_points
+from bot.games.monster_expedition.effects import FINAL_LEVEL, cage_points, monster_points, ranking, total_points
 from bot.games.monster_expedition.rules import (
     bankable_numbers,
     capture_cost,
@@ -128,6 +128,7 @@ def view(state: JSON, viewer: Viewer, cat: Catalog | None = None) -> JSON:
     if state["over"] and state["mode"] == "standard":
         result = state["result"]
         public["result"] = dict(result)
+        public["ranking"] = ranking(result)  # best first: the final board lists the players in this order
         public["scores"] = [{"seat": s, "name": state["players"][s]["name"], "total": result["scores"][s],
                              "monster_points": result["monster_points"][s], "cage_points": result["cage_points"][s],
                              "text": f"{result['scores'][s]} VP" + (" (winner)" if s in result["winners"] else "")}

@@ -17,6 +17,7 @@ class TheExpedition(Game):
 
     key = "the-expedition"
     title = "The Expedition"
+    result_events = ("game_over",)
     aliases = ("expedition", "te", "grid", "the expedition")
     modes = (
         Mode("standard", "Standard", 2, 3, "2-3 players, 3 secret expedition cards each."),

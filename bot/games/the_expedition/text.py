@@ -98,13 +98,31 @@ def describe(state: JSON, event: JSON, catalog: Catalog) -> str:
         return "The draw pile is empty: the market shrinks."
     if kind == "end_triggered":
         reason = end_reason(state, catalog, event["who"], event["reason"], event.get("count"))
-        within = f" (within the {catalog.solo_rounds} rounds)" if is_solo(state) else ""
-        return (f"{name_of(state, event['who'])} {reason}: the end is triggered, everyone else gets one final "
-                f"turn{within}.")
+        triggered = f"{name_of(state, event['who'])} {reason}: the end is triggered"
+        if is_solo(state):
+            return f"{triggered}{_solo_final_turns(state, catalog, event['who'])}."
+        return f"{triggered}, everyone else gets one final turn."
     if kind == "game_over":
         # The verdict only: the board under this line carries the whole summary with the scores.
         return f"Game over: {verdict(state, event['winners'])}"
     return f"({kind})"
+
+
+def _solo_final_turns(state: JSON, catalog: Catalog, pid: str) -> str:
+    """Who really gets a final turn after `pid` triggered the end of a solo game (said in the same move's story,
+    from the state after it). The others follow in turn order; but the 9 rounds end the game even so (RULINGS),
+    so an end triggered in round 9 leaves only the explorers after `pid` in that round, if any."""
+    order = list(state["order"])
+    later = order[order.index(pid) + 1:]
+    result = state.get("result") or {}
+    if result.get("reason") == "rounds":  # triggered in the last round: it ended with that round
+        if not later:
+            return f" on the last turn of the {catalog.solo_rounds} rounds, so the game ends now"
+        one = len(later) == 1
+        return (f" in round {catalog.solo_rounds}, the last: {_names(state, later)} take{'s' if one else ''} "
+                f"{'its' if one else 'their'} turn, then the game ends")
+    others = later + order[:order.index(pid)]
+    return f": {_names(state, others)} each get one final turn, then the game ends"
 
 
 def _moves_left(count: int) -> str:

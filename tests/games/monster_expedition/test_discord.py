@@ -61,11 +61,13 @@ async def test_a_solo_expedition_and_the_saved_campaign(database: Path) -> None:
         assert reply.files and reply.button_labels()[0].startswith("Aerie L1")  # a solo game starts at once
         final = await _play_out(discord_, [han])
         content = final.content or ""
-        assert "Expedition 1 won" in content or "Expedition 1 lost" in content
+        verdict = content.rsplit("\n", 1)[1]  # the result once, in the last line
+        assert verdict.startswith(("**Han won expedition 1: ", "**Han lost expedition 1: ")) and verdict.endswith(".**")
+        assert "Expedition 1 won" not in content and "Expedition 1 lost" not in content
         again = (await discord_.command("game new", {"game": "monster-expedition", "mode": "solo", "seed": 6},
                                         user=han)).last
         labels = again.button_labels()
-        if "Expedition 1 won" in content:
+        if "**Han won expedition 1" in content:
             assert labels[0].startswith("Aerie")  # expedition 2 starts at the camp choice
         else:
             assert labels[0].startswith("Improve")  # one optional improvement after the failed attempt

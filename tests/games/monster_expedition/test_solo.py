@@ -280,8 +280,9 @@ def test_the_trader_counts_as_a_display_card() -> None:
                         "lavakrebs", "farnechse"])  # 8 monsters + the trader = 9 cards
     give(state, 0, cages=["abgrundauge"])
     assert progress(state) == {"display": 9, "cages": 1, "met": False}
-    assert progress_text(state) == "display 9 (win at 8 or fewer) · cages 1/1"
-    assert GAME.view(state, None)["scores"][0]["text"] == "Goal: display 9 (win at 8 or fewer) · cages 1/1"
+    assert progress_text(state) == "9 cards in the display (the goal: 8 or fewer); 1 cage (the goal: at least 1)"
+    assert GAME.view(state, None)["scores"][0]["text"] == ("Goal: 9 cards in the display (the goal: 8 or fewer); "
+                                                           "1 cage (the goal: at least 1)")
     for _ in range(3):  # 9 + 3 reveals = 12: still alive; the 4th reveal makes 13 (the trader counted) and loses
         _purchase(state, 0)
         state, events = act(state, {"type": "done"})
@@ -298,16 +299,21 @@ def test_expedition_7_an_owned_or_displayed_draco_chelonia_does_not_count() -> N
          cages=["bufomorph"])
     state["players"][0]["monsters"].append(state["display"].pop(0)["card"])  # now owned: still not a Depths monster
     assert progress(state)["count"] == 6 and progress_text(state) == (
-        "Depths monsters in the display 1 (need 0) · Depths monsters + cages 6/7")
+        "1 Depths monster in the display (the goal: none); 6 Depths monsters and cages in all (the goal: at least "
+        "7)")
     _purchase(state, 10)
     state, events = act(state, {"type": "capture", "card": "stachelmaul"})
     assert kinds(events)[-1] == "expedition_won"  # 6 Depths monsters + 1 cage; a Draco Chelonia was no help
 
 
 @pytest.mark.parametrize(("number", "text"), [
-    (2, "Forest monsters in the display 2 (need 0) · Forest monsters + cages 0/7"),
-    (3, "cages 0/6"), (4, "camps at the top level 0/2"), (5, "cages 0/6"), (8, "trader visits 0/1"),
-    (9, "display 10 (win at 7 or fewer) · trader visits 0/1"), (10, "display 10 (win at 0)"),
+    (1, "10 cards in the display (the goal: 8 or fewer); 0 cages (the goal: at least 1)"),
+    (2, "2 Forest monsters in the display (the goal: none); 0 Forest monsters and cages in all (the goal: at least "
+        "7)"),
+    (3, "0 cages (the goal: at least 6)"), (4, "0 camps at the highest equipment level (the goal: at least 2)"),
+    (5, "0 cages (the goal: at least 6)"), (8, "0 visits to the Monster Trader (the goal: at least 1)"),
+    (9, "10 cards in the display (the goal: 7 or fewer); 0 visits to the Monster Trader (the goal: at least 1)"),
+    (10, "10 cards in the display (the goal: none)"),
 ])
 def test_the_goal_progress_in_words(number: int, text: str) -> None:
     assert progress_text(solo(number)) == text

@@ -126,7 +126,8 @@ def test_private_text_in_solo_shows_the_goal_and_the_progress() -> None:
     lines = GAME.private_text(state, 0).split("\n")
     assert lines[1:5] == [
         "Expedition 9 goal: No more than 7 cards in the display and at least 1 visit to the Monster Trader.",
-        "Progress: display 10 (win at 7 or fewer) · trader visits 0/1.",
+        "Progress: 10 cards in the display (the goal: 7 or fewer); 0 visits to the Monster Trader (the goal: at "
+        "least 1).",
         "Crates: 2 (each lowers a cost by 5).",
         "Your cages (1, 3 VP; face down, only you see them): Aschephönix 3 VP.",
     ]

@@ -129,3 +129,31 @@ def test_an_end_triggered_in_round_9_still_ends_with_round_9() -> None:
     assert state["result"]["reason"] == "rounds" and state["round"] == 9
     assert state["end"] == {"by": "a2", "reason": "out_of_moves", "final_turns_left": 1}
     assert rules.participant(state, "a1")["moves_used"] == 9
+
+
+def test_a_solo_end_trigger_names_who_really_gets_a_final_turn() -> None:
+    """The solo log said "everyone else gets one final turn (within the 9 rounds)" even when the 9 rounds ended
+    the game first and the player got no final turn: it names who moves before the end."""
+    shuttle = AutomationCard("shuttle", "Shuttle", 0, ("right", "left") * 6)
+    nine = AutomationCard("nine", "Nine", 8, ("left", "right") * 4 + ("left",))  # out of moves in round 9
+    game = TheExpedition(catalog_with_automations(shuttle, nine))
+    state = arranged(("Alice",), "solo", cells={"p0": CELL["io"]}, game=game,
+                     automations={"a1": ("shuttle", 0, 0), "a2": ("nine", 8, 0)})
+    for turn in range(9):
+        state, events = move(state, 0, "right" if turn % 2 == 0 else "left", game)
+    assert game.describe(state, events[2]) == ("Automation 2 is out of moves: the end is triggered in round 9, the "
+                                               "last: Automation 1 takes its turn, then the game ends.")
+    assert game.describe(state, {"kind": "end_triggered", "who": "a1", "reason": "markers"}) == (
+        "Automation 1 placed its last marker: the end is triggered on the last turn of the 9 rounds, so the game "
+        "ends now.")
+
+
+def test_a_solo_end_trigger_before_the_last_round_gives_the_others_their_final_turns() -> None:
+    game = TheExpedition(catalog_with_automations(AutomationCard("short", "Short", 3, ("right", "left")),
+                                                  AutomationCard("shuttle", "Shuttle", 0, ("right", "left") * 6)))
+    state = arranged(("Alice",), "solo-hard", cells={"p0": CELL["neptune"]}, game=game,
+                     automations={"a1": ("short", 3, 0), "a2": ("shuttle", 0, 0)})
+    state, _ = move(state, 0, "up", game)
+    state, events = move(state, 0, "down", game)  # round 2: Automation 1 uses its last move
+    assert game.describe(state, events[-1]) == ("Automation 1 is out of moves: the end is triggered: Alice and "
+                                                "Automation 2 each get one final turn, then the game ends.")

@@ -69,8 +69,9 @@ def alt_text(game_key: str, view: dict[str, Any]) -> str:
 
 KEPT_CACHES = frozenset({"font", "_font", "_drawable_codepoints", "_drawable_characters"})
 """What a render worker loads once at its start and never drops: the font faces and the characters they draw."""
-OWN_CACHES = ("rendering.expeditions._SPACES", "rendering.expeditions._LAYERS", "rendering.kit._INKS")
-"""The renderers' own bounded caches (dicts rather than lru caches)."""
+OWN_CACHES = ("rendering.expeditions._SPACES", "rendering.expeditions._LAYERS", "rendering.kit._INKS",
+              "rendering.kit._SPARES")
+"""The renderers' own bounded caches (dicts rather than lru caches) and the recycled canvases."""
 
 
 def clear_caches() -> None:

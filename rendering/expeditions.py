@@ -629,7 +629,7 @@ def render_image(view: dict[str, Any]) -> Image.Image:
     else:
         with _LAYERS_LOCK:
             layer = _p_map_layer(view)
-            image = layer.image.copy()
+            image = kit.canvas_from(layer.image)
         kit.replay(layer)
         draw = kit.Draw(image)
     current = view["current"]["seat"] if view.get("current") else None
@@ -657,7 +657,7 @@ def _p_headline(view: dict[str, Any]) -> str:
 
 def render(view: dict[str, Any]) -> bytes:
     """The public board: 800 x 640 for 1-5 players, the map and the players; the results at the end."""
-    return kit.encode_board(render_image(view))
+    return kit.finish(render_image(view))
 
 
 def alt_text(view: dict[str, Any]) -> str:

@@ -635,7 +635,7 @@ def render_image(view: dict[str, Any]) -> Image.Image:
 
 def render(view: dict[str, Any]) -> bytes:
     """The public board: 800 x 640 in every mode, display, dice and players; the results at the end."""
-    return kit.encode_board(render_image(view))
+    return kit.finish(render_image(view))
 
 
 def alt_text(view: dict[str, Any]) -> str:

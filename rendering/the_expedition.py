@@ -620,7 +620,7 @@ def render_image(view: View) -> Image.Image:
     tiles = tuple((e["location"]["name"], e["location"]["kind"], e["location"]["points"], e["location"]["rule"])
                   for e in sorted(view["grid"], key=lambda e: e["cell"]))
     grid = _p_grid(tiles)
-    image = grid.image.copy()
+    image = kit.canvas_from(grid.image)
     kit.replay(grid)
     draw = kit.Draw(image)
     kit.phone_header(draw, P_W, _p_headline(view), view["last_move"] or "", _p_turn_style(view))
@@ -631,7 +631,7 @@ def render_image(view: View) -> Image.Image:
 
 def render(view: View) -> bytes:
     """The public board: 800 x 640 in every mode, the grid on the left, explorers and scores on the right."""
-    return kit.encode_board(render_image(view))
+    return kit.finish(render_image(view))
 
 
 def alt_text(view: View) -> str:

@@ -11,7 +11,7 @@ import pytest
 from PIL import Image, ImageChops, ImageDraw
 
 from bot.core import find_game
-from rendering import clear_caches, expeditions, kit
+from rendering import clear_caches, expeditions, kit, render_board
 from rendering.glyphs import drawable_view
 from tests.test_render_boards import NAMES, random_game
 
@@ -120,3 +120,21 @@ def test_the_kits_fast_fill_and_paste_draw_what_pillow_draws() -> None:
             kit.blit(fast, source, xy, through)
             slow.paste(source, xy, through)
             assert _same(fast, slow), (xy, source.mode)
+
+
+def test_a_recycled_canvas_keeps_nothing_of_the_board_before() -> None:
+    """Each game's board drawn into the canvas another game's board left is the board drawn into a new one."""
+    boards = []
+    for game_key, mode, players in [("expeditions", "standard", 3), ("monster-expedition", "standard", 2),
+                                    ("the-expedition", "solo", 1), ("expeditions", "standard", 5)]:
+        view = find_game(game_key).view(random_game(game_key, mode, NAMES[:players], 4)[-1], None)
+        boards.append((game_key, view))
+    clear_caches()
+    fresh = []
+    for key, view in boards:
+        kit._SPARES.clear()  # a new canvas for each
+        fresh.append(render_board(key, view))
+    clear_caches()
+    for _ in range(2):
+        assert [render_board(key, view) for key, view in boards] == fresh
+    assert kit._SPARES  # the canvases did come back

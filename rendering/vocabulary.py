@@ -138,6 +138,28 @@ def name_faces(entries: list[Entry], names: set[str]) -> set[tuple[int, str, str
 NAME_WORDS = 10
 
 
+_NUMBER = re.compile(r"\d+")
+NUMBER_FORMS = 3
+"""A number written the same way (in the same face, with the same signs around it: "$159.", "(4)") this many
+times in the harvest is warmed for every value up to the next fifty above the largest seen."""
+
+
+def numbers(entries: list[Entry]) -> list[Entry]:
+    """Every value of the numbers the harvest saw written often (scores, money, counts): a final board's "$159"
+    is as likely as the "$158" a playout happened to show."""
+    seen: dict[tuple[int, str, str, str], int] = {}
+    forms: dict[tuple[int, str, str, str], int] = {}
+    for size, weight, vertical, word in entries:
+        found = _NUMBER.findall(word)
+        if len(found) == 1:
+            form = (size, weight, vertical, _NUMBER.sub("{}", word.replace("{", "{{").replace("}", "}}")))
+            forms[form] = forms.get(form, 0) + 1
+            seen[form] = max(seen.get(form, 0), int(found[0]))
+    return [(size, weight, vertical, pattern.format(value))
+            for (size, weight, vertical, pattern), count in forms.items() if count >= NUMBER_FORMS
+            for value in range(50 * (seen[(size, weight, vertical, pattern)] // 50 + 1))]
+
+
 def warm_up(root: Path | None = None, entries: list[Entry] | None = None) -> int:
     """Rasterise and measure the harvested words (`entries`, else the file's) in the faces boards drew them in,
     and every data-file name's words in the faces the harvest saw names in (cards, monsters and locations no
@@ -153,6 +175,12 @@ def warm_up(root: Path | None = None, entries: list[Entry] | None = None) -> int
         for face in _faces(size, weight):
             kit.warm_word(face, word, vertical)
             count += 1
+    for size, weight, vertical, word in numbers(entries):
+        if vertical == "-":
+            kit.measure(word, size, weight)
+        else:
+            kit.warm_word(kit.font(size, weight), word, vertical)
+        count += 1
     faces = name_faces(entries, names) or {(size, weight, "a") for size, weight in FACES}
     for size, weight, vertical in sorted(faces):
         for face in _faces(size, weight):

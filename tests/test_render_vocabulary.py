@@ -101,3 +101,12 @@ def test_a_fresh_match_draws_few_new_words_after_the_warm_up(game_key: str, mode
     for view in picked:
         render_board(game_key, view)
     assert _misses() - before <= 3 * len(picked)
+
+
+def test_numbers_written_often_are_warmed_for_every_value_up_to_the_next_fifty() -> None:
+    entries = [(18, "regular", "a", "$3."), (18, "regular", "a", "$17."), (18, "regular", "a", "$120."),
+               (30, "bold", "a", "(4)"), (30, "bold", "a", "(9)"), (18, "regular", "a", "Mars")]
+    warmed = vocabulary.numbers(entries)
+    dollars = [word for size, weight, vertical, word in warmed if (size, weight, vertical) == (18, "regular", "a")]
+    assert dollars == [f"${value}." for value in range(150)]
+    assert not [entry for entry in warmed if entry[0] == 30]  # "(4)" seen twice only: a rare form stays rare

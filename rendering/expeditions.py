@@ -6,7 +6,6 @@ Draws from the view dict only (never imports the rules), so what the image shows
 from __future__ import annotations
 
 import contextlib
-import json
 import math
 import threading
 from dataclasses import dataclass
@@ -346,7 +345,7 @@ class _Layer:
     mechs: tuple[int, ...]
 
 
-_LAYERS: dict[str, _Layer] = {}
+_LAYERS: dict[tuple[tuple[str, ...], tuple[int, ...], bool], _Layer] = {}
 _LAYERS_LOCK = threading.Lock()
 """A layer is repainted in place: a board drawn in a thread (a test, a runtime-registered game's pool) must not
 copy one while another repaints it."""
@@ -379,10 +378,10 @@ def _p_map_layer(view: dict[str, Any]) -> kit.Face:
     spaces = view["map"]["spaces"]
     mechs = tuple(view["map"]["basecamp"]["mechs"])
     recording = kit.is_recording()  # a layer built for a test carries what it drew; a worker's needs no record
-    key = json.dumps([spaces, mechs, recording], sort_keys=True, check_circular=False)  # the whole map, at C speed
+    keys = tuple(repr(space) for space in spaces)  # each space as its piece is cached
+    key = (keys, mechs, recording)
     layer = _LAYERS.get(key)
     if layer is None:
-        keys = tuple(repr(space) for space in spaces)
         image = None if recording else _p_repainted(spaces, keys, mechs)
         drawn = kit.Recording()
         if image is None:
@@ -413,7 +412,7 @@ def _p_repainted(spaces: list[dict[str, Any]], keys: tuple[str, ...], mechs: tup
     """The cached layer nearest to this map (fewest spaces changed: a move changes one or two), taken out of the
     cache and repainted in place where the spaces and the basecamp changed; None when no cached layer is near
     enough. (In place: a copy of a 1.5 MB layer costs more in fresh memory than the repaint itself.)"""
-    best, best_key, changed = None, "", len(keys) // 4 + 1
+    best, best_key, changed = None, None, len(keys) // 4 + 1
     for layer_key, layer in _LAYERS.items():
         if len(layer.spaces) == len(keys):
             differing = sum(1 for old, new in zip(layer.spaces, keys, strict=True) if old != new)

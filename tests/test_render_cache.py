@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import copy
 import importlib
+import subprocess
+import sys
 from typing import Any
 
 import pytest
@@ -138,3 +140,32 @@ def test_a_recycled_canvas_keeps_nothing_of_the_board_before() -> None:
     for _ in range(2):
         assert [render_board(key, view) for key, view in boards] == fresh
     assert kit._SPARES  # the canvases did come back
+
+
+_FAULTS = """
+import resource, sys
+from PIL import Image, ImageDraw
+from rendering import kit
+if sys.argv[1] == "kept":
+    assert kit.keep_freed_memory()
+image = Image.new("RGB", (800, 640), "#1E2230")
+ImageDraw.Draw(image).ellipse((100, 100, 700, 600), fill="#E69F00")
+kit.encode_board(image)
+before = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
+for _ in range(10):
+    kit.encode_board(image)
+print(resource.getrusage(resource.RUSAGE_SELF).ru_minflt - before)
+"""
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="glibc's allocator setting")
+def test_a_render_worker_reuses_freed_memory_instead_of_faulting_in_new_pages() -> None:
+    """A board's encoding frees and asks again for megabytes (palette image, quantiser, PNG buffers): a worker
+    keeps them (kit.keep_freed_memory) rather than zeroing fresh pages for every board."""
+    def faults(setting: str) -> int:
+        done = subprocess.run([sys.executable, "-c", _FAULTS, setting], capture_output=True, text=True, check=True)
+        return int(done.stdout.split()[-1])
+
+    default, kept = faults("default"), faults("kept")
+    assert default > 500  # ten encodings of one board, each paging in fresh memory
+    assert kept < default / 10

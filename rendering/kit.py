@@ -533,36 +533,26 @@ def wrap(draw: ImageDraw.ImageDraw, text: str, max_width: int, face: ImageFont.F
 
 @lru_cache(maxsize=4096)
 def _wrapped(text: str, max_width: int, size: int, weight: str) -> tuple[str, ...]:
-    """`wrap` on running word widths (as `lines` keeps them), for the shipped fonts."""
-    space = _word_width(" ", size, weight)
-    out: list[str] = []
-    for paragraph in text.split("\n"):
-        line, words_width, count = "", 0.0, 0
-        for word in (w for w in paragraph.split(" ") if w):
-            width = _word_width(word, size, weight)
-            if line and math.ceil(words_width + width + space * count) > max_width:
-                out.append(line)
-                line, words_width, count = word, width, 1
-            else:
-                line = f"{line} {word}" if line else word
-                words_width += width
-                count += 1
-        out.append(line)
-    return tuple(out)
+    """`wrap` on running word widths, for the shipped fonts (a word wider than the line stays whole)."""
+    return _greedy(text, max_width, size, weight, split_long=False)
 
 
 @lru_cache(maxsize=8192)
 def lines(text: str, max_width: int, size: int, weight: str = "regular") -> tuple[str, ...]:
-    """Word wrap on cached widths; a word wider than the line is split with a hyphen (never cut or ellipsized).
+    """Word wrap on cached widths; a word wider than the line is split with a hyphen (never cut or ellipsized)."""
+    return _greedy(text, max_width, size, weight, split_long=True)
 
-    A line's width is kept as the running sum of its words' widths (as `measure` adds them, so the two agree to
-    the pixel) instead of measuring every candidate line anew: a new sentence costs one lookup per word."""
+
+def _greedy(text: str, max_width: int, size: int, weight: str, split_long: bool) -> tuple[str, ...]:
+    """Greedy word wrap. A line's width is kept as the running sum of its words' widths (as `measure` adds them,
+    so the two agree to the pixel) instead of measuring every candidate line anew: a new sentence costs one lookup
+    per word."""
     space = _word_width(" ", size, weight)
     out: list[str] = []
     for paragraph in text.split("\n"):
         line, words_width, count = "", 0.0, 0
         for word in (w for w in paragraph.split(" ") if w):  # (a no-break space keeps words together)
-            while math.ceil(_word_width(word, size, weight)) > max_width and len(word) > 1:  # (as `measure`)
+            while split_long and math.ceil(_word_width(word, size, weight)) > max_width and len(word) > 1:
                 if line:
                     out.append(line)
                     line, words_width, count = "", 0.0, 0

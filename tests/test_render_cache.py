@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import copy
 import importlib
+import random
 import subprocess
 import sys
 from typing import Any
@@ -169,3 +170,22 @@ def test_a_render_worker_reuses_freed_memory_instead_of_faulting_in_new_pages() 
     default, kept = faults("default"), faults("kept")
     assert default > 500  # ten encodings of one board, each paging in fresh memory
     assert kept < default / 10
+
+
+def test_wrapping_on_running_widths_fills_each_line_as_measuring_it_would() -> None:
+    """kit.lines and kit.wrap keep a line's width as a running sum of word widths: each line fits as `measure`
+    measures it, the next line's first word would not have fitted, and no word is lost or cut."""
+    words = ["a", "the", "Mercury;", "captures", "(final))", "$159.", "2\u00a0cards\u00a0in\u00a0hand\u00a0·", "Io",
+             "Whispering", "Felsenharpyie", "—"]
+    chooser = random.Random(3)
+    for _ in range(400):
+        text = " ".join(chooser.choice(words) for _ in range(chooser.randint(1, 20)))
+        size, weight = chooser.choice([(18, "regular"), (24, "bold"), (30, "bold"), (18, "semibold")])
+        width = chooser.randint(max(kit.measure(word, size, weight) for word in words), 600)  # no word split
+        for wrapped in (kit.lines(text, width, size, weight), tuple(kit.wrap(kit._MEASURE_DRAW, text, width,
+                                                                              kit.font(size, weight)))):
+            assert " ".join(wrapped).split(" ") == text.split(" ")
+            for line, following in zip(wrapped, [*wrapped[1:], None], strict=True):
+                assert kit.measure(line, size, weight) <= width
+                if following is not None:
+                    assert kit.measure(f"{line} {following.split(' ')[0]}", size, weight) > width

@@ -8,6 +8,7 @@ import random
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -18,6 +19,7 @@ from bot.core.seats import is_bot
 from bot.games.the_expedition import GAME
 from bot.games.the_expedition.policies import greedy_action
 from bot.offline import DiscordHarness, World
+from bot.store.records import MatchRecord
 from tests.tables import current_match
 
 
@@ -36,23 +38,27 @@ def _boards(discord_: DiscordHarness) -> list[object]:
     return [m for m in discord_.channel_messages() if m.files]
 
 
+async def _alice_moved_then_the_bots_are_due(discord_: DiscordHarness, second_level: str) -> tuple[Any, MatchRecord]:
+    """Alice against a normal bot and a `second_level` one: her move is committed, then the process stops before
+    the bots play theirs (the service's own commit, without the bot turns that normally follow it)."""
+    alice = discord_.user("alice")
+    await discord_.command("game new", {"game": "the-expedition", "seed": 21}, user=alice)
+    await discord_.command("game add-bot", {"level": "normal"}, user=alice)
+    await discord_.command("game add-bot", {"level": second_level}, user=alice)
+    await discord_.command("game start", user=alice)
+    stopped = await current_match(discord_)
+    seat = GAME.to_act(stopped.state)[0]
+    assert stopped.user_at(seat).user_id == alice.id
+    while not is_bot(stopped.user_at(GAME.to_act(stopped.state)[0]).user_id):
+        action = greedy_action(stopped.state, GAME.catalog, seat, random.Random(1))
+        stopped = (await discord_.bot.service._commit(stopped, alice.id, action, stopped.version)).match
+    return alice, stopped
+
+
 async def test_bot_turns_due_when_the_bot_stopped_are_played_once_after_a_restart(database: Path) -> None:
     world = World()
     async with DiscordHarness(create_bot(database), world=world) as discord_:
-        alice = discord_.user("alice")
-        await discord_.command("game new", {"game": "the-expedition", "seed": 21}, user=alice)
-        await discord_.command("game add-bot", {"level": "normal"}, user=alice)
-        await discord_.command("game add-bot", {"level": "hard"}, user=alice)
-        await discord_.command("game start", user=alice)
-        match = await current_match(discord_)
-        seat = GAME.to_act(match.state)[0]
-        assert match.user_at(seat).user_id == alice.id
-        # Her move is committed, then the process stops before the bots play theirs (the service's own commit,
-        # without the bot turns that normally follow it).
-        stopped = match
-        while not is_bot(stopped.user_at(GAME.to_act(stopped.state)[0]).user_id):
-            action = greedy_action(stopped.state, GAME.catalog, seat, random.Random(1))
-            stopped = (await discord_.bot.service._commit(stopped, alice.id, action, stopped.version)).match
+        alice, stopped = await _alice_moved_then_the_bots_are_due(discord_, "hard")
         boards_before = len(_boards(discord_))
     # Two processes start on the same database at once: each resumes when it is ready.
     async with DiscordHarness(create_bot(database), world=world, ready=False) as first, \
@@ -110,20 +116,8 @@ async def test_a_board_left_behind_by_bot_turns_is_posted_once_after_a_restart(d
     next start posts the current board once, pinging only the person to move (two processes starting together)."""
     world = World()
     async with DiscordHarness(create_bot(database), world=world) as discord_:
-        alice = discord_.user("alice")
-        await discord_.command("game new", {"game": "the-expedition", "seed": 21}, user=alice)
-        await discord_.command("game add-bot", {"level": "normal"}, user=alice)
-        await discord_.command("game add-bot", {"level": "easy"}, user=alice)
-        await discord_.command("game start", user=alice)
-        match = await current_match(discord_)
-        seat = GAME.to_act(match.state)[0]
-        assert match.user_at(seat).user_id == alice.id
-        service = discord_.bot.service
-        stopped = match
-        while not is_bot(stopped.user_at(GAME.to_act(stopped.state)[0]).user_id):
-            action = greedy_action(stopped.state, GAME.catalog, seat, random.Random(1))
-            stopped = (await service._commit(stopped, alice.id, action, stopped.version)).match
-        stopped = await autoplay.after_move(service, stopped)  # the bots' turns, committed; then the stop
+        alice, stopped = await _alice_moved_then_the_bots_are_due(discord_, "easy")
+        stopped = await autoplay.after_move(discord_.bot.service, stopped)  # the bots' turns, committed; then the stop
         assert stopped.user_at(GAME.to_act(stopped.state)[0]).user_id == alice.id
         boards_before = len(_boards(discord_))
     async with DiscordHarness(create_bot(database), world=world, ready=False) as first, \

@@ -3,6 +3,8 @@ counts (expeditions completed, markers on the grid), and the new solo rulings ar
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from bot.core.errors import GameOver
@@ -113,14 +115,19 @@ def test_an_automation_marking_where_its_marker_already_is_reads_its() -> None:
                                            "there); 1 move left on its card.")
 
 
-def test_an_end_triggered_in_round_9_still_ends_with_round_9() -> None:
-    """RULINGS: no explorer moves more than 9 times, even when Automation 2 triggers the end in round 9 and the
-    player would otherwise be owed a final turn in a 10th round."""
+def _automation_2_runs_out_in_round_9() -> tuple[TheExpedition, dict[str, Any]]:
+    """Alice solo against a shuttling Automation 1 and an Automation 2 whose card runs out in round 9."""
     shuttle = AutomationCard("shuttle", "Shuttle", 0, ("right", "left") * 6)
     nine = AutomationCard("nine", "Nine", 8, ("left", "right") * 4 + ("left",))  # out of moves in round 9
     game = TheExpedition(catalog_with_automations(shuttle, nine))
-    state = arranged(("Alice",), "solo", cells={"p0": CELL["io"]}, game=game,
-                     automations={"a1": ("shuttle", 0, 0), "a2": ("nine", 8, 0)})
+    return game, arranged(("Alice",), "solo", cells={"p0": CELL["io"]}, game=game,
+                          automations={"a1": ("shuttle", 0, 0), "a2": ("nine", 8, 0)})
+
+
+def test_an_end_triggered_in_round_9_still_ends_with_round_9() -> None:
+    """RULINGS: no explorer moves more than 9 times, even when Automation 2 triggers the end in round 9 and the
+    player would otherwise be owed a final turn in a 10th round."""
+    game, state = _automation_2_runs_out_in_round_9()
     for turn in range(9):
         assert game.to_act(state) == (0,) and state["round"] == turn + 1
         state, events = move(state, 0, "right" if turn % 2 == 0 else "left", game)
@@ -134,11 +141,7 @@ def test_an_end_triggered_in_round_9_still_ends_with_round_9() -> None:
 def test_a_solo_end_trigger_names_who_really_gets_a_final_turn() -> None:
     """The solo log said "everyone else gets one final turn (within the 9 rounds)" even when the 9 rounds ended
     the game first and the player got no final turn: it names who moves before the end."""
-    shuttle = AutomationCard("shuttle", "Shuttle", 0, ("right", "left") * 6)
-    nine = AutomationCard("nine", "Nine", 8, ("left", "right") * 4 + ("left",))  # out of moves in round 9
-    game = TheExpedition(catalog_with_automations(shuttle, nine))
-    state = arranged(("Alice",), "solo", cells={"p0": CELL["io"]}, game=game,
-                     automations={"a1": ("shuttle", 0, 0), "a2": ("nine", 8, 0)})
+    game, state = _automation_2_runs_out_in_round_9()
     for turn in range(9):
         state, events = move(state, 0, "right" if turn % 2 == 0 else "left", game)
     assert game.describe(state, events[2]) == ("Automation 2 is out of moves: the end is triggered in round 9, the "

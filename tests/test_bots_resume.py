@@ -4,8 +4,9 @@ in exactly one new board pinging the person to move, even when two processes sta
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import random
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -38,6 +39,18 @@ def _boards(discord_: DiscordHarness) -> list[object]:
     return [m for m in discord_.channel_messages() if m.files]
 
 
+@contextlib.asynccontextmanager
+async def _two_processes_start(database: Path, world: World) -> AsyncIterator[DiscordHarness]:
+    """Two bot processes start on one database at once, each resuming when it is ready; yields the first."""
+    async with DiscordHarness(create_bot(database), world=world, ready=False) as first, \
+            DiscordHarness(create_bot(database), world=world, ready=False) as second:
+        for harness in (first, second):
+            harness.bot._handle_ready()
+            harness.bot.dispatch("ready")
+        await asyncio.gather(first.settle(), second.settle())
+        yield first
+
+
 async def _alice_moved_then_the_bots_are_due(discord_: DiscordHarness, second_level: str) -> tuple[Any, MatchRecord]:
     """Alice against a normal bot and a `second_level` one: her move is committed, then the process stops before
     the bots play theirs (the service's own commit, without the bot turns that normally follow it)."""
@@ -61,12 +74,7 @@ async def test_bot_turns_due_when_the_bot_stopped_are_played_once_after_a_restar
         alice, stopped = await _alice_moved_then_the_bots_are_due(discord_, "hard")
         boards_before = len(_boards(discord_))
     # Two processes start on the same database at once: each resumes when it is ready.
-    async with DiscordHarness(create_bot(database), world=world, ready=False) as first, \
-            DiscordHarness(create_bot(database), world=world, ready=False) as second:
-        for harness in (first, second):
-            harness.bot._handle_ready()
-            harness.bot.dispatch("ready")
-        await asyncio.gather(first.settle(), second.settle())
+    async with _two_processes_start(database, world) as first:
         resumed = await current_match(first)
         assert resumed.status == "active"
         waiting = GAME.to_act(resumed.state)[0]
@@ -120,12 +128,7 @@ async def test_a_board_left_behind_by_bot_turns_is_posted_once_after_a_restart(d
         stopped = await autoplay.after_move(discord_.bot.service, stopped)  # the bots' turns, committed; then the stop
         assert stopped.user_at(GAME.to_act(stopped.state)[0]).user_id == alice.id
         boards_before = len(_boards(discord_))
-    async with DiscordHarness(create_bot(database), world=world, ready=False) as first, \
-            DiscordHarness(create_bot(database), world=world, ready=False) as second:
-        for harness in (first, second):
-            harness.bot._handle_ready()
-            harness.bot.dispatch("ready")
-        await asyncio.gather(first.settle(), second.settle())
+    async with _two_processes_start(database, world) as first:
         assert (await current_match(first)).version == stopped.version, "nothing was played again"
         new_boards = _boards(first)[boards_before:]
         assert len(new_boards) == 1, "exactly one new board"

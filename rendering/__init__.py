@@ -67,8 +67,9 @@ def alt_text(game_key: str, view: dict[str, Any]) -> str:
     return f"{title}: {turn}".strip(": ")[:1000]
 
 
-KEPT_CACHES = frozenset({"font", "_font", "_drawable_codepoints", "_drawable_characters"})
-"""What a render worker loads once at its start and never drops: the font faces and the characters they draw."""
+KEPT_CACHES = frozenset({"font", "_font", "_drawable_codepoints", "_drawable_characters", "_hyphenators"})
+"""What a render worker loads once at its start and never drops: the font faces, the characters they draw and the
+hyphenation patterns."""
 OWN_CACHES = ("rendering.expeditions._SPACES", "rendering.expeditions._LAYERS", "rendering.kit._INKS",
               "rendering.kit._SPARES")
 """The renderers' own bounded caches (dicts rather than lru caches) and the recycled canvases."""

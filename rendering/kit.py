@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
+import pyphen
 from PIL import Image, ImageColor, ImageDraw, ImageFont
 
 # Okabe-Ito, the colour-blind-safe palette.
@@ -406,6 +407,7 @@ def warm_up() -> None:
     when it starts, so no board pays for either)."""
     Image.core.set_blocks_max(BLOCKS_KEPT)
     keep_freed_memory()
+    _hyphenators()
     for weight in ("regular", "semibold", "bold"):
         for size in range(12, 44):
             font(size, weight)
@@ -556,10 +558,8 @@ def _greedy(text: str, max_width: int, size: int, weight: str, split_long: bool)
                 if line:
                     out.append(line)
                     line, words_width, count = "", 0.0, 0
-                cut = len(word) - 1
-                while cut > 1 and measure(word[:cut] + "-", size, weight) > max_width:
-                    cut -= 1
-                out.append(word[:cut] + "-")
+                cut = _hyphen_cut(word, max_width, size, weight)
+                out.append(word[:cut] if word[cut - 1] == "-" else word[:cut] + "-")
                 word = word[cut:]
             width = _word_width(word, size, weight)
             if line and math.ceil(words_width + width + space * count) > max_width:
@@ -571,6 +571,29 @@ def _greedy(text: str, max_width: int, size: int, weight: str, split_long: bool)
                 count += 1
         out.append(line)
     return tuple(out)
+
+
+def _hyphen_cut(word: str, max_width: int, size: int, weight: str) -> int:
+    """Where to break a word too wide for its line, leaving the first part fitting with its hyphen: after a hyphen
+    the word has, else at the last break English hyphenation allows ("Clock-work", "Whis-per-ing"), else German
+    (some monsters are: "Echo-see-schlange"); failing all, after the most letters that fit."""
+    own = [i + 1 for i, ch in enumerate(word[:-1]) if ch == "-"]
+    for breaks in (own, *(hyphenator.positions(word) for hyphenator in _hyphenators())):
+        for cut in sorted(breaks, reverse=True):
+            head = word[:cut] if word[cut - 1] == "-" else word[:cut] + "-"
+            if measure(head, size, weight) <= max_width:
+                return cut
+    cut = len(word) - 1
+    while cut > 1 and measure(word[:cut] + "-", size, weight) > max_width:
+        cut -= 1
+    return cut
+
+
+@lru_cache(maxsize=1)
+def _hyphenators() -> tuple[pyphen.Pyphen, ...]:
+    """English, then German hyphenation patterns (pyphen's copy of LibreOffice's dictionaries; at least three
+    letters after a break), loaded once per process."""
+    return pyphen.Pyphen(lang="en_US", right=3), pyphen.Pyphen(lang="de_DE", right=3)
 
 
 def facts_line(facts: Sequence[str]) -> str:

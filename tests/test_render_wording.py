@@ -158,3 +158,26 @@ def test_monster_expedition_final_results_rank_the_players_best_first() -> None:
         f"{names[0]} 20 VP")
     assert ranking({"scores": [10, 20, 10, 10], "winners": [1], "camp_levels": [5, 9, 7, 8]}) == [1, 3, 2, 0]
     assert ranking({"scores": [12, 12, 9], "winners": [0, 1], "camp_levels": [6, 6, 9]}) == [0, 1, 2]
+
+
+@pytest.mark.parametrize(("name", "expected"), [
+    ("Clockwork Owl", ("Clock-", "work Owl")),
+    ("Whispering Falls", ("Whisper-", "ing Falls")),
+    ("Dusty Crossroads", ("Dusty", "Cross-", "roads")),
+    ("Broken Automaton", ("Broken", "Automa-", "ton")),
+    ("Lumberjack", ("Lumber-", "jack")),
+])
+def test_a_card_name_wider_than_its_line_breaks_between_syllables(name: str, expected: tuple[str, ...]) -> None:
+    """An Expeditions card in its map space has 80 px a line: a word too wide breaks where the dictionary
+    hyphenates it, not after the last letter that fits ("Clockwor-k Owl", "Whisperi-ng Falls")."""
+    assert kit.lines(name, 80, kit.SMALL, "semibold") == expected
+
+
+def test_a_word_with_its_own_hyphen_breaks_there_without_another() -> None:
+    assert kit.lines("down-right", 50, kit.SMALL) == ("down-", "right")
+
+
+def test_a_german_monster_name_breaks_between_its_words() -> None:
+    """Monster Expedition's display cards give a name 138 px a line: English patterns find no break in
+    "Echoseeschlange", German ones do ("Echosee-schlange", not "Echoseeschlan-ge")."""
+    assert kit.fit_lines("Echoseeschlange", 138, 2, (20, kit.SMALL), "semibold") == (20, ("Echosee-", "schlange"))

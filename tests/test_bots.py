@@ -241,3 +241,43 @@ def test_the_expeditions_hint_says_what_the_move_brings_not_the_rule_of_thumbs_f
     state = _midgame(game, "standard", 2, seed=12, steps=steps)
     seat = game.to_act(state)[0]
     assert explain(game, bot_view(game, state, seat), seat, random.Random(1)) == hint
+
+
+class _SlowClock:
+    """A clock on which every evaluation the search makes takes `step` seconds."""
+
+    def __init__(self, step: float) -> None:
+        self.now, self.step = 0.0, step
+
+    def perf_counter(self) -> float:
+        return self.now
+
+
+@pytest.mark.parametrize(("step", "deals", "evaluations"), [(1 / 128, 6, 36), (1 / 16, 2, 17), (0.75, 1, 3)])
+def test_an_expeditions_hard_move_stops_near_its_budget_on_whole_deals(step: float, deals: int, evaluations: int,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """Under load one deal of the hard search once took 4.7 s of a 1 s budget: a later deal the clock overtakes
+    is dropped (deals are compared whole), and the first stops at twice the budget with the candidates it
+    compared."""
+    from bot.games.expeditions import bots as expeditions_bots
+    from bot.games.expeditions import policies
+
+    game = find_game("expeditions")
+    state = _midgame(game, "standard", 2, 5, 40)  # a card to take: 6 candidates
+    seat = game.to_act(state)[0]
+    clock = _SlowClock(step)
+    monkeypatch.setattr(expeditions_bots, "time", clock)
+    search = policies._search
+    evaluated: list[float] = []
+
+    def slow(*args: object, **kwargs: object) -> tuple[float, JSON | None]:
+        clock.now += step
+        evaluated.append(clock.now)
+        return search(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(policies, "_search", slow)
+    decision = decide(game, bot_view(game, state, seat), seat, "hard", random.Random(5), Budget(seconds=1.0))
+    assert decision.action in game.legal_actions(state, seat)
+    assert f"over {deals} sampled deal" in decision.reason
+    assert len(evaluated) == evaluations
+    assert clock.now <= 2.0 + step  # never more than one evaluation past twice the budget

@@ -90,15 +90,27 @@ class ExpeditionsBot(GameBot):
         actions: dict[str, JSON] = {}
         deals = 0
         while deals < min(SEARCH_DEALS, budget.iterations) and (deals == 0 or time.perf_counter() < deadline):
-            deals += 1
             state = self.determinize(game, view, seat, rng)
             turn = state["turns_taken"]
+            # A deal counts only whole (every candidate on the same deal), so a deal the clock overtakes is dropped;
+            # the first may run to twice the budget, then the candidates it compared are the choice.
+            limit = deadline + budget.seconds if deals == 0 else deadline
+            scores: dict[str, float] = {}
+            whole = True
             for action in _candidates(game, state, seat):
+                if scores and time.perf_counter() > limit:
+                    whole = False
+                    break
                 key = action_key(action)
-                after = game.apply(state, seat, action, Rng(rng.getrandbits(63), deals)).state
-                value, _ = policies._search(game, after, seat, turn, depth=1)
-                totals[key] = totals.get(key, 0.0) + value
+                after = game.apply(state, seat, action, Rng(rng.getrandbits(63), deals + 1)).state
+                scores[key], _ = policies._search(game, after, seat, turn, depth=1)
                 actions[key] = action
+            if whole or deals == 0:
+                deals += 1
+                for key, value in scores.items():
+                    totals[key] = totals.get(key, 0.0) + value
+            if not whole:
+                break
         key = max(totals, key=lambda k: (totals[k], k))
         state = self.determinize(game, view, seat, rng)
         return Decision(actions[key], f"{describe_action(game, state, actions[key])}: over {deals} sampled deals, "

@@ -35,6 +35,7 @@ from PIL import Image
 
 import bot.games  # noqa: F401  (registers every game)
 from bot.core import JSON, Game, Rng, all_games
+from bot.core.datafiles import data_root
 from rendering import clear_caches, kit, render_board, render_detail
 from rendering.glyphs import drawable_view
 from rendering.pool import _warm_up
@@ -43,6 +44,8 @@ COUNTS = {("the-expedition", "standard"): (2, 3), ("the-expedition", "abstract")
           ("monster-expedition", "standard"): (2, 3, 4), ("expeditions", "standard"): (1, 3, 5)}
 MIDDLE, END, LEAD_IN = 7, 3, 2
 TARGET = 1.3
+DATA = str(data_root())
+"""The games' data folder, whose names a render worker warms (the bot hands it to its workers)."""
 CLOCK = time.thread_time
 """Both sides are timed in this thread's CPU time: a board and its encoding are pure CPU work in one thread, and on
 a shared machine the CPU time does not count the moments another process had the core (wall time: --wall)."""
@@ -103,7 +106,7 @@ def cases(seed: int) -> list[Case]:
 def one_pass(all_cases: list[Case], clock: Callable[[], float] = CLOCK) -> None:
     """Every board once, one board of each match in turn; render then floor, side by side."""
     clear_caches()
-    _warm_up()  # a fresh worker's start
+    _warm_up(DATA)  # a fresh worker's start
     for case in all_cases:
         case.renders.append([])
         case.floors.append([])
@@ -157,7 +160,7 @@ def main() -> None:
     parser.add_argument("--wall", action="store_true", help="time in wall-clock time instead of CPU time")
     args = parser.parse_args()
     clock = time.perf_counter if args.wall else CLOCK
-    _warm_up()  # as a render worker starts: fonts loaded, the characters they draw read
+    _warm_up(DATA)  # as a render worker starts: fonts loaded, the characters they draw read
     all_cases = cases(args.seed)
     for _ in range(args.passes):
         one_pass(all_cases, clock)

@@ -36,12 +36,15 @@ from bench_render import play
 
 import bot.games  # noqa: F401  (registers every game)
 from bot.core import all_games
+from bot.core.datafiles import data_root
 from rendering import clear_caches, kit, vocabulary
 from rendering.glyphs import drawable_view
 from rendering.pool import _warm_up
 
 Key = tuple[int, str, str, str]
 """(size, weight, vertical anchor or "-" for a width only, word)"""
+DATA = data_root()
+"""The games' data folder: a worker warms its names too (the bot hands it to its render workers)."""
 OUT = Path(vocabulary.__file__).with_name("vocabulary.txt")
 HEADER = """\
 # Words public boards draw, rasterised once when a render worker starts (rendering/vocabulary.py).
@@ -141,7 +144,7 @@ def check(seeds: range, entries: list[vocabulary.Entry]) -> None:
             clear_caches()
             kit._word_mask.cache_clear()
             kit._word_width.cache_clear()
-            vocabulary.warm_up(entries=entries)
+            vocabulary.warm_up(DATA, entries=entries)
             board: list[Key] = []
             with spying(board.append, new_only=True):
                 for draw in boards(game, mode.key, players, seed):
@@ -161,7 +164,8 @@ def time_warm_up(entries: list[vocabulary.Entry]) -> None:
     timings: list[float] = []
     harvested: list[float] = []
     for _ in range(3):
-        for run, into in ((_warm_up, timings), (lambda: vocabulary.warm_up(entries=entries), harvested)):
+        for run, into in ((lambda: _warm_up(str(DATA)), timings),
+                          (lambda: vocabulary.warm_up(DATA, entries=entries), harvested)):
             clear_caches()
             kit._word_mask.cache_clear()
             kit._word_width.cache_clear()
@@ -183,7 +187,7 @@ def main() -> None:
     parser.add_argument("--dry-run", action="store_true", help="print the figures, write nothing")
     parser.add_argument("--output", type=Path, default=OUT)
     args = parser.parse_args()
-    _warm_up()
+    _warm_up(str(DATA))
     seeds = range(args.first_seed, args.first_seed + args.seeds)
     used, matches = harvest(seeds)
     kept = entries(used, args.min_matches)

@@ -34,6 +34,7 @@ from bot.core import (
     find_game,
 )
 from bot.core.bots import action_key
+from bot.core.datafiles import data_root
 from bot.core.replay import replay
 from bot.core.seats import is_bot
 from bot.store import ChannelBusy, EventRecord, MatchRecord, Store, VersionClash
@@ -162,7 +163,8 @@ class GameService:
         self.store = store
         self._renderer = renderer
         # Boards are drawn in worker processes (a thread would take the interpreter lock from the event loop).
-        self.render_pool = pool or (RenderPool.shared() if renderer is render_board else RenderPool(renderer=renderer))
+        self.render_pool = pool or (RenderPool.shared(data_root()) if renderer is render_board
+                                    else RenderPool(renderer=renderer))
         # Locks live only while someone holds or waits for them, so quiet channels cost no memory.
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
         # Issue 12: plans each write's reminders and timers into its own transaction (set by the bot).

@@ -17,6 +17,7 @@ import weakref
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from pathlib import Path
 from typing import Any, ClassVar
 
 import rendering
@@ -26,13 +27,14 @@ View = dict[str, Any]
 Renderer = Callable[[str, View], bytes]
 
 
-def _warm_up() -> None:
-    """A worker's start: import every game's renderer and load the fonts, so no board pays for them."""
+def _warm_up(data_root: str | None = None) -> None:
+    """A worker's start: import every game's renderer, load the fonts and rasterise the words boards write (with
+    every card, monster and location name from the games' data folder `data_root`), so no board pays for them."""
     for module in ("the_expedition", "monster_expedition", "expeditions"):
         __import__(f"rendering.{module}")
     kit.warm_up()
     glyphs.drawable_view({})  # reads which characters the fonts can draw
-    vocabulary.warm_up()  # every card, monster and location name rasterised once
+    vocabulary.warm_up(Path(data_root) if data_root else None)
 
 
 def _draw(game_key: str, view: View, detail: bool, footer: str | None) -> bytes:
@@ -58,11 +60,12 @@ class RenderPool:
     thread, since a spawned worker cannot import them."""
 
     def __init__(self, workers: int | None = None, *, limit: int | None = None,
-                 renderer: Renderer | None = None) -> None:
+                 renderer: Renderer | None = None, data_root: str | os.PathLike[str] | None = None) -> None:
         # One core stays free for the event loop: a worker on every core would starve it as surely as a thread.
         self.workers = workers or max(1, min(4, (os.cpu_count() or 2) - 1))
         self._limit = limit or 2 * self.workers
         self._renderer = renderer
+        self._data_root = str(data_root) if data_root is not None else None  # the workers warm its names
         self._executor: ProcessPoolExecutor | None = None
         # One bound per event loop (a semaphore belongs to the loop it first waits on; tests run many loops).
         self._semaphores: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Semaphore] = (
@@ -72,17 +75,19 @@ class RenderPool:
     _shared: ClassVar[RenderPool | None] = None
 
     @classmethod
-    def shared(cls) -> RenderPool:
-        """The process's one pool of game renderers: every service in the process shares its workers."""
+    def shared(cls, data_root: str | os.PathLike[str] | None = None) -> RenderPool:
+        """The process's one pool of game renderers: every service in the process shares its workers (the first
+        call's `data_root` is the games' data folder they warm the names of)."""
         if cls._shared is None:
-            cls._shared = cls()
+            cls._shared = cls(data_root=data_root)
         return cls._shared
 
     def _pool(self) -> ProcessPoolExecutor:
         with self._lock:
             if self._executor is None:
                 context = multiprocessing.get_context("spawn")
-                self._executor = ProcessPoolExecutor(self.workers, mp_context=context, initializer=_warm_up)
+                self._executor = ProcessPoolExecutor(self.workers, mp_context=context, initializer=_warm_up,
+                                                     initargs=(self._data_root,))
             return self._executor
 
     async def start(self) -> None:

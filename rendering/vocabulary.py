@@ -14,9 +14,7 @@ board full of new words costs more to draw than to encode. The words come from t
 
 from __future__ import annotations
 
-import os
 import re
-import sys
 import tomllib
 from collections.abc import Iterator
 from importlib import resources
@@ -33,18 +31,6 @@ no harvested vocabulary to tell."""
 KEYS = frozenset({"name", "title"})
 
 
-def data_root() -> Path:
-    """The component data: $EXPEDITION_DATA, else the checkout's data/, else the installed copy (as the games
-    find it)."""
-    override = os.environ.get("EXPEDITION_DATA")
-    if override:
-        return Path(override)
-    checkout = Path(__file__).resolve().parents[1] / "data"
-    if checkout.is_dir():
-        return checkout
-    return Path(sys.prefix) / "share" / "expedition-table" / "data"
-
-
 def _names(value: Any) -> Iterator[str]:
     if isinstance(value, dict):
         for key, item in value.items():
@@ -57,10 +43,12 @@ def _names(value: Any) -> Iterator[str]:
             yield from _names(item)
 
 
-def words(root: Path | None = None) -> set[str]:
-    """Every word of every name and title in the data files (an unreadable file is skipped: this only warms)."""
+def words(root: Path) -> set[str]:
+    """Every word of every name and title in the data files under `root` (the games' data/ folder, which the bot
+    hands to its render workers: renderers never look for the games' files themselves); an unreadable file is
+    skipped: this only warms."""
     found: set[str] = set()
-    for path in sorted((root or data_root()).glob("*/*.toml")):
+    for path in sorted(root.glob("*/*.toml")):
         try:
             data = tomllib.loads(path.read_text(encoding="utf-8"))
         except (OSError, tomllib.TOMLDecodeError):
@@ -162,10 +150,11 @@ def numbers(entries: list[Entry]) -> list[Entry]:
 
 def warm_up(root: Path | None = None, entries: list[Entry] | None = None) -> int:
     """Rasterise and measure the harvested words (`entries`, else the file's) in the faces boards drew them in,
-    and every data-file name's words in the faces the harvest saw names in (cards, monsters and locations no
-    playout happened to show); returns how many masks and widths were asked for."""
+    and, given the games' data folder `root`, every data-file name's words in the faces the harvest saw names in
+    (cards, monsters and locations no playout happened to show); returns how many masks and widths were asked
+    for."""
     entries = harvested() if entries is None else entries
-    names = words(root)
+    names = words(root) if root is not None else set()
     count = 0
     for size, weight, vertical, word in entries:
         if vertical == "-":

@@ -10,6 +10,7 @@ import pytest
 
 import bot.games  # noqa: F401  (registers every game)
 from bot.core import find_game
+from bot.core.datafiles import data_root
 from rendering import clear_caches, kit, render_board, vocabulary
 from rendering.glyphs import drawable_view
 from tests.test_render_boards import random_game
@@ -77,7 +78,7 @@ def test_every_face_of_the_file_is_one_a_board_draws_in() -> None:
 def test_warm_up_warms_every_entry_and_the_names() -> None:
     clear_caches()
     entries = vocabulary.harvested()
-    vocabulary.warm_up()
+    vocabulary.warm_up(data_root())
     before = _misses()
     for size, weight, vertical, word in entries:
         if vertical == "-":
@@ -94,7 +95,7 @@ def test_warm_up_warms_every_entry_and_the_names() -> None:
 @pytest.mark.parametrize(("game_key", "mode", "players"), MATCHES)
 def test_a_fresh_match_draws_few_new_words_after_the_warm_up(game_key: str, mode: str, players: int) -> None:
     clear_caches()
-    vocabulary.warm_up()
+    vocabulary.warm_up(data_root())
     views = list(_boards(game_key, mode, players, FRESH_SEED))
     picked = views[len(views) // 2: len(views) // 2 + 7] + views[-3:]  # as the benchmark takes them
     before = _misses()

@@ -94,3 +94,12 @@ def test_the_last_star_of_a_one_player_game_says_who_takes_the_last_turn() -> No
         "Alice placed their last star: Alice takes one more turn."
     assert GAME.describe(two, {"kind": "end_triggered", "seat": 1}) == \
         "P1 placed their last star: everyone takes one more turn, P1 last."
+
+
+def test_the_game_over_line_of_the_log_names_the_winner() -> None:
+    """The log's last line read "The expedition is over." and never said who won (the board left the result out of
+    its story, counting on the log to keep it)."""
+    state = fresh()
+    state["over"] = True
+    state["players"][0]["coins"], state["players"][1]["coins"] = 3, 9
+    assert GAME.describe(state, {"kind": "game_over"}) == "The expedition is over: P1 wins with $9."

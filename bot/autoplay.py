@@ -301,11 +301,22 @@ async def remove_bot(service: GameService, channel_id: int, user_id: int) -> Mat
         return await service._reload(match)
 
 
+_NO_HINT = {
+    "lobby": "The game here has not started yet, so there is no move to suggest: the host starts it with Start or "
+             "/game start.",
+    "finished": "The game in this channel is over, so there is no move to suggest. See the result with /game board, "
+                "or start a new one with /game new.",
+    "abandoned": "The game in this channel (#{id}) was abandoned, so there is no move to suggest. Start another "
+                 "with /game new; /game replay match:{id} shows how it went.",
+}
+
+
 async def hint_for(service: GameService, channel_id: int, user_id: int) -> str:
     """`/game hint`: the normal bot's move for the asking player and why, for their eyes only."""
     seen = await service.seen(channel_id, user_id)
-    if seen.state is None or seen.match.status != "active":
-        raise LobbyError("There is no game under way here to give a hint for.")
+    if seen.state is None or seen.match.status != "active":  # say what can be done instead
+        raise LobbyError(_NO_HINT.get(seen.match.status, "There is no game under way here to give a hint for.")
+                         .format(id=seen.match.id))
     if seen.seat is None:
         raise NotYourTurn("You are not playing in this game, so there is no move of yours to suggest.")
     if seen.seat not in seen.game.to_act(seen.state):

@@ -102,8 +102,7 @@ async def open_in_thread(interaction: discord.Interaction, game: str, plan: NewG
     if match.status == "active":
         await desk_of(interaction).post(match.id, note="Your game has started; the board is below.")
     else:
-        note = f"Seed {match.seed} chosen: shuffles and dice are reproducible." if match.seed_chosen else None
-        sent = await thread.send(lobby_text(match, note), view=lobby_view(match), allowed_mentions=NO_PINGS)
+        sent = await thread.send(lobby_text(match), view=lobby_view(match), allowed_mentions=NO_PINGS)
         await service.set_board_message(match.id, sent.id)
     await tell(interaction, f"Your game is open in {thread.mention}.")
     await parent.send(f"{safe_name(host.name)} opened a game of {title} in {thread.mention}: join it there.",

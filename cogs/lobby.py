@@ -35,6 +35,8 @@ def lobby_text(match: MatchRecord, note: str | None = None) -> str:
     count = (str(mode.min_players) if mode.min_players == mode.max_players
              else f"{mode.min_players}-{mode.max_players}")
     lines = [f"**{game.title}** — {mode.title} ({count} {'player' if count == '1' else 'players'})"]
+    if match.seed_chosen:  # on every update of the lobby, not only the first: who joins later sees it too
+        lines.append(f"Seed {match.seed} chosen: shuffles and dice are reproducible.")
     if note:
         lines.append(note)
     timer = match.options.get("timer_hours")
@@ -194,9 +196,8 @@ class GameCommands(commands.GroupCog, group_name="game", group_description="Star
         if match.status == "active":
             await post_board(interaction, match.id, note="Your game has started; the board is posted below.")
             return
-        note = f"Seed {match.seed} chosen: shuffles and dice are reproducible." if match.seed_chosen else None
         await tell(interaction, "Your lobby is open below; others join with the Join button or /game join.")
-        sent = await interaction.followup.send(lobby_text(match, note), view=lobby_view(match),
+        sent = await interaction.followup.send(lobby_text(match), view=lobby_view(match),
                                                allowed_mentions=NO_PINGS, wait=True)
         await service.set_board_message(match.id, sent.id)
 

@@ -281,3 +281,20 @@ def test_an_expeditions_hard_move_stops_near_its_budget_on_whole_deals(step: flo
     assert f"over {deals} sampled deal" in decision.reason
     assert len(evaluated) == evaluations
     assert clock.now <= 2.0 + step  # never more than one evaluation past twice the budget
+
+
+def test_the_roll_hint_agrees_in_number_and_never_says_about_0_percent() -> None:
+    """The hint read "with 1 dice left and 1 numbers banked" and "the chance of a misthrow is only about 0%"."""
+    from bot.games.monster_expedition.bots import _reason
+
+    def tray(left: int, banked: list[int]) -> JSON:
+        return {"tray": {"rolled": [{"value": 2}] * left, "banked_numbers": banked, "banked_total": sum(banked)}}
+
+    roll, stop = {"type": "roll"}, {"type": "stop"}
+    assert _reason(tray(1, [4]), roll) == \
+        "Roll again: with 1 die left and 1 number banked, the chance of a misthrow is only about 17%."
+    assert _reason(tray(3, [4]), roll) == \
+        "Roll again: with 3 dice left and 1 number banked, the chance of a misthrow is under 1%."
+    assert _reason(tray(1, [4, 5]), stop) == \
+        "Stop hunting: with 1 die left and 2 numbers banked, the chance of a misthrow is about 33%, too high to " \
+        "risk the 9 banked."

@@ -202,3 +202,54 @@ async def test_a_kicked_seat_is_shown_with_the_robot_badge_while_its_bot_plays(d
         await discord_.command("game rejoin", user=bob)
         back = await service.board(await current_match(discord_))
         assert "(normal bot)" not in back.alt_text + back.turn
+
+
+async def test_the_expedition_hint_says_what_the_move_counts_on_not_the_rule_of_thumbs_figures(database: Path) -> None:
+    """The hint read "…it raises your position most (points held plus half the expedition points you are closing in
+    on, 6.9 to 2.8)": figures nobody could read, and in a solo game they fell (the Automations' turns that follow
+    were counted) while the sentence said they rose. It says what the move counts on, in the game's terms."""
+    async with DiscordHarness(create_bot(database)) as discord_:
+        alice = discord_.user("alice")
+        await discord_.command("game new", {"game": "the-expedition", "mode": "solo", "seed": 32}, user=alice)
+        told = await discord_.command("game hint", user=alice)
+        cards = "expedition cards (Gas Giants, Moon Survey, Rich Claims)"
+        assert told.last.ephemeral and told.last.content == (
+            f"Hint: Place your explorer on Jupiter (3 points): of your legal moves it does the most for your points "
+            f"and {cards}; you mark it when you step off.")
+        board = [m for m in discord_.channel_messages() if m.buttons()][-1]
+        await discord_.click(board, custom_id=board.buttons()[0]["custom_id"], user=alice)
+        told = await discord_.command("game hint", user=alice)
+        assert told.last.content == (
+            f"Hint: Step right to Europa, which marks Saturn (3 points): of your legal moves it does the most for your "
+            f"points and {cards}, counting Europa (2 points), which you mark when you leave it.")
+
+
+async def test_a_hint_with_no_game_under_way_says_what_to_do_instead(database: Path) -> None:
+    """In a lobby, after the end or after an abandon the answer was "There is no game under way here to give a hint
+    for.", with nothing about what could be done instead."""
+    async with DiscordHarness(create_bot(database), raise_errors=False) as discord_:
+        alice, bob = discord_.user("alice"), discord_.user("bob")
+        await discord_.command("game new", {"game": "monster-expedition", "seed": 5}, user=alice)
+        told = (await discord_.command("game hint", user=alice)).last
+        assert told.ephemeral and told.content == (
+            "The game here has not started yet, so there is no move to suggest: the host starts it with Start or "
+            "/game start.")
+        await discord_.command("game join", user=bob)
+        await discord_.command("game start", user=alice)
+        asked = await discord_.command("game abandon", user=alice)
+        (confirm,) = [r for r in asked.messages() if r.buttons()]
+        await discord_.click(confirm.message_id, custom_id=confirm.custom_ids()[0], user=alice)
+        told = (await discord_.command("game hint", user=bob)).last
+        assert told.ephemeral and told.content == (
+            "The game in this channel (#1) was abandoned, so there is no move to suggest. Start another with "
+            "/game new; /game replay match:1 shows how it went.")
+        await discord_.command("game new", {"game": "the-expedition", "mode": "solo", "seed": 3}, user=alice)
+        match = await current_match(discord_)
+        while match.status == "active":
+            board = discord_.last_public_message(with_components=True)
+            await discord_.click(board, custom_id=board.custom_ids()[0], user=alice)
+            match = await current_match(discord_)
+        told = (await discord_.command("game hint", user=alice)).last
+        assert told.ephemeral and told.content == (
+            "The game in this channel is over, so there is no move to suggest. See the result with /game board, or "
+            "start a new one with /game new.")

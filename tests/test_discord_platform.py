@@ -23,7 +23,10 @@ async def test_lobby_to_finished_game_through_buttons(database: Path) -> None:
         assert reply.button_labels() == ["Join", "Leave", "Start"]
         lobby = discord_.last_public_message()
         await discord_.click(lobby, label="Join", user=bob)
-        assert "2. Bob" in discord_.last_public_message().content
+        assert discord_.last_public_message().content == (  # the seed line stays for whoever reads it later
+            "**Test Nim** — Standard (2-3 players)\nSeed 3 chosen: shuffles and dice are reproducible.\nSeated:\n"
+            "1. Alice (host)\n2. Bob\nJoin with the button or `/game join`; the host starts with Start or "
+            "`/game start`.")
         assert len(discord_.channel_messages()) == 1  # joining updates the lobby message in place
         replies = await discord_.click(lobby, label="Start", user=alice)
         board = replies.public()[-1]

@@ -177,6 +177,11 @@ class ExpeditionsGame(Game):
     def outcome(self, state: JSON) -> Outcome | None:
         if not state["over"]:
             return None
+        scores, winners, verdict, table = self._result(state)
+        return Outcome(scores=scores, winners=winners, summary=f"{verdict}. Scores: {table}.")
+
+    def _result(self, state: JSON) -> tuple[dict[int, int], tuple[int, ...], str, str]:
+        """The scores, the winners, the verdict ("Ada wins with $40") and every score best first, in words."""
         comp = self.comp
         players = state["players"]
         scores = {seat: q.score(comp, p) for seat, p in enumerate(players)}
@@ -191,7 +196,7 @@ class ExpeditionsGame(Game):
         # Every player's score, best first (ties in the order of the tie-break, then seat).
         ranked = sorted(scores, key=lambda s: (-scores[s], -q.tiebreak(players[s]), s))
         table = ", ".join(f"{players[s]['name']} ${scores[s]}{self._sources(players[s])}" for s in ranked)
-        return Outcome(scores=scores, winners=winners, summary=f"{summary}. Scores: {table}.")
+        return scores, winners, summary, table
 
     def _sources(self, player: JSON) -> str:
         """Where a final score came from, as the final board shows it: " (coins $20 + stars $10)"."""
@@ -210,6 +215,8 @@ class ExpeditionsGame(Game):
             return text.no_choice_text(who, event["decision"])
         if kind == "skipped":
             return text.skipped_text(who, event["decision"])
+        if kind == "game_over" and state["over"]:  # the log's last line names the winner (the board has the scores)
+            return f"The expedition is over: {self._result(state)[2]}."
         if kind == "deck_reshuffled":
             return f"The discard pile is shuffled into a new deck of {plural(int(event.get('cards', 0)), 'card')}."
         return views.describe(self.comp, state, event)

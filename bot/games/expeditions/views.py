@@ -232,7 +232,9 @@ def describe(comp: Components, state: dict[str, Any], event: dict[str, Any]) -> 
         "activation_skipped": "An activated ability cannot activate another card.",
         "nothing_to_vanquish": f"{who} finds no corruption to vanquish.",
         "nothing_to_purge": "There is no corruption to remove.",
-        "end_triggered": f"{who} placed their last star: everyone takes one more turn, {who} last.",
+        "end_triggered": f"{who} placed their last star: " + (f"everyone takes one more turn, {who} last."
+                                                               if len(state["players"]) > 1
+                                                               else f"{who} takes one more turn."),
         "game_over": "The expedition is over.",
         "deck_reshuffled": f"The discard pile is shuffled into a new deck of {event.get('cards', 0)} cards.",
         "card_dealt": f"{card} is dealt face up.",

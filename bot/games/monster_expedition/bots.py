@@ -11,6 +11,7 @@ import copy
 import random
 
 from bot.core.bots import Budget, Decision, GameBot
+from bot.core.names import plural
 from bot.core.protocol import JSON, Game
 from bot.games.monster_expedition import planner, strategies
 from bot.games.monster_expedition.catalog import REGION_NAMES, catalog
@@ -117,11 +118,13 @@ def _reason(view: JSON, action: JSON) -> str:
         left = len(tray["rolled"])
         used = len(set(tray["banked_numbers"]))
         risk = round(100 * (used / 6.0) ** left) if left else 100
+        small = risk == 0 and used > 0  # (1/6)^3 is under 1%, not "about 0%"
+        chance = "under 1%" if small else f"about {risk}%"
+        held = f"with {plural(left, 'die', 'dice')} left and {plural(used, 'number')} banked"
         if kind == "roll":
-            return (f"Roll again: with {left} dice left and {used} numbers banked, the chance of a misthrow is "
-                    f"only about {risk}%.")
-        return (f"Stop hunting: with {left} dice left and {used} numbers banked, the chance of a misthrow is about "
-                f"{risk}%, too high to risk the {tray['banked_total']} banked.")
+            return f"Roll again: {held}, the chance of a misthrow is {chance if small else 'only ' + chance}."
+        return (f"Stop hunting: {held}, the chance of a misthrow is {chance}, too high to risk the "
+                f"{tray['banked_total']} banked.")
     if kind == "capture":
         card = next(c for c in view["display"] if c["id"] == action["card"])
         return (f"Capture {card['name']}: at {card['vp']} VP for level {card['level']} it is the best value in "

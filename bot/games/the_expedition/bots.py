@@ -13,7 +13,7 @@ from bot.core.bots import Decision, GameBot
 from bot.core.protocol import JSON, Game
 from bot.core.rng import Rng
 from bot.games.the_expedition.game import TheExpedition
-from bot.games.the_expedition.policies import greedy_action, position_value
+from bot.games.the_expedition.policies import greedy_action
 from bot.games.the_expedition.rules import final_scores, is_market, participant, step
 
 
@@ -54,25 +54,29 @@ class TheExpeditionBot(GameBot):
         catalog = game.catalog
         state = self.determinize(game, view, seat, rng)  # the greedy player reads only its own cards and the grid
         action = greedy_action(state, catalog, seat, rng)
-        before = position_value(state, catalog, seat)
-        after = position_value(game.apply(state, seat, action, _NO_DRAWS).state, catalog, seat)
+        mover = participant(game.apply(state, seat, action, _NO_DRAWS).state, f"p{seat}")
+        completed = [catalog.expedition(c) for c in mover["scored"]
+                     if c not in participant(state, f"p{seat}")["scored"]]
         cards = state["market"] if is_market(state) else participant(state, f"p{seat}")["hand"]
-        aim = f" and heads for the expedition cards ({', '.join(catalog.expedition(c).name for c in cards)})" \
-            if cards else ""
+        aim = f" and expedition cards ({', '.join(catalog.expedition(c).name for c in cards)})" if cards else ""
         if action["type"] == "place":
             location = catalog.location(action["location"])
-            what = f"Place your explorer on {location.name} ({location.points} points)"
+            what = f"Place your explorer on {location.name} ({_points(location.points)})"
+            next_mark = location
         else:
             cell = participant(state, f"p{seat}")["cell"]
             target = step(cell, action["direction"])
             assert target is not None
-            there = catalog.location(state["grid"][target])
+            next_mark = catalog.location(state["grid"][target])
             here = catalog.location(state["grid"][cell])
-            what = (f"Step {action['direction']} to {there.name}, which marks {here.name} ({here.points} "
-                    f"point{'' if here.points == 1 else 's'})")
-        return Decision(action, f"{what}: of your legal moves it raises your position most (points held plus "
-                                f"half the expedition points you are closing in on, {before:.1f} to {after:.1f})"
-                                f"{aim}.")
+            what = f"Step {action['direction']} to {next_mark.name}, which marks {here.name} ({_points(here.points)})"
+        if completed:
+            what += " and completes " + " and ".join(f"{c.name} ({_points(c.points)})" for c in completed)
+        # The rule of thumb's own figure (position_value) means nothing to a player, and in a solo game the
+        # Automations' turns that follow can make it fall: say what the move counts on instead.
+        ahead = "; you mark it when you step off" if action["type"] == "place" else \
+            f", counting {next_mark.name} ({_points(next_mark.points)}), which you mark when you leave it"
+        return Decision(action, f"{what}: of your legal moves it does the most for your points{aim}{ahead}.")
 
     def evaluate(self, game: Game, state: JSON) -> dict[int, float]:
         assert isinstance(game, TheExpedition)
@@ -82,6 +86,10 @@ class TheExpeditionBot(GameBot):
             best = max(float(scores[a["id"]]["total"]) for a in state["automations"])
             values = {seat: value - best for seat, value in values.items()}
         return values
+
+
+def _points(count: int) -> str:
+    return f"{count} point{'' if count == 1 else 's'}"
 
 
 _NO_DRAWS = Rng(0, 0)  # moves draw nothing after setup

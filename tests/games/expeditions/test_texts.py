@@ -3,6 +3,7 @@ and every player's score in the result; names typed in any case or without accen
 
 from __future__ import annotations
 
+from bot.core.rng import Rng
 from bot.games.expeditions import GAME
 from bot.games.expeditions import queries as q
 from bot.games.expeditions.game import _without_repeats
@@ -84,3 +85,21 @@ def test_the_headline_names_the_actions_left_and_does_not_say_in_any_order_of_on
     assert GAME.turn_text(state) == "P0: Move and Play and Gather, in any order"
     turn["remaining"] = ["gather"]
     assert GAME.turn_text(state) == "P0: Gather, the turn's last action"
+
+
+def test_the_last_star_of_a_one_player_game_says_who_takes_the_last_turn() -> None:
+    """Alone at the table, the fourth star was told as "everyone takes one more turn, Alice last"."""
+    alone, two = GAME.setup("standard", ["Alice"], Rng(1, 0), {}), fresh()
+    assert GAME.describe(alone, {"kind": "end_triggered", "seat": 0}) == \
+        "Alice placed their last star: Alice takes one more turn."
+    assert GAME.describe(two, {"kind": "end_triggered", "seat": 1}) == \
+        "P1 placed their last star: everyone takes one more turn, P1 last."
+
+
+def test_the_game_over_line_of_the_log_names_the_winner() -> None:
+    """The log's last line read "The expedition is over." and never said who won (the board left the result out of
+    its story, counting on the log to keep it)."""
+    state = fresh()
+    state["over"] = True
+    state["players"][0]["coins"], state["players"][1]["coins"] = 3, 9
+    assert GAME.describe(state, {"kind": "game_over"}) == "The expedition is over: P1 wins with $9."

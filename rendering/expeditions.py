@@ -614,7 +614,7 @@ def money_parts(parts: dict[str, Any]) -> str:
 
 
 def _p_summary(view: dict[str, Any]) -> str:
-    """The header's second line at the end: the result (one player: their final score, not a "win")."""
+    """The result in words for the alt text (one player: their final score, not a "win")."""
     if len(view["players"]) == 1:
         player = view["players"][0]
         return f"{player['name']} ends the game with ${player['score']}."
@@ -636,7 +636,7 @@ def render_image(view: dict[str, Any]) -> Image.Image:
     if view.get("outcome"):
         best = max(view["players"], key=lambda p: (p["score"], p["tiebreak"]))
         style = kit.player_style(best["seat"])
-        kit.phone_header(draw, P_W, _p_headline(view), _p_summary(view), style)
+        kit.phone_header(draw, P_W, _p_headline(view), view["last_move"], style)  # (the result once: headline)
         if len(view["players"]) <= 2:  # room beside the final map
             _p_results(draw, view, P_SIDE, 1)
         else:
@@ -649,8 +649,10 @@ def render_image(view: dict[str, Any]) -> Image.Image:
 
 def _p_headline(view: dict[str, Any]) -> str:
     if view.get("outcome"):
-        best = max(view["players"], key=lambda p: (p["score"], p["tiebreak"]))
-        return f"Game over: {best['name']} wins" if len(view["players"]) > 1 else f"Game over: ${best['score']} in all"
+        if len(view["players"]) == 1:
+            return f"Game over: ${view['players'][0]['score']} in all"
+        winners = [p["name"] for p in view["players"] if p["seat"] in view["outcome"]["winners"]]
+        return f"Game over: {' and '.join(winners)} win{'s' if len(winners) == 1 else ''}"
     return str(view["turn"])
 
 

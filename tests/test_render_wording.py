@@ -9,6 +9,7 @@ from bot.core import JSON, find_game
 from bot.games.monster_expedition.text import camp_level as message_camp_level
 from rendering import alt_text, kit, render_board, render_detail
 from rendering import monster_expedition as me
+from tests.test_render_boards import playout
 from tests.test_render_layout import positions
 
 
@@ -181,3 +182,26 @@ def test_a_german_monster_name_breaks_between_its_words() -> None:
     """Monster Expedition's display cards give a name 138 px a line: English patterns find no break in
     "Echoseeschlange", German ones do ("Echosee-schlange", not "Echoseeschlan-ge")."""
     assert kit.fit_lines("Echoseeschlange", 138, 2, (20, kit.SMALL), "semibold") == (20, ("Echosee-", "schlange"))
+
+
+@pytest.mark.parametrize("players", [1, 2, 3, 5])
+def test_an_expeditions_final_board_says_the_result_once(players: int) -> None:
+    """The header's second line was the whole result ("Carol wins with $127. Scores: Carol $127 (coins …), …")
+    under "Game over: Carol wins" and above the results panel: it is now the last move, as in the other games."""
+    game = find_game("expeditions")
+    view = game.view(playout("expeditions", "standard", players)[-1], None)
+    with kit.recording() as drawn:
+        render_board("expeditions", view)
+    header = " ".join(t.text for t in drawn if t.box[3] <= kit.HEADER_H)
+    assert header.count("Game over") == 1 and "Scores:" not in header and "expedition is over" not in header
+    assert header.count(" win") == (players > 1) and "ends the game" not in header
+
+
+def test_an_expeditions_tie_names_every_winner_in_the_headline() -> None:
+    game = find_game("expeditions")
+    view = game.view(playout("expeditions", "standard", 2)[-1], None)
+    view["outcome"]["winners"] = [0, 1]
+    names = [p["name"] for p in view["players"]]
+    with kit.recording() as drawn:
+        render_board("expeditions", view)
+    assert any(t.text.startswith(f"Game over: {names[0]} and {names[1]} win") for t in drawn)

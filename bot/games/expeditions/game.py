@@ -22,6 +22,7 @@ MENU_OPTIONS = 25  # Discord's limit for one select menu
 PENDING_BUTTONS = 5  # a pending choice with this few options is also offered as buttons
 ODIN_GAINS = ("power", "guile", "coins")
 QUIET_EVENTS = ("turn_started", "turn_ended", "card_dealt", "ongoing_triggered", "all_actions")
+GAME_OVER = "The expedition is over"
 
 RULES_TEXT = """**Expeditions** (1-5 players). Each turn, shift your action token to cover Move, Play or Gather \
 and take the \
@@ -136,7 +137,9 @@ class ExpeditionsGame(Game):
         told = _without_repeats([line for line in (self.describe(new, e) for e in engine.events
                                                    if e["kind"] not in QUIET_EVENTS) if line])
         if told:
-            new["last_move"] = " ".join(told[:3]) + (" …" if len(told) > 3 else "")
+            # The board's "last move" leaves the result to the final board's headline and results; the log has it.
+            shown = [line for line in told if not line.startswith(GAME_OVER)]
+            new["last_move"] = " ".join(shown[:3]) + (" …" if len(shown) > 3 else "")
             new["log"] = (new["log"] + told)[-LOG_LENGTH:]
         return Applied(new, engine.events)
 
@@ -191,6 +194,8 @@ class ExpeditionsGame(Game):
         winners = tuple(s for s in leaders if breaks[s] == max(breaks.values()))
         names = " and ".join(str(players[s]["name"]) for s in winners)
         summary = f"{names} {'win' if len(winners) > 1 else 'wins'} with ${best}"
+        if len(players) == 1:  # alone there is no one to beat: the score is the result
+            summary = f"{names} ends the game with ${best}"
         if len(leaders) > 1:
             summary += f" (tie-break {max(breaks.values())})"
         # Every player's score, best first (ties in the order of the tie-break, then seat).
@@ -216,7 +221,7 @@ class ExpeditionsGame(Game):
         if kind == "skipped":
             return text.skipped_text(who, event["decision"])
         if kind == "game_over" and state["over"]:  # the log's last line names the winner (the board has the scores)
-            return f"The expedition is over: {self._result(state)[2]}."
+            return f"{GAME_OVER}: {self._result(state)[2]}."
         if kind == "deck_reshuffled":
             return f"The discard pile is shuffled into a new deck of {plural(int(event.get('cards', 0)), 'card')}."
         return views.describe(self.comp, state, event)

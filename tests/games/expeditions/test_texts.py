@@ -3,6 +3,8 @@ and every player's score in the result; names typed in any case or without accen
 
 from __future__ import annotations
 
+import pytest
+
 from bot.core.rng import Rng
 from bot.games.expeditions import GAME
 from bot.games.expeditions import queries as q
@@ -103,3 +105,25 @@ def test_the_game_over_line_of_the_log_names_the_winner() -> None:
     state["over"] = True
     state["players"][0]["coins"], state["players"][1]["coins"] = 3, 9
     assert GAME.describe(state, {"kind": "game_over"}) == "The expedition is over: P1 wins with $9."
+
+
+def test_alone_the_result_is_the_score_not_a_win() -> None:
+    state = fresh(players=1)
+    state["over"] = True
+    state["players"][0]["coins"] = 12
+    assert GAME.describe(state, {"kind": "game_over"}) == "The expedition is over: P0 ends the game with $12."
+    assert GAME.outcome(state).summary.startswith("P0 ends the game with $12. Scores: P0 $12")
+
+
+@pytest.mark.parametrize(("seed", "last_move"), [(3, "Ada moves to 7 C Glass Marsh."), (1, "")])
+def test_the_last_move_of_the_game_leaves_the_result_to_the_final_board_and_the_log_keeps_it(seed: int,
+                                                                                             last_move: str) -> None:
+    """The final board's second line repeated the headline's winner ("The expedition is over: Ada wins with
+    $91."): the board's last move leaves it out (nothing else told: nothing), the log keeps it."""
+    from tests.test_render_boards import random_game
+
+    final = random_game("expeditions", "standard", ["Ada", "Bo"], seed)[-1]
+    assert final["over"]
+    winner = GAME.outcome(final).summary.split(". Scores:")[0]
+    assert final["log"][-1] == f"The expedition is over: {winner}."
+    assert final["last_move"] == last_move

@@ -11,6 +11,7 @@ import contextlib
 import ctypes
 import io
 import math
+import re
 import sys
 import threading
 from collections.abc import Iterator, Sequence
@@ -536,40 +537,54 @@ def wrap(draw: ImageDraw.ImageDraw, text: str, max_width: int, face: ImageFont.F
 @lru_cache(maxsize=4096)
 def _wrapped(text: str, max_width: int, size: int, weight: str) -> tuple[str, ...]:
     """`wrap` on running word widths, for the shipped fonts (a word wider than the line stays whole)."""
-    return _greedy(text, max_width, size, weight, split_long=False)
+    return _greedy(text, max_width, size, weight, split_long=False, keep_numbers=False)
 
 
 @lru_cache(maxsize=8192)
-def lines(text: str, max_width: int, size: int, weight: str = "regular") -> tuple[str, ...]:
-    """Word wrap on cached widths; a word wider than the line is split with a hyphen (never cut or ellipsized)."""
-    return _greedy(text, max_width, size, weight, split_long=True)
+def lines(text: str, max_width: int, size: int, weight: str = "regular", keep_numbers: bool = False
+          ) -> tuple[str, ...]:
+    """Word wrap on cached widths; a word wider than the line is split with a hyphen (never cut or ellipsized).
+    With `keep_numbers` (a list of names and their points) a number that does not fit takes the word before it
+    to the next line ("Felsenharpyie 4", never a lone "4" under its monster), at the cost of a line now and then."""
+    return _greedy(text, max_width, size, weight, split_long=True, keep_numbers=keep_numbers)
 
 
-def _greedy(text: str, max_width: int, size: int, weight: str, split_long: bool) -> tuple[str, ...]:
+_NUMBER = re.compile(r"[($+\u2212-]?\d[\d.,;:)%]*")
+"""A number with its signs ("4", "12),", "$159."): it stays on the line of the word before it."""
+
+
+def _greedy(text: str, max_width: int, size: int, weight: str, split_long: bool, keep_numbers: bool
+            ) -> tuple[str, ...]:
     """Greedy word wrap. A line's width is kept as the running sum of its words' widths (as `measure` adds them,
     so the two agree to the pixel) instead of measuring every candidate line anew: a new sentence costs one lookup
     per word."""
     space = _word_width(" ", size, weight)
     out: list[str] = []
     for paragraph in text.split("\n"):
-        line, words_width, count = "", 0.0, 0
+        words: list[str] = []
+        widths: list[float] = []
+        words_width = 0.0
         for word in (w for w in paragraph.split(" ") if w):  # (a no-break space keeps words together)
             while split_long and math.ceil(_word_width(word, size, weight)) > max_width and len(word) > 1:
-                if line:
-                    out.append(line)
-                    line, words_width, count = "", 0.0, 0
+                if words:
+                    out.append(" ".join(words))
+                    words, widths, words_width = [], [], 0.0
                 cut = _hyphen_cut(word, max_width, size, weight)
                 out.append(word[:cut] if word[cut - 1] == "-" else word[:cut] + "-")
                 word = word[cut:]
             width = _word_width(word, size, weight)
-            if line and math.ceil(words_width + width + space * count) > max_width:
-                out.append(line)
-                line, words_width, count = word, width, 1
-            else:
-                line = f"{line} {word}" if line else word
-                words_width += width
-                count += 1
-        out.append(line)
+            if words and math.ceil(words_width + width + space * len(words)) > max_width:
+                if (keep_numbers and len(words) > 1 and _NUMBER.fullmatch(word) and not _NUMBER.fullmatch(words[-1])
+                        and math.ceil(widths[-1] + width + space) <= max_width):
+                    out.append(" ".join(words[:-1]))
+                    words, widths, words_width = [words[-1]], [widths[-1]], widths[-1]
+                else:
+                    out.append(" ".join(words))
+                    words, widths, words_width = [], [], 0.0
+            words.append(word)
+            widths.append(width)
+            words_width += width
+        out.append(" ".join(words))
     return tuple(out)
 
 

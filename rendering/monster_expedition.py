@@ -437,9 +437,9 @@ SMALL, BIG = kit.SMALL, kit.BIG
 
 
 def _p_text(draw: kit.Draw, x: float, y: float, text: str, width: int, fill: str = kit.INK,
-            weight: str = "regular", size: int = SMALL, role: str = "text") -> float:
-    """Wrapped text (never cut); returns the y below it."""
-    for line in kit.lines(text, width, size, weight):
+            weight: str = "regular", size: int = SMALL, role: str = "text", keep_numbers: bool = False) -> float:
+    """Wrapped text (never cut; with `keep_numbers` a monster's points stay beside it); returns the y below it."""
+    for line in kit.lines(text, width, size, weight, keep_numbers):
         draw.text((x, y), line, font=kit.font(size, weight), fill=fill, role=role)
         y += size + 4
     return y
@@ -575,10 +575,11 @@ def _p_players(draw: kit.Draw, view: dict[str, Any], top: int) -> int:
             y = _p_text(draw, x + 42, y, parts, column_w - 46)
             cages = ", ".join(f"{c['name']} {c.get('caged_vp', '')}".strip() for c in player.get("cages_revealed", []))
             if cages:
-                y = _p_text(draw, x + 42, y, f"Cages: {cages}", column_w - 46, kit.ORANGE)
+                y = _p_text(draw, x + 42, y, f"Cages: {cages}", column_w - 46, kit.ORANGE, keep_numbers=True)
             monsters = ", ".join(f"{m['name']} {m['vp']}" for m in player["monsters"])
             if monsters:
-                y = _p_text(draw, x + 42, y, f"Monsters: {monsters}", column_w - 46, kit.INK_MUTED)
+                y = _p_text(draw, x + 42, y, f"Monsters: {monsters}", column_w - 46, kit.INK_MUTED,
+                            keep_numbers=True)
         else:
             facts = [plural(len(player["monsters"]), "monster"), plural(int(player["symbiosis_sets"]), "symbiosis set")]
             if standard:

@@ -182,10 +182,17 @@ def test_wrapping_on_running_widths_fills_each_line_as_measuring_it_would() -> N
         text = " ".join(chooser.choice(words) for _ in range(chooser.randint(1, 20)))
         size, weight = chooser.choice([(18, "regular"), (24, "bold"), (30, "bold"), (18, "semibold")])
         width = chooser.randint(max(kit.measure(word, size, weight) for word in words), 600)  # no word split
-        for wrapped in (kit.lines(text, width, size, weight), tuple(kit.wrap(kit._MEASURE_DRAW, text, width,
-                                                                              kit.font(size, weight)))):
+        for glued, wrapped in ((False, kit.lines(text, width, size, weight)),
+                               (True, kit.lines(text, width, size, weight, keep_numbers=True)),
+                               (False, tuple(kit.wrap(kit._MEASURE_DRAW, text, width, kit.font(size, weight))))):
             assert " ".join(wrapped).split(" ") == text.split(" ")
             for line, following in zip(wrapped, [*wrapped[1:], None], strict=True):
                 assert kit.measure(line, size, weight) <= width
-                if following is not None:
-                    assert kit.measure(f"{line} {following.split(' ')[0]}", size, weight) > width
+                if following is not None:  # its first word did not fit, or came down with the number after it
+                    first, *rest = following.split(" ")
+                    pair = glued and bool(rest) and kit._NUMBER.fullmatch(rest[0]) is not None
+                    assert (kit.measure(f"{line} {first}", size, weight) > width
+                            or (pair and kit.measure(f"{line} {first} {rest[0]}", size, weight) > width))
+                    before = line.split(" ")[-1]
+                    if glued and kit._NUMBER.fullmatch(first) and " " in line and not kit._NUMBER.fullmatch(before):
+                        assert kit.measure(f"{before} {first}", size, weight) > width  # only if both cannot fit

@@ -240,14 +240,17 @@ async def resume_tables(service: GameService, post: Callable[[int], Awaitable[No
             log.exception("Resuming the computer players of match %s failed", match.id)
             continue
         resumed.append(match.id)
+    for match in await service.store.finished_behind_their_board():  # the final move saved, its board not posted
+        if await _post_board_left_behind(service, match, post):
+            resumed.append(match.id)
     return resumed
 
 
 async def _post_board_left_behind(service: GameService, match: MatchRecord,
                                   post: Callable[[int], Awaitable[None]]) -> bool:
     """A person is to move, but the process stopped after the computer players' turns were committed and before
-    their board was posted: post it now (pinging the person to move). The claim makes it once, whichever of two
-    processes starting together finds it first."""
+    their board was posted, or a game ended and its final board was never posted: post it now (pinging the person
+    to move, if any). The claim makes it once, whichever of two processes starting together finds it first."""
     try:
         posted = await service.board_behind(match)
         if posted is None or not await service.store.claim_board(match.id, posted, match.version):

@@ -490,13 +490,14 @@ class GameService:
     async def board_behind(self, match: MatchRecord) -> int | None:
         """The version of the match's board message when that board is behind: moves of other seats than the one(s)
         to move now were committed after it was posted, so the turn changed hands without a new board (the process
-        stopped in between). None when the board is current, or when no posted version is known."""
-        if match.status != "active" or match.state is None:
+        stopped in between), or a finished match's last board is not its final one. None when the board is current,
+        or when no posted version is known."""
+        if match.status not in ("active", "finished") or match.state is None:
             return None
         posted = await self.store.board_version(match.id)
         if posted is None or posted >= match.version:
             return None
-        to_move = set(find_game(match.game).to_act(match.state))
+        to_move = set(find_game(match.game).to_act(match.state)) if match.status == "active" else set()
         since = await self.store.events(match.id, after=posted)
         return posted if any(e.kind == "action" and e.seat not in to_move for e in since) else None
 

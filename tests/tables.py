@@ -49,7 +49,7 @@ RESULT_EVENTS = {"the-expedition": ("game_over",), "expeditions": ("game_over",)
 async def assert_result_told_once(discord_: DiscordHarness) -> None:
     """The final board says the result once: its last line is the outcome's summary (bold, with every score), and
     the story above it tells the last move without the move's own result sentence ("Game over: Ada wins."), which
-    the log keeps."""
+    the log keeps; and the final board is recorded as posted (a restart does not post it again)."""
     from bot import autoplay
     from bot.core import find_game
 
@@ -65,3 +65,5 @@ async def assert_result_told_once(discord_: DiscordHarness) -> None:
     story, verdict = discord_.channel_messages()[-1].content.rsplit("\n", 1)
     assert verdict == f"**{outcome.summary}**"
     assert story.endswith(last.text[:-len(result) - 1]) and result not in story
+    behind = await discord_.bot.service.store.finished_behind_their_board()  # type: ignore[attr-defined]
+    assert match.id not in [m.id for m in behind], "the final board is recorded as posted: no restart re-posts it"

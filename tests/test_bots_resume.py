@@ -139,3 +139,28 @@ async def test_a_board_left_behind_by_bot_turns_is_posted_once_after_a_restart(d
     async with DiscordHarness(create_bot(database), world=world) as again:  # the board is current now
         await again.settle()
         assert len(_boards(again)) == boards_before + 1
+
+
+async def test_a_final_board_never_posted_is_posted_once_after_a_restart(database: Path) -> None:
+    """The process stopped between a game's final move and its final board: the next start posts the final board
+    once, pinging nobody (nobody is to move), and a game whose final board was posted is left alone."""
+    world = World()
+    async with DiscordHarness(create_bot(database), world=world) as discord_:
+        alice, match = await _alice_moved_then_the_bots_are_due(discord_, "easy")
+        service = discord_.bot.service
+        while match.status == "active":  # the rest of the game committed, no board posted (then the stop)
+            match = await autoplay.after_move(service, match)
+            if match.status == "active":
+                seat = GAME.to_act(match.state)[0]
+                action = greedy_action(match.state, GAME.catalog, seat, random.Random(2))
+                match = (await service._commit(match, alice.id, action, match.version)).match
+        assert match.status == "finished"
+        boards_before = len(_boards(discord_))
+    async with _two_processes_start(database, world) as first:
+        new_boards = _boards(first)[boards_before:]
+        assert len(new_boards) == 1, "exactly one new board"
+        assert new_boards[0].notified == ()
+        assert new_boards[0].content.endswith(f"**{GAME.outcome(match.state).summary}**")  # the result, in bold
+    async with DiscordHarness(create_bot(database), world=world) as again:  # the final board is posted now
+        await again.settle()
+        assert len(_boards(again)) == boards_before + 1

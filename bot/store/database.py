@@ -298,6 +298,12 @@ class Store(RecordsStore, CommunityStore):
         """Every unfinished match (the bot registers nothing per match at start-up, but admins may list them)."""
         return await self._matches("m.status IN ('lobby', 'active')")
 
+    async def finished_behind_their_board(self) -> list[MatchRecord]:
+        """Finished matches whose last posted board shows an earlier version (the process stopped between the final
+        move and its board)."""
+        return await self._matches("m.status = 'finished' AND m.board_version IS NOT NULL "
+                                   "AND m.board_version < m.version")
+
     # ----------------------------------------------------------------------------------------------- writing
 
     async def create_match(

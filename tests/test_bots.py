@@ -288,7 +288,8 @@ def test_the_roll_hint_agrees_in_number_and_never_says_about_0_percent() -> None
     from bot.games.monster_expedition.bots import _reason
 
     def tray(left: int, banked: list[int]) -> JSON:
-        return {"tray": {"rolled": [{"value": 2}] * left, "banked_numbers": banked, "banked_total": sum(banked)}}
+        return {"tray": {"rolled": [{"colour": "black", "value": 2}] * left, "banked_numbers": banked,
+                         "banked_total": sum(banked)}}
 
     roll, stop = {"type": "roll"}, {"type": "stop"}
     assert _reason(tray(1, [4]), roll) == \
@@ -298,3 +299,19 @@ def test_the_roll_hint_agrees_in_number_and_never_says_about_0_percent() -> None
     assert _reason(tray(1, [4, 5]), stop) == \
         "Stop hunting: with 1 die left and 2 numbers banked, the chance of a misthrow is about 33%, too high to " \
         "risk the 9 banked."
+
+
+def test_the_misthrow_chance_counts_each_die_by_its_own_faces() -> None:
+    """The hint and the greedy hunter took every die for 1-6: the yellow die (1 4 6 7 8 10) with 2, 3 and 5 banked
+    cannot misthrow, though "(3/6)^1" said 50%; the blue die (2 2 5 7 9 10) with 2 banked misthrows 1 time in 3."""
+    from bot.games.monster_expedition.bots import _reason
+    from bot.games.monster_expedition.strategies import misthrow_chance
+
+    yellow, blue = {"colour": "yellow", "value": 1}, {"colour": "blue", "value": 9}
+    black = {"colour": "black", "value": 1}
+    assert misthrow_chance([yellow], [2, 3, 5]) == 0.0
+    assert misthrow_chance([blue], [2]) == pytest.approx(1 / 3)
+    assert misthrow_chance([blue, black], [2, 5]) == pytest.approx(3 / 6 * 2 / 6)
+    view = {"tray": {"rolled": [yellow], "banked_numbers": [2, 3, 5], "banked_total": 10}}
+    assert _reason(view, {"type": "roll"}) == ("Roll again: with 1 die left and 3 numbers banked, a misthrow cannot "
+                                               "happen (no die left has a face banked already).")

@@ -85,9 +85,9 @@ class MonsterExpeditionBot(GameBot):
             rolled = [int(d["value"]) for d in turn["rolled"]]
             return max(actions, key=lambda a: a["value"] * rolled.count(a["value"]) + rng.random())
         if phase == "continue":
-            used = len(set(turn["banked_numbers"]))
             left = len(turn["rolled"])
-            return {"type": "roll"} if left and (used / 6.0) ** left < STOP_RISK else {"type": "stop"}
+            risk = strategies.misthrow_chance(turn["rolled"], turn["banked_numbers"])
+            return {"type": "roll"} if left and risk < STOP_RISK else {"type": "stop"}
         if phase == "purchase":
             cat = catalog()
             captures = [a for a in actions if a["type"] == "capture" and not a.get("crates")]
@@ -117,10 +117,13 @@ def _reason(view: JSON, action: JSON) -> str:
     if kind in ("roll", "stop"):
         left = len(tray["rolled"])
         used = len(set(tray["banked_numbers"]))
-        risk = round(100 * (used / 6.0) ** left) if left else 100
-        small = risk == 0 and used > 0  # (1/6)^3 is under 1%, not "about 0%"
+        exact = strategies.misthrow_chance(tray["rolled"], tray["banked_numbers"]) if left else 1.0
+        risk = round(100 * exact)
+        small = risk == 0 and exact > 0  # (1/6)^3 is under 1%, not "about 0%"
         chance = "under 1%" if small else f"about {risk}%"
         held = f"with {plural(left, 'die', 'dice')} left and {plural(used, 'number')} banked"
+        if kind == "roll" and exact == 0:
+            return f"Roll again: {held}, a misthrow cannot happen (no die left has a face banked already)."
         if kind == "roll":
             return f"Roll again: {held}, the chance of a misthrow is {chance if small else 'only ' + chance}."
         return (f"Stop hunting: {held}, the chance of a misthrow is {chance}, too high to risk the "

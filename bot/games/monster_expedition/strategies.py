@@ -7,9 +7,10 @@ In solo games both non-random styles also steer towards the expedition's victory
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 from bot.core.protocol import JSON
+from bot.games.monster_expedition.catalog import catalog
 
 STYLES = ("greedy", "cautious", "random")
 
@@ -101,7 +102,6 @@ def _bank(view: JSON, actions: list[JSON]) -> JSON:
 def _continue(view: JSON, style: str) -> JSON:
     tray = view["tray"]
     left = len(tray["rolled"])
-    used = len(set(tray["banked_numbers"]))
     goal = _goal(view)
     needed = 35 if goal == "trader" else 0
     if needed and tray["banked_total"] < needed and left >= 1:
@@ -110,9 +110,21 @@ def _continue(view: JSON, style: str) -> JSON:
     if (view.get("solo") or {}).get("crate_value") and 0 < len(crates_missing) < 3 and left >= len(crates_missing):
         return {"type": "roll"}
     # the chance that no die shows a new number grows with the numbers used; stop when it gets too high
-    risk = (used / 6.0) ** left
+    risk = misthrow_chance(tray["rolled"], tray["banked_numbers"])
     limit = 0.30 if style == "greedy" else 0.12
     return {"type": "roll"} if risk < limit and left >= 1 else {"type": "stop"}
+
+
+def misthrow_chance(dice: Sequence[JSON], banked: Iterable[int]) -> float:
+    """The chance that the next roll of `dice` shows only numbers banked already (a misthrow), each die by its own
+    faces: the coloured dice are not numbered 1-6 (yellow shows 1 4 6 7 8 10)."""
+    banked = set(banked)
+    faces = catalog().dice
+    chance = 1.0
+    for die in dice:
+        sides = faces[str(die["colour"])]
+        chance *= sum(1 for side in sides if side in banked) / len(sides)
+    return chance
 
 
 def _captures(actions: Sequence[JSON]) -> list[JSON]:

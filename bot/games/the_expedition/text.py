@@ -72,7 +72,7 @@ def describe(state: JSON, event: JSON, catalog: Catalog) -> str:
             text += f", removing {_names(state, event['removed'])}'s marker" + ("s" if len(event["removed"]) > 1
                                                                                     else "")
         text += "."
-        if event.get("held"):
+        if event.get("held") and state.get("phase") != "over":  # (the game's last move: there is no next turn)
             text += f" {there}'s gravity holds them next turn."
         if "moves_left" in event:
             text = f"{text[:-1]}; {_moves_left(event['moves_left'])}."

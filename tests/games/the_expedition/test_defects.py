@@ -160,3 +160,13 @@ def test_a_solo_end_trigger_before_the_last_round_gives_the_others_their_final_t
     state, events = move(state, 0, "down", game)  # round 2: Automation 1 uses its last move
     assert game.describe(state, events[-1]) == ("Automation 1 is out of moves: the end is triggered: Alice and "
                                                 "Automation 2 each get one final turn, then the game ends.")
+
+
+def test_the_games_last_move_onto_gravity_promises_no_next_turn() -> None:
+    """The last move of the game said "Jupiter's gravity holds them next turn": there is no next turn."""
+    state = arranged(("Alice", "Bob"), "standard", cells={"p0": CELL["io"], "p1": CELL["luna"]})
+    event = {"kind": "moved", "who": "p0", "direction": "up", "from_cell": 3, "to_cell": 0, "from_location": "io",
+             "to_location": "luna", "marked": True, "removed": [], "held": True}
+    assert GAME.describe(state, event).endswith("Luna's gravity holds them next turn.")
+    state["phase"] = "over"
+    assert GAME.describe(state, event) == "Alice moved up to Luna and marked Io."

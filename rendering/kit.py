@@ -558,24 +558,27 @@ def _greedy(text: str, max_width: int, size: int, weight: str, split_long: bool,
     """Greedy word wrap. A line's width is kept as the running sum of its words' widths (as `measure` adds them,
     so the two agree to the pixel) instead of measuring every candidate line anew: a new sentence costs one lookup
     per word."""
-    space = _word_width(" ", size, weight)
+    width_of, ceil, number = _word_width, math.ceil, _NUMBER.fullmatch  # (looked up once: a board wraps dozens)
+    space = width_of(" ", size, weight)
     out: list[str] = []
     for paragraph in text.split("\n"):
         words: list[str] = []
         widths: list[float] = []
         words_width = 0.0
-        for word in (w for w in paragraph.split(" ") if w):  # (a no-break space keeps words together)
-            while split_long and math.ceil(_word_width(word, size, weight)) > max_width and len(word) > 1:
+        for word in paragraph.split(" "):
+            if not word:  # (a no-break space keeps words together)
+                continue
+            while split_long and ceil(width_of(word, size, weight)) > max_width and len(word) > 1:
                 if words:
                     out.append(" ".join(words))
                     words, widths, words_width = [], [], 0.0
                 cut = _hyphen_cut(word, max_width, size, weight)
                 out.append(word[:cut] if word[cut - 1] == "-" else word[:cut] + "-")
                 word = word[cut:]
-            width = _word_width(word, size, weight)
-            if words and math.ceil(words_width + width + space * len(words)) > max_width:
-                if (keep_numbers and len(words) > 1 and _NUMBER.fullmatch(word) and not _NUMBER.fullmatch(words[-1])
-                        and math.ceil(widths[-1] + width + space) <= max_width):
+            width = width_of(word, size, weight)
+            if words and ceil(words_width + width + space * len(words)) > max_width:
+                if (keep_numbers and len(words) > 1 and number(word) and not number(words[-1])
+                        and ceil(widths[-1] + width + space) <= max_width):
                     out.append(" ".join(words[:-1]))
                     words, widths, words_width = [words[-1]], [widths[-1]], widths[-1]
                 else:

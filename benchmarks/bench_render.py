@@ -154,7 +154,7 @@ def write_pictures(all_cases: list[Case], folder: Path) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--write", type=Path, default=None, help="folder for the README pictures")
-    parser.add_argument("--passes", type=int, default=5, help="passes over every board (medians are taken)")
+    parser.add_argument("--passes", type=int, default=9, help="passes over every board (medians are taken)")
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--quiet", action="store_true", help="only the summary per match and overall")
     parser.add_argument("--wall", action="store_true", help="time in wall-clock time instead of CPU time")

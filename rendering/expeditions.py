@@ -354,12 +354,14 @@ copy one while another repaints it."""
 def _p_space_face(space: dict[str, Any], key: str) -> tuple[kit.Face, Image.Image, tuple[int, int]]:
     """One map space drawn once per process on a transparent piece (a space looks the same until its corruption,
     mech, card or side changes): the piece, its mask and where it goes on the board."""
-    found = _SPACES.get(key)
+    recording = kit.is_recording()  # a piece built for a test carries what it drew; a worker's needs no record
+    cached = f"{key} (recorded)" if recording else key
+    found = _SPACES.get(cached)
     if found is None:
         left, top, right, bottom = _p_space_box(space["row"], space["col"])
         origin = (left, top)
         image = Image.new("RGBA", (right - left, bottom - top), (0, 0, 0, 0))
-        with kit.building(image) as drawn:
+        with kit.building(image) if recording else contextlib.nullcontext(kit.Recording()) as drawn:
             _p_space(kit.Draw(image), space, origin)
         if len(_SPACES) >= CACHED_SPACES:
             _SPACES.clear()
@@ -367,7 +369,7 @@ def _p_space_face(space: dict[str, Any], key: str) -> tuple[kit.Face, Image.Imag
         # it at a third of the cost of its alpha channel, and thresholding that all-or-nothing alpha (no dithering)
         # takes a twentieth of the time dithering it would.
         mask = image.getchannel("A").convert("1", dither=Image.Dither.NONE)
-        found = _SPACES[key] = (kit.Face(image.convert("RGB"), drawn), mask, origin)
+        found = _SPACES[cached] = (kit.Face(image.convert("RGB"), drawn), mask, origin)
     return found
 
 

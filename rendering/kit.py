@@ -550,7 +550,7 @@ def lines(text: str, max_width: int, size: int, weight: str = "regular", keep_nu
 
 
 _NUMBER = re.compile(r"[($+\u2212-]?\d[\d.,;:)%]*")
-"""A number with its signs ("4", "12),", "$159."): it stays on the line of the word before it."""
+"""A number with its signs ("4", "12),", "$159."): with `keep_numbers` it stays on the line of the word before it."""
 
 
 def _greedy(text: str, max_width: int, size: int, weight: str, split_long: bool, keep_numbers: bool

@@ -460,14 +460,20 @@ def _p_piece(draw: kit.Draw, centre: tuple[int, int], style: PlayerStyle, explor
     a dozen), drawn in place when a test records the board."""
     cx, cy = centre
     if kit.is_recording():
-        if explorer:
-            draw.ellipse((cx - 20, cy - 20, cx + 20, cy + 20), fill=HIGHLIGHT)
-        else:
-            draw.rounded_rectangle((cx - 19, cy - 19, cx + 19, cy + 19), radius=6, fill=PANEL)
+        _p_plate(draw, centre, explorer)
         draw_token(draw, (cx, cy), 17, style, width=2)
         return
     sprite = _p_piece_sprite(style, explorer)
     kit.blit(draw._image, sprite, (cx - PIECE_HALF, cy - PIECE_HALF), sprite)
+
+
+def _p_plate(draw: kit.Draw, centre: tuple[int, int], explorer: bool) -> None:
+    """What a piece stands on: a marker's square plate, or an explorer's white ring."""
+    cx, cy = centre
+    if explorer:
+        draw.ellipse((cx - 20, cy - 20, cx + 20, cy + 20), fill=HIGHLIGHT)
+    else:
+        draw.rounded_rectangle((cx - 19, cy - 19, cx + 19, cy + 19), radius=6, fill=PANEL)
 
 
 PIECE_HALF = 21
@@ -477,12 +483,8 @@ PIECE_HALF = 21
 @cache
 def _p_piece_sprite(style: PlayerStyle, explorer: bool) -> Image.Image:
     sprite = Image.new("RGBA", (2 * PIECE_HALF, 2 * PIECE_HALF), (0, 0, 0, 0))
-    draw = kit.Draw(sprite)
     h = PIECE_HALF
-    if explorer:
-        draw.ellipse((h - 20, h - 20, h + 20, h + 20), fill=HIGHLIGHT)
-    else:
-        draw.rounded_rectangle((h - 19, h - 19, h + 19, h + 19), radius=6, fill=PANEL)
+    _p_plate(kit.Draw(sprite), (h, h), explorer)
     token = kit.token_sprite(17, style, None, INK_DARK, 2)
     offset = h - token.width // 2
     sprite.paste(token, (offset, offset), token)

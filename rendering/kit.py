@@ -296,7 +296,36 @@ def warm_word(face: ImageFont.FreeTypeFont, word: str, vertical: str = "a") -> N
 def _word_mask(face: ImageFont.FreeTypeFont, word: str, vertical: str) -> tuple[Any, tuple[int, int]]:
     """A word's anti-aliased mask and offset from its left edge at the `vertical` anchor (faces are cached, so the
     same object every time)."""
+    if word[:1] in TURNED_ARROWS and face.path in _WEIGHT_OF:
+        return _turned_arrow_mask(face, word, vertical)
     return face.getmask2(word, "L", anchor="l" + vertical)
+
+
+TURNED_ARROWS = {"↗": 45, "↖": 135, "↙": 225, "↘": 315}
+"""The diagonal arrows, as "→" turned counterclockwise by so many degrees: the shipped fonts have ← ↑ → ↓ only, and
+a diagonal move would otherwise show the font's empty box."""
+
+
+def _turned_arrow_mask(face: ImageFont.FreeTypeFont, word: str, vertical: str) -> tuple[Any, tuple[int, int]]:
+    """A word that starts with a diagonal arrow ("↘", "↘,"): "→" turned about its centre, then the rest."""
+    anchor = "l" + vertical
+    core, (ax, ay) = face.getmask2("→", "L", anchor=anchor)
+    arrow = Image.new("L", core.size)._new(core)
+    turned = arrow.rotate(TURNED_ARROWS[word[0]], resample=Image.Resampling.BICUBIC, expand=True)
+    ink = turned.getbbox() or (0, 0, turned.width, turned.height)
+    centre_x, centre_y = ax + arrow.width / 2, ay + arrow.height / 2  # turned about the arrow's centre
+    pieces = [(turned.crop(ink), round(centre_x - turned.width / 2) + ink[0],
+               round(centre_y - turned.height / 2) + ink[1])]
+    if word[1:]:
+        rest, (rx, ry) = face.getmask2(word[1:], "L", anchor=anchor)
+        pieces.append((Image.new("L", rest.size)._new(rest), round(face.getlength("→")) + rx, ry))
+    left, top = min(x for _, x, _ in pieces), min(y for _, _, y in pieces)
+    right = max(x + piece.width for piece, x, _ in pieces)
+    bottom = max(y + piece.height for piece, _, y in pieces)
+    mask = Image.new("L", (right - left, bottom - top), 0)
+    for piece, x, y in pieces:
+        mask.paste(255, (x - left, y - top), piece)
+    return mask.im, (left, top)
 
 
 @dataclass(frozen=True)
@@ -470,7 +499,10 @@ def finish(image: Image.Image) -> bytes:
 
 @lru_cache(maxsize=32768)
 def _word_width(word: str, size: int, weight: str) -> float:
-    return font(size, weight).getlength(word)
+    face = font(size, weight)
+    if word[:1] in TURNED_ARROWS:  # drawn as a turned "→" (see _word_mask)
+        return face.getlength("→") + face.getlength(word[1:])
+    return face.getlength(word)
 
 
 @lru_cache(maxsize=32768)

@@ -214,3 +214,26 @@ def test_a_number_never_sits_alone_under_the_name_it_counts() -> None:
     assert kit.lines(text, 214, kit.SMALL, keep_numbers=True) == (
         "Monsters: Tiefenegel 1,", "Stachelmaul 2,", "Dornenmuräne 3,", "Sturmfalter 2,", "Felsenharpyie 4")
     assert kit.lines(text, 214, kit.SMALL)[-1] == "4"  # (plain wrapping: what the final board showed)
+
+
+@pytest.mark.parametrize(("arrow", "direction"), [("↘", (1, -1)), ("↙", (-1, -1)), ("↗", (1, 1)), ("↖", (-1, 1))])
+def test_a_diagonal_arrow_is_drawn_as_an_arrow_not_the_fonts_empty_box(arrow: str,
+                                                                       direction: tuple[int, int]) -> None:
+    """The shipped fonts have no diagonal arrows: The Expedition's "↘ go" showed an empty box. It is drawn as "→"
+    turned towards its direction, as wide as "→" in a line."""
+    import math
+
+    from PIL import Image, ImageChops
+
+    face = kit.font(kit.BIG, "bold")
+    turn = math.radians(kit.TURNED_ARROWS[arrow])  # counterclockwise, y up
+    assert (round(math.cos(turn) * math.sqrt(2)), round(math.sin(turn) * math.sqrt(2))) == direction
+    core, _ = kit._word_mask(face, arrow, "a")
+    box, _ = face.getmask2(arrow, "L", anchor="la")  # what the font alone draws
+    drawn, empty = Image.new("L", core.size)._new(core), Image.new("L", box.size)._new(box)
+    assert drawn.size != empty.size or ImageChops.difference(drawn, empty).getbbox() is not None
+    right, _ = face.getmask2("→", "L", anchor="la")
+    expected = Image.new("L", right.size)._new(right).rotate(kit.TURNED_ARROWS[arrow],
+                                                             resample=Image.Resampling.BICUBIC, expand=True)
+    assert ImageChops.difference(drawn, expected.crop(expected.getbbox())).getbbox() is None
+    assert kit.measure(f"{arrow} go", kit.BIG, "bold") == kit.measure("→ go", kit.BIG, "bold")

@@ -9,6 +9,7 @@ from typing import Any
 
 from bot.core.datafiles import DataError, Fields, data_dir, load_toml
 from bot.games.the_expedition.grid import ORTHOGONAL, SIDES, cell_at
+from bot.i18n import Localized
 
 GAME_KEY = "the-expedition"
 
@@ -24,13 +25,18 @@ class Location:
     """A planet or moon tile. `holds` is how many markers stay after marking (0 = all: never removed)."""
 
     id: str
-    name: str
+    names: Localized
     kind: str
     points: int
     holds: int = 1
     no_entry_from: tuple[str, ...] = ()
     diagonal_exit: bool = False
     gravity: bool = False
+
+    @property
+    def name(self) -> str:
+        """The English name (`names` has every language)."""
+        return self.names.en
 
     @property
     def rule_text(self) -> str:
@@ -66,9 +72,13 @@ class Expedition:
     """An expedition card: all its requirements met at the end of the holder's turn scores its points."""
 
     id: str
-    name: str
+    names: Localized
     points: int
     requirements: tuple[Requirement, ...]
+
+    @property
+    def name(self) -> str:
+        return self.names.en
 
 
 @dataclass(frozen=True)
@@ -76,9 +86,13 @@ class AutomationCard:
     """A solo opponent's card: a start cell S and the fixed path of moves it follows, one per turn."""
 
     id: str
-    name: str
+    names: Localized
     start: int
     path: tuple[str, ...]
+
+    @property
+    def name(self) -> str:
+        return self.names.en
 
 
 @dataclass(frozen=True)
@@ -157,7 +171,7 @@ def parse_locations(file: Path, document: dict[str, Any]) -> tuple[Location, ...
         if len(set(sides)) >= len(SIDES):
             raise DataError(file, "a location must be enterable from at least one side", item, "no_entry_from")
         locations.append(Location(
-            id=fields.text("id"), name=fields.text("name"), kind=fields.text("kind", choices=LOCATION_KINDS),
+            id=fields.text("id"), names=fields.localized("name"), kind=fields.text("kind", choices=LOCATION_KINDS),
             points=fields.integer("points", low=1, high=3), holds=holds, no_entry_from=tuple(sides),
             diagonal_exit=fields.boolean("diagonal_exit", False), gravity=fields.boolean("gravity", False)))
         fields.no_unknown_fields()
@@ -217,7 +231,7 @@ def parse_expeditions(file: Path, document: dict[str, Any], locations: tuple[Loc
         if not isinstance(raw, list) or not raw:
             raise DataError(file, "must be a non-empty list of requirement tables", item, "require")
         requirements = tuple(_parse_requirement(file, item, entry, i, location_ids) for i, entry in enumerate(raw))
-        cards.append(Expedition(id=fields.text("id"), name=fields.text("name"),
+        cards.append(Expedition(id=fields.text("id"), names=fields.localized("name"),
                                 points=fields.integer("points", low=2, high=4), requirements=requirements))
         fields.no_unknown_fields()
     _unique_ids(file, cards, "expedition")
@@ -237,7 +251,7 @@ def parse_automations(file: Path, document: dict[str, Any]) -> tuple[AutomationC
         if not path or bad:
             raise DataError(file, f"must list moves among {', '.join(ORTHOGONAL)} (got {bad or path!r})", item,
                             "path")
-        cards.append(AutomationCard(id=fields.text("id"), name=fields.text("name"),
+        cards.append(AutomationCard(id=fields.text("id"), names=fields.localized("name"),
                                     start=cell_at(start[0] - 1, start[1] - 1), path=tuple(path)))
         fields.no_unknown_fields()
     _unique_ids(file, cards, "automation")

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
+from babel.lists import format_list
 from babel.messages.catalog import Catalog
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
@@ -101,6 +102,21 @@ def translate(message_id: str, locale: object = DEFAULT_LANGUAGE, **values: obje
              if isinstance(value, int | float) and not isinstance(value, bool) else value
              for name, value in values.items()}
     return text.format(**shown)
+
+
+def deferred(message_id: str) -> str:
+    """Marks a message id for extraction where it is only named, translated later (gettext's N_ idiom)."""
+    return message_id
+
+
+def deferred_plural(message_id: str) -> str:
+    """Like `mark`, for a message with plural forms (translate it with translate_plural)."""
+    return message_id
+
+
+def join_or(items: list[str], locale: object = DEFAULT_LANGUAGE) -> str:
+    """"below or left" / "unten oder links": a list joined by the language's "or" (Babel's CLDR list patterns)."""
+    return format_list(items, style="or", locale=language_of(locale))
 
 
 def translate_plural(message_id: str, count: int, locale: object = DEFAULT_LANGUAGE, **values: object) -> str:

@@ -9,11 +9,21 @@ from pathlib import Path
 from typing import Any
 
 from bot.core.datafiles import DataError, Fields, data_dir, load_toml
-from bot.i18n import Localized
+from bot.i18n import Localized, deferred, translate
 
 GAME_KEY = "monster-expedition"
 REGIONS: tuple[str, ...] = ("aerie", "depths", "forest")
-REGION_NAMES = {"aerie": "Aerie", "depths": "Depths", "forest": "Enchanted Forest", "all": "all regions"}
+REGION_MESSAGES = {"aerie": deferred("region.aerie"), "depths": deferred("region.depths"),
+                   "forest": deferred("region.forest"), "all": deferred("region.all")}
+
+
+def region_name(region: str, language: str) -> str:
+    """A region's name in `language` ("Enchanted Forest", "Zauberwald"; "all" is the Draco Chelonia's "all regions")."""
+    return translate(REGION_MESSAGES[region], language)
+
+
+REGION_NAMES = {region: region_name(region, "en") for region in REGION_MESSAGES}
+"""The English region names, as English messages and boards print them."""
 REGION_DIE = {"aerie": "yellow", "depths": "blue", "forest": "green"}
 IMPROVEMENT_NUMBER = {"aerie": 1, "depths": 2, "forest": 3}
 """The banked number that improves each camp in Phase 3 (printed in the middle of the camp card)."""

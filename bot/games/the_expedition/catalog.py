@@ -9,7 +9,7 @@ from typing import Any
 
 from bot.core.datafiles import DataError, Fields, data_dir, load_toml
 from bot.games.the_expedition.grid import ORTHOGONAL, SIDES, cell_at
-from bot.i18n import Localized
+from bot.i18n import Localized, deferred, join_or, translate, translate_plural
 
 GAME_KEY = "the-expedition"
 
@@ -40,19 +40,30 @@ class Location:
 
     @property
     def rule_text(self) -> str:
-        """The rule as printed on the tile, written from the fields so it always matches what the rules do."""
+        """The rule as printed on the tile (English)."""
+        return self.rule_text_in("en")
+
+    def rule_text_in(self, language: str) -> str:
+        """The rule as printed on the tile in `language`, written from the fields so it always matches what the
+        rules do."""
         parts: list[str] = []
         if self.holds == 0:
-            parts.append("Markers here are never removed.")
+            parts.append(translate("location.rule.never_removed", language))
         elif self.holds > 1:
-            parts.append(f"Holds {_NUMBER_WORDS[self.holds]} markers; the oldest leaves first.")
+            parts.append(translate_plural("location.rule.holds", self.holds, language))
         if self.no_entry_from:
-            parts.append(f"Can't be entered from {' or '.join(self.no_entry_from)}.")
+            sides = [translate(SIDE_MESSAGES[side], language) for side in self.no_entry_from]
+            parts.append(translate("location.rule.no_entry", language, sides=join_or(sides, language)))
         if self.diagonal_exit:
-            parts.append("You may leave diagonally.")
+            parts.append(translate("location.rule.diagonal_exit", language))
         if self.gravity:
-            parts.append("Can't be left the turn after arriving.")
+            parts.append(translate("location.rule.gravity", language))
         return " ".join(parts)
+
+
+SIDE_MESSAGES = {"above": deferred("side.above"), "below": deferred("side.below"), "left": deferred("side.left"),
+                 "right": deferred("side.right")}
+"""The side an explorer may not enter from, as the tile's rule names it."""
 
 
 @dataclass(frozen=True)
@@ -127,9 +138,6 @@ class Catalog:
 
     def automation(self, card_id: str) -> AutomationCard:
         return self._by_id["automation"][card_id]  # type: ignore[no-any-return]
-
-
-_NUMBER_WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
 
 
 def _table_list(file: Path, document: dict[str, Any], name: str) -> list[dict[str, Any]]:

@@ -250,7 +250,7 @@ async def play_overdue_turn(service: GameService, work: ScheduledWork, now: date
     if match is None:
         await store.finish_work(work.id, now)
         return None
-    async with service._lock(match.channel_id):
+    async with service.tables.lock(match.channel_id):
         match = await service.match(match.id)
         seats = _still_waiting(match, work.payload)
         # Still pending means still this turn: a move that ended it marked it done, even if the same seat is to
@@ -277,10 +277,10 @@ async def play_overdue_turn(service: GameService, work: ScheduledWork, now: date
                 skipped = True
             else:
                 decision = await autoplay.think(game, match.state, seat, bot_user_id("normal", 1),
-                                                autoplay._seed(match))
+                                                autoplay.move_seed(match))
                 action = decision.action
-            match = (await service._commit(match, record.user_id, action, match.version)).match
-        match = await autoplay.after_move(service, match)
+            match = (await service.commit(match, record.user_id, action, match.version)).match
+        match = await service.after_move(match)
         await store.finish_work(work.id, now)  # usually done already: the move replaced the turn's work
     who = " and ".join(names)
     if skipped and not fallback:
@@ -302,13 +302,13 @@ async def expire_lobby(service: GameService, work: ScheduledWork, now: datetime)
     if match is None or match.status != "lobby":
         await service.store.finish_work(work.id, now)
         return None
-    async with service._lock(match.channel_id):
+    async with service.tables.lock(match.channel_id):
         match = await service.match(match.id)
         if match.status != "lobby":
             await service.store.finish_work(work.id, now)
             return None
-        await service._record(match, "abandoned", status="abandoned", text="The lobby expired without starting.")
-        return await service._reload(match)
+        await service.tables.record(match, "abandoned", status="abandoned", text="The lobby expired without starting.")
+        return await service.tables.reload(match)
 
 
 # --------------------------------------------------------------------------------------------- replacing players
@@ -324,8 +324,8 @@ class Kicked:
 async def kick(service: GameService, channel_id: int, actor_id: int, target_id: int, *,
                can_manage_channel: bool) -> Kicked:
     """Hand a member's seat to a normal computer player (the host, or someone who can manage the channel)."""
-    async with service._lock(channel_id):
-        match = await service._open(channel_id)
+    async with service.tables.lock(channel_id):
+        match = await service.tables.open(channel_id)
         if actor_id != match.host_id and not can_manage_channel:
             raise LobbyError("Only the host, or someone who can manage this channel, can hand a seat to a computer "
                              "player.")
@@ -346,26 +346,26 @@ async def kick(service: GameService, channel_id: int, actor_id: int, target_id: 
         # The seat keeps its name: the game's state and its replay know the player by it.
         seats = [(bot_user_id("normal", number) if s.seat == seat else s.user_id, s.name) for s in match.seats]
         owner = SeatOwner(match.id, seat, target_id, record.name, actor_id)
-        await service._record(match, "kicked", user_id=actor_id, seat=seat, seats=seats,
+        await service.tables.record(match, "kicked", user_id=actor_id, seat=seat, seats=seats,
                               text=f"{record.name}'s seat was handed to a normal computer player "
                                    f"({bot_name('normal', seat + 1)}).",
                               community=CommunityChange(owners_set=(owner,)))
-        kicked = await service._reload(match)
-        played = await autoplay.after_move(service, kicked)
+        kicked = await service.tables.reload(match)
+        played = await service.after_move(kicked)
         return Kicked(played, record.name, played.version != kicked.version)
 
 
 async def rejoin(service: GameService, channel_id: int, user_id: int) -> MatchRecord:
     """A member takes back the seat a computer player kept for them."""
-    async with service._lock(channel_id):
-        match = await service._open(channel_id)
+    async with service.tables.lock(channel_id):
+        match = await service.tables.open(channel_id)
         owners = [o for o in await service.store.seat_owners(match.id) if o.user_id == user_id]
         if match.status != "active" or not owners:
             raise LobbyError("You have no seat to take back here: /game rejoin is for a player whose seat was "
                              "handed to a computer player with /game kick.")
         owner = owners[0]
         seats = [(user_id if s.seat == owner.seat else s.user_id, s.name) for s in match.seats]
-        await service._record(match, "rejoined", user_id=user_id, seat=owner.seat, seats=seats,
+        await service.tables.record(match, "rejoined", user_id=user_id, seat=owner.seat, seats=seats,
                               text=f"{owner.name} took their seat back from the computer player.",
                               community=CommunityChange(owners_cleared=(owner.seat,)))
-        return await service._reload(match)
+        return await service.tables.reload(match)

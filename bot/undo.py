@@ -141,15 +141,15 @@ async def _apply(service: GameService, match: MatchRecord, user_id: int, moves: 
                  request_id: int | None, note: str) -> MatchRecord:
     after = "" if moves == 1 else f" with the {moves - 1} after it"
     text = f"{_name(match, user_id)}'s last move was taken back{after}{note}."
-    await service._record(match, UNDO_KIND, user_id=user_id, seat=match.seat_of(user_id),
+    await service.tables.record(match, UNDO_KIND, user_id=user_id, seat=match.seat_of(user_id),
                           action={"moves": moves, "request": request_id}, state=state, text=text)
-    return await service._reload(match)
+    return await service.tables.reload(match)
 
 
 async def request_undo(service: GameService, channel_id: int, user_id: int) -> UndoResult:
     """`/game undo`: take back at once (nobody else human at the table) or open a request for the others."""
-    async with service._lock(channel_id):
-        match = await service._open(channel_id)
+    async with service.tables.lock(channel_id):
+        match = await service.tables.open(channel_id)
         moves, state = await _plan(service, match, user_id)
         approvers = approvers_of(match, user_id)
         if not approvers:
@@ -169,8 +169,8 @@ async def answer_undo(service: GameService, request_id: int, user_id: int, appro
         from bot.service import InvalidControl
 
         raise InvalidControl()
-    async with service._lock(channel_id):
-        match = await service._reload(match)
+    async with service.tables.lock(channel_id):
+        match = await service.tables.reload(match)
         request = await service.store.undo_request(request_id)
         assert request is not None
         asker = _name(match, request.user_id)
@@ -216,8 +216,8 @@ async def lapse_if_moved(service: GameService, request_id: int) -> str | None:
     match = await service.store.match(request.match_id)
     if match is None:
         return None
-    async with service._lock(match.channel_id):
-        match = await service._reload(match)
+    async with service.tables.lock(match.channel_id):
+        match = await service.tables.reload(match)
         request = await service.store.undo_request(request_id)
         if request is None or request.status != "pending":
             return None

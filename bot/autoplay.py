@@ -138,21 +138,6 @@ def bot_to_move(match: MatchRecord) -> SeatRecord | None:
     return record if record is not None and is_bot(record.user_id) else None
 
 
-def shown_state(match: MatchRecord, state: JSON) -> JSON:
-    """The state as the channel is told it. A seat handed to a computer player (/game kick) keeps its player's name
-    in the game (its replay knows the player by it), so on the board and in the story it is shown with the robot
-    badge and level ("🤖 Bob (normal bot)") instead of passing for the person. The stored state is untouched."""
-    players = state.get("players")
-    renamed = {seat.seat: f"🤖 {seat.name} ({bot_level(seat.user_id)} bot)" for seat in match.seats
-               if is_bot(seat.user_id) and not seat.name.startswith("🤖")}
-    if not renamed or not isinstance(players, list):
-        return state
-    shown = dict(state)
-    shown["players"] = [dict(player, name=renamed[seat]) if seat in renamed and isinstance(player, dict)
-                        and "name" in player else player for seat, player in enumerate(players)]
-    return shown
-
-
 def move_seed(match: MatchRecord) -> int:
     return (match.seed * 1_000_003 + match.version) % 2**62
 

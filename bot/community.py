@@ -1,4 +1,4 @@
-"""Community play (issue 12): per-server settings, turn reminders and timers planned with every move, absent
+"""Community play (issue 12): turn reminders and timers planned with every move, absent
 players' seats handed to computer players and taken back, lobbies that expire.
 
 Everything here goes through the service and its store; the Discord side (messages, buttons, threads) is
@@ -7,15 +7,15 @@ cogs/community.py and cogs/settings.py, the loop that runs due work is bot/sched
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 from bot import autoplay
-from bot.core import JSON, Game, LobbyError, NotYourTurn, RuleError, find_game
+from bot.core import JSON, Game, LobbyError, NotYourTurn, find_game
 from bot.core.seats import bot_name, bot_user_id, is_bot
+from bot.settings import ServerSettings, change_setting, hours_text, server_settings
 from bot.store import CommunityChange, MatchRecord, NewWork, ScheduledWork, SeatOwner
 
 if TYPE_CHECKING:
@@ -34,63 +34,10 @@ REMIND = "remind"
 TIMER = "timer"
 LOBBY_EXPIRY = "lobby_expiry"
 REMINDERS_BEFORE_STALL = 3
-TIMER_POLICIES = ("bot", "skip")
-BOARD_STYLES = ("turn", "step")
-MAX_HOURS = 24 * 14  # two weeks: longer than that, a reminder or a deadline means nothing
 TURN_KINDS = ("started",)  # events that begin a turn even when the seat to move is the same
 
 
 # --------------------------------------------------------------------------------------------- settings
-
-
-@dataclass(frozen=True)
-class ServerSettings:
-    """A server's choices, with the defaults for what it never set."""
-
-    reminder_hours: float = 12.0
-    timer_hours: float = 0.0  # 0: no turn timer
-    timer_policy: str = "bot"
-    board_style: str = "turn"
-    threads: bool = False
-    game_channels: tuple[int, ...] = ()  # empty: games may start in any channel
-    default_modes: dict[str, str] = field(default_factory=dict)
-    lobby_expiry_hours: float = 24.0
-
-
-SETTING_KEYS = tuple(ServerSettings.__dataclass_fields__)
-
-
-def hours_text(hours: float) -> str:
-    if hours >= 48 and hours % 24 == 0:
-        return f"{int(hours // 24)} days"
-    return f"{hours:g} h"
-
-
-def check_hours(hours: float, what: str, *, allow_off: bool, low: float = 0.25) -> float:
-    """`hours` as a setting, or a RuleError saying which values are allowed."""
-    off = " (0 turns it off)" if allow_off else ""
-    if not math.isfinite(hours) or (hours == 0 and not allow_off) or (hours != 0 and not low <= hours <= MAX_HOURS):
-        raise RuleError(f"{what} is a number of hours from {low:g} to {MAX_HOURS}{off}; {hours:g} is not allowed.")
-    return float(hours)
-
-
-async def server_settings(store: Store, guild_id: int) -> ServerSettings:
-    stored = await store.settings(guild_id)
-    known = {key: value for key, value in stored.items() if key in SETTING_KEYS}
-    if "game_channels" in known:
-        known["game_channels"] = tuple(int(channel) for channel in known["game_channels"])
-    return ServerSettings(**known)
-
-
-async def change_setting(store: Store, guild_id: int, key: str, value: Any) -> ServerSettings:
-    """Store one validated setting (None: back to the default); returns the server's settings now."""
-    if key not in SETTING_KEYS:
-        raise RuleError(f"There is no setting called {key!r}.")
-    if value is None or value == getattr(ServerSettings(), key):
-        await store.clear_setting(guild_id, key)
-    else:
-        await store.set_setting(guild_id, key, list(value) if isinstance(value, tuple) else value)
-    return await server_settings(store, guild_id)
 
 
 async def settings_for(service: GameService, guild_id: int) -> ServerSettings:

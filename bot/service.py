@@ -9,14 +9,12 @@ from __future__ import annotations
 
 import logging
 import secrets
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 import bot.games  # noqa: F401  (registers every game)
 import rendering
-from bot import autoplay, ratings, undo
-from bot.community import server_settings
 from bot.core import (
     JSON,
     Game,
@@ -34,15 +32,21 @@ from bot.core import (
 from bot.core.bots import action_key
 from bot.core.datafiles import data_root
 from bot.core.replay import replay
-from bot.core.seats import is_bot
+from bot.core.seats import bot_level, is_bot
+from bot.settings import server_settings
 from bot.store import ChannelBusy, EventRecord, MatchRecord, Store
-from bot.table import Tables, WritePlanner
+from bot.table import Tables, WritePlanner, steps_of
 from rendering import render_board
 from rendering.pool import RenderPool
 
 log = logging.getLogger(__name__)
 
 Renderer = Callable[[str, dict[str, Any]], bytes]
+MoveHook = Callable[[MatchRecord], Awaitable[MatchRecord]]
+"""Runs after a committed move, under the channel's lock: may commit more moves (the computer players' turns) and
+returns the match as it then is."""
+GameEndHook = Callable[[MatchRecord], Awaitable[object]]
+"""Runs once a move has finished the game (committed; a failure is logged, never undoes the move)."""
 
 
 class InvalidControl(RuleError):
@@ -165,10 +169,22 @@ class GameService:
                                     else RenderPool(renderer=renderer))
         # One channel's transaction (lock, load, record, reload, commit at a version): bot/table.py.
         self.tables = Tables(store)
+        # Features plug in here at start-up (bot/features/__init__.py: install); the service never imports them.
+        self.after_move_hooks: list[MoveHook] = []
+        self.game_end_hooks: list[GameEndHook] = []
+
+    def on_after_move(self, hook: MoveHook) -> None:
+        """Register what follows every committed move and the start of a game (the computer players' turns)."""
+        self.after_move_hooks.append(hook)
+
+    def on_game_end(self, hook: GameEndHook) -> None:
+        """Register what follows a move that finished a game (rating it)."""
+        self.game_end_hooks.append(hook)
 
     @property
     def planner(self) -> WritePlanner | None:
-        """Issue 12: plans each write's reminders and timers into its own transaction (set by the bot)."""
+        """Sees every write before it commits, and so every change of the seats to move: plans each write's reminders
+        and timers into its own transaction (the community feature, registered by the bot)."""
         return self.tables.planner
 
     @planner.setter
@@ -371,7 +387,9 @@ class GameService:
     async def after_move(self, match: MatchRecord) -> MatchRecord:
         """Run what follows a committed move (the computer players' turns), under the channel's lock; returns the
         match as it then is."""
-        return await autoplay.after_move(self, match)
+        for hook in self.after_move_hooks:
+            match = await hook(match)
+        return match
 
     async def commit(self, match: MatchRecord, user_id: int, action: JSON,
                      expected_version: int | None) -> Accepted:
@@ -397,7 +415,7 @@ class GameService:
             raise StaleBoard("That board is out of date: the game has moved on since. Here is the current board.")
         rng = Rng(match.seed, match.version + 1)
         applied = game.apply(state, seat, action, rng)
-        shown = autoplay.shown_state(match, applied.state)  # a kicked seat's bot wears the robot badge
+        shown = shown_state(match, applied.state)  # a kicked seat's bot wears the robot badge
         headline = " ".join(text for text in (game.describe(shown, e) for e in applied.events) if text)
         outcome = game.outcome(applied.state)
         profiles = {}
@@ -413,11 +431,12 @@ class GameService:
                                               profiles=profiles)
         new_board = outcome is not None or game.to_act(applied.state) != waiting
         move = "" if headline else self._move_words(game, state, seat, action)
-        if outcome is not None:  # records: rate the finished game once (bot/ratings.py; swept again if this fails)
-            try:
-                await ratings.rate_finished(self.store, moved)
-            except Exception:  # the move is committed; /leaderboard and /stats rate what was missed
-                log.exception("Rating match %s failed", moved.id)
+        if outcome is not None:  # records: rate the finished game once (bot/features/ratings.py; swept again later)
+            for hook in self.game_end_hooks:
+                try:
+                    await hook(moved)
+                except Exception:  # the move is committed; /leaderboard and /stats rate what was missed
+                    log.exception("After the end of match %s, %r failed", moved.id, hook)
         return Accepted(moved, headline, new_board, move)
 
     @staticmethod
@@ -531,7 +550,7 @@ class GameService:
         if match.status != "finished" or match.state is None or \
                 not any(e.get("kind") in game.result_events for e in event.events):
             return event.text
-        shown = autoplay.shown_state(match, match.state)
+        shown = shown_state(match, match.state)
         return " ".join(text for text in (game.describe(shown, e) for e in event.events
                                           if e.get("kind") not in game.result_events) if text)
 
@@ -540,7 +559,7 @@ class GameService:
         if match.state is None:
             raise LobbyError("The game has not started yet: there is no board to show.")
         game = find_game(match.game)
-        view = game.view(autoplay.shown_state(match, match.state), None)
+        view = game.view(shown_state(match, match.state), None)
         return await self.render_pool.render(game.key, view, detail=True,
                                              footer=self._footer(match, game.outcome(match.state)))
 
@@ -560,7 +579,7 @@ class GameService:
         outcome = game.outcome(state)
         if headline is None:
             headline = await self.turn_story(match)
-        view = game.view(autoplay.shown_state(match, state), None)
+        view = game.view(shown_state(match, state), None)
         try:
             image: bytes | None = await self.render_pool.render(game.key, view,
                                                                 footer=self._footer(match, outcome))
@@ -588,7 +607,7 @@ class GameService:
                 if menu_offer is not None and menu_offer.options:
                     labels = tuple((q.label, q.emoji) for q in menu_offer.options[:MENU_OPTIONS])
                     menu = BoardMenu(menu_offer.placeholder, labels, match.id, match.version, seat)
-            turn = game.turn_text(autoplay.shown_state(match, state))
+            turn = game.turn_text(shown_state(match, state))
         elif match.status == "abandoned":
             turn = "This game was abandoned."
         else:
@@ -699,9 +718,24 @@ class GameService:
         if started is None:
             return None
         options = (started.action or {}).get("setup_options", {})
-        steps = undo.steps_of(events)  # actions, and agreed undos as rewinds
+        steps = steps_of(events)  # actions, and agreed undos as rewinds
         names = [s.name for s in match.seats]
         return replay(game, match.mode, names, options, started.draws, steps)
+
+
+def shown_state(match: MatchRecord, state: JSON) -> JSON:
+    """The state as the channel is told it. A seat handed to a computer player (/game kick) keeps its player's name
+    in the game (its replay knows the player by it), so on the board and in the story it is shown with the robot
+    badge and level ("🤖 Bob (normal bot)") instead of passing for the person. The stored state is untouched."""
+    players = state.get("players")
+    renamed = {seat.seat: f"🤖 {seat.name} ({bot_level(seat.user_id)} bot)" for seat in match.seats
+               if is_bot(seat.user_id) and not seat.name.startswith("🤖")}
+    if not renamed or not isinstance(players, list):
+        return state
+    shown = dict(state)
+    shown["players"] = [dict(player, name=renamed[seat]) if seat in renamed and isinstance(player, dict)
+                        and "name" in player else player for seat, player in enumerate(players)]
+    return shown
 
 
 def _last_turn(events: Sequence[EventRecord], bot_seats: set[int]) -> list[EventRecord]:

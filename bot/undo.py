@@ -15,16 +15,13 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from bot.core import JSON, Game, GameOver, LobbyError, NotYourTurn, RuleError, find_game
-from bot.core.replay import RecordedStep, Rewind, replay_line
+from bot.core.replay import replay_line
 from bot.core.seats import is_bot
 from bot.store import EventRecord, MatchRecord, UndoRequest
+from bot.table import UNDO_KIND, setup_of, steps_of
 
 if TYPE_CHECKING:
     from bot.service import GameService
-
-UNDO_KIND = "undo"
-"""The stored event kind of an agreed undo (never renamed). Its action is {"moves": n, "request": id or None}."""
-
 
 class UndoRefused(RuleError):
     """An undo that cannot be granted; the message says why and what is possible instead."""
@@ -48,21 +45,6 @@ class UndoResult:
     applied: bool
     text: str
     new_board: bool = False  # the seats to move changed: the channel gets a new board (else the board is edited)
-
-
-def steps_of(events: Sequence[EventRecord]) -> list[RecordedStep | Rewind]:
-    """The replayable records of a match's log: its actions, and its agreed undos as rewinds."""
-    steps: list[RecordedStep | Rewind] = []
-    for event in events:
-        if event.kind == "action":
-            steps.append(RecordedStep(event.seat or 0, event.action or {}, event.draws))
-        elif event.kind == UNDO_KIND:
-            steps.append(Rewind(int((event.action or {})["moves"])))
-    return steps
-
-
-def setup_of(events: Sequence[EventRecord]) -> EventRecord | None:
-    return next((event for event in events if event.kind == "started"), None)
 
 
 def line_of_play(game: Game, match: MatchRecord, events: Sequence[EventRecord]) -> Line:

@@ -16,9 +16,10 @@ import discord
 from discord.ext import commands
 
 from bot import community
-from bot.community import LOBBY_EXPIRY, REMIND, TIMER, ServerSettings, check_hours, hours_text, settings_for
+from bot.community import LOBBY_EXPIRY, REMIND, TIMER, settings_for
 from bot.core import JSON, RuleError, find_game
 from bot.scheduler import Due
+from bot.settings import ServerSettings, check_hours, hours_text
 from cogs.common import NO_PINGS, channel_id_of, pings, player_of, safe_name, safe_text, send_private, service_of
 from cogs.controls import button, register_control, stopped
 from cogs.table import acknowledge, desk_of, tell

@@ -14,10 +14,10 @@ from discord import app_commands
 from discord.ext import commands
 
 import cogs
-from bot.community import Clock, utc_now
 from bot.core import RuleError
 from bot.features import install
-from bot.scheduler import Scheduler
+from bot.features.community import Clock, utc_now
+from bot.features.scheduler import Scheduler
 from bot.service import GameService
 from bot.store import Store
 from cogs.table import BoardDesk

@@ -11,9 +11,9 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import autoplay
 from bot.core import all_games, find_game
 from bot.core.seats import BOT_LEVELS
+from bot.features import autoplay
 from bot.service import LOG_LIMIT, MAX_SEED, InvalidControl, MatchRecord
 from bot.settings import hours_text
 from cogs import community, records

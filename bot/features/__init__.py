@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import functools
 
-from bot import autoplay, ratings
-from bot.community import Clock, TurnPlanner
+from bot.features import autoplay, ratings
+from bot.features.community import Clock, TurnPlanner
 from bot.service import GameService
 
 

@@ -2,7 +2,7 @@
 players' seats handed to computer players and taken back, lobbies that expire.
 
 Everything here goes through the service and its store; the Discord side (messages, buttons, threads) is
-cogs/community.py and cogs/settings.py, the loop that runs due work is bot/scheduler.py.
+cogs/community.py and cogs/settings.py, the loop that runs due work is bot/features/scheduler.py.
 """
 
 from __future__ import annotations
@@ -12,9 +12,9 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
-from bot import autoplay
 from bot.core import JSON, Game, LobbyError, NotYourTurn, find_game
 from bot.core.seats import bot_name, bot_user_id, is_bot
+from bot.features import autoplay
 from bot.settings import ServerSettings, change_setting, hours_text, server_settings
 from bot.store import CommunityChange, MatchRecord, NewWork, ScheduledWork, SeatOwner
 

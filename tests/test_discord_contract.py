@@ -8,6 +8,7 @@ from typing import Any
 import discord
 
 from bot.app import create_bot
+from bot.discord_api import API_BASE, SOURCE_COMMIT, description
 from bot.offline import DiscordHarness
 from bot.service import MAX_SEED
 from tests.tables import current_match
@@ -47,3 +48,56 @@ async def test_the_largest_seed_is_accepted_and_one_more_is_refused_with_the_ran
         await discord_.command("game new", {"game": "test-nim", "seed": DISCORD_MAX_INTEGER}, user=alice)
         match = await current_match(discord_)
         assert (match.status, match.seed) == ("lobby", DISCORD_MAX_INTEGER)
+
+
+# ---------------------------------------------------------------------------------------------------------------------
+# The validator itself: what it refuses, it names by route, JSON path and reason
+
+
+def test_the_vendored_description_says_where_it_comes_from() -> None:
+    from importlib import resources
+
+    here = resources.files("bot.discord_api")
+    readme = here.joinpath("README.md").read_text(encoding="utf-8")
+    assert SOURCE_COMMIT in readme and "discord-api-spec" in readme
+    assert "MIT License" in here.joinpath("LICENSE").read_text(encoding="utf-8")
+    assert description().document["openapi"].startswith("3.1")
+
+
+def test_a_route_is_found_by_its_url_with_literal_segments_first() -> None:
+    api = description()
+    assert api.route("PATCH", f"{API_BASE}/webhooks/1/tok/messages/@original").key == (  # type: ignore[union-attr]
+        "PATCH /webhooks/{webhook_id}/{webhook_token}/messages/@original")
+    assert api.route("PATCH", "/webhooks/1/tok/messages/22").key == (  # type: ignore[union-attr]
+        "PATCH /webhooks/{webhook_id}/{webhook_token}/messages/{message_id}")
+    assert api.route("GET", "/channels/1/nonsense") is None
+    (unknown,) = api.check_request("POST", "/channels/1/nonsense", {})
+    assert unknown.route == "POST /channels/1/nonsense" and "no such route" in unknown.reason
+
+
+def test_a_violation_names_the_route_the_json_path_and_the_reason() -> None:
+    api = description()
+    button = {"type": 2, "style": 1, "label": "x" * 81, "custom_id": "a"}
+    found = api.check_request("POST", "/channels/1/messages", {"content": "hi", "components": [
+        {"type": 1, "components": [button]}]})
+    assert [(v.route, v.json_path) for v in found] == [
+        ("POST /channels/{channel_id}/messages", "$.components[0].components[0].label")]
+    assert "too long" in found[0].reason
+    tree = [{"name": "game", "description": "d", "options": [{"type": 1, "name": "new", "description": "x", "options": [
+        {"type": 4, "name": "seed", "description": "s", "max_value": 2**53}]}]}]
+    (too_big,) = api.check_request("PUT", "/applications/1/commands", tree)
+    assert too_big.json_path == "$[0].options[0].options[0].max_value" and "maximum" in too_big.reason
+    tree[0]["options"][0]["options"][0]["max_value"] = DISCORD_MAX_INTEGER  # type: ignore[index]
+    assert api.check_request("PUT", "/applications/1/commands", tree) == []
+
+
+def test_only_snowflakes_may_come_as_integers() -> None:
+    api = description()
+    good = {"content": "<@12>", "attachments": [{"id": 0}], "allowed_mentions": {"parse": [], "users": [12]}}
+    assert api.check_request("POST", "/channels/1/messages", good) == []
+    for bad, path in (({"content": 12}, "$.content"), ({"allowed_mentions": {"users": [True]}}, None),
+                      ({"attachments": [{"id": -1}]}, None), ({"flags": "64"}, "$.flags")):
+        found = api.check_request("POST", "/channels/1/messages", bad)
+        assert found, bad
+        assert path is None or found[0].json_path == path
+    assert api.check_schema("SnowflakeType", 12) == [] and api.check_schema("SnowflakeType", "x12")

@@ -59,7 +59,9 @@ class InvalidControl(RuleError):
 MAX_BUTTONS = 20  # four rows of five; the fifth row holds "Show mine"
 MENU_BUTTONS = 15  # three rows of buttons when a select menu takes the fourth
 MENU_OPTIONS = 25  # Discord's limit for one select menu
-MAX_SEED = 2**53  # seeds are shown to players and stored as SQL integers: keep them well inside both
+# Seeds and game numbers are command options: Discord's integers stop at 2^53 - 1 (a max_value above that makes it
+# refuse the whole command registration), and they are stored as SQL integers and shown to players.
+MAX_SEED = 2**53 - 1
 LOG_LIMIT = 500  # the most moves /game log returns at once
 STORY_EVENTS = 40  # how far back a board looks for the turn it tells
 STORY_LINES = 8
@@ -201,7 +203,7 @@ class GameService:
         chosen_mode = game.mode(mode)
         if seed is not None and not 0 <= seed <= MAX_SEED:
             raise LobbyError(f"A seed is a whole number from 0 to {MAX_SEED}; {seed} is outside that range.")
-        chosen_seed = seed if seed is not None else secrets.randbelow(MAX_SEED)
+        chosen_seed = seed if seed is not None else secrets.randbelow(MAX_SEED + 1)
         async with self.tables.lock(channel_id):
             existing = await self.store.open_match(channel_id)
             if existing is not None:

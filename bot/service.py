@@ -2,7 +2,12 @@
 
 Everything that changes a match goes through here — the Discord cogs, the local table and the tests — so the
 checks (seated? your turn? stale board? game over?) are made in one place, and every accepted move is committed
-before anyone is told about it.
+before anyone is told about it. Each change is one channel's transaction of the table API (bot/table.py).
+
+Features (bot/features/) sit above the service and plug into its hooks at start-up, never imported by it: after a
+committed move (`on_after_move`: the computer players' turns), when a move ends a game (`on_game_end`: ratings),
+and before every write, where the seats to move may change (`planner`: reminders and turn timers planned into the
+write's own transaction).
 """
 
 from __future__ import annotations

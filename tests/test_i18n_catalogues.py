@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.extract_messages import build_template
+from bot.cli.extract_messages import build_template
 from bot.games.monster_expedition.catalog import REGION_NAMES, region_name
 from bot.games.the_expedition.catalog import load_catalog
 from bot.i18n import (
@@ -85,7 +85,7 @@ def test_card_texts_from_the_catalogue_read_in_both_languages() -> None:
 
 
 def test_the_catalogues_hold_exactly_the_ids_the_code_and_the_command_tree_use() -> None:
-    """`python -m bot.extract_messages` would write the same template: no id is missing or left over."""
+    """`python -m bot.cli.extract_messages` would write the same template: no id is missing or left over."""
     template = build_template()
     template.delete(f"choice.{NIM.title}")  # the tests' own game, registered by conftest
     assert _ids(template) == message_ids("en") == message_ids("de")

@@ -1,6 +1,6 @@
 """Write the message catalogue template (bot/i18n/locales/messages.pot) from the code and the command tree.
 
-    python -m bot.extract_messages            # the template, from the source and the slash commands
+    python -m bot.cli.extract_messages            # the template, from the source and the slash commands
     pybabel update -i bot/i18n/locales/messages.pot -d bot/i18n/locales -D messages --no-fuzzy-matching
     pybabel compile -d bot/i18n/locales -D messages --statistics    # optional check; the bot reads the .po files
 
@@ -23,7 +23,7 @@ from babel.messages.pofile import write_po
 
 from bot.i18n.catalog import DOMAIN, LOCALES
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 SOURCE_FOLDERS = ("bot", "cogs", "rendering")
 KEYWORDS: dict[str, tuple[int, ...]] = {"translate": (1,), "translate_plural": (1, 1), "deferred": (1,),
                                         "deferred_plural": (1, 1)}

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from bot.cli.extract_messages import build_template
+from bot.core import all_games
 from bot.games.monster_expedition.catalog import REGION_NAMES, region_name
 from bot.games.the_expedition.catalog import load_catalog
 from bot.i18n import (
@@ -21,7 +22,6 @@ from bot.i18n import (
     translate_plural,
 )
 from bot.i18n.catalog import is_plural, load_catalogue, texts
-from tests.conftest import NIM
 
 
 def _ids(catalogue: object) -> set[str]:
@@ -68,8 +68,7 @@ def test_the_readers_language_falls_back_to_english() -> None:
 
 def test_localized_texts_pick_the_language() -> None:
     name = Localized(en="Vertical Wasp", de="Vertikalwespe")
-    assert (name["en"], name["de"], name["fr"], str(name)) == ("Vertical Wasp", "Vertikalwespe", "Vertical Wasp",
-                                                               "Vertical Wasp")
+    assert (name["en"], name["de"], name["fr"]) == ("Vertical Wasp", "Vertikalwespe", "Vertical Wasp")
     assert name.texts == ("Vertical Wasp", "Vertikalwespe")
 
 
@@ -87,7 +86,9 @@ def test_card_texts_from_the_catalogue_read_in_both_languages() -> None:
 def test_the_catalogues_hold_exactly_the_ids_the_code_and_the_command_tree_use() -> None:
     """`python -m bot.cli.extract_messages` would write the same template: no id is missing or left over."""
     template = build_template()
-    template.delete(f"choice.{NIM.title}")  # the tests' own game, registered by conftest
+    for game in all_games():  # the games the tests register have no German title
+        if not type(game).__module__.startswith("bot.games."):
+            template.delete(f"choice.{game.title}")
     assert _ids(template) == message_ids("en") == message_ids("de")
     plural = {m.id[0] for m in template if m.id and not isinstance(m.id, str)}
     assert plural == {i for i in message_ids("en") if is_plural(i)}

@@ -21,9 +21,6 @@ class Localized:
         """The text in `language`; English for a language the bot does not speak."""
         return getattr(self, language if language in LANGUAGES else DEFAULT_LANGUAGE)
 
-    def __str__(self) -> str:
-        return self.en
-
     @property
     def texts(self) -> tuple[str, ...]:
         """The text in every language, English first (for matching what a player typed, in any language)."""

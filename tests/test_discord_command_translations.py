@@ -25,7 +25,7 @@ def _check_name(name: str, where: str) -> None:
     assert name == name.lower(), f"{where}: {name!r} is not lowercase"
 
 
-def test_games() -> set[str]:
+def games_the_tests_register() -> set[str]:
     """The keys of games the tests register (conftest's Nim, runtime registrations), not shipped with the bot."""
     return {game.key for game in all_games() if not type(game).__module__.startswith("bot.games.")}
 
@@ -48,7 +48,7 @@ def _walk(node: dict[str, Any], english: dict[str, Any], path: str, seen: list[s
         _walk(option, english_option, f"{where} {option['name']}", seen)
     for choice, english_choice in zip(node.get("choices", []), english.get("choices", []), strict=True):
         assert (choice["name"], choice["value"]) == (english_choice["name"], english_choice["value"]), where
-        if choice["value"] in test_games():  # games registered by the tests have no German title
+        if choice["value"] in games_the_tests_register():  # games registered by the tests have no German title
             continue
         german = choice["name_localizations"]["de"]
         assert 1 <= len(german) <= 100 and set(choice["name_localizations"]) == {"de"}, f"{where}: {choice}"

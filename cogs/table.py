@@ -326,7 +326,9 @@ async def publish(interaction: discord.Interaction, accepted: Accepted) -> None:
     desk = desk_of(interaction)
     if accepted.new_board or await service_of(interaction).board_style(match.guild_id) == "step":
         await tell(interaction, safe_text(accepted.acknowledgement, names) + "\nA new board is posted below.")
-        await desk.post(match.id, interaction=interaction)
+        # A step of the same player's turn (the "step" style) gets its own board but pings nobody: a ping is for
+        # the turn passing to someone.
+        await desk.post(match.id, interaction=interaction, ping=accepted.new_board)
     else:
         await tell(interaction, safe_text(accepted.acknowledgement, names) + "\nThe board above is updated.")
         await desk.refresh(match.id)

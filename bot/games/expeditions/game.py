@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from bot.core.errors import GameOver, IllegalAction, MalformedAction, NotYourTurn
-from bot.core.names import plural, same_name
+from bot.core.names import did_you_mean, plural, same_name
 from bot.core.protocol import JSON, Applied, ChoiceMenu, Game, Mode, Outcome, QuickAction, Viewer
 from bot.core.rng import Rng
 from bot.games.expeditions import queries as q
@@ -392,7 +392,9 @@ class ExpeditionsGame(Game):
                    if any(same_name(raw, name) for name in comp.cards[c].names.texts)]
         if matches:
             return matches[0]
-        raise MalformedAction(f"There is no card '{raw}' in your hand.")
+        hand = [comp.cards[c].name for c in state["players"][seat]["hand"]]
+        raise MalformedAction(f"There is no card '{raw}' in your hand.{did_you_mean(raw, hand)} "
+                              f"Your hand: {', '.join(hand) or 'no cards'}.")
 
     def explain_refusal(self, state: JSON, seat: int, wanted: JSON, legal: list[JSON]) -> str:
         """Why an action is refused, and what is allowed instead."""

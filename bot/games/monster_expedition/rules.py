@@ -6,7 +6,7 @@ import copy
 from typing import Any
 
 from bot.core.errors import GameOver, IllegalAction, MalformedAction, NotYourTurn
-from bot.core.names import fold, plural
+from bot.core.names import did_you_mean, fold, plural
 from bot.core.protocol import JSON, Applied
 from bot.core.rng import Rng
 from bot.games.monster_expedition.catalog import REGION_DIE, REGION_NAMES, REGIONS, TRADER_ID, Catalog, catalog
@@ -379,6 +379,11 @@ def _resolve_card(state: JSON, text: str, cat: Catalog) -> str:
                or any(fold(name).startswith(wanted) for name in cat.card(i).names.texts)] if wanted else []
     if len(matches) == 1:
         return matches[0]
+    names = [cat.card(i).name for i in ids]
+    guess = did_you_mean(text, names)
+    if guess:
+        raise MalformedAction(f"There is no '{text}' in the wilderness display.{guess} The display: "
+                              f"{', '.join(names)}.")
     return text
 
 

@@ -5,7 +5,9 @@ Expeditions, until the bot ran out of memory)."""
 from __future__ import annotations
 
 import asyncio
+import gc
 import importlib
+import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -14,7 +16,10 @@ import pytest
 
 from bot.core import find_game
 from bot.core.rng import Rng
+from bot.service import GameService, Player
+from bot.store import Store
 from rendering.pool import RenderPool
+from tests.fakes import tiny_png
 
 GAMES = (("the-expedition", "standard", 3), ("monster-expedition", "standard", 4), ("expeditions", "standard", 5))
 WARM_UP, MEASURED = 100, 500
@@ -39,8 +44,6 @@ def first_boards(game_key: str, mode: str, players: int, first: int, count: int)
 
 
 def _worker_pid() -> int:
-    import os
-
     return os.getpid()
 
 
@@ -84,3 +87,42 @@ def test_every_rendering_cache_has_a_bound() -> None:
             if info is not None and info().maxsize is None:
                 unbounded.append(f"rendering.{name}.{attribute}")
     assert not unbounded, f"caches without a bound: {unbounded}"
+
+
+BOT_WARM_UP, BOT_MEASURED = 100, 500
+
+
+async def _finished_games(service: GameService, first: int, count: int) -> None:
+    """`count` two-player games played to the end, each in a channel and with players of its own, the board
+    built after every move as the cogs build it."""
+    for number in range(first, first + count):
+        channel, alice, bob = 10_000 + number, Player(2 * number + 1, f"Alice {number}"), Player(
+            2 * number + 2, f"Bob {number}")
+        await service.new_match(1, channel, "nim", alice)
+        await service.join(channel, bob)
+        match = await service.start(channel, alice.user_id)
+        while match.status == "active":
+            seat = find_game("nim").to_act(match.state)[0]
+            accepted = await service.act(channel, match.seats[seat].user_id, {"type": "take", "count": 1})
+            match = accepted.match
+            await service.board(match)
+
+
+@pytest.mark.slow
+async def test_the_bot_process_stays_the_same_size_over_hundreds_of_finished_games(tmp_path: Path) -> None:
+    store = await Store.open(tmp_path / "memory.sqlite3")
+    try:
+        service = GameService(store, renderer=tiny_png)
+        await _finished_games(service, 0, BOT_WARM_UP)
+        gc.collect()
+        warm = rss_mb(os.getpid())
+        sizes = []
+        for first in range(BOT_WARM_UP, BOT_WARM_UP + BOT_MEASURED, 100):
+            await _finished_games(service, first, 100)
+            gc.collect()
+            sizes.append(rss_mb(os.getpid()))
+    finally:
+        await store.close()
+    print(f"bot process RSS after {BOT_WARM_UP} finished games: {warm:.1f} MB; then every 100: "
+          + ", ".join(f"{size:.1f}" for size in sizes))
+    assert max(sizes) - warm <= GROWTH_ALLOWED_MB, (warm, sizes)

@@ -15,9 +15,9 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from bot.core import JSON, Game, GameOver, LobbyError, NotYourTurn, RuleError, find_game
-from bot.core.replay import RecordedStep, Rewind, replay_line
+from bot.core.replay import RecordedStep, Replayer, Rewind, replay_line
 from bot.core.seats import is_bot
-from bot.store import EventRecord, MatchRecord, UndoRequest
+from bot.store import EventRecord, MatchRecord, Store, UndoRequest
 
 if TYPE_CHECKING:
     from bot.service import GameService
@@ -81,6 +81,46 @@ def line_of_play(game: Game, match: MatchRecord, events: Sequence[EventRecord]) 
     return Line(actions, states)
 
 
+SNAPSHOTS_TRIED = 4
+"""How many snapshots back (one every 25 events) undo looks for the asker's last move before it replays the whole
+game."""
+
+
+def line_since(game: Game, state: JSON, events: Sequence[EventRecord]) -> Line | None:
+    """The line of play from a snapshot's `state` through `events` (the log after it), or None when an agreed undo
+    among them takes back moves made before the snapshot."""
+    replayer = Replayer.resumed(game, state)
+    actions: list[EventRecord] = []
+    for event in events:
+        if event.kind == UNDO_KIND:
+            moves = int((event.action or {})["moves"])
+            if moves > len(actions):
+                return None
+            del actions[-moves:]
+            replayer.feed(Rewind(moves))
+        elif event.kind == "action":
+            actions.append(event)
+            replayer.feed(RecordedStep(event.seat or 0, event.action or {}, event.draws))
+    return Line(actions, replayer.line)
+
+
+async def recent_line(store: Store, game: Game, match: MatchRecord, user_id: int) -> Line | None:
+    """The line of play from the latest snapshot behind the asker's last move still in effect: what undo needs,
+    replayed from a stored state (at most 25 * SNAPSHOTS_TRIED events) instead of from the setup. None when no
+    snapshot that near has one (a short game, or a player who has not moved for a long while)."""
+    at = match.version
+    for _ in range(SNAPSHOTS_TRIED):
+        found = await store.snapshot(match.id, at)
+        if found is None:
+            return None
+        seq, state = found
+        line = line_since(game, state, await store.events(match.id, after=seq))
+        if line is not None and any(event.user_id == user_id for event in line.actions):
+            return line
+        at = seq - 1
+    return None
+
+
 def hidden_since(game: Game, line: Line, first: int) -> tuple[int, str] | None:
     """The first step from `first` on that drew from the Rng or revealed something, with what it did."""
     for index in range(first, len(line.actions)):
@@ -94,7 +134,13 @@ def hidden_since(game: Game, line: Line, first: int) -> tuple[int, str] | None:
 
 
 async def _plan(service: GameService, match: MatchRecord, user_id: int) -> tuple[int, JSON]:
-    """How many moves to take back for `user_id`, and the state that returns; UndoRefused if it may not be done."""
+    return await plan_undo(service.store, match, user_id)
+
+
+async def plan_undo(store: Store, match: MatchRecord, user_id: int, *, whole_game: bool = False
+                    ) -> tuple[int, JSON]:
+    """How many moves to take back for `user_id`, and the state that returns; UndoRefused if it may not be done.
+    Replayed from the nearest snapshot before the asker's last move (`whole_game`: from the setup, as a check)."""
     if match.status == "lobby":
         raise LobbyError("The game has not started yet: there is no move to take back.")
     if match.status != "active" or match.state is None:
@@ -102,8 +148,11 @@ async def _plan(service: GameService, match: MatchRecord, user_id: int) -> tuple
     if match.seat_of(user_id) is None:
         raise NotYourTurn("You are not playing in this game, so there is no move of yours to take back.")
     game = find_game(match.game)
-    events = await service.store.events(match.id)
-    line = line_of_play(game, match, events)
+    line = None if whole_game else await recent_line(store, game, match, user_id)
+    events: Sequence[EventRecord] = ()
+    if line is None:
+        events = await store.events(match.id)
+        line = line_of_play(game, match, events)
     mine = [index for index, event in enumerate(line.actions) if event.user_id == user_id]
     if not mine:
         if any(event.kind == "action" and event.user_id == user_id for event in events):

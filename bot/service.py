@@ -691,7 +691,7 @@ class GameService:
     async def log(self, channel_id: int, count: int = 10) -> list[str]:
         """The newest `count` entries of the channel's game, numbered from the first without gaps."""
         match = await self.current(channel_id)
-        entries = [event.text for event in await self.store.events(match.id) if event.text]
+        entries = await self.store.event_texts(match.id)  # the descriptions only: no event decoded
         count = max(1, min(count, LOG_LIMIT))
         first = max(0, len(entries) - count)
         return [f"{number}. {text}" for number, text in enumerate(entries[first:], start=first + 1)]

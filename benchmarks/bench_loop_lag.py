@@ -27,8 +27,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import bot.games  # noqa: F401  (registers every game)
-from bot import history, stats, workers
+from bot import workers
 from bot.core import JSON, Rng, all_games, find_game
+from bot.features import history, stats
 from bot.service import GameService, Player
 from bot.store import Store
 from rendering import kit, render_board, render_detail

@@ -9,8 +9,9 @@ import random
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
-from bot import history, stats, workers
+from bot import workers
 from bot.core import find_game
+from bot.features import history, stats
 from bot.service import GameService, Player
 
 

@@ -7,8 +7,8 @@ import random
 
 import pytest
 
-from bot import undo
 from bot.core import RuleError, find_game
+from bot.features import undo
 from bot.service import GameService, Player
 from bot.store import MatchRecord
 

@@ -7,8 +7,9 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from bot import ratings, workers
+from bot import workers
 from bot.core import LobbyError, find_game
+from bot.features import ratings
 
 if TYPE_CHECKING:
     from bot.service import GameService

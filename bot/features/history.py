@@ -19,7 +19,7 @@ from bot.core.replay import RecordedStep, Replayer, Rewind
 from bot.core.rng import ReplayDivergence
 from bot.core.seats import is_bot
 from bot.store import EventColumns, EventRecord, MatchRecord, decode_event
-from bot.undo import UNDO_KIND, setup_of
+from bot.table import UNDO_KIND, setup_of
 
 if TYPE_CHECKING:
     from bot.service import GameService

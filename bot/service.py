@@ -514,30 +514,30 @@ class GameService:
         game = find_game(match.game)
         to_move = set(game.to_act(match.state)) if match.state is not None and match.is_open else set()
         bot_seats = {seat.seat for seat in match.seats if is_bot(seat.user_id)}
-        events = await self.store.events(match.id, last=STORY_EVENTS)
         if not to_move:  # over: the final board tells what came since the last board, not earlier turns again
+            events = await self.store.events(match.id, last=STORY_EVENTS)
             return _story_text([self._without_result(match, game, event) for event in _last_turn(events, bot_seats)])
         this_turn: list[str] = []
         before: list[str] = []
         mover_before: list[str] = []
         others_were_bots = True
-        for event in reversed(events):
-            if event.kind == "abandoned":
+        for kind, seat, text in reversed(await self.store.event_lines(match.id, STORY_EVENTS)):
+            if kind == "abandoned":
                 continue  # the board's own last line says so; the story is the last moves before it
-            if event.kind != "action":
-                if not this_turn and not before and event.text:
-                    before.append(event.text)  # the start of the game, when nobody has moved yet
+            if kind != "action":
+                if not this_turn and not before and text:
+                    before.append(text)  # the start of the game, when nobody has moved yet
                 break
-            mover = event.seat in to_move
+            mover = seat in to_move
             if not before and not mover_before and mover:
-                this_turn.append(event.text)
+                this_turn.append(text)
             elif this_turn:
                 break  # a board updated in place: the turn so far
             elif not mover and not mover_before:
-                before.append(event.text)
-                others_were_bots = others_were_bots and event.seat in bot_seats
+                before.append(text)
+                others_were_bots = others_were_bots and seat in bot_seats
             elif mover and others_were_bots and not to_move & bot_seats:
-                mover_before.append(event.text)
+                mover_before.append(text)
             else:
                 break
         return _story_text(list(reversed(this_turn or before + mover_before)))

@@ -130,8 +130,8 @@ class Store(RecordsStore, CommunityStore):
             await self._engine.set_schema_version(SCHEMA_VERSION)
 
     @asynccontextmanager
-    async def _transaction(self) -> AsyncIterator[None]:
-        async with self._engine.transaction():
+    async def _transaction(self, durable: bool = True) -> AsyncIterator[None]:
+        async with self._engine.transaction(durable):
             yield
 
     async def _execute(self, sql: str, params: Iterable[Any] = ()) -> int:
@@ -258,9 +258,11 @@ class Store(RecordsStore, CommunityStore):
     async def set_board_message(self, match_id: int, message_id: int, version: int | None = None) -> None:
         """Remember the message showing the match's latest board, and the match version it was posted at.
 
-        Presentation only: it does not change the match's version, so it never makes a board stale.
+        Presentation only: it does not change the match's version, so it never makes a board stale; and its commit
+        does not wait for the disk (a move pays for one flush: its own). A crash in the next moment may forget it
+        (never a move): the board recorded before it then counts as the match's board.
         """
-        async with self._transaction():
+        async with self._transaction(durable=False):
             if version is None:
                 await self._execute("UPDATE matches SET board_message_id = ? WHERE id = ?", (message_id, match_id))
             else:

@@ -71,10 +71,13 @@ from discord.ext import commands
 from discord.http import Route
 from discord.webhook.async_ import AsyncWebhookAdapter, async_context
 
+from bot.discord_api import ContractViolation, Violation, description
+
 __all__ = [
     "DISCORD_PY_VERSION",
     "EPHEMERAL",
     "INTERNALS",
+    "ContractViolation",
     "DiscordHarness",
     "FakeChannel",
     "FakeUser",
@@ -236,6 +239,8 @@ class FakeUser:
             "avatar": None,
             "bot": self.bot,
             "public_flags": 0,
+            "flags": 0,
+            "primary_guild": None,
         }
 
     def member_payload(self, *, with_user: bool = True) -> dict[str, Any]:
@@ -248,6 +253,9 @@ class FakeUser:
             "pending": False,
             "nick": None,
             "avatar": None,
+            "banner": None,
+            "communication_disabled_until": None,
+            "premium_since": None,
             "permissions": str(self.permissions.value),
         }
         if with_user:
@@ -288,6 +296,7 @@ class FakeChannel:
                 "rate_limit_per_user": 0,
                 "message_count": 0,
                 "member_count": 1,
+                "total_message_sent": 0,
                 "flags": 0,
                 "thread_metadata": {
                     "archived": False,
@@ -309,6 +318,7 @@ class FakeChannel:
             "topic": None,
             "last_message_id": None,
             "rate_limit_per_user": 0,
+            "flags": 0,
         }
 
 
@@ -320,6 +330,38 @@ def _walk(components: Sequence[dict[str, Any]]) -> Iterator[dict[str, Any]]:
             yield from _walk([comp["accessory"]])
         if isinstance(comp.get("component"), dict):  # v2 Label
             yield from _walk([comp["component"]])
+
+
+def _components_as_returned(components: Sequence[dict[str, Any]] | None) -> list[dict[str, Any]]:
+    """Components as Discord stores and returns them: each numbered (``id``, depth first, where the bot gave
+    none), a select's ``min_values``/``max_values`` filled in (both default to 1), a Unicode emoji without id."""
+    out = copy.deepcopy(list(components or []))
+    taken = {c["id"] for c in _walk(out) if isinstance(c.get("id"), int)}
+    number = 0
+    for component in _walk(out):
+        if "id" not in component:
+            number += 1
+            while number in taken:
+                number += 1
+            component["id"] = number
+        if component.get("type") in _COMPONENT_TYPES_SELECT:
+            component.setdefault("min_values", 1)
+            component.setdefault("max_values", 1)
+        for holder in [component, *component.get("options", [])]:
+            emoji = holder.get("emoji")
+            if isinstance(emoji, dict) and emoji.get("id") is None:  # a Unicode emoji comes back without an id
+                emoji.pop("id", None)
+    return out
+
+
+def _embeds_as_returned(embeds: Sequence[dict[str, Any]] | None) -> list[dict[str, Any]]:
+    """Embeds as Discord returns them: of type ``rich`` unless told, each field's ``inline`` spelled out."""
+    out = copy.deepcopy(list(embeds or []))
+    for embed in out:
+        embed.setdefault("type", "rich")
+        for embed_field in embed.get("fields", []):
+            embed_field.setdefault("inline", False)
+    return out
 
 
 class _HasComponents:
@@ -510,6 +552,7 @@ class World:
         self.replies: list[Reply] = []
         self.requests: list[dict[str, Any]] = []
         self.command_ids: dict[str, int] = {}
+        self.violations: list[ContractViolation] = []  # requests (and answers) Discord's description refuses
         self._last_id = 0
         self.channel("general")
 
@@ -581,17 +624,18 @@ class World:
             f = files[key]
             aid = self.new_id()
             url = f"https://cdn.discordapp.com/attachments/{channel_id}/{aid}/{f.filename}"
-            payloads.append(
-                {
-                    "id": str(aid),
-                    "filename": f.filename,
-                    "size": len(f.data),
-                    "url": url,
-                    "proxy_url": url,
-                    "content_type": mimetypes.guess_type(f.filename)[0] or "application/octet-stream",
-                    "description": entry.get("description", f.description),
-                }
-            )
+            attachment: dict[str, Any] = {
+                "id": str(aid),
+                "filename": f.filename,
+                "size": len(f.data),
+                "url": url,
+                "proxy_url": url,
+                "content_type": mimetypes.guess_type(f.filename)[0] or "application/octet-stream",
+            }
+            alt_text = entry.get("description", f.description)
+            if alt_text is not None:  # Discord leaves an attachment without alt text without the field
+                attachment["description"] = alt_text
+            payloads.append(attachment)
             sent.append(f)
             self.attachments[aid] = f
         return payloads, sent
@@ -617,8 +661,8 @@ class World:
             "type": 0,
             "author": author.user_payload(),
             "content": body.get("content") or "",
-            "embeds": body.get("embeds") or [],
-            "components": body.get("components") or [],
+            "embeds": _embeds_as_returned(body.get("embeds")),
+            "components": _components_as_returned(body.get("components")),
             "attachments": attachments,
             "flags": flags,
             "timestamp": _iso(),
@@ -649,9 +693,12 @@ class World:
 
     def edit_message(self, message_id: int, body: dict[str, Any], files: list[SentFile]) -> Message:
         msg = self.get_message(message_id)
-        for key in ("content", "embeds", "components"):
-            if key in body:
-                msg.payload[key] = body[key] if body[key] is not None else ("" if key == "content" else [])
+        if "content" in body:
+            msg.payload["content"] = body["content"] or ""
+        if "embeds" in body:
+            msg.payload["embeds"] = _embeds_as_returned(body["embeds"])
+        if "components" in body:
+            msg.payload["components"] = _components_as_returned(body["components"])
         if "attachments" in body or files:
             msg.payload["attachments"], msg.files = self._attachments_for(msg, body, files, msg.channel_id)
         msg.payload["flags"] = msg.flags & ~LOADING
@@ -829,6 +876,7 @@ class DiscordHarness:
         ready: bool = True,
         close_bot: bool = True,
         extra_task_prefixes: Sequence[str] = (),
+        check_contract: bool = True,
     ) -> None:
         self.bot = bot
         self.world = world or World()
@@ -838,6 +886,9 @@ class DiscordHarness:
         self.ready = ready
         self.close_bot = close_bot
         self.task_prefixes = TASK_PREFIXES + tuple(extra_task_prefixes)
+        self.check_contract = check_contract
+        self._expect_refusal = False
+        self._violations_reported = len(self.world.violations)
         self.routes: dict[str, RouteHandler] = {}
         self._adapter = _RecordingWebhookAdapter(self)
         self._errors = _ErrorCollector()
@@ -853,6 +904,7 @@ class DiscordHarness:
         before = set(asyncio.all_tasks())
         await asyncio.get_running_loop().create_task(self._login(), context=self._context.copy())
         await self.settle(before)
+        self.raise_violations()
         self._raise_errors([])
         return self
 
@@ -911,6 +963,8 @@ class DiscordHarness:
                 await self.bot.close()
         finally:
             logging.getLogger("discord").removeHandler(self._errors)
+        if exc_type is None:
+            self.raise_violations()
 
     # -- world shortcuts -----------------------------------------------------------------------------------------------
 
@@ -1080,6 +1134,8 @@ class DiscordHarness:
                 "type": 0,
                 "permissions": str(DEFAULT_MEMBER_PERMISSIONS.value),
                 "guild_id": str(ch.guild_id),
+                "flags": 0,
+                "position": 0,
             }
             value = str(ch.id)
         elif t is discord.AppCommandOptionType.attachment:
@@ -1310,6 +1366,7 @@ class DiscordHarness:
         if pending.fed:
             raise HarnessError("an interaction can only be delivered once")
         pending.fed = True
+        self.check_dispatched(pending.payload)
         pending.fed_at = asyncio.get_running_loop().time()
         ctx = self._context.copy()
         ctx.run(_current_interaction.set, pending.id)
@@ -1326,6 +1383,7 @@ class DiscordHarness:
             self.feed(p)
         await self.settle(before)
         results = [self.replies_for(p.id) for p in items]
+        self.raise_violations()
         self._raise_errors(results, errors_before)
         return results
 
@@ -1365,6 +1423,65 @@ class DiscordHarness:
             if task.done() and not task.cancelled() and task.exception() is not None:
                 self._errors.errors.append(task.exception())  # type: ignore[arg-type]
 
+    # -- Discord's published description: every request checked, every answer too ----------------------------------
+
+    def raise_violations(self) -> None:
+        """Fail with the first request (or answer) Discord's description refuses that was not yet reported.
+
+        The check also raises inside the request, but the bot's own error handling could swallow that; the
+        record makes sure the test that caused it fails.
+        """
+        fresh = self.world.violations[self._violations_reported:]
+        self._violations_reported = len(self.world.violations)
+        if fresh:
+            raise fresh[0]
+
+    def _violation(self, found: list[Violation], what: str) -> ContractViolation:
+        error = ContractViolation(found, what)
+        self.world.violations.append(error)
+        return error
+
+    @contextlib.contextmanager
+    def refused_as_discord_would(self) -> Iterator[None]:
+        """For a test that sends a body Discord refuses on purpose: answer it with Discord's 400 Invalid Form Body
+        (a ``discord.HTTPException``) instead of failing the test."""
+        self._expect_refusal = True
+        try:
+            yield
+        finally:
+            self._expect_refusal = False
+
+    def _check_request(self, method: str, url: str, body: Any) -> None:
+        if self.check_contract:
+            found = description().check_request(method, url, body)
+            if found and self._expect_refusal:
+                raise _http_error(400, 50035, f"Invalid Form Body: {'; '.join(map(str, found))}")
+            if found:
+                raise self._violation(found, "a request of the bot")
+
+    def _check_answer(self, method: str, url: str, answer: Any) -> Any:
+        """What the offline Discord answers must be what Discord answers: the route's 200 (or 204) schema."""
+        if self.check_contract:
+            found = description().check_response(method, url, answer)
+            if found:
+                raise self._violation(found, "the offline Discord's answer")
+        return answer
+
+    def check_dispatched(self, payload: dict[str, Any]) -> None:
+        """An INTERACTION_CREATE payload's objects as Discord documents them (the description has no gateway)."""
+        if not self.check_contract:
+            return
+        api = description()
+        found = api.check_schema("GuildMemberResponse", payload["member"], "INTERACTION_CREATE member")
+        found += api.check_schema("UserResponse", payload["member"]["user"], "INTERACTION_CREATE member.user")
+        if "message" in payload:
+            found += api.check_schema("MessageResponse", payload["message"], "INTERACTION_CREATE message")
+        resolved = payload.get("data", {}).get("resolved")
+        if resolved is not None:
+            found += api.check_schema("ResolvedObjectsResponse", resolved, "INTERACTION_CREATE data.resolved")
+        if found:
+            raise self._violation(found, "an interaction the offline Discord dispatched")
+
     def _raise_errors(self, results: list[Replies], since: int = 0) -> None:
         errors = self._errors.errors[since:]
         if errors and self.raise_errors:
@@ -1382,6 +1499,10 @@ class DiscordHarness:
     def _webhook_call(self, route: Route, body: dict[str, Any], files: list[SentFile], params: dict[str, Any]) -> Any:
         key = f"{route.method} {route.path}"
         self.world.requests.append({"route": key, "url": route.url, "body": body, "files": files, "params": params})
+        self._check_request(route.method, route.url, body)
+        return self._check_answer(route.method, route.url, self._webhook_answer(route, key, body, files))
+
+    def _webhook_answer(self, route: Route, key: str, body: dict[str, Any], files: list[SentFile]) -> Any:
         if key == "POST /interactions/{webhook_id}/{webhook_token}/callback":
             return self._interaction_callback(self._interaction_for(route), body, files, key)
         if route.path.startswith("/webhooks/{webhook_id}/{webhook_token}"):
@@ -1469,6 +1590,8 @@ class DiscordHarness:
             response_message_loading=msg.loading,
             response_message_ephemeral=msg.ephemeral,
         )
+        if rtype == 5:  # Discord's description: a resource only for a message sent (4) or updated (7)
+            return {"interaction": info}
         resource["message"] = copy.deepcopy(msg.payload)
         return {"interaction": info, "resource": resource}
 
@@ -1553,7 +1676,13 @@ class DiscordHarness:
                 "interaction_id": iid,
             }
         )
+        self._check_request(route.method, route.url, body if files or form else kwargs.get("json"))
         await asyncio.sleep(0)  # a real request yields to the loop; races must be able to interleave here too
+        answer = self._rest_answer(route, key, args, body, sent, iid, kwargs)
+        return self._check_answer(route.method, route.url, answer)
+
+    def _rest_answer(self, route: Route, key: str, args: dict[str, str], body: Any, sent: list[SentFile],
+                     iid: int | None, kwargs: dict[str, Any]) -> Any:
         if key in self.routes:
             return self.routes[key](route, args, body, sent)
         if key == "POST /channels/{channel_id}/messages":
@@ -1588,12 +1717,22 @@ class DiscordHarness:
             "PUT /applications/{application_id}/commands",
             "PUT /applications/{application_id}/guilds/{guild_id}/commands",
         ):
-            out = []
-            for cmd in kwargs.get("json") or []:
-                cid = self.world.command_ids.setdefault(cmd["name"], stable_id("command", cmd["name"]))
-                out.append({**cmd, "id": str(cid), "application_id": str(self.world.application_id), "version": "1"})
-            return out
+            guild_id = args.get("guild_id")
+            return [self._command_as_returned(cmd, guild_id) for cmd in kwargs.get("json") or []]
         raise HarnessError(f"unhandled REST route {key} ({route.url}); add one with harness.route()")
+
+    def _command_as_returned(self, command: dict[str, Any], guild_id: str | None) -> dict[str, Any]:
+        """A registered command as Discord answers it: ids added, permissions as a string, defaults spelled out."""
+        cid = self.world.command_ids.setdefault(command["name"], stable_id("command", command["name"]))
+        out = {key: value for key, value in command.items() if value is not None}
+        permissions = command.get("default_member_permissions")
+        out.update(id=str(cid), application_id=str(self.world.application_id), version=str(stable_id("version", "1")),
+                   type=command.get("type", 1), default_member_permissions=None if permissions is None
+                   else str(permissions), integration_types=command.get("integration_types") or [0],
+                   nsfw=bool(command.get("nsfw", False)))
+        if guild_id is not None:
+            out["guild_id"] = guild_id
+        return out
 
     async def _get_from_cdn(self, url: str) -> bytes:
         """``Attachment.read()`` without network: serve the bytes the fake Discord stored."""

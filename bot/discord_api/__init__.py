@@ -161,12 +161,18 @@ class ApiDescription:
         pointer = f"{operation_pointer}/requestBody/content/application~1json/schema"
         return self._check(f"#/{pointer}", body, spec.key)
 
-    def check_response(self, method: str, url: str, body: Any, status: int = 200) -> list[Violation]:
-        """What is wrong with answering this route with ``body``; [] when nothing is (or it answers no JSON)."""
+    def check_response(self, method: str, url: str, body: Any, status: int | None = None) -> list[Violation]:
+        """What is wrong with answering this route with ``body``; [] when nothing is (or it answers no JSON).
+
+        Without a ``status``, the route's own success status: 204 for no body, else the 200, 201 or 202 it lists.
+        """
         spec = self._require(method, url)
         if isinstance(spec, Violation):
             return [spec]
         responses = self.document["paths"][spec.template][spec.method.lower()].get("responses", {})
+        if status is None:
+            wanted = ("204",) if body is None else ("200", "201", "202")
+            status = int(next((code for code in wanted if code in responses), wanted[0]))
         answer = responses.get(str(status))
         if answer is None:
             return [Violation(spec.key, "$", f"Discord never answers this route with status {status}")]

@@ -203,7 +203,9 @@ class ApiDescription:
 
 
 def _is_tag_mismatch(error: jsonschema.exceptions.ValidationError) -> bool:
-    """A union branch that does not apply: its tag (a component's or option's ``type``) names another kind."""
+    """A union branch that does not apply: its tag (a component's or option's ``type``) names another kind.
+
+    (A branch of another JSON type, such as the ``null`` of a nullable field, does not apply either.)"""
     return error.validator in ("enum", "const") and bool(error.path) and error.path[-1] in ("type", "component_type")
 
 
@@ -218,10 +220,14 @@ def _explain(error: jsonschema.exceptions.ValidationError) -> list[jsonschema.ex
     branches: dict[int, list[jsonschema.exceptions.ValidationError]] = {}
     for sub in error.context:
         branches.setdefault(int(sub.relative_schema_path[0]), []).append(sub)
-    fitting = [errors for errors in branches.values() if not any(_is_tag_mismatch(sub) for sub in errors)]
-    if len(fitting) == 1:
-        return [deeper for sub in fitting[0] for deeper in _explain(sub)]
-    return [jsonschema.exceptions.best_match([error])]
+    fitting = [errors for errors in branches.values()
+               if not any(_is_tag_mismatch(sub) or (sub.validator == "type" and not sub.relative_path)
+                          for sub in errors)]
+    if not fitting:
+        return [jsonschema.exceptions.best_match([error])]
+    # Untagged unions (a new message or an edit, say): the branch whose complaint reaches deepest into the instance.
+    explained = [[deeper for sub in errors for deeper in _explain(sub)] for errors in fitting]
+    return max(explained, key=lambda errors: (max(len(e.absolute_path) for e in errors), -len(errors)))
 
 
 def _reason(error: jsonschema.exceptions.ValidationError) -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import copy
 import logging
 from pathlib import Path
@@ -13,7 +14,9 @@ from discord.ext import commands
 from discord.http import Route
 
 from bot.app import create_bot
-from bot.discord_api import API_BASE, SOURCE_COMMIT, ContractViolation, description
+from bot.cli import dry_run
+from bot.cli import main as cli_main
+from bot.discord_api import API_BASE, SOURCE, SOURCE_COMMIT, ContractViolation, description
 from bot.offline import DiscordHarness
 from bot.service import MAX_SEED
 from tests.tables import current_match, open_table
@@ -211,3 +214,35 @@ async def test_the_whole_command_tree_registers_through_the_offline_discord(data
     assert {command.name for command in registered} >= {"game", "explore", "hunt", "mech", "settings"}
     assert len(sent) == 2 and len(sent[0]["body"]) == len(registered) and in_guild == []
     assert description().check_request("PUT", "/applications/1/commands", sent[0]["body"]) == []
+
+
+# ---------------------------------------------------------------------------------------------------------------------
+# `expedition-bot sync --dry-run`: the tree a registration would send, checked without a token
+
+
+def test_sync_dry_run_prints_the_tree_and_exits_0_when_discord_would_accept_it(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("DISCORD_TOKEN", raising=False)
+    assert cli_main(["sync", "--dry-run"]) == 0
+    out = capsys.readouterr().out
+    assert "/game new" in out and f"seed (integer, 0..{DISCORD_MAX_INTEGER})" in out
+    assert out.rstrip().endswith(f"Valid against Discord's API description ({SOURCE} at {SOURCE_COMMIT}).")
+
+
+def test_sync_dry_run_names_what_discord_would_refuse(capsys: pytest.CaptureFixture[str],
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    url, body = asyncio.run(dry_run.registration(None))
+    seed = next(option for sub in next(c for c in body if c["name"] == "game")["options"] if sub["name"] == "new"
+                for option in sub["options"] if option["name"] == "seed")
+    seed["max_value"] = 2**53  # what the bot registered before issue 19
+    lines, violations = dry_run.report(url, body)
+    assert "  /game new — Open a lobby for a game in this channel" in lines
+    assert [(v.json_path, "maximum" in v.reason) for v in violations] == [
+        (f"$[{next(i for i, c in enumerate(body) if c['name'] == 'game')}].options[0].options[2].max_value", True)]
+
+    async def refused(guild_id: int | None, *, clear: bool = False) -> tuple[str, list[dict[str, Any]]]:
+        return url, body
+
+    monkeypatch.setattr(dry_run, "registration", refused)
+    assert cli_main(["sync", "--dry-run"]) == 1
+    assert "NOT VALID" in capsys.readouterr().out

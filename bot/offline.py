@@ -76,11 +76,14 @@ from bot.discord_api import ContractViolation, Violation, description
 __all__ = [
     "DISCORD_PY_VERSION",
     "EPHEMERAL",
+    "INITIAL_RESPONSE",
     "INTERNALS",
+    "TOKEN_LIFETIME",
     "ContractViolation",
     "DiscordHarness",
     "FakeChannel",
     "FakeUser",
+    "Fault",
     "HarnessError",
     "InteractionFailed",
     "Message",
@@ -183,9 +186,13 @@ def _iso(moment: dt.datetime | None = None) -> str:
     return (moment or dt.datetime.now(dt.UTC)).isoformat()
 
 
+_REASONS = {400: "Bad Request", 401: "Unauthorized", 403: "Forbidden", 404: "Not Found", 429: "Too Many Requests",
+            500: "Internal Server Error", 502: "Bad Gateway", 503: "Service Unavailable"}
+
+
 def _http_error(status: int, code: int, message: str) -> discord.HTTPException:
     """The exception discord.py itself would raise for this Discord error response."""
-    reason = {400: "Bad Request", 403: "Forbidden", 404: "Not Found"}.get(status, "Error")
+    reason = _REASONS.get(status, "Error")
     response: Any = SimpleNamespace(status=status, reason=reason)
     body = {"code": code, "message": message}
     if status == 404:
@@ -516,6 +523,27 @@ class Replies(list[Reply]):
         return found[-1]
 
 
+TOKEN_LIFETIME = dt.timedelta(minutes=15)  # an interaction's token (its webhook: followups, @original) lives this long
+INITIAL_RESPONSE = dt.timedelta(seconds=3)  # ... and its initial response must come within this
+
+
+@dataclass
+class Fault:
+    """A one-shot (or ``times``-shot) error answer planted on a route; ``met`` counts the requests it answered."""
+
+    route: str
+    status: int
+    code: int
+    message: str
+    retry_after: float = 0.0
+    left: int = 1
+    when: Callable[[dict[str, Any]], bool] | None = None
+    met: int = 0
+
+    def error(self) -> discord.HTTPException:
+        return _http_error(self.status, self.code, self.message)
+
+
 @dataclass
 class _InteractionRecord:
     id: int
@@ -528,6 +556,8 @@ class _InteractionRecord:
     original_id: int | None = None
     defer_pending: bool = False  # a type-5 defer whose loading message the first followup replaces
     defer_flags: int = 0
+    fed_at: dt.datetime | None = None  # Discord's time when it sent the interaction (the token's life starts)
+    fed_loop: float = 0.0  # the event loop's time then (the 3-second rule also counts real time)
 
 
 # ----------------------------------------------------------------------------------------------------------------------
@@ -537,7 +567,10 @@ class _InteractionRecord:
 class World:
     """Everything that lives on Discord's side: server, channels, users, messages, attachments, the request log."""
 
-    def __init__(self, *, guild_name: str = "Test Server") -> None:
+    def __init__(self, *, guild_name: str = "Test Server",
+                 clock: Callable[[], dt.datetime] | None = None) -> None:
+        self.clock: Callable[[], dt.datetime] = clock or (lambda: dt.datetime.now(dt.UTC))  # Discord's time
+        self.faults: list[Fault] = []  # one-shot answers a test planted (429, 5xx, 403, 404...), first match wins
         self.application_id = APPLICATION_ID
         self.guild_id = GUILD_ID
         self.guild_name = guild_name
@@ -594,6 +627,25 @@ class World:
 
     def bot_user(self, name: str) -> FakeUser:
         return FakeUser(self.application_id, name, name, BOT_PERMISSIONS, bot=True)
+
+    # -- faults: what Discord answers now and then (rate limits, outages, missing permissions) ---------------------
+
+    def fail_next(self, route: str, status: int, *, code: int = 0, message: str = "", retry_after: float = 0.0,
+                  times: int = 1, when: Callable[[dict[str, Any]], bool] | None = None) -> Fault:
+        """Answer the next ``times`` requests to ``route`` ("POST /channels/{channel_id}/messages", discord.py's
+        template) with this error instead; ``when`` narrows it to requests whose JSON body it accepts."""
+        fault = Fault(route, status, code, message or _REASONS.get(status, "Error"), retry_after, times, when)
+        self.faults.append(fault)
+        return fault
+
+    def take_fault(self, route: str, body: Any) -> Fault | None:
+        """The planted fault this request meets, if any (used up by one)."""
+        for fault in self.faults:
+            if fault.left > 0 and fault.route == route and (fault.when is None or fault.when(body)):
+                fault.left -= 1
+                fault.met += 1
+                return fault
+        return None
 
     # -- messages ------------------------------------------------------------------------------------------------------
 
@@ -823,6 +875,7 @@ class _RecordingWebhookAdapter(AsyncWebhookAdapter):
     ) -> Any:
         body, sent = _decode_body(payload, multipart, files)
         await asyncio.sleep(0)  # a real request yields to the loop; races must be able to interleave here too
+        await self._harness.meet_faults(route, body)
         return self._harness._webhook_call(route, body, sent, params or {})
 
 
@@ -1052,6 +1105,14 @@ class DiscordHarness:
     def replies(self) -> list[Reply]:
         """Every recorded reply since the world began (all harnesses sharing it)."""
         return self.world.replies
+
+    async def as_bot(self, work: Awaitable[Any]) -> Any:
+        """Await bot-side code (``interaction.followup.send(...)``, a channel send) from a test, wired to this
+        offline Discord as the bot's own tasks are: outside it, discord.py's webhooks would go to the network."""
+        async def run() -> Any:
+            return await work
+
+        return await asyncio.get_running_loop().create_task(run(), context=self._context.copy())
 
     def route(self, key: str, handler: RouteHandler) -> None:
         """Answer an extra REST route, e.g. ``route("GET /guilds/{guild_id}/roles", handler)``."""
@@ -1368,6 +1429,8 @@ class DiscordHarness:
         pending.fed = True
         self.check_dispatched(pending.payload)
         pending.fed_at = asyncio.get_running_loop().time()
+        record = self.world.interactions[pending.payload["token"]]
+        record.fed_at, record.fed_loop = self.world.clock(), pending.fed_at
         ctx = self._context.copy()
         ctx.run(_current_interaction.set, pending.id)
         ctx.run(self.bot._connection.parse_interaction_create, pending.payload)  # type: ignore[arg-type]
@@ -1496,10 +1559,41 @@ class DiscordHarness:
             raise _http_error(404, 10015, "Unknown Webhook")
         return rec
 
+    async def meet_faults(self, route: Route, body: Any) -> None:
+        """The faults a test planted on this route (World.fail_next). A 429 is waited out and retried, as
+        discord.py's request loops do (wait ``retry_after``, at most 5 tries: they are bypassed here); any other
+        status is raised as the HTTPException discord.py raises for it."""
+        key = f"{route.method} {route.path}"
+        for _attempt in range(5):
+            fault = self.world.take_fault(key, body)
+            if fault is None:
+                return
+            self.world.requests.append({"route": key, "url": route.url, "body": body, "answered": fault.status,
+                                        "interaction_id": _current_interaction.get()})
+            if fault.status != 429:
+                raise fault.error()
+            await asyncio.sleep(fault.retry_after)
+        raise _http_error(429, 0, "You are being rate limited.")
+
+    def _check_token_age(self, route: Route, key: str) -> None:
+        """Discord's clock on interaction tokens: the initial response within 3 seconds of the interaction, and
+        the token's webhook (followups, @original) for 15 minutes only."""
+        rec = self.world.interactions.get(route.webhook_token or "")
+        if rec is None or rec.fed_at is None:
+            return
+        age = self.world.clock() - rec.fed_at
+        if key == "POST /interactions/{webhook_id}/{webhook_token}/callback":
+            waited = max(age.total_seconds(), asyncio.get_running_loop().time() - rec.fed_loop)
+            if waited > INITIAL_RESPONSE.total_seconds() and not rec.responded:
+                raise _http_error(404, 10062, "Unknown interaction")
+        elif age > TOKEN_LIFETIME:
+            raise _http_error(401, 50027, "Invalid Webhook Token")
+
     def _webhook_call(self, route: Route, body: dict[str, Any], files: list[SentFile], params: dict[str, Any]) -> Any:
         key = f"{route.method} {route.path}"
         self.world.requests.append({"route": key, "url": route.url, "body": body, "files": files, "params": params})
         self._check_request(route.method, route.url, body)
+        self._check_token_age(route, key)
         return self._check_answer(route.method, route.url, self._webhook_answer(route, key, body, files))
 
     def _webhook_answer(self, route: Route, key: str, body: dict[str, Any], files: list[SentFile]) -> Any:
@@ -1666,6 +1760,9 @@ class DiscordHarness:
         key = f"{route.method} {route.path}"
         args = _match(route.path, route.url)
         iid = _current_interaction.get()
+        self._check_request(route.method, route.url, body if files or form else kwargs.get("json"))
+        await asyncio.sleep(0)  # a real request yields to the loop; races must be able to interleave here too
+        await self.meet_faults(route, body)  # each planted answer is recorded as a request of its own
         self.world.requests.append(
             {
                 "route": key,
@@ -1676,8 +1773,6 @@ class DiscordHarness:
                 "interaction_id": iid,
             }
         )
-        self._check_request(route.method, route.url, body if files or form else kwargs.get("json"))
-        await asyncio.sleep(0)  # a real request yields to the loop; races must be able to interleave here too
         answer = self._rest_answer(route, key, args, body, sent, iid, kwargs)
         return self._check_answer(route.method, route.url, answer)
 
@@ -1687,7 +1782,11 @@ class DiscordHarness:
             return self.routes[key](route, args, body, sent)
         if key == "POST /channels/{channel_id}/messages":
             channel_id = int(args["channel_id"])
-            self.world.channel_by_id(channel_id)
+            channel = self.world.channel_by_id(channel_id)
+            allowed = self.world.bot_permissions
+            may_send = allowed.send_messages_in_threads if channel.is_thread else allowed.send_messages
+            if not (allowed.view_channel and may_send and (allowed.attach_files or not sent)):
+                raise _http_error(403, 50013, "Missing Permissions")
             msg = self.world.create_message(channel_id, body, sent, author=self.bot_user, interaction_id=iid)
             self.world.record_message("channel_message", msg, interaction_id=iid, body=body, route=key,
                                       created=True)

@@ -23,6 +23,7 @@ simcord = pytest.importorskip("simcord", reason="SimCord is a dev dependency: pi
 
 from bot.app import create_bot  # noqa: E402
 from bot.core import find_game  # noqa: E402
+from bot.discord_api import description  # noqa: E402
 
 OWN_BUTTONS = ("Show mine", "Details")
 
@@ -133,6 +134,7 @@ async def test_the_expedition_from_lobby_to_final_board(tmp_path: Path) -> None:
         outcome = find_game(match.game).outcome(match.state)
         assert outcome is not None and outcome.summary in final.content and final.attachments
         assert [c.label for row in final.components for c in row.children] == list(OWN_BUTTONS)
+        assert_requests_valid(tab.env)
 
 
 @pytest.mark.parametrize(("game", "seed", "presses"), [("monster-expedition", 7, 12), ("expeditions", 5, 8)])
@@ -152,3 +154,13 @@ async def test_a_long_game_from_lobby_to_its_final_board_by_abandoning(tmp_path:
         assert done.acknowledged
         assert (await tab.match()) is None or (await tab.match()).status != "active"
         assert "abandoned" in tab.channel.last_message.content
+        assert_requests_valid(tab.env)
+
+
+def assert_requests_valid(env: Any) -> None:
+    """What the bot sent SimCord also holds against Discord's published description (as under our own model)."""
+    api = description()
+    sent = env.http_requests
+    assert sent, "SimCord logged no request: this check no longer sees what it checks"
+    broken = [str(v) for entry in sent for v in api.check_request(entry.method, entry.path, entry.json)]
+    assert broken == []

@@ -599,6 +599,9 @@ class GameService:
         if headline is None:
             headline = await self.turn_story(match)
         view = game.view(shown_state(match, state), None)
+        newest = latest_move(headline)
+        if newest:  # the image's caption is the message's story (its newest move), never a move told otherwise
+            view = {**view, "last_move": newest}
         try:
             image: bytes | None = await self.render_pool.render(game.key, view,
                                                                 footer=self._footer(match, outcome))
@@ -771,6 +774,12 @@ def _last_turn(events: Sequence[EventRecord], bot_seats: set[int]) -> list[Event
         if person is None and event.seat is not None and event.seat not in bot_seats:
             person = event.seat
     return list(reversed(taken))
+
+
+def latest_move(story: str) -> str:
+    """The newest move a board's story tells (its last line), "" when it tells none."""
+    last = story.rsplit("\n", 1)[-1]
+    return "" if last.startswith("… ") and last.endswith("/game log has them.") else last
 
 
 def story_text(texts: Sequence[str | None], *, earlier: bool = False) -> str:

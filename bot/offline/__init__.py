@@ -3,8 +3,8 @@
 A package by concern: ``common`` (constants, ids, errors), ``recorder`` (what tests read: messages, replies,
 files), ``world`` (Discord's side: server, channels, users, messages, planted faults), ``rest`` (the REST backend:
 every request checked against Discord's published description, then answered), ``gateway`` (interactions built
-and dispatched to discord.py), ``harness`` (DiscordHarness, which joins the two sides around a bot).
-Import from ``bot.offline``.
+and dispatched to discord.py), ``harness`` (DiscordHarness, which joins the two sides around a bot) and
+``terminal`` (how a client shows the messages, for the local table). Import from ``bot.offline``.
 
 The tests drive the bot through this (tests/harness.py re-exports it), and so does `expedition-bot local`, the
 offline table: both exercise the real command tree, views and error handlers, with only the wire replaced.
@@ -72,6 +72,7 @@ from bot.offline.common import (
 from bot.offline.gateway import PendingInteraction
 from bot.offline.harness import DiscordHarness
 from bot.offline.recorder import Message, Replies, Reply, SentFile
+from bot.offline.terminal import TerminalClient
 from bot.offline.world import FakeChannel, FakeUser, Fault, World, notifications
 
 __all__ = [
@@ -100,6 +101,7 @@ __all__ = [
     "Replies",
     "Reply",
     "SentFile",
+    "TerminalClient",
     "World",
     "notifications",
     "stable_id",

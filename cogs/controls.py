@@ -2,9 +2,10 @@
 the board's own controls (the controls themselves are drawn by cogs/table.py `board_view` and by each cog).
 
 Every control's custom id starts with ``xt:`` and names what it acts on (``xt:act:match:version:seat:index``), so
-controls keep working after a restart. One DynamicItem takes every ``xt:`` id and looks its kind up in `CONTROLS`:
-an id that is tampered with, names a number out of range, belongs to another channel or matches no kind at all is
-answered privately ("this control is not valid here") and logged at INFO, never left unanswered.
+controls keep working after a restart. One DynamicItem takes every component id there is (the bot keeps no other
+views) and looks its kind up in `CONTROLS`: an id that is tampered with, names a number out of range, belongs to
+another channel, matches no kind or is not of the ``xt:`` scheme at all is answered privately ("this control is not
+valid here") and logged at INFO, never left unanswered (Discord would show "This interaction failed").
 """
 
 from __future__ import annotations
@@ -70,8 +71,8 @@ def parse_control(custom_id: str) -> tuple[ControlKind, dict[str, Any]] | None:
     return kind, fields
 
 
-class Router(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"(?s)xt:(?P<rest>.*)"):
-    """Every ``xt:`` control of every message: parsed here, handled by its registered kind."""
+class Router(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"(?s).*"):
+    """Every control of every message, whatever its id: parsed here, handled by its registered kind or refused."""
 
     def __init__(self, item: discord.ui.Item[Any], custom_id: str) -> None:
         self.custom_id_text = custom_id

@@ -1,5 +1,6 @@
-"""The command line: `run` connects to Discord; `local` plays offline; `migrate` copies a database;
-`simulate` plays bot-only games headless; `replay` checks an exported game."""
+"""The command line (`expedition-bot`, `python -m bot`): `run` connects to Discord and `sync` registers the commands
+(runner.py, with config.py's settings); `local` plays offline; `migrate` copies a database; `simulate` plays
+bot-only games headless; `replay` checks an exported game. Every entry point of the bot lives in this package."""
 
 from __future__ import annotations
 

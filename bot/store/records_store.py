@@ -100,13 +100,13 @@ class RecordsStore:
             "SELECT text FROM events WHERE match_id = ? AND text <> '' ORDER BY seq", (match_id,))
         return [row["text"] for row in rows]
 
-    async def event_lines(self, match_id: int, last: int) -> list[tuple[str, int | None, str]]:
-        """(kind, seat, text) of the match's newest `last` events, oldest first: what a board's story reads, without
-        decoding the events' actions, results and draws (a board read and decoded 40 events)."""
+    async def event_lines(self, match_id: int, last: int) -> list[tuple[int, str, int | None, str]]:
+        """(seq, kind, seat, text) of the match's newest `last` events, oldest first: what a board's story reads,
+        without decoding the events' actions, results and draws (a board read and decoded 40 events)."""
         rows = await self._fetchall(
             "SELECT * FROM (SELECT seq, kind, seat, text FROM events WHERE match_id = ? ORDER BY seq DESC LIMIT ?) "
             "AS recent ORDER BY seq", (match_id, int(last)))
-        return [(row["kind"], row["seat"], row["text"]) for row in rows]
+        return [(row["seq"], row["kind"], row["seat"], row["text"]) for row in rows]
 
     async def event_columns(self, match_id: int) -> list[EventColumns]:
         """The match's events as stored, JSON undecoded (`decode_event` decodes one): for work done in a worker

@@ -59,7 +59,7 @@ def _parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     if args.command == "replay":
-        from bot.history import run_check
+        from bot.features.history import run_check
 
         return run_check(args.file)
     if args.command == "invite":

@@ -2,7 +2,7 @@
 games opened in threads, and the channels and default modes a server allows.
 
 The /game subcommands (kick, rejoin) are declared in cogs/lobby.py's group and delegate here; the work itself is
-bot/community.py, run on the bot's clock by bot/scheduler.py.
+bot/features/community.py, run on the bot's clock by bot/features/scheduler.py.
 """
 
 from __future__ import annotations
@@ -15,10 +15,11 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord.ext import commands
 
-from bot import community
-from bot.community import LOBBY_EXPIRY, REMIND, TIMER, ServerSettings, check_hours, hours_text, settings_for
 from bot.core import JSON, RuleError, find_game
-from bot.scheduler import Due
+from bot.features import community
+from bot.features.community import LOBBY_EXPIRY, REMIND, TIMER, settings_for
+from bot.features.scheduler import Due
+from bot.settings import ServerSettings, check_hours, hours_text
 from cogs.common import NO_PINGS, channel_id_of, pings, player_of, safe_name, safe_text, send_private, service_of
 from cogs.controls import button, register_control, stopped
 from cogs.table import acknowledge, desk_of, tell

@@ -11,11 +11,11 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import autoplay
-from bot.community import hours_text
 from bot.core import all_games, find_game
 from bot.core.seats import BOT_LEVELS
+from bot.features import autoplay
 from bot.service import LOG_LIMIT, MAX_SEED, InvalidControl, MatchRecord
+from bot.settings import hours_text
 from cogs import community, records
 from cogs.common import NO_PINGS, channel_id_of, player_of, safe_name, safe_text, send_private, service_of
 from cogs.controls import Router, button, register_control, send_detail, stopped

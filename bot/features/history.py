@@ -18,7 +18,7 @@ from bot.core.replay import RecordedStep, Replayer, Rewind
 from bot.core.rng import ReplayDivergence
 from bot.core.seats import is_bot
 from bot.store import EventRecord, MatchRecord
-from bot.undo import UNDO_KIND, setup_of
+from bot.table import UNDO_KIND, setup_of
 
 if TYPE_CHECKING:
     from bot.service import GameService

@@ -235,4 +235,9 @@ def test_the_readme_offline_example_runs_as_printed(tmp_path: Path, capsys: pyte
         if line.startswith(("/", "click", "choose")):
             assert "(!)" not in block, block
             assert "--- posted" in block or "--- board updated in place" in block, block
-    assert "Alice moved" in blocks[-1]  # the last line is Alice's move, as the README says
+    # What the README says of it: with the seed it uses Alice places first, and the button pressed last is the one
+    # it names.
+    pressed = re.search(r'newest board \("([^"]+)"\)', README.read_text())
+    last_buttons = re.findall(r"^buttons: .*$", "".join(blocks[:-1]), flags=re.M)[-1]
+    assert pressed and last_buttons.startswith(f"buttons: [1] {pressed[1]}  "), last_buttons
+    assert "@Alice — Alice to place" in out and "Alice moved" in blocks[-1]

@@ -20,7 +20,7 @@ from bot.features.community import Clock, utc_now
 from bot.features.scheduler import Scheduler
 from bot.service import GameService
 from bot.store import Store
-from cogs.table import BoardDesk
+from cogs.table import BoardDesk, answer_error
 
 log = logging.getLogger(__name__)
 
@@ -112,8 +112,6 @@ class ExpeditionBot(commands.Bot):
     async def on_app_command_error(self, interaction: discord.Interaction,
                                    error: app_commands.AppCommandError) -> None:
         """Rule errors are answered privately; anything else is logged with its trace and apologised for."""
-        from cogs.common import answer_error
-
         original = getattr(error, "original", error)
         if isinstance(error, app_commands.CheckFailure) and not isinstance(original, RuleError):
             await answer_error(interaction, RuleError(str(error) or "You cannot use this command here."))

@@ -2,7 +2,12 @@
 
 Everything that changes a match goes through here — the Discord cogs, the local table and the tests — so the
 checks (seated? your turn? stale board? game over?) are made in one place, and every accepted move is committed
-before anyone is told about it.
+before anyone is told about it. Each change is one channel's transaction of the table API (bot/table.py).
+
+Features (bot/features/) sit above the service and plug into its hooks at start-up, never imported by it: after a
+committed move (`on_after_move`: the computer players' turns), when a move ends a game (`on_game_end`: ratings),
+and before every write, where the seats to move may change (`planner`: reminders and turn timers planned into the
+write's own transaction).
 """
 
 from __future__ import annotations
@@ -59,7 +64,9 @@ class InvalidControl(RuleError):
 MAX_BUTTONS = 20  # four rows of five; the fifth row holds "Show mine"
 MENU_BUTTONS = 15  # three rows of buttons when a select menu takes the fourth
 MENU_OPTIONS = 25  # Discord's limit for one select menu
-MAX_SEED = 2**53  # seeds are shown to players and stored as SQL integers: keep them well inside both
+# Seeds and game numbers are command options: Discord's integers stop at 2^53 - 1 (a max_value above that makes it
+# refuse the whole command registration), and they are stored as SQL integers and shown to players.
+MAX_SEED = 2**53 - 1
 LOG_LIMIT = 500  # the most moves /game log returns at once
 STORY_EVENTS = 40  # how far back a board looks for the turn it tells
 STORY_LINES = 8
@@ -201,7 +208,7 @@ class GameService:
         chosen_mode = game.mode(mode)
         if seed is not None and not 0 <= seed <= MAX_SEED:
             raise LobbyError(f"A seed is a whole number from 0 to {MAX_SEED}; {seed} is outside that range.")
-        chosen_seed = seed if seed is not None else secrets.randbelow(MAX_SEED)
+        chosen_seed = seed if seed is not None else secrets.randbelow(MAX_SEED + 1)
         async with self.tables.lock(channel_id):
             existing = await self.store.open_match(channel_id)
             if existing is not None:

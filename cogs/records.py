@@ -13,8 +13,8 @@ from discord.ext import commands
 from bot.core import LobbyError, find_game
 from bot.features import history, undo
 from bot.service import MatchRecord
-from cogs.common import NO_PINGS, channel_id_of, pings, safe_name, safe_text, send_private, service_of
-from cogs.controls import button, register_control, stopped
+from cogs.common import NO_PINGS, button, channel_id_of, pings, safe_name, safe_text, send_private, service_of, stopped
+from cogs.controls import register_control
 from cogs.table import acknowledge, desk_of, tell
 
 MESSAGE_CHARS = 1900

@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from bot.__main__ import main
+from bot.cli import main
+from bot.cli.migrate import migrate
 from bot.core import find_game
 from bot.features import install
-from bot.migrate import migrate
 from bot.service import GameService, Player
 from bot.store import Store
 from tests.fakes import tiny_png

@@ -14,9 +14,9 @@ from typing import Any
 import pytest
 from discord.ext import commands
 
-from bot.__main__ import main
 from bot.app import create_bot
-from bot.config import load_settings
+from bot.cli import main
+from bot.cli.config import load_settings
 from bot.core import StaleBoard
 from bot.features import install
 from bot.offline import DiscordHarness

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from openskill.models import PlackettLuce
 
-from bot.__main__ import main
+from bot.cli import main
 from bot.core import Game, LobbyError, all_games
 from bot.features import history, ratings, undo
 from bot.service import GameService, Player

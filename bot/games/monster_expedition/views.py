@@ -118,6 +118,9 @@ def view(state: JSON, viewer: Viewer, cat: Catalog | None = None) -> JSON:
             "hunting_value": turn["hunting_value"],
             "spent": turn["spent"],
             "remaining": remaining_value(state) if state["phase"] in ("purchase", "steal") else None,
+            "affordable": affordable_cards(state, cat),
+            "cage_affordable": state["phase"] == "purchase" and any(
+                a["type"] == "cage" for a in purchase_options(state, cat)),
         },
         "players": players,
         "scores": [{"seat": p["seat"], "name": p["name"], "monster_points": p["monster_points"],
@@ -184,6 +187,19 @@ def capturable_monsters(state: JSON, cat: Catalog | None = None) -> list[JSON]:
         choices.append({"id": monster.id, "name": monster.name, "level": monster.level, "region": monster.region,
                         "vp": monster.vp, "cost": cost, "crates": crates})
     return choices
+
+
+def affordable_cards(state: JSON, cat: Catalog | None = None) -> list[str]:
+    """The display cards (monsters and the Monster Trader) the seat to move can buy now with what is left of their
+    hunting value, in display order: the board marks them. Empty outside the purchase phase."""
+    cat = cat or catalog()
+    if state["over"] or state["phase"] != "purchase":
+        return []
+    options = purchase_options(state, cat)
+    wanted = {a["card"] for a in options if a["type"] == "capture"}
+    if any(a["type"] == "trader" for a in options):
+        wanted.add(TRADER_ID)
+    return [slot["card"] for slot in state["display"] if slot["card"] in wanted]
 
 
 def _style(region: str) -> str:

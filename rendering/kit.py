@@ -1036,3 +1036,43 @@ def medal(draw: ImageDraw.ImageDraw, centre: tuple[float, float], radius: float,
     mark("medal", (x - r, y - r * 1.45, x + r, y + r))
     draw.text((x, y + 1), str(place), font=font(max(12, int(r * 1.2)), "bold"),
               fill=INK_DARK if place in MEDALS else INK, anchor="mm", role="label")
+
+
+@lru_cache(maxsize=128)
+def piece_face(kind: str, size: int, style: PlayerStyle, background: str | None = None) -> Face:
+    """A game piece in a player's colour with their letter, drawn once per process, on a transparent square (or on
+    `background`): "pawn", a standing figure (an explorer, a mech: the piece that moves), or "cube", a block with
+    its top and side faces (a marker left behind). The two differ by shape, not only by colour."""
+    pad = 3
+    side = size + 2 * pad
+    image = Image.new("RGBA" if background is None else "RGB", (side, side),
+                      (0, 0, 0, 0) if background is None else _rgb(background))
+    with building(image) as drawn:
+        draw = Draw(image)
+        s = size
+        left, top = pad, pad
+        if kind == "pawn":
+            head = s * 0.2
+            cx = left + s / 2
+            body = [(cx - s * 0.2, top + s * 0.34), (cx + s * 0.2, top + s * 0.34), (left + s * 0.98, top + s - 2),
+                    (left + s * 0.02, top + s - 2)]
+            draw.polygon(body, fill=style.colour, outline=INK_DARK, width=2)
+            draw.ellipse((cx - head, top, cx + head, top + 2 * head), fill=style.colour, outline=INK_DARK,
+                         width=2)
+            label_y = top + s * 0.7
+        else:
+            depth = s * 0.2
+            front = (left, top + depth, left + s - depth, top + s - 1)
+            draw.polygon([(left, top + depth), (left + depth, top), (left + s - 1, top), (left + s - depth,
+                                                                                          top + depth)],
+                         fill=style.colour, outline=INK_DARK)
+            draw.polygon([(left + s - depth, top + depth), (left + s - 1, top), (left + s - 1, top + s - depth - 1),
+                          (left + s - depth, top + s - 1)], fill=INK_DARK, outline=INK_DARK)
+            draw.rectangle(front, fill=style.colour, outline=INK_DARK, width=2)
+            label_y = (front[1] + front[3]) / 2
+            cx = (front[0] + front[2]) / 2
+        mark(kind, (left, top, left + s, top + s))
+        draw.text((cx, label_y), style.letter, font=font(max(SMALL, int(s * 0.42)), "bold"), fill=style.ink,
+                  anchor="mm", role="label")
+    return Face(image, drawn)
+

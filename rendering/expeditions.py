@@ -117,6 +117,14 @@ def draw_space(draw: ImageDraw.ImageDraw, space: dict[str, Any], top: int) -> No
 def draw_map(draw: ImageDraw.ImageDraw, view: dict[str, Any], top: int) -> None:
     for space in view["map"]["spaces"]:
         draw_space(draw, space, top)
+    reachable, current = set(view.get("reachable") or ()), view.get("current")
+    if reachable and current is not None:  # where the player to move can move: outlined in their colour
+        colour = kit.player_style(int(current["seat"])).colour
+        for space in view["map"]["spaces"]:
+            if space["code"] in reachable:
+                points = list(hex_points(space["row"], space["col"], top))
+                draw.line([*points, points[0], points[1]], fill=kit.HIGHLIGHT, width=7, joint="curve")
+                draw.line([*points, points[0], points[1]], fill=colour, width=4, joint="curve")
     links = view["map"]["basecamp"]["links"]
     base_y = top + MAP_TOP + HEX_R * 2 + 4 * 1.5 * HEX_R + 40
     xs = [hex_centre(4, ord(code[0]) - ord("a"), top)[0] for code in links]

@@ -76,7 +76,7 @@ def tile_face(name: str, kind: str, points: int, rule: str) -> kit.Face:
 
 
 def _draw_tile(draw: kit.Draw, name: str, kind: str, points: int, rule: str) -> None:
-    body = kit.body_face(30, kind, PANEL_LIGHT)
+    body = kit.body_face(26, kind, PANEL_LIGHT)
     kit.paste(draw._image, body, (46 - body.image.width // 2, 46 - body.image.height // 2))  # type: ignore[attr-defined]
     title, face = kit.fitted(name, TILE_W - 190, 40, "bold", 20)
     draw.text((92, 14), title, font=face, fill=INK)
@@ -190,7 +190,7 @@ def _draw_card_back(draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], l
 
 def _draw_participants(draw: ImageDraw.ImageDraw, view: View, top: int) -> int:
     top = _section_title(draw, "Explorers", top)
-    for entry in view["participants"]:
+    for _, entry in _p_ranked(view):  # at the end, best first
         style = style_of(view, entry["id"])
         scored = entry.get("scored", [])
         unscored = entry.get("unscored", []) if view["phase"] == "over" else []  # revealed at the end
@@ -219,7 +219,7 @@ def _draw_participants(draw: ImageDraw.ImageDraw, view: View, top: int) -> int:
             extra = []
             if entry.get("held"):
                 extra.append("held by gravity")
-            if view["mode"] not in ("abstract",):
+            if view["mode"] not in ("abstract",) and view["phase"] != "over":
                 extra.append(f"{entry['hand_size']} secret card{'s' if entry['hand_size'] != 1 else ''}")
             draw.text((right, top + 56), " · ".join(extra), font=font(26), fill=INK_MUTED, anchor="ra")
             backs = entry.get("hand_size", 0) if view["mode"] != "abstract" and view["phase"] != "over" else 0
@@ -418,7 +418,7 @@ def _p_draw_tile(draw: kit.Draw, name: str, kind: str, points: int, rule: str) -
     below (two lines: the narrower regular weight when semibold needs three)."""
     body = kit.body_face(18, kind, PANEL_LIGHT)
     kit.paste(draw._image, body, (30 - body.image.width // 2, 24 - body.image.height // 2))  # type: ignore[attr-defined]
-    draw.text((60, 4), name, font=font(_name_size(name), "bold"), fill=INK, role="card")
+    draw.text((63, 4), name, font=font(_name_size(name), "bold"), fill=INK, role="card")
     cx, cy = P_TILE_W - 20, 22
     draw.ellipse((cx - 16, cy - 16, cx + 16, cy + 16), fill=YELLOW, outline=INK_DARK, width=2)
     draw.text((cx, cy), str(points), font=font(BIG, "bold"), fill=INK_DARK, anchor="mm", role="score")
@@ -432,7 +432,7 @@ def _p_draw_tile(draw: kit.Draw, name: str, kind: str, points: int, rule: str) -
 def _name_size(name: str) -> int:
     """The largest bold size, 24 down to 18 px, at which a location's name fits between its body and points."""
     size = 24
-    while size > SMALL and kit.measure(name, size, "bold") > P_TILE_W - 60 - 42:
+    while size > SMALL and kit.measure(name, size, "bold") > P_TILE_W - 63 - 40:
         size -= 1
     return size
 

@@ -218,6 +218,20 @@ def legal_destinations(comp: Components, state: dict[str, Any], seat: int) -> li
     return labels or [("stay", "stay (no legal move; counts as moving)")]
 
 
+def destination_choice(comp: Components, state: dict[str, Any], code: str) -> tuple[str, str]:
+    """A destination as a menu option shows it: the place's name (as the board writes it on its tile), and below
+    it its number and region, or for a face-down tile its space (the board writes it there) and what entering
+    does."""
+    if code == "stay":
+        return "Stay put", "no legal move: staying counts as moving"
+    tile = state["spaces"][code]
+    region = comp.space(code).kind
+    if tile["revealed"]:
+        location = comp.locations[tile["tile"]]
+        return location.name, f"location {location.number}, {region}"
+    return f"Face-down tile {code}", f"{region}: reveals it, takes its map token and ends the move"
+
+
 def private_text(comp: Components, state: dict[str, Any], seat: int) -> str:
     player = state["players"][seat]
     view = player_view(comp, state, seat)

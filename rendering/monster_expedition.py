@@ -477,9 +477,9 @@ def _p_draw_card(draw: kit.Draw, card: dict[str, Any]) -> None:
     draw.text((5, P_CARD_H - 23), f"{card['vp']} VP · caged {card['caged_vp']}", font=kit.font(SMALL), fill=kit.INK)
 
 
-def _p_display(image: Image.Image, draw: kit.Draw, view: dict[str, Any], top: int) -> int:
+def _p_display(image: Image.Image, draw: kit.Draw, view: dict[str, Any], top: int, rows: int = P_ROWS) -> int:
     cards = view["display"]
-    room = P_COLUMNS * P_ROWS
+    room = P_COLUMNS * rows
     shown = cards if len(cards) <= room else cards[: room - 1]
     affordable = set(view["tray"].get("affordable") or ())
     for index, card in enumerate(shown):
@@ -495,13 +495,13 @@ def _p_display(image: Image.Image, draw: kit.Draw, view: dict[str, Any], top: in
             draw.rectangle((x - 3, y - 3, x + P_CARD_W + 2, y + P_CARD_H + 2), outline=kit.GOOD_TEXT, width=3)
             _p_tick(draw, (x + P_CARD_W - 14, y + P_CARD_H - 13))
     if len(cards) > room:
-        x, y = 12 + (P_COLUMNS - 1) * (P_CARD_W + P_GAP), top + (P_ROWS - 1) * (P_CARD_H + P_GAP)
+        x, y = 12 + (P_COLUMNS - 1) * (P_CARD_W + P_GAP), top + (rows - 1) * (P_CARD_H + P_GAP)
         kit.rounded_panel(draw, (x, y, x + P_CARD_W, y + P_CARD_H), fill=kit.PANEL, radius=8)
         draw.text((x + P_CARD_W / 2, y + P_CARD_H / 2), f"+{len(cards) - room + 1} more", font=kit.font(BIG, "bold"),
                   fill=kit.INK, anchor="mm")
     if not cards:
         draw.text((12, top + 10), "The display is empty.", font=kit.font(SMALL), fill=kit.INK_MUTED)
-    return _p_legend(draw, view, top + P_ROWS * (P_CARD_H + P_GAP) - 2)
+    return _p_legend(draw, view, top + rows * (P_CARD_H + P_GAP) - 2)
 
 
 def _p_tick(draw: kit.Draw, centre: tuple[float, float], radius: int = 11) -> None:
@@ -527,7 +527,9 @@ def _p_legend(draw: kit.Draw, view: dict[str, Any], top: int) -> int:
     facts = [f"deck {view['deck_size']}", f"round {view['round']}"] + (["LAST ROUND"] if view.get("last_round")
                                                                        else [])
     deck = " · ".join(facts)
-    if x + kit.measure(deck, SMALL, "semibold") <= P_W - 12:
+    if view.get("over"):  # (the deck no longer matters)
+        pass
+    elif x + kit.measure(deck, SMALL, "semibold") <= P_W - 12:
         draw.text((P_W - 12, y), deck, font=kit.font(SMALL, "semibold"), fill=kit.INK, anchor="rm")
     else:  # the last round says so on a line of its own
         draw.text((P_W - 12, y + 24), deck, font=kit.font(SMALL, "semibold"), fill=kit.INK, anchor="rm")
@@ -722,11 +724,22 @@ def render_image(view: dict[str, Any]) -> Image.Image:
         y = _p_solo(draw, solo, y)
         if view.get("over"):
             y = int(_p_text(draw, 12, y, str(view["turn"]), P_W - 24, kit.INK, "semibold")) + 6
-    if not view.get("over"):  # at the end the display and the dice no longer matter: the results take the room
+    if not view.get("over"):  # at the end the dice no longer matter: the results take the room
         y = _p_display(image, draw, view, y)
         y = _p_hunt(image, draw, view, y)
-    _p_players(draw, view, y)
+        _p_players(draw, view, y)
+    else:  # the results first, then the wilderness as the game left it, when there is room for it
+        y = _p_players(draw, view, y)
+        rows = next((rows for rows in range(P_ROWS, 0, -1) if P_H - y >= _display_h(rows)), 0)
+        if rows:
+            _p_display(image, draw, view, P_H - _display_h(rows) + 4, rows)
     return image
+
+
+def _display_h(rows: int) -> int:
+    """The display's height in `rows` rows of cards with its legend line, a margin above and one below (a badge's
+    letter stays clear of the edge)."""
+    return rows * (P_CARD_H + P_GAP) + 24 + 8 + 20
 
 
 def render(view: dict[str, Any]) -> bytes:

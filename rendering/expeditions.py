@@ -594,6 +594,20 @@ def _p_legend(draw: kit.Draw, top: int) -> None:
     draw.text((x, y), "· dark: face down · M map token", font=face, fill=kit.INK_MUTED, anchor="lm")
 
 
+@lru_cache(maxsize=256)
+def _p_outline(row: int, col: int, colour: str) -> tuple[Image.Image, Image.Image, tuple[int, int]]:
+    """A space's outline in a player's colour on a white edge, drawn once per process: the piece, its 1-bit mask
+    (lines are not anti-aliased: the cheapest paste) and its place."""
+    left, top, right, bottom = _p_space_box(row, col)
+    piece = Image.new("RGBA", (right - left + 8, bottom - top + 8), (0, 0, 0, 0))
+    points = [(x - left + 4, y - top + 4) for x, y in _p_hex(row, col)]
+    draw = kit.Draw(piece)
+    draw.line([*points, points[0], points[1]], fill=kit.HIGHLIGHT, width=6, joint="curve")
+    draw.line([*points, points[0], points[1]], fill=colour, width=3, joint="curve")
+    mask = piece.getchannel("A").convert("1", dither=Image.Dither.NONE)
+    return piece.convert("RGB"), mask, (left - 4, top - 4)
+
+
 def _p_reachable(draw: kit.Draw, view: dict[str, Any]) -> None:
     """The spaces the player to move can move to, outlined in their colour, and a word on it by the basecamp."""
     reachable = set(view.get("reachable") or ())
@@ -603,9 +617,8 @@ def _p_reachable(draw: kit.Draw, view: dict[str, Any]) -> None:
     style = kit.player_style(int(current["seat"]))
     for space in view["map"]["spaces"]:
         if space["code"] in reachable:
-            points = list(_p_hex(space["row"], space["col"]))
-            draw.line([*points, points[0], points[1]], fill=kit.HIGHLIGHT, width=6, joint="curve")
-            draw.line([*points, points[0], points[1]], fill=style.colour, width=3, joint="curve")
+            outline, mask, origin = _p_outline(space["row"], space["col"], style.colour)
+            kit.blit(draw._image, outline, origin, mask)
     x, y = P_SIDE - 12, _P_BASECAMP_Y
     left = 12 + 150 + 40 * len(view["map"]["basecamp"]["mechs"]) + 12  # clear of the basecamp
     size, lines = kit.fit_lines("outlined: where the mech can move", x - left, 2, (SMALL,))

@@ -566,9 +566,6 @@ def _p_draw_side(draw: kit.Draw, view: View) -> int:
         elif over:
             for text, fill in _p_final_lines(view, entry, detail):
                 y = _p_side_line(draw, x + 42, y, text, width - 46, fill)
-            if place and style is not None:  # the player's piece under the medal
-                draw_token(draw, (x + 18, top + 58), 17, style, width=2)
-                y = max(y, top + 78)
         else:
             facts = [f"{left} marker{'s' if left != 1 else ''} left"]
             if view["mode"] != "abstract":
@@ -578,6 +575,9 @@ def _p_draw_side(draw: kit.Draw, view: View) -> int:
             if entry.get("held"):
                 facts.append("held by gravity")
             y = _p_side_line(draw, x + 42, y, kit.facts_line(facts), width - 46)
+        if place and style is not None:  # the player's piece under the medal
+            draw_token(draw, (x + 18, top + 58), 17, style, width=2)
+            y = max(y, top + 78)
         if entry["id"] == view.get("current") and not over:
             draw.rounded_rectangle((x - 6, top - 6, right + 2, y + 2), radius=8, outline=HIGHLIGHT, width=2)
         y += 10 if over else 14

@@ -74,6 +74,8 @@ def turn_text(comp: Components, state: dict[str, Any]) -> str:
     if turn["pending"]:
         return f"{who}: {PROMPTS[turn['pending']['kind']]}"
     if turn["phase"] == "start":
+        if state["players"][turn["seat"]]["token"] == "all":  # right after an all-three turn: no refresh
+            return f"{who}: choose an action to cover"
         return f"{who}: choose an action to cover, or refresh"
     remaining = [ACTION_WORDS[a] for a in turn["remaining"]]
     if len(remaining) == 1:

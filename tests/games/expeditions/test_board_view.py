@@ -31,6 +31,8 @@ def test_the_token_says_nothing_before_a_first_turn_and_never_all_three_when_one
         state = GAME.apply(state, seat, GAME.legal_actions(state, seat)[0], Rng(5, step)).state
     assert state["turn"]["phase"] == "start"
     assert token_text(state, first) == "covers one this turn"  # must cover one now: not "all 3 actions"
+    assert GAME.turn_text(state).endswith(": choose an action to cover")  # and no "or refresh": it is not legal
+    assert not any(a["type"] == "refresh" for a in GAME.legal_actions(state, first))
     state = GAME.apply(state, first, {"type": "cover", "action": "gather"}, Rng(5, step + 1)).state
     assert token_text(state, first) == "Gather covered"
 

@@ -249,3 +249,13 @@ def test_a_diagonal_arrow_is_drawn_as_an_arrow_not_the_fonts_empty_box(arrow: st
                                                              resample=Image.Resampling.BICUBIC, expand=True)
     assert ImageChops.difference(drawn, expected.crop(expected.getbbox())).getbbox() is None
     assert kit.measure(f"{arrow} go", kit.BIG, "bold") == kit.measure("→ go", kit.BIG, "bold")
+
+
+def test_the_monster_trader_belongs_to_nobody_on_the_board() -> None:
+    """Issue 22: the Monster Trader was framed in the first player's orange whoever's turn it was."""
+    from PIL import ImageColor
+
+    face = me._p_card_face((("cost", 40), ("kind", "trader")))
+    frame = face.image.getpixel((1, 1))
+    assert frame == ImageColor.getrgb(me.TRADER_FRAME)
+    assert all(frame != ImageColor.getrgb(kit.player_style(seat).colour) for seat in range(6))

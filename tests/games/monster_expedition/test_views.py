@@ -83,6 +83,11 @@ def test_purchase_buttons_and_the_capture_autocomplete() -> None:
     assert draco.description == "costs 20 · 5 VP · level 20"
     assert {o.action["card"] for o in menu.options} == {c["id"] for c in choices}
     assert len(buttons) <= 20 and all(len(b.label) <= 25 for b in buttons)
+    tray = GAME.view(state, None)["tray"]  # the board ticks what can be bought: here every monster but not the trader
+    assert tray["affordable"] == [slot["card"] for slot in state["display"] if slot["card"] in
+                                  {"schuppenadler", "vertikalwespe", "federling", "draco-chelonia"}]
+    assert "stachelmaul" not in tray["affordable"] and "monster-trader" not in tray["affordable"]
+    assert tray["cage_affordable"] is True
     rows: dict[int, int] = {}
     for b in buttons:
         rows[b.row or 0] = rows.get(b.row or 0, 0) + 1

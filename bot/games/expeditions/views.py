@@ -83,26 +83,26 @@ def turn_text(comp: Components, state: dict[str, Any]) -> str:
     return f"{who}: {' and '.join(remaining)}, in any order"
 
 
-def has_started_a_turn(state: dict[str, Any], seat: int) -> bool:
-    """Whether `seat` has begun a turn of this game (seats go round in order from a random first player; at the
-    start every token lies as if just refreshed, so the token says nothing until the seat's first turn)."""
+def has_taken_a_turn(state: dict[str, Any], seat: int) -> bool:
+    """Whether `seat` has finished a turn of this game (seats go round in order from a random first player; at the
+    start every token lies as if just refreshed, so the token says nothing until the seat's first turn is over)."""
     count = len(state["players"])
     taken = int(state["turns_taken"])
     turn = state.get("turn")
     if state["over"] or taken >= count or not turn:
         return True
     first = (int(turn["seat"]) - taken) % count
-    return (seat - first) % count <= taken
+    return (seat - first) % count < taken
 
 
 def token_text(state: dict[str, Any], seat: int) -> str:
     """The action token in words for the player panels, as it bears on the player's turn now or next: an action
-    covered, "all 3 actions this turn", "refreshed: all 3 next turn", "covers one next turn"; nothing before the
-    player's first turn (the first turn takes all three, which the turn line says)."""
+    covered, "all 3 actions this turn", "refreshed: all 3 next turn", "covers one next turn"; nothing until the
+    player's first turn is over (the first turn takes all three, which the turn line says)."""
     token = state["players"][seat]["token"]
     if token in ACTION_WORDS:
         return f"{ACTION_WORDS[token]} covered"
-    if not has_started_a_turn(state, seat):
+    if not has_taken_a_turn(state, seat):
         return ""
     turn = state.get("turn") or {}
     current = not state["over"] and turn.get("seat") == seat

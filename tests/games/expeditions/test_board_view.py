@@ -15,16 +15,15 @@ def _words(state: dict) -> list[str]:
 def test_the_token_says_nothing_before_a_first_turn_and_never_all_three_when_one_must_be_covered() -> None:
     state = GAME.setup("standard", ["A", "B", "C"], Rng(5, 0), {})
     first = state["turn"]["seat"]
-    words = _words(state)
-    assert words[first] == "all 3 actions this turn"  # the first turn takes all three, and says so
-    assert all(w == "" for seat, w in enumerate(words) if seat != first)  # no "refreshed" before anyone moved
+    assert _words(state) == ["", "", ""]  # no "refreshed" nor "all 3 actions" before anyone moved
+    assert GAME.turn_text(state).endswith("Move and Play and Gather, in any order")  # (the turn line says it)
     step = 0
     while state["turn"]["seat"] == first:  # the first player's whole first turn
         step += 1
         state = GAME.apply(state, first, GAME.legal_actions(state, first)[0], Rng(5, step)).state
     assert token_text(state, first) == "covers one next turn"
     second = state["turn"]["seat"]
-    assert token_text(state, second) == "all 3 actions this turn"
+    assert token_text(state, second) == ""  # a first turn: the turn line says all three
     while state["turn"]["seat"] != first:  # round the table back to the first player
         seat = state["turn"]["seat"]
         step += 1

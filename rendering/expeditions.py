@@ -182,7 +182,8 @@ def draw_side(draw: ImageDraw.ImageDraw, view: dict[str, Any], top: int, bottom:
     if outcome:
         draw.text((left + 16, y), "Final result", font=kit.font(26, "bold"), fill=kit.YELLOW)
         y += 36
-        for line in kit.wrap(draw, outcome["summary"], right - left - 32, kit.font(24, "semibold"))[:4]:
+        for line in kit.sentences_that_fit(str(outcome["summary"]).split(" Scores:")[0], right - left - 32, 2,
+                                           24):  # the winner in words; the scores are listed below, best first
             draw.text((left + 16, y), line, font=kit.font(24, "semibold"), fill=kit.INK)
             y += 30
         ranked = sorted(view["players"], key=lambda p: (-p["score"], -p["tiebreak"]))
@@ -299,12 +300,13 @@ def render_detail(view: dict[str, Any]) -> bytes:
     scores = [(kit.player_style(p["seat"]), p["name"], f"${p['score']} · {p['stars']} star{'s' * (p['stars'] != 1)}")
               for p in players]
     turn_style = kit.player_style(current) if current is not None else None
-    turn = view["turn"] if not view.get("outcome") else f"Game over — {view['outcome']['summary']}"
+    turn = view["turn"] if not view.get("outcome") else f"Game over: {_p_headline(view).removeprefix('Game over: ')}"
     kit.header_band(draw, kit.WIDTH, view.get("title", "Expeditions"), turn, view["last_move"], turn_style, scores)
     draw_map(draw, view, header)
     draw_side(draw, view, header, map_bottom)
     places = {s["code"]: f"{s['code']}: {s['label']} {s['name']}" for s in view["map"]["spaces"] if s.get("label")}
-    for index, player in enumerate(players):
+    ranked = [player for _, player in _p_places(view)] if view.get("outcome") else players  # the end: best first
+    for index, player in enumerate(ranked):
         where = places.get(player["at"], player["at"])
         draw_mat(draw, player, map_bottom + index * MAT_HEIGHT, player["seat"] == current, where)
     # A 128-colour palette keeps every flat colour of the board, halves the encoding time and the file size.

@@ -102,7 +102,7 @@ def token_text(state: dict[str, Any], seat: int) -> str:
     token = state["players"][seat]["token"]
     if token in ACTION_WORDS:
         return f"{ACTION_WORDS[token]} covered"
-    if not has_taken_a_turn(state, seat):
+    if state["over"] or not has_taken_a_turn(state, seat):  # (no next turn at the end)
         return ""
     turn = state.get("turn") or {}
     current = not state["over"] and turn.get("seat") == seat

@@ -44,6 +44,8 @@ def test_a_refresh_reads_as_all_three_next_turn() -> None:
     state["turns_taken"] = 2
     state = GAME.apply(state, seat, {"type": "refresh"}, Rng(9, 1)).state
     assert token_text(state, seat) == "refreshed: all 3 next turn"
+    state["over"] = True
+    assert token_text(state, seat) == ""  # the game is over: there is no next turn to speak of
 
 
 def test_the_reachable_spaces_are_the_legal_moves_while_the_move_is_to_take() -> None:

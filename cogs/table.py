@@ -23,11 +23,13 @@ import io
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import TYPE_CHECKING, Any, Protocol
 
 import discord
 
 from bot.core import RuleError, StaleBoard, find_game
+from bot.features.community import lobby_closes_at
 from bot.service import Accepted, Board, GameService, MatchRecord
 from bot.settings import hours_text
 from cogs.common import NO_PINGS, button, channel_id_of, pings, safe_name, safe_text, send_private, service_of, stopped
@@ -115,7 +117,13 @@ def board_view(board: Board) -> discord.ui.View:
     return stopped(view)
 
 
-def lobby_text(match: MatchRecord, note: str | None = None) -> str:
+async def lobby_content(service: GameService, match: MatchRecord, note: str | None = None) -> str:
+    """The lobby message, with when it closes if nobody starts it (a Discord timestamp: each reader's own time)."""
+    closes = await lobby_closes_at(service, match.id) if match.status == "lobby" else None
+    return lobby_text(match, note, closes)
+
+
+def lobby_text(match: MatchRecord, note: str | None = None, closes: datetime | None = None) -> str:
     game = find_game(match.game)
     mode = game.mode(match.mode)
     seats = "\n".join(
@@ -135,6 +143,8 @@ def lobby_text(match: MatchRecord, note: str | None = None) -> str:
     if match.status == "lobby":
         lines += [f"Seated:\n{seats}", "Join with the button or `/game join`; the host starts with Start or "
                   "`/game start`."]
+        if closes is not None:
+            lines.append(f"The lobby closes {discord.utils.format_dt(closes, 'R')} if nobody starts it.")
     elif match.status == "abandoned":
         lines.append("This lobby was closed.")
     else:
@@ -319,7 +329,9 @@ async def publish(interaction: discord.Interaction, accepted: Accepted) -> None:
     desk = desk_of(interaction)
     if accepted.new_board or await service_of(interaction).board_style(match.guild_id) == "step":
         await tell(interaction, safe_text(accepted.acknowledgement, names) + "\nA new board is posted below.")
-        await desk.post(match.id, interaction=interaction)
+        # A step of the same player's turn (the "step" style) gets its own board but pings nobody: a ping is for
+        # the turn passing to someone.
+        await desk.post(match.id, interaction=interaction, ping=accepted.new_board)
     else:
         await tell(interaction, safe_text(accepted.acknowledgement, names) + "\nThe board above is updated.")
         await desk.refresh(match.id)

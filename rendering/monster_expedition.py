@@ -605,15 +605,26 @@ def _p_camps(draw: kit.Draw, x: float, y: float, player: dict[str, Any]) -> floa
     """A player's three camp levels as chips in the regions' colours ("A 5"; a final camp is framed)."""
     for region in ("aerie", "depths", "forest"):
         camp = player["camps"][region]
-        text = f"{REGION_LETTERS[region]} {camp['level']}"
-        width = kit.measure(text, SMALL, "bold") + 14
-        draw.rounded_rectangle((x, y, x + width, y + 24), radius=6, fill=REGION_COLOURS[region],
-                               outline=kit.INK if camp["final"] else None, width=2)
-        draw.text((x + width / 2, y + 12), text, font=kit.font(SMALL, "bold"), fill=REGION_INK[region],
-                  anchor="mm", role="label")
-        kit.mark("camp", (x, y, x + width, y + 24))
-        x += width + 6
+        chip = _p_camp_chip(region, int(camp["level"]), bool(camp["final"]))
+        kit.paste(draw._image, chip, (round(x), round(y)))  # type: ignore[attr-defined]
+        x += chip.image.width + 6
     return x
+
+
+@lru_cache(maxsize=64)
+def _p_camp_chip(region: str, level: int, final: bool) -> kit.Face:
+    """One camp's chip, drawn once per process on the board's background."""
+    text = f"{REGION_LETTERS[region]} {level}"
+    width = kit.measure(text, SMALL, "bold") + 14
+    image = Image.new("RGB", (width + 1, 25), kit.BACKGROUND)
+    with kit.building(image) as drawn:
+        draw = kit.Draw(image)
+        draw.rounded_rectangle((0, 0, width, 24), radius=6, fill=REGION_COLOURS[region],
+                               outline=kit.INK if final else None, width=2)
+        draw.text((width / 2, 12), text, font=kit.font(SMALL, "bold"), fill=REGION_INK[region], anchor="mm",
+                  role="label")
+        kit.mark("camp", (0, 0, width, 24))
+    return kit.Face(image, drawn)
 
 
 def _place_text(place: int) -> str:

@@ -48,8 +48,7 @@ def test_camp_view_gives_level_side_dice_and_bonus() -> None:
 def test_quick_actions_follow_the_phases() -> None:
     state = named(["Julia", "Oliver"])
     labels = [b.label for b in GAME.quick_actions(state, 0)]
-    assert labels == ["Aerie L1: yellow + 2 black", "Depths L1: blue + 2 black",
-                      "Enchanted Forest L1: green + 2 black"]
+    assert labels == ["Aerie: yellow + 2 black", "Depths: blue + 2 black", "Forest: green + 2 black"]
     assert GAME.quick_actions(state, 1) == []
     state, _ = act(state, {"type": "camp", "region": "aerie"}, dice(4, 1, 1, region="aerie"))
     assert [(b.label, b.action) for b in GAME.quick_actions(state, 0)] == [
@@ -76,8 +75,19 @@ def test_purchase_buttons_and_the_capture_autocomplete() -> None:
     labels = [b.label for b in buttons]
     assert labels[:2] == ["Buy cage (10)", "Buy 2 cages (20)"]
     assert "Done (22 left is lost)" in labels
-    assert "Draco Chelonia (20, 5 VP)" in labels
-    assert len(buttons) <= 20 and all(len(b.label) < 80 for b in buttons)
+    assert not any("Draco" in label for label in labels)  # the monsters are in the menu, not repeated as buttons
+    menu = GAME.choice_menu(state, 0)
+    assert menu is not None and menu.placeholder == "Capture a monster…"
+    draco = next(o for o in menu.options if o.label == "Draco Chelonia")
+    assert draco.action == {"type": "capture", "card": "draco-chelonia"}
+    assert draco.description == "costs 20 · 5 VP · level 20"
+    assert {o.action["card"] for o in menu.options} == {c["id"] for c in choices}
+    assert len(buttons) <= 20 and all(len(b.label) <= 25 for b in buttons)
+    tray = GAME.view(state, None)["tray"]  # the board ticks what can be bought: here every monster but not the trader
+    assert tray["affordable"] == [slot["card"] for slot in state["display"] if slot["card"] in
+                                  {"schuppenadler", "vertikalwespe", "federling", "draco-chelonia"}]
+    assert "stachelmaul" not in tray["affordable"] and "monster-trader" not in tray["affordable"]
+    assert tray["cage_affordable"] is True
     rows: dict[int, int] = {}
     for b in buttons:
         rows[b.row or 0] = rows.get(b.row or 0, 0) + 1

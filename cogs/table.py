@@ -82,6 +82,9 @@ def board_content(board: Board, *, ping: bool, note: str | None = None) -> str:
     return text
 
 
+BOARD_REPOSTED = "The board message was deleted, so the board is posted again here."
+
+
 def board_message(board: Board, *, ping: bool, note: str | None = None, controls: bool = True) -> dict[str, Any]:
     """Keyword arguments for a new board message or an edit: content, the image with its alt text, the controls."""
     message: dict[str, Any] = {
@@ -284,7 +287,7 @@ class BoardDesk:
                 attachments=[file] if file is not None else [], **message)
             self.edits_sent += 1
         except discord.NotFound:  # someone deleted the board: post it again, without pinging anyone twice
-            await self._post(match_id, ping=False)
+            await self._post(match_id, ping=False, note=BOARD_REPOSTED)
 
     async def _post(self, match_id: int, *, interaction: discord.Interaction | None = None, ping: bool = True,
                     note: str | None = None) -> discord.Message:

@@ -5,18 +5,21 @@ from bot.store.database import Store
 from bot.store.engines import is_postgres_url
 from bot.store.records import (
     ChannelBusy,
+    EventColumns,
     EventRecord,
     MatchRecord,
     ScheduledWork,
     SeatRecord,
     StoreError,
     VersionClash,
+    decode_event,
 )
 from bot.store.records_store import Rating, UndoRequest
 
 __all__ = [
     "ChannelBusy",
     "CommunityChange",
+    "EventColumns",
     "EventRecord",
     "MatchRecord",
     "NewWork",
@@ -28,5 +31,6 @@ __all__ = [
     "StoreError",
     "UndoRequest",
     "VersionClash",
+    "decode_event",
     "is_postgres_url",
 ]

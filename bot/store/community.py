@@ -8,6 +8,8 @@ docstring, so it runs unchanged on SQLite and PostgreSQL.
 from __future__ import annotations
 
 import json
+import time
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
@@ -18,6 +20,11 @@ if TYPE_CHECKING:
     from collections.abc import Iterable
 
     from bot.store.engines import Row
+
+
+SETTINGS_KEPT_SECONDS = 60.0
+SETTINGS_KEPT_SERVERS = 4096
+"""Server settings kept in memory: read on every move, changed rarely (see `CommunityStore.settings`)."""
 
 
 def _dumps(value: Any) -> str:
@@ -94,23 +101,51 @@ class CommunityStore:
 
     # ----------------------------------------------------------------------------------------------- settings
 
+    def _settings_cache(self) -> OrderedDict[int, tuple[float, dict[str, Any]]]:
+        cache: OrderedDict[int, tuple[float, dict[str, Any]]] | None = self.__dict__.get("_cached_settings")
+        if cache is None:
+            cache = self.__dict__["_cached_settings"] = OrderedDict()
+        return cache
+
     async def settings(self, guild_id: int) -> dict[str, Any]:
-        """Every setting a server changed from its default, by key."""
+        """Every setting a server changed from its default, by key.
+
+        Read on every move (its reminders and timer): kept for `SETTINGS_KEPT_SECONDS` and forgotten at once when
+        this store changes them. A server's commands reach the one process running its shard, so another process
+        changes them only through tools (`migrate`), seen here within that time."""
+        cache = self._settings_cache()
+        kept = cache.get(guild_id)
+        if kept is not None and time.monotonic() - kept[0] < SETTINGS_KEPT_SECONDS:
+            cache.move_to_end(guild_id)
+            return dict(kept[1])
         rows = await self._fetchall("SELECT key, value_json FROM settings WHERE guild_id = ?", (guild_id,))
-        return {row["key"]: json.loads(row["value_json"]) for row in rows}
+        found = {row["key"]: json.loads(row["value_json"]) for row in rows}
+        cache[guild_id] = (time.monotonic(), found)
+        cache.move_to_end(guild_id)
+        while len(cache) > SETTINGS_KEPT_SERVERS:
+            cache.popitem(last=False)
+        return dict(found)
 
     async def set_setting(self, guild_id: int, key: str, value: Any) -> None:
-        async with self._transaction():
-            await self._execute(
-                "INSERT INTO settings (guild_id, key, value_json) VALUES (?, ?, ?) "
-                "ON CONFLICT (guild_id, key) DO UPDATE SET value_json = excluded.value_json",
-                (guild_id, key, _dumps(value)),
-            )
+        self._settings_cache().pop(guild_id, None)
+        try:
+            async with self._transaction():
+                await self._execute(
+                    "INSERT INTO settings (guild_id, key, value_json) VALUES (?, ?, ?) "
+                    "ON CONFLICT (guild_id, key) DO UPDATE SET value_json = excluded.value_json",
+                    (guild_id, key, _dumps(value)),
+                )
+        finally:
+            self._settings_cache().pop(guild_id, None)  # a read during the write kept the old value
 
     async def clear_setting(self, guild_id: int, key: str) -> None:
         """Back to the default."""
-        async with self._transaction():
-            await self._execute("DELETE FROM settings WHERE guild_id = ? AND key = ?", (guild_id, key))
+        self._settings_cache().pop(guild_id, None)
+        try:
+            async with self._transaction():
+                await self._execute("DELETE FROM settings WHERE guild_id = ? AND key = ?", (guild_id, key))
+        finally:
+            self._settings_cache().pop(guild_id, None)
 
     # ----------------------------------------------------------------------------------------------- seat owners
 

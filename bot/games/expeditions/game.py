@@ -391,7 +391,8 @@ class ExpeditionsGame(Game):
         comp = self.comp
         if raw in comp.cards:
             return raw
-        matches = [c for c in state["players"][seat]["hand"] if same_name(raw, comp.cards[c].name)]
+        matches = [c for c in state["players"][seat]["hand"]
+                   if any(same_name(raw, name) for name in comp.cards[c].names.texts)]
         if matches:
             return matches[0]
         hand = [comp.cards[c].name for c in state["players"][seat]["hand"]]

@@ -54,8 +54,16 @@ class ExpeditionBot(commands.Bot):
         self.scheduler: Scheduler
         self._scheduler_loop: asyncio.Task[None] | None = None
 
+    async def open_store(self) -> Store:
+        """Open (and migrate) the database now; `run` does this before contacting Discord, so that a database the
+        bot cannot use is refused in one sentence at start (StoreError) rather than failing every move later."""
+        if self.store is None:
+            self.store = await Store.open(self.database)
+        return self.store
+
     async def setup_hook(self) -> None:
-        self.store = await Store.open(self.database)
+        await self.open_store()
+        assert self.store is not None
         self.service = GameService(self.store)
         self.desk = BoardDesk(self, self.service)
         self.scheduler = Scheduler(self.store, self.clock)  # issue 12: handlers come from cogs/community.py

@@ -38,6 +38,7 @@ from bot.core.datafiles import data_root
 from bot.core.replay import replay
 from bot.core.seats import is_bot
 from bot.store import ChannelBusy, EventRecord, MatchRecord, Store, VersionClash
+from bot.store import StoreUnavailable as StoreUnavailable  # for the cogs, which never import the store
 from rendering import render_board
 from rendering.pool import RenderPool
 

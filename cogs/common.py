@@ -12,12 +12,14 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.core import RuleError, StaleBoard
-from bot.service import GameService, Player
+from bot.service import GameService, Player, StoreUnavailable
 
 if TYPE_CHECKING:
     from bot.app import ExpeditionBot
 
 log = logging.getLogger(__name__)
+
+STORE_NOT_ANSWERING = "The game store is not answering right now. Try again in a minute."
 
 APOLOGY = ("Sorry, something went wrong on our side. The error has been logged; /game board shows where the game "
            "stands.")
@@ -79,6 +81,9 @@ async def answer_error(interaction: discord.Interaction, error: BaseException) -
             await send_current_board_privately(interaction, str(error))
         elif isinstance(error, RuleError):
             await send_private(interaction, str(error))
+        elif isinstance(error, StoreUnavailable):  # past the database's deadline: nothing of it was applied
+            log.warning("The game store did not answer %s in time: %s", _describe(interaction), error)
+            await send_private(interaction, STORE_NOT_ANSWERING)
         else:
             log.error("Unexpected error in %s", _describe(interaction), exc_info=error)
             await send_private(interaction, APOLOGY)

@@ -10,6 +10,7 @@ from bot.store.records import (
     ScheduledWork,
     SeatRecord,
     StoreError,
+    StoreUnavailable,
     VersionClash,
 )
 from bot.store.records_store import Rating, UndoRequest
@@ -26,6 +27,7 @@ __all__ = [
     "SeatRecord",
     "Store",
     "StoreError",
+    "StoreUnavailable",
     "UndoRequest",
     "VersionClash",
     "is_postgres_url",

@@ -10,6 +10,11 @@ class StoreError(RuntimeError):
     """The database cannot be used (too new, corrupt...)."""
 
 
+class StoreUnavailable(StoreError):
+    """The database did not answer within its deadline (frozen, restarting, locked by another process, out of
+    connections): nothing of the call was applied, and the player is asked to try again in a minute."""
+
+
 class VersionClash(RuntimeError):
     """The match changed since it was read: someone else's move was committed first."""
 

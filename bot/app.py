@@ -19,7 +19,7 @@ from bot.core import RuleError
 from bot.scheduler import Scheduler
 from bot.service import GameService
 from bot.store import Store
-from cogs.table import BoardDesk
+from cogs.table import AnswerFirstTree, BoardDesk
 
 log = logging.getLogger(__name__)
 
@@ -42,7 +42,7 @@ class ExpeditionBot(commands.Bot):
         intents.guilds = True
         # Nobody is pinged unless a message names exactly whom (cogs.common.pings).
         super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None,
-                         allowed_mentions=discord.AllowedMentions.none(), **sharding)
+                         allowed_mentions=discord.AllowedMentions.none(), tree_cls=AnswerFirstTree, **sharding)
         self.database = os.fspath(database)
         self.sync_guild = sync_guild
         self.sync_commands = sync_commands

@@ -225,7 +225,7 @@ async def expire_lobby(bot: ExpeditionBot, work: Due, now: datetime) -> None:
 
 
 async def setup(bot: commands.Bot) -> None:
-    register_control("mute", r"(?P<match>[0-9]{1,20}):(?P<turn>[0-9]{1,20})", press_mute)
+    register_control("mute", r"(?P<match>[0-9]{1,20}):(?P<turn>[0-9]{1,20})", press_mute, private=True)
     owner: ExpeditionBot = bot  # type: ignore[assignment]
 
     async def on_remind(work: Due, now: datetime) -> None:

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import discord
+from discord import app_commands
 
 from bot.service import Accepted, Board, GameService
 from cogs.common import NO_PINGS, channel_id_of, pings, safe_text, service_of
@@ -76,14 +77,27 @@ def is_component(interaction: discord.Interaction) -> bool:
     return interaction.type is discord.InteractionType.component
 
 
-async def acknowledge(interaction: discord.Interaction) -> None:
-    """The first response, before any work: private "thinking…" for a command, a silent update for a control."""
+async def acknowledge(interaction: discord.Interaction, *, private: bool = False) -> None:
+    """The first response, before any work: private "thinking…" for a command, a silent update for a control (or,
+    for a control answered only to its presser (`private`), a "thinking…" only they see)."""
     if interaction.response.is_done():
         return
-    if is_component(interaction):
+    if is_component(interaction) and not private:
         await interaction.response.defer()
     else:
         await interaction.response.defer(ephemeral=True, thinking=True)
+
+
+class AnswerFirstTree(app_commands.CommandTree[Any]):
+    """The bot's command tree: every slash command is acknowledged (a private "thinking…") before its callback
+    runs, so no command, present or future, waits on the database, the render pool or Discord before Discord's
+    3-second limit. (Controls are acknowledged by their router, cogs/controls.py; autocomplete, which cannot be
+    deferred, answers within its own budget: cogs.common.answers_in_time.)"""
+
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        if interaction.type is discord.InteractionType.application_command:
+            await acknowledge(interaction)
+        return True
 
 
 async def tell(interaction: discord.Interaction, text: str) -> None:

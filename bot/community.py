@@ -33,6 +33,10 @@ def utc_now() -> datetime:
 REMIND = "remind"
 TIMER = "timer"
 LOBBY_EXPIRY = "lobby_expiry"
+BOARD = "board"
+"""A new board message owed to the channel (the turn passed, or the game ended), with its ping: the outbox item a
+move stores in its own transaction. The live path posts it at once; the scheduler delivers what that missed."""
+BOARD_GRACE_SECONDS = 60  # how long the live path has before the scheduler takes over a board
 REMINDERS_BEFORE_STALL = 3
 TIMER_POLICIES = ("bot", "skip")
 BOARD_STYLES = ("turn", "step")
@@ -136,7 +140,8 @@ class TurnPlanner:
         now = self.clock()
         status = fields.get("status") or match.status
         if status in ("finished", "abandoned"):
-            return CommunityChange(cancel_work=True, now=now).merged(given)
+            final = (self._board(match, (), now),) if status == "finished" and match.status == "active" else ()
+            return CommunityChange(cancel_work=True, add_work=final, now=now).merged(given)
         state = fields.get("state") if fields.get("state") is not None else match.state
         if state is None or status != "active":
             return given  # a lobby: its expiry stays as it is
@@ -149,7 +154,7 @@ class TurnPlanner:
         humans_before = [seat for seat in before or () if (r := match.user_at(seat)) and not is_bot(r.user_id)]
         if kind not in TURN_KINDS and before == after and humans == humans_before:
             return given  # the same player's turn goes on (or a seat not to move changed): its work stands
-        work: list[NewWork] = []
+        work: list[NewWork] = [self._board(match, humans, now)] if before != after or kind in TURN_KINDS else []
         if humans:
             settings = await server_settings(self.store, match.guild_id)
             payload = {"turn": match.version + 1, "seats": humans, "since": int(now.timestamp())}
@@ -161,6 +166,14 @@ class TurnPlanner:
             if timer > 0:
                 work.append(NewWork(TIMER, now + timedelta(hours=timer), payload, **where))
         return CommunityChange(cancel_work=True, add_work=tuple(work), now=now).merged(given)
+
+
+    @staticmethod
+    def _board(match: MatchRecord, seats: list[int] | tuple[int, ...], now: datetime) -> NewWork:
+        """The new board this write owes the channel, pinging the people at `seats` (the outbox, issue 23)."""
+        return NewWork(BOARD, now + timedelta(seconds=BOARD_GRACE_SECONDS),
+                       {"version": match.version + 1, "seats": list(seats)},
+                       guild_id=match.guild_id, channel_id=match.channel_id)
 
 
 # --------------------------------------------------------------------------------------------- reminders

@@ -309,13 +309,14 @@ class GameService:
         profiles = [await self.store.profile(match.guild_id, s.user_id, match.game) for s in match.seats]
         return {**match.options, "profiles": profiles}
 
-    async def abandon(self, channel_id: int, user_id: int, *, can_manage_channel: bool) -> MatchRecord:
+    async def abandon(self, channel_id: int, user_id: int, *, can_manage_channel: bool,
+                      text: str = "The game was abandoned.") -> MatchRecord:
+        """End the channel's game for everyone; `text` is the log's reason (its channel was deleted, say)."""
         async with self._lock(channel_id):
             match = await self._open(channel_id)
             if user_id != match.host_id and not can_manage_channel:
                 raise LobbyError("Only the host, or someone who can manage this channel, can abandon the game.")
-            await self._record(match, "abandoned", user_id=user_id, status="abandoned",
-                               text="The game was abandoned.")
+            await self._record(match, "abandoned", user_id=user_id, status="abandoned", text=text)
             return await self._reload(match)
 
     # ----------------------------------------------------------------------------------------------- play

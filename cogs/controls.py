@@ -19,7 +19,7 @@ import discord
 
 from bot.service import Board, InvalidControl
 from cogs.common import NO_PINGS, answer_error, channel_id_of, send_private, service_of
-from cogs.table import acknowledge, publish
+from cogs.table import acknowledge, publish, where_it_stands
 
 log = logging.getLogger(__name__)
 
@@ -99,6 +99,7 @@ class Router(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"(?s)xt:(
                 raise InvalidControl()
             kind, fields = parsed
             await acknowledge(interaction, private=kind.private)  # answer first, whatever the handler reads
+            await where_it_stands(interaction)
             await kind.handler(interaction, fields, self.item)
         except Exception as error:  # a control has no tree handler: answer here, never leave it unanswered
             if isinstance(error, InvalidControl):

@@ -38,7 +38,7 @@ from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Any
 
-from bot.store.community import CommunityChange, CommunityStore
+from bot.store.community import WORK_COLUMNS, CommunityChange, CommunityStore, work_from
 from bot.store.engines import (
     Engine,
     Row,
@@ -593,16 +593,10 @@ class Store(RecordsStore, CommunityStore):
                 "UPDATE scheduled_work SET claimed_until = ? WHERE id IN ("
                 "SELECT id FROM scheduled_work WHERE done_at IS NULL AND due_at <= ? "
                 "AND (claimed_until IS NULL OR claimed_until <= ?) AND substr(kind, 1, ?) = ? "
-                f"ORDER BY due_at, id LIMIT ?{lock}) "
-                "RETURNING id, kind, match_id, guild_id, channel_id, due_at, payload, claimed_until, done_at",
+                f"ORDER BY due_at, id LIMIT ?{lock}) RETURNING {WORK_COLUMNS}",
                 (moment + int(lease_seconds), moment, moment, len(kind_prefix), kind_prefix, int(limit)),
             )
-        work = [
-            ScheduledWork(id=row["id"], kind=row["kind"], match_id=row["match_id"], guild_id=row["guild_id"],
-                          channel_id=row["channel_id"], due_at=row["due_at"], payload=json.loads(row["payload"]),
-                          claimed_until=row["claimed_until"], done_at=row["done_at"])
-            for row in rows
-        ]
+        work = [work_from(row) for row in rows]
         return sorted(work, key=lambda item: (item.due_at, item.id))
 
     async def finish_work(self, work_id: int, now: datetime | float) -> bool:

@@ -98,3 +98,6 @@ class ScheduledWork:
     payload: dict[str, Any]
     claimed_until: int | None
     done_at: int | None
+    attempts: int = 0  # sends that failed so far (the outbox retries with a growing delay)
+    attempted_at: int | None = None  # when a send was last tried: it may have reached Discord before a crash
+    last_error: str | None = None

@@ -15,6 +15,7 @@ import time
 from pathlib import Path
 
 from bot.core import Rng, find_game
+from bot.features import install
 from bot.service import GameService, Player
 from bot.store import Store
 
@@ -31,7 +32,7 @@ async def bench(game_name: str, players: int, seed: int) -> None:
     mode = next(m for m in game.modes if m.min_players <= players <= m.max_players)
     with tempfile.TemporaryDirectory() as folder:
         store = await Store.open(Path(folder) / "bench.sqlite3")
-        service = GameService(store)
+        service = install(GameService(store))
         people = [Player(1000 + i, f"Player {i + 1}") for i in range(players)]
         await service.new_match(1, 1, game.key, people[0], mode=mode.key, seed=seed)
         for person in people[1:]:

@@ -40,6 +40,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # for tests/ (the game and the cluster)
 
 from bot.core import JSON, Applied, Outcome, Rng, find_game, register
+from bot.features import install
 from bot.service import GameService, Player
 from bot.store import Store, is_postgres_url
 from tests.fakes import Nim, tiny_png
@@ -82,7 +83,7 @@ TAKE = {"type": "take", "count": 1}
 
 
 async def _open_channels(store: Store, channels: range) -> GameService:
-    service = GameService(store, renderer=tiny_png)
+    service = install(GameService(store, renderer=tiny_png))
     for channel in channels:
         await service.new_match(1, channel, Counter.key, Player(1, "A"), seed=1)
         await service.join(channel, Player(2, "B"))

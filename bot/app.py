@@ -14,12 +14,13 @@ from discord import app_commands
 from discord.ext import commands
 
 import cogs
-from bot.community import Clock, TurnPlanner, utc_now
 from bot.core import RuleError
-from bot.scheduler import Scheduler
+from bot.features import install
+from bot.features.community import Clock, utc_now
+from bot.features.scheduler import Scheduler
 from bot.service import GameService
 from bot.store import Store
-from cogs.table import AnswerFirstTree, BoardDesk
+from cogs.table import AnswerFirstTree, BoardDesk, answer_error
 
 log = logging.getLogger(__name__)
 
@@ -62,12 +63,11 @@ class ExpeditionBot(commands.Bot):
         return self.store
 
     async def setup_hook(self) -> None:
-        await self.open_store()
-        assert self.store is not None
-        self.service = GameService(self.store)
+        store = await self.open_store()
+        # The features (computer players, ratings, reminders and timers) plug into the service's hooks.
+        self.service = install(GameService(store), clock=self.clock)
         self.desk = BoardDesk(self, self.service)
         self.scheduler = Scheduler(self.store, self.clock)  # issue 12: handlers come from cogs/community.py
-        self.service.planner = TurnPlanner(self.store, self.clock)
         await self.service.render_pool.start()  # spawn and warm the render workers now, not on the first board
         for module in pkgutil.iter_modules(cogs.__path__):
             name = f"cogs.{module.name}"
@@ -119,8 +119,6 @@ class ExpeditionBot(commands.Bot):
     async def on_app_command_error(self, interaction: discord.Interaction,
                                    error: app_commands.AppCommandError) -> None:
         """Rule errors are answered privately; anything else is logged with its trace and apologised for."""
-        from cogs.common import answer_error
-
         original = getattr(error, "original", error)
         if isinstance(error, app_commands.CheckFailure) and not isinstance(original, RuleError):
             await answer_error(interaction, RuleError(str(error) or "You cannot use this command here."))

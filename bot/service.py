@@ -2,23 +2,24 @@
 
 Everything that changes a match goes through here — the Discord cogs, the local table and the tests — so the
 checks (seated? your turn? stale board? game over?) are made in one place, and every accepted move is committed
-before anyone is told about it.
+before anyone is told about it. Each change is one channel's transaction of the table API (bot/table.py).
+
+Features (bot/features/) sit above the service and plug into its hooks at start-up, never imported by it: after a
+committed move (`on_after_move`: the computer players' turns), when a move ends a game (`on_game_end`: ratings),
+and before every write, where the seats to move may change (`planner`: reminders and turn timers planned into the
+write's own transaction).
 """
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import secrets
-import weakref
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 import bot.games  # noqa: F401  (registers every game)
 import rendering
-from bot import autoplay, ratings, undo
-from bot.community import TurnPlanner, server_settings
 from bot.core import (
     JSON,
     Game,
@@ -36,15 +37,22 @@ from bot.core import (
 from bot.core.bots import action_key
 from bot.core.datafiles import data_root
 from bot.core.replay import replay
-from bot.core.seats import is_bot
-from bot.store import ChannelBusy, EventRecord, MatchRecord, Store, VersionClash
+from bot.core.seats import bot_level, is_bot
+from bot.settings import server_settings
+from bot.store import ChannelBusy, EventRecord, MatchRecord, Store
 from bot.store import StoreUnavailable as StoreUnavailable  # for the cogs, which never import the store
+from bot.table import Tables, WritePlanner, steps_of
 from rendering import render_board
 from rendering.pool import RenderPool
 
 log = logging.getLogger(__name__)
 
 Renderer = Callable[[str, dict[str, Any]], bytes]
+MoveHook = Callable[[MatchRecord], Awaitable[MatchRecord]]
+"""Runs after a committed move, under the channel's lock: may commit more moves (the computer players' turns) and
+returns the match as it then is."""
+GameEndHook = Callable[[MatchRecord], Awaitable[object]]
+"""Runs once a move has finished the game (committed; a failure is logged, never undoes the move)."""
 
 
 class InvalidControl(RuleError):
@@ -57,12 +65,13 @@ class InvalidControl(RuleError):
 MAX_BUTTONS = 20  # four rows of five; the fifth row holds "Show mine"
 MENU_BUTTONS = 15  # three rows of buttons when a select menu takes the fourth
 MENU_OPTIONS = 25  # Discord's limit for one select menu
-MAX_SEED = 2**53  # seeds are shown to players and stored as SQL integers: keep them well inside both
+# Seeds and game numbers are command options: Discord's integers stop at 2^53 - 1 (a max_value above that makes it
+# refuse the whole command registration), and they are stored as SQL integers and shown to players.
+MAX_SEED = 2**53 - 1
 LOG_LIMIT = 500  # the most moves /game log returns at once
 STORY_EVENTS = 40  # how far back a board looks for the turn it tells
 STORY_LINES = 8
 STORY_CHARS = 1200  # ... and how much of it fits above the ping in one message
-CLASHED = "Someone else moved at the same moment, so this was not applied. Here is the current board."
 
 GAME_COMMANDS = {"the-expedition": "/explore", "monster-expedition": "/hunt", "expeditions": "/mech"}
 """The slash command group of each game, named when a command of another game is used in a channel."""
@@ -166,17 +175,29 @@ class GameService:
         # Boards are drawn in worker processes (a thread would take the interpreter lock from the event loop).
         self.render_pool = pool or (RenderPool.shared(data_root()) if renderer is render_board
                                     else RenderPool(renderer=renderer))
-        # Locks live only while someone holds or waits for them, so quiet channels cost no memory.
-        self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
-        # Issue 12: plans each write's reminders and timers into its own transaction (set by the bot).
-        self.planner: TurnPlanner | None = None
+        # One channel's transaction (lock, load, record, reload, commit at a version): bot/table.py.
+        self.tables = Tables(store)
+        # Features plug in here at start-up (bot/features/__init__.py: install); the service never imports them.
+        self.after_move_hooks: list[MoveHook] = []
+        self.game_end_hooks: list[GameEndHook] = []
 
-    def _lock(self, channel_id: int) -> asyncio.Lock:
-        # One move at a time per channel in this process; the store's version check covers other processes.
-        lock = self._locks.get(channel_id)
-        if lock is None:
-            lock = self._locks[channel_id] = asyncio.Lock()
-        return lock
+    def on_after_move(self, hook: MoveHook) -> None:
+        """Register what follows every committed move and the start of a game (the computer players' turns)."""
+        self.after_move_hooks.append(hook)
+
+    def on_game_end(self, hook: GameEndHook) -> None:
+        """Register what follows a move that finished a game (rating it)."""
+        self.game_end_hooks.append(hook)
+
+    @property
+    def planner(self) -> WritePlanner | None:
+        """Sees every write before it commits, and so every change of the seats to move: plans each write's reminders
+        and timers into its own transaction (the community feature, registered by the bot)."""
+        return self.tables.planner
+
+    @planner.setter
+    def planner(self, planner: WritePlanner | None) -> None:
+        self.tables.planner = planner
 
     # ----------------------------------------------------------------------------------------------- lobby
 
@@ -188,8 +209,8 @@ class GameService:
         chosen_mode = game.mode(mode)
         if seed is not None and not 0 <= seed <= MAX_SEED:
             raise LobbyError(f"A seed is a whole number from 0 to {MAX_SEED}; {seed} is outside that range.")
-        chosen_seed = seed if seed is not None else secrets.randbelow(MAX_SEED)
-        async with self._lock(channel_id):
+        chosen_seed = seed if seed is not None else secrets.randbelow(MAX_SEED + 1)
+        async with self.tables.lock(channel_id):
             existing = await self.store.open_match(channel_id)
             if existing is not None:
                 raise LobbyError(self._busy_message(existing))
@@ -223,30 +244,9 @@ class GameService:
         return (f"This channel already has a game of {title} in progress. See it with /game board; the host (or "
                 "anyone who can manage the channel) can end it with /game abandon.")
 
-    async def _open(self, channel_id: int) -> MatchRecord:
-        match = await self.store.open_match(channel_id)
-        if match is None:
-            raise LobbyError(await self._none_open(channel_id))
-        return match
-
-    async def _none_open(self, channel_id: int) -> str:
-        """Why a command for the game under way finds none: a game that just ended is named, not denied."""
-        last = await self.store.latest_match(channel_id)
-        if last is None or last.status not in ("finished", "abandoned"):
-            return "There is no game in this channel. Start one with /game new."
-        how = "is over" if last.status == "finished" else "was abandoned"
-        return (f"The {find_game(last.game).title} game here (#{last.id}) {how}, so it can no longer be changed. "
-                f"Start another with /game new; /game replay match:{last.id} shows how it went.")
-
-    async def _lobby(self, channel_id: int) -> MatchRecord:
-        match = await self._open(channel_id)
-        if match.status != "lobby":
-            raise LobbyError("The game has already started; seats can no longer change.")
-        return match
-
     async def join(self, channel_id: int, player: Player) -> MatchRecord:
-        async with self._lock(channel_id):
-            match = await self._lobby(channel_id)
+        async with self.tables.lock(channel_id):
+            match = await self.tables.lobby(channel_id)
             if match.seat_of(player.user_id) is not None:
                 if player.user_id == match.host_id:
                     raise LobbyError("You are the host and already seated. Start the game with /game start (or "
@@ -258,29 +258,29 @@ class GameService:
                 raise LobbyError(f"This game is full: {game.title} ({mode.title}) seats at most "
                                  f"{mode.max_players} players.")
             seats = [(s.user_id, s.name) for s in match.seats] + [(player.user_id, player.name)]
-            await self._record(match, "joined", user_id=player.user_id, seat=len(match.seats), seats=seats,
+            await self.tables.record(match, "joined", user_id=player.user_id, seat=len(match.seats), seats=seats,
                                text=f"{player.name} joined.")
-            return await self._reload(match)
+            return await self.tables.reload(match)
 
     async def leave(self, channel_id: int, player: Player) -> MatchRecord:
         """Leave a lobby; the next seated player becomes host, and a lobby left empty is closed."""
-        async with self._lock(channel_id):
-            match = await self._lobby(channel_id)
+        async with self.tables.lock(channel_id):
+            match = await self.tables.lobby(channel_id)
             if match.seat_of(player.user_id) is None:
                 raise LobbyError("You are not seated in this game, so there is nothing to leave.")
             seats = [(s.user_id, s.name) for s in match.seats if s.user_id != player.user_id]
             if not seats:
-                await self._record(match, "abandoned", user_id=player.user_id, seats=seats, status="abandoned",
+                await self.tables.record(match, "abandoned", user_id=player.user_id, seats=seats, status="abandoned",
                                    text=f"{player.name} left; the empty lobby was closed.")
             else:
                 host = match.host_id if match.host_id != player.user_id else seats[0][0]
-                await self._record(match, "left", user_id=player.user_id, seats=seats, host_id=host,
+                await self.tables.record(match, "left", user_id=player.user_id, seats=seats, host_id=host,
                                    text=f"{player.name} left.")
-            return await self._reload(match)
+            return await self.tables.reload(match)
 
     async def start(self, channel_id: int, user_id: int) -> MatchRecord:
-        async with self._lock(channel_id):
-            match = await self._lobby(channel_id)
+        async with self.tables.lock(channel_id):
+            match = await self.tables.lobby(channel_id)
             if user_id != match.host_id:
                 host = match.user_at(match.seat_of(match.host_id) or 0)
                 raise LobbyError(f"Only the host ({host.name if host else 'the host'}) can start the game.")
@@ -301,9 +301,9 @@ class GameService:
         state = game.setup(mode.key, [s.name for s in match.seats], rng, options)
         seed_note = f" Seed {match.seed} was chosen for this game." if match.seed_chosen else ""
         # The setup options (profiles included) go into the log so that a replay sets up exactly the same game.
-        await self._record(match, "started", user_id=user_id, action={"setup_options": options}, draws=rng.draws,
+        await self.tables.record(match, "started", user_id=user_id, action={"setup_options": options}, draws=rng.draws,
                            state=state, status="active", text=f"{game.title} ({mode.title}) started.{seed_note}")
-        return await autoplay.after_move(self, await self._reload(match))
+        return await self.after_move(await self.tables.reload(match))
 
     async def _setup_options(self, match: MatchRecord) -> JSON:
         profiles = [await self.store.profile(match.guild_id, s.user_id, match.game) for s in match.seats]
@@ -312,12 +312,12 @@ class GameService:
     async def abandon(self, channel_id: int, user_id: int, *, can_manage_channel: bool,
                       text: str = "The game was abandoned.") -> MatchRecord:
         """End the channel's game for everyone; `text` is the log's reason (its channel was deleted, say)."""
-        async with self._lock(channel_id):
-            match = await self._open(channel_id)
+        async with self.tables.lock(channel_id):
+            match = await self.tables.open(channel_id)
             if user_id != match.host_id and not can_manage_channel:
                 raise LobbyError("Only the host, or someone who can manage this channel, can abandon the game.")
-            await self._record(match, "abandoned", user_id=user_id, status="abandoned", text=text)
-            return await self._reload(match)
+            await self.tables.record(match, "abandoned", user_id=user_id, status="abandoned", text=text)
+            return await self.tables.reload(match)
 
     # ----------------------------------------------------------------------------------------------- play
 
@@ -328,14 +328,14 @@ class GameService:
         `game_key` names the game whose command was used: a command of another game is refused with the
         channel's own game and commands named, not with that game's internal action names.
         """
-        async with self._lock(channel_id):
+        async with self.tables.lock(channel_id):
             match = await self.store.open_match(channel_id)
             if match is None:
                 latest = await self.store.latest_match(channel_id)
                 if latest is not None and latest.status == "finished":
                     raise GameOver("The game in this channel is over. See the result with /game board, or start "
                                    "a new one with /game new.")
-                match = await self._open(channel_id)
+                match = await self.tables.open(channel_id)
             if game_key is not None and match.game != game_key:
                 raise LobbyError(self._wrong_game_message(match, game_key))
             return await self._act(match, user_id, action, expected_version)
@@ -357,7 +357,7 @@ class GameService:
         """
         # bench_scale (issue 13): one read, under the lock of the channel the press came from (a control copied
         # into another channel takes that channel's lock, then finds the match is not its own).
-        async with self._lock(channel_id):
+        async with self.tables.lock(channel_id):
             match = await self.store.match(match_id)
             if match is None or match.channel_id != channel_id:
                 raise InvalidControl()
@@ -387,14 +387,24 @@ class GameService:
         return NotYourTurn(refusal)
 
     async def _act(self, match: MatchRecord, user_id: int, action: JSON, expected_version: int | None) -> Accepted:
-        accepted = await self._commit(match, user_id, action, expected_version)
-        played = await autoplay.after_move(self, accepted.match)  # the computer players' turns that follow
+        accepted = await self.commit(match, user_id, action, expected_version)
+        played = await self.after_move(accepted.match)  # the computer players' turns that follow
         if played.version == accepted.match.version:
             return accepted
         return Accepted(played, accepted.headline, new_board=True, move=accepted.move)
 
-    async def _commit(self, match: MatchRecord, user_id: int, action: JSON,
-                      expected_version: int | None) -> Accepted:
+    async def after_move(self, match: MatchRecord) -> MatchRecord:
+        """Run what follows a committed move (the computer players' turns), under the channel's lock; returns the
+        match as it then is."""
+        for hook in self.after_move_hooks:
+            match = await hook(match)
+        return match
+
+    async def commit(self, match: MatchRecord, user_id: int, action: JSON,
+                     expected_version: int | None) -> Accepted:
+        """Decide and commit one move of `user_id`'s seat on `match` (loaded under the channel's lock), checking the
+        seat, the turn and the board version. The computer players' turns that follow are not played (see
+        `after_move`)."""
         if match.status == "lobby":
             raise LobbyError("The game has not started yet: the host starts it with /game start.")
         if match.status != "active" or match.state is None:
@@ -414,7 +424,7 @@ class GameService:
             raise StaleBoard("That board is out of date: the game has moved on since. Here is the current board.")
         rng = Rng(match.seed, match.version + 1)
         applied = game.apply(state, seat, action, rng)
-        shown = autoplay.shown_state(match, applied.state)  # a kicked seat's bot wears the robot badge
+        shown = shown_state(match, applied.state)  # a kicked seat's bot wears the robot badge
         headline = " ".join(text for text in (game.describe(shown, e) for e in applied.events) if text)
         outcome = game.outcome(applied.state)
         profiles = {}
@@ -425,23 +435,17 @@ class GameService:
                     profiles[(match.guild_id, record.user_id, match.game)] = data
         # bench_scale (issue 13): the committed match comes back from the store without a second read.
         status = "finished" if outcome is not None else None
-        community = None
-        if self.planner is not None:  # issue 12: the turn's new reminders and timer, in the move's transaction
-            community = await self.planner.plan(match, "action", {"state": applied.state, "status": status})
-        try:
-            moved = await self.store.record_move(match, "action", user_id=user_id, seat=seat, action=action,
-                                                 events=applied.events, draws=rng.draws, text=headline,
-                                                 state=applied.state, status=status, profiles=profiles,
-                                                 community=community)
-        except VersionClash:
-            raise StaleBoard(CLASHED) from None
+        moved = await self.tables.commit_move(match, user_id=user_id, seat=seat, action=action, events=applied.events,
+                                              draws=rng.draws, text=headline, state=applied.state, status=status,
+                                              profiles=profiles)
         new_board = outcome is not None or game.to_act(applied.state) != waiting
         move = "" if headline else self._move_words(game, state, seat, action)
-        if outcome is not None:  # records: rate the finished game once (bot/ratings.py; swept again if this fails)
-            try:
-                await ratings.rate_finished(self.store, moved)
-            except Exception:  # the move is committed; /leaderboard and /stats rate what was missed
-                log.exception("Rating match %s failed", moved.id)
+        if outcome is not None:  # records: rate the finished game once (bot/features/ratings.py; swept again later)
+            for hook in self.game_end_hooks:
+                try:
+                    await hook(moved)
+                except Exception:  # the move is committed; /leaderboard and /stats rate what was missed
+                    log.exception("After the end of match %s, %r failed", moved.id, hook)
         return Accepted(moved, headline, new_board, move)
 
     @staticmethod
@@ -455,19 +459,6 @@ class GameService:
                 return f"{offer.label} ({question[:1].lower()}{question[1:]})" if question else offer.label
         return next((offer.label for offer in game.quick_actions(state, seat) if action_key(offer.action) == wanted),
                     "")
-
-    async def _record(self, match: MatchRecord, kind: str, **fields: Any) -> int:
-        if self.planner is not None:  # issue 12: the turn's new reminders and timer, in the move's transaction
-            fields["community"] = await self.planner.plan(match, kind, fields)
-        try:
-            return await self.store.record(match.id, match.version, kind, **fields)
-        except VersionClash:
-            raise StaleBoard(CLASHED) from None
-
-    async def _reload(self, match: MatchRecord) -> MatchRecord:
-        fresh = await self.store.match(match.id)
-        assert fresh is not None
-        return fresh
 
     # ----------------------------------------------------------------------------------------------- reading
 
@@ -568,7 +559,7 @@ class GameService:
         if match.status != "finished" or match.state is None or \
                 not any(e.get("kind") in game.result_events for e in event.events):
             return event.text
-        shown = autoplay.shown_state(match, match.state)
+        shown = shown_state(match, match.state)
         return " ".join(text for text in (game.describe(shown, e) for e in event.events
                                           if e.get("kind") not in game.result_events) if text)
 
@@ -577,7 +568,7 @@ class GameService:
         if match.state is None:
             raise LobbyError("The game has not started yet: there is no board to show.")
         game = find_game(match.game)
-        view = game.view(autoplay.shown_state(match, match.state), None)
+        view = game.view(shown_state(match, match.state), None)
         return await self.render_pool.render(game.key, view, detail=True,
                                              footer=self._footer(match, game.outcome(match.state)))
 
@@ -597,7 +588,7 @@ class GameService:
         outcome = game.outcome(state)
         if headline is None:
             headline = await self.turn_story(match)
-        view = game.view(autoplay.shown_state(match, state), None)
+        view = game.view(shown_state(match, state), None)
         try:
             image: bytes | None = await self.render_pool.render(game.key, view,
                                                                 footer=self._footer(match, outcome))
@@ -625,7 +616,7 @@ class GameService:
                 if menu_offer is not None and menu_offer.options:
                     labels = tuple((q.label, q.emoji) for q in menu_offer.options[:MENU_OPTIONS])
                     menu = BoardMenu(menu_offer.placeholder, labels, match.id, match.version, seat)
-            turn = game.turn_text(autoplay.shown_state(match, state))
+            turn = game.turn_text(shown_state(match, state))
         elif match.status == "abandoned":
             turn = "This game was abandoned."
         else:
@@ -736,9 +727,24 @@ class GameService:
         if started is None:
             return None
         options = (started.action or {}).get("setup_options", {})
-        steps = undo.steps_of(events)  # actions, and agreed undos as rewinds
+        steps = steps_of(events)  # actions, and agreed undos as rewinds
         names = [s.name for s in match.seats]
         return replay(game, match.mode, names, options, started.draws, steps)
+
+
+def shown_state(match: MatchRecord, state: JSON) -> JSON:
+    """The state as the channel is told it. A seat handed to a computer player (/game kick) keeps its player's name
+    in the game (its replay knows the player by it), so on the board and in the story it is shown with the robot
+    badge and level ("🤖 Bob (normal bot)") instead of passing for the person. The stored state is untouched."""
+    players = state.get("players")
+    renamed = {seat.seat: f"🤖 {seat.name} ({bot_level(seat.user_id)} bot)" for seat in match.seats
+               if is_bot(seat.user_id) and not seat.name.startswith("🤖")}
+    if not renamed or not isinstance(players, list):
+        return state
+    shown = dict(state)
+    shown["players"] = [dict(player, name=renamed[seat]) if seat in renamed and isinstance(player, dict)
+                        and "name" in player else player for seat, player in enumerate(players)]
+    return shown
 
 
 def _last_turn(events: Sequence[EventRecord], bot_seats: set[int]) -> list[EventRecord]:

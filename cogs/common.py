@@ -1,6 +1,7 @@
 """What every cog shares: who is asking, where, and answering mistakes privately.
 
-How boards reach the channel lives in cogs/table.py; the buttons and menus under them in cogs/controls.py.
+How boards reach the channel (and errors are answered) lives in cogs/table.py; the router of the buttons and menus
+under them in cogs/controls.py.
 """
 
 from __future__ import annotations
@@ -9,22 +10,14 @@ import asyncio
 import functools
 import logging
 from collections.abc import Awaitable, Callable, Iterable
-from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
+from typing import Any, ParamSpec, TypeVar
 
 import discord
 
-from bot.core import RuleError, StaleBoard
-from bot.service import GameService, Player, StoreUnavailable
-
-if TYPE_CHECKING:
-    from bot.app import ExpeditionBot
+from bot.core import RuleError
+from bot.service import GameService, Player
 
 log = logging.getLogger(__name__)
-
-STORE_NOT_ANSWERING = "The game store is not answering right now. Try again in a minute."
-
-APOLOGY = ("Sorry, something went wrong on our side. The error has been logged; /game board shows where the game "
-           "stands.")
 
 NO_PINGS = discord.AllowedMentions.none()
 """Every message the bot sends pings nobody unless it names exactly whom (see `pings`)."""
@@ -74,8 +67,7 @@ def safe_text(text: str, names: Iterable[str] = ()) -> str:
 
 
 def service_of(interaction: discord.Interaction) -> GameService:
-    client: ExpeditionBot = interaction.client  # type: ignore[assignment]
-    return client.service
+    return interaction.client.service  # type: ignore[attr-defined,no-any-return]
 
 
 def player_of(interaction: discord.Interaction) -> Player:
@@ -88,6 +80,17 @@ def channel_id_of(interaction: discord.Interaction) -> int:
     return interaction.channel_id
 
 
+def button(custom_id: str, label: str, *, style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+           emoji: str | None = None, row: int | None = None) -> discord.ui.Button[Any]:
+    return discord.ui.Button(label=label[:80], style=style, emoji=emoji, row=row, custom_id=custom_id)
+
+
+def stopped(view: discord.ui.View) -> discord.ui.View:
+    """A view that discord.py does not keep per message: presses are routed by id, not by stored views."""
+    view.stop()
+    return view
+
+
 async def send_private(interaction: discord.Interaction, content: str, **extra: Any) -> None:
     """An ephemeral answer, whether or not the interaction was already answered or deferred."""
     content = content[:1990]
@@ -96,28 +99,3 @@ async def send_private(interaction: discord.Interaction, content: str, **extra: 
         await interaction.followup.send(content, ephemeral=True, **extra)
     else:
         await interaction.response.send_message(content, ephemeral=True, **extra)
-
-
-async def answer_error(interaction: discord.Interaction, error: BaseException) -> None:
-    """Rule errors privately with their message (a stale board also shows the current board); others logged."""
-    try:
-        if isinstance(error, StaleBoard):
-            from cogs.table import send_current_board_privately
-
-            await send_current_board_privately(interaction, str(error))
-        elif isinstance(error, RuleError):
-            await send_private(interaction, str(error))
-        elif isinstance(error, StoreUnavailable):  # past the database's deadline: nothing of it was applied
-            log.warning("The game store did not answer %s in time: %s", _describe(interaction), error)
-            await send_private(interaction, STORE_NOT_ANSWERING)
-        else:
-            log.error("Unexpected error in %s", _describe(interaction), exc_info=error)
-            await send_private(interaction, APOLOGY)
-    except discord.HTTPException:
-        log.exception("Could not answer an interaction after an error")
-
-
-def _describe(interaction: discord.Interaction) -> str:
-    command = interaction.command.qualified_name if interaction.command else None
-    custom_id = (interaction.data or {}).get("custom_id") if interaction.data else None
-    return f"/{command}" if command else f"component {custom_id!r}"

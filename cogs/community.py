@@ -2,7 +2,7 @@
 games opened in threads, and the channels and default modes a server allows.
 
 The /game subcommands (kick, rejoin) are declared in cogs/lobby.py's group and delegate here; the work itself is
-bot/community.py, run on the bot's clock by bot/scheduler.py.
+bot/features/community.py, run on the bot's clock by bot/features/scheduler.py.
 """
 
 from __future__ import annotations
@@ -10,21 +10,30 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 from discord.ext import commands
 
-from bot import community
-from bot.community import LOBBY_EXPIRY, REMIND, TIMER, ServerSettings, check_hours, hours_text, settings_for
 from bot.core import JSON, RuleError, find_game
-from bot.scheduler import Due
-from cogs.common import NO_PINGS, channel_id_of, pings, player_of, safe_name, safe_text, send_private, service_of
-from cogs.controls import button, register_control, stopped
-from cogs.table import acknowledge, desk_of, tell
-
-if TYPE_CHECKING:
-    from bot.app import ExpeditionBot
+from bot.features import community
+from bot.features.community import LOBBY_EXPIRY, REMIND, TIMER, settings_for
+from bot.features.scheduler import Due
+from bot.settings import ServerSettings, check_hours, hours_text
+from cogs.common import (
+    NO_PINGS,
+    button,
+    channel_id_of,
+    pings,
+    player_of,
+    safe_name,
+    safe_text,
+    send_private,
+    service_of,
+    stopped,
+)
+from cogs.controls import register_control
+from cogs.table import TableBot, acknowledge, desk_of, lobby_text, lobby_view, tell
 
 log = logging.getLogger(__name__)
 
@@ -75,8 +84,6 @@ def thread_name(game_title: str, host_name: str) -> str:
 
 async def open_in_thread(interaction: discord.Interaction, game: str, plan: NewGame, seed: int | None) -> None:
     """/game new in a new public thread of this channel: the lobby is posted there, the channel told where."""
-    from cogs.lobby import lobby_text, lobby_view
-
     parent = interaction.channel
     if not isinstance(parent, discord.TextChannel):
         raise RuleError("Games open in threads of a text channel; this channel cannot hold threads.")
@@ -168,7 +175,7 @@ async def send_stalled(channel: discord.PartialMessageable, reminder: community.
     await channel.send(f"<@{host}> {stalled_text(reminder)}", allowed_mentions=pings([host]))
 
 
-async def send_reminder(bot: ExpeditionBot, work: Due, now: datetime) -> None:
+async def send_reminder(bot: TableBot, work: Due, now: datetime) -> None:
     reminder = await community.take_reminder(bot.service, work, now)
     if reminder is None:
         return
@@ -198,15 +205,13 @@ async def press_mute(interaction: discord.Interaction, fields: dict[str, Any], i
 # --------------------------------------------------------------------------------------------- timers and lobbies
 
 
-async def apply_timer(bot: ExpeditionBot, work: Due, now: datetime) -> None:
+async def apply_timer(bot: TableBot, work: Due, now: datetime) -> None:
     timed_out = await community.play_overdue_turn(bot.service, work, now)
     if timed_out is not None:
         await bot.desk.post(timed_out.match.id, note=safe_text(timed_out.note, timed_out.names))
 
 
-async def expire_lobby(bot: ExpeditionBot, work: Due, now: datetime) -> None:
-    from cogs.lobby import lobby_text
-
+async def expire_lobby(bot: TableBot, work: Due, now: datetime) -> None:
     match = await community.expire_lobby(bot.service, work, now)
     if match is None:
         return
@@ -226,7 +231,7 @@ async def expire_lobby(bot: ExpeditionBot, work: Due, now: datetime) -> None:
 
 async def setup(bot: commands.Bot) -> None:
     register_control("mute", r"(?P<match>[0-9]{1,20}):(?P<turn>[0-9]{1,20})", press_mute, private=True)
-    owner: ExpeditionBot = bot  # type: ignore[assignment]
+    owner: TableBot = bot  # type: ignore[assignment]
 
     async def on_remind(work: Due, now: datetime) -> None:
         await send_reminder(owner, work, now)

@@ -1,9 +1,10 @@
 """The buttons and menus under the bot's messages, and the one router that answers every press.
 
 Every control's custom id starts with ``xt:`` and names what it acts on (``xt:act:match:version:seat:index``), so
-controls keep working after a restart. One DynamicItem takes every ``xt:`` id and looks its kind up in `CONTROLS`:
-an id that is tampered with, names a number out of range, belongs to another channel or matches no kind at all is
-answered privately ("this control is not valid here") and logged at INFO, never left unanswered.
+controls keep working after a restart. One DynamicItem takes every component id there is (the bot keeps no other
+views) and looks its kind up in `CONTROLS`: an id that is tampered with, names a number out of range, belongs to
+another channel, matches no kind or is not of the ``xt:`` scheme at all is answered privately ("this control is not
+valid here") and logged at INFO, never left unanswered (Discord would show "This interaction failed").
 """
 
 from __future__ import annotations
@@ -17,20 +18,13 @@ from typing import Any
 
 import discord
 
-from bot.service import Board, InvalidControl
-from cogs.common import NO_PINGS, answer_error, channel_id_of, send_private, service_of
-from cogs.table import acknowledge, publish, where_it_stands
+from bot.service import InvalidControl
+from cogs.common import NO_PINGS, channel_id_of, send_private, service_of
+from cogs.table import acknowledge, answer_error, publish, where_it_stands
 
 log = logging.getLogger(__name__)
 
 MAX_ID = 2**63 - 1  # what a database integer holds; a larger number in a custom id is tampering
-BUTTON_STYLES = {
-    "primary": discord.ButtonStyle.primary,
-    "secondary": discord.ButtonStyle.secondary,
-    "success": discord.ButtonStyle.success,
-    "danger": discord.ButtonStyle.danger,
-}
-
 Handler = Callable[[discord.Interaction, dict[str, Any], discord.ui.Item[Any]], Awaitable[None]]
 
 
@@ -79,8 +73,8 @@ def parse_control(custom_id: str) -> tuple[ControlKind, dict[str, Any]] | None:
     return kind, fields
 
 
-class Router(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"(?s)xt:(?P<rest>.*)"):
-    """Every ``xt:`` control of every message: parsed here, handled by its registered kind."""
+class Router(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"(?s).*"):
+    """Every control of every message, whatever its id: parsed here, handled by its registered kind or refused."""
 
     def __init__(self, item: discord.ui.Item[Any], custom_id: str) -> None:
         self.custom_id_text = custom_id
@@ -107,37 +101,7 @@ class Router(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"(?s)xt:(
             await answer_error(interaction, error)
 
 
-def button(custom_id: str, label: str, *, style: discord.ButtonStyle = discord.ButtonStyle.secondary,
-           emoji: str | None = None, row: int | None = None) -> discord.ui.Button[Any]:
-    return discord.ui.Button(label=label[:80], style=style, emoji=emoji, row=row, custom_id=custom_id)
-
-
-def stopped(view: discord.ui.View) -> discord.ui.View:
-    """A view that discord.py does not keep per message: presses are routed by id, not by stored views."""
-    view.stop()
-    return view
-
-
 # --------------------------------------------------------------------------------------------- board controls
-
-
-def board_view(board: Board) -> discord.ui.View:
-    view = discord.ui.View(timeout=None)
-    for offer in board.buttons:
-        view.add_item(button(f"xt:act:{offer.match_id}:{offer.version}:{offer.seat}:{offer.index}", offer.label,
-                             style=BUTTON_STYLES.get(offer.style, discord.ButtonStyle.secondary),
-                             emoji=offer.emoji, row=offer.row))
-    if board.menu is not None:
-        menu = board.menu
-        options = [discord.SelectOption(label=label[:100], value=str(index), emoji=emoji)
-                   for index, (label, emoji) in enumerate(menu.labels)]
-        view.add_item(discord.ui.Select(placeholder=menu.placeholder[:150], options=options, min_values=1,
-                                        max_values=1, row=3,
-                                        custom_id=f"xt:pick:{menu.match_id}:{menu.version}:{menu.seat}"))
-    if board.match.state is not None:
-        view.add_item(button(f"xt:mine:{board.match.id}", "Show mine", emoji="🔒", row=4))
-        view.add_item(button(f"xt:detail:{board.match.id}", "Details", emoji="🔍", row=4))
-    return stopped(view)
 
 
 async def press_action(interaction: discord.Interaction, fields: dict[str, Any], item: discord.ui.Item[Any]) -> None:

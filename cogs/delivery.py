@@ -17,27 +17,27 @@ from typing import TYPE_CHECKING
 import discord
 from discord.ext import commands
 
-from bot import outbox
-from bot.community import BOARD
 from bot.core import RuleError
-from bot.scheduler import Due
+from bot.features import outbox
+from bot.features.community import BOARD
+from bot.features.scheduler import Due
 
 if TYPE_CHECKING:
-    from bot.app import ExpeditionBot
+    from cogs.table import TableBot
 
 log = logging.getLogger(__name__)
 
 CHANNEL_GONE = "Its channel was deleted, so the game was abandoned."
 
 
-async def deliver_board(bot: ExpeditionBot, work: Due, now: datetime) -> None:
+async def deliver_board(bot: TableBot, work: Due, now: datetime) -> None:
     """A board the live path did not deliver: post it now, pinging whom it owes (done, or owed again later)."""
     match_id = await outbox.due_from_scheduler(bot.service, work, now)
     if match_id is not None:
         await bot.desk.post(match_id, claimed=(work,))
 
 
-async def end_games_in(bot: ExpeditionBot, channel_ids: list[int]) -> list[int]:
+async def end_games_in(bot: TableBot, channel_ids: list[int]) -> list[int]:
     """Abandon the unfinished games of these channels (deleted); returns the matches ended."""
     ended = []
     for channel_id in channel_ids:
@@ -56,7 +56,7 @@ async def end_games_in(bot: ExpeditionBot, channel_ids: list[int]) -> list[int]:
 class Delivery(commands.Cog):
     """Listens for deleted channels and threads."""
 
-    def __init__(self, bot: ExpeditionBot) -> None:
+    def __init__(self, bot: TableBot) -> None:
         self.bot = bot
 
     @commands.Cog.listener()
@@ -71,7 +71,7 @@ class Delivery(commands.Cog):
 
 
 async def setup(bot: commands.Bot) -> None:
-    owner: ExpeditionBot = bot  # type: ignore[assignment]
+    owner: TableBot = bot  # type: ignore[assignment]
 
     async def on_board(work: Due, now: datetime) -> None:
         await deliver_board(owner, work, now)

@@ -11,54 +11,27 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import autoplay
-from bot.community import hours_text
 from bot.core import all_games, find_game
 from bot.core.seats import BOT_LEVELS
+from bot.features import autoplay
 from bot.service import LOG_LIMIT, MAX_SEED, InvalidControl, MatchRecord
 from cogs import community, records
-from cogs.common import NO_PINGS, channel_id_of, player_of, safe_name, safe_text, send_private, service_of
-from cogs.controls import Router, button, register_control, send_detail, stopped
-from cogs.table import acknowledge, desk_of, post_board, tell
+from cogs.common import (
+    NO_PINGS,
+    button,
+    channel_id_of,
+    player_of,
+    safe_name,
+    safe_text,
+    send_private,
+    service_of,
+    stopped,
+)
+from cogs.controls import Router, register_control, send_detail
+from cogs.table import acknowledge, desk_of, lobby_text, lobby_view, post_board, tell
 
 LOG_MESSAGE_CHARS = 1900
 GAME_CHOICES = [app_commands.Choice(name=game.title, value=game.key) for game in all_games()]
-
-
-def lobby_text(match: MatchRecord, note: str | None = None) -> str:
-    game = find_game(match.game)
-    mode = game.mode(match.mode)
-    seats = "\n".join(
-        f"{index}. {safe_name(seat.name)}{' (host)' if seat.user_id == match.host_id else ''}"
-        for index, seat in enumerate(match.seats, start=1)
-    )
-    count = (str(mode.min_players) if mode.min_players == mode.max_players
-             else f"{mode.min_players}-{mode.max_players}")
-    lines = [f"**{game.title}** — {mode.title} ({count} {'player' if count == '1' else 'players'})"]
-    if match.seed_chosen:  # on every update of the lobby, not only the first: who joins later sees it too
-        lines.append(f"Seed {match.seed} chosen: shuffles and dice are reproducible.")
-    if note:
-        lines.append(note)
-    timer = match.options.get("timer_hours")
-    if timer is not None:  # chosen with /game new timer: (the server's own timer is in /settings)
-        lines.append(f"Turn timer: {hours_text(float(timer))} per turn." if timer else "Turn timer: off for this game.")
-    if match.status == "lobby":
-        lines += [f"Seated:\n{seats}", "Join with the button or `/game join`; the host starts with Start or "
-                  "`/game start`."]
-    elif match.status == "abandoned":
-        lines.append("This lobby was closed.")
-    else:
-        lines += [f"Seated:\n{seats}", "The game has started: the board is below."]
-    return "\n".join(lines)
-
-
-def lobby_view(match: MatchRecord) -> discord.ui.View:
-    view = discord.ui.View(timeout=None)
-    if match.status == "lobby":
-        for what, style in (("join", discord.ButtonStyle.success), ("leave", discord.ButtonStyle.secondary),
-                            ("start", discord.ButtonStyle.primary)):
-            view.add_item(button(f"xt:lobby:{match.id}:{what}", what.capitalize(), style=style))
-    return stopped(view)
 
 
 async def show_lobby(interaction: discord.Interaction, match: MatchRecord, note: str | None = None) -> None:

@@ -1,5 +1,5 @@
 """The records half of /game: undo by consent, history, replays and exports (the commands live in cogs/lobby.py's
-`game` group and call these; the rules of each are in bot/undo.py and bot/history.py)."""
+`game` group and call these; the rules of each are in bot/features/undo.py and bot/features/history.py)."""
 
 from __future__ import annotations
 
@@ -10,11 +10,11 @@ from typing import Any
 import discord
 from discord.ext import commands
 
-from bot import history, undo
 from bot.core import LobbyError, find_game
+from bot.features import history, undo
 from bot.service import MatchRecord
-from cogs.common import NO_PINGS, channel_id_of, pings, safe_name, safe_text, send_private, service_of
-from cogs.controls import button, register_control, stopped
+from cogs.common import NO_PINGS, button, channel_id_of, pings, safe_name, safe_text, send_private, service_of, stopped
+from cogs.controls import register_control
 from cogs.table import acknowledge, desk_of, tell
 
 MESSAGE_CHARS = 1900

@@ -2,21 +2,18 @@
 
 Once the bot is ready (the first time only: discord.py fires `on_ready` again after a reconnect), the bot turns
 that were due are played and told in a new board pinging the next person, and tables of bots alone pick up their
-round-by-round loop (bot/autoplay.py `resume_tables`).
+round-by-round loop (bot/features/autoplay.py `resume_tables`).
 """
 
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING
 
 from discord.ext import commands
 
-from bot import autoplay
+from bot.features import autoplay
 from cogs.lobby import drive_bot_table
-
-if TYPE_CHECKING:
-    from bot.app import ExpeditionBot
+from cogs.table import TableBot
 
 log = logging.getLogger(__name__)
 
@@ -24,7 +21,7 @@ log = logging.getLogger(__name__)
 class Resume(commands.Cog):
     """Resumes the bots' turns once per process."""
 
-    def __init__(self, bot: ExpeditionBot) -> None:
+    def __init__(self, bot: TableBot) -> None:
         self.bot = bot
         self.done = False
 

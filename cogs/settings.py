@@ -12,17 +12,9 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.community import (
-    BOARD_STYLES,
-    MAX_HOURS,
-    TIMER_POLICIES,
-    ServerSettings,
-    check_hours,
-    hours_text,
-    settings_for,
-    update_setting,
-)
 from bot.core import RuleError, all_games, find_game
+from bot.features.community import settings_for, update_setting
+from bot.settings import BOARD_STYLES, MAX_HOURS, TIMER_POLICIES, ServerSettings, check_hours, hours_text
 from cogs.common import send_private, service_of
 
 GAME_CHOICES = [app_commands.Choice(name=game.title, value=game.key) for game in all_games()]

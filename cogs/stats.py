@@ -8,8 +8,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import stats
 from bot.core import find_game
+from bot.features import stats
 from cogs.common import NO_PINGS, safe_name, service_of
 from cogs.lobby import GAME_CHOICES
 from cogs.records import guild_of

@@ -12,10 +12,13 @@
   moves of the same turn only mark the board dirty, and the next edit shows the latest state. A busy channel thus
   needs at most one new message per turn and one edit in flight.
 - A committed move stands whatever Discord does next (issue 23). A turn's new board is owed from the move's own
-  transaction (bot/outbox.py); posting it is retried (Discord's `retry_after`, server errors), falls back to what
-  the channel allows (the board in words when images are not allowed), and what still fails stays owed: the
+  transaction (bot/features/outbox.py); posting it is retried (Discord's `retry_after`, server errors), falls back
+  to what the channel allows (the board in words when images are not allowed), and what still fails stays owed: the
   scheduler delivers it later, pings included. The mover is told the move stands, never "Sorry"; while a channel
   refuses the bot, each player's next interaction there shows them privately where the game stands.
+
+Also here, because every cog answers through them: the lobby message, and answering errors privately (a stale
+board is answered with the current board).
 """
 
 from __future__ import annotations
@@ -26,19 +29,44 @@ import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 import aiohttp
 import discord
 from discord import app_commands
 
-from bot import outbox
-from bot.service import Accepted, Board, GameService
-from cogs.common import NO_PINGS, channel_id_of, pings, safe_text, service_of
+from bot.core import RuleError, StaleBoard, find_game
+from bot.features import outbox
+from bot.service import Accepted, Board, GameService, MatchRecord, StoreUnavailable
+from bot.settings import hours_text
+from cogs.common import NO_PINGS, button, channel_id_of, pings, safe_name, safe_text, send_private, service_of, stopped
+
+if TYPE_CHECKING:
+    from bot.features.scheduler import Scheduler
 
 log = logging.getLogger(__name__)
 
 BOARD_FILE = "board.png"
+STORE_NOT_ANSWERING = "The game store is not answering right now. Try again in a minute."
+
+APOLOGY = ("Sorry, something went wrong on our side. The error has been logged; /game board shows where the game "
+           "stands.")
+BUTTON_STYLES = {
+    "primary": discord.ButtonStyle.primary,
+    "secondary": discord.ButtonStyle.secondary,
+    "success": discord.ButtonStyle.success,
+    "danger": discord.ButtonStyle.danger,
+}
+
+
+class TableBot(Protocol):
+    """What the cogs use of the bot that loads them (bot/app.py's ExpeditionBot; the cogs never import it)."""
+
+    service: GameService
+    desk: BoardDesk
+    scheduler: Scheduler
+
+    def get_partial_messageable(self, id: int) -> discord.PartialMessageable: ...
 
 
 # --------------------------------------------------------------------------------------------- message content
@@ -68,8 +96,6 @@ def board_message(board: Board, *, ping: bool, note: str | None = None, controls
     """Keyword arguments for a new board message or an edit: content, the image with its alt text, the controls.
 
     Without `image` (a channel that does not let the bot attach files) the board comes in words above the text."""
-    from cogs.controls import board_view
-
     content = board_content(board, ping=ping, note=note)
     if not image and board.alt_text:
         words = safe_text(board.alt_text, [seat.name for seat in board.match.seats])
@@ -83,6 +109,61 @@ def board_message(board: Board, *, ping: bool, note: str | None = None, controls
         message["file"] = discord.File(io.BytesIO(board.image), filename=BOARD_FILE,
                                        description=board.alt_text or None)
     return message
+
+
+def board_view(board: Board) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    for offer in board.buttons:
+        view.add_item(button(f"xt:act:{offer.match_id}:{offer.version}:{offer.seat}:{offer.index}", offer.label,
+                             style=BUTTON_STYLES.get(offer.style, discord.ButtonStyle.secondary),
+                             emoji=offer.emoji, row=offer.row))
+    if board.menu is not None:
+        menu = board.menu
+        options = [discord.SelectOption(label=label[:100], value=str(index), emoji=emoji)
+                   for index, (label, emoji) in enumerate(menu.labels)]
+        view.add_item(discord.ui.Select(placeholder=menu.placeholder[:150], options=options, min_values=1,
+                                        max_values=1, row=3,
+                                        custom_id=f"xt:pick:{menu.match_id}:{menu.version}:{menu.seat}"))
+    if board.match.state is not None:
+        view.add_item(button(f"xt:mine:{board.match.id}", "Show mine", emoji="🔒", row=4))
+        view.add_item(button(f"xt:detail:{board.match.id}", "Details", emoji="🔍", row=4))
+    return stopped(view)
+
+
+def lobby_text(match: MatchRecord, note: str | None = None) -> str:
+    game = find_game(match.game)
+    mode = game.mode(match.mode)
+    seats = "\n".join(
+        f"{index}. {safe_name(seat.name)}{' (host)' if seat.user_id == match.host_id else ''}"
+        for index, seat in enumerate(match.seats, start=1)
+    )
+    count = (str(mode.min_players) if mode.min_players == mode.max_players
+             else f"{mode.min_players}-{mode.max_players}")
+    lines = [f"**{game.title}** — {mode.title} ({count} {'player' if count == '1' else 'players'})"]
+    if match.seed_chosen:  # on every update of the lobby, not only the first: who joins later sees it too
+        lines.append(f"Seed {match.seed} chosen: shuffles and dice are reproducible.")
+    if note:
+        lines.append(note)
+    timer = match.options.get("timer_hours")
+    if timer is not None:  # chosen with /game new timer: (the server's own timer is in /settings)
+        lines.append(f"Turn timer: {hours_text(float(timer))} per turn." if timer else "Turn timer: off for this game.")
+    if match.status == "lobby":
+        lines += [f"Seated:\n{seats}", "Join with the button or `/game join`; the host starts with Start or "
+                  "`/game start`."]
+    elif match.status == "abandoned":
+        lines.append("This lobby was closed.")
+    else:
+        lines += [f"Seated:\n{seats}", "The game has started: the board is below."]
+    return "\n".join(lines)
+
+
+def lobby_view(match: MatchRecord) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    if match.status == "lobby":
+        for what, style in (("join", discord.ButtonStyle.success), ("leave", discord.ButtonStyle.secondary),
+                            ("start", discord.ButtonStyle.primary)):
+            view.add_item(button(f"xt:lobby:{match.id}:{what}", what.capitalize(), style=style))
+    return stopped(view)
 
 
 # --------------------------------------------------------------------------------------------- when Discord fails
@@ -468,3 +549,29 @@ async def send_current_board_privately(interaction: discord.Interaction, note: s
         return
     board = await service.board(match)
     await interaction.followup.send(ephemeral=True, **board_message(board, ping=False, note=note))
+
+
+# --------------------------------------------------------------------------------------------- errors
+
+
+async def answer_error(interaction: discord.Interaction, error: BaseException) -> None:
+    """Rule errors privately with their message (a stale board also shows the current board); others logged."""
+    try:
+        if isinstance(error, StaleBoard):
+            await send_current_board_privately(interaction, str(error))
+        elif isinstance(error, RuleError):
+            await send_private(interaction, str(error))
+        elif isinstance(error, StoreUnavailable):  # past the database's deadline: nothing of it was applied
+            log.warning("The game store did not answer %s in time: %s", _describe(interaction), error)
+            await send_private(interaction, STORE_NOT_ANSWERING)
+        else:
+            log.error("Unexpected error in %s", _describe(interaction), exc_info=error)
+            await send_private(interaction, APOLOGY)
+    except discord.HTTPException:
+        log.exception("Could not answer an interaction after an error")
+
+
+def _describe(interaction: discord.Interaction) -> str:
+    command = interaction.command.qualified_name if interaction.command else None
+    custom_id = (interaction.data or {}).get("custom_id") if interaction.data else None
+    return f"/{command}" if command else f"component {custom_id!r}"

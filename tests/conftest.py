@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from bot.core import register
+from bot.features import install
 from bot.service import GameService
 from bot.store import Store
 from rendering import register_renderer
@@ -90,4 +91,4 @@ async def store(database: Path | str) -> AsyncIterator[Store]:
 
 @pytest.fixture
 async def service(store: Store) -> GameService:
-    return GameService(store, renderer=tiny_png)
+    return install(GameService(store, renderer=tiny_png))

@@ -50,8 +50,8 @@ async def assert_result_told_once(discord_: DiscordHarness) -> None:
     """The final board says the result once: its last line is the outcome's summary (bold, with every score), and
     the story above it tells the last move without the move's own result sentence ("Game over: Ada wins."), which
     the log keeps; and the final board is recorded as posted (a restart does not post it again)."""
-    from bot import autoplay
     from bot.core import find_game
+    from bot.service import shown_state
 
     match = await current_match(discord_)
     game = find_game(match.game)
@@ -59,7 +59,7 @@ async def assert_result_told_once(discord_: DiscordHarness) -> None:
     assert match.status == "finished" and outcome is not None
     events = await discord_.bot.service.store.events(match.id)  # type: ignore[attr-defined]
     last = [event for event in events if event.kind == "action"][-1]
-    shown = autoplay.shown_state(match, match.state)
+    shown = shown_state(match, match.state)
     result = " ".join(game.describe(shown, e) for e in last.events if e["kind"] in RESULT_EVENTS[game.key])
     assert result and last.text.endswith(" " + result), "the log keeps the result sentence"
     story, verdict = discord_.channel_messages()[-1].content.rsplit("\n", 1)

@@ -6,11 +6,11 @@ from concurrent.futures import ProcessPoolExecutor
 
 import pytest
 
-from bot import autoplay
 from bot.core.bots import Budget
 from bot.core.registry import find_game
 from bot.core.rng import Rng
 from bot.core.seats import bot_name, bot_user_id
+from bot.features import autoplay
 
 
 async def test_a_bot_thinks_in_a_worker_process_and_returns_a_legal_move() -> None:

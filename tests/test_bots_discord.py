@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from bot import autoplay
 from bot.app import create_bot
 from bot.core.bots import Budget
 from bot.core.seats import bot_level, is_bot
+from bot.features import autoplay
 from bot.games.the_expedition import GAME
 from bot.games.the_expedition.policies import greedy_action
 from bot.offline import DiscordHarness

@@ -13,10 +13,10 @@ from typing import Any
 
 import pytest
 
-from bot import autoplay
 from bot.app import create_bot
 from bot.core.bots import Budget
 from bot.core.seats import is_bot
+from bot.features import autoplay
 from bot.games.the_expedition import GAME
 from bot.games.the_expedition.policies import greedy_action
 from bot.offline import DiscordHarness, World
@@ -64,7 +64,7 @@ async def _alice_moved_then_the_bots_are_due(discord_: DiscordHarness, second_le
     assert stopped.user_at(seat).user_id == alice.id
     while not is_bot(stopped.user_at(GAME.to_act(stopped.state)[0]).user_id):
         action = greedy_action(stopped.state, GAME.catalog, seat, random.Random(1))
-        stopped = (await discord_.bot.service._commit(stopped, alice.id, action, stopped.version)).match
+        stopped = (await discord_.bot.service.commit(stopped, alice.id, action, stopped.version)).match
     return alice, stopped
 
 
@@ -153,7 +153,7 @@ async def test_a_final_board_never_posted_is_posted_once_after_a_restart(databas
             if match.status == "active":
                 seat = GAME.to_act(match.state)[0]
                 action = greedy_action(match.state, GAME.catalog, seat, random.Random(2))
-                match = (await service._commit(match, alice.id, action, match.version)).match
+                match = (await service.commit(match, alice.id, action, match.version)).match
         assert match.status == "finished"
         boards_before = len(_boards(discord_))
     async with _two_processes_start(database, world) as first:

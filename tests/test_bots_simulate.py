@@ -6,8 +6,7 @@ import json
 
 import pytest
 
-from bot import simulate
-from bot.__main__ import main
+from bot.cli import main, simulate
 from bot.core.bots import Budget
 
 TINY = Budget(seconds=5.0, iterations=8)

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.__main__ import main
-from bot.config import DEFAULT_DATABASE, load_settings
+from bot.cli import main
+from bot.cli.config import DEFAULT_DATABASE, load_settings
 
 
 def test_run_without_a_token_explains_how_to_get_one(monkeypatch: pytest.MonkeyPatch, tmp_path: Path,

@@ -13,12 +13,12 @@ from pathlib import Path
 
 import pytest
 
-from bot import autoplay
 from bot.app import create_bot
-from bot.community import pass_action
 from bot.core import JSON, Applied, QuickAction, Rng, register
 from bot.core.bots import Budget
 from bot.core.seats import bot_level, is_bot
+from bot.features import autoplay
+from bot.features.community import pass_action
 from bot.offline import DiscordHarness, FakeUser, World
 from bot.service import Player
 from rendering import register_renderer
@@ -321,7 +321,7 @@ async def test_a_deadline_passing_while_the_bot_is_down_is_applied_once_after_th
 async def test_a_deadline_claimed_before_its_turn_ended_never_plays_a_later_turn(database: Path) -> None:
     """A pass claims a deadline; meanwhile the turn ends and comes round to the same seat again. The old deadline
     is stale (the move marked it done in its own transaction): applying it now plays nothing."""
-    from bot.community import play_overdue_turn
+    from bot.features.community import play_overdue_turn
 
     clock = FakeClock()
     async with DiscordHarness(create_bot(database, clock=clock, poll_seconds=None)) as discord_:

@@ -10,8 +10,8 @@ from types import SimpleNamespace
 import pytest
 from discord import app_commands
 
-from bot.__main__ import main
-from bot.local import LocalTable, run_folder
+from bot.cli import main
+from bot.cli.local import LocalTable, run_folder
 from bot.store import Store
 
 

@@ -8,9 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from bot.__main__ import main
+from bot.cli import main
+from bot.cli.migrate import migrate
 from bot.core import find_game
-from bot.migrate import migrate
+from bot.features import install
 from bot.service import GameService, Player
 from bot.store import Store
 from tests.fakes import tiny_png
@@ -21,7 +22,7 @@ ALICE, BOB = Player(100, "Alice"), Player(200, "Bob")
 async def _fill(location: Path | str) -> dict[int, dict]:
     """Games in every status, profiles, a snapshot and scheduled work; returns each match's stored state."""
     store = await Store.open(location)
-    service = GameService(store, renderer=tiny_png)
+    service = install(GameService(store, renderer=tiny_png))
     try:
         # A finished Nim game (it writes profiles), one in play, a lobby and an abandoned game.
         await service.new_match(1, 10, "nim", ALICE, seed=3)
@@ -75,7 +76,7 @@ async def test_migrate_into_each_engine_copies_everything_and_replays(database: 
         assert await copy.profile(1, BOB.user_id, "test-nim") == {"wins": 1} or \
             await copy.profile(1, ALICE.user_id, "test-nim") == {"wins": 1}
         # New rows continue after the copied ids instead of colliding with them.
-        service = GameService(copy, renderer=tiny_png)
+        service = install(GameService(copy, renderer=tiny_png))
         fresh = await service.new_match(1, 15, "nim", ALICE)
         assert fresh.id == max(states) + 1
         assert [w.payload for w in await copy.claim_due("reminder:", 2000, 5, 60)] == [{"seat": 1}]

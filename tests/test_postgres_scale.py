@@ -14,10 +14,11 @@ from typing import Any
 import pytest
 from discord.ext import commands
 
-from bot.__main__ import main
 from bot.app import create_bot
-from bot.config import load_settings
+from bot.cli import main
+from bot.cli.config import load_settings
 from bot.core import StaleBoard
+from bot.features import install
 from bot.offline import DiscordHarness
 from bot.service import GameService, Player
 from bot.store import Store
@@ -46,7 +47,7 @@ def _press_in_own_process(location: str, barrier: Barrier, press: tuple[int, int
         _MeetingStore.barrier = barrier
         store = await _MeetingStore.open(location)
         try:
-            service = GameService(store, renderer=tiny_png)
+            service = install(GameService(store, renderer=tiny_png))
             match_id, version, seat, index, user_id, channel_id = press
             try:
                 accepted = await service.press(match_id, version, seat, index, user_id, channel_id=channel_id)

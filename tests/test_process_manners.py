@@ -15,10 +15,10 @@ from typing import ClassVar
 import discord.http
 import pytest
 
-from bot.__main__ import main
 from bot.app import create_bot
+from bot.cli import main
+from bot.cli.runner import BAD_TOKEN, install_shutdown_signals
 from bot.offline import DiscordHarness
-from bot.runner import BAD_TOKEN, install_shutdown_signals
 
 
 class _RefusesEveryToken(BaseHTTPRequestHandler):

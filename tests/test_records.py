@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 from openskill.models import PlackettLuce
 
-from bot import history, ratings, undo
-from bot.__main__ import main
+from bot.cli import main
 from bot.core import Game, LobbyError, all_games
+from bot.features import history, ratings, undo
 from bot.service import GameService, Player
 
 GUILD, CHANNEL = 7, 70
@@ -329,7 +329,7 @@ async def test_two_approvals_at_once_from_two_processes_are_both_kept(service: G
 
 
 async def test_the_leaderboard_is_the_top_ten_and_the_askers_own_place(service: GameService) -> None:
-    from bot import stats
+    from bot.features import stats
 
     people = [Player(200 + number, f"P{number}") for number in range(12)]
     for pair in range(6):

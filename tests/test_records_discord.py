@@ -10,11 +10,11 @@ from pathlib import Path
 import pytest
 from openskill.models import PlackettLuce
 
-from bot import autoplay
-from bot.__main__ import main
 from bot.app import create_bot
+from bot.cli import main
 from bot.core import find_game
 from bot.core.bots import Budget
+from bot.features import autoplay
 from bot.offline import DiscordHarness, FakeUser
 from tests.tables import current_match, open_table
 

@@ -18,11 +18,11 @@ from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 
-from bot.__main__ import main
 from bot.app import create_bot
+from bot.cli import main
 from bot.offline import DiscordHarness
 from bot.store import Store, StoreError, StoreUnavailable, engines
-from cogs.common import STORE_NOT_ANSWERING
+from cogs.table import STORE_NOT_ANSWERING
 from tests.conftest import drop_schema, new_schema, postgres_server, with_search_path
 
 SHORT = 0.4  # the deadline these tests give the store, in seconds

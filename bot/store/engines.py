@@ -197,12 +197,23 @@ class Engine(ABC):
         """Each engine implements this."""
 
 
+async def _pragma(connection: aiosqlite.Connection, sql: str) -> None:
+    """Run one statement on the connection and close its cursor at once.
+
+    A cursor left for the garbage collector keeps its statement in progress, and SQLite then refuses the next
+    COMMIT ("cannot commit transaction - SQL statements in progress") whenever anything holds a reference a moment
+    longer: a debugger, asyncio debug mode, or another offline Discord (SimCord) running the bot.
+    """
+    async with connection.execute(sql) as cursor:
+        await cursor.fetchall()
+
+
 async def _switch_to_wal(connection: aiosqlite.Connection) -> None:
     """WAL mode, once per file. The switch takes an exclusive lock without consulting busy_timeout, so when another
     process is opening a new file at the same moment it is retried for a while instead of failing at once."""
     for attempt in range(100):
         try:
-            await connection.execute("PRAGMA journal_mode=WAL")
+            await _pragma(connection, "PRAGMA journal_mode=WAL")
             return
         except sqlite3.OperationalError as error:
             if "locked" not in str(error) or attempt == 99:
@@ -231,12 +242,12 @@ class SqliteEngine(Engine):
         engine = cls(connection, location, deadline=deadline)
         try:
             # First, so that even switching to WAL waits for another process's lock instead of failing at once.
-            await connection.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_MS}")
+            await _pragma(connection, f"PRAGMA busy_timeout={SQLITE_BUSY_MS}")
             if location != ":memory:":
                 await _switch_to_wal(connection)
             # FULL: an acknowledged move survives a power cut too; it costs a fraction of a millisecond a commit.
-            await connection.execute("PRAGMA synchronous=FULL")
-            await connection.execute("PRAGMA foreign_keys=ON")
+            await _pragma(connection, "PRAGMA synchronous=FULL")
+            await _pragma(connection, "PRAGMA foreign_keys=ON")
         except BaseException:
             await connection.close()
             raise
@@ -271,7 +282,8 @@ class SqliteEngine(Engine):
         return (await self._run(sql, params))[1]
 
     async def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
-        await self._db.executemany(sql, [tuple(row) for row in rows])
+        async with self._db.executemany(sql, [tuple(row) for row in rows]):
+            pass  # the cursor is closed on leaving, not left to the garbage collector (see _pragma)
 
     async def fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
         return (await self._run(sql, params))[0]
@@ -308,7 +320,7 @@ class SqliteEngine(Engine):
         return int(rows[0][0]) if rows else 0
 
     async def set_schema_version(self, number: int) -> None:
-        await self._db.execute(f"PRAGMA user_version={int(number)}")
+        await self.execute(f"PRAGMA user_version={int(number)}")
 
     async def tables(self) -> list[str]:
         rows = await self.fetchall("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")

@@ -13,7 +13,7 @@ import logging
 from collections.abc import Awaitable, Callable
 from datetime import datetime
 
-from bot.community import Clock
+from bot.features.community import Clock
 from bot.store import ScheduledWork, Store
 
 log = logging.getLogger(__name__)

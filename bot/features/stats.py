@@ -6,8 +6,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from bot import ratings
 from bot.core import find_game
+from bot.features import ratings
 
 if TYPE_CHECKING:
     from bot.service import GameService

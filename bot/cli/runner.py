@@ -83,7 +83,7 @@ async def serve(client: ExpeditionBot, token: str) -> str | None:
                 service = getattr(client, "service", None)
                 if service is not None:  # the render workers are processes of their own: stop them too
                     service.render_pool.close()
-                from bot import autoplay
+                from bot.features import autoplay
 
                 autoplay.close()  # and the computer players' thinking workers
 

@@ -1,5 +1,5 @@
 """Finished games: the history of a channel and a server, replays of a game's log, and JSON exports checked step by
-step (`expedition-bot replay FILE`).
+step (`expedition-bot replay FILE`, in bot/cli/replay.py).
 
 Only games that are over (finished or abandoned) are replayed or exported: an export carries the seed, every draw
 and the final state with its hands and deck order, which must never leave a game still being played.
@@ -18,7 +18,7 @@ from bot.core.replay import RecordedStep, Replayer, Rewind
 from bot.core.rng import ReplayDivergence
 from bot.core.seats import is_bot
 from bot.store import EventRecord, MatchRecord
-from bot.undo import UNDO_KIND, setup_of
+from bot.table import UNDO_KIND, setup_of
 
 if TYPE_CHECKING:
     from bot.service import GameService
@@ -220,29 +220,3 @@ def check_export(data: JSON) -> CheckReport:
     if digest(replayer.state) != digest(data.get("final_state")):
         failures.append("final: the replayed state differs from the exported final state")
     return CheckReport(title, len(records), failures)
-
-
-def run_check(path: str) -> int:
-    """`expedition-bot replay FILE`: one line per failure, then a summary. Exit 0 when every state checks, 1 when
-    something does not, 2 when the file cannot be read."""
-    import bot.games  # noqa: F401  (registers every game)
-
-    try:
-        with open(path, encoding="utf-8") as handle:
-            data = json.load(handle)
-        if not isinstance(data, dict):
-            raise ValueError("the file does not hold a JSON object")
-        if data.get("format") != EXPORT_FORMAT or data.get("version") != EXPORT_VERSION:
-            raise ValueError(f"not an Expedition Table export (format {data.get('format')!r}, version "
-                             f"{data.get('version')!r})")
-        report = check_export(data)
-    except (OSError, ValueError, KeyError, TypeError, LobbyError) as error:
-        print(f"{path}: cannot be read as an export: {error}")
-        return 2
-    for failure in report.failures:
-        print(failure)
-    if report.ok:
-        print(f"OK: {report.title}: the setup and {report.steps} records replay to the recorded states.")
-        return 0
-    print(f"FAILED: {report.title}: {len(report.failures)} problem(s) in {report.steps} records.")
-    return 1

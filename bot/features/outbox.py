@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
-from bot.community import BOARD
+from bot.features.community import BOARD
 from bot.store import ScheduledWork
 
 if TYPE_CHECKING:

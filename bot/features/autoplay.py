@@ -138,22 +138,7 @@ def bot_to_move(match: MatchRecord) -> SeatRecord | None:
     return record if record is not None and is_bot(record.user_id) else None
 
 
-def shown_state(match: MatchRecord, state: JSON) -> JSON:
-    """The state as the channel is told it. A seat handed to a computer player (/game kick) keeps its player's name
-    in the game (its replay knows the player by it), so on the board and in the story it is shown with the robot
-    badge and level ("🤖 Bob (normal bot)") instead of passing for the person. The stored state is untouched."""
-    players = state.get("players")
-    renamed = {seat.seat: f"🤖 {seat.name} ({bot_level(seat.user_id)} bot)" for seat in match.seats
-               if is_bot(seat.user_id) and not seat.name.startswith("🤖")}
-    if not renamed or not isinstance(players, list):
-        return state
-    shown = dict(state)
-    shown["players"] = [dict(player, name=renamed[seat]) if seat in renamed and isinstance(player, dict)
-                        and "name" in player else player for seat, player in enumerate(players)]
-    return shown
-
-
-def _seed(match: MatchRecord) -> int:
+def move_seed(match: MatchRecord) -> int:
     return (match.seed * 1_000_003 + match.version) % 2**62
 
 
@@ -163,8 +148,8 @@ async def play_bot_move(service: GameService, match: MatchRecord) -> MatchRecord
     record = bot_to_move(match)
     assert record is not None and match.state is not None
     game = find_game(match.game)
-    decision = await think(game, match.state, record.seat, record.user_id, _seed(match))
-    accepted = await service._commit(match, record.user_id, decision.action, match.version)
+    decision = await think(game, match.state, record.seat, record.user_id, move_seed(match))
+    accepted = await service.commit(match, record.user_id, decision.action, match.version)
     return accepted.match
 
 
@@ -182,7 +167,7 @@ async def play_bot_round(service: GameService, match_id: int) -> MatchRecord:
     """A round of a table of bots alone: moves until the seat that began it is to move again (or the game
     ends), under the channel's lock like any move."""
     match = await service.match(match_id)
-    async with service._lock(match.channel_id):
+    async with service.tables.lock(match.channel_id):
         match = await service.match(match_id)
         first = bot_to_move(match)
         others_moved = False
@@ -228,7 +213,7 @@ async def resume_tables(service: GameService, post: Callable[[int], Awaitable[No
             resumed.append(match.id)
             continue
         try:
-            async with service._lock(match.channel_id):
+            async with service.tables.lock(match.channel_id):
                 fresh = await service.match(match.id)
                 if bot_to_move(fresh) is None:
                     continue
@@ -271,8 +256,8 @@ async def add_bot(service: GameService, channel_id: int, user_id: int, level: st
     """The host seats a computer player of `level` in the lobby ("🤖 Bot 2 (hard)")."""
     if level not in BOT_LEVELS:
         raise LobbyError(f"There is no bot level '{level}'. Choose one of: {', '.join(BOT_LEVELS)}.")
-    async with service._lock(channel_id):
-        match = await service._lobby(channel_id)
+    async with service.tables.lock(channel_id):
+        match = await service.tables.lobby(channel_id)
         if user_id != match.host_id:
             raise LobbyError(f"Only the host ({_host_name(match)}) can seat computer players.")
         game = find_game(match.game)
@@ -284,15 +269,15 @@ async def add_bot(service: GameService, channel_id: int, user_id: int, level: st
         number = min(n for n in range(1, 100) if n not in used)
         name = bot_name(level, len(match.seats) + 1)
         seats = [(s.user_id, s.name) for s in match.seats] + [(bot_user_id(level, number), name)]
-        await service._record(match, "joined", user_id=user_id, seat=len(match.seats), seats=seats,
+        await service.tables.record(match, "joined", user_id=user_id, seat=len(match.seats), seats=seats,
                               text=f"{name} joined.")
-        return await service._reload(match)
+        return await service.tables.reload(match)
 
 
 async def remove_bot(service: GameService, channel_id: int, user_id: int) -> MatchRecord:
     """The host frees the last computer player's seat in the lobby."""
-    async with service._lock(channel_id):
-        match = await service._lobby(channel_id)
+    async with service.tables.lock(channel_id):
+        match = await service.tables.lobby(channel_id)
         if user_id != match.host_id:
             raise LobbyError(f"Only the host ({_host_name(match)}) can remove computer players.")
         bots = [seat for seat in match.seats if is_bot(seat.user_id)]
@@ -300,8 +285,8 @@ async def remove_bot(service: GameService, channel_id: int, user_id: int) -> Mat
             raise LobbyError("No computer player is seated. Seat one with /game add-bot.")
         leaving = bots[-1]
         seats = [(s.user_id, s.name) for s in match.seats if s.user_id != leaving.user_id]
-        await service._record(match, "left", user_id=user_id, seats=seats, text=f"{leaving.name} left.")
-        return await service._reload(match)
+        await service.tables.record(match, "left", user_id=user_id, seats=seats, text=f"{leaving.name} left.")
+        return await service.tables.reload(match)
 
 
 _NO_HINT = {
@@ -324,5 +309,5 @@ async def hint_for(service: GameService, channel_id: int, user_id: int) -> str:
         raise NotYourTurn("You are not playing in this game, so there is no move of yours to suggest.")
     if seen.seat not in seen.game.to_act(seen.state):
         raise NotYourTurn(f"It is not your turn. {seen.game.turn_text(seen.state)}")
-    suggestion = await hint(seen.game, seen.state, seen.seat, _seed(seen.match))
+    suggestion = await hint(seen.game, seen.state, seen.seat, move_seed(seen.match))
     return f"Hint: {suggestion}"

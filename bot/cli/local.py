@@ -20,7 +20,7 @@ import discord
 from discord import app_commands
 
 from bot.app import create_bot
-from bot.config import database_location
+from bot.cli.config import database_location
 from bot.core.names import same_name
 from bot.offline import DiscordHarness, FakeUser, HarnessError, Message, Reply
 from bot.store.engines import redact

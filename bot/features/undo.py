@@ -15,16 +15,13 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from bot.core import JSON, Game, GameOver, LobbyError, NotYourTurn, RuleError, find_game
-from bot.core.replay import RecordedStep, Rewind, replay_line
+from bot.core.replay import replay_line
 from bot.core.seats import is_bot
 from bot.store import EventRecord, MatchRecord, UndoRequest
+from bot.table import UNDO_KIND, setup_of, steps_of
 
 if TYPE_CHECKING:
     from bot.service import GameService
-
-UNDO_KIND = "undo"
-"""The stored event kind of an agreed undo (never renamed). Its action is {"moves": n, "request": id or None}."""
-
 
 class UndoRefused(RuleError):
     """An undo that cannot be granted; the message says why and what is possible instead."""
@@ -48,21 +45,6 @@ class UndoResult:
     applied: bool
     text: str
     new_board: bool = False  # the seats to move changed: the channel gets a new board (else the board is edited)
-
-
-def steps_of(events: Sequence[EventRecord]) -> list[RecordedStep | Rewind]:
-    """The replayable records of a match's log: its actions, and its agreed undos as rewinds."""
-    steps: list[RecordedStep | Rewind] = []
-    for event in events:
-        if event.kind == "action":
-            steps.append(RecordedStep(event.seat or 0, event.action or {}, event.draws))
-        elif event.kind == UNDO_KIND:
-            steps.append(Rewind(int((event.action or {})["moves"])))
-    return steps
-
-
-def setup_of(events: Sequence[EventRecord]) -> EventRecord | None:
-    return next((event for event in events if event.kind == "started"), None)
 
 
 def line_of_play(game: Game, match: MatchRecord, events: Sequence[EventRecord]) -> Line:
@@ -141,15 +123,15 @@ async def _apply(service: GameService, match: MatchRecord, user_id: int, moves: 
                  request_id: int | None, note: str) -> MatchRecord:
     after = "" if moves == 1 else f" with the {moves - 1} after it"
     text = f"{_name(match, user_id)}'s last move was taken back{after}{note}."
-    await service._record(match, UNDO_KIND, user_id=user_id, seat=match.seat_of(user_id),
+    await service.tables.record(match, UNDO_KIND, user_id=user_id, seat=match.seat_of(user_id),
                           action={"moves": moves, "request": request_id}, state=state, text=text)
-    return await service._reload(match)
+    return await service.tables.reload(match)
 
 
 async def request_undo(service: GameService, channel_id: int, user_id: int) -> UndoResult:
     """`/game undo`: take back at once (nobody else human at the table) or open a request for the others."""
-    async with service._lock(channel_id):
-        match = await service._open(channel_id)
+    async with service.tables.lock(channel_id):
+        match = await service.tables.open(channel_id)
         moves, state = await _plan(service, match, user_id)
         approvers = approvers_of(match, user_id)
         if not approvers:
@@ -169,8 +151,8 @@ async def answer_undo(service: GameService, request_id: int, user_id: int, appro
         from bot.service import InvalidControl
 
         raise InvalidControl()
-    async with service._lock(channel_id):
-        match = await service._reload(match)
+    async with service.tables.lock(channel_id):
+        match = await service.tables.reload(match)
         request = await service.store.undo_request(request_id)
         assert request is not None
         asker = _name(match, request.user_id)
@@ -216,8 +198,8 @@ async def lapse_if_moved(service: GameService, request_id: int) -> str | None:
     match = await service.store.match(request.match_id)
     if match is None:
         return None
-    async with service._lock(match.channel_id):
-        match = await service._reload(match)
+    async with service.tables.lock(match.channel_id):
+        match = await service.tables.reload(match)
         request = await service.store.undo_request(request_id)
         if request is None or request.status != "pending":
             return None

@@ -1,21 +1,21 @@
-"""Community play (issue 12): per-server settings, turn reminders and timers planned with every move, absent
+"""Community play (issue 12): turn reminders and timers planned with every move, absent
 players' seats handed to computer players and taken back, lobbies that expire.
 
 Everything here goes through the service and its store; the Discord side (messages, buttons, threads) is
-cogs/community.py and cogs/settings.py, the loop that runs due work is bot/scheduler.py.
+cogs/community.py and cogs/settings.py, the loop that runs due work is bot/features/scheduler.py.
 """
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
-from bot import autoplay
-from bot.core import JSON, Game, LobbyError, NotYourTurn, RuleError, find_game
+from bot.core import JSON, Game, LobbyError, NotYourTurn, find_game
 from bot.core.seats import bot_name, bot_user_id, is_bot
+from bot.features import autoplay
+from bot.settings import ServerSettings, change_setting, hours_text, server_settings
 from bot.store import CommunityChange, MatchRecord, NewWork, ScheduledWork, SeatOwner
 
 if TYPE_CHECKING:
@@ -38,63 +38,10 @@ BOARD = "board"
 move stores in its own transaction. The live path posts it at once; the scheduler delivers what that missed."""
 BOARD_GRACE_SECONDS = 60  # how long the live path has before the scheduler takes over a board
 REMINDERS_BEFORE_STALL = 3
-TIMER_POLICIES = ("bot", "skip")
-BOARD_STYLES = ("turn", "step")
-MAX_HOURS = 24 * 14  # two weeks: longer than that, a reminder or a deadline means nothing
 TURN_KINDS = ("started",)  # events that begin a turn even when the seat to move is the same
 
 
 # --------------------------------------------------------------------------------------------- settings
-
-
-@dataclass(frozen=True)
-class ServerSettings:
-    """A server's choices, with the defaults for what it never set."""
-
-    reminder_hours: float = 12.0
-    timer_hours: float = 0.0  # 0: no turn timer
-    timer_policy: str = "bot"
-    board_style: str = "turn"
-    threads: bool = False
-    game_channels: tuple[int, ...] = ()  # empty: games may start in any channel
-    default_modes: dict[str, str] = field(default_factory=dict)
-    lobby_expiry_hours: float = 24.0
-
-
-SETTING_KEYS = tuple(ServerSettings.__dataclass_fields__)
-
-
-def hours_text(hours: float) -> str:
-    if hours >= 48 and hours % 24 == 0:
-        return f"{int(hours // 24)} days"
-    return f"{hours:g} h"
-
-
-def check_hours(hours: float, what: str, *, allow_off: bool, low: float = 0.25) -> float:
-    """`hours` as a setting, or a RuleError saying which values are allowed."""
-    off = " (0 turns it off)" if allow_off else ""
-    if not math.isfinite(hours) or (hours == 0 and not allow_off) or (hours != 0 and not low <= hours <= MAX_HOURS):
-        raise RuleError(f"{what} is a number of hours from {low:g} to {MAX_HOURS}{off}; {hours:g} is not allowed.")
-    return float(hours)
-
-
-async def server_settings(store: Store, guild_id: int) -> ServerSettings:
-    stored = await store.settings(guild_id)
-    known = {key: value for key, value in stored.items() if key in SETTING_KEYS}
-    if "game_channels" in known:
-        known["game_channels"] = tuple(int(channel) for channel in known["game_channels"])
-    return ServerSettings(**known)
-
-
-async def change_setting(store: Store, guild_id: int, key: str, value: Any) -> ServerSettings:
-    """Store one validated setting (None: back to the default); returns the server's settings now."""
-    if key not in SETTING_KEYS:
-        raise RuleError(f"There is no setting called {key!r}.")
-    if value is None or value == getattr(ServerSettings(), key):
-        await store.clear_setting(guild_id, key)
-    else:
-        await store.set_setting(guild_id, key, list(value) if isinstance(value, tuple) else value)
-    return await server_settings(store, guild_id)
 
 
 async def settings_for(service: GameService, guild_id: int) -> ServerSettings:
@@ -263,7 +210,7 @@ async def play_overdue_turn(service: GameService, work: ScheduledWork, now: date
     if match is None:
         await store.finish_work(work.id, now)
         return None
-    async with service._lock(match.channel_id):
+    async with service.tables.lock(match.channel_id):
         match = await service.match(match.id)
         seats = _still_waiting(match, work.payload)
         # Still pending means still this turn: a move that ended it marked it done, even if the same seat is to
@@ -290,10 +237,10 @@ async def play_overdue_turn(service: GameService, work: ScheduledWork, now: date
                 skipped = True
             else:
                 decision = await autoplay.think(game, match.state, seat, bot_user_id("normal", 1),
-                                                autoplay._seed(match))
+                                                autoplay.move_seed(match))
                 action = decision.action
-            match = (await service._commit(match, record.user_id, action, match.version)).match
-        match = await autoplay.after_move(service, match)
+            match = (await service.commit(match, record.user_id, action, match.version)).match
+        match = await service.after_move(match)
         await store.finish_work(work.id, now)  # usually done already: the move replaced the turn's work
     who = " and ".join(names)
     if skipped and not fallback:
@@ -315,13 +262,13 @@ async def expire_lobby(service: GameService, work: ScheduledWork, now: datetime)
     if match is None or match.status != "lobby":
         await service.store.finish_work(work.id, now)
         return None
-    async with service._lock(match.channel_id):
+    async with service.tables.lock(match.channel_id):
         match = await service.match(match.id)
         if match.status != "lobby":
             await service.store.finish_work(work.id, now)
             return None
-        await service._record(match, "abandoned", status="abandoned", text="The lobby expired without starting.")
-        return await service._reload(match)
+        await service.tables.record(match, "abandoned", status="abandoned", text="The lobby expired without starting.")
+        return await service.tables.reload(match)
 
 
 # --------------------------------------------------------------------------------------------- replacing players
@@ -337,8 +284,8 @@ class Kicked:
 async def kick(service: GameService, channel_id: int, actor_id: int, target_id: int, *,
                can_manage_channel: bool) -> Kicked:
     """Hand a member's seat to a normal computer player (the host, or someone who can manage the channel)."""
-    async with service._lock(channel_id):
-        match = await service._open(channel_id)
+    async with service.tables.lock(channel_id):
+        match = await service.tables.open(channel_id)
         if actor_id != match.host_id and not can_manage_channel:
             raise LobbyError("Only the host, or someone who can manage this channel, can hand a seat to a computer "
                              "player.")
@@ -359,26 +306,26 @@ async def kick(service: GameService, channel_id: int, actor_id: int, target_id: 
         # The seat keeps its name: the game's state and its replay know the player by it.
         seats = [(bot_user_id("normal", number) if s.seat == seat else s.user_id, s.name) for s in match.seats]
         owner = SeatOwner(match.id, seat, target_id, record.name, actor_id)
-        await service._record(match, "kicked", user_id=actor_id, seat=seat, seats=seats,
+        await service.tables.record(match, "kicked", user_id=actor_id, seat=seat, seats=seats,
                               text=f"{record.name}'s seat was handed to a normal computer player "
                                    f"({bot_name('normal', seat + 1)}).",
                               community=CommunityChange(owners_set=(owner,)))
-        kicked = await service._reload(match)
-        played = await autoplay.after_move(service, kicked)
+        kicked = await service.tables.reload(match)
+        played = await service.after_move(kicked)
         return Kicked(played, record.name, played.version != kicked.version)
 
 
 async def rejoin(service: GameService, channel_id: int, user_id: int) -> MatchRecord:
     """A member takes back the seat a computer player kept for them."""
-    async with service._lock(channel_id):
-        match = await service._open(channel_id)
+    async with service.tables.lock(channel_id):
+        match = await service.tables.open(channel_id)
         owners = [o for o in await service.store.seat_owners(match.id) if o.user_id == user_id]
         if match.status != "active" or not owners:
             raise LobbyError("You have no seat to take back here: /game rejoin is for a player whose seat was "
                              "handed to a computer player with /game kick.")
         owner = owners[0]
         seats = [(user_id if s.seat == owner.seat else s.user_id, s.name) for s in match.seats]
-        await service._record(match, "rejoined", user_id=user_id, seat=owner.seat, seats=seats,
+        await service.tables.record(match, "rejoined", user_id=user_id, seat=owner.seat, seats=seats,
                               text=f"{owner.name} took their seat back from the computer player.",
                               community=CommunityChange(owners_cleared=(owner.seat,)))
-        return await service._reload(match)
+        return await service.tables.reload(match)

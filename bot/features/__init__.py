@@ -1,0 +1,28 @@
+"""Features: plug-ins on the service and the table API (bot/service.py, bot/table.py), which never import them.
+
+- autoplay: computer players (they play the turns that follow a move; a table of bots alone plays itself)
+- undo: take back a move by consent
+- community, scheduler: reminders, turn timers, kick and rejoin, lobby expiry, and the loop that runs them
+- history: finished games, their replays and exports
+- stats, ratings: a player's record, the leaderboard, and rating a game when it ends
+
+`install` registers their hooks on a service; whoever builds a service (create_bot, the tests) calls it once.
+"""
+
+from __future__ import annotations
+
+import functools
+
+from bot.features import autoplay, ratings
+from bot.features.community import Clock, TurnPlanner
+from bot.service import GameService
+
+
+def install(service: GameService, *, clock: Clock | None = None) -> GameService:
+    """Plug the features into `service`: computer players after every move, ratings when a game ends, and (with a
+    `clock`) the reminders and turn timers planned into every write. Returns the service."""
+    service.on_after_move(functools.partial(autoplay.after_move, service))
+    service.on_game_end(functools.partial(ratings.rate_finished, service.store))
+    if clock is not None:
+        service.planner = TurnPlanner(service.store, clock)
+    return service

@@ -1,0 +1,129 @@
+"""The bot against Discord's own published API description (issue 19): what Discord would refuse, we refuse too."""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+from typing import Any
+
+import discord
+import pytest
+
+from bot.app import create_bot
+from bot.discord_api import API_BASE, SOURCE_COMMIT, description
+from bot.offline import DiscordHarness
+from bot.service import MAX_SEED
+from tests.tables import current_match, open_table
+
+DISCORD_MAX_INTEGER = 2**53 - 1  # Discord's integer options stop here (its description and developer docs)
+
+
+def _integer_options(options: list[dict[str, Any]], path: str) -> list[tuple[str, dict[str, Any]]]:
+    found = []
+    for option in options:
+        where = f"{path} {option['name']}"
+        if option["type"] == discord.AppCommandOptionType.integer.value:
+            found.append((where, option))
+        found.extend(_integer_options(option.get("options", []), where))
+    return found
+
+
+async def test_every_integer_option_stays_within_discords_integers(database: Path) -> None:
+    async with DiscordHarness(create_bot(database)) as discord_:
+        tree = discord_.bot.tree
+        commands = [command.to_dict(tree) for command in tree.get_commands()]
+    options = [found for command in commands for found in _integer_options(command.get("options", []), command["name"])]
+    bounded = {where for where, option in options if "max_value" in option}
+    assert {"game new seed", "game replay match", "game export match"} <= bounded
+    for where, option in options:
+        for bound in ("min_value", "max_value"):
+            assert abs(option.get(bound, 0)) <= DISCORD_MAX_INTEGER, (where, bound, option[bound])
+    assert MAX_SEED == DISCORD_MAX_INTEGER
+
+
+async def test_the_largest_seed_is_accepted_and_one_more_is_refused_with_the_range(database: Path) -> None:
+    async with DiscordHarness(create_bot(database)) as discord_:
+        alice = discord_.user("alice")
+        refused = (await discord_.command("game new", {"game": "test-nim", "seed": 2**53}, user=alice)).last
+        assert refused.ephemeral and f"from 0 to {DISCORD_MAX_INTEGER}" in (refused.content or "")
+        assert discord_.channel_messages() == []
+        await discord_.command("game new", {"game": "test-nim", "seed": DISCORD_MAX_INTEGER}, user=alice)
+        match = await current_match(discord_)
+        assert (match.status, match.seed) == ("lobby", DISCORD_MAX_INTEGER)
+
+
+# ---------------------------------------------------------------------------------------------------------------------
+# The validator itself: what it refuses, it names by route, JSON path and reason
+
+
+def test_the_vendored_description_says_where_it_comes_from() -> None:
+    from importlib import resources
+
+    here = resources.files("bot.discord_api")
+    readme = here.joinpath("README.md").read_text(encoding="utf-8")
+    assert SOURCE_COMMIT in readme and "discord-api-spec" in readme
+    assert "MIT License" in here.joinpath("LICENSE").read_text(encoding="utf-8")
+    assert description().document["openapi"].startswith("3.1")
+
+
+def test_a_route_is_found_by_its_url_with_literal_segments_first() -> None:
+    api = description()
+    assert api.route("PATCH", f"{API_BASE}/webhooks/1/tok/messages/@original").key == (  # type: ignore[union-attr]
+        "PATCH /webhooks/{webhook_id}/{webhook_token}/messages/@original")
+    assert api.route("PATCH", "/webhooks/1/tok/messages/22").key == (  # type: ignore[union-attr]
+        "PATCH /webhooks/{webhook_id}/{webhook_token}/messages/{message_id}")
+    assert api.route("GET", "/channels/1/nonsense") is None
+    (unknown,) = api.check_request("POST", "/channels/1/nonsense", {})
+    assert unknown.route == "POST /channels/1/nonsense" and "no such route" in unknown.reason
+
+
+def test_a_violation_names_the_route_the_json_path_and_the_reason() -> None:
+    api = description()
+    button = {"type": 2, "style": 1, "label": "x" * 81, "custom_id": "a"}
+    found = api.check_request("POST", "/channels/1/messages", {"content": "hi", "components": [
+        {"type": 1, "components": [button]}]})
+    assert [(v.route, v.json_path) for v in found] == [
+        ("POST /channels/{channel_id}/messages", "$.components[0].components[0].label")]
+    assert "too long" in found[0].reason
+    tree = [{"name": "game", "description": "d", "options": [{"type": 1, "name": "new", "description": "x", "options": [
+        {"type": 4, "name": "seed", "description": "s", "max_value": 2**53}]}]}]
+    (too_big,) = api.check_request("PUT", "/applications/1/commands", tree)
+    assert too_big.json_path == "$[0].options[0].options[0].max_value" and "maximum" in too_big.reason
+    tree[0]["options"][0]["options"][0]["max_value"] = DISCORD_MAX_INTEGER  # type: ignore[index]
+    assert api.check_request("PUT", "/applications/1/commands", tree) == []
+
+
+def test_only_snowflakes_may_come_as_integers() -> None:
+    api = description()
+    good = {"content": "<@12>", "attachments": [{"id": 0}], "allowed_mentions": {"parse": [], "users": [12]}}
+    assert api.check_request("POST", "/channels/1/messages", good) == []
+    for bad, path in (({"content": 12}, "$.content"), ({"allowed_mentions": {"users": [True]}}, None),
+                      ({"attachments": [{"id": -1}]}, None), ({"flags": "64"}, "$.flags")):
+        found = api.check_request("POST", "/channels/1/messages", bad)
+        assert found, bad
+        assert path is None or found[0].json_path == path
+    assert api.check_schema("SnowflakeType", 12) == [] and api.check_schema("SnowflakeType", "x12")
+
+
+# ---------------------------------------------------------------------------------------------------------------------
+# Every interaction is answered: a control whose id is not of the bot's scheme at all is refused like a tampered one
+
+
+@pytest.mark.parametrize("custom_id", ["zz", "0f" * 16, "act:1:2:3:4", "XT:act:1:2:3:4"])
+async def test_a_control_outside_the_bots_id_scheme_is_answered_privately(
+        database: Path, custom_id: str, caplog: pytest.LogCaptureFixture) -> None:
+    async with DiscordHarness(create_bot(database)) as discord_:
+        alice = discord_.user("alice")
+        await open_table(discord_, "test-nim", 2, seed=5)
+        before = (await current_match(discord_)).version
+        message = discord_.world.create_message(
+            discord_.default_channel.id,
+            {"content": "not ours", "components": [{"type": 1, "components": [
+                {"type": 2, "style": 2, "label": "Press", "custom_id": custom_id}]}]},
+            [], author=discord_.bot_user)
+        with caplog.at_level(logging.DEBUG):
+            replies = await discord_.click(message, label="Press", user=alice)
+        assert replies.acknowledged
+        assert replies.last.ephemeral and "This control is not valid here" in (replies.last.content or "")
+        assert not [r for r in caplog.records if r.levelno > logging.INFO]
+        assert (await current_match(discord_)).version == before

@@ -52,6 +52,7 @@ import contextvars
 import copy
 import datetime as dt
 import enum
+import functools
 import hashlib
 import io
 import json
@@ -75,11 +76,13 @@ __all__ = [
     "DISCORD_PY_VERSION",
     "EPHEMERAL",
     "INTERNALS",
+    "Call",
     "DiscordHarness",
     "FakeChannel",
     "FakeUser",
     "HarnessError",
     "InteractionFailed",
+    "Interceptor",
     "Message",
     "PendingInteraction",
     "Replies",
@@ -754,6 +757,21 @@ def _match(template: str, url: str) -> dict[str, str]:
 
 
 RouteHandler = Callable[[Route, dict[str, str], dict[str, Any], list[SentFile]], Any]
+Interceptor = Callable[["Call", Callable[[], Any]], Any]
+"""Sees every REST and webhook call before the fake Discord answers it: returns `answer()` (Discord's answer), its own
+answer, or raises Discord's error (bot/offline_faults.py models rate limits, outages, permissions and deletions)."""
+
+
+@dataclass(frozen=True)
+class Call:
+    """One call the bot makes, as an interceptor sees it."""
+
+    key: str  # "POST /channels/{channel_id}/messages"
+    args: dict[str, str]  # the route's parameters: {"channel_id": "123"}
+    body: Any
+    files: list[SentFile]
+    interaction_id: int | None = None  # the interaction (webhook calls: its record) the call answers, if any
+    channel_id: int | None = None  # where a message would go or be changed
 
 
 class _RecordingWebhookAdapter(AsyncWebhookAdapter):
@@ -839,6 +857,7 @@ class DiscordHarness:
         self.close_bot = close_bot
         self.task_prefixes = TASK_PREFIXES + tuple(extra_task_prefixes)
         self.routes: dict[str, RouteHandler] = {}
+        self.interceptors: list[Interceptor] = []  # faults a test adds (bot/offline_faults.py), outermost last
         self._adapter = _RecordingWebhookAdapter(self)
         self._errors = _ErrorCollector()
         self._context = contextvars.copy_context()
@@ -1382,6 +1401,17 @@ class DiscordHarness:
     def _webhook_call(self, route: Route, body: dict[str, Any], files: list[SentFile], params: dict[str, Any]) -> Any:
         key = f"{route.method} {route.path}"
         self.world.requests.append({"route": key, "url": route.url, "body": body, "files": files, "params": params})
+        rec = self.world.interactions.get(route.webhook_token or "")
+        call = Call(key, _match(route.path, route.url), body, files, rec.id if rec else None,
+                    rec.channel_id if rec else None)
+        return self._intercepted(call, lambda: self._webhook_answer(route, key, body, files))
+
+    def _intercepted(self, call: Call, answer: Callable[[], Any]) -> Any:
+        for intercept in self.interceptors:
+            answer = functools.partial(intercept, call, answer)
+        return answer()
+
+    def _webhook_answer(self, route: Route, key: str, body: dict[str, Any], files: list[SentFile]) -> Any:
         if key == "POST /interactions/{webhook_id}/{webhook_token}/callback":
             return self._interaction_callback(self._interaction_for(route), body, files, key)
         if route.path.startswith("/webhooks/{webhook_id}/{webhook_token}"):
@@ -1554,6 +1584,12 @@ class DiscordHarness:
             }
         )
         await asyncio.sleep(0)  # a real request yields to the loop; races must be able to interleave here too
+        channel = int(args["channel_id"]) if "channel_id" in args else None
+        return self._intercepted(Call(key, args, body, sent, iid, channel),
+                                 lambda: self._rest_answer(route, key, args, body, sent, iid, kwargs))
+
+    def _rest_answer(self, route: Route, key: str, args: dict[str, str], body: Any, sent: list[SentFile],
+                     iid: int | None, kwargs: dict[str, Any]) -> Any:
         if key in self.routes:
             return self.routes[key](route, args, body, sent)
         if key == "POST /channels/{channel_id}/messages":

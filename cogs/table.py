@@ -399,7 +399,7 @@ class BoardDesk:
             log.info("The board of match %s is being posted elsewhere", match_id)
             return None
         match = await self.service.match(match_id)
-        await self._strip_previous(match_id, match.channel_id)
+        previous = await self.service.board_message(match_id)
         board = await self.service.board(match)
         ping = ping or bool(owed.user_ids)  # a turn's ping that never arrived comes with the next new board
         try:
@@ -414,6 +414,7 @@ class BoardDesk:
                 await self.channel_gone(match.channel_id)
             return None
         self.closed.pop(match.channel_id, None)
+        await self._strip(previous, match.channel_id)  # only now: until the new board is there, the old one serves
         await self.service.set_board_message(match_id, sent.id, match.version)
         await outbox.delivered(self.service, owed, match.version, now)
         return sent
@@ -464,10 +465,14 @@ class BoardDesk:
         note = ("The bot cannot post in this channel right now, so the board is shown to you alone; "
                 "ask someone who manages the channel to let it send messages and attach files.")
         board = await self.service.board(match)
-        await interaction.followup.send(ephemeral=True, **board_message(board, ping=False, note=note))
+        try:
+            await interaction.followup.send(ephemeral=True, **board_message(board, ping=False, note=note))
+        except discord.Forbidden:  # no files from the bot here either: the board in words
+            await interaction.followup.send(ephemeral=True, **board_message(board, ping=False, note=note,
+                                                                            image=False))
 
-    async def _strip_previous(self, match_id: int, channel_id: int) -> None:
-        previous = await self.service.board_message(match_id)
+    async def _strip(self, previous: int | None, channel_id: int) -> None:
+        """The previous board message loses its controls."""
         if previous is None:
             return
         try:
@@ -495,17 +500,21 @@ async def publish(interaction: discord.Interaction, accepted: Accepted) -> None:
     match = accepted.match
     names = [seat.name for seat in match.seats]
     desk = desk_of(interaction)
+    posted: object = None
     try:
-        if accepted.new_board or await service_of(interaction).board_style(match.guild_id) == "step":
-            await tell(interaction, safe_text(accepted.acknowledgement, names) + "\nA new board is posted below.")
+        new = accepted.new_board or await service_of(interaction).board_style(match.guild_id) == "step"
+        where = "A new board is posted below." if new else "The board above is updated."
+        try:
+            await tell(interaction, safe_text(accepted.acknowledgement, names) + "\n" + where)
+        except discord.HTTPException:  # the board matters more than the private line: go on
+            log.warning("Could not tell the mover of match %s what the move did", match.id)
+        if new:
             posted = await desk.post(match.id, interaction=interaction)
         else:
-            await tell(interaction, safe_text(accepted.acknowledgement, names) + "\nThe board above is updated.")
             await desk.refresh(match.id)
             posted = True
     except Exception:  # the move is committed: report, and never apologise for it
         log.exception("Showing the committed move of match %s failed", match.id)
-        posted = None
     if posted is None:
         try:
             await interaction.followup.send(MOVE_STANDS, ephemeral=True, allowed_mentions=NO_PINGS)

@@ -1,0 +1,228 @@
+"""When Discord fails after a move is committed (issue 23): the move stands and the mover is told so, never "Sorry";
+the new board and its ping are owed from the move's own transaction and delivered once Discord takes them (retried,
+in words where images are refused, by the scheduler after a restart); a channel closed to the bot shows players the
+board privately; a deleted channel or thread ends its game. The faults are the offline Discord's
+(bot/offline_faults.py), each modelled on Discord's own answer.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+
+from bot.app import create_bot
+from bot.offline import DiscordHarness, FakeUser, Message, World
+from bot.offline_faults import Faults
+from cogs.table import APOLOGY, MOVE_STANDS
+from tests.tables import current_match, open_table, player_to_move
+
+START = datetime(2026, 3, 1, 9, 0, tzinfo=UTC)
+FOLLOWUP = "POST /webhooks/{webhook_id}/{webhook_token}"
+CHANNEL_POST = "POST /channels/{channel_id}/messages"
+
+
+class FakeClock:
+    def __init__(self) -> None:
+        self.now = START
+
+    def __call__(self) -> datetime:
+        return self.now
+
+    def advance(self, seconds: float) -> None:
+        self.now += timedelta(seconds=seconds)
+
+
+@pytest.fixture(autouse=True)
+def no_waiting(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The desk's waits between tries are real sleeps: keep them short (their length is not what is tested)."""
+    import cogs.table
+
+    real_sleep = cogs.table.asyncio.sleep
+
+    async def short(seconds: float, *args: object) -> None:
+        await real_sleep(min(seconds, 0.01))
+
+    monkeypatch.setattr(cogs.table.asyncio, "sleep", short)
+
+
+def boards(discord_: DiscordHarness) -> list[Message]:
+    return [m for m in discord_.channel_messages() if "Take" in " ".join(m.button_labels()) or m.files]
+
+
+async def owed_boards(discord_: DiscordHarness) -> list:
+    match = await current_match(discord_)
+    return [w for w in await discord_.bot.service.store.pending_work(match.id) if w.kind == "board"]  # type: ignore[attr-defined]
+
+
+async def move(discord_: DiscordHarness, users: list[FakeUser]) -> tuple[FakeUser, object]:
+    mover = await player_to_move(discord_, users)
+    replies = await discord_.click(boards(discord_)[-1], label="Take 1", user=mover)
+    return mover, replies
+
+
+async def test_server_errors_on_the_new_board_are_retried_and_the_board_comes(database: Path) -> None:
+    async with DiscordHarness(create_bot(database, clock=FakeClock(), poll_seconds=None)) as discord_:
+        faults = Faults(discord_)
+        users = await open_table(discord_, "test-nim", 2, seed=4)
+        faults.fail(FOLLOWUP, status=503, times=2)
+        _, replies = await move(discord_, users)
+        nxt = await player_to_move(discord_, users)
+        assert faults.failed == [(FOLLOWUP, 503)] * 2
+        new = [r for r in replies.public() if r.created][-1]
+        assert new.created and new.notified == (nxt.id,), "the next player is pinged by the board that came"
+        assert all(r.content not in (APOLOGY, MOVE_STANDS) for r in replies.messages())
+        assert await owed_boards(discord_) == []
+
+
+async def test_a_board_discord_will_not_take_stays_owed_and_comes_with_its_ping(database: Path) -> None:
+    clock = FakeClock()
+    async with DiscordHarness(create_bot(database, clock=clock, poll_seconds=None)) as discord_:
+        faults = Faults(discord_)
+        users = await open_table(discord_, "test-nim", 2, seed=4)
+        before = len(boards(discord_))
+        faults.fail(FOLLOWUP, status=503, times=-1, with_files=True)
+        faults.fail(CHANNEL_POST, status=503, times=-1)
+        _, replies = await move(discord_, users)
+        nxt = await player_to_move(discord_, users)
+        told = [r.content for r in replies.ephemeral()]
+        assert MOVE_STANDS in told and APOLOGY not in told, "the mover knows the move stands"
+        assert len(boards(discord_)) == before and replies.public() == []
+        owed = await owed_boards(discord_)
+        assert len(owed) == 1 and owed[0].attempts == 1 and "DiscordServerError" in (owed[0].last_error or "")
+        assert owed[0].payload["seats"] == [(await current_match(discord_)).seat_of(nxt.id)]
+        clock.advance(31)
+        await discord_.bot.run_due_work()  # type: ignore[attr-defined]
+        assert len(boards(discord_)) == before and (await owed_boards(discord_))[0].attempts == 2
+        faults.heal()  # Discord is back
+        clock.advance(61)
+        await discord_.bot.run_due_work()  # type: ignore[attr-defined]
+        posted = boards(discord_)[-1]
+        assert len(boards(discord_)) == before + 1 and posted.notified == (nxt.id,), "the ping was not lost"
+        assert await owed_boards(discord_) == []
+        clock.advance(3600)
+        await discord_.bot.run_due_work()  # type: ignore[attr-defined]
+        assert len(boards(discord_)) == before + 1, "delivered once"
+
+
+async def test_a_long_rate_limit_is_waited_out_by_the_outbox(database: Path) -> None:
+    clock = FakeClock()
+    async with DiscordHarness(create_bot(database, clock=clock, poll_seconds=None)) as discord_:
+        faults = Faults(discord_)
+        users = await open_table(discord_, "test-nim", 2, seed=4)
+        faults.fail(FOLLOWUP, status=429, retry_after=40.0, with_files=True)
+        _, replies = await move(discord_, users)
+        assert MOVE_STANDS in [r.content for r in replies.ephemeral()]
+        owed = await owed_boards(discord_)
+        assert [w.due_at for w in owed] == [int((START + timedelta(seconds=40)).timestamp())], "Discord's retry_after"
+        clock.advance(41)
+        await discord_.bot.run_due_work()  # type: ignore[attr-defined]
+        assert await owed_boards(discord_) == [] and boards(discord_)[-1].notified
+
+
+async def test_without_attach_files_the_board_comes_in_words(database: Path) -> None:
+    async with DiscordHarness(create_bot(database, clock=FakeClock(), poll_seconds=None)) as discord_:
+        faults = Faults(discord_)
+        users = await open_table(discord_, "test-nim", 2, seed=4)
+        faults.deny(discord_.default_channel, "attach_files")
+        _, replies = await move(discord_, users)
+        nxt = await player_to_move(discord_, users)
+        new = [r for r in replies.public() if r.created][-1]
+        assert (new.files == [] and "Test Nim board" in new.content) or "stones" in new.content.lower()
+        assert new.notified == (nxt.id,) and new.button_labels()
+        assert all(r.content != MOVE_STANDS for r in replies.ephemeral())
+        assert await owed_boards(discord_) == []
+
+
+async def test_a_channel_closed_to_the_bot_shows_players_the_board_privately(database: Path) -> None:
+    clock = FakeClock()
+    async with DiscordHarness(create_bot(database, clock=clock, poll_seconds=None)) as discord_:
+        faults = Faults(discord_)
+        users = await open_table(discord_, "test-nim", 2, seed=4)
+        faults.fail(FOLLOWUP, status=503, times=-1, with_files=True)
+        faults.fail(CHANNEL_POST, status=503, times=-1)
+        await move(discord_, users)
+        faults.heal()
+        faults.deny(discord_.default_channel, "send_messages", "attach_files")
+        clock.advance(31)
+        await discord_.bot.run_due_work()  # type: ignore[attr-defined]
+        owed = await owed_boards(discord_)
+        assert len(owed) == 1 and "may not post" in (owed[0].last_error or "")
+        nxt = await player_to_move(discord_, users)
+        seen = await discord_.command("game log", user=nxt)
+        private = [r for r in seen.ephemeral() if "cannot post in this channel" in (r.content or "")]
+        assert len(private) == 1 and "stones (8 left)" in private[0].content, "where the game stands, privately"
+        assert private[0].button_labels(), "with its controls"
+        again = await discord_.command("game log", user=nxt)
+        assert not [r for r in again.ephemeral() if "cannot post in this channel" in (r.content or "")], "once"
+        faults.allow(discord_.default_channel)
+        clock.advance(3600)
+        await discord_.bot.run_due_work()  # type: ignore[attr-defined]
+        assert await owed_boards(discord_) == [] and boards(discord_)[-1].notified == (nxt.id,)
+
+
+@pytest.mark.parametrize("where", ["channel", "thread"])
+async def test_a_deleted_channel_or_thread_ends_its_game(database: Path, where: str) -> None:
+    clock = FakeClock()
+    async with DiscordHarness(create_bot(database, clock=clock, poll_seconds=None)) as discord_:
+        faults = Faults(discord_)
+        alice, bob = discord_.user("alice"), discord_.user("bob")
+        if where == "thread":
+            await discord_.command("game new", {"game": "test-nim", "thread": True}, user=alice)
+            place = next(iter(discord_.world.threads.values()))
+        else:
+            place = discord_.channel("games")
+            await discord_.command("game new", {"game": "test-nim"}, user=alice, channel=place)
+        await discord_.command("game join", user=bob, channel=place)
+        await discord_.command("game start", user=alice, channel=place)
+        service = discord_.bot.service  # type: ignore[attr-defined]
+        match = await service.current(place.id)
+        assert [w.kind for w in await service.store.pending_work(match.id)] == ["remind"]
+        await faults.delete_channel(place)
+        ended = await service.match(match.id)
+        assert ended.status == "abandoned"
+        assert await service.store.pending_work(match.id) == [], "its reminders and timers are cancelled"
+        events = await service.store.events(match.id)
+        assert events[-1].text == "Its channel was deleted, so the game was abandoned."
+        clock.advance(48 * 3600)
+        assert await discord_.bot.run_due_work() == 0  # type: ignore[attr-defined]
+        listed = await discord_.command("game history", user=alice)
+        assert f"#{match.id} · Test Nim" in listed.one().content
+
+
+async def test_a_send_answered_unknown_channel_ends_the_game(database: Path) -> None:
+    clock = FakeClock()
+    async with DiscordHarness(create_bot(database, clock=clock, poll_seconds=None)) as discord_:
+        faults = Faults(discord_)
+        users = await open_table(discord_, "test-nim", 2, seed=4)
+        faults.fail(FOLLOWUP, status=503, times=-1, with_files=True)
+        faults.fail(CHANNEL_POST, status=503, times=-1)
+        await move(discord_, users)
+        faults.heal()
+        discord_.default_channel.deleted = True  # gone, and the bot missed the event (it was offline)
+        clock.advance(31)
+        await discord_.bot.run_due_work()  # type: ignore[attr-defined]
+        match = await discord_.bot.service.store.latest_match(discord_.default_channel.id)  # type: ignore[attr-defined]
+        assert match.status == "abandoned"
+        assert await discord_.bot.service.store.pending_work(match.id) == []  # type: ignore[attr-defined]
+
+
+async def test_a_restart_after_the_commit_delivers_the_owed_board_once(database: Path) -> None:
+    clock = FakeClock()
+    world = World()
+    async with DiscordHarness(create_bot(database, clock=clock, poll_seconds=None), world=world) as discord_:
+        faults = Faults(discord_)
+        users = await open_table(discord_, "test-nim", 2, seed=4)
+        before = len(boards(discord_))
+        faults.fail(FOLLOWUP, status=503, times=-1, with_files=True)
+        faults.fail(CHANNEL_POST, status=503, times=-1)
+        await move(discord_, users)
+    clock.advance(120)
+    async with DiscordHarness(create_bot(database, clock=clock, poll_seconds=None), world=world) as discord_:
+        nxt = await player_to_move(discord_, users)
+        await discord_.bot.run_due_work()  # type: ignore[attr-defined]
+        assert len(boards(discord_)) == before + 1 and boards(discord_)[-1].notified == (nxt.id,)
+        clock.advance(3600)
+        await discord_.bot.run_due_work()  # type: ignore[attr-defined]
+        assert len(boards(discord_)) == before + 1

@@ -1601,6 +1601,12 @@ class DiscordHarness:
             return copy.deepcopy(msg.payload)
         if route.path == "/channels/{channel_id}/messages/{message_id}":
             return self._message_op(iid, route.method, int(args["message_id"]), body, sent, key)
+        if key == "GET /channels/{channel_id}/messages":  # the channel's history, newest first
+            params = kwargs.get("params") or {}
+            after, limit = int(params.get("after") or 0), int(params.get("limit") or 50)
+            found = [m for m in self.world.channel_messages(self.world.channel_by_id(int(args["channel_id"])).id)
+                     if m.id > after]
+            return [copy.deepcopy(m.payload) for m in reversed(found[:limit] if after else found[-limit:])]
         if key == "GET /channels/{channel_id}":
             return self.world.channel_by_id(int(args["channel_id"])).payload()
         if key == "POST /channels/{channel_id}/threads":

@@ -71,14 +71,17 @@ class _Failure:
 class Faults:
     """Faults for one harness (installed as its interceptor); every call the bot makes passes through `intercept`."""
 
-    def __init__(self, harness: DiscordHarness, *, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(self, harness: DiscordHarness, *, clock: Callable[[], float] = time.monotonic,
+                 nonces: dict[tuple[int, str], tuple[int, float]] | None = None) -> None:
+        """`clock` is Discord's time in seconds (for the nonce window); `nonces` what Discord remembers of them,
+        to share between harnesses of one world (a bot that restarts meets the same Discord)."""
         self.harness = harness
         self.clock = clock
         self.nonce_seconds = NONCE_SECONDS
         self.failures: list[_Failure] = []
         self.denied: dict[int, set[str]] = {}
         self.failed: list[tuple[str, int]] = []  # (route, status) of every call failed on purpose
-        self._nonces: dict[tuple[int, str], tuple[int, float]] = {}  # (channel, nonce) -> (message id, when)
+        self._nonces = nonces if nonces is not None else {}  # (channel, nonce) -> (message id, when)
         harness.interceptors.append(self.intercept)
 
     # -- what a test sets up -------------------------------------------------------------------------------------------

@@ -65,6 +65,7 @@ class TableBot(Protocol):
     service: GameService
     desk: BoardDesk
     scheduler: Scheduler
+    user: discord.ClientUser | None
 
     def get_partial_messageable(self, id: int) -> discord.PartialMessageable: ...
 

@@ -128,7 +128,13 @@ class TurnPlanner:
 
 @dataclass(frozen=True)
 class Reminder:
-    """What one due reminder says: whom to ping, or (after the third) that the game has stalled."""
+    """What one due reminder says: whom to ping, or (after the third) that the game has stalled.
+
+    It is said at least once and not twice (issue 23): the item stays claimed until `reminder_sent` marks it done
+    after Discord took the message; its `nonce` (from the item) makes a resend after a crash return the message
+    already posted, and `attempted_at` says a send may have reached Discord before (checked in the channel when a
+    resend comes later than Discord remembers nonces). Its words depend on the item alone, so a resend is the same.
+    """
 
     match: MatchRecord
     user_ids: tuple[int, ...]
@@ -136,6 +142,13 @@ class Reminder:
     waited_hours: float
     turn: int
     stalled: bool
+    work: ScheduledWork | None = None
+    follow: NewWork | None = None
+
+    @property
+    def nonce(self) -> str:
+        """Discord's message nonce for this item (at most 25 characters)."""
+        return f"xt-work-{self.work.id}" if self.work is not None else ""
 
 
 def _still_waiting(match: MatchRecord, payload: JSON) -> list[int]:
@@ -148,8 +161,8 @@ def _still_waiting(match: MatchRecord, payload: JSON) -> list[int]:
 
 
 async def take_reminder(service: GameService, work: ScheduledWork, now: datetime) -> Reminder | None:
-    """Complete a due reminder and queue the next (the stall notice after the third); None when nothing is to be
-    said — the turn passed, or another pass or process already took it. Say it only after this returns."""
+    """What a due (claimed) reminder is to say, and the next one it queues once said (the stall notice after the
+    third); None when nothing is to be said: the turn passed (the item is done). Say it, then `reminder_sent`."""
     store = service.store
     match = await store.match(work.match_id) if work.match_id is not None else None
     seats = _still_waiting(match, work.payload) if match is not None else []
@@ -162,13 +175,30 @@ async def take_reminder(service: GameService, work: ScheduledWork, now: datetime
     if count <= REMINDERS_BEFORE_STALL and settings.reminder_hours > 0:
         follow = NewWork(REMIND, now + timedelta(hours=settings.reminder_hours), {**work.payload, "count": count + 1},
                          match_id=match.id, guild_id=match.guild_id, channel_id=match.channel_id)
-    if not await store.complete_work(work.id, now, follow):
-        return None
     records = [record for seat in seats if (record := match.user_at(seat)) is not None]
     since = int(work.payload.get("since", work.due_at))
     return Reminder(match, tuple(r.user_id for r in records), tuple(r.name for r in records),
-                    max(0.0, (now.timestamp() - since) / 3600), int(work.payload.get("turn", 0)),
-                    stalled=count > REMINDERS_BEFORE_STALL)
+                    max(0.0, (work.due_at - since) / 3600), int(work.payload.get("turn", 0)),
+                    stalled=count > REMINDERS_BEFORE_STALL, work=work, follow=follow)
+
+
+async def reminder_sending(service: GameService, reminder: Reminder, now: datetime) -> None:
+    """Just before the send: the item's record says a send was tried (a retry then looks before posting)."""
+    if reminder.work is not None:
+        await service.store.note_attempt(reminder.work.id, now)
+
+
+async def reminder_sent(service: GameService, reminder: Reminder, now: datetime) -> None:
+    """Discord has the reminder: its item is done and the next one queued (unless a move ended the turn first)."""
+    if reminder.work is not None:
+        await service.store.complete_work(reminder.work.id, now, reminder.follow)
+
+
+async def reminder_failed(service: GameService, reminder: Reminder, now: datetime, error: str,
+                          delay_seconds: float) -> None:
+    """Discord did not take it: the item is due again after `delay_seconds` (at least once, not lost)."""
+    if reminder.work is not None:
+        await service.store.retry_work(reminder.work.id, now + timedelta(seconds=delay_seconds), error)
 
 
 async def mute_turn(service: GameService, match_id: int, turn: int, user_id: int, *, channel_id: int) -> int:

@@ -404,7 +404,11 @@ class BoardDesk:
         board = await self.service.board(match)
         ping = ping or bool(owed.user_ids)  # a turn's ping that never arrived comes with the next new board
         try:
-            sent = await self._send(match.channel_id, board, ping=ping, note=note, interaction=interaction)
+            sent = await self._posted_before(match.channel_id, board_content(board, ping=ping, note=note), owed)
+            if sent is None:
+                await outbox.attempting(self.service, owed, now)
+                sent = await self._send(match.channel_id, board, ping=ping, note=note, interaction=interaction,
+                                        nonce=owed.nonce)
         except Undeliverable as error:
             log.warning("The board of match %s could not be posted in channel %s: %s", match_id, match.channel_id,
                         error)
@@ -420,8 +424,28 @@ class BoardDesk:
         await outbox.delivered(self.service, owed, match.version, now)
         return sent
 
+    async def _posted_before(self, channel_id: int, content: str, owed: outbox.Owed) -> discord.Message | None:
+        """An owed board whose last try may have reached Discord before the process died: the message, if the
+        channel shows it (posted by the bot since that try, ending with the same words), so it is not posted twice."""
+        tried = [item.attempted_at for item in owed.items if item.attempted_at is not None]
+        me = getattr(self.client.user, "id", None)
+        if not tried or me is None:
+            return None
+        after = discord.Object(id=discord.utils.time_snowflake(datetime.fromtimestamp(min(tried) - 60, UTC)))
+        try:
+            async for message in self._channel(channel_id).history(limit=100, after=after):
+                if message.author.id == me and message.content.endswith(content):
+                    log.info("The owed board of channel %s was posted before a restart: not posting it again",
+                             channel_id)
+                    return message
+        except discord.NotFound as error:
+            raise Undeliverable("gone", f"the channel no longer exists ({error.text})") from error
+        except discord.HTTPException as error:  # cannot look: post it (a double board beats a lost one)
+            log.info("Could not read channel %s's history: %s", channel_id, error)
+        return None
+
     async def _send(self, channel_id: int, board: Board, *, ping: bool, note: str | None,
-                    interaction: discord.Interaction | None) -> discord.Message:
+                    interaction: discord.Interaction | None, nonce: str | None = None) -> discord.Message:
         """The board as a new message: retried, then in words when the channel takes no image; Undeliverable."""
         answering = [interaction]  # the interaction's followup, until its token has expired
 
@@ -438,6 +462,8 @@ class BoardDesk:
                         raise
                     answering[0] = None
                     message = board_message(board, ping=ping, note=note, image=image)
+            if nonce:  # an owed board: a resend after a crash returns the message Discord already has
+                return await self._channel(channel_id).send(nonce=nonce, **message)
             return await self._channel(channel_id).send(**message)
 
         for image in ((True, False) if board.image is not None else (False,)):

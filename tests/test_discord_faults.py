@@ -7,13 +7,15 @@ board privately; a deleted channel or thread ends its game. The faults are the o
 
 from __future__ import annotations
 
+import random
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from bot.app import create_bot
-from bot.offline import DiscordHarness, FakeUser, Message, World
+from bot.offline import DiscordHarness, FakeUser, InteractionFailed, Message, World
 from bot.offline_faults import Faults
 from cogs.table import APOLOGY, MOVE_STANDS
 from tests.tables import current_match, open_table, player_to_move
@@ -226,3 +228,71 @@ async def test_a_restart_after_the_commit_delivers_the_owed_board_once(database:
         clock.advance(3600)
         await discord_.bot.run_due_work()  # type: ignore[attr-defined]
         assert len(boards(discord_)) == before + 1
+
+
+@pytest.mark.parametrize("nonce_seconds", [300.0, 30.0], ids=["Discord remembers the nonce", "it forgot"])
+async def test_owed_boards_come_once_through_repeated_kills(database: Path, nonce_seconds: float) -> None:
+    """Eight tables' boards are owed (Discord refused them at the move); the bot is killed 8 times while the
+    scheduler posts them — before a post reaches Discord, or after Discord created it unheard — and restarted on the
+    same database and Discord. Each table gets its board once, pinging its next player."""
+    from tests.test_reminder_kills import LEASE, Clock, ClockedWorld, Crash, Killer
+
+    clock = Clock()
+    world = ClockedWorld(clock)
+    rng = random.Random(5)
+    remembered: dict[Any, Any] = {}
+    tables: list[tuple[int, int, int]] = []  # (channel, boards before, the player pinged next)
+    async with DiscordHarness(create_bot(database, clock=clock, poll_seconds=None), world=world) as discord_:
+        faults = Faults(discord_, clock=clock.seconds, nonces=remembered)
+        faults.fail(FOLLOWUP, status=503, times=-1, with_files=True)
+        faults.fail(CHANNEL_POST, status=503, times=-1)
+        for table in range(8):
+            place = discord_.channel(f"faulty-{table}")
+            host, guest = discord_.user(f"host{table}"), discord_.user(f"guest{table}")
+            await discord_.command("game new", {"game": "test-nim"}, user=host, channel=place)
+            await discord_.command("game join", user=guest, channel=place)
+            faults.heal()
+            await discord_.command("game start", user=host, channel=place)
+            faults.fail(FOLLOWUP, status=503, times=-1, with_files=True)
+            faults.fail(CHANNEL_POST, status=503, times=-1)
+            match = await discord_.bot.service.current(place.id)  # type: ignore[attr-defined]
+            mover = match.user_at(0)
+            posted = [m for m in world.channel_messages(place.id) if m.files]
+            await discord_.click(posted[-1], label="Take 1", user=discord_._user_by_id(mover.user_id))
+            tables.append((place.id, len([m for m in world.channel_messages(place.id) if m.files]),
+                           match.user_at(1).user_id))
+    kills = 0
+    for _ in range(200):
+        killer = Killer(at=1, when=rng.choice(["before", "after"])) if kills < 8 else None
+        bot = create_bot(database, clock=clock, poll_seconds=None)
+        discord_ = DiscordHarness(bot, world=world)  # the killer is in place before the start-up posts anything
+        faults = Faults(discord_, clock=clock.seconds, nonces=remembered)
+        faults.nonce_seconds = nonce_seconds
+        if killer is not None:
+            discord_.interceptors.append(killer)
+        try:
+            async with discord_:
+                await bot.run_due_work()  # type: ignore[attr-defined]
+        except (Crash, InteractionFailed):  # killed at start-up (resuming owed boards) or in the pass
+            kills += 1
+            await bot.close()
+        owed = await _owed(database, [channel for channel, _, _ in tables])
+        if kills >= 8 and not owed:
+            break
+        clock.advance(LEASE + 30)
+    assert kills == 8
+    for channel, before, pinged in tables:
+        new = [m for m in world.channel_messages(channel) if m.files][before:]
+        assert len(new) == 1, f"channel {channel}: {len(new)} boards for one owed board"
+        assert new[0].notified == (pinged,), "with its ping"
+
+
+async def _owed(database: Path | str, channels: list[int]) -> list[Any]:
+    from bot.store import Store
+
+    store = await Store.open(database)
+    try:
+        return [w for channel in channels for w in await store.pending_work((await store.latest_match(channel)).id)
+                if w.kind == "board"]
+    finally:
+        await store.close()

@@ -19,7 +19,8 @@ from bot.store import ScheduledWork
 if TYPE_CHECKING:
     from bot.service import GameService
 
-LEASE_SECONDS = 600  # a poster holds the items this long at most: longer than any send with its retries
+LEASE_SECONDS = 120  # a poster holds the items this long at most (its sends and retries take seconds); short, so
+# that after a crash the board is posted again while Discord still remembers its nonce (a few minutes)
 FIRST_RETRY_SECONDS = 30
 LAST_RETRY_SECONDS = 3600  # past a few failures, try again every hour (a channel closed to the bot, say)
 
@@ -36,6 +37,11 @@ class Owed:
     def version(self) -> int:
         return max((int(item.payload.get("version", 0)) for item in self.items), default=0)
 
+    @property
+    def nonce(self) -> str | None:
+        """Discord's message nonce for posting these items (from the newest), None when nothing is owed."""
+        return f"xt-work-{max(item.id for item in self.items)}" if self.items else None
+
 
 async def take(service: GameService, match_id: int, now: datetime,
                already: tuple[ScheduledWork, ...] = ()) -> Owed:
@@ -51,6 +57,12 @@ async def take(service: GameService, match_id: int, now: datetime,
     seats = {int(seat) for item in items for seat in item.payload.get("seats", [])}
     users = tuple(record.user_id for seat in sorted(seats) if (record := match.user_at(seat)) is not None)
     return Owed(items, users, held)
+
+
+async def attempting(service: GameService, owed: Owed, now: datetime) -> None:
+    """Just before the send: the items' record says a send was tried (a retry after a crash looks first)."""
+    for item in owed.items:
+        await service.store.note_attempt(item.id, now)
 
 
 async def delivered(service: GameService, owed: Owed, version: int, now: datetime) -> None:

@@ -36,6 +36,7 @@ from bot.core import (
 )
 from bot.core.bots import action_key
 from bot.core.datafiles import data_root
+from bot.core.names import plural
 from bot.core.replay import replay
 from bot.core.seats import bot_level, is_bot
 from bot.settings import server_settings
@@ -525,11 +526,14 @@ class GameService:
         bot_seats = {seat.seat for seat in match.seats if is_bot(seat.user_id)}
         events = await self.store.events(match.id, last=STORY_EVENTS)
         if not to_move:  # over: the final board tells what came since the last board, not earlier turns again
-            return _story_text([self._without_result(match, game, event) for event in _last_turn(events, bot_seats)])
+            told = _last_turn(events, bot_seats)
+            return story_text([self._without_result(match, game, event) for event in told],
+                              earlier=len(told) == len(events) == STORY_EVENTS)
         this_turn: list[str] = []
         before: list[str] = []
         mover_before: list[str] = []
         others_were_bots = True
+        cut_short = False  # the turn goes back further than the events read
         for event in reversed(events):
             if event.kind == "abandoned":
                 continue  # the board's own last line says so; the story is the last moves before it
@@ -549,7 +553,9 @@ class GameService:
                 mover_before.append(event.text)
             else:
                 break
-        return _story_text(list(reversed(this_turn or before + mover_before)))
+        else:
+            cut_short = len(events) >= STORY_EVENTS
+        return story_text(list(reversed(this_turn or before + mover_before)), earlier=cut_short)
 
     @staticmethod
     def _without_result(match: MatchRecord, game: Game, event: EventRecord) -> str:
@@ -763,9 +769,20 @@ def _last_turn(events: Sequence[EventRecord], bot_seats: set[int]) -> list[Event
     return list(reversed(taken))
 
 
-def _story_text(texts: Sequence[str | None]) -> str:
-    """A board's story: the last STORY_LINES lines, cut at a line to STORY_CHARS."""
-    story = "\n".join([text for text in texts if text][-STORY_LINES:])
-    if len(story) > STORY_CHARS:
-        story = "…" + story[-STORY_CHARS:].split("\n", 1)[-1]
+def story_text(texts: Sequence[str | None], *, earlier: bool = False) -> str:
+    """A board's story: its last STORY_LINES moves within STORY_CHARS, saying how many earlier ones it leaves out
+    and where to read them (`earlier`: moves before these that were not even read, so their number is unknown)."""
+    lines = [text for text in texts if text]
+    left_out = max(0, len(lines) - STORY_LINES)
+    shown = lines[left_out:]
+    while len(shown) > 1 and len("\n".join(shown)) > STORY_CHARS:
+        shown, left_out = shown[1:], left_out + 1
+    story = "\n".join(shown)
+    if len(story) > STORY_CHARS:  # one move told at such length: its end says most
+        story = "…" + story[-STORY_CHARS:]
+    if left_out:
+        more = " (and more before them)" if earlier else ""
+        return f"… {plural(left_out, 'earlier move')}{more} not shown here: /game log has them.\n{story}"
+    if earlier:
+        return f"… earlier moves not shown here: /game log has them.\n{story}"
     return story

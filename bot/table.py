@@ -70,7 +70,7 @@ class Tables:
         if last is None or last.status not in ("finished", "abandoned"):
             return "There is no game in this channel. Start one with /game new."
         how = "is over" if last.status == "finished" else "was abandoned"
-        return (f"The {find_game(last.game).title} game here (#{last.id}) {how}, so it can no longer be changed. "
+        return (f"Game #{last.id} here ({find_game(last.game).title}) {how}, so it can no longer be changed. "
                 f"Start another with /game new; /game replay match:{last.id} shows how it went.")
 
     async def lobby(self, channel_id: int) -> MatchRecord:

@@ -38,6 +38,7 @@ from cogs.table import (
     Undeliverable,
     acknowledge,
     desk_of,
+    lobby_content,
     lobby_text,
     lobby_view,
     send_with_retries,
@@ -118,7 +119,8 @@ async def open_in_thread(interaction: discord.Interaction, game: str, plan: NewG
     if match.status == "active":
         await desk_of(interaction).post(match.id, note="Your game has started; the board is below.")
     else:
-        sent = await thread.send(lobby_text(match), view=lobby_view(match), allowed_mentions=NO_PINGS)
+        sent = await thread.send(await lobby_content(service, match), view=lobby_view(match),
+                                 allowed_mentions=NO_PINGS)
         await service.set_board_message(match.id, sent.id)
     await tell(interaction, f"Your game is open in {thread.mention}.")
     await parent.send(f"{safe_name(host.name)} opened a game of {title} in {thread.mention}: join it there.",

@@ -28,7 +28,7 @@ from cogs.common import (
     stopped,
 )
 from cogs.controls import Router, register_control, send_detail
-from cogs.table import acknowledge, desk_of, lobby_text, lobby_view, post_board, tell
+from cogs.table import acknowledge, desk_of, lobby_content, lobby_view, post_board, tell
 
 LOG_MESSAGE_CHARS = 1900
 GAME_CHOICES = [app_commands.Choice(name=game.title, value=game.key) for game in all_games()]
@@ -37,7 +37,7 @@ GAME_CHOICES = [app_commands.Choice(name=game.title, value=game.key) for game in
 async def show_lobby(interaction: discord.Interaction, match: MatchRecord, note: str | None = None) -> None:
     """Update the lobby message in place (no pings); a lobby whose message is gone gets a new one."""
     service = service_of(interaction)
-    content = lobby_text(match, note)
+    content = await lobby_content(service, match, note)
     message_id = await service.board_message(match.id)
     if message_id is not None:
         try:
@@ -124,7 +124,7 @@ async def confirm_abandon(interaction: discord.Interaction, fields: dict[str, An
     else:
         await desk_of(interaction).refresh(match.id)  # the board loses its controls and says so
     title = find_game(match.game).title
-    await interaction.followup.send(f"{safe_name(interaction.user.display_name)} abandoned the {title} game. "
+    await interaction.followup.send(f"{safe_name(interaction.user.display_name)} abandoned game #{match.id} ({title}). "
                                     "Start a new one with /game new.", allowed_mentions=NO_PINGS)
 
 
@@ -170,7 +170,7 @@ class GameCommands(commands.GroupCog, group_name="game", group_description="Star
             await post_board(interaction, match.id, note="Your game has started; the board is posted below.")
             return
         await tell(interaction, "Your lobby is open below; others join with the Join button or /game join.")
-        sent = await interaction.followup.send(lobby_text(match), view=lobby_view(match),
+        sent = await interaction.followup.send(await lobby_content(service, match), view=lobby_view(match),
                                                allowed_mentions=NO_PINGS, wait=True)
         await service.set_board_message(match.id, sent.id)
 
@@ -232,7 +232,7 @@ class GameCommands(commands.GroupCog, group_name="game", group_description="Star
         match = await service.current(channel_id_of(interaction))
         if match.status == "lobby":
             await tell(interaction, "The lobby is posted below.")
-            sent = await interaction.followup.send(lobby_text(match), view=lobby_view(match),
+            sent = await interaction.followup.send(await lobby_content(service, match), view=lobby_view(match),
                                                    allowed_mentions=NO_PINGS, wait=True)
             previous = await service.board_message(match.id)
             if previous is not None:  # the old lobby message keeps its text but loses its buttons

@@ -37,6 +37,7 @@ from discord import app_commands
 
 from bot.core import RuleError, StaleBoard, find_game
 from bot.features import outbox
+from bot.features.community import lobby_closes_at
 from bot.service import Accepted, Board, GameService, MatchRecord, StoreUnavailable
 from bot.settings import hours_text
 from cogs.common import NO_PINGS, button, channel_id_of, pings, safe_name, safe_text, send_private, service_of, stopped
@@ -131,7 +132,13 @@ def board_view(board: Board) -> discord.ui.View:
     return stopped(view)
 
 
-def lobby_text(match: MatchRecord, note: str | None = None) -> str:
+async def lobby_content(service: GameService, match: MatchRecord, note: str | None = None) -> str:
+    """The lobby message, with when it closes if nobody starts it (a Discord timestamp: each reader's own time)."""
+    closes = await lobby_closes_at(service, match.id) if match.status == "lobby" else None
+    return lobby_text(match, note, closes)
+
+
+def lobby_text(match: MatchRecord, note: str | None = None, closes: datetime | None = None) -> str:
     game = find_game(match.game)
     mode = game.mode(match.mode)
     seats = "\n".join(
@@ -151,6 +158,8 @@ def lobby_text(match: MatchRecord, note: str | None = None) -> str:
     if match.status == "lobby":
         lines += [f"Seated:\n{seats}", "Join with the button or `/game join`; the host starts with Start or "
                   "`/game start`."]
+        if closes is not None:
+            lines.append(f"The lobby closes {discord.utils.format_dt(closes, 'R')} if nobody starts it.")
     elif match.status == "abandoned":
         lines.append("This lobby was closed.")
     else:
@@ -536,7 +545,9 @@ async def publish(interaction: discord.Interaction, accepted: Accepted) -> None:
         except discord.HTTPException:  # the board matters more than the private line: go on
             log.warning("Could not tell the mover of match %s what the move did", match.id)
         if new:
-            posted = await desk.post(match.id, interaction=interaction)
+            # A step of the same player's turn (the "step" style) gets its own board but pings nobody: a ping is for
+            # the turn passing to someone.
+            posted = await desk.post(match.id, interaction=interaction, ping=accepted.new_board)
         else:
             await desk.refresh(match.id)
             posted = True

@@ -9,6 +9,7 @@ import asyncio
 import copy
 from collections.abc import Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
@@ -262,6 +263,8 @@ async def test_a_lobby_that_never_starts_expires_after_the_servers_setting(datab
         alice, admin = discord_.user("alice"), discord_.user("admin", manage_guild=True)
         await discord_.command("game new", {"game": "test-nim"}, user=alice)
         lobby = discord_.last_public_message()
+        closes = int((clock() + timedelta(hours=24)).timestamp())  # a Discord timestamp, in each reader's own time
+        assert f"The lobby closes <t:{closes}:R> if nobody starts it." in lobby.content
         clock.advance(23.9)
         await discord_.bot.run_due_work()
         assert (await current_match(discord_)).status == "lobby"

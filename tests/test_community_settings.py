@@ -132,9 +132,12 @@ async def test_board_style_per_step_posts_a_new_board_after_every_move(database:
             labels = [label for label in board(discord_).button_labels() if label not in ("Show mine", "Details")]
             replies = await discord_.click(board(discord_), label=labels[0], user=mover)
             after = await current_match(discord_)
-            assert len([r for r in replies.public() if r.created and r.files]) == 1, "a new board every move"
+            (new_board,) = [r for r in replies.public() if r.created and r.files]  # a new board every move
             if after.status == "active" and await player_to_move(discord_, [alice, bob]) is mover:
                 same_player_moves += 1
+                assert new_board.notified == (), "a step within the player's own turn pings nobody"
+            elif after.status == "active":
+                assert new_board.notified == ((await player_to_move(discord_, [alice, bob])).id,)
             assert after.version > match.version
         assert same_player_moves > 0, "the style was tested on moves that do not pass the turn"
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from bot.app import create_bot
@@ -23,10 +24,12 @@ async def test_lobby_to_finished_game_through_buttons(database: Path) -> None:
         assert reply.button_labels() == ["Join", "Leave", "Start"]
         lobby = discord_.last_public_message()
         await discord_.click(lobby, label="Join", user=bob)
-        assert discord_.last_public_message().content == (  # the seed line stays for whoever reads it later
-            "**Test Nim** — Standard (2-3 players)\nSeed 3 chosen: shuffles and dice are reproducible.\nSeated:\n"
-            "1. Alice (host)\n2. Bob\nJoin with the button or `/game join`; the host starts with Start or "
-            "`/game start`.")
+        lines = discord_.last_public_message().content.split("\n")
+        assert lines[:-1] == [  # the seed line stays for whoever reads it later
+            "**Test Nim** — Standard (2-3 players)", "Seed 3 chosen: shuffles and dice are reproducible.", "Seated:",
+            "1. Alice (host)", "2. Bob", "Join with the button or `/game join`; the host starts with Start or "
+            "`/game start`."]
+        assert re.fullmatch(r"The lobby closes <t:\d+:R> if nobody starts it\.", lines[-1])
         assert len(discord_.channel_messages()) == 1  # joining updates the lobby message in place
         replies = await discord_.click(lobby, label="Start", user=alice)
         board = replies.public()[-1]
@@ -135,7 +138,8 @@ async def test_abandon_log_rules_and_leave(database: Path) -> None:
         confirm = (await discord_.command("game abandon", user=bob)).one()  # a channel manager may
         assert confirm.ephemeral and confirm.button_labels() == ["Yes, abandon the game"]
         replies = await discord_.click(confirm.message_id or 0, label="Yes, abandon the game", user=bob)
-        assert any("abandoned the Test Nim game" in (r.content or "") for r in replies.public())
+        abandoned = [r.content or "" for r in replies.public()]
+        assert any("abandoned game #" in text and "(Test Nim)" in text for text in abandoned)
         reply = (await discord_.command("game new", {"game": "test-nim", "mode": "solo"}, user=bob)).last
         assert reply.files and "Bob to take" in (reply.content or "")  # solo starts at once, channel free again
 

@@ -132,3 +132,17 @@ def test_as_name_admin_may_manage_the_server(tmp_path: Path, capsys: pytest.Capt
     assert "only alice sees:\nOnly members with the Manage Server permission" in out
     assert "(now typing as Dana, who can manage this server)" in out
     assert "only dana sees:\n**This server's settings**" in out
+
+
+def test_a_channel_option_takes_a_typed_name(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """`/settings channels add #games` names a channel as a player types it; it used to end the session with a
+    traceback."""
+    script = tmp_path / "moves.txt"
+    script.write_text("as dana admin\n/settings channels add #games\n/settings channels add channel:#\n"
+                      "/game new the-expedition\nquit\n")
+    assert main(["local", "--script", str(script), "--boards", str(tmp_path / "boards")]) == 0
+    out = capsys.readouterr().out
+    assert "Traceback" not in out
+    assert "only dana sees:\nGames may start in #games (and its threads)." in out
+    assert "(!) channel needs a channel's name, such as #games" in out
+    assert "only dana sees:\nGames start in #games on this server" in out  # general is not on the list

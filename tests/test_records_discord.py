@@ -172,7 +172,7 @@ async def test_undo_kick_and_rejoin_after_the_game_ended_name_the_finished_game(
         await finish_nim(discord_, [alice, bob])
         match = await current_match(discord_)
         assert match.status == "finished"
-        over = (f"The Test Nim game here (#{match.id}) is over, so it can no longer be changed. Start another with "
+        over = (f"Game #{match.id} here (Test Nim) is over, so it can no longer be changed. Start another with "
                 f"/game new; /game replay match:{match.id} shows how it went.")
         for path, options, who in (("game undo", {}, alice), ("game kick", {"player": bob}, alice),
                                    ("game rejoin", {}, bob)):

@@ -107,12 +107,17 @@ class LocalTable:
         return path, options
 
     def _value(self, parameter: app_commands.Parameter, text: str) -> Any:
-        """A typed option; a member option takes a name as players write it ("@Bob" or "bob")."""
+        """A typed option; a member or channel option takes a name as players write it ("@Bob", "#games")."""
         if parameter.type in (discord.AppCommandOptionType.user, discord.AppCommandOptionType.mentionable):
             name = text.removeprefix("@").strip().lower()
             if not name:
                 raise HarnessError(f"{parameter.display_name} needs a member's name, such as @bob")
             return self.table.user(name)
+        if parameter.type is discord.AppCommandOptionType.channel:
+            name = text.removeprefix("#").strip().lower()
+            if not name:
+                raise HarnessError(f"{parameter.display_name} needs a channel's name, such as #games")
+            return self.table.channel(name)
         return self._convert(parameter, text)
 
     # ------------------------------------------------------------------------------------------- output
@@ -149,8 +154,10 @@ class LocalTable:
             self._print_components(reply)
 
     def _names(self, text: str) -> str:
-        """Mentions as a player sees them in Discord: <@123> becomes @Bob."""
+        """Mentions as a player sees them in Discord: <@123> becomes @Bob, <#456> becomes #games."""
         names = {str(user.id): user.global_name or user.name for user in self.table.world.users.values()}
+        channels = {str(channel.id): channel.name for channel in self.table.world.channels.values()}
+        text = re.sub(r"<#(\d+)>", lambda m: f"#{channels.get(m[1], m[1])}", text)
         return re.sub(r"<@!?(\d+)>", lambda m: f"@{names.get(m[1], m[1])}", text)
 
     @staticmethod

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import difflib
 import unicodedata
+from collections.abc import Iterable
 
 # Letters that do not decompose into a base letter and a combining mark.
 _EXTRA = str.maketrans({"ß": "ss", "æ": "ae", "œ": "oe", "ø": "o", "ł": "l", "đ": "d", "ð": "d", "þ": "th",
@@ -22,6 +24,19 @@ def fold(text: str) -> str:
 def same_name(typed: str, name: str) -> bool:
     """Whether a typed name names `name` (accent-, case- and spacing-insensitive)."""
     return fold(typed) == fold(name)
+
+
+def closest(typed: str, names: Iterable[str]) -> str | None:
+    """The one name a typo most likely meant ("Clokwork Owl" -> "Clockwork Owl"), or None when none is close."""
+    by_fold = {fold(name): name for name in names}
+    found = difflib.get_close_matches(fold(typed), list(by_fold), n=1, cutoff=0.75)
+    return by_fold[found[0]] if found else None
+
+
+def did_you_mean(typed: str, names: Iterable[str]) -> str:
+    """" Did you mean Clockwork Owl?" when a typo is close to one of `names`, else ""."""
+    guess = closest(typed, names)
+    return f" Did you mean {guess}?" if guess else ""
 
 
 def contains(typed: str, label: str) -> bool:

@@ -286,6 +286,12 @@ async def play_overdue_turn(service: GameService, work: ScheduledWork, now: date
 # --------------------------------------------------------------------------------------------- lobbies
 
 
+async def lobby_closes_at(service: GameService, match_id: int) -> datetime | None:
+    """When the match's lobby expires unless someone starts it (None when it never does)."""
+    due = [work.due_at for work in await service.store.pending_work(match_id) if work.kind == LOBBY_EXPIRY]
+    return datetime.fromtimestamp(min(due), tz=UTC) if due else None
+
+
 async def expire_lobby(service: GameService, work: ScheduledWork, now: datetime) -> MatchRecord | None:
     """Close a lobby that never started; None if it started or closed meanwhile."""
     match = await service.store.match(work.match_id) if work.match_id is not None else None

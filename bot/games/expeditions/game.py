@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from bot.core.errors import GameOver, IllegalAction, MalformedAction, NotYourTurn
-from bot.core.names import plural, same_name
+from bot.core.names import did_you_mean, plural, same_name
 from bot.core.protocol import JSON, Applied, ChoiceMenu, Game, Mode, Outcome, QuickAction, Viewer
 from bot.core.rng import Rng
 from bot.games.expeditions import queries as q
@@ -391,7 +391,9 @@ class ExpeditionsGame(Game):
         matches = [c for c in state["players"][seat]["hand"] if same_name(raw, comp.cards[c].name)]
         if matches:
             return matches[0]
-        raise MalformedAction(f"There is no card '{raw}' in your hand.")
+        hand = [comp.cards[c].name for c in state["players"][seat]["hand"]]
+        raise MalformedAction(f"There is no card '{raw}' in your hand.{did_you_mean(raw, hand)} "
+                              f"Your hand: {', '.join(hand) or 'no cards'}.")
 
     def explain_refusal(self, state: JSON, seat: int, wanted: JSON, legal: list[JSON]) -> str:
         """Why an action is refused, and what is allowed instead."""

@@ -6,7 +6,7 @@ import copy
 from typing import Any
 
 from bot.core.errors import GameOver, IllegalAction, MalformedAction, NotYourTurn
-from bot.core.names import fold, plural
+from bot.core.names import did_you_mean, fold, plural
 from bot.core.protocol import JSON, Applied
 from bot.core.rng import Rng
 from bot.games.monster_expedition.catalog import REGION_DIE, REGION_NAMES, REGIONS, TRADER_ID, Catalog, catalog
@@ -377,6 +377,11 @@ def _resolve_card(state: JSON, text: str, cat: Catalog) -> str:
     matches = [i for i in ids if fold(cat.card(i).name).startswith(wanted) or i.startswith(wanted)] if wanted else []
     if len(matches) == 1:
         return matches[0]
+    names = [cat.card(i).name for i in ids]
+    guess = did_you_mean(text, names)
+    if guess:
+        raise MalformedAction(f"There is no '{text}' in the wilderness display.{guess} The display: "
+                              f"{', '.join(names)}.")
     return text
 
 

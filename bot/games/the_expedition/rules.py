@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from bot.core.errors import GameOver, IllegalAction, MalformedAction, NotYourTurn
-from bot.core.names import fold
+from bot.core.names import did_you_mean, fold
 from bot.core.protocol import JSON
 from bot.core.rng import Rng
 from bot.games.the_expedition.catalog import Catalog
@@ -416,8 +416,9 @@ def _location_by_name(state: JSON, catalog: Catalog, wanted: str) -> int:
         location = catalog.location(location_id)
         if needle in (fold(location.id), fold(location.name)):
             return cell
-    names = ", ".join(catalog.location(i).name for i in state["grid"])
-    raise MalformedAction(f"There is no location called '{wanted}'. The locations are: {names}.")
+    names = [catalog.location(i).name for i in state["grid"]]
+    raise MalformedAction(f"There is no location called '{wanted}'.{did_you_mean(wanted, names)} "
+                          f"The locations are: {', '.join(names)}.")
 
 
 def _apply_place(state: JSON, catalog: Catalog, pid: str, action: JSON, events: list[JSON]) -> None:

@@ -409,7 +409,7 @@ class BoardDesk:
             log.info("The board of match %s is being posted elsewhere", match_id)
             return None
         match = await self.service.match(match_id)
-        previous = await self.service.board_message(match_id)
+        await self._strip(await self.service.board_message(match_id), match.channel_id)
         board = await self.service.board(match)
         ping = ping or bool(owed.user_ids)  # a turn's ping that never arrived comes with the next new board
         try:
@@ -428,7 +428,6 @@ class BoardDesk:
                 await self.channel_gone(match.channel_id)
             return None
         self.closed.pop(match.channel_id, None)
-        await self._strip(previous, match.channel_id)  # only now: until the new board is there, the old one serves
         await self.service.set_board_message(match_id, sent.id, match.version)
         await outbox.delivered(self.service, owed, match.version, now)
         return sent

@@ -5,9 +5,11 @@ connection): the call fails with StoreUnavailable, nothing of it is applied, and
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import shlex
 import shutil
+import signal
 import sqlite3
 import subprocess
 import sys
@@ -265,3 +267,52 @@ async def test_the_player_is_told_privately_the_store_is_not_answering(
         again = await discord_.command("game new", {"game": "test-nim"}, user=alice)  # a minute later
         assert again.public() and STORE_NOT_ANSWERING not in [r.content for r in again.messages()]
 
+
+
+async def test_a_frozen_postgres_backend_is_given_up_on_at_the_deadline(postgres_schema: tuple[str, str]) -> None:
+    """PostgreSQL frozen (here: the one backend serving the pool, stopped with SIGSTOP): the call fails at its
+    deadline instead of waiting as long as the freeze, and the store answers at once when the server does."""
+    url, _ = postgres_schema
+    store = await Store.open(url, pool_size=1, deadline=SHORT)
+    backend = int((await store._fetchall("SELECT pg_backend_pid()"))[0][0])
+    command = Path(f"/proc/{backend}/cmdline")
+    if not command.exists() or b"postgres" not in command.read_bytes():
+        await store.close()
+        pytest.skip("the PostgreSQL server is not on this machine")
+    try:
+        os.kill(backend, signal.SIGSTOP)
+    except PermissionError:
+        await store.close()
+        pytest.skip("may not signal the PostgreSQL server's processes")
+    try:
+        loop = asyncio.get_running_loop()
+        started = loop.time()
+        with pytest.raises(StoreUnavailable, match="TimeoutError"):
+            await store.open_match(10)
+        assert loop.time() - started < SHORT * 4 + 2.0  # the deadline (and the connection's release), not the freeze
+    finally:
+        os.kill(backend, signal.SIGCONT)
+    assert await store.open_match(10) is None  # a fresh connection: answered again
+    await store.close()
+
+
+async def test_a_dropped_postgres_connection_is_reported_and_the_next_call_reconnects(
+        postgres_schema: tuple[str, str]) -> None:
+    """A restart drops every connection: the call on a dropped one fails with StoreUnavailable (the player is
+    asked to try again), and the pool opens a new connection for the next call."""
+    import asyncpg
+
+    url, _ = postgres_schema
+    store = await Store.open(url, pool_size=1, deadline=SHORT)
+    backend = int((await store._fetchall("SELECT pg_backend_pid()"))[0][0])
+    admin = await asyncpg.connect(postgres_server())
+    try:
+        await admin.execute("SELECT pg_terminate_backend($1)", backend)
+    finally:
+        await admin.close()
+    for _ in range(3):  # whether or not the pool has noticed the drop yet, only these two outcomes:
+        # answered by a new connection, or StoreUnavailable (the player is asked to try again)
+        with contextlib.suppress(StoreUnavailable):
+            assert await store.open_match(10) is None
+    assert await store.open_match(10) is None
+    await store.close()

@@ -351,7 +351,7 @@ class PostgresEngine(Engine):
         # or the server refuses work for now (shutting down, starting up, a statement cancelled).
         self._unanswered_errors: tuple[type[BaseException], ...] = (
             TimeoutError, OSError, asyncpg.PostgresConnectionError, asyncpg.ConnectionDoesNotExistError,
-            asyncpg.OperatorInterventionError)
+            asyncpg.OperatorInterventionError, asyncpg.InternalClientError)
         self._connection: contextvars.ContextVar[Any] = contextvars.ContextVar(f"pg-tx-{id(self)}", default=None)
         self._id_tables: dict[str, bool] = {}
 

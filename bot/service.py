@@ -439,7 +439,8 @@ class GameService:
         moved = await self.tables.commit_move(match, user_id=user_id, seat=seat, action=action, events=applied.events,
                                               draws=rng.draws, text=headline, state=applied.state, status=status,
                                               profiles=profiles)
-        new_board = outcome is not None or game.to_act(applied.state) != waiting
+        new_board = outcome is not None or game.to_act(applied.state) != waiting or (
+            len(match.seats) == 1 and game.round_of(state) != game.round_of(applied.state))  # a solo round begins
         move = "" if headline else self._move_words(game, state, seat, action)
         if outcome is not None:  # records: rate the finished game once (bot/features/ratings.py; swept again later)
             for hook in self.game_end_hooks:
@@ -525,6 +526,11 @@ class GameService:
         to_move = set(game.to_act(match.state)) if match.state is not None and match.is_open else set()
         bot_seats = {seat.seat for seat in match.seats if is_bot(seat.user_id)}
         events = await self.store.events(match.id, last=STORY_EVENTS)
+        posted = await self.store.board_version(match.id) if len(match.seats) == 1 and to_move else None
+        if posted is not None:  # alone: a board per round tells the moves since the last one was posted
+            since = [event for event in events if event.seq > posted and event.kind != "abandoned"]
+            return story_text([event.text for event in since],
+                              earlier=len(since) == len(events) == STORY_EVENTS)
         if not to_move:  # over: the final board tells what came since the last board, not earlier turns again
             told = _last_turn(events, bot_seats)
             return story_text([self._without_result(match, game, event) for event in told],
@@ -595,6 +601,9 @@ class GameService:
         if headline is None:
             headline = await self.turn_story(match)
         view = game.view(shown_state(match, state), None)
+        newest = latest_move(headline)
+        if newest:  # the image's caption is the message's story (its newest move), never a move told otherwise
+            view = {**view, "last_move": newest}
         try:
             image: bytes | None = await self.render_pool.render(game.key, view,
                                                                 footer=self._footer(match, outcome))
@@ -767,6 +776,12 @@ def _last_turn(events: Sequence[EventRecord], bot_seats: set[int]) -> list[Event
         if person is None and event.seat is not None and event.seat not in bot_seats:
             person = event.seat
     return list(reversed(taken))
+
+
+def latest_move(story: str) -> str:
+    """The newest move a board's story tells (its last line), "" when it tells none."""
+    last = story.rsplit("\n", 1)[-1]
+    return "" if last.startswith("… ") and last.endswith("/game log has them.") else last
 
 
 def story_text(texts: Sequence[str | None], *, earlier: bool = False) -> str:

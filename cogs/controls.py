@@ -1,4 +1,5 @@
-"""The buttons and menus under the bot's messages, and the one router that answers every press.
+"""The one router that answers every press of the buttons and menus under the bot's messages, and the handlers of
+the board's own controls (the controls themselves are drawn by cogs/table.py `board_view` and by each cog).
 
 Every control's custom id starts with ``xt:`` and names what it acts on (``xt:act:match:version:seat:index``), so
 controls keep working after a restart. One DynamicItem takes every component id there is (the bot keeps no other

@@ -93,6 +93,9 @@ def board_content(board: Board, *, ping: bool, note: str | None = None) -> str:
     return text
 
 
+BOARD_REPOSTED = "The board message was deleted, so the board is posted again here."
+
+
 def board_message(board: Board, *, ping: bool, note: str | None = None, controls: bool = True,
                   image: bool = True) -> dict[str, Any]:
     """Keyword arguments for a new board message or an edit: content, the image with its alt text, the controls.
@@ -195,7 +198,7 @@ class Undeliverable(Exception):
         self.retry_after = retry_after
 
 
-def _retry_after(error: BaseException) -> float | None:
+def retry_after_of(error: BaseException) -> float | None:
     """How long Discord asked to wait (a 429), if it said."""
     wait = getattr(error, "retry_after", None)
     if isinstance(wait, int | float):
@@ -230,7 +233,7 @@ async def send_with_retries(send: Callable[[], Awaitable[discord.Message]], *, t
         except Exception as error:
             if not _passing(error):
                 raise
-            wait = _retry_after(error)
+            wait = retry_after_of(error)
             if attempt == tries - 1 or (wait is not None and wait > INLINE_WAIT_SECONDS):
                 raise Undeliverable("unavailable", f"Discord did not take it ({type(error).__name__}: {error})",
                                     wait) from error
@@ -395,7 +398,7 @@ class BoardDesk:
                 attachments=[file] if file is not None else [], **message)
             self.edits_sent += 1
         except discord.NotFound:  # someone deleted the board: post it again, without pinging anyone twice
-            await self._post(match_id, ping=False)
+            await self._post(match_id, ping=False, note=BOARD_REPOSTED)
 
     def _now(self) -> datetime:
         clock = getattr(self.client, "clock", None)

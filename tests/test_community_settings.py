@@ -239,7 +239,7 @@ async def test_the_harness_creates_threads_as_discord_does(database: Path) -> No
         public = await general.create_thread(name="open", type=discord.ChannelType.public_thread)
         assert (private.type, public.type) == (discord.ChannelType.private_thread, discord.ChannelType.public_thread)
         assert discord_.guild.get_thread(public.id) is not None, "cached as the THREAD_CREATE event would"
-        with pytest.raises(discord.HTTPException):
+        with pytest.raises(discord.HTTPException), discord_.refused_as_discord_would():
             await general.create_thread(name="x" * 101, type=discord.ChannelType.public_thread)
         with pytest.raises(discord.HTTPException):
             await discord_.bot.http.start_thread_without_message(public.id, name="inner", auto_archive_duration=60,

@@ -2,15 +2,21 @@
 
 from __future__ import annotations
 
+import asyncio
+import copy
 import logging
 from pathlib import Path
 from typing import Any
 
 import discord
 import pytest
+from discord.ext import commands
+from discord.http import Route
 
 from bot.app import create_bot
-from bot.discord_api import API_BASE, SOURCE_COMMIT, description
+from bot.cli import dry_run
+from bot.cli import main as cli_main
+from bot.discord_api import API_BASE, SOURCE, SOURCE_COMMIT, ContractViolation, description
 from bot.offline import DiscordHarness
 from bot.service import MAX_SEED
 from tests.tables import current_match, open_table
@@ -127,3 +133,116 @@ async def test_a_control_outside_the_bots_id_scheme_is_answered_privately(
         assert replies.last.ephemeral and "This control is not valid here" in (replies.last.content or "")
         assert not [r for r in caplog.records if r.levelno > logging.INFO]
         assert (await current_match(discord_)).version == before
+
+
+# ---------------------------------------------------------------------------------------------------------------------
+# The offline Discord checks every request against the description, and fails the test that sent a bad one
+
+
+def _probe_bot(*, swallow: bool) -> commands.Bot:
+    """A bot with one command that sends what Discord refuses (an 81-character button label)."""
+    bot = commands.Bot(command_prefix="!", intents=discord.Intents.none())
+
+    @bot.tree.command(name="probe", description="Sends a button Discord refuses")
+    async def probe(interaction: discord.Interaction) -> None:
+        view = discord.ui.View()
+        view.add_item(discord.ui.Button(label="x" * 81, custom_id="probe"))
+        try:
+            await interaction.response.send_message("hello", view=view)
+        except Exception:  # a bot that swallows every error must still fail its test
+            if not swallow:
+                raise
+            await interaction.response.send_message("something went wrong", ephemeral=True)
+
+    return bot
+
+
+@pytest.mark.parametrize("swallow", [False, True])
+async def test_a_request_that_breaks_the_description_fails_its_test(swallow: bool) -> None:
+    async with DiscordHarness(_probe_bot(swallow=swallow)) as discord_:
+        with pytest.raises(ContractViolation) as failed:
+            await discord_.command("probe", user=discord_.user("alice"))
+        (violation,) = failed.value.violations
+        assert violation.route == "POST /interactions/{interaction_id}/{interaction_token}/callback"
+        assert violation.json_path == "$.data.components[0].components[0].label" and "too long" in violation.reason
+        assert "74fda0f" in str(failed.value)
+
+
+async def test_a_route_discord_does_not_list_fails_its_test() -> None:
+    async with DiscordHarness(_probe_bot(swallow=False)) as discord_:
+        with pytest.raises(ContractViolation, match="lists no such route"):
+            await discord_.bot.http.request(Route("POST", "/channels/{channel_id}/nonsense", channel_id=1))
+        discord_.world.violations.clear()  # reported here; the harness would report it again on leaving
+
+
+async def test_an_answer_of_the_offline_discord_in_the_wrong_shape_fails_too() -> None:
+    async with DiscordHarness(_probe_bot(swallow=False)) as discord_:
+        discord_.route("GET /users/{user_id}", lambda route, args, body, files: {"id": args["user_id"]})
+        with pytest.raises(ContractViolation, match="'username' is a required property"):
+            await discord_.bot.http.get_user(discord_.user("alice").id)
+        discord_.world.violations.clear()
+
+
+async def test_what_the_offline_discord_dispatches_and_answers_has_discords_shapes(database: Path) -> None:
+    api = description()
+    async with DiscordHarness(create_bot(database, poll_seconds=None)) as discord_:
+        users = await open_table(discord_, "the-expedition", 2, seed=11)
+        board = discord_.last_public_message(with_components=True)
+        assert api.check_schema("MessageResponse", board.payload) == []
+        assert all(isinstance(c["id"], int) for c in board.walk_components()), "Discord numbers every component"
+        pending = discord_.click(board, label="Show mine", user=users[1])
+        assert api.check_schema("MessageResponse", pending.payload["message"]) == []
+        assert api.check_schema("GuildMemberResponse", pending.payload["member"]) == []
+        await pending
+        kick = discord_.command("game kick", {"player": users[1]}, user=users[0])
+        assert api.check_schema("ResolvedObjectsResponse", kick.payload["data"]["resolved"]) == []
+        await kick
+        broken = copy.deepcopy(board.payload)
+        del broken["author"]
+        with pytest.raises(ContractViolation, match=r"INTERACTION_CREATE message: at \$: 'author' is a required"):
+            discord_.check_dispatched({**pending.payload, "message": broken})
+        discord_.world.violations.clear()
+        assert len(discord_.world.requests) > 10 and discord_.world.violations == []
+
+
+async def test_the_whole_command_tree_registers_through_the_offline_discord(database: Path) -> None:
+    async with DiscordHarness(create_bot(database, poll_seconds=None)) as discord_:
+        tree = discord_.bot.tree
+        registered = await tree.sync()  # PUT .../commands: every command checked against the description
+        in_guild = await tree.sync(guild=discord.Object(discord_.world.guild_id))
+        sent = [r for r in discord_.world.requests if r["route"].startswith("PUT /applications/")]
+    assert {command.name for command in registered} >= {"game", "explore", "hunt", "mech", "settings"}
+    assert len(sent) == 2 and len(sent[0]["body"]) == len(registered) and in_guild == []
+    assert description().check_request("PUT", "/applications/1/commands", sent[0]["body"]) == []
+
+
+# ---------------------------------------------------------------------------------------------------------------------
+# `expedition-bot sync --dry-run`: the tree a registration would send, checked without a token
+
+
+def test_sync_dry_run_prints_the_tree_and_exits_0_when_discord_would_accept_it(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("DISCORD_TOKEN", raising=False)
+    assert cli_main(["sync", "--dry-run"]) == 0
+    out = capsys.readouterr().out
+    assert "/game new" in out and f"seed (integer, 0..{DISCORD_MAX_INTEGER})" in out
+    assert out.rstrip().endswith(f"Valid against Discord's API description ({SOURCE} at {SOURCE_COMMIT}).")
+
+
+def test_sync_dry_run_names_what_discord_would_refuse(capsys: pytest.CaptureFixture[str],
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    url, body = asyncio.run(dry_run.registration(None))
+    seed = next(option for sub in next(c for c in body if c["name"] == "game")["options"] if sub["name"] == "new"
+                for option in sub["options"] if option["name"] == "seed")
+    seed["max_value"] = 2**53  # what the bot registered before issue 19
+    lines, violations = dry_run.report(url, body)
+    assert "  /game new — Open a lobby for a game in this channel" in lines
+    assert [(v.json_path, "maximum" in v.reason) for v in violations] == [
+        (f"$[{next(i for i, c in enumerate(body) if c['name'] == 'game')}].options[0].options[2].max_value", True)]
+
+    async def refused(guild_id: int | None, *, clear: bool = False) -> tuple[str, list[dict[str, Any]]]:
+        return url, body
+
+    monkeypatch.setattr(dry_run, "registration", refused)
+    assert cli_main(["sync", "--dry-run"]) == 1
+    assert "NOT VALID" in capsys.readouterr().out

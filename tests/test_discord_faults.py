@@ -1,8 +1,8 @@
 """When Discord fails after a move is committed (issue 23): the move stands and the mover is told so, never "Sorry";
 the new board and its ping are owed from the move's own transaction and delivered once Discord takes them (retried,
 in words where images are refused, by the scheduler after a restart); a channel closed to the bot shows players the
-board privately; a deleted channel or thread ends its game. The faults are the offline Discord's
-(bot/offline_faults.py), each modelled on Discord's own answer.
+board privately; a deleted channel or thread ends its game. The faults are the offline Discord's (planted
+with `World.fail_next`, `World.deny`, `DiscordHarness.delete_channel`), each modelled on Discord's own answer.
 """
 
 from __future__ import annotations
@@ -12,17 +12,28 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+import discord
 import pytest
 
 from bot.app import create_bot
 from bot.offline import DiscordHarness, FakeUser, InteractionFailed, Message, World
-from bot.offline_faults import Faults
-from cogs.table import APOLOGY, MOVE_STANDS
+from cogs.table import APOLOGY, MOVE_STANDS, retry_after_of
 from tests.tables import current_match, open_table, player_to_move
 
 START = datetime(2026, 3, 1, 9, 0, tzinfo=UTC)
 FOLLOWUP = "POST /webhooks/{webhook_id}/{webhook_token}"
 CHANNEL_POST = "POST /channels/{channel_id}/messages"
+ALWAYS = 10_000  # a fault planted for "every request from now on"
+
+
+def with_files(body: dict) -> bool:
+    return bool(body.get("attachments"))
+
+
+def heal(world: World, faults: list | None = None) -> None:
+    """Discord is back: the planted faults (these, or all) answer no more."""
+    for fault in faults if faults is not None else world.faults:
+        fault.left = 0
 
 
 class FakeClock:
@@ -66,12 +77,11 @@ async def move(discord_: DiscordHarness, users: list[FakeUser]) -> tuple[FakeUse
 
 async def test_server_errors_on_the_new_board_are_retried_and_the_board_comes(database: Path) -> None:
     async with DiscordHarness(create_bot(database, clock=FakeClock(), poll_seconds=None)) as discord_:
-        faults = Faults(discord_)
         users = await open_table(discord_, "test-nim", 2, seed=4)
-        faults.fail(FOLLOWUP, status=503, times=2)
+        fault = discord_.world.fail_next(FOLLOWUP, 503, times=2, when=with_files)
         _, replies = await move(discord_, users)
         nxt = await player_to_move(discord_, users)
-        assert faults.failed == [(FOLLOWUP, 503)] * 2
+        assert fault.met == 2
         new = [r for r in replies.public() if r.created][-1]
         assert new.created and new.notified == (nxt.id,), "the next player is pinged by the board that came"
         assert all(r.content not in (APOLOGY, MOVE_STANDS) for r in replies.messages())
@@ -81,23 +91,22 @@ async def test_server_errors_on_the_new_board_are_retried_and_the_board_comes(da
 async def test_a_board_discord_will_not_take_stays_owed_and_comes_with_its_ping(database: Path) -> None:
     clock = FakeClock()
     async with DiscordHarness(create_bot(database, clock=clock, poll_seconds=None)) as discord_:
-        faults = Faults(discord_)
         users = await open_table(discord_, "test-nim", 2, seed=4)
         before = len(boards(discord_))
-        faults.fail(FOLLOWUP, status=503, times=-1, with_files=True)
-        faults.fail(CHANNEL_POST, status=503, times=-1)
+        discord_.world.fail_next(FOLLOWUP, 503, times=ALWAYS, when=with_files)
+        discord_.world.fail_next(CHANNEL_POST, 503, times=ALWAYS)
         _, replies = await move(discord_, users)
         nxt = await player_to_move(discord_, users)
         told = [r.content for r in replies.ephemeral()]
         assert MOVE_STANDS in told and APOLOGY not in told, "the mover knows the move stands"
         assert len(boards(discord_)) == before and not [r for r in replies.public() if r.created]
         owed = await owed_boards(discord_)
-        assert len(owed) == 1 and owed[0].attempts == 1 and "DiscordServerError" in (owed[0].last_error or "")
+        assert len(owed) == 1 and owed[0].attempts == 1 and "503 Service Unavailable" in (owed[0].last_error or "")
         assert owed[0].payload["seats"] == [(await current_match(discord_)).seat_of(nxt.id)]
         clock.advance(31)
         await discord_.bot.run_due_work()  # type: ignore[attr-defined]
         assert len(boards(discord_)) == before and (await owed_boards(discord_))[0].attempts == 2
-        faults.heal()  # Discord is back
+        heal(discord_.world)  # Discord is back
         clock.advance(61)
         await discord_.bot.run_due_work()  # type: ignore[attr-defined]
         posted = boards(discord_)[-1]
@@ -108,26 +117,32 @@ async def test_a_board_discord_will_not_take_stays_owed_and_comes_with_its_ping(
         assert len(boards(discord_)) == before + 1, "delivered once"
 
 
-async def test_a_long_rate_limit_is_waited_out_by_the_outbox(database: Path) -> None:
+async def test_rate_limits_that_outlast_discord_py_leave_the_board_owed(database: Path) -> None:
     clock = FakeClock()
     async with DiscordHarness(create_bot(database, clock=clock, poll_seconds=None)) as discord_:
-        faults = Faults(discord_)
         users = await open_table(discord_, "test-nim", 2, seed=4)
-        faults.fail(FOLLOWUP, status=429, retry_after=40.0, with_files=True)
+        # discord.py waits out a 429 and tries again, five times in all; the desk tries three times over.
+        limited = discord_.world.fail_next(FOLLOWUP, 429, retry_after=0.5, times=15, when=with_files)
         _, replies = await move(discord_, users)
-        assert MOVE_STANDS in [r.content for r in replies.ephemeral()]
-        owed = await owed_boards(discord_)
-        assert [w.due_at for w in owed] == [int((START + timedelta(seconds=40)).timestamp())], "Discord's retry_after"
-        clock.advance(41)
+        assert limited.met == 15 and MOVE_STANDS in [r.content for r in replies.ephemeral()]
+        assert len(await owed_boards(discord_)) == 1
+        clock.advance(31)
         await discord_.bot.run_due_work()  # type: ignore[attr-defined]
         assert await owed_boards(discord_) == [] and boards(discord_)[-1].notified
 
 
+def test_discords_retry_after_sets_the_next_try() -> None:
+    from bot.features import outbox
+
+    wait = retry_after_of(discord.RateLimited(40.0))
+    assert wait == 40.0 and outbox.retry_delay(0, wait) == 40.0
+    assert [outbox.retry_delay(n) for n in range(9)] == [30, 60, 120, 240, 480, 960, 1920, 3600, 3600]
+
+
 async def test_without_attach_files_the_board_comes_in_words(database: Path) -> None:
     async with DiscordHarness(create_bot(database, clock=FakeClock(), poll_seconds=None)) as discord_:
-        faults = Faults(discord_)
         users = await open_table(discord_, "test-nim", 2, seed=4)
-        faults.deny(discord_.default_channel, "attach_files")
+        discord_.world.deny(discord_.default_channel.id, "attach_files")
         _, replies = await move(discord_, users)
         nxt = await player_to_move(discord_, users)
         new = [r for r in replies.public() if r.created][-1]
@@ -140,13 +155,12 @@ async def test_without_attach_files_the_board_comes_in_words(database: Path) -> 
 async def test_a_channel_closed_to_the_bot_shows_players_the_board_privately(database: Path) -> None:
     clock = FakeClock()
     async with DiscordHarness(create_bot(database, clock=clock, poll_seconds=None)) as discord_:
-        faults = Faults(discord_)
         users = await open_table(discord_, "test-nim", 2, seed=4)
-        faults.fail(FOLLOWUP, status=503, times=-1, with_files=True)
-        faults.fail(CHANNEL_POST, status=503, times=-1)
+        discord_.world.fail_next(FOLLOWUP, 503, times=ALWAYS, when=with_files)
+        discord_.world.fail_next(CHANNEL_POST, 503, times=ALWAYS)
         await move(discord_, users)
-        faults.heal()
-        faults.deny(discord_.default_channel, "send_messages", "attach_files")
+        heal(discord_.world)
+        discord_.world.deny(discord_.default_channel.id, "send_messages", "attach_files")
         clock.advance(31)
         await discord_.bot.run_due_work()  # type: ignore[attr-defined]
         owed = await owed_boards(discord_)
@@ -158,7 +172,7 @@ async def test_a_channel_closed_to_the_bot_shows_players_the_board_privately(dat
         assert private[0].button_labels(), "with its controls"
         again = await discord_.command("game log", user=nxt)
         assert not [r for r in again.ephemeral() if "cannot post in this channel" in (r.content or "")], "once"
-        faults.allow(discord_.default_channel)
+        discord_.world.channel_permissions.clear()
         clock.advance(3600)
         await discord_.bot.run_due_work()  # type: ignore[attr-defined]
         assert await owed_boards(discord_) == [] and boards(discord_)[-1].notified == (nxt.id,)
@@ -168,7 +182,6 @@ async def test_a_channel_closed_to_the_bot_shows_players_the_board_privately(dat
 async def test_a_deleted_channel_or_thread_ends_its_game(database: Path, where: str) -> None:
     clock = FakeClock()
     async with DiscordHarness(create_bot(database, clock=clock, poll_seconds=None)) as discord_:
-        faults = Faults(discord_)
         alice, bob = discord_.user("alice"), discord_.user("bob")
         if where == "thread":
             await discord_.command("game new", {"game": "test-nim", "thread": True}, user=alice)
@@ -181,7 +194,7 @@ async def test_a_deleted_channel_or_thread_ends_its_game(database: Path, where: 
         service = discord_.bot.service  # type: ignore[attr-defined]
         match = await service.current(place.id)
         assert [w.kind for w in await service.store.pending_work(match.id)] == ["remind"]
-        await faults.delete_channel(place)
+        await discord_.delete_channel(place)
         ended = await service.match(match.id)
         assert ended.status == "abandoned"
         assert await service.store.pending_work(match.id) == [], "its reminders and timers are cancelled"
@@ -196,12 +209,11 @@ async def test_a_deleted_channel_or_thread_ends_its_game(database: Path, where: 
 async def test_a_send_answered_unknown_channel_ends_the_game(database: Path) -> None:
     clock = FakeClock()
     async with DiscordHarness(create_bot(database, clock=clock, poll_seconds=None)) as discord_:
-        faults = Faults(discord_)
         users = await open_table(discord_, "test-nim", 2, seed=4)
-        faults.fail(FOLLOWUP, status=503, times=-1, with_files=True)
-        faults.fail(CHANNEL_POST, status=503, times=-1)
+        discord_.world.fail_next(FOLLOWUP, 503, times=ALWAYS, when=with_files)
+        discord_.world.fail_next(CHANNEL_POST, 503, times=ALWAYS)
         await move(discord_, users)
-        faults.heal()
+        heal(discord_.world)
         discord_.default_channel.deleted = True  # gone, and the bot missed the event (it was offline)
         clock.advance(31)
         await discord_.bot.run_due_work()  # type: ignore[attr-defined]
@@ -214,12 +226,12 @@ async def test_a_restart_after_the_commit_delivers_the_owed_board_once(database:
     clock = FakeClock()
     world = World()
     async with DiscordHarness(create_bot(database, clock=clock, poll_seconds=None), world=world) as discord_:
-        faults = Faults(discord_)
         users = await open_table(discord_, "test-nim", 2, seed=4)
         before = len(boards(discord_))
-        faults.fail(FOLLOWUP, status=503, times=-1, with_files=True)
-        faults.fail(CHANNEL_POST, status=503, times=-1)
+        discord_.world.fail_next(FOLLOWUP, 503, times=ALWAYS, when=with_files)
+        discord_.world.fail_next(CHANNEL_POST, 503, times=ALWAYS)
         await move(discord_, users)
+    heal(world)  # Discord is fine again by the time the bot restarts
     clock.advance(120)
     async with DiscordHarness(create_bot(database, clock=clock, poll_seconds=None), world=world) as discord_:
         nxt = await player_to_move(discord_, users)
@@ -235,47 +247,40 @@ async def test_owed_boards_come_once_through_repeated_kills(database: Path, nonc
     """Eight tables' boards are owed (Discord refused them at the move); the bot is killed 8 times while the
     scheduler posts them — before a post reaches Discord, or after Discord created it unheard — and restarted on the
     same database and Discord. Each table gets its board once, pinging its next player."""
-    from tests.test_reminder_kills import LEASE, Clock, ClockedWorld, Crash, Killer
+    from tests.test_reminder_kills import LEASE, Clock, ClockedWorld, Crash
 
     clock = Clock()
     world = ClockedWorld(clock)
     rng = random.Random(5)
-    remembered: dict[Any, Any] = {}
     tables: list[tuple[int, int, int]] = []  # (channel, boards before, the player pinged next)
+    world.nonce_window = timedelta(seconds=nonce_seconds)
     async with DiscordHarness(create_bot(database, clock=clock, poll_seconds=None), world=world) as discord_:
-        faults = Faults(discord_, clock=clock.seconds, nonces=remembered)
-        faults.fail(FOLLOWUP, status=503, times=-1, with_files=True)
-        faults.fail(CHANNEL_POST, status=503, times=-1)
         for table in range(8):
             place = discord_.channel(f"faulty-{table}")
             host, guest = discord_.user(f"host{table}"), discord_.user(f"guest{table}")
             await discord_.command("game new", {"game": "test-nim"}, user=host, channel=place)
             await discord_.command("game join", user=guest, channel=place)
-            faults.heal()
             await discord_.command("game start", user=host, channel=place)
-            faults.fail(FOLLOWUP, status=503, times=-1, with_files=True)
-            faults.fail(CHANNEL_POST, status=503, times=-1)
+            down = [world.fail_next(FOLLOWUP, 503, times=ALWAYS, when=with_files),
+                    world.fail_next(CHANNEL_POST, 503, times=ALWAYS)]
             match = await discord_.bot.service.current(place.id)  # type: ignore[attr-defined]
-            mover = match.user_at(0)
             posted = [m for m in world.channel_messages(place.id) if m.files]
-            await discord_.click(posted[-1], label="Take 1", user=discord_._user_by_id(mover.user_id))
+            await discord_.click(posted[-1], label="Take 1", user=discord_._user_by_id(match.user_at(0).user_id))
+            heal(world, down)
             tables.append((place.id, len([m for m in world.channel_messages(place.id) if m.files]),
                            match.user_at(1).user_id))
     kills = 0
     for _ in range(200):
-        killer = Killer(at=1, when=rng.choice(["before", "after"])) if kills < 8 else None
+        if kills < 8:
+            world.arm(at=1, when=rng.choice(["before", "after"]))
         bot = create_bot(database, clock=clock, poll_seconds=None)
-        discord_ = DiscordHarness(bot, world=world)  # the killer is in place before the start-up posts anything
-        faults = Faults(discord_, clock=clock.seconds, nonces=remembered)
-        faults.nonce_seconds = nonce_seconds
-        if killer is not None:
-            discord_.interceptors.append(killer)
         try:
-            async with discord_:
+            async with DiscordHarness(bot, world=world):  # armed before the start-up posts anything
                 await bot.run_due_work()  # type: ignore[attr-defined]
         except (Crash, InteractionFailed):  # killed at start-up (resuming owed boards) or in the pass
             kills += 1
             await bot.close()
+        world.disarm()
         owed = await _owed(database, [channel for channel, _, _ in tables])
         if kills >= 8 and not owed:
             break

@@ -1,5 +1,6 @@
-"""The command line: `run` connects to Discord; `local` plays offline; `migrate` copies a database;
-`simulate` plays bot-only games headless; `replay` checks an exported game."""
+"""The command line (`expedition-bot`, `python -m bot`): `run` connects to Discord and `sync` registers the commands
+(runner.py, with config.py's settings); `local` plays offline; `migrate` copies a database; `simulate` plays
+bot-only games headless; `replay` checks an exported game. Every entry point of the bot lives in this package."""
 
 from __future__ import annotations
 
@@ -38,6 +39,8 @@ def _parser() -> argparse.ArgumentParser:
                       help="this server only (appears at once); default: globally (can take up to an hour)")
     sync.add_argument("--clear", action="store_true",
                       help="remove the commands registered to --guild (or every global command)")
+    sync.add_argument("--dry-run", action="store_true", help="print the command tree and check it against "
+                      "Discord's published API description, without a token or connecting (exit 0 if valid)")
     local = commands.add_parser("local", help="an offline table in the terminal, with the same commands")
     local.add_argument("--db", default=None,
                        help="SQLite file or postgresql:// URL (default: a fresh temporary SQLite database)")
@@ -64,6 +67,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         from bot.cli.simulate import main as simulate
 
         return simulate(args)
+    if args.command == "sync" and args.dry_run:
+        from bot.cli.dry_run import main as dry_run
+
+        return dry_run(args.guild, clear=args.clear)
     try:
         settings = load_settings(database=getattr(args, "db", None), sync_guild=getattr(args, "sync_guild", None),
                                  log_level=args.log_level, shard_count=getattr(args, "shard_count", None),

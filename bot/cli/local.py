@@ -1,6 +1,6 @@
 """`expedition-bot local`: an offline table in the terminal.
 
-It runs the real bot (same cogs, service, store and renderers) through bot/offline.py, so what you type is handled
+It runs the real bot (same cogs, service, store and renderers) through bot/offline/, so what you type is handled
 exactly as a Discord slash command would be. Board images are written to a folder instead of being posted.
 """
 
@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import asyncio
 import datetime
-import re
 import shlex
 import sys
 import tempfile
@@ -22,7 +21,7 @@ from discord import app_commands
 from bot.app import create_bot
 from bot.cli.config import database_location
 from bot.core.names import same_name
-from bot.offline import DiscordHarness, FakeUser, HarnessError, Message, Reply
+from bot.offline import DiscordHarness, FakeUser, HarnessError, Message, Reply, TerminalClient
 from bot.store.engines import redact
 
 HELP = """Type slash commands as in Discord, e.g.
@@ -45,7 +44,7 @@ class LocalTable:
         self.table = table
         self.boards = boards
         self.user: FakeUser = table.user("alice")
-        self.image_count = 0
+        self.client = TerminalClient(table.world, boards)  # how the messages look, images saved to boards
 
     # ------------------------------------------------------------------------------------------- parsing
 
@@ -129,45 +128,11 @@ class LocalTable:
         raise HarnessError("No message with " + ("a select menu" if selects else "buttons") + " yet.")
 
     def show(self, replies: list[Reply]) -> None:
-        for reply in replies:
-            if reply.kind in ("defer", "defer_update", "delete", "autocomplete"):
-                continue
-            if reply.kind == "edit" and "content" not in reply.payload:
-                continue  # the previous board losing its buttons: nothing new to read
-            if reply.ephemeral:
-                who = f"only {self.user.name} sees"
-            else:
-                who = "posted (pings " + ", ".join(self._names(f"<@{u}>") for u in reply.notified) + ")" \
-                    if reply.notified else "posted" if reply.created else "board updated in place"
-            print(f"--- {who}:")
-            if reply.content:
-                print(self._names(reply.content))
-            for embed in reply.embeds:
-                for key in ("title", "description"):
-                    if embed.get(key):
-                        print(embed[key])
-            for sent in reply.files:
-                self.image_count += 1
-                path = self.boards / f"{self.image_count:03d}-{sent.filename}"
-                path.write_bytes(sent.data)
-                print(f"[image: {path}]")
-            self._print_components(reply)
-
-    def _names(self, text: str) -> str:
-        """Mentions as a player sees them in Discord: <@123> becomes @Bob, <#456> becomes #games."""
-        names = {str(user.id): user.global_name or user.name for user in self.table.world.users.values()}
-        channels = {str(channel.id): channel.name for channel in self.table.world.channels.values()}
-        text = re.sub(r"<#(\d+)>", lambda m: f"#{channels.get(m[1], m[1])}", text)
-        return re.sub(r"<@!?(\d+)>", lambda m: f"@{names.get(m[1], m[1])}", text)
+        self.client.show(replies, self.user)
 
     @staticmethod
     def _print_components(holder: Reply | Message) -> None:
-        buttons = [b.get("label") or b.get("emoji", {}).get("name", "?") for b in holder.buttons()]
-        if buttons:
-            print("buttons: " + "  ".join(f"[{i}] {label}" for i, label in enumerate(buttons, start=1)))
-        for select in holder.selects():
-            options = "  ".join(f"[{i}] {o['label']}" for i, o in enumerate(select.get("options", []), start=1))
-            print(f"menu ({select.get('placeholder') or 'choose'}): {options}")
+        TerminalClient.print_components(holder)
 
     # ------------------------------------------------------------------------------------------- the loop
 

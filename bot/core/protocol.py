@@ -158,6 +158,12 @@ class Game(ABC):
         """
         return None
 
+    def round_of(self, state: JSON) -> int | None:
+        """The round the game is in, for a table of one: each round gets a new board that pings the player (edited
+        in place within the round), so a solo game notifies and its text never grows past a round. Default: None
+        (no rounds: a solo board is a new message only when the seats to move change)."""
+        return None
+
     def revealed(self, before: JSON, after: JSON, events: Sequence[JSON]) -> str | None:
         """What one step showed that was hidden before it, in a few words ("a card was drawn"), else None.
 

@@ -161,12 +161,18 @@ class ApiDescription:
         pointer = f"{operation_pointer}/requestBody/content/application~1json/schema"
         return self._check(f"#/{pointer}", body, spec.key)
 
-    def check_response(self, method: str, url: str, body: Any, status: int = 200) -> list[Violation]:
-        """What is wrong with answering this route with ``body``; [] when nothing is (or it answers no JSON)."""
+    def check_response(self, method: str, url: str, body: Any, status: int | None = None) -> list[Violation]:
+        """What is wrong with answering this route with ``body``; [] when nothing is (or it answers no JSON).
+
+        Without a ``status``, the route's own success status: 204 for no body, else the 200, 201 or 202 it lists.
+        """
         spec = self._require(method, url)
         if isinstance(spec, Violation):
             return [spec]
         responses = self.document["paths"][spec.template][spec.method.lower()].get("responses", {})
+        if status is None:
+            wanted = ("204",) if body is None else ("200", "201", "202")
+            status = int(next((code for code in wanted if code in responses), wanted[0]))
         answer = responses.get(str(status))
         if answer is None:
             return [Violation(spec.key, "$", f"Discord never answers this route with status {status}")]
@@ -197,7 +203,9 @@ class ApiDescription:
 
 
 def _is_tag_mismatch(error: jsonschema.exceptions.ValidationError) -> bool:
-    """A union branch that does not apply: its tag (a component's or option's ``type``) names another kind."""
+    """A union branch that does not apply: its tag (a component's or option's ``type``) names another kind.
+
+    (A branch of another JSON type, such as the ``null`` of a nullable field, does not apply either.)"""
     return error.validator in ("enum", "const") and bool(error.path) and error.path[-1] in ("type", "component_type")
 
 
@@ -212,10 +220,14 @@ def _explain(error: jsonschema.exceptions.ValidationError) -> list[jsonschema.ex
     branches: dict[int, list[jsonschema.exceptions.ValidationError]] = {}
     for sub in error.context:
         branches.setdefault(int(sub.relative_schema_path[0]), []).append(sub)
-    fitting = [errors for errors in branches.values() if not any(_is_tag_mismatch(sub) for sub in errors)]
-    if len(fitting) == 1:
-        return [deeper for sub in fitting[0] for deeper in _explain(sub)]
-    return [jsonschema.exceptions.best_match([error])]
+    fitting = [errors for errors in branches.values()
+               if not any(_is_tag_mismatch(sub) or (sub.validator == "type" and not sub.relative_path)
+                          for sub in errors)]
+    if not fitting:
+        return [jsonschema.exceptions.best_match([error])]
+    # Untagged unions (a new message or an edit, say): the branch whose complaint reaches deepest into the instance.
+    explained = [[deeper for sub in errors for deeper in _explain(sub)] for errors in fitting]
+    return max(explained, key=lambda errors: (max(len(e.absolute_path) for e in errors), -len(errors)))
 
 
 def _reason(error: jsonschema.exceptions.ValidationError) -> str:

@@ -226,6 +226,9 @@ class ExpeditionsGame(Game):
             return f"The discard pile is shuffled into a new deck of {plural(int(event.get('cards', 0)), 'card')}."
         return views.describe(self.comp, state, event)
 
+    def round_of(self, state: JSON) -> int | None:
+        return int(state["turns_taken"])  # alone at the table, each turn is a round
+
     def turn_text(self, state: JSON) -> str:
         if state["over"]:
             result = self.outcome(state)

@@ -74,6 +74,9 @@ class MonsterExpedition(Game):
     def describe(self, state: JSON, event: JSON) -> str:
         return text.describe(state, event)
 
+    def round_of(self, state: JSON) -> int | None:
+        return int(state["round"])
+
     def turn_text(self, state: JSON) -> str:
         return text.turn_text(state)
 

@@ -73,6 +73,9 @@ class TheExpedition(Game):
     def describe(self, state: JSON, event: JSON) -> str:
         return text.describe(state, event, self.catalog)
 
+    def round_of(self, state: JSON) -> int | None:
+        return int(state["round"])  # a solo game's 9 rounds (placement is round 0)
+
     def turn_text(self, state: JSON) -> str:
         return text.turn_text(state, self.catalog)
 

@@ -1,0 +1,127 @@
+"""What every part of the offline Discord shares: constants, ids, errors as discord.py raises them."""
+
+from __future__ import annotations
+
+import contextvars
+import datetime as dt
+import hashlib
+from collections.abc import Sequence
+from types import SimpleNamespace
+from typing import Any
+
+import discord
+import discord.client
+
+DISCORD_PY_VERSION = "2.7.1"
+INTERNALS: tuple[str, ...] = (
+    "discord.Client._connection",
+    "discord.Client._async_setup_hook",
+    "discord.Client._handle_ready",
+    "discord.client._loop",
+    "discord.state.ConnectionState.parse_interaction_create",
+    "discord.state.ConnectionState._add_guild",
+    "discord.state.ConnectionState.parse_thread_create",
+    "discord.state.ConnectionState._command_tree",
+    "discord.state.ConnectionState.user",
+    "discord.state.ConnectionState.application_id",
+    "discord.http.HTTPClient.request",
+    "discord.http.HTTPClient.get_from_cdn",
+    "discord.http.Route.method/.path/.url/.webhook_token",
+    "discord.webhook.async_.async_context",
+    "discord.webhook.async_.AsyncWebhookAdapter.request",
+    "discord.File.fp/.filename/.description/.reset",
+    "discord.Guild._add_member",
+    "discord.Guild._add_channel",
+    "discord.Permissions.VALID_FLAGS",
+    "task:CommandTree-invoker",
+    "task:discord-ui-view-dispatch-",
+    "task:discord-ui-dynamic-item-",
+    "task:discord-ui-modal-dispatch-",
+    "task:discord-ui-view-timeout-",
+    "task:discord.py: ",
+)
+
+EPHEMERAL = 1 << 6
+LOADING = 1 << 7
+THREAD_PUBLIC = 11
+THREAD_PRIVATE = 12
+TASK_PREFIXES: tuple[str, ...] = (
+    "CommandTree-invoker",
+    "discord-ui-view-dispatch-",
+    "discord-ui-dynamic-item-",
+    "discord-ui-modal-dispatch-",
+    "discord-ui-view-timeout-",
+    "discord.py: ",
+)
+DEFAULT_MEMBER_PERMISSIONS = discord.Permissions(
+    view_channel=True,
+    send_messages=True,
+    read_message_history=True,
+    add_reactions=True,
+    embed_links=True,
+    attach_files=True,
+    use_application_commands=True,
+)
+BOT_PERMISSIONS = discord.Permissions(
+    view_channel=True,
+    send_messages=True,
+    send_messages_in_threads=True,
+    create_public_threads=True,
+    read_message_history=True,
+    embed_links=True,
+    attach_files=True,
+    manage_messages=True,
+    add_reactions=True,
+)
+APPLICATION_ID = 1_180_000_000_000_000_001
+GUILD_ID = 1_180_000_000_000_000_002
+SELECT_TYPES = {3: "string", 5: "user", 6: "role", 7: "mentionable", 8: "channel"}
+
+current_interaction: contextvars.ContextVar[int | None] = contextvars.ContextVar("harness_interaction", default=None)
+
+
+class HarnessError(Exception):
+    """A test drove the fake Discord into something the real one would refuse (or the harness can't model)."""
+
+
+class InteractionFailed(HarnessError):
+    """discord.py swallowed (logged) an exception from our code: surface it so the test fails loudly."""
+
+    def __init__(self, errors: list[BaseException], replies: Sequence[Any]) -> None:
+        lines = "\n".join(f"  {type(e).__name__}: {e}" for e in errors)
+        super().__init__(f"{len(errors)} exception(s) were raised inside discord.py callbacks:\n{lines}")
+        self.errors = errors
+        self.replies = replies
+
+
+def stable_id(kind: str, name: str) -> int:
+    """Snowflake-sized id derived from a name, so a 'restarted' harness sees the same users and channels."""
+    digest = hashlib.sha256(f"{kind}:{name}".encode()).digest()
+    return (1 << 58) + int.from_bytes(digest[:7], "big")
+
+
+def iso_now(moment: dt.datetime | None = None) -> str:
+    return (moment or dt.datetime.now(dt.UTC)).isoformat()
+
+
+HTTP_REASONS = {400: "Bad Request", 401: "Unauthorized", 403: "Forbidden", 404: "Not Found", 429: "Too Many Requests",
+            500: "Internal Server Error", 502: "Bad Gateway", 503: "Service Unavailable"}
+
+
+def http_error(status: int, code: int, message: str) -> discord.HTTPException:
+    """The exception discord.py itself would raise for this Discord error response."""
+    reason = HTTP_REASONS.get(status, "Error")
+    response: Any = SimpleNamespace(status=status, reason=reason)
+    body = {"code": code, "message": message}
+    if status == 404:
+        return discord.NotFound(response, body)
+    if status == 403:
+        return discord.Forbidden(response, body)
+    return discord.HTTPException(response, body)
+
+
+
+TOKEN_LIFETIME = dt.timedelta(minutes=15)  # an interaction's token (its webhook: followups, @original) lives this long
+INITIAL_RESPONSE = dt.timedelta(seconds=3)  # ... and its initial response must come within this
+
+

@@ -1,0 +1,239 @@
+"""The offline Discord a test (or the local table) opens: a bot, a world, the REST and gateway sides."""
+
+from __future__ import annotations
+
+import asyncio
+import contextvars
+import logging
+from collections.abc import Awaitable, Sequence
+from types import TracebackType
+from typing import Any, Self
+
+import discord
+import discord.client
+from discord.ext import commands
+from discord.webhook.async_ import async_context
+
+from bot.offline.common import DEFAULT_MEMBER_PERMISSIONS, TASK_PREFIXES, HarnessError, stable_id
+from bot.offline.gateway import ErrorCollector, Gateway
+from bot.offline.recorder import Message, Reply
+from bot.offline.rest import RecordingWebhookAdapter, RestBackend, RouteHandler
+from bot.offline.world import FakeChannel, FakeUser, World
+
+
+class DiscordHarness(Gateway, RestBackend):
+    """Drive a not-logged-in ``commands.Bot`` through real discord.py interaction handling, fully offline."""
+
+    def __init__(
+        self,
+        bot: commands.Bot | discord.Client,
+        *,
+        world: World | None = None,
+        bot_name: str = "Expedition Table",
+        timeout: float = 5.0,
+        raise_errors: bool = True,
+        ready: bool = True,
+        close_bot: bool = True,
+        extra_task_prefixes: Sequence[str] = (),
+        check_contract: bool = True,
+    ) -> None:
+        self.bot = bot
+        self.world = world or World()
+        self.bot_user = self.world.bot_user(bot_name)
+        self.timeout = timeout
+        self.raise_errors = raise_errors
+        self.ready = ready
+        self.close_bot = close_bot
+        self.task_prefixes = TASK_PREFIXES + tuple(extra_task_prefixes)
+        self.check_contract = check_contract
+        self._expect_refusal = False
+        self._violations_reported = len(self.world.violations)
+        self.routes: dict[str, RouteHandler] = {}
+        self._adapter = RecordingWebhookAdapter(self)
+        self._errors = ErrorCollector()
+        self._context = contextvars.copy_context()
+        self._context.run(async_context.set, self._adapter)
+
+    # -- lifecycle -----------------------------------------------------------------------------------------------------
+
+    async def __aenter__(self) -> Self:
+        logging.getLogger("discord").addHandler(self._errors)
+        self.bot.http.request = self._http_request  # type: ignore[method-assign]
+        self.bot.http.get_from_cdn = self._get_from_cdn  # type: ignore[method-assign]
+        before = set(asyncio.all_tasks())
+        await asyncio.get_running_loop().create_task(self._login(), context=self._context.copy())
+        await self.settle(before)
+        self.raise_violations()
+        self._raise_errors([])
+        return self
+
+    async def _login(self) -> None:
+        """``Client.login`` minus the network: loop setup, client user, application id, guild cache, setup_hook."""
+        bot = self.bot
+        if bot.loop is discord.client._loop:
+            await bot._async_setup_hook()
+        state = bot._connection
+        state.user = discord.ClientUser(state=state, data={**self.bot_user.user_payload(), "verified": True})
+        if state.application_id is None:
+            state.application_id = self.world.application_id
+        self.world.application_id = state.application_id
+        self._guild = discord.Guild(data=self._guild_payload(), state=state)
+        state._add_guild(self._guild)
+        for user in self.world.users.values():
+            self._cache_member(user)
+        await bot.setup_hook()
+        if self.ready:
+            bot._handle_ready()
+            bot.dispatch("ready")
+
+    def _guild_payload(self) -> dict[str, Any]:
+        return {
+            "id": str(self.world.guild_id),
+            "name": self.world.guild_name,
+            "owner_id": str(stable_id("user", "owner")),
+            "roles": [
+                {
+                    "id": str(self.world.guild_id),
+                    "name": "@everyone",
+                    "permissions": str(DEFAULT_MEMBER_PERMISSIONS.value),
+                    "position": 0,
+                    "color": 0,
+                    "hoist": False,
+                    "managed": False,
+                    "mentionable": False,
+                    "flags": 0,
+                }
+            ],
+            "channels": [ch.payload() for ch in self.world.channels.values()],
+            "members": [],
+            "member_count": len(self.world.users) + 1,
+            "features": [],
+            "emojis": [],
+            "stickers": [],
+        }
+
+    async def __aexit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        try:
+            if exc_type is None:
+                await self.settle()
+            if self.close_bot:
+                await self.bot.close()
+        finally:
+            logging.getLogger("discord").removeHandler(self._errors)
+        if exc_type is None:
+            self.raise_violations()
+
+    # -- world shortcuts -----------------------------------------------------------------------------------------------
+
+    @property
+    def guild(self) -> discord.Guild:
+        return self._guild
+
+    @property
+    def default_channel(self) -> FakeChannel:
+        return self.world.channel("general")
+
+    def channel(self, name: str) -> FakeChannel:
+        """A text channel by name (created on first use, also in the bot's guild cache)."""
+        existed = name in self.world.channels
+        ch = self.world.channel(name)
+        if not existed:
+            state = self.bot._connection
+            self._guild._add_channel(discord.TextChannel(state=state, guild=self._guild, data=ch.payload()))  # type: ignore[arg-type]
+        return ch
+
+    async def delete_channel(self, channel: FakeChannel) -> None:
+        """A member deletes a channel or thread: Discord forgets it (404 Unknown Channel from then on) and tells the
+        bot with CHANNEL_DELETE or THREAD_DELETE; the bot's handlers have run when this returns."""
+        channel.deleted = True
+        state = self.bot._connection
+        before = set(asyncio.all_tasks())
+        if channel.is_thread:
+            state.parse_thread_delete({"id": str(channel.id), "guild_id": str(channel.guild_id),
+                                       "parent_id": str(channel.parent_id), "type": channel.type})
+        else:
+            state.parse_channel_delete(channel.payload())
+        await self.settle(before)
+
+    def user(
+        self,
+        name: str,
+        *,
+        global_name: str | None = None,
+        permissions: discord.Permissions | int | None = None,
+        **flags: bool,
+    ) -> FakeUser:
+        """A member by name; ``manage_channels=True`` (any ``discord.Permissions`` flag) adjusts permissions."""
+        user = self.world.users.get(name)
+        if user is None:
+            user = FakeUser(stable_id("user", name), name, global_name or name.capitalize(), DEFAULT_MEMBER_PERMISSIONS)
+            self.world.users[name] = user
+        if global_name is not None:
+            user.global_name = global_name
+        unknown = set(flags) - set(discord.Permissions.VALID_FLAGS)
+        if unknown:
+            raise HarnessError(f"not permission flags: {sorted(unknown)}")
+        if permissions is not None or flags:
+            perms = discord.Permissions(
+                int(permissions if permissions is not None else DEFAULT_MEMBER_PERMISSIONS.value)
+            )
+            perms.update(**flags)
+            user.permissions = perms
+        self._cache_member(user)
+        return user
+
+    def _cache_member(self, user: FakeUser) -> None:
+        state = self.bot._connection
+        self._guild._add_member(discord.Member(data=user.member_payload(), guild=self._guild, state=state))  # type: ignore[arg-type]
+
+    def _channel_id(self, channel: FakeChannel | str | int | None) -> int:
+        if channel is None:
+            return self.default_channel.id
+        if isinstance(channel, FakeChannel):
+            return channel.id
+        if isinstance(channel, str):
+            return self.channel(channel).id
+        return int(channel)
+
+    def channel_messages(self, channel: FakeChannel | str | int | None = None) -> list[Message]:
+        """Public messages in the channel, oldest first, edits applied (what every player sees)."""
+        return self.world.channel_messages(self._channel_id(channel))
+
+    def last_public_message(
+        self, channel: FakeChannel | str | int | None = None, *, with_components: bool = False
+    ) -> Message:
+        msgs = [m for m in self.channel_messages(channel) if m.components or not with_components]
+        if not msgs:
+            raise HarnessError("no public message in the channel")
+        return msgs[-1]
+
+    def visible_messages(self, user: FakeUser, channel: FakeChannel | str | int | None = None) -> list[Message]:
+        """Public messages plus the ephemeral ones only ``user`` sees, in order."""
+        cid = self._channel_id(channel)
+        return [
+            self.world.messages[mid]
+            for mid in self.world.channel_order.get(cid, [])
+            if not self.world.messages[mid].deleted
+            and not self.world.messages[mid].loading
+            and (not self.world.messages[mid].ephemeral or self.world.messages[mid].visible_to == user.id)
+        ]
+
+    @property
+    def replies(self) -> list[Reply]:
+        """Every recorded reply since the world began (all harnesses sharing it)."""
+        return self.world.replies
+
+    async def as_bot(self, work: Awaitable[Any]) -> Any:
+        """Await bot-side code (``interaction.followup.send(...)``, a channel send) from a test, wired to this
+        offline Discord as the bot's own tasks are: outside it, discord.py's webhooks would go to the network."""
+        async def run() -> Any:
+            return await work
+
+        return await asyncio.get_running_loop().create_task(run(), context=self._context.copy())
+
+    def route(self, key: str, handler: RouteHandler) -> None:
+        """Answer an extra REST route, e.g. ``route("GET /guilds/{guild_id}/roles", handler)``."""
+        self.routes[key] = handler
+

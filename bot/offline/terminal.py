@@ -1,0 +1,63 @@
+"""The offline Discord's part of the local table's terminal: its messages shown as a Discord client shows them.
+
+Who sees a reply, mentions as names, embeds, the buttons and menus under it; images saved to a folder. The local
+table (bot/cli/local.py) reads what is typed and prints what this returns.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from bot.offline.recorder import Message, Reply
+from bot.offline.world import FakeUser, World
+
+
+class TerminalClient:
+    """Prints replies for one terminal; board images go to ``boards``, numbered in the order they came."""
+
+    def __init__(self, world: World, boards: Path) -> None:
+        self.world = world
+        self.boards = boards
+        self.image_count = 0
+
+    def show(self, replies: list[Reply], viewer: FakeUser) -> None:
+        for reply in replies:
+            if reply.kind in ("defer", "defer_update", "delete", "autocomplete"):
+                continue
+            if reply.kind == "edit" and "content" not in reply.payload:
+                continue  # the previous board losing its buttons: nothing new to read
+            if reply.ephemeral:
+                who = f"only {viewer.name} sees"
+            else:
+                who = "posted (pings " + ", ".join(self.names(f"<@{u}>") for u in reply.notified) + ")" \
+                    if reply.notified else "posted" if reply.created else "board updated in place"
+            print(f"--- {who}:")
+            if reply.content:
+                print(self.names(reply.content))
+            for embed in reply.embeds:
+                for key in ("title", "description"):
+                    if embed.get(key):
+                        print(embed[key])
+            for sent in reply.files:
+                self.image_count += 1
+                path = self.boards / f"{self.image_count:03d}-{sent.filename}"
+                path.write_bytes(sent.data)
+                print(f"[image: {path}]")
+            self.print_components(reply)
+
+    def names(self, text: str) -> str:
+        """Mentions as a player sees them in Discord: <@123> becomes @Bob, <#456> becomes #games."""
+        names = {str(user.id): user.global_name or user.name for user in self.world.users.values()}
+        channels = {str(channel.id): channel.name for channel in self.world.channels.values()}
+        text = re.sub(r"<#(\d+)>", lambda m: f"#{channels.get(m[1], m[1])}", text)
+        return re.sub(r"<@!?(\d+)>", lambda m: f"@{names.get(m[1], m[1])}", text)
+
+    @staticmethod
+    def print_components(holder: Reply | Message) -> None:
+        buttons = [b.get("label") or b.get("emoji", {}).get("name", "?") for b in holder.buttons()]
+        if buttons:
+            print("buttons: " + "  ".join(f"[{i}] {label}" for i, label in enumerate(buttons, start=1)))
+        for select in holder.selects():
+            options = "  ".join(f"[{i}] {o['label']}" for i, o in enumerate(select.get("options", []), start=1))
+            print(f"menu ({select.get('placeholder') or 'choose'}): {options}")

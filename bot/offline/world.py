@@ -1,0 +1,496 @@
+"""Discord's side of the offline Discord: server, channels, users, messages, faults; it survives a bot restart."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import copy
+import datetime as dt
+import mimetypes
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import discord
+import discord.client
+
+from bot.discord_api import ContractViolation
+from bot.offline.common import (
+    APPLICATION_ID,
+    BOT_PERMISSIONS,
+    EPHEMERAL,
+    GUILD_ID,
+    HTTP_REASONS,
+    LOADING,
+    SELECT_TYPES,
+    THREAD_PRIVATE,
+    THREAD_PUBLIC,
+    http_error,
+    iso_now,
+    stable_id,
+)
+from bot.offline.recorder import Message, Reply, SentFile, walk
+
+
+@dataclass
+class FakeUser:
+    """A guild member a test acts as; ids derive from the name so they survive a bot restart."""
+
+    id: int
+    name: str
+    global_name: str | None
+    permissions: discord.Permissions
+    bot: bool = False
+
+    @property
+    def mention(self) -> str:
+        return f"<@{self.id}>"
+
+    def user_payload(self) -> dict[str, Any]:
+        return {
+            "id": str(self.id),
+            "username": self.name,
+            "discriminator": "0",
+            "global_name": self.global_name,
+            "avatar": None,
+            "bot": self.bot,
+            "public_flags": 0,
+            "flags": 0,
+            "primary_guild": None,
+        }
+
+    def member_payload(self, *, with_user: bool = True) -> dict[str, Any]:
+        payload: dict[str, Any] = {
+            "roles": [],
+            "joined_at": "2024-01-01T00:00:00+00:00",
+            "deaf": False,
+            "mute": False,
+            "flags": 0,
+            "pending": False,
+            "nick": None,
+            "avatar": None,
+            "banner": None,
+            "communication_disabled_until": None,
+            "premium_since": None,
+            "permissions": str(self.permissions.value),
+        }
+        if with_user:
+            payload["user"] = self.user_payload()
+        return payload
+
+
+@dataclass
+class FakeChannel:
+    """A guild text channel of the fake server, or a thread in one (type 11 public, 12 private)."""
+
+    id: int
+    name: str
+    guild_id: int
+    type: int = 0
+    parent_id: int | None = None
+    owner_id: int | None = None
+    deleted: bool = False
+
+    @property
+    def mention(self) -> str:
+        return f"<#{self.id}>"
+
+    @property
+    def is_thread(self) -> bool:
+        return self.type in (THREAD_PUBLIC, THREAD_PRIVATE)
+
+    def payload(self) -> dict[str, Any]:
+        if self.is_thread:
+            return {
+                "id": str(self.id),
+                "type": self.type,
+                "guild_id": str(self.guild_id),
+                "parent_id": str(self.parent_id),
+                "owner_id": str(self.owner_id),
+                "name": self.name,
+                "last_message_id": None,
+                "rate_limit_per_user": 0,
+                "message_count": 0,
+                "member_count": 1,
+                "total_message_sent": 0,
+                "flags": 0,
+                "thread_metadata": {
+                    "archived": False,
+                    "auto_archive_duration": 10080,
+                    "archive_timestamp": iso_now(),
+                    "locked": False,
+                    "create_timestamp": iso_now(),
+                },
+            }
+        return {
+            "id": str(self.id),
+            "type": 0,
+            "guild_id": str(self.guild_id),
+            "name": self.name,
+            "position": 0,
+            "permission_overwrites": [],
+            "nsfw": False,
+            "parent_id": None,
+            "topic": None,
+            "last_message_id": None,
+            "rate_limit_per_user": 0,
+            "flags": 0,
+        }
+
+
+
+def components_as_returned(components: Sequence[dict[str, Any]] | None) -> list[dict[str, Any]]:
+    """Components as Discord stores and returns them: each numbered (``id``, depth first, where the bot gave
+    none), a select's ``min_values``/``max_values`` filled in (both default to 1), a Unicode emoji without id."""
+    out = copy.deepcopy(list(components or []))
+    taken = {c["id"] for c in walk(out) if isinstance(c.get("id"), int)}
+    number = 0
+    for component in walk(out):
+        if "id" not in component:
+            number += 1
+            while number in taken:
+                number += 1
+            component["id"] = number
+        if component.get("type") in SELECT_TYPES:
+            component.setdefault("min_values", 1)
+            component.setdefault("max_values", 1)
+        for holder in [component, *component.get("options", [])]:
+            emoji = holder.get("emoji")
+            if isinstance(emoji, dict) and emoji.get("id") is None:  # a Unicode emoji comes back without an id
+                emoji.pop("id", None)
+    return out
+
+
+def embeds_as_returned(embeds: Sequence[dict[str, Any]] | None) -> list[dict[str, Any]]:
+    """Embeds as Discord returns them: of type ``rich`` unless told, each field's ``inline`` spelled out."""
+    out = copy.deepcopy(list(embeds or []))
+    for embed in out:
+        embed.setdefault("type", "rich")
+        for embed_field in embed.get("fields", []):
+            embed_field.setdefault("inline", False)
+    return out
+
+
+
+@dataclass
+class Fault:
+    """A one-shot (or ``times``-shot) error answer planted on a route; ``met`` counts the requests it answered."""
+
+    route: str
+    status: int
+    code: int
+    message: str
+    retry_after: float = 0.0
+    left: int = 1
+    when: Callable[[dict[str, Any]], bool] | None = None
+    met: int = 0
+    channel_id: int | None = None  # only requests to (or interactions in) this channel
+
+    def error(self) -> discord.HTTPException:
+        return http_error(self.status, self.code, self.message)
+
+
+@dataclass
+class InteractionRecord:
+    id: int
+    token: str
+    type: int
+    user_id: int
+    channel_id: int
+    component_message_id: int | None = None
+    responded: bool = False
+    original_id: int | None = None
+    defer_pending: bool = False  # a type-5 defer whose loading message the first followup replaces
+    defer_flags: int = 0
+    fed_at: dt.datetime | None = None  # Discord's time when it sent the interaction (the token's life starts)
+    fed_loop: float = 0.0  # the event loop's time then (the 3-second rule also counts real time)
+
+
+# ----------------------------------------------------------------------------------------------------------------------
+# The fake Discord side: survives bot restarts (pass ``world=`` to a second harness)
+
+
+class World:
+    """Everything that lives on Discord's side: server, channels, users, messages, attachments, the request log."""
+
+    def __init__(self, *, guild_name: str = "Test Server",
+                 clock: Callable[[], dt.datetime] | None = None) -> None:
+        self.clock: Callable[[], dt.datetime] = clock or (lambda: dt.datetime.now(dt.UTC))  # Discord's time
+        self.faults: list[Fault] = []  # one-shot answers a test planted (429, 5xx, 403, 404...), first match wins
+        self.application_id = APPLICATION_ID
+        self.guild_id = GUILD_ID
+        self.guild_name = guild_name
+        self.channels: dict[str, FakeChannel] = {}
+        self.threads: dict[int, FakeChannel] = {}  # by id: two threads may share a name
+        self.bot_permissions = discord.Permissions(BOT_PERMISSIONS.value)  # what the bot may do in every channel
+        self.channel_permissions: dict[int, discord.Permissions] = {}  # ... and where a channel overrides that
+        self.nonces: dict[tuple[int, str], tuple[int, dt.datetime]] = {}  # (channel, nonce) -> (message, when)
+        self.nonce_window = dt.timedelta(minutes=5)  # Discord: "checked for uniqueness in the past few minutes"
+        self.users: dict[str, FakeUser] = {}
+        self.messages: dict[int, Message] = {}
+        self.channel_order: dict[int, list[int]] = {}
+        self.attachments: dict[int, SentFile] = {}
+        self.interactions: dict[str, InteractionRecord] = {}
+        self.replies: list[Reply] = []
+        self.requests: list[dict[str, Any]] = []
+        self.command_ids: dict[str, int] = {}
+        self.violations: list[ContractViolation] = []  # requests (and answers) Discord's description refuses
+        self._last_id = 0
+        self.channel("general")
+
+    def new_id(self) -> int:
+        """Increasing snowflakes with a real timestamp (``Interaction.created_at``/expiry stay meaningful)."""
+        self._last_id = max(self._last_id + 1, discord.utils.time_snowflake(dt.datetime.now(dt.UTC)))
+        return self._last_id
+
+    def channel(self, name: str) -> FakeChannel:
+        if name not in self.channels:
+            self.channels[name] = FakeChannel(stable_id("channel", name), name, self.guild_id)
+        return self.channels[name]
+
+    def channel_by_id(self, channel_id: int) -> FakeChannel:
+        for ch in [*self.channels.values(), *self.threads.values()]:
+            if ch.id == channel_id and not ch.deleted:
+                return ch
+        raise http_error(404, 10003, "Unknown Channel")
+
+    def create_thread(self, parent_id: int, body: dict[str, Any], owner_id: int) -> FakeChannel:
+        """``POST /channels/{id}/threads`` without a message, as Discord checks it: a name of 1-100 characters, a
+        thread type, a text channel (not a thread) as parent."""
+        parent = self.channel_by_id(parent_id)
+        if parent.is_thread:
+            raise http_error(400, 50024, "Cannot execute action on this channel type")
+        name = str(body.get("name") or "")
+        if not 1 <= len(name) <= 100:
+            raise http_error(400, 50035, "Invalid Form Body: name must be 1-100 characters")
+        kind = int(body.get("type", THREAD_PRIVATE))  # Discord's default without a message is a private thread
+        if kind not in (THREAD_PUBLIC, THREAD_PRIVATE):
+            raise http_error(400, 50035, "Invalid Form Body: type")
+        allowed = (self.bot_permissions.create_public_threads if kind == THREAD_PUBLIC
+                   else self.bot_permissions.create_private_threads)
+        if not allowed:
+            raise http_error(403, 50013, "Missing Permissions")
+        thread = FakeChannel(self.new_id(), name, self.guild_id, kind, parent_id, owner_id)
+        self.threads[thread.id] = thread
+        return thread
+
+    def bot_user(self, name: str) -> FakeUser:
+        return FakeUser(self.application_id, name, name, BOT_PERMISSIONS, bot=True)
+
+    # -- faults: what Discord answers now and then (rate limits, outages, missing permissions) ---------------------
+
+    def fail_next(self, route: str, status: int, *, code: int = 0, message: str = "", retry_after: float = 0.0,
+                  times: int = 1, when: Callable[[dict[str, Any]], bool] | None = None,
+                  channel: int | None = None) -> Fault:
+        """Answer the next ``times`` requests to ``route`` ("POST /channels/{channel_id}/messages", discord.py's
+        template) with this error instead; ``when`` narrows it to requests whose JSON body it accepts, ``channel``
+        to one channel (a webhook call: the channel of its interaction)."""
+        fault = Fault(route, status, code, message or HTTP_REASONS.get(status, "Error"), retry_after, times, when,
+                      channel_id=channel)
+        self.faults.append(fault)
+        return fault
+
+    def permissions_in(self, channel_id: int) -> discord.Permissions:
+        """What the bot may do in the channel."""
+        return self.channel_permissions.get(channel_id, self.bot_permissions)
+
+    def deny(self, channel_id: int, *permissions: str) -> None:
+        """Take permissions from the bot in one channel ("attach_files", "send_messages", "embed_links"...), as a
+        server's admin would with a channel override."""
+        allowed = discord.Permissions(self.permissions_in(channel_id).value)
+        allowed.update(**dict.fromkeys(permissions, False))
+        self.channel_permissions[channel_id] = allowed
+
+    def take_fault(self, route: str, body: Any, channel_id: int | None = None) -> Fault | None:
+        """The planted fault this request meets, if any (used up by one)."""
+        for fault in self.faults:
+            if fault.channel_id is not None and fault.channel_id != channel_id:
+                continue
+            if fault.left > 0 and fault.route == route and (fault.when is None or fault.when(body)):
+                fault.left -= 1
+                fault.met += 1
+                return fault
+        return None
+
+    # -- messages ------------------------------------------------------------------------------------------------------
+
+    def _attachments_for(
+        self, message: Message | None, body: dict[str, Any], files: list[SentFile], channel_id: int
+    ) -> tuple[list[dict[str, Any]], list[SentFile]]:
+        """Resolve ``attachments`` like Discord: keep listed existing ids, turn ``{"id": i}`` into uploaded file i."""
+        old: dict[int, tuple[dict[str, Any], SentFile]] = {}
+        if message is not None:
+            old = {int(a["id"]): (a, f) for a, f in zip(message.payload["attachments"], message.files, strict=True)}
+        if "attachments" not in body:
+            if message is None:
+                entries: list[dict[str, Any]] = [{"id": i} for i in range(len(files))]
+            else:
+                entries = [{"id": a} for a in old] + [{"id": i} for i in range(len(files))]
+        else:
+            entries = body["attachments"]
+        payloads: list[dict[str, Any]] = []
+        sent: list[SentFile] = []
+        for entry in entries:
+            key = int(entry["id"])
+            if key in old:
+                payloads.append(old[key][0])
+                sent.append(old[key][1])
+                continue
+            if key >= len(files):
+                raise http_error(400, 50035, f"attachment {key} references no uploaded file")
+            f = files[key]
+            aid = self.new_id()
+            url = f"https://cdn.discordapp.com/attachments/{channel_id}/{aid}/{f.filename}"
+            attachment: dict[str, Any] = {
+                "id": str(aid),
+                "filename": f.filename,
+                "size": len(f.data),
+                "url": url,
+                "proxy_url": url,
+                "content_type": mimetypes.guess_type(f.filename)[0] or "application/octet-stream",
+            }
+            alt_text = entry.get("description", f.description)
+            if alt_text is not None:  # Discord leaves an attachment without alt text without the field
+                attachment["description"] = alt_text
+            payloads.append(attachment)
+            sent.append(f)
+            self.attachments[aid] = f
+        return payloads, sent
+
+    def create_message(
+        self,
+        channel_id: int,
+        body: dict[str, Any],
+        files: list[SentFile],
+        *,
+        author: FakeUser,
+        flags: int = 0,
+        visible_to: int | None = None,
+        interaction_id: int | None = None,
+        webhook: bool = False,
+    ) -> Message:
+        mid = self.new_id()
+        attachments, sent = self._attachments_for(None, body, files, channel_id)
+        payload: dict[str, Any] = {
+            "id": str(mid),
+            "channel_id": str(channel_id),
+            "guild_id": str(self.guild_id),
+            "type": 0,
+            "author": author.user_payload(),
+            "content": body.get("content") or "",
+            "embeds": embeds_as_returned(body.get("embeds")),
+            "components": components_as_returned(body.get("components")),
+            "attachments": attachments,
+            "flags": flags,
+            "timestamp": iso_now(),
+            "edited_timestamp": None,
+            "tts": bool(body.get("tts", False)),
+            "mention_everyone": False,
+            "mentions": [],
+            "mention_roles": [],
+            "pinned": False,
+        }
+        if webhook:
+            payload["webhook_id"] = str(self.application_id)
+            payload["application_id"] = str(self.application_id)
+        notified, everyone = notifications(payload["content"], body.get("allowed_mentions"))
+        if flags & EPHEMERAL:
+            notified, everyone = (), False
+        msg = Message(payload, sent, visible_to=visible_to, interaction_id=interaction_id, notified=notified,
+                      notified_everyone=everyone)
+        self.messages[mid] = msg
+        self.channel_order.setdefault(channel_id, []).append(mid)
+        return msg
+
+    def get_message(self, message_id: int) -> Message:
+        msg = self.messages.get(message_id)
+        if msg is None or msg.deleted:
+            raise http_error(404, 10008, "Unknown Message")
+        return msg
+
+    def edit_message(self, message_id: int, body: dict[str, Any], files: list[SentFile]) -> Message:
+        msg = self.get_message(message_id)
+        if "content" in body:
+            msg.payload["content"] = body["content"] or ""
+        if "embeds" in body:
+            msg.payload["embeds"] = embeds_as_returned(body["embeds"])
+        if "components" in body:
+            msg.payload["components"] = components_as_returned(body["components"])
+        if "attachments" in body or files:
+            msg.payload["attachments"], msg.files = self._attachments_for(msg, body, files, msg.channel_id)
+        msg.payload["flags"] = msg.flags & ~LOADING
+        msg.payload["edited_timestamp"] = iso_now()
+        return msg
+
+    def delete_message(self, message_id: int) -> Message:
+        msg = self.get_message(message_id)
+        msg.deleted = True
+        return msg
+
+    def record(self, kind: str, *, interaction_id: int | None, channel_id: int | None, **extra: Any) -> Reply:
+        reply = Reply(kind, interaction_id, channel_id, **extra)
+        with contextlib.suppress(RuntimeError):
+            reply.at = asyncio.get_running_loop().time()
+        self.replies.append(reply)
+        return reply
+
+    def record_message(
+        self, kind: str, msg: Message, *, interaction_id: int | None, body: dict[str, Any], route: str,
+        created: bool = False,
+    ) -> Reply:
+        if not created and "allowed_mentions" in body:
+            notifications(body.get("content") or "", body["allowed_mentions"])  # Discord validates edits too
+        return self.record(
+            kind,
+            interaction_id=interaction_id,
+            channel_id=msg.channel_id,
+            message_id=msg.id,
+            content=msg.content,
+            embeds=copy.deepcopy(msg.embeds),
+            components=copy.deepcopy(msg.components),
+            files=list(msg.files),
+            ephemeral=msg.ephemeral,
+            flags=msg.flags,
+            payload=body,
+            route=route,
+            notified=msg.notified if created else (),
+            notified_everyone=msg.notified_everyone if created else False,
+            created=created,
+        )
+
+    # -- queries -------------------------------------------------------------------------------------------------------
+
+    def channel_messages(self, channel_id: int) -> list[Message]:
+        """What a player sees in the channel: public, not deleted, not a 'thinking…' placeholder."""
+        out = []
+        for mid in self.channel_order.get(channel_id, []):
+            msg = self.messages[mid]
+            if not (msg.deleted or msg.ephemeral or msg.loading):
+                out.append(msg)
+        return out
+
+
+_USER_MENTION = re.compile(r"<@!?([0-9]{15,21})>")
+_EVERYONE = re.compile(r"@(everyone|here)\b")
+
+
+def notifications(content: str, allowed: dict[str, Any] | None) -> tuple[tuple[int, ...], bool]:
+    """Whom Discord notifies for a new message with this content and ``allowed_mentions`` body.
+
+    Without ``allowed_mentions`` every mention notifies. ``parse`` lists the kinds that notify by syntax alone;
+    ``users`` lists the only users who may be notified (Discord refuses a body with both ``parse: ["users"]`` and
+    ``users``). Mention syntax broken by an escape (``<@\u200b123>``) is no mention.
+    """
+    mentioned = [int(found) for found in _USER_MENTION.findall(content)]
+    everyone = bool(_EVERYONE.search(content))
+    if allowed is None:
+        return tuple(dict.fromkeys(mentioned)), everyone
+    parse = allowed.get("parse") or []
+    users = {int(user) for user in allowed.get("users") or []}
+    if "users" in parse and users:
+        raise http_error(400, 50035, "allowed_mentions: parse:[\"users\"] and users are mutually exclusive")
+    notified = [user for user in mentioned if "users" in parse or user in users]
+    return tuple(dict.fromkeys(notified)), everyone and "everyone" in parse
+
+

@@ -1,22 +1,37 @@
 """Event-loop lag while 50 channels render a board at once: the render pool (worker processes) against
-asyncio.to_thread (threads that share the interpreter lock with the loop).
+asyncio.to_thread (threads that share the interpreter lock with the loop); then while 50 channels play through the
+service and someone exports a 2,000-move game and asks for /stats of an 800-game player.
 
-    python benchmarks/bench_loop_lag.py [--channels 50] [--rounds 3]
+    python benchmarks/bench_loop_lag.py [--channels 50] [--rounds 3] [--moves 2000] [--games 800]
+    python benchmarks/bench_loop_lag.py --only records     # the second part only
 
 A ticker sleeps 5 ms at a time on the loop and records how late it wakes: that lateness is what every other
-channel's button press waits on. Target (issue 9): at most 25 ms of lag while 50 channels render.
+channel's button press waits on. Targets: at most 25 ms of lag while 50 channels render (issue 9), and while they
+play and a long export and a long career's /stats are made (issue 25). The records part also makes the export and
+the stats as they were made before, on the loop, for comparison in the same run.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import json
+import random
 import statistics
+import sys
+import tempfile
 import time
 from collections.abc import Awaitable, Callable
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import bot.games  # noqa: F401  (registers every game)
-from bot.core import JSON, Rng, all_games
+from bot import workers
+from bot.core import JSON, Rng, all_games, find_game
+from bot.features import history, stats
+from bot.service import GameService, Player
+from bot.store import Store
 from rendering import kit, render_board, render_detail
 from rendering.pool import RenderPool
 
@@ -66,11 +81,149 @@ async def lag_while(work: Callable[[], Awaitable[object]]) -> tuple[float, float
     return lags[-1], lags[int(len(lags) * 0.99) - 1], wall
 
 
+GUILD = 1
+ALICE, BOB = Player(1, "Alice"), Player(2, "Bob")
+
+
+async def long_game(service: GameService, moves: int) -> int:
+    """A game of `moves` moves that is over: Expeditions with five players making random legal moves through the
+    service, abandoned at its `moves`th move (a game that ends sooner is followed by the next seed's)."""
+    game = find_game("expeditions")
+    players = [Player(10 + seat, f"Player {seat}") for seat in range(5)]
+    for seed in range(100):
+        channel = 900_000 + seed
+        await service.new_match(GUILD, channel, "expeditions", players[0], seed=seed)
+        for player in players[1:]:
+            await service.join(channel, player)
+        match = await service.start(channel, players[0].user_id)
+        chooser, made = random.Random(seed), 0
+        while match.status == "active" and made < moves:
+            seat = game.to_act(match.state)[0]
+            action = chooser.choice(game.legal_actions(match.state, seat))
+            match = (await service.act(channel, match.seats[seat].user_id, action)).match
+            made += 1
+        if made == moves:
+            if match.status == "active":
+                match = await service.abandon(channel, players[0].user_id, can_manage_channel=True)
+            print(f"  an Expeditions game of {made} moves (seed {seed}, {match.status})")
+            return match.id
+    raise RuntimeError(f"no game lasted {moves} moves")
+
+
+async def long_career(service: GameService, games: int) -> None:
+    """Alice's `games` finished games of The Expedition against Bob: one played through the service, the others
+    stored with its final state (their cost to /stats is the same), then rated by a first /stats."""
+    game = find_game("the-expedition")
+    await service.new_match(GUILD, 800_000, "the-expedition", ALICE)
+    await service.join(800_000, BOB)
+    match = await service.start(800_000, ALICE.user_id)
+    chooser = random.Random(1)
+    while match.status == "active":
+        seat = game.to_act(match.state)[0]
+        match = (await service.act(800_000, match.seats[seat].user_id,
+                                   chooser.choice(game.legal_actions(match.state, seat)))).match
+    store = service.store
+    for number in range(1, games):
+        copy = await store.create_match(guild_id=GUILD, channel_id=800_000 + number, game=match.game,
+                                        mode=match.mode, host_id=ALICE.user_id, host_name=ALICE.name, seed=number,
+                                        seed_chosen=False, options={}, data_version=match.data_version)
+        await store.record(copy.id, copy.version, "started", state=match.state, status="finished",
+                           seats=[(ALICE.user_id, ALICE.name), (BOB.user_id, BOB.name)])
+    await stats.player_stats(service, GUILD, ALICE.user_id)  # rates the copies once
+    print(f"  Alice has {games} finished games of The Expedition")
+
+
+async def play_channels(service: GameService, channels: int, stop: asyncio.Event) -> int:
+    """Every channel plays Monster Expedition through the service (move, then its board drawn), each moving again
+    as soon as its board is back, until `stop`; how many moves were made."""
+    game = find_game("monster-expedition")
+    moved = 0
+
+    async def channel(number: int) -> None:
+        nonlocal moved
+        rnd, id_ = random.Random(number), 700_000 + number
+        while not stop.is_set():
+            match = await service.open_match(id_)
+            if match is None or match.status != "active":
+                one, two = Player(3 * number + 100, f"A{number}"), Player(3 * number + 101, f"B{number}")
+                await service.new_match(GUILD, id_, "monster-expedition", one)
+                await service.join(id_, two)
+                match = await service.start(id_, one.user_id)
+            seat = game.to_act(match.state)[0]
+            accepted = await service.act(id_, match.seats[seat].user_id,
+                                         rnd.choice(game.legal_actions(match.state, seat)))
+            await service.board(accepted.match)
+            moved += 1
+
+    tasks = [asyncio.create_task(channel(number)) for number in range(channels)]
+    await stop.wait()
+    await asyncio.gather(*tasks)
+    return moved
+
+
+async def records_part(args: argparse.Namespace) -> None:
+    """Lag while `channels` play and an export and a /stats are made, off the loop (now) and on it (before)."""
+    with tempfile.TemporaryDirectory() as folder:
+        store = await Store.open(Path(folder) / "lag.sqlite3")
+        service = GameService(store)
+        await service.render_pool.start()
+        print(f"records: building the data ({args.moves}-move game, {args.games} finished games)...")
+        long_id = await long_game(service, args.moves)
+        await long_career(service, args.games)
+        long_match = await store.match(long_id)
+        assert long_match is not None
+        await history.export_file(service, GUILD, long_id)  # the records worker started and warm
+
+        async def off_loop() -> None:
+            await asyncio.gather(history.export_file(service, GUILD, long_id),
+                                 stats.player_stats(service, GUILD, ALICE.user_id))
+
+        async def on_loop() -> None:  # as before issue 25: every event and every final state decoded on the loop
+            events = await store.events(long_id)
+            json.dumps(history.export_of(long_match, events), indent=1, sort_keys=True, ensure_ascii=False)
+            for match in await store.player_matches(GUILD, ALICE.user_id):
+                find_game(match.game).outcome(match.state)
+
+        async def play_while(work: Callable[[], Awaitable[None]] | None) -> Callable[[], Awaitable[None]]:
+            async def run() -> None:
+                stop = asyncio.Event()
+                playing = asyncio.create_task(play_channels(service, args.channels, stop))
+                await asyncio.sleep(1.0)
+                if work is not None:
+                    started = time.perf_counter()
+                    await work()
+                    print(f"    (export and /stats answered in {(time.perf_counter() - started) * 1000:.0f} ms)")
+                else:
+                    await asyncio.sleep(1.0)
+                stop.set()
+                await playing
+            return run
+
+        print(f"{args.channels} channels play Monster Expedition through the service (move, then board drawn)")
+        for label, work in (("play only (floor)", None), ("play + export & /stats off the loop", off_loop),
+                            ("play + export & /stats on the loop (before)", on_loop)):
+            results = [await lag_while(await play_while(work)) for _ in range(args.rounds)]
+            worst = max(r[0] for r in results)
+            p99 = statistics.median(r[1] for r in results)
+            print(f"{label:<44} max lag {worst:6.1f} ms   p99 {p99:5.1f} ms")
+        print("target: max lag <= 25 ms with export and /stats off the loop")
+        service.render_pool.close()
+        workers.close()
+        await store.close()
+
+
 async def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--channels", type=int, default=50)
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--moves", type=int, default=2000, help="moves of the exported game (records part)")
+    parser.add_argument("--games", type=int, default=800, help="finished games of the /stats player")
+    parser.add_argument("--only", choices=("boards", "records"), help="run one part only")
     args = parser.parse_args()
+    if args.only != "boards":
+        await records_part(args)
+    if args.only == "records":
+        return
     views = boards(args.channels)
     kit.warm_up()
     for key, view in views:  # threads get warm caches too, for a fair comparison

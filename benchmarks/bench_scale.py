@@ -1,25 +1,30 @@
-"""Scale benchmark: the same move workload on SQLite, on PostgreSQL with one bot process, and with two.
+"""Scale benchmark: real games through the service, on SQLite, on PostgreSQL with one bot process, and with two.
 
-Each busy channel has a game in play and a player who moves again as soon as the last move is committed (the
-service's `act`: load, check, apply, commit; no image, which is CPU work the database does not see). The game is a
-counter whose state carries 4 KB of padding, the size of a mid-game The Expedition state, so every commit writes
-what a real move writes. For each engine and channel count it prints:
+Each busy channel plays a real game (The Expedition, Monster Expedition and Expeditions in turn, two players making
+random legal moves, a new game when one ends), and its player moves again as soon as the last move is committed and
+its board drawn: the service's `act` (load, check, apply, commit) and `board` (view, story, buttons, and the image
+drawn in the render pool's worker process). `--no-boards` leaves the board out. For each engine and channel count
+it prints:
 
-* moves/s over a fixed window, all processes together;
+* moves/s over a fixed window, all processes together, and moves per core (moves per CPU second of the bot, its
+  render workers and the database server together);
 * first response p99: from `act` being called to the move being committed (what a player waits for before the
   bot can answer), including waits for the channel lock and for a pooled connection;
-* where the CPU went: CPU ms per move of the bot processes (from the processes themselves) and of the PostgreSQL
-  server (its postmaster and children in /proc, not other clusters on the machine), and the cores that the bot,
-  the server and every other job on the machine kept busy during the window (/proc/stat);
-* commit time: the median of one `Store.record` alone (one process, one channel, nothing else running) against
-  the raw driver's floor measured in the same run on the same database: one INSERT and one UPDATE of the same
-  sizes in one transaction, straight through aiosqlite or asyncpg; and the server's CPU for each commit;
+* where the CPU went, per move: the bot process (its event loop and database thread), its render workers, and
+  the PostgreSQL server (its postmaster and children in /proc, not other clusters on the machine); and what every
+  other job on the machine used during the window (/proc/stat);
+* floors measured in the same run, in this process: the rules alone (each game's `apply` with the state encoded
+  and decoded as a commit does) for the bot's CPU, and the raw driver's commit (one INSERT and one UPDATE of the
+  same sizes in one transaction) for the database's time and server CPU; the figures are given as ratios to them;
+* what a shard of `--guilds` servers needs: at `--active` of them with a game in play and one move every
+  `--move-every` seconds in each (assumptions, printed with the result), the cores of bot CPU and of server CPU;
 * two processes against one: the ratio of their best windows (they alternate for `--rounds` rounds, since other
   jobs on a shared machine come and go), and the most the measured CPU per move allows on this many cores.
 
 PostgreSQL runs durably (fsync on), SQLite with synchronous=FULL. Without EXPEDITION_TEST_PG the benchmark starts
 its own throwaway cluster (tests/postgres.py). Usage:
-    python benchmarks/bench_scale.py [--seconds 8] [--channels 50,500] [--rounds 3]
+    python benchmarks/bench_scale.py [--seconds 8] [--channels 50,500] [--rounds 3] [--no-boards]
+    python benchmarks/bench_scale.py --guilds 1000 --active 0.05 --move-every 20
 """
 
 from __future__ import annotations
@@ -27,8 +32,10 @@ from __future__ import annotations
 import argparse
 import asyncio
 import copy
+import json
 import multiprocessing
 import os
+import random
 import statistics
 import sys
 import tempfile
@@ -39,6 +46,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # for tests/ (the game and the cluster)
 
+import bot.games  # noqa: F401  (registers the three games)
 from bot.core import JSON, Applied, Outcome, Rng, find_game, register
 from bot.features import install
 from bot.service import GameService, Player
@@ -91,34 +99,94 @@ async def _open_channels(store: Store, channels: range) -> GameService:
     return service
 
 
-async def _play(location: str, channels: range, seconds: float, barrier: Any) -> dict[str, Any]:
+GAMES = ("the-expedition", "monster-expedition", "expeditions")
+PLAYERS = (Player(1, "Ada"), Player(2, "Bea"))
+
+
+async def _new_game(service: GameService, channel: int) -> Any:
+    """A real game in the channel, two players seated and started (the game by the channel's number)."""
+    await service.new_match(1, channel, GAMES[channel % len(GAMES)], PLAYERS[0])
+    await service.join(channel, PLAYERS[1])
+    return await service.start(channel, PLAYERS[0].user_id)
+
+
+def children_cpu_seconds() -> float:
+    """CPU time of this process's live child processes (the render pool's workers), from /proc."""
+    total = 0
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                parent, used, _ = _ticks(entry.name)
+            except (OSError, IndexError, ValueError):
+                continue
+            if parent == os.getpid():
+                total += used
+    return total / os.sysconf("SC_CLK_TCK")
+
+
+async def _play(location: str, channels: range, seconds: float, barrier: Any, boards: bool) -> dict[str, Any]:
     store = await Store.open(location, pool_size=10)
+    service = install(GameService(store))
     try:
-        service = await _open_channels(store, channels)
+        await service.render_pool.start()
+        matches = {channel: await _new_game(service, channel) for channel in channels}
+        for match in list(matches.values())[:6]:  # every game's first boards drawn once: the workers are warm
+            await service.board(match)
         latencies: list[float] = []
-        turns = dict.fromkeys(channels, 0)
+        rnd = random.Random(channels.start)
         if barrier is not None:
             await asyncio.to_thread(barrier.wait, 600)
         deadline = time.perf_counter() + seconds
 
         async def player(channel: int) -> None:
             while time.perf_counter() < deadline:
+                match = matches[channel]
+                if match.status != "active":
+                    match = matches[channel] = await _new_game(service, channel)
+                game = find_game(match.game)
+                seat = game.to_act(match.state)[0]
+                action = rnd.choice(game.legal_actions(match.state, seat))
                 began = time.perf_counter()
-                await service.act(channel, 1 + turns[channel], TAKE)
+                accepted = await service.act(channel, match.seats[seat].user_id, action)
                 latencies.append(time.perf_counter() - began)
-                turns[channel] = 1 - turns[channel]
+                matches[channel] = accepted.match
+                if boards:
+                    await service.board(accepted.match)
 
-        started, cpu = time.perf_counter(), time.process_time()
+        started, cpu, workers = time.perf_counter(), time.process_time(), children_cpu_seconds()
         await asyncio.gather(*(player(channel) for channel in channels))
         elapsed = time.perf_counter() - started
         return {"moves": len(latencies), "elapsed": elapsed, "latencies": latencies,
-                "cpu": (time.process_time() - cpu) / elapsed}
+                "cpu": (time.process_time() - cpu) / elapsed, "render": (children_cpu_seconds() - workers) / elapsed}
     finally:
+        service.render_pool.close()
         await store.close()
 
 
-def _worker(location: str, first: int, count: int, seconds: float, barrier: Any, results: Any) -> None:
-    results.put(asyncio.run(_play(location, range(first, first + count), seconds, barrier)))
+def _worker(location: str, first: int, count: int, seconds: float, barrier: Any, results: Any,
+            boards: bool) -> None:
+    results.put(asyncio.run(_play(location, range(first, first + count), seconds, barrier, boards)))
+
+
+def rules_floor(moves: int = 3000) -> float:
+    """CPU ms per move of the rules alone, in this process: the same three games with random legal moves, each new
+    state encoded and decoded once (what storing it costs at the least); no service, no database, no board."""
+    rnd = random.Random(7)
+    done, seed = 0, 0
+    started = time.process_time()
+    while done < moves:
+        for key in GAMES:
+            game = find_game(key)
+            state = game.setup("standard", [p.name for p in PLAYERS], Rng(seed, 1), {"profiles": [{}, {}]})
+            step = 0
+            while game.to_act(state) and done < moves and step < 400:
+                seat = game.to_act(state)[0]
+                state = game.apply(state, seat, rnd.choice(game.legal_actions(state, seat)), Rng(seed, step)).state
+                state = json.loads(json.dumps(state))
+                step += 1
+                done += 1
+        seed += 1
+    return (time.process_time() - started) / done * 1000
 
 
 def _ticks(pid: int | str) -> tuple[int, int, int]:
@@ -169,13 +237,14 @@ async def postmaster_pid(location: str) -> int | None:
 
 
 def run_processes(location: str, channels: int, processes: int, seconds: float, base: int,
-                  postmaster: int | None) -> dict[str, float]:
+                  postmaster: int | None, boards: bool = True) -> dict[str, float]:
     """`channels` busy channels split over `processes` bot processes; totals, the latency p99, and where the
     machine's CPU went during the window (the bot processes, the server, everything else)."""
     context = multiprocessing.get_context("spawn")
     barrier, results = context.Barrier(processes + 1), context.Queue()
     share = channels // processes
-    workers = [context.Process(target=_worker, args=(location, base + i * share, share, seconds, barrier, results))
+    workers = [context.Process(target=_worker, args=(location, base + i * share, share, seconds, barrier, results,
+                                                                boards))
                for i in range(processes)]
     for worker in workers:
         worker.start()
@@ -191,10 +260,13 @@ def run_processes(location: str, channels: int, processes: int, seconds: float, 
     moves = sum(outcome["moves"] for outcome in outcomes)
     elapsed = max(outcome["elapsed"] for outcome in outcomes)
     bot_cpu = sum(outcome["cpu"] * outcome["elapsed"] for outcome in outcomes)
+    render_cpu = sum(outcome["render"] * outcome["elapsed"] for outcome in outcomes)
     return {"moves_per_s": moves / elapsed, "p99_ms": latencies[int(len(latencies) * 0.99)] * 1000, "moves": moves,
             "bot_cpu_ms": bot_cpu / moves * 1000, "server_cpu_ms": server_cpu / moves * 1000,
-            "bot_cores": bot_cpu / elapsed, "server_cores": server_cpu / elapsed,
-            "other_cores": max(0.0, (machine - bot_cpu - server_cpu) / window),
+            "render_cpu_ms": render_cpu / moves * 1000,
+            "moves_per_core": moves / max(1e-9, bot_cpu + render_cpu + server_cpu),
+            "bot_cores": bot_cpu / elapsed, "server_cores": server_cpu / elapsed, "render_cores": render_cpu / elapsed,
+            "other_cores": max(0.0, (machine - bot_cpu - server_cpu - render_cpu) / window),
             "busiest_bot_core": max(outcome["cpu"] for outcome in outcomes)}
 
 
@@ -361,6 +433,13 @@ def main() -> None:
     parser.add_argument("--channels", default="50,500", help="busy channel counts to try")
     parser.add_argument("--rounds", type=int, default=3,
                         help="PostgreSQL one- and two-process windows, alternated; the best of each is compared")
+    parser.add_argument("--no-boards", dest="boards", action="store_false",
+                        help="moves only: no board (view, story, image) after each move")
+    parser.add_argument("--guilds", type=int, default=1000, help="servers in the shard the figure is given for")
+    parser.add_argument("--active", type=float, default=0.05,
+                        help="share of those servers with a game in play at the busiest hour (an assumption)")
+    parser.add_argument("--move-every", type=float, default=20.0,
+                        help="seconds between moves in a game in play (an assumption)")
     args = parser.parse_args()
     counts = [int(part) for part in args.channels.split(",")]
     with ExitStack() as stack:
@@ -374,8 +453,11 @@ def main() -> None:
         postgres = asyncio.run(_fresh_postgres(server, "bench_scale"))
         postmaster = asyncio.run(postmaster_pid(postgres))
         cores = os.cpu_count() or 1
-        print(f"{cores} cores; {args.seconds:.0f} s per window; state padded to {len(PADDING)} bytes; PostgreSQL "
-              f"server CPU {'from /proc (postmaster ' + str(postmaster) + ')' if postmaster else 'not measured'}\n")
+        print(f"{cores} cores; {args.seconds:.0f} s per window; real games ({', '.join(GAMES)}), "
+              f"{'each move followed by its board' if args.boards else 'moves only, no boards'}; PostgreSQL "
+              f"server CPU {'from /proc (postmaster ' + str(postmaster) + ')' if postmaster else 'not measured'}")
+        floor = rules_floor()
+        print(f"floor: the rules alone (apply, state encoded and decoded) cost {floor:.2f} ms of CPU a move\n")
         # PostgreSQL's one- and two-process windows alternate, round after round, and each keeps its best: other
         # jobs on a shared machine come and go, and the best window is the one they disturbed least.
         windows = [("SQLite", sqlite, 1, channels) for channels in counts] + [
@@ -384,16 +466,18 @@ def main() -> None:
         best: dict[tuple[str, int, int], dict[str, float]] = {}
         for number, (engine, location, processes, channels) in enumerate(windows, start=1):
             result = run_processes(location, channels, processes, args.seconds, number * 100_000,
-                                   postmaster if engine == "PostgreSQL" else None)
+                                   postmaster if engine == "PostgreSQL" else None, args.boards)
             key = (engine, processes, channels)
             if key not in best or result["moves_per_s"] > best[key]["moves_per_s"]:
                 best[key] = result
             print(f"{engine:<10} {processes} process{'es' if processes > 1 else '  '} {channels:>4} channels: "
                   f"{result['moves_per_s']:6.0f} moves/s  first response p99 {result['p99_ms']:6.1f} ms  "
-                  f"CPU per move: bot {result['bot_cpu_ms']:.2f} ms + PostgreSQL {result['server_cpu_ms']:.2f} ms"
+                  f"CPU per move: bot {result['bot_cpu_ms']:.2f} ms ({result['bot_cpu_ms'] / floor:.1f}x the "
+                  f"rules) + render {result['render_cpu_ms']:.2f} ms + PostgreSQL {result['server_cpu_ms']:.2f} ms"
+                  f" = {result['moves_per_core']:.0f} moves per core"
                   f"  cores busy: bot {result['bot_cores']:.2f} (busiest process {result['busiest_bot_core']:.2f})"
-                  f" + PostgreSQL {result['server_cores']:.2f} + other jobs {result['other_cores']:.2f}",
-                  flush=True)
+                  f" + render {result['render_cores']:.2f} + PostgreSQL {result['server_cores']:.2f}"
+                  f" + other jobs {result['other_cores']:.2f}", flush=True)
         print()
         for engine, location in (("SQLite", sqlite), ("PostgreSQL", postgres)):
             record, floor = asyncio.run(commit_times(location))
@@ -405,6 +489,18 @@ def main() -> None:
             print(f"PostgreSQL server CPU per commit, 10 connections at once: Store.record {record_cpu:.2f} ms "
                   f"(one statement), driver floor {floor_cpu:.2f} ms (BEGIN, INSERT, UPDATE, COMMIT)")
             floor_cpu = min(record_cpu, floor_cpu)
+        print()
+        rate = args.guilds * args.active / args.move_every
+        for (engine, processes, channels), result in sorted(best.items()):
+            if processes != 1:
+                continue
+            bot_cores = rate * (result["bot_cpu_ms"] + result["render_cpu_ms"]) / 1000
+            print(f"A shard of {args.guilds} servers, {args.active:.0%} with a game in play, a move every "
+                  f"{args.move_every:.0f} s in each: {rate:.1f} moves/s, {bot_cores:.3f} cores of bot CPU (render "
+                  + (f"included) + {rate * result['server_cpu_ms'] / 1000:.3f} of PostgreSQL server CPU "
+                     if engine == "PostgreSQL" else "included) ")
+                  + f"(costs of the {engine} window with {channels} channels); a core of bot CPU carries "
+                  f"{1000 / (result['bot_cpu_ms'] + result['render_cpu_ms']):.0f} moves/s")
         print()
         for channels in counts:
             one, two = best[("PostgreSQL", 1, channels)], best[("PostgreSQL", 2, channels)]

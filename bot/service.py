@@ -525,42 +525,42 @@ class GameService:
         game = find_game(match.game)
         to_move = set(game.to_act(match.state)) if match.state is not None and match.is_open else set()
         bot_seats = {seat.seat for seat in match.seats if is_bot(seat.user_id)}
-        events = await self.store.events(match.id, last=STORY_EVENTS)
-        posted = await self.store.board_version(match.id) if len(match.seats) == 1 and to_move else None
-        if posted is not None:  # alone: a board per round tells the moves since the last one was posted
-            since = [event for event in events if event.seq > posted and event.kind != "abandoned"]
-            return story_text([event.text for event in since],
-                              earlier=len(since) == len(events) == STORY_EVENTS)
         if not to_move:  # over: the final board tells what came since the last board, not earlier turns again
+            events = await self.store.events(match.id, last=STORY_EVENTS)
             told = _last_turn(events, bot_seats)
             return story_text([self._without_result(match, game, event) for event in told],
                               earlier=len(told) == len(events) == STORY_EVENTS)
+        lines = await self.store.event_lines(match.id, STORY_EVENTS)  # no event decoded for a board's story
+        posted = await self.store.board_version(match.id) if len(match.seats) == 1 else None
+        if posted is not None:  # alone: a board per round tells the moves since the last one was posted
+            since = [text for seq, kind, _, text in lines if seq > posted and kind != "abandoned"]
+            return story_text(since, earlier=len(since) == len(lines) == STORY_EVENTS)
         this_turn: list[str] = []
         before: list[str] = []
         mover_before: list[str] = []
         others_were_bots = True
         cut_short = False  # the turn goes back further than the events read
-        for event in reversed(events):
-            if event.kind == "abandoned":
+        for _, kind, seat, text in reversed(lines):
+            if kind == "abandoned":
                 continue  # the board's own last line says so; the story is the last moves before it
-            if event.kind != "action":
-                if not this_turn and not before and event.text:
-                    before.append(event.text)  # the start of the game, when nobody has moved yet
+            if kind != "action":
+                if not this_turn and not before and text:
+                    before.append(text)  # the start of the game, when nobody has moved yet
                 break
-            mover = event.seat in to_move
+            mover = seat in to_move
             if not before and not mover_before and mover:
-                this_turn.append(event.text)
+                this_turn.append(text)
             elif this_turn:
                 break  # a board updated in place: the turn so far
             elif not mover and not mover_before:
-                before.append(event.text)
-                others_were_bots = others_were_bots and event.seat in bot_seats
+                before.append(text)
+                others_were_bots = others_were_bots and seat in bot_seats
             elif mover and others_were_bots and not to_move & bot_seats:
-                mover_before.append(event.text)
+                mover_before.append(text)
             else:
                 break
         else:
-            cut_short = len(events) >= STORY_EVENTS
+            cut_short = len(lines) >= STORY_EVENTS
         return story_text(list(reversed(this_turn or before + mover_before)), earlier=cut_short)
 
     @staticmethod
@@ -699,7 +699,7 @@ class GameService:
     async def log(self, channel_id: int, count: int = 10) -> list[str]:
         """The newest `count` entries of the channel's game, numbered from the first without gaps."""
         match = await self.current(channel_id)
-        entries = [event.text for event in await self.store.events(match.id) if event.text]
+        entries = await self.store.event_texts(match.id)  # the descriptions only: no event decoded
         count = max(1, min(count, LOG_LIMIT))
         first = max(0, len(entries) - count)
         return [f"{number}. {text}" for number, text in enumerate(entries[first:], start=first + 1)]

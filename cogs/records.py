@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import io
-import json
 from typing import Any
 
 import discord
@@ -142,11 +141,10 @@ async def send_export(interaction: discord.Interaction, match_id: int | None) ->
     service = service_of(interaction)
     if match_id is None:
         match_id = (await service.current(channel_id_of(interaction))).id
-    data = await history.export_match(service, guild_of(interaction), match_id)
-    body = json.dumps(data, indent=1, sort_keys=True, ensure_ascii=False).encode()
-    file = discord.File(io.BytesIO(body), filename=f"{data['match']['game']}-{match_id}.json")
+    game_key, body = await history.export_file(service, guild_of(interaction), match_id)
+    file = discord.File(io.BytesIO(body), filename=f"{game_key}-{match_id}.json")
     await send_private(interaction, f"Game #{match_id} as JSON. Check it with `expedition-bot replay "
-                                    f"{data['match']['game']}-{match_id}.json`.", file=file)
+                                    f"{game_key}-{match_id}.json`.", file=file)
 
 
 async def setup(bot: commands.Bot) -> None:

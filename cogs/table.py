@@ -417,8 +417,7 @@ class BoardDesk:
         ping = ping or bool(owed.user_ids)  # a turn's ping that never arrived comes with the next new board
         try:
             sent = await self._posted_before(match.channel_id, board_content(board, ping=ping, note=note), owed)
-            if sent is None:
-                await outbox.attempting(self.service, owed, now)
+            if sent is None:  # (taking the items recorded this try: a retry after a crash looks first)
                 sent = await self._send(match.channel_id, board, ping=ping, note=note, interaction=interaction,
                                         nonce=owed.nonce)
         except Undeliverable as error:

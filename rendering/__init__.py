@@ -67,9 +67,10 @@ def alt_text(game_key: str, view: dict[str, Any]) -> str:
     return f"{title}: {turn}".strip(": ")[:1000]
 
 
-KEPT_CACHES = frozenset({"font", "_font", "_drawable_codepoints", "_drawable_characters", "_hyphenators"})
-"""What a render worker loads once at its start and never drops: the font faces, the characters they draw and the
-hyphenation patterns."""
+KEPT_CACHES = frozenset({"font", "_font", "_drawable_codepoints", "_drawable_characters", "_hyphenators",
+                         "board_palette"})
+"""What a render worker loads once at its start and never drops: the font faces, the characters they draw, the
+hyphenation patterns and the boards' palette."""
 OWN_CACHES = ("rendering.expeditions._SPACES", "rendering.expeditions._LAYERS", "rendering.kit._INKS",
               "rendering.kit._SPARES")
 """The renderers' own bounded caches (dicts rather than lru caches) and the recycled canvases."""

@@ -15,6 +15,7 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 from rendering import kit
+from rendering.caches import LruCache, footprint
 
 HEX_R = 74
 HEX_W = math.sqrt(3) * HEX_R
@@ -331,8 +332,10 @@ def _p_hex(row: int, col: int) -> tuple[tuple[float, float], ...]:
                  for i in range(6))
 
 
-_SPACES: dict[str, tuple[kit.Face, Image.Image, tuple[int, int]]] = {}
-CACHED_SPACES, CACHED_LAYERS = 4096, 32
+CACHED_SPACE_BYTES, CACHED_LAYER_BYTES = 12 << 20, 24 << 20
+"""A worker keeps ~12 MB of map spaces (a space is ~35 KB: a few hundred, the spaces of the maps in play) and ~24 MB
+of whole map layers (1.5 MB each: the latest maps of some fifteen matches), the least recently used going first."""
+_SPACES: LruCache[str, tuple[kit.Face, Image.Image, tuple[int, int]]] = LruCache(CACHED_SPACE_BYTES)
 
 
 @dataclass(frozen=True)
@@ -345,7 +348,8 @@ class _Layer:
     mechs: tuple[int, ...]
 
 
-_LAYERS: dict[tuple[tuple[str, ...], tuple[int, ...], bool], _Layer] = {}
+_LAYERS: LruCache[tuple[tuple[str, ...], tuple[int, ...], bool], _Layer] = LruCache(
+    CACHED_LAYER_BYTES, lambda layer: footprint(layer.face))
 _LAYERS_LOCK = threading.Lock()
 """A layer is repainted in place: a board drawn in a thread (a test, a runtime-registered game's pool) must not
 copy one while another repaints it."""
@@ -363,13 +367,12 @@ def _p_space_face(space: dict[str, Any], key: str) -> tuple[kit.Face, Image.Imag
         image = Image.new("RGBA", (right - left, bottom - top), (0, 0, 0, 0))
         with kit.building(image) if recording else contextlib.nullcontext(kit.Recording()) as drawn:
             _p_space(kit.Draw(image), space, origin)
-        if len(_SPACES) >= CACHED_SPACES:
-            _SPACES.clear()
         # Everything on a space is opaque (shapes are not anti-aliased, letters sit on them): a 1-bit mask pastes
         # it at a third of the cost of its alpha channel, and thresholding that all-or-nothing alpha (no dithering)
         # takes a twentieth of the time dithering it would.
         mask = image.getchannel("A").convert("1", dither=Image.Dither.NONE)
-        found = _SPACES[cached] = (kit.Face(image.convert("RGB"), drawn), mask, origin)
+        found = (kit.Face(image.convert("RGB"), drawn), mask, origin)
+        _SPACES.put(cached, found)
     return found
 
 
@@ -388,9 +391,8 @@ def _p_map_layer(view: dict[str, Any]) -> kit.Face:
         drawn = kit.Recording()
         if image is None:
             image, drawn = _p_built(spaces, keys, mechs, recording)
-        if len(_LAYERS) >= CACHED_LAYERS:
-            del _LAYERS[next(iter(_LAYERS))]  # the oldest
-        layer = _LAYERS[key] = _Layer(kit.Face(image, drawn), keys, mechs)
+        layer = _Layer(kit.Face(image, drawn), keys, mechs)
+        _LAYERS.put(key, layer)
     return layer.face
 
 
@@ -422,7 +424,7 @@ def _p_repainted(spaces: list[dict[str, Any]], keys: tuple[str, ...], mechs: tup
                 best, best_key, changed = layer, layer_key, differing
     if best is None:
         return None
-    del _LAYERS[best_key]
+    _LAYERS.pop(best_key)
     image = best.face.image
     basecamp = mechs != best.mechs
     for space, old, new in zip(spaces, best.spaces, keys, strict=True):

@@ -18,6 +18,7 @@ from collections.abc import Iterator, Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass
 from functools import lru_cache
+from pathlib import Path
 from typing import Any
 
 import pyphen
@@ -432,12 +433,34 @@ def keep_freed_memory() -> bool:
     return bool(mallopt(m_mmap_threshold, 32 << 20)) and bool(mallopt(m_trim_threshold, MALLOC_KEPT))
 
 
+FREED_KEPT_AFTER_TRIM = 32 << 20
+"""Free memory left at the top of the heap when a worker hands the rest back (a few boards' worth of canvases and
+encoder buffers, still reused without page faults)."""
+
+
+def release_freed_memory() -> bool:
+    """Hand the freed memory glibc keeps back to the system but `FREED_KEPT_AFTER_TRIM` (True when it did).
+
+    `keep_freed_memory` makes glibc reuse freed blocks, but a worker that draws every match of its bot frees
+    blocks of every size, and the holes between live ones were never returned: a worker grew by ~1 MB per match
+    (200 MB per 100 Expeditions matches). A render worker calls this every few boards (~2 ms, 0.1 ms a board)."""
+    if not sys.platform.startswith("linux"):
+        return False
+    try:
+        trim = ctypes.CDLL(None).malloc_trim
+    except (OSError, AttributeError):  # not glibc
+        return False
+    trim.argtypes = (ctypes.c_size_t,)
+    return bool(trim(FREED_KEPT_AFTER_TRIM))
+
+
 def warm_up() -> None:
     """Load every font face once and let Pillow and the C allocator reuse freed memory (a render worker calls this
     when it starts, so no board pays for either)."""
     Image.core.set_blocks_max(BLOCKS_KEPT)
     keep_freed_memory()
     _hyphenators()
+    board_palette()
     for weight in ("regular", "semibold", "bold"):
         for size in range(12, 44):
             font(size, weight)
@@ -837,13 +860,68 @@ def name_lines(name: str, max_width: int, size: int = BIG) -> tuple[str, ...]:
     return lines(name, max_width, size, "bold")
 
 
-def encode_board(image: Image.Image) -> bytes:
-    """A public board's PNG: a 64-colour palette (the board is flat colours and anti-aliased text, so it looks the
-    same) compresses to a third of the bytes, and quantising plus deflating takes less time than deflating RGB."""
-    palette = image.quantize(colors=64, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+BOARD_MODULES = ("kit", "the_expedition", "monster_expedition", "expeditions", "leaderboard")
+"""The modules whose colours make the boards' palette (every "#RRGGBB" written in them)."""
+SURFACES = (BACKGROUND, PANEL, PANEL_LIGHT)
+"""What most text and shapes are drawn on: their anti-aliased edges blend towards these."""
+BLEND_LEVELS = (1 / 2, 1 / 4, 3 / 4, 1 / 8, 3 / 8, 5 / 8, 7 / 8)
+"""Blends of every named colour with each surface, taken in this order until the palette's 256 are full."""
+BOARD_COMPRESSION = 3
+"""zlib level of a board's PNG, chosen by measurement (boards of every game, this palette): level 1 takes ~2.0 ms for
+~38 KB, 3 ~2.3 ms for ~34 KB, 6 ~5 ms for ~29 KB, 9 ~35 ms for ~26 KB; a board is encoded after every move."""
+
+
+@lru_cache(maxsize=1)
+def board_palette() -> Image.Image:
+    """The boards' fixed palette: every colour the renderers name, then its anti-aliasing blends with the surfaces.
+
+    A fresh quantisation per board (an octree of its pixels) cost more than compressing the board; mapping to a
+    known palette costs a sixth of it, and the boards' flat colours come out exactly (the 64-colour octree moved
+    them). Built from the sources, so a colour a renderer adds is in it."""
+    named: list[tuple[int, int, int]] = []
+    for name in BOARD_MODULES:
+        source = (Path(__file__).parent / f"{name}.py").read_text(encoding="utf-8")
+        for written in re.findall(r"#[0-9A-Fa-f]{6}\b", source):
+            colour = ImageColor.getrgb(written)
+            if colour not in named:
+                named.append(colour)  # type: ignore[arg-type]
+    colours = named[:256]
+    surfaces = [ImageColor.getrgb(surface) for surface in SURFACES]
+    for level in BLEND_LEVELS:
+        for surface in surfaces:
+            for colour in named:
+                blend = tuple(round(s + (c - s) * level) for s, c in zip(surface, colour, strict=True))
+                if len(colours) < 256 and blend not in colours:
+                    colours.append(blend)  # type: ignore[arg-type]
+    while True:  # Pillow maps through a cache of colour cells: a blend sharing a named colour's cell may take it
+        palette = Image.new("P", (1, 1))
+        palette.putpalette([channel for colour in colours for channel in colour])
+        probe = Image.new("RGB", (len(named), 1))
+        probe.putdata(named)  # type: ignore[arg-type]
+        mapped = list(probe.quantize(palette=palette, dither=Image.Dither.NONE).tobytes())
+        taken = {index for index, wanted in zip(mapped, range(len(named)), strict=True) if index != wanted}
+        if not taken:
+            return palette
+        colours = [colour for index, colour in enumerate(colours) if index not in taken]
+
+
+def board_indexed(image: Image.Image) -> Image.Image:
+    """A board mapped to the boards' palette, each pixel to the nearest colour (no dithering: flat colours stay
+    flat)."""
+    return image.quantize(palette=board_palette(), dither=Image.Dither.NONE)
+
+
+def compress_board(indexed: Image.Image) -> bytes:
+    """The PNG of a board already mapped to the palette (the floor bench_render measures a board against)."""
     buffer = io.BytesIO()
-    palette.save(buffer, format="PNG", compress_level=6)
+    indexed.save(buffer, format="PNG", compress_level=BOARD_COMPRESSION)
     return buffer.getvalue()
+
+
+def encode_board(image: Image.Image) -> bytes:
+    """A public board's PNG: in the boards' fixed palette (flat colours and anti-aliased text look the same, and
+    it compresses to a third of the bytes of RGB)."""
+    return compress_board(board_indexed(image))
 
 
 def clip_alt(parts: Sequence[str], limit: int = 1000) -> str:

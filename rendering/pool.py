@@ -39,9 +39,18 @@ def _warm_up(data_root: str | None = None) -> None:
     vocabulary.warm_up(Path(data_root) if data_root else None)
 
 
+TRIM_EVERY = 16
+"""A worker hands its freed memory back to the system after this many boards (see kit.release_freed_memory)."""
+_drawn = 0
+
+
 def _draw(game_key: str, view: View, detail: bool, footer: str | None) -> bytes:
     """One board, in whichever process runs it."""
+    global _drawn
     image = rendering.render_detail(game_key, view) if detail else rendering.render_board(game_key, view)
+    _drawn += 1
+    if _drawn % TRIM_EVERY == 0:
+        kit.release_freed_memory()
     return kit.add_footer(image, footer) if footer else image
 
 

@@ -5,12 +5,13 @@ Takes the game's view dict only (public or a seat's); draws one PNG 1280 px wide
 
 from __future__ import annotations
 
-from functools import cache
+from functools import lru_cache
 from typing import Any
 
 from PIL import Image, ImageDraw
 
 from rendering import kit
+from rendering.caches import lru_bytes
 from rendering.kit import (
     AUTOMATON_STYLES,
     BACKGROUND,
@@ -66,7 +67,7 @@ def style_of(view: View, pid: str | None) -> PlayerStyle | None:
     return None
 
 
-@cache
+@lru_cache(maxsize=64)
 def tile_face(name: str, kind: str, points: int, rule: str) -> kit.Face:
     """A location tile without pieces: the same location looks the same in every image (built once)."""
     image = Image.new("RGB", (TILE_W, TILE_H), PANEL_LIGHT)
@@ -404,7 +405,7 @@ def _p_box(cell: int) -> tuple[int, int, int, int]:
     return x, y, x + P_TILE_W, y + P_TILE_H
 
 
-@cache
+@lru_cache(maxsize=64)
 def _p_tile(name: str, kind: str, points: int, rule: str) -> kit.Face:
     """A location tile at phone size, built once per process: kind disc, name, points and the whole rule."""
     image = Image.new("RGB", (P_TILE_W, P_TILE_H), PANEL_LIGHT)
@@ -423,7 +424,12 @@ def _p_draw_tile(draw: kit.Draw, name: str, kind: str, points: int, rule: str) -
         draw.text((6, 42 + index * 21), line, font=font(SMALL, "semibold"), fill=YELLOW)
 
 
-@cache
+CACHED_GRID_BYTES = 16 << 20
+"""The empty grids of the ~10 latest matches (1.5 MB each): a match's grid never changes, but a worker draws every
+match its bot hosts, so the grids of matches long over must go."""
+
+
+@lru_bytes(CACHED_GRID_BYTES)
 def _p_grid(tiles: tuple[tuple[str, str, int, str], ...]) -> kit.Face:
     """The whole empty grid of a match (its nine tiles never move during the match), built once and copied."""
     image = Image.new("RGB", (P_W, P_H), BACKGROUND)
@@ -480,7 +486,7 @@ PIECE_HALF = 21
 """Half a piece sprite's side: a token of radius 17 with its outline, as kit.draw_token's sprite."""
 
 
-@cache
+@lru_cache(maxsize=64)
 def _p_piece_sprite(style: PlayerStyle, explorer: bool) -> Image.Image:
     sprite = Image.new("RGBA", (2 * PIECE_HALF, 2 * PIECE_HALF), (0, 0, 0, 0))
     h = PIECE_HALF

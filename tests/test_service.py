@@ -162,5 +162,5 @@ async def test_abandon_needs_the_host_or_a_channel_manager(service: GameService)
         await service.abandon(CHANNEL, BOB.user_id, can_manage_channel=False)
     match = await service.abandon(CHANNEL, BOB.user_id, can_manage_channel=True)
     assert match.status == "abandoned"
-    with pytest.raises(LobbyError, match=r"game here \(#1\) was abandoned, so it can no longer be changed"):
+    with pytest.raises(LobbyError, match=r"Game #1 here \(Test Nim\) was abandoned, so it can no longer be changed"):
         await service.act(CHANNEL, ALICE.user_id, {"type": "take", "count": 1})

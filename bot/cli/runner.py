@@ -83,9 +83,11 @@ async def serve(client: ExpeditionBot, token: str) -> str | None:
                 service = getattr(client, "service", None)
                 if service is not None:  # the render workers are processes of their own: stop them too
                     service.render_pool.close()
+                from bot import workers
                 from bot.features import autoplay
 
                 autoplay.close()  # and the computer players' thinking workers
+                workers.close()  # and the records worker (exports, stats)
 
     return await _guarded(work)
 

@@ -40,6 +40,15 @@ class Replayer:
         if not rng.exhausted:
             raise ReplayDivergence("setup used fewer draws than were recorded")
 
+    @classmethod
+    def resumed(cls, game: Game, state: JSON) -> Replayer:
+        """A replayer whose line starts at a stored state of the line of play (a snapshot) instead of the setup: a
+        rewind may then take back only the actions fed to it since."""
+        replayer = cls.__new__(cls)
+        replayer.game = game
+        replayer.line = [state]
+        return replayer
+
     @property
     def state(self) -> JSON:
         return self.line[-1]

@@ -47,6 +47,8 @@ async def take(service: GameService, match_id: int, now: datetime,
                already: tuple[ScheduledWork, ...] = ()) -> Owed:
     """Claim the match's owed boards (besides `already`, claimed by the caller) and say whom they ping."""
     store = service.store
+    for item in already:  # claimed by the scheduler: this try is recorded too (claim_match_work does it for its own)
+        await store.note_attempt(item.id, now)
     items = already + tuple(await store.claim_match_work(match_id, BOARD, now, LEASE_SECONDS))
     held = False
     if not items:
@@ -59,17 +61,11 @@ async def take(service: GameService, match_id: int, now: datetime,
     return Owed(items, users, held)
 
 
-async def attempting(service: GameService, owed: Owed, now: datetime) -> None:
-    """Just before the send: the items' record says a send was tried (a retry after a crash looks first)."""
-    for item in owed.items:
-        await service.store.note_attempt(item.id, now)
-
-
 async def delivered(service: GameService, owed: Owed, version: int, now: datetime) -> None:
     """The board of `version` is in the channel: the items it covers are done."""
     for item in owed.items:
         if int(item.payload.get("version", 0)) <= version:
-            await service.store.complete_work(item.id, now)
+            await service.store.complete_work(item.id, now, durable=False)  # a move pays for one flush: its own
         else:  # a move committed while this board was drawn: its own board is still owed
             await service.store.retry_work(item.id, now, "a newer move was committed while posting")
 

@@ -5,6 +5,7 @@ from bot.store.database import Store
 from bot.store.engines import is_postgres_url
 from bot.store.records import (
     ChannelBusy,
+    EventColumns,
     EventRecord,
     MatchRecord,
     ScheduledWork,
@@ -12,12 +13,14 @@ from bot.store.records import (
     StoreError,
     StoreUnavailable,
     VersionClash,
+    decode_event,
 )
 from bot.store.records_store import Rating, UndoRequest
 
 __all__ = [
     "ChannelBusy",
     "CommunityChange",
+    "EventColumns",
     "EventRecord",
     "MatchRecord",
     "NewWork",
@@ -30,5 +33,6 @@ __all__ = [
     "StoreUnavailable",
     "UndoRequest",
     "VersionClash",
+    "decode_event",
     "is_postgres_url",
 ]

@@ -8,6 +8,8 @@ docstring, so it runs unchanged on SQLite and PostgreSQL.
 from __future__ import annotations
 
 import json
+import time
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
@@ -18,6 +20,11 @@ if TYPE_CHECKING:
     from collections.abc import Iterable
 
     from bot.store.engines import Row
+
+
+SETTINGS_KEPT_SECONDS = 60.0
+SETTINGS_KEPT_SERVERS = 4096
+"""Server settings kept in memory: read on every move, changed rarely (see `CommunityStore.settings`)."""
 
 
 def _dumps(value: Any) -> str:
@@ -93,30 +100,58 @@ class CommunityStore:
     """Settings, seat owners and match-bound scheduled work. Mixed into `Store`, whose helpers it uses."""
 
     if TYPE_CHECKING:
-        def _transaction(self) -> Any: ...  # an async context manager
+        def _transaction(self, durable: bool = True) -> Any: ...  # an async context manager
         async def _execute(self, sql: str, params: Iterable[Any] = ()) -> int: ...
         async def _fetchall(self, sql: str, params: Iterable[Any] = ()) -> list[Row]: ...
         async def _fetchone(self, sql: str, params: Iterable[Any] = ()) -> Row | None: ...
 
     # ----------------------------------------------------------------------------------------------- settings
 
+    def _settings_cache(self) -> OrderedDict[int, tuple[float, dict[str, Any]]]:
+        cache: OrderedDict[int, tuple[float, dict[str, Any]]] | None = self.__dict__.get("_cached_settings")
+        if cache is None:
+            cache = self.__dict__["_cached_settings"] = OrderedDict()
+        return cache
+
     async def settings(self, guild_id: int) -> dict[str, Any]:
-        """Every setting a server changed from its default, by key."""
+        """Every setting a server changed from its default, by key.
+
+        Read on every move (its reminders and timer): kept for `SETTINGS_KEPT_SECONDS` and forgotten at once when
+        this store changes them. A server's commands reach the one process running its shard, so another process
+        changes them only through tools (`migrate`), seen here within that time."""
+        cache = self._settings_cache()
+        kept = cache.get(guild_id)
+        if kept is not None and time.monotonic() - kept[0] < SETTINGS_KEPT_SECONDS:
+            cache.move_to_end(guild_id)
+            return dict(kept[1])
         rows = await self._fetchall("SELECT key, value_json FROM settings WHERE guild_id = ?", (guild_id,))
-        return {row["key"]: json.loads(row["value_json"]) for row in rows}
+        found = {row["key"]: json.loads(row["value_json"]) for row in rows}
+        cache[guild_id] = (time.monotonic(), found)
+        cache.move_to_end(guild_id)
+        while len(cache) > SETTINGS_KEPT_SERVERS:
+            cache.popitem(last=False)
+        return dict(found)
 
     async def set_setting(self, guild_id: int, key: str, value: Any) -> None:
-        async with self._transaction():
-            await self._execute(
-                "INSERT INTO settings (guild_id, key, value_json) VALUES (?, ?, ?) "
-                "ON CONFLICT (guild_id, key) DO UPDATE SET value_json = excluded.value_json",
-                (guild_id, key, _dumps(value)),
-            )
+        self._settings_cache().pop(guild_id, None)
+        try:
+            async with self._transaction():
+                await self._execute(
+                    "INSERT INTO settings (guild_id, key, value_json) VALUES (?, ?, ?) "
+                    "ON CONFLICT (guild_id, key) DO UPDATE SET value_json = excluded.value_json",
+                    (guild_id, key, _dumps(value)),
+                )
+        finally:
+            self._settings_cache().pop(guild_id, None)  # a read during the write kept the old value
 
     async def clear_setting(self, guild_id: int, key: str) -> None:
         """Back to the default."""
-        async with self._transaction():
-            await self._execute("DELETE FROM settings WHERE guild_id = ? AND key = ?", (guild_id, key))
+        self._settings_cache().pop(guild_id, None)
+        try:
+            async with self._transaction():
+                await self._execute("DELETE FROM settings WHERE guild_id = ? AND key = ?", (guild_id, key))
+        finally:
+            self._settings_cache().pop(guild_id, None)
 
     # ----------------------------------------------------------------------------------------------- seat owners
 
@@ -155,11 +190,12 @@ class CommunityStore:
                                     (_epoch(now), work_id))
         return len(ids)
 
-    async def complete_work(self, work_id: int, now: datetime | float, then: NewWork | None = None) -> bool:
+    async def complete_work(self, work_id: int, now: datetime | float, then: NewWork | None = None, *,
+                            durable: bool = True) -> bool:
         """Mark claimed work done and queue what follows it, atomically; False (and nothing queued) if it was
-        already done — by another process, or by a move that replaced it. Do the visible part only after True:
-        a reminder is then sent at most once, whatever crashes or races."""
-        async with self._transaction():
+        already done — by another process, or by a move that replaced it. `durable=False` (a delivered board):
+        the commit does not wait for the disk, and a power cut may bring a second delivery, never none."""
+        async with self._transaction(durable=durable):
             changed = await self._execute(
                 "UPDATE scheduled_work SET done_at = ? WHERE id = ? AND done_at IS NULL", (_epoch(now), work_id)
             )
@@ -173,15 +209,20 @@ class CommunityStore:
 
     async def claim_match_work(self, match_id: int, kind: str, now: datetime | float,
                                lease_seconds: int) -> list[ScheduledWork]:
-        """Claim the match's pending work of `kind`, due or not (its delivery is under way now), unless another
-        call or process holds it; leased like `claim_due`'s."""
+        """Claim the match's pending work of `kind`, due or not (its delivery is tried now: `attempted_at` is set
+        to `now`; the records returned keep the previous try's), unless another call or process holds it; leased
+        like `claim_due`'s.
+
+        Bookkeeping, so its commit does not wait for the disk: a crash of the process loses nothing (the OS has
+        it); a power cut may forget the lease or the try, and the item is then delivered again, never lost."""
         moment = _epoch(now)
-        async with self._transaction():
+        async with self._transaction(durable=False):
             rows = await self._fetchall(
-                "UPDATE scheduled_work SET claimed_until = ? WHERE match_id = ? AND kind = ? AND done_at IS NULL "
-                f"AND (claimed_until IS NULL OR claimed_until <= ?) RETURNING {WORK_COLUMNS}",
-                (moment + int(lease_seconds), match_id, kind, moment),
-            )
+                f"SELECT {WORK_COLUMNS} FROM scheduled_work WHERE match_id = ? AND kind = ? AND done_at IS NULL "
+                "AND (claimed_until IS NULL OR claimed_until <= ?)", (match_id, kind, moment))
+            for row in rows:
+                await self._execute("UPDATE scheduled_work SET claimed_until = ?, attempted_at = ? WHERE id = ?",
+                                    (moment + int(lease_seconds), moment, row["id"]))
         return sorted((work_from(row) for row in rows), key=lambda item: item.id)
 
     async def note_attempt(self, work_id: int, now: datetime | float) -> None:
@@ -193,8 +234,8 @@ class CommunityStore:
 
     async def retry_work(self, work_id: int, due_at: datetime | float, error: str) -> bool:
         """A send of claimed work failed: count it, keep why, release it and make it due again at `due_at`.
-        False if it was done meanwhile."""
-        async with self._transaction():
+        False if it was done meanwhile. (Not waiting for the disk: a power cut may only bring the retry sooner.)"""
+        async with self._transaction(durable=False):
             changed = await self._execute(
                 "UPDATE scheduled_work SET attempts = attempts + 1, last_error = ?, due_at = ?, claimed_until = NULL "
                 "WHERE id = ? AND done_at IS NULL", (error[:500], _epoch(due_at), work_id))

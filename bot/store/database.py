@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import json
 import os
+from collections import OrderedDict
 from collections.abc import AsyncIterator, Iterable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, replace
@@ -60,6 +61,9 @@ from bot.store.records import (
 )
 from bot.store.records_store import RecordsStore
 from bot.store.schema import MIGRATIONS, SCHEMA_VERSION
+
+DECODED_KEPT = 256
+"""Matches whose latest state this process keeps decoded (see `Store._state_of`)."""
 
 SNAPSHOT_EVERY = 25
 """Keep a full state snapshot every this many events, beside the current state on the match row."""
@@ -101,6 +105,7 @@ class Store(RecordsStore, CommunityStore):
 
     def __init__(self, engine: Engine) -> None:
         self._engine = engine
+        self._decoded: OrderedDict[int, tuple[str, dict[str, Any]]] = OrderedDict()
         self.path = engine.location
         self.dialect = engine.dialect
 
@@ -193,8 +198,8 @@ class Store(RecordsStore, CommunityStore):
         return [row["column_name"] for row in rows]
 
     @asynccontextmanager
-    async def _transaction(self) -> AsyncIterator[None]:
-        async with self._engine.transaction():
+    async def _transaction(self, durable: bool = True) -> AsyncIterator[None]:
+        async with self._engine.transaction(durable):
             yield
 
     async def _execute(self, sql: str, params: Iterable[Any] = ()) -> int:
@@ -220,8 +225,27 @@ class Store(RecordsStore, CommunityStore):
         )
         return self._record_from(row, tuple(SeatRecord(s["seat"], s["user_id"], s["name"]) for s in seats))
 
-    @staticmethod
-    def _record_from(row: Row, seats: tuple[SeatRecord, ...]) -> MatchRecord:
+    def _state_of(self, match_id: int, text: str | None) -> dict[str, Any] | None:
+        """A match's state from its stored text, decoded once: a move's state is read again by the board that
+        follows it and by the next move, and a state that is the same text as last time is the same object (states
+        are never changed in place: the rules copy before they change one)."""
+        if text is None:
+            return None
+        kept = self._decoded.get(match_id)
+        if kept is not None and kept[0] == text:
+            self._decoded.move_to_end(match_id)
+            return kept[1]
+        state: dict[str, Any] = json.loads(text)
+        self._keep_decoded(match_id, text, state)
+        return state
+
+    def _keep_decoded(self, match_id: int, text: str, state: dict[str, Any]) -> None:
+        self._decoded[match_id] = (text, state)
+        self._decoded.move_to_end(match_id)
+        while len(self._decoded) > DECODED_KEPT:
+            self._decoded.popitem(last=False)
+
+    def _record_from(self, row: Row, seats: tuple[SeatRecord, ...]) -> MatchRecord:
         return MatchRecord(
             id=row["id"],
             guild_id=row["guild_id"],
@@ -235,7 +259,7 @@ class Store(RecordsStore, CommunityStore):
             options=json.loads(row["options_json"]),
             data_version=row["data_version"],
             version=row["version"],
-            state=json.loads(row["state_json"]) if row["state_json"] is not None else None,
+            state=self._state_of(row["id"], row["state_json"]),
             seats=seats,
             created_at=row["created_at"],
             updated_at=row["updated_at"],
@@ -321,9 +345,11 @@ class Store(RecordsStore, CommunityStore):
     async def set_board_message(self, match_id: int, message_id: int, version: int | None = None) -> None:
         """Remember the message showing the match's latest board, and the match version it was posted at.
 
-        Presentation only: it does not change the match's version, so it never makes a board stale.
+        Presentation only: it does not change the match's version, so it never makes a board stale; and its commit
+        does not wait for the disk (a move pays for one flush: its own). A crash in the next moment may forget it
+        (never a move): the board recorded before it then counts as the match's board.
         """
-        async with self._transaction():
+        async with self._transaction(durable=False):
             if version is None:
                 await self._execute("UPDATE matches SET board_message_id = ? WHERE id = ?", (message_id, match_id))
             else:
@@ -556,8 +582,9 @@ class Store(RecordsStore, CommunityStore):
         version = await self.record(match.id, match.version, kind, user_id=user_id, seat=seat, action=action,
                                     events=events, draws=draws, text=text, state=encoded, status=status,
                                     profiles=profiles, community=community, now=now)
-        return replace(match, version=version, state=json.loads(encoded.text), status=status or match.status,
-                       updated_at=now)
+        decoded = json.loads(encoded.text)
+        self._keep_decoded(match.id, encoded.text, decoded)  # the board and the next move read it again
+        return replace(match, version=version, state=decoded, status=status or match.status, updated_at=now)
 
     # --- end bench_scale ---------------------------------------------------------------------------------------
 

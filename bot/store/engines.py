@@ -166,8 +166,12 @@ class Engine(ABC):
         """Each engine implements this."""
 
     @abstractmethod
-    def transaction(self) -> Any:
-        """An async context manager: one atomic write, committed on success and rolled back on any error."""
+    def transaction(self, durable: bool = True) -> Any:
+        """An async context manager: one atomic write, committed on success and rolled back on any error.
+
+        `durable=False` (presentation only, such as which message shows the board): the commit does not wait for
+        the disk, so a move pays for one flush, not two; a crash may lose it (never a move), and the next durable
+        commit flushes it with its own."""
 
     async def lock_for_migration(self) -> None:
         """Inside a transaction: keep every other process from migrating at the same time (none needed by default)."""
@@ -289,7 +293,7 @@ class SqliteEngine(Engine):
         return (await self._run(sql, params))[0]
 
     @asynccontextmanager
-    async def transaction(self) -> AsyncIterator[None]:
+    async def transaction(self, durable: bool = True) -> AsyncIterator[None]:
         if self._inside.get():
             yield  # already inside: the outer transaction commits or rolls back
             return
@@ -302,6 +306,8 @@ class SqliteEngine(Engine):
         try:
             token = self._inside.set(True)
             try:
+                if not durable:  # under the write lock, so no other write commits without its flush
+                    await self.execute("PRAGMA synchronous=OFF")
                 await self.execute("BEGIN IMMEDIATE")
                 try:
                     yield
@@ -311,6 +317,8 @@ class SqliteEngine(Engine):
                 else:
                     await self.execute("COMMIT")
             finally:
+                if not durable:
+                    await self.execute("PRAGMA synchronous=FULL")
                 self._inside.reset(token)
         finally:
             self._write_lock.release()
@@ -423,7 +431,7 @@ class PostgresEngine(Engine):
                 return list(await target.fetch(numbered_placeholders(sql), *params, timeout=self._timeout()))
 
     @asynccontextmanager
-    async def transaction(self) -> AsyncIterator[None]:
+    async def transaction(self, durable: bool = True) -> AsyncIterator[None]:
         if self._connection.get() is not None:
             yield
             return
@@ -434,6 +442,8 @@ class PostgresEngine(Engine):
             async with self._pool.acquire(timeout=self._timeout()) as connection, connection.transaction():
                 token = self._connection.set(connection)
                 try:
+                    if not durable:
+                        await connection.execute("SET LOCAL synchronous_commit TO OFF", timeout=self._timeout())
                     yield
                 finally:
                     self._connection.reset(token)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -83,6 +84,20 @@ class EventRecord:
     draws: list[int]
     text: str
     created_at: str
+
+
+EventColumns = tuple[int, str, int | None, int | None, str | None, str, str, str, str]
+"""An event as stored: seq, kind, user id, seat, action, events and draws as JSON text, text and time. Work that
+grows with a game (an export) takes these to a worker process and decodes them there, off the event loop."""
+
+
+def decode_event(match_id: int, columns: EventColumns) -> EventRecord:
+    """An event from its stored columns (the JSON decoded)."""
+    seq, kind, user_id, seat, action_json, events_json, draws_json, text, created_at = columns
+    return EventRecord(match_id=match_id, seq=seq, kind=kind, user_id=user_id, seat=seat,
+                       action=json.loads(action_json) if action_json is not None else None,
+                       events=json.loads(events_json), draws=json.loads(draws_json), text=text,
+                       created_at=created_at)
 
 
 @dataclass(frozen=True)

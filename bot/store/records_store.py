@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
-from bot.store.records import MatchRecord
+from bot.store.records import EventColumns, MatchRecord
 
 if TYPE_CHECKING:
     from bot.store.engines import Row
@@ -93,6 +93,41 @@ class RecordsStore:
         marks = ", ".join("?" for _ in ids)
         found = {m.id: m for m in await self._matches(f"m.id IN ({marks})", ids)}
         return [found[i] for i in ids if i in found]
+
+    async def event_texts(self, match_id: int) -> list[str]:
+        """The match's log in words (every event's text that has one, in order), without decoding the events."""
+        rows = await self._fetchall(
+            "SELECT text FROM events WHERE match_id = ? AND text <> '' ORDER BY seq", (match_id,))
+        return [row["text"] for row in rows]
+
+    async def event_lines(self, match_id: int, last: int) -> list[tuple[int, str, int | None, str]]:
+        """(seq, kind, seat, text) of the match's newest `last` events, oldest first: what a board's story reads,
+        without decoding the events' actions, results and draws (a board read and decoded 40 events)."""
+        rows = await self._fetchall(
+            "SELECT * FROM (SELECT seq, kind, seat, text FROM events WHERE match_id = ? ORDER BY seq DESC LIMIT ?) "
+            "AS recent ORDER BY seq", (match_id, int(last)))
+        return [(row["seq"], row["kind"], row["seat"], row["text"]) for row in rows]
+
+    async def event_columns(self, match_id: int) -> list[EventColumns]:
+        """The match's events as stored, JSON undecoded (`decode_event` decodes one): for work done in a worker
+        process, so a long game's log is not decoded on the event loop."""
+        rows = await self._fetchall(
+            "SELECT seq, kind, user_id, seat, action_json, events_json, draws_json, text, created_at FROM events "
+            "WHERE match_id = ? ORDER BY seq", (match_id,))
+        return [(row["seq"], row["kind"], row["user_id"], row["seat"], row["action_json"], row["events_json"],
+                 row["draws_json"], row["text"], row["created_at"]) for row in rows]
+
+    async def finished_states(self, guild_id: int, user_id: int, *, limit: int = 1000
+                              ) -> list[tuple[str, int, str]]:
+        """(game, the user's seat, final state as JSON text) of the newest finished matches of a server in which the
+        user held a seat: /stats counts them in a worker process."""
+        rows = await self._fetchall(
+            "SELECT m.game, s.seat, m.state_json FROM matches m JOIN seats s ON s.match_id = m.id "
+            "WHERE m.guild_id = ? AND s.user_id = ? AND m.status = 'finished' AND m.state_json IS NOT NULL "
+            "ORDER BY m.id DESC LIMIT ?",
+            (guild_id, user_id, int(limit)),
+        )
+        return [(row["game"], row["seat"], row["state_json"]) for row in rows]
 
     async def player_matches(self, guild_id: int, user_id: int, *, limit: int = 1000) -> list[MatchRecord]:
         """The newest finished matches of a server in which the user held a seat (for /stats)."""

@@ -11,7 +11,7 @@ from bot.games.expeditions.data import Components
 BASECAMP = "basecamp"
 
 
-@functools.cache
+@functools.lru_cache(maxsize=4)
 def neighbours(comp: Components) -> dict[str, tuple[str, ...]]:
     """Hex neighbours of every space ("odd-r" offset layout: odd rows sit half a hex to the right)."""
     by_position = {(s.row, s.col): s.code for s in comp.spaces}

@@ -191,7 +191,7 @@ def token20_resources(comp: Components, state: State, seat: int) -> float:
     return (min(player["power"], power) + min(player["guile"], guile)) / (power + guile)
 
 
-@functools.cache
+@functools.lru_cache(maxsize=4)
 def hex_distances(comp: Components) -> dict[str, dict[str, int]]:
     """Steps between location spaces over the movement map (mechs ignored)."""
     result: dict[str, dict[str, int]] = {}

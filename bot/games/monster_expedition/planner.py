@@ -18,7 +18,7 @@ import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import cache
+from functools import lru_cache
 from typing import Any
 
 from bot.core.protocol import JSON
@@ -48,7 +48,7 @@ GROWTH, MAX_DEPTH = 5, 8
 # --- the dice ---------------------------------------------------------------------------------------------------
 
 
-@cache
+@lru_cache(maxsize=16)
 def _black_outcomes(count: int) -> tuple[tuple[float, tuple[int, ...]], ...]:
     """Every multiset `count` black dice can show: (chance, how many show 1..6)."""
     outcomes = []
@@ -64,7 +64,7 @@ def _black_outcomes(count: int) -> tuple[tuple[float, tuple[int, ...]], ...]:
     return tuple(outcomes)
 
 
-@cache
+@lru_cache(maxsize=64)
 def _colour_faces(faces: tuple[int, ...]) -> tuple[tuple[float, int], ...]:
     return tuple((faces.count(v) / len(faces), v) for v in sorted(set(faces)))
 
@@ -73,7 +73,7 @@ Outcome = tuple[float, tuple[tuple[int, int, int, bool], ...]]
 """A roll's chance and its bankable groups: (number, its bit, black dice showing it, coloured die shows it)."""
 
 
-@cache
+@lru_cache(maxsize=1024)
 def _roll_outcomes(faces: tuple[int, ...] | None, count: int, sample: int) -> tuple[Outcome, ...]:
     """Every outcome of rolling the coloured die (if held) and `count` black dice, with its chance.
 

@@ -1,0 +1,57 @@
+"""Work that grows with a game, off the event loop: a worker process for whole logs and whole careers.
+
+A 2,000-move game's export (decode every event, replay it, digest every state, write the JSON) took 1.6 s, and
+/stats of a player with 800 finished games decoded 800 final states (87 ms): on the event loop, every channel of
+the shard waited that long. Such work runs here, in a spawned process (as the render and thinking pools, since
+the bot process runs database and gateway threads); the loop only reads the stored text and sends it over.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import multiprocessing
+from collections.abc import Callable
+from concurrent.futures import Executor, ProcessPoolExecutor
+from typing import Any, TypeVar
+
+from bot.core import Game
+
+T = TypeVar("T")
+
+_pool: Executor | None = None
+
+
+def register_games() -> None:
+    """A worker's start: register the shipped games."""
+    import bot.games  # noqa: F401  (a fresh worker process registers the games)
+
+
+def _executor() -> Executor:
+    global _pool
+    if _pool is None:
+        _pool = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"),
+                                    initializer=register_games)
+    return _pool
+
+
+async def run(game: Game, function: Callable[..., T], *args: Any) -> T:
+    """`function(*args)`, work for `game`, in the worker process (a module-level function; its arguments and result
+    are pickled). A game registered at runtime (the tests' Nim, a plug-in) is unknown to a freshly spawned
+    worker, so its work runs in a thread instead."""
+    if not type(game).__module__.startswith("bot.games."):
+        return await asyncio.to_thread(function, *args)
+    return await asyncio.get_running_loop().run_in_executor(_executor(), function, *args)
+
+
+def use_executor(executor: Executor | None) -> None:
+    """Replace the worker (tests may run inline or in a thread); None goes back to a process."""
+    global _pool
+    _pool = executor
+
+
+def close() -> None:
+    """Stop the worker (when the bot stops; it starts again on next use)."""
+    global _pool
+    if isinstance(_pool, ProcessPoolExecutor):
+        _pool.shutdown(wait=False, cancel_futures=True)
+    _pool = None

@@ -1,0 +1,121 @@
+"""Bounded least-recently-used caches for pieces of boards, bounded in bytes.
+
+A render worker runs for weeks and draws every match its bot hosts: a cache keyed by something a match brings (its
+grid, its map spaces, its players' names) must forget old matches, or the worker grows without bound. The text
+caches are plain `functools.lru_cache`s with entry bounds (a word's mask is a few hundred bytes); the caches of
+images use `LruCache`, bounded by the bytes of the images they hold, since one entry can be 2 MB.
+"""
+
+from __future__ import annotations
+
+import functools
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Hashable, Iterator
+from typing import Any, Generic, TypeVar
+
+from PIL import Image
+
+K = TypeVar("K", bound=Hashable)
+V = TypeVar("V")
+
+
+def footprint(value: Any) -> int:
+    """The bytes an image-bearing value holds: an image's pixels (a cached Face, a tuple with masks...), plus a
+    small allowance per Python object."""
+    if isinstance(value, Image.Image):
+        return value.width * value.height * len(value.getbands()) + 200
+    image = getattr(value, "image", None)  # a kit.Face
+    if isinstance(image, Image.Image):
+        return footprint(image) + 200
+    if isinstance(value, tuple | list):
+        return sum(footprint(item) for item in value) + 56
+    return 64
+
+
+class LruCache(Generic[K, V]):
+    """A dict that keeps at most `max_bytes` of values (measured by `size`), dropping the least recently used.
+
+    Thread-safe: tests and runtime-registered games draw boards in threads."""
+
+    def __init__(self, max_bytes: int, size: Callable[[Any], int] = footprint) -> None:
+        self.max_bytes = max_bytes
+        self._size = size
+        self._entries: OrderedDict[K, tuple[V, int]] = OrderedDict()
+        self.bytes = 0
+        self._lock = threading.Lock()
+
+    def get(self, key: K) -> V | None:
+        """The value under `key` (now the most recently used), or None."""
+        with self._lock:
+            found = self._entries.get(key)
+            if found is None:
+                return None
+            self._entries.move_to_end(key)
+            return found[0]
+
+    def put(self, key: K, value: V) -> None:
+        """Keep `value` under `key`, dropping the least recently used values until the bytes fit again (a value
+        larger than the whole budget is not kept)."""
+        size = self._size(value)
+        with self._lock:
+            old = self._entries.pop(key, None)
+            if old is not None:
+                self.bytes -= old[1]
+            if size > self.max_bytes:
+                return
+            self._entries[key] = (value, size)
+            self.bytes += size
+            while self.bytes > self.max_bytes:
+                _, (_, dropped) = self._entries.popitem(last=False)
+                self.bytes -= dropped
+
+    def pop(self, key: K) -> V | None:
+        """Take the value under `key` out of the cache (None if absent)."""
+        with self._lock:
+            found = self._entries.pop(key, None)
+            if found is None:
+                return None
+            self.bytes -= found[1]
+            return found[0]
+
+    def items(self) -> Iterator[tuple[K, V]]:
+        """A snapshot of the entries, least recently used first."""
+        with self._lock:
+            entries = [(key, value) for key, (value, _) in self._entries.items()]
+        return iter(entries)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._entries.clear()
+            self.bytes = 0
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._entries
+
+
+
+def lru_bytes(max_bytes: int, size: Callable[[Any], int] = footprint) -> Callable[[Callable[..., V]],
+                                                                                  Callable[..., V]]:
+    """`functools.lru_cache` for functions that return images: bounded by the bytes of what it keeps. The wrapped
+    function has `cache_clear()` and `cache` (the LruCache), like an lru_cache for `rendering.clear_caches`."""
+
+    def decorate(function: Callable[..., V]) -> Callable[..., V]:
+        cache: LruCache[tuple[Any, ...], V] = LruCache(max_bytes, size)
+
+        @functools.wraps(function)
+        def cached(*args: Any) -> V:
+            found = cache.get(args)
+            if found is None:
+                found = function(*args)
+                cache.put(args, found)
+            return found
+
+        cached.cache_clear = cache.clear  # type: ignore[attr-defined]
+        cached.cache = cache  # type: ignore[attr-defined]
+        return cached
+
+    return decorate

@@ -63,9 +63,9 @@ class SlowUntilAnswered:
         return await self._engine.fetchall(*args, **kwargs)
 
     @asynccontextmanager
-    async def transaction(self) -> AsyncIterator[None]:
+    async def transaction(self, durable: bool = True) -> AsyncIterator[None]:
         await self._wait()
-        async with self._engine.transaction():
+        async with self._engine.transaction(durable):
             yield
 
 

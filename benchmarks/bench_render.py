@@ -2,7 +2,7 @@
 measured side by side in this run.
 
     python benchmarks/bench_render.py                  # print figures
-    python benchmarks/bench_render.py --write DIR      # also save the README pictures (and one at phone size)
+    python benchmarks/bench_render.py --write DIR      # also save the README pictures (and each at phone size)
 
 Each game and mode is played from a fixed seed with legal moves; the benchmark takes 7 consecutive boards from the
 middle of each match and its last 3 (the final board among them). Boards are drawn in turn across the matches (one
@@ -149,22 +149,28 @@ def one_pass(all_cases: list[Case], clock: Callable[[], float] = CLOCK) -> None:
                 case.sizes.append(len(png))
 
 
+SHOWCASE = {"monster-expedition": lambda view: bool(view["tray"]["rolled"] or view["tray"]["banked"]),
+            "expeditions": lambda view: bool(view.get("reachable"))}
+"""What the README's picture of a game should show when the match's boards have it: dice on the table, the
+spaces a mech can reach."""
+
+
 def write_pictures(all_cases: list[Case], folder: Path) -> None:
-    """The README pictures: a mid-game board of each game's first mode with 3 players (or its first count), and
-    Monster Expedition's at phone size."""
+    """The README pictures: a mid-game board of each game's first mode with 3 players (or its first count), one
+    that shows the game's own pieces (SHOWCASE) when a board of the window does, and each at phone size."""
     folder.mkdir(parents=True, exist_ok=True)
     done: set[str] = set()
     for case in sorted(all_cases, key=lambda c: c.players != 3):
         if case.game.key in done or case.mode != case.game.modes[0].key:
             continue
         done.add(case.game.key)
-        png = render_board(case.game.key, case.views[0])
-        (folder / f"{case.game.key}.png").write_bytes(png)
-        if case.game.key == "monster-expedition":
-            image = case.module.render_image(drawable_view(case.views[0]))
-            phone = image.resize((kit.PHONE_COLUMN, image.height * kit.PHONE_COLUMN // image.width),
-                                 Image.Resampling.LANCZOS)
-            (folder / f"{case.game.key}-phone.png").write_bytes(kit.encode_png(phone, optimize=True))
+        wanted = SHOWCASE.get(case.game.key, lambda view: True)
+        view = next((v for v in case.views[:MIDDLE] if wanted(v)), case.views[0])
+        (folder / f"{case.game.key}.png").write_bytes(render_board(case.game.key, view))
+        image = case.module.render_image(drawable_view(view))
+        phone = image.resize((kit.PHONE_COLUMN, image.height * kit.PHONE_COLUMN // image.width),
+                             Image.Resampling.LANCZOS)
+        (folder / f"{case.game.key}-phone.png").write_bytes(kit.encode_png(phone, optimize=True))
 
 
 def main() -> None:

@@ -14,6 +14,7 @@ from discord import app_commands
 from discord.ext import commands
 
 import cogs
+from bot.command_translator import CommandTranslator
 from bot.core import RuleError
 from bot.features import install
 from bot.features.community import Clock, utc_now
@@ -69,6 +70,7 @@ class ExpeditionBot(commands.Bot):
         self.desk = BoardDesk(self, self.service)
         self.scheduler = Scheduler(self.store, self.clock)  # issue 12: handlers come from cogs/community.py
         await self.service.render_pool.start()  # spawn and warm the render workers now, not on the first board
+        await self.tree.set_translator(CommandTranslator())  # issue 21: German command names at every sync
         for module in pkgutil.iter_modules(cogs.__path__):
             name = f"cogs.{module.name}"
             # Extensions are the modules with a setup(bot); the rest (common, table, controls) are shared helpers.

@@ -64,6 +64,25 @@ class InvalidControl(RuleError):
                          "buttons.")
 
 MAX_BUTTONS = 20  # four rows of five; the fifth row holds "Show mine"
+ROW_BUTTONS = 5  # Discord's most per row, and what a phone shows side by side
+MENU_ROW, MINE_ROW = 3, 4  # the select menu's row, and the row of "Show mine" and "Details"
+
+
+def button_rows(wanted: list[int | None], rows: int) -> list[int]:
+    """The row of each button: the row the game asked for (or the first) unless it holds five already, then the
+    next with room, within the first `rows` rows (a phone shows five side by side; the menu and "Show mine" keep
+    the rows below). The game's order and grouping stay; a button with no room left goes in the last row."""
+    used = [0] * rows
+    out = []
+    for row in wanted:
+        row = min(max(row or 0, 0), rows - 1)
+        while row < rows - 1 and used[row] >= ROW_BUTTONS:
+            row += 1
+        used[row] += 1
+        out.append(row)
+    return out
+
+
 MENU_BUTTONS = 15  # three rows of buttons when a select menu takes the fourth
 MENU_OPTIONS = 25  # Discord's limit for one select menu
 # Seeds and game numbers are command options: Discord's integers stop at 2^53 - 1 (a max_value above that makes it
@@ -109,6 +128,7 @@ class BoardMenu:
     match_id: int
     version: int
     seat: int
+    descriptions: tuple[str | None, ...] = ()  # each option's second line, by option index
 
 
 @dataclass(frozen=True)
@@ -624,13 +644,17 @@ class GameService:
                 seat = waiting[0]
                 menu_offer = game.choice_menu(state, seat)
                 offered = self._offers(game, state, seat, False)
+                with_menu = menu_offer is not None and bool(menu_offer.options)
+                rows = button_rows([q.row for q in offered], MENU_ROW if with_menu else MINE_ROW)
                 buttons = [
-                    BoardButton(q.label, match.id, match.version, seat, index, q.emoji, q.style, q.row)
-                    for index, q in enumerate(offered)
+                    BoardButton(q.label, match.id, match.version, seat, index, q.emoji, q.style, row)
+                    for index, (q, row) in enumerate(zip(offered, rows, strict=True))
                 ]
                 if menu_offer is not None and menu_offer.options:
-                    labels = tuple((q.label, q.emoji) for q in menu_offer.options[:MENU_OPTIONS])
-                    menu = BoardMenu(menu_offer.placeholder, labels, match.id, match.version, seat)
+                    shown = menu_offer.options[:MENU_OPTIONS]
+                    labels = tuple((q.label, q.emoji) for q in shown)
+                    menu = BoardMenu(menu_offer.placeholder, labels, match.id, match.version, seat,
+                                     tuple(q.description for q in shown))
             turn = game.turn_text(shown_state(match, state))
         elif match.status == "abandoned":
             turn = "This game was abandoned."

@@ -124,8 +124,11 @@ def board_view(board: Board) -> discord.ui.View:
                              emoji=offer.emoji, row=offer.row))
     if board.menu is not None:
         menu = board.menu
-        options = [discord.SelectOption(label=label[:100], value=str(index), emoji=emoji)
-                   for index, (label, emoji) in enumerate(menu.labels)]
+        descriptions = list(menu.descriptions) + [None] * (len(menu.labels) - len(menu.descriptions))
+        options = [discord.SelectOption(label=label[:100], value=str(index), emoji=emoji,
+                                        description=description[:100] if description else None)
+                   for index, ((label, emoji), description) in enumerate(zip(menu.labels, descriptions,
+                                                                             strict=True))]
         view.add_item(discord.ui.Select(placeholder=menu.placeholder[:150], options=options, min_values=1,
                                         max_values=1, row=3,
                                         custom_id=f"xt:pick:{menu.match_id}:{menu.version}:{menu.seat}"))

@@ -24,16 +24,15 @@ MAP_TOP = 20
 MAP_WIDTH = int(HEX_W * 5.5) + 2 * MAP_LEFT
 SIDE_LEFT = MAP_WIDTH + 16
 MAT_HEIGHT = 238
-POWER = "#E69F00"  # orange corruption and power track
-GUILE = "#3CC8C8"  # turquoise corruption and guile track
-BOTH = "#8B1E3F"  # the 20 token, paid with power and guile
-REGION_FILL = {"south": "#C9A86A", "central": "#6FA86B", "north": "#7D93B8"}
-HIDDEN_FILL = {"south": "#5A4B32", "central": "#34503A", "north": "#3A4560"}
-CARD_FILL = {"item": "#E8DCC0", "meteorite": "#D9C9E8", "quest": "#F2D0B8", "character": "#CFE3F0",
-             "companion": "#CFE3F0"}
+POWER = kit.ORANGE  # orange corruption and power track
+GUILE = kit.TURQUOISE  # turquoise corruption and guile track
+BOTH = kit.WINE  # the 20 token, paid with power and guile
+REGION_FILL = {"south": kit.SAND, "central": kit.MEADOW, "north": kit.FROST}
+HIDDEN_FILL = {"south": kit.SAND_DARK, "central": kit.MEADOW_DARK, "north": kit.FROST_DARK}
+CARD_FILL = {"item": kit.PARCHMENT, "meteorite": kit.LILAC, "quest": kit.PEACH, "character": kit.ICE_BLUE,
+             "companion": kit.ICE_BLUE}
 WORKER = {"red": kit.VERMILLION, "blue": kit.BLUE, "green": kit.BLUISH_GREEN, "yellow": kit.YELLOW}
-TOKEN_WORDS = {"all": "all 3 actions", "refresh": "refreshed", "move": "Move covered", "play": "Play covered",
-               "gather": "Gather covered"}
+REGION_WORDS = {"south": "south", "central": "central", "north": "north"}
 
 
 def hex_centre(row: int, col: int, top: int) -> tuple[float, float]:
@@ -73,7 +72,7 @@ def draw_space(draw: ImageDraw.ImageDraw, space: dict[str, Any], top: int) -> No
     x, y = hex_centre(row, col, top)
     points = hex_points(row, col, top)
     if space["kind"] == "cards":
-        draw.polygon(points, fill="#23283A", outline=kit.INK_MUTED)
+        draw.polygon(points, fill=kit.SLOT, outline=kit.INK_MUTED)
         card = space.get("card")
         # The card stays inside its hex (a pointy-top hex narrows above and below), so no code or token is hidden.
         box = (x - 52, y - 46, x + 52, y + 46)
@@ -81,9 +80,9 @@ def draw_space(draw: ImageDraw.ImageDraw, space: dict[str, Any], top: int) -> No
             draw.rounded_rectangle(box, radius=8, outline=kit.INK_MUTED, width=2)
             draw.text((x, y), "empty", font=kit.font(20), fill=kit.INK_MUTED, anchor="mm")
             return
-        draw.rounded_rectangle(box, radius=8, fill=CARD_FILL.get(card["kind"], "#EEE"), outline=kit.INK_DARK,
+        draw.rounded_rectangle(box, radius=8, fill=CARD_FILL.get(card["kind"], kit.INK), outline=kit.INK_DARK,
                                width=2)
-        draw.rectangle((box[0] + 2, box[1] + 2, box[2] - 2, box[1] + 12), fill=WORKER.get(card["colour"], "#888"))
+        draw.rectangle((box[0] + 2, box[1] + 2, box[2] - 2, box[1] + 12), fill=WORKER.get(card["colour"], kit.GREY))
         face = kit.font(19, "semibold")
         lines = kit.wrap(draw, card["name"], 98, face)[:2]
         for index, line in enumerate(lines):
@@ -96,7 +95,7 @@ def draw_space(draw: ImageDraw.ImageDraw, space: dict[str, Any], top: int) -> No
         draw.text((x, y - 14), space["kind"][0].upper() + "?", font=kit.font(34, "bold"), fill=kit.INK_MUTED,
                   anchor="mm")
         if space["map_token"]:
-            draw.rectangle((x - 13, y + 14, x + 13, y + 34), fill="#D8C7A0", outline=kit.INK_DARK, width=2)
+            draw.rectangle((x - 13, y + 14, x + 13, y + 34), fill=kit.MAP_TOKEN, outline=kit.INK_DARK, width=2)
             draw.text((x, y + 24), "M", font=kit.font(16, "bold"), fill=kit.INK_DARK, anchor="mm")
     else:
         draw.polygon(points, fill=REGION_FILL[space["kind"]], outline=kit.INK_DARK)
@@ -108,7 +107,7 @@ def draw_space(draw: ImageDraw.ImageDraw, space: dict[str, Any], top: int) -> No
             tokens = space["corruption"][-4:]
             draw_corruption(draw, x - (len(tokens) - 1) * 16, y + 12, tokens)
         elif space.get("cleared_exposed"):
-            draw.text((x, y + 12), "cleared", font=kit.font(18, "bold"), fill="#1B4D2A", anchor="mm")
+            draw.text((x, y + 12), "cleared", font=kit.font(18, "bold"), fill=kit.LEAF_DARK, anchor="mm")
     draw.text((x + 20, y + 50), space["code"], font=kit.font(22, "bold"),
               fill=kit.INK_DARK if space["revealed"] else kit.INK_MUTED, anchor="mm")
     if space.get("mech") is not None:
@@ -119,11 +118,19 @@ def draw_space(draw: ImageDraw.ImageDraw, space: dict[str, Any], top: int) -> No
 def draw_map(draw: ImageDraw.ImageDraw, view: dict[str, Any], top: int) -> None:
     for space in view["map"]["spaces"]:
         draw_space(draw, space, top)
+    reachable, current = set(view.get("reachable") or ()), view.get("current")
+    if reachable and current is not None:  # where the player to move can move: outlined in their colour
+        colour = kit.player_style(int(current["seat"])).colour
+        for space in view["map"]["spaces"]:
+            if space["code"] in reachable:
+                points = list(hex_points(space["row"], space["col"], top))
+                draw.line([*points, points[0], points[1]], fill=kit.HIGHLIGHT, width=7, joint="curve")
+                draw.line([*points, points[0], points[1]], fill=colour, width=4, joint="curve")
     links = view["map"]["basecamp"]["links"]
     base_y = top + MAP_TOP + HEX_R * 2 + 4 * 1.5 * HEX_R + 40
     xs = [hex_centre(4, ord(code[0]) - ord("a"), top)[0] for code in links]
     left, right = min(xs) - 60, max(xs) + 60
-    kit.rounded_panel(draw, (left, base_y - 28, right, base_y + 28), fill="#4A4034", outline=kit.INK_MUTED)
+    kit.rounded_panel(draw, (left, base_y - 28, right, base_y + 28), fill=kit.CAMP_BROWN, outline=kit.INK_MUTED)
     draw.text((left + 16, base_y), "Basecamp", font=kit.font(24, "bold"), fill=kit.INK, anchor="lm")
     for index, seat in enumerate(view["map"]["basecamp"]["mechs"]):
         kit.draw_token(draw, (right - 26 - index * 44, base_y), 18, kit.player_style(seat))
@@ -176,7 +183,8 @@ def draw_side(draw: ImageDraw.ImageDraw, view: dict[str, Any], top: int, bottom:
     if outcome:
         draw.text((left + 16, y), "Final result", font=kit.font(26, "bold"), fill=kit.YELLOW)
         y += 36
-        for line in kit.wrap(draw, outcome["summary"], right - left - 32, kit.font(24, "semibold"))[:4]:
+        for line in kit.sentences_that_fit(str(outcome["summary"]).split(" Scores:")[0], right - left - 32, 2,
+                                           24):  # the winner in words; the scores are listed below, best first
             draw.text((left + 16, y), line, font=kit.font(24, "semibold"), fill=kit.INK)
             y += 30
         ranked = sorted(view["players"], key=lambda p: (-p["score"], -p["tiebreak"]))
@@ -215,7 +223,7 @@ def draw_bar(draw: ImageDraw.ImageDraw, x: int, y: int, label: str, value: int, 
     draw.text((x, y), label, font=kit.font(22, "semibold"), fill=kit.INK, anchor="lm")
     bx = x + 64
     for step in range(10):
-        fill = colour if step < value else "#454C63"
+        fill = colour if step < value else kit.TRACK_EMPTY
         draw.rectangle((bx + step * 17, y - 10, bx + step * 17 + 13, y + 10), fill=fill)
     draw.text((bx + 176, y), str(value), font=kit.font(22, "bold"), fill=kit.INK, anchor="lm")
     return bx + 206
@@ -247,7 +255,8 @@ def draw_mat(draw: ImageDraw.ImageDraw, player: dict[str, Any], top: int, curren
     title = f"{player['name']} · {player['mech']['name']}"
     title, face = kit.fitted(title, 560, 28, "bold", 16)
     draw.text((left + 60, top + 12), title, font=face, fill=kit.INK)
-    summary = f"${player['score']}   token: {TOKEN_WORDS.get(player['action_token'], '')}"
+    token = player.get("token_text") or ""
+    summary = f"${player['score']}" + (f"   token: {token}" if token else "")
     draw.text((right - 16, top + 14), summary, font=kit.font(26, "semibold"), fill=kit.INK, anchor="ra")
     stars_right = right - 32 - kit.text_width(draw, summary, kit.font(26, "semibold"))
     total = player["stars"] + player["stars_left"]
@@ -263,7 +272,7 @@ def draw_mat(draw: ImageDraw.ImageDraw, player: dict[str, Any], top: int, curren
     wx = right - 190
     for colour, count in player["workers"].items():
         # The worker's colour carries its initial too (R, B, G, Y), so it reads without telling colours apart.
-        draw.ellipse((wx, y - 12, wx + 24, y + 12), fill=WORKER.get(colour, "#888"), outline=kit.INK_DARK, width=2)
+        draw.ellipse((wx, y - 12, wx + 24, y + 12), fill=WORKER.get(colour, kit.GREY), outline=kit.INK_DARK, width=2)
         draw.text((wx + 12, y), colour[0].upper(), font=kit.font(16, "bold"), fill=kit.INK_DARK, anchor="mm")
         draw.text((wx + 28, y), str(count), font=kit.font(22, "bold"), fill=kit.INK, anchor="lm")
         wx += 48
@@ -292,12 +301,13 @@ def render_detail(view: dict[str, Any]) -> bytes:
     scores = [(kit.player_style(p["seat"]), p["name"], f"${p['score']} · {p['stars']} star{'s' * (p['stars'] != 1)}")
               for p in players]
     turn_style = kit.player_style(current) if current is not None else None
-    turn = view["turn"] if not view.get("outcome") else f"Game over — {view['outcome']['summary']}"
+    turn = view["turn"] if not view.get("outcome") else f"Game over: {_p_headline(view).removeprefix('Game over: ')}"
     kit.header_band(draw, kit.WIDTH, view.get("title", "Expeditions"), turn, view["last_move"], turn_style, scores)
     draw_map(draw, view, header)
     draw_side(draw, view, header, map_bottom)
     places = {s["code"]: f"{s['code']}: {s['label']} {s['name']}" for s in view["map"]["spaces"] if s.get("label")}
-    for index, player in enumerate(players):
+    ranked = [player for _, player in _p_places(view)] if view.get("outcome") else players  # the end: best first
+    for index, player in enumerate(ranked):
         where = places.get(player["at"], player["at"])
         draw_mat(draw, player, map_bottom + index * MAT_HEIGHT, player["seat"] == current, where)
     # A 128-colour palette keeps every flat colour of the board, halves the encoding time and the file size.
@@ -460,66 +470,99 @@ def _p_space_box(row: int, col: int) -> tuple[int, int, int, int]:
 
 
 def _p_space(draw: kit.Draw, space: dict[str, Any], origin: tuple[int, int] = (0, 0)) -> None:
+    """One map space as a location tile: its region's colour and landscape, its number on top and its name across
+    the middle; the mech and the top corruption below. A face-down tile shows its region and map token."""
     row, col = space["row"], space["col"]
     ox, oy = origin
     x, y = _p_centre(row, col)
     x, y = x - ox, y - oy
     points = [(px - ox, py - oy) for px, py in _p_hex(row, col)]
     if space["kind"] == "cards":
-        draw.polygon(points, fill="#23283A", outline=kit.INK_MUTED)
+        draw.polygon(points, fill=kit.SLOT, outline=kit.INK_MUTED)
         card = space.get("card")
         box = (x - 42, y - 38, x + 42, y + 38)
         if card is None:
             draw.text((x, y), "empty", font=kit.font(SMALL), fill=kit.INK_MUTED, anchor="mm")
             return
-        draw.rounded_rectangle(box, radius=6, fill=CARD_FILL.get(card["kind"], "#EEE"), outline=kit.INK_DARK)
-        draw.rectangle((box[0] + 2, box[1] + 2, box[2] - 2, box[1] + 8), fill=WORKER.get(card["colour"], "#888"))
+        draw.rounded_rectangle(box, radius=6, fill=CARD_FILL.get(card["kind"], kit.INK), outline=kit.INK_DARK)
+        draw.rectangle((box[0] + 2, box[1] + 2, box[2] - 2, box[1] + 8), fill=WORKER.get(card["colour"], kit.GREY))
         size, name = kit.fit_lines(card["name"], 80, 3, (SMALL,), "semibold")
         y0 = y + 4 - len(name) * (size + 1) / 2
         for index, line in enumerate(name):
             draw.text((x, y0 + index * (size + 1) + size / 2), line, font=kit.font(size, "semibold"),
                       fill=kit.INK_DARK, anchor="mm", role="card")
         return
-    if not space["revealed"]:
-        draw.polygon(points, fill=HIDDEN_FILL[space["kind"]], outline=kit.INK_MUTED)
-        draw.text((x, y - 22), space["kind"][0].upper() + "?", font=kit.font(BIG, "bold"), fill=kit.INK_MUTED,
-                  anchor="mm")
-    else:
-        draw.polygon(points, fill=REGION_FILL[space["kind"]], outline=kit.INK_DARK)
-        draw.text((x, y - 22), space["label"], font=kit.font(BIG, "bold"), fill=kit.INK_DARK, anchor="mm")
-    # The middle row, where the hex is widest: the mech, then the corruption (top token last) or the map token.
+    kind = space["kind"]
     mech = space.get("mech")
-    tokens = space["corruption"][-(2 if mech is not None else 3):] if space["revealed"] else []
-    cleared = space["revealed"] and not space["corruption"] and space.get("cleared_exposed")
-    word = "clear" if cleared else ""
-    width = (36 if mech is not None else 0) + 26 * len(tokens) + (28 if space["map_token"] else 0)
-    width += kit.measure(word, SMALL, "bold") if word else 0
-    left = x - width / 2
-    row = y + 6
-    if mech is not None:
-        kit.draw_token(draw, (left + 17, row), 17, kit.player_style(mech), width=2)
-        left += 36
-    for colour, value in tokens:
-        cx = left + 13
-        fill = {"power": POWER, "guile": GUILE}.get(colour, BOTH)
-        draw.ellipse((cx - 12, row - 12, cx + 12, row + 12), fill=fill, outline=kit.INK_DARK)
-        kit.mark("corruption", (cx - 12, row - 12, cx + 12, row + 12))
-        draw.text((cx, row), str(value), font=kit.font(SMALL, "bold"),
-                  fill=kit.INK if colour == "both" else kit.INK_DARK, anchor="mm", role="label")
-        left += 26
-    if space["map_token"] and not space["revealed"]:
-        draw.rectangle((left + 2, row - 12, left + 26, row + 12), fill="#D8C7A0", outline=kit.INK_DARK)
-        kit.mark("map token", (left + 2, row - 12, left + 26, row + 12))
-        draw.text((left + 14, row), "M", font=kit.font(SMALL, "bold"), fill=kit.INK_DARK, anchor="mm", role="label")
-    if word:
-        draw.text((left, row), word, font=kit.font(SMALL, "bold"), fill=kit.INK_DARK, anchor="lm")
-    draw.text((x, y + 33), space["code"], font=kit.font(SMALL, "bold"),
-              fill=kit.INK_DARK if space["revealed"] else kit.INK_MUTED, anchor="mm")
+    if not space["revealed"]:
+        draw.polygon(points, fill=HIDDEN_FILL[kind], outline=kit.INK_MUTED)
+        kit.terrain(draw, (x, y - 30), kind, 34, kit.INK_MUTED)
+        draw.text((x, y - 4), space["code"], font=kit.font(BIG, "bold"), fill=kit.INK, anchor="mm")
+        items = ([("mech", mech)] if mech is not None else []) + ([("map", None)] if space["map_token"] else [])
+        _p_row(draw, x, y + 24, items)
+        return
+    draw.polygon(points, fill=REGION_FILL[kind], outline=kit.INK_DARK)
+    weight, name = _p_place_name(str(space["name"]))
+    tall = len(name) > 2  # a long name takes a third line: the number goes up, one piece below
+    draw.text((x, y - (41 if tall else 36)), str(space["location"]), font=kit.font(SMALL, "bold"),
+              fill=kit.INK_DARK, anchor="mm")
+    name_y = y - (23 if tall else 18 if len(name) > 1 else 6)
+    for index, line in enumerate(name):
+        draw.text((x, name_y + index * 19), line, font=kit.font(SMALL, weight), fill=kit.INK_DARK, anchor="mm",
+                  role="card")
+    tokens = space["corruption"][-(1 if mech is not None or tall else 2):]
+    items = ([("mech", mech)] if mech is not None else []) + [("corruption", t) for t in tokens]
+    if items:
+        _p_row(draw, x, y + (36 if tall else 31), items[:1] if tall else items)
+    elif space.get("cleared_exposed"):
+        draw.text((x, y + 26), "clear", font=kit.font(SMALL, "bold"), fill=kit.LEAF_DARK, anchor="mm")
+    else:
+        kit.terrain(draw, (x, y + 32), kind, 34)
+
+
+@lru_cache(maxsize=256)
+def _p_place_name(name: str) -> tuple[str, tuple[str, ...]]:
+    """A location's name on its tile, whole: two lines in semibold, else in the narrower regular weight across
+    the tile's full width, else three lines."""
+    tries = [(weight, kit.lines(name, width, SMALL, weight)) for weight, width in (("semibold", 84), ("regular", 88))]
+    whole = len(name.split())
+    for weight, lines in tries:  # every word whole on two lines
+        if len(lines) <= 2 and len(" ".join(lines).split()) == whole:
+            return weight, lines
+    for weight, lines in tries:  # a word broken between its syllables
+        if len(lines) <= 2:
+            return weight, lines
+    return tries[-1]
+
+
+def _p_row(draw: kit.Draw, x: float, row: float, items: list[tuple[str, Any]]) -> None:
+    """The pieces on a space, side by side and centred: a mech (its player's shape and letter), corruption tokens
+    (their value on the colour that pays them), a map token (M on a tile)."""
+    widths = {"mech": 36, "corruption": 22, "map": 22}
+    total = sum(widths[kind] for kind, _ in items) + 2 * (len(items) - 1)
+    left = x - total / 2
+    for kind, item in items:
+        if kind == "mech":
+            kit.draw_token(draw, (left + 18, row), 17, kit.player_style(int(item)), width=2)
+        elif kind == "corruption":
+            colour, value = item
+            cx = left + 11
+            fill = {"power": POWER, "guile": GUILE}.get(colour, BOTH)
+            draw.ellipse((cx - 11, row - 11, cx + 11, row + 11), fill=fill, outline=kit.INK_DARK)
+            kit.mark("corruption", (cx - 11, row - 11, cx + 11, row + 11))
+            draw.text((cx, row), str(value), font=kit.font(SMALL, "bold"),
+                      fill=kit.INK if colour == "both" else kit.INK_DARK, anchor="mm", role="label")
+        else:
+            draw.rectangle((left, row - 11, left + 22, row + 11), fill=kit.MAP_TOKEN, outline=kit.INK_DARK)
+            kit.mark("map token", (left, row - 11, left + 22, row + 11))
+            draw.text((left + 11, row), "M", font=kit.font(SMALL, "bold"), fill=kit.INK_DARK, anchor="mm",
+                      role="label")
+        left += widths[kind] + 2
 
 
 def _p_basecamp(draw: kit.Draw, mechs: list[int]) -> None:
     y = _P_BASECAMP_Y
-    draw.rounded_rectangle((12, y - 20, 12 + 150 + 40 * len(mechs), y + 20), radius=8, fill="#4A4034")
+    draw.rounded_rectangle((12, y - 20, 12 + 150 + 40 * len(mechs), y + 20), radius=8, fill=kit.CAMP_BROWN)
     draw.text((22, y), "Basecamp", font=kit.font(SMALL, "bold"), fill=kit.INK, anchor="lm")
     for index, seat in enumerate(mechs):
         kit.draw_token(draw, (138 + index * 40, y), 17, kit.player_style(seat), width=2)
@@ -535,7 +578,7 @@ def _p_base() -> kit.Face:
 
 
 def _p_legend(draw: kit.Draw, top: int) -> None:
-    """What the map's colours and letters mean, in two lines under it."""
+    """What the map's colours and drawings mean, in two lines under it."""
     face = kit.font(SMALL)
     x, y = 12, top + 11
     draw.text((x, y), "corruption, paid with:", font=face, fill=kit.INK_MUTED, anchor="lm")
@@ -545,8 +588,47 @@ def _p_legend(draw: kit.Draw, top: int) -> None:
         kit.mark("legend", (x - 10, y - 10, x + 10, y + 10))
         draw.text((x + 15, y), word, font=face, fill=kit.INK_MUTED, anchor="lm")
         x += 15 + kit.measure(word, SMALL) + 22
-    draw.text((12, y + 24), "N, C, S: north, central, south · ? face down · M: map token", font=face,
-              fill=kit.INK_MUTED, anchor="lm")
+    x, y = 12, y + 26
+    for kind in ("south", "central", "north"):
+        draw.rounded_rectangle((x, y - 11, x + 34, y + 11), radius=5, fill=REGION_FILL[kind])
+        kit.terrain(draw, (x + 17, y + (4 if kind == "south" else 0)), kind, 26)
+        kit.mark("legend", (x, y - 11, x + 34, y + 11))
+        draw.text((x + 40, y), REGION_WORDS[kind], font=face, fill=kit.INK_MUTED, anchor="lm")
+        x += 40 + kit.measure(REGION_WORDS[kind], SMALL) + 16
+    draw.text((x, y), "· dark: face down · M map token", font=face, fill=kit.INK_MUTED, anchor="lm")
+
+
+@lru_cache(maxsize=256)
+def _p_outline(row: int, col: int, colour: str) -> tuple[Image.Image, Image.Image, tuple[int, int]]:
+    """A space's outline in a player's colour on a white edge, drawn once per process: the piece, its 1-bit mask
+    (lines are not anti-aliased: the cheapest paste) and its place."""
+    left, top, right, bottom = _p_space_box(row, col)
+    piece = Image.new("RGBA", (right - left + 8, bottom - top + 8), (0, 0, 0, 0))
+    points = [(x - left + 4, y - top + 4) for x, y in _p_hex(row, col)]
+    draw = kit.Draw(piece)
+    draw.line([*points, points[0], points[1]], fill=kit.HIGHLIGHT, width=6, joint="curve")
+    draw.line([*points, points[0], points[1]], fill=colour, width=3, joint="curve")
+    mask = piece.getchannel("A").convert("1", dither=Image.Dither.NONE)
+    return piece.convert("RGB"), mask, (left - 4, top - 4)
+
+
+def _p_reachable(draw: kit.Draw, view: dict[str, Any]) -> None:
+    """The spaces the player to move can move to, outlined in their colour, and a word on it by the basecamp."""
+    reachable = set(view.get("reachable") or ())
+    current = view.get("current")
+    if not reachable or current is None:
+        return
+    style = kit.player_style(int(current["seat"]))
+    for space in view["map"]["spaces"]:
+        if space["code"] in reachable:
+            outline, mask, origin = _p_outline(space["row"], space["col"], style.colour)
+            kit.blit(draw._image, outline, origin, mask)
+    x, y = P_SIDE - 12, _P_BASECAMP_Y
+    left = 12 + 150 + 40 * len(view["map"]["basecamp"]["mechs"]) + 12  # clear of the basecamp
+    size, lines = kit.fit_lines("outlined: where the mech can move", x - left, 2, (SMALL,))
+    for index, line in enumerate(lines[:2]):
+        draw.text((x, y - 10 * (len(lines[:2]) - 1) + 20 * index), line, font=kit.font(size), fill=kit.INK,
+                  anchor="rm")
 
 
 def _p_text(draw: kit.Draw, x: float, y: float, text: str, width: int, fill: str = kit.INK,
@@ -579,7 +661,7 @@ def _p_side(draw: kit.Draw, view: dict[str, Any]) -> None:
         start = y
         stars = f"{player['stars']} star{'s' if player['stars'] != 1 else ''}"
         y = _p_player_head(draw, player, x, y, width, f"${player['score']} · {stars}")
-        token = TOKEN_WORDS.get(player["action_token"], "")
+        token = player.get("token_text") or ""
         facts = [f"power {player['power']}", f"guile {player['guile']}", f"hand {len(player['hand'])}"]
         if token and len(view["players"]) <= 3:  # with four or five players the token stays in the detail board
             facts.append(token)
@@ -592,29 +674,67 @@ def _p_side(draw: kit.Draw, view: dict[str, Any]) -> None:
         _p_text(draw, x, y, "Final round: one more turn each", width, kit.YELLOW, "bold")
 
 
-def _p_results(draw: kit.Draw, view: dict[str, Any], left: int, columns: int) -> None:
-    """The end: every player ranked with where their money came from and their stars by glory category, in
-    `columns` columns from `left` (one beside the map for one or two players, two across the board for more)."""
+def _p_places(view: dict[str, Any]) -> list[tuple[int, dict[str, Any]]]:
+    """The players best first with their places (the same money and glory total share a place)."""
     ranked = sorted(view["players"], key=lambda p: (-p["score"], -p["tiebreak"]))
+    return [(1 + sum(1 for o in ranked if (o["score"], o["tiebreak"]) > (p["score"], p["tiebreak"])), p)
+            for p in ranked]
+
+
+def _p_results(draw: kit.Draw, view: dict[str, Any], left: int, columns: int) -> float:
+    """The end: every player ranked (a medal with the place) with where their money came from, in `columns`
+    columns from `left` (one beside the map for one or two players, two across the board for more, with the
+    glory board under them). Returns the y below."""
     column_w = (P_W - 12 - left - 8 * (columns - 1)) // columns
     y_of = [float(P_TOP)] * columns
-    for index, player in enumerate(ranked):
+    row_top = float(P_TOP)
+    for index, (place, player) in enumerate(_p_places(view)):
         column = index % columns
         x = left + column * (column_w + 8)
-        y = _p_player_head(draw, player, x, y_of[column], column_w, f"{index + 1}. ${player['score']}")
+        top = y_of[column] if columns == 1 else row_top
+        if len(view["players"]) > 1:
+            kit.medal(draw, (x + 17, top + 26), 16, place)
+            x += 34
+        y = _p_player_head(draw, player, x, top, column_w - (34 if len(view["players"]) > 1 else 0),
+                           f"${player['score']}")
         parts = player["score_parts"]
-        y = _p_text(draw, x + 42, y, f"{money_parts(parts)} · glory total {player['tiebreak']} (breaks ties)",
-                    column_w - 46)
-        starred = [g["title"] for g in view["glory"] for seat in g["stars"] if seat == player["seat"]]
-        if starred:
-            y = _p_text(draw, x + 42, y, "Stars: " + "; ".join(starred), column_w - 46, kit.YELLOW)
+        text_w = column_w - 46 - (34 if len(view["players"]) > 1 else 0)
+        y = _p_text(draw, x + 42, y, f"{money_parts(parts)} · glory {player['tiebreak']}", text_w)
+        if columns == 1:
+            starred = [g["title"] for g in view["glory"] for seat in g["stars"] if seat == player["seat"]]
+            if starred:
+                y = _p_text(draw, x + 42, y, "Stars: " + "; ".join(starred), text_w, kit.YELLOW)
         y_of[column] = y + 12
+        if columns > 1 and column == columns - 1:
+            row_top = max(y_of)
+    return max(y_of)
+
+
+def _p_glory(draw: kit.Draw, view: dict[str, Any], top: float) -> None:
+    """The glory board at the end: each category with the stars placed on it, as the players' pieces."""
+    draw.text((12, top), "Glory: the stars placed", font=kit.font(BIG, "bold"), fill=kit.YELLOW, role="title")
+    draw.text((P_W - 12, top + 4), "the glory total breaks ties", font=kit.font(SMALL), fill=kit.INK_MUTED,
+              anchor="ra")
+    y0 = top + 34
+    rows = (len(view["glory"]) + 1) // 2
+    column_w = (P_W - 24 - 16) // 2
+    for index, glory in enumerate(view["glory"]):
+        column, row = index // rows, index % rows
+        x, y = 12 + column * (column_w + 16), y0 + row * 38
+        stars = glory["stars"]
+        pieces_w = 38 * len(stars)
+        title, _ = kit.fitted(str(glory["title"]), column_w - pieces_w - 8, SMALL, "regular", SMALL)
+        draw.text((x, y + 17), title, font=kit.font(SMALL), fill=kit.INK if stars else kit.INK_MUTED, anchor="lm")
+        for number, seat in enumerate(stars):
+            kit.draw_token(draw, (x + column_w - 18 - 38 * (len(stars) - 1 - number), y + 17), 17,
+                           kit.player_style(int(seat)), width=2)
 
 
 def money_parts(parts: dict[str, Any]) -> str:
     """Where a final score came from, in dollars as the rulebook counts them."""
     return (f"coins ${parts['coins']} + upgrades ${parts['upgrades']} + corruption ${parts['corruption']} + "
             f"stars ${parts['stars']}")
+
 
 
 def _p_summary(view: dict[str, Any]) -> str:
@@ -644,9 +764,10 @@ def render_image(view: dict[str, Any]) -> Image.Image:
         if len(view["players"]) <= 2:  # room beside the final map
             _p_results(draw, view, P_SIDE, 1)
         else:
-            _p_results(draw, view, 12, 2)
+            _p_glory(draw, view, _p_results(draw, view, 12, 2) + 4)
     else:
         kit.phone_header(draw, P_W, _p_headline(view), view["last_move"], style)
+        _p_reachable(draw, view)
         _p_side(draw, view)
     return image
 

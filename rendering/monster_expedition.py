@@ -35,8 +35,10 @@ def plural(count: int, word: str, many: str | None = None) -> str:
     return f"{count} {word if count == 1 else many or word + 's'}"
 DIE_COLOURS = {"yellow": (kit.YELLOW, kit.INK_DARK), "blue": (kit.BLUE, kit.INK), "green": (kit.BLUISH_GREEN,
                                                                                              kit.INK_DARK),
-               "black": ("#0E0F14", kit.INK)}
-SYMBIOSIS_COLOURS = {"red": kit.VERMILLION, "purple": kit.REDDISH_PURPLE, "white": "#F4F1EA"}
+               "black": (kit.DIE_BLACK, kit.INK)}
+SYMBIOSIS_COLOURS = {"red": kit.VERMILLION, "purple": kit.REDDISH_PURPLE, "white": kit.INK}
+TRADER_FRAME = kit.INK_MUTED
+"""The Monster Trader belongs to nobody: framed in a neutral colour, never a player's."""
 ABILITY_TEXT = {"misthrow": "Misthrow: +1 camp", "steal": "Steal a cage", "improve": "On capture: +1 camp", "none": ""}
 
 MARGIN = 24
@@ -86,7 +88,7 @@ def _symbiosis_badge(draw: ImageDraw.ImageDraw, centre: tuple[int, int], symbol:
         for index, colour in enumerate(SYMBIOSIS_COLOURS.values()):
             draw.pieslice(box, start=-90 + 120 * index, end=30 + 120 * index, fill=colour)
         inner = radius * 0.66
-        draw.ellipse((x - inner, y - inner, x + inner, y + inner), fill="#F4F1EA")
+        draw.ellipse((x - inner, y - inner, x + inner, y + inner), fill=kit.INK)
     elif symbol in SYMBIOSIS_COLOURS:
         draw.ellipse(box, fill=SYMBIOSIS_COLOURS[symbol])
     else:
@@ -101,11 +103,11 @@ def _symbiosis_badge(draw: ImageDraw.ImageDraw, centre: tuple[int, int], symbol:
 
 def _card(draw: ImageDraw.ImageDraw, x: int, y: int, card: dict[str, Any]) -> None:
     if card.get("kind") == "trader":
-        kit.rounded_panel(draw, (x, y, x + CARD_W, y + CARD_H), fill=kit.PANEL_LIGHT, outline=kit.ORANGE, width=3)
+        kit.rounded_panel(draw, (x, y, x + CARD_W, y + CARD_H), fill=kit.PANEL_LIGHT, outline=TRADER_FRAME, width=3)
         draw.text((x + CARD_W / 2, y + 40), "Monster", font=kit.font(30, "bold"), fill=kit.INK, anchor="mm")
         draw.text((x + CARD_W / 2, y + 74), "Trader", font=kit.font(30, "bold"), fill=kit.INK, anchor="mm")
         draw.text((x + CARD_W / 2, y + 124), f"6 cages for {card.get('cost', 40)}", font=kit.font(26, "semibold"),
-                  fill=kit.ORANGE, anchor="mm")
+                  fill=kit.INK, anchor="mm")
         return
     region = str(card.get("region"))
     kit.rounded_panel(draw, (x, y, x + CARD_W, y + CARD_H), fill=kit.PANEL_LIGHT)
@@ -130,15 +132,14 @@ def _card(draw: ImageDraw.ImageDraw, x: int, y: int, card: dict[str, Any]) -> No
         kit.draw_token(draw, (x + 84, y + 25), 18, kit.player_style(int(crest)), outline=kit.INK, width=2)
 
 
-def _die(draw: ImageDraw.ImageDraw, x: int, y: int, die: dict[str, Any], faded: bool = False) -> None:
-    fill, ink = DIE_COLOURS.get(str(die["colour"]), DIE_COLOURS["black"])
-    draw.rounded_rectangle((x, y, x + DIE, y + DIE), radius=10, fill=fill,
-                           outline=kit.INK_MUTED if die["colour"] == "black" else kit.INK_DARK, width=2)
-    kit.mark("die", (x, y, x + DIE, y + DIE))
-    draw.text((x + DIE / 2, y + DIE / 2), str(die["value"]), font=kit.font(32, "bold"), fill=ink, anchor="mm",
-              role="label")
-    if faded:
-        draw.line((x + 6, y + 6, x + DIE - 6, y + DIE - 6), fill=kit.BAD, width=5)
+def _die(draw: ImageDraw.ImageDraw, x: int, y: int, die: dict[str, Any], faded: bool = False,
+         banked: bool = False) -> None:
+    """A die of the detail board's tray: the kit's drawn die (pips on a black die, the number on a coloured one)."""
+    colour = str(die["colour"])
+    fill, ink = DIE_COLOURS.get(colour, DIE_COLOURS["black"])
+    state = "lost" if faded else "banked" if banked else "rolled"
+    face = kit.die_face(DIE, int(die["value"]), fill, ink, colour == "black", state, kit.PANEL)
+    kit.paste(draw._image, face, (x - 3, y - 3))  # type: ignore[attr-defined]
 
 
 def _section_title(draw: ImageDraw.ImageDraw, y: int, title: str, right: str = "") -> int:
@@ -184,7 +185,7 @@ def _draw_tray(draw: ImageDraw.ImageDraw, y: int, view: dict[str, Any]) -> int:
     draw.text((MARGIN + 20, row_y + DIE / 2), "Banked", font=kit.font(24), fill=kit.INK_MUTED, anchor="lm")
     x = MARGIN + 120
     for die in tray["banked"]:
-        _die(draw, x, row_y, die)
+        _die(draw, x, row_y, die, banked=True)
         x += DIE + 8
     for die in tray["lost"]:
         _die(draw, x, row_y, die, faded=True)
@@ -456,11 +457,11 @@ def _p_card_face(card_key: tuple[Any, ...]) -> kit.Face:
 
 def _p_draw_card(draw: kit.Draw, card: dict[str, Any]) -> None:
     if card.get("kind") == "trader":
-        draw.rectangle((0, 0, P_CARD_W - 1, P_CARD_H - 1), outline=kit.ORANGE, width=3)
+        draw.rectangle((0, 0, P_CARD_W - 1, P_CARD_H - 1), outline=TRADER_FRAME, width=3)
         draw.text((P_CARD_W / 2, 28), "Monster", font=kit.font(BIG, "bold"), fill=kit.INK, anchor="mm", role="name")
         draw.text((P_CARD_W / 2, 54), "Trader", font=kit.font(BIG, "bold"), fill=kit.INK, anchor="mm", role="name")
         draw.text((P_CARD_W / 2, 80), f"6 cages for {card.get('cost', 40)}", font=kit.font(SMALL, "semibold"),
-                  fill=kit.ORANGE, anchor="mm")
+                  fill=kit.INK, anchor="mm")
         return
     region = str(card.get("region"))
     draw.rectangle((0, 0, P_CARD_W, 30), fill=REGION_COLOURS[region])
@@ -476,10 +477,11 @@ def _p_draw_card(draw: kit.Draw, card: dict[str, Any]) -> None:
     draw.text((5, P_CARD_H - 23), f"{card['vp']} VP · caged {card['caged_vp']}", font=kit.font(SMALL), fill=kit.INK)
 
 
-def _p_display(image: Image.Image, draw: kit.Draw, view: dict[str, Any], top: int) -> int:
+def _p_display(image: Image.Image, draw: kit.Draw, view: dict[str, Any], top: int, rows: int = P_ROWS) -> int:
     cards = view["display"]
-    room = P_COLUMNS * P_ROWS
+    room = P_COLUMNS * rows
     shown = cards if len(cards) <= room else cards[: room - 1]
+    affordable = set(view["tray"].get("affordable") or ())
     for index, card in enumerate(shown):
         column, row = index % P_COLUMNS, index // P_COLUMNS
         x, y = 12 + column * (P_CARD_W + P_GAP), top + row * (P_CARD_H + P_GAP)
@@ -489,51 +491,144 @@ def _p_display(image: Image.Image, draw: kit.Draw, view: dict[str, Any], top: in
         if crest is not None:  # the crest owner's token in the band
             draw.ellipse((x + 82 - 20, y + 15 - 20, x + 82 + 20, y + 15 + 20), fill=kit.PANEL)
             kit.draw_token(draw, (x + 82, y + 15), 17, kit.player_style(int(crest)), outline=kit.INK, width=2)
+        if card.get("id") in affordable:  # what the player to move can buy now: a frame and a tick
+            draw.rectangle((x - 3, y - 3, x + P_CARD_W + 2, y + P_CARD_H + 2), outline=kit.GOOD_TEXT, width=3)
+            _p_tick(draw, (x + P_CARD_W - 14, y + P_CARD_H - 13))
     if len(cards) > room:
-        x, y = 12 + (P_COLUMNS - 1) * (P_CARD_W + P_GAP), top + (P_ROWS - 1) * (P_CARD_H + P_GAP)
+        x, y = 12 + (P_COLUMNS - 1) * (P_CARD_W + P_GAP), top + (rows - 1) * (P_CARD_H + P_GAP)
         kit.rounded_panel(draw, (x, y, x + P_CARD_W, y + P_CARD_H), fill=kit.PANEL, radius=8)
         draw.text((x + P_CARD_W / 2, y + P_CARD_H / 2), f"+{len(cards) - room + 1} more", font=kit.font(BIG, "bold"),
                   fill=kit.INK, anchor="mm")
     if not cards:
         draw.text((12, top + 10), "The display is empty.", font=kit.font(SMALL), fill=kit.INK_MUTED)
-    return _p_legend(draw, top + P_ROWS * (P_CARD_H + P_GAP) - 2)
+    return _p_legend(draw, view, top + rows * (P_CARD_H + P_GAP) - 2)
 
 
-def _p_legend(draw: kit.Draw, top: int) -> int:
-    """What the cards' letters and badges mean, in one line under the display."""
+def _p_tick(draw: kit.Draw, centre: tuple[float, float], radius: int = 11) -> None:
+    """The mark of a card the player to move can afford: a tick in a green disc (shape and colour)."""
+    x, y = centre
+    draw.ellipse((x - radius, y - radius, x + radius, y + radius), fill=kit.GOOD_TEXT, outline=kit.INK_DARK)
+    draw.line([(x - radius * 0.5, y), (x - radius * 0.1, y + radius * 0.45), (x + radius * 0.55, y - radius * 0.45)],
+              fill=kit.INK_DARK, width=3)
+    kit.mark("tick", (x - radius, y - radius, x + radius, y + radius))
+
+
+def _p_legend(draw: kit.Draw, view: dict[str, Any], top: int) -> int:
+    """What the cards' letters and badges mean, in one line under the display, and the deck on the right."""
     face = kit.font(SMALL)
     x, y = 12, top + 11
-    text = "A Aerie, D Depths, F Enchanted Forest, * all · symbiosis:"
+    text = "A Aerie, D Depths, F Forest, * all:"
     draw.text((x, y), text, font=face, fill=kit.INK_MUTED, anchor="lm")
     x += kit.measure(text, SMALL) + 20
     for symbol, word in (("red", "red"), ("purple", "purple"), ("white", "white"), ("wild", "wild")):
         _symbiosis_badge(draw, (x, y), symbol, radius=15)
         draw.text((x + 19, y), word, font=face, fill=kit.INK_MUTED, anchor="lm")
-        x += 19 + kit.measure(word, SMALL) + 24
+        x += 19 + kit.measure(word, SMALL) + 20
+    facts = [f"deck {view['deck_size']}", f"round {view['round']}"] + (["LAST ROUND"] if view.get("last_round")
+                                                                       else [])
+    deck = " · ".join(facts)
+    if view.get("over"):  # (the deck no longer matters)
+        pass
+    elif x + kit.measure(deck, SMALL, "semibold") <= P_W - 12:
+        draw.text((P_W - 12, y), deck, font=kit.font(SMALL, "semibold"), fill=kit.INK, anchor="rm")
+    else:  # the last round says so on a line of its own
+        draw.text((P_W - 12, y + 24), deck, font=kit.font(SMALL, "semibold"), fill=kit.INK, anchor="rm")
     return top + 24
 
 
-def _p_tray(draw: kit.Draw, view: dict[str, Any], top: int) -> int:
+HUNT_H = 52
+DIE_PX = 40
+"""The hunt band under the display: the dice drawn at 20 points on a phone."""
+
+
+def _p_dice(image: Image.Image, dice: list[dict[str, Any]], x: float, y: int, state: str) -> float:
+    for die in dice:
+        colour = str(die["colour"])
+        fill, ink = DIE_COLOURS.get(colour, DIE_COLOURS["black"])
+        face = kit.die_face(DIE_PX, int(die["value"]), fill, ink, colour == "black", state)
+        kit.paste(image, face, (round(x), y))
+        x += face.image.width + 4
+    return x
+
+
+def _p_words(draw: kit.Draw, x: float, y: float, text: str, fill: str = kit.INK_MUTED,
+             weight: str = "regular") -> float:
+    draw.text((x, y), text, font=kit.font(SMALL, weight), fill=fill, anchor="lm")
+    return x + kit.measure(text, SMALL, weight) + 8
+
+
+def _p_hunt(image: Image.Image, draw: kit.Draw, view: dict[str, Any], top: int) -> int:
+    """The hunt drawn as dice: banked (framed), rolled, lost to a misthrow (struck out); while a player picks a
+    camp, that player's three camps and the dice each would roll; while buying, what is left to spend."""
     tray = view["tray"]
-    facts = [f"Deck {view['deck_size']}", f"round {view['round']}"] + (["LAST ROUND"] if view.get("last_round")
-                                                                       else [])
     region = tray.get("region")
+    middle = top + HUNT_H // 2
+    dice_y = middle - (DIE_PX + 6) // 2
+    x: float = 12
     if region is None:
-        text = "No hunt yet this turn"
-    else:
-        banked = " ".join(str(d["value"]) for d in tray["banked"])
-        hunt = f"{REGION_SHORT[region]} hunt: "
-        text = hunt + (f"banked {banked} = {tray['banked_total']}" if banked else "nothing banked yet")
-        if tray.get("remaining") is not None:
-            text = hunt + f"{tray['remaining']} of {tray['hunting_value']} left to spend"
-        elif tray["rolled"]:
-            text += " · rolled " + " ".join(str(d["value"]) for d in tray["rolled"])
-        if tray.get("lost"):
-            lost = len(tray["lost"])
-            text += f" · {plural(lost, 'die', 'dice')} lost to " + ("a misthrow" if lost == 1 else "misthrows")
-    draw.text((12, top + 2), text, font=kit.font(SMALL, "semibold"), fill=kit.INK)
-    draw.text((P_W - 12, top + 2), " · ".join(facts), font=kit.font(SMALL), fill=kit.INK_MUTED, anchor="ra")
-    return top + 28
+        active = view.get("active")
+        if active is None or view.get("phase") != "camp":
+            _p_words(draw, x, middle, "No hunt yet this turn", kit.INK, "semibold")
+            return top + HUNT_H
+        player = next(p for p in view["players"] if int(p["seat"]) == int(active))
+        x = _p_words(draw, x, middle, "Camps:", kit.INK, "semibold")
+        for region_key in ("aerie", "depths", "forest"):
+            camp = player["camps"][region_key]
+            colour = str(camp["die"])
+            fill, ink = DIE_COLOURS.get(colour, DIE_COLOURS["black"])
+            x = _p_words(draw, x, middle, REGION_SHORT[region_key], kit.INK, "semibold") - 2
+            kit.paste(image, kit.die_face(DIE_PX - 8, 0, fill, ink, False, label=REGION_LETTERS[region_key]),
+                      (round(x), dice_y + 4))
+            x += DIE_PX - 8 + 8
+            x = _p_words(draw, x, middle, f"+{camp['black']} black") + 10
+        return top + HUNT_H
+    hunt = f"{REGION_SHORT[region]} hunt"
+    x = _p_words(draw, x, middle, hunt, kit.INK, "semibold")
+    if tray["banked"]:
+        x = _p_dice(image, tray["banked"], x, dice_y, "banked")
+        x = _p_words(draw, x, middle, f"= {tray['banked_total']}", kit.INK, "bold") + 6
+    if tray.get("remaining") is not None:
+        left = f"{tray['remaining']} of {tray['hunting_value']} left to spend"
+        if tray.get("cage_affordable"):
+            left += " · a cage costs 10"
+        x = _p_words(draw, x, middle, left, kit.INK, "semibold")
+    elif tray["rolled"]:
+        x = _p_words(draw, x, middle, "rolled" if tray["banked"] else "rolled, none banked yet:")
+        x = _p_dice(image, tray["rolled"], x, dice_y, "rolled") + 6
+    if tray.get("lost"):
+        x = _p_words(draw, x, middle, "lost")
+        _p_dice(image, tray["lost"], x, dice_y, "lost")
+    return top + HUNT_H
+
+
+def _p_camps(draw: kit.Draw, x: float, y: float, player: dict[str, Any]) -> float:
+    """A player's three camp levels as chips in the regions' colours ("A 5"; a final camp is framed)."""
+    for region in ("aerie", "depths", "forest"):
+        camp = player["camps"][region]
+        chip = _p_camp_chip(region, int(camp["level"]), bool(camp["final"]))
+        kit.paste(draw._image, chip, (round(x), round(y)))  # type: ignore[attr-defined]
+        x += chip.image.width + 6
+    return x
+
+
+@lru_cache(maxsize=64)
+def _p_camp_chip(region: str, level: int, final: bool) -> kit.Face:
+    """One camp's chip, drawn once per process on the board's background."""
+    text = f"{REGION_LETTERS[region]} {level}"
+    width = kit.measure(text, SMALL, "bold") + 14
+    image = Image.new("RGB", (width + 1, 25), kit.BACKGROUND)
+    with kit.building(image) as drawn:
+        draw = kit.Draw(image)
+        draw.rounded_rectangle((0, 0, width, 24), radius=6, fill=REGION_COLOURS[region],
+                               outline=kit.INK if final else None, width=2)
+        draw.text((width / 2, 12), text, font=kit.font(SMALL, "bold"), fill=REGION_INK[region], anchor="mm",
+                  role="label")
+        kit.mark("camp", (0, 0, width, 24))
+    return kit.Face(image, drawn)
+
+
+def _place_text(place: int) -> str:
+    return {1: "1st", 2: "2nd", 3: "3rd"}.get(place, f"{place}th")
 
 
 def _p_players(draw: kit.Draw, view: dict[str, Any], top: int) -> int:
@@ -544,48 +639,61 @@ def _p_players(draw: kit.Draw, view: dict[str, Any], top: int) -> int:
     column_w = (P_W - 24 - 8) // 2 if len(view["players"]) > 1 else P_W - 24
     y_of = [top, top]
     by_seat = {int(p["seat"]): p for p in view["players"]}
+    ranked = over and standard
     for index, player in enumerate(by_seat[s] for s in _ranked_seats(view)):  # at the end, best first
         column = index % 2 if len(view["players"]) > 1 else 0
         x, y = 12 + column * (column_w + 8), y_of[column]
         style = kit.player_style(int(player["seat"]))
         start = y
-        kit.draw_token(draw, (x + 18, y + 17), 17, style, width=2)
+        indent = 42
+        if ranked:  # the place as a medal beside the player's piece
+            place = 1 + sum(1 for s in view["scores"] if s["total"] > scores[player["seat"]]["total"])
+            kit.medal(draw, (x + 17, y + 26), 16, place)
+            kit.draw_token(draw, (x + 52, y + 17), 17, style, width=2)
+            indent = 76
+        else:
+            kit.draw_token(draw, (x + 18, y + 17), 17, style, width=2)
         score = scores.get(player["seat"], {})
-        if over and standard:
+        if ranked:
             score_text = f"{score['total']} VP" + (" · winner" if player["seat"] in view["result"]["winners"] else "")
         elif standard:
             score_text = str(score.get("text", ""))
         else:
             score_text = plural(int(player["cages"]), "cage")
-        names = kit.name_lines(str(player["name"]), column_w - 48)
+        names = kit.name_lines(str(player["name"]), column_w - indent - 6)
         for line in names:
-            draw.text((x + 42, y), line, font=kit.font(BIG, "bold"), fill=kit.INK, role="name")
+            draw.text((x + indent, y), line, font=kit.font(BIG, "bold"), fill=kit.INK, role="name")
             y += 28
-        room = column_w - 46 - kit.measure(names[-1], BIG, "bold") - 16
+        room = column_w - indent - 4 - kit.measure(names[-1], BIG, "bold") - 16
         if kit.measure(score_text, BIG, "bold") <= room:  # the score on the name's last line when both fit
             draw.text((x + column_w - 4, y - 28), score_text, font=kit.font(BIG, "bold"), fill=kit.INK, anchor="ra",
                       role="score")
         else:
-            draw.text((x + 42, y), score_text, font=kit.font(BIG, "bold"), fill=kit.INK, role="score")
+            draw.text((x + indent, y), score_text, font=kit.font(BIG, "bold"), fill=kit.INK, role="score")
             y += 30
+        text_x, text_w = x + 42, column_w - 46
         if over:
             parts = f"{player['monster_points']} from monsters + {player.get('cage_points', 0)} from cages"
             if not standard:
                 parts = f"{player['monster_points']} VP from monsters"
-            y = _p_text(draw, x + 42, y, parts, column_w - 46)
+            y = _p_text(draw, text_x, y, parts, text_w)
             cages = ", ".join(f"{c['name']} {c.get('caged_vp', '')}".strip() for c in player.get("cages_revealed", []))
             if cages:
-                y = _p_text(draw, x + 42, y, f"Cages: {cages}", column_w - 46, kit.ORANGE, keep_numbers=True)
+                y = _p_text(draw, text_x, y, f"Cages: {cages}", text_w, kit.ORANGE, keep_numbers=True)
             monsters = ", ".join(f"{m['name']} {m['vp']}" for m in player["monsters"])
             if monsters:
-                y = _p_text(draw, x + 42, y, f"Monsters: {monsters}", column_w - 46, kit.INK_MUTED,
-                            keep_numbers=True)
+                y = _p_text(draw, text_x, y, f"Monsters: {monsters}", text_w, kit.INK_MUTED, keep_numbers=True)
         else:
-            facts = [plural(len(player["monsters"]), "monster"), plural(int(player["symbiosis_sets"]), "symbiosis set")]
+            facts = [plural(len(player["monsters"]), "monster"), plural(int(player["symbiosis_sets"]), "set")]
             if standard:
                 facts.append(plural(int(player["crests"]), "crest"))
-            y = _p_text(draw, x + 42, y, camp_levels(player, board=True), column_w - 46, kit.INK_MUTED)
-            y = _p_text(draw, x + 42, y, kit.facts_line(facts), column_w - 46, kit.INK_MUTED)
+            after = _p_camps(draw, text_x, y + 1, player) + 8
+            line = kit.facts_line(facts)
+            if after + kit.measure(line.replace("\u00a0", " "), SMALL) <= x + column_w - 2:
+                draw.text((after, y + 1), line, font=kit.font(SMALL), fill=kit.INK_MUTED)
+                y += 28
+            else:
+                y = _p_text(draw, text_x, y + 28, line, text_w, kit.INK_MUTED)
         if standard and player["seat"] == active and not over:
             draw.rounded_rectangle((x - 6, start - 6, x + column_w + 2, y + 2), radius=8, outline=style.colour,
                                    width=3)
@@ -627,11 +735,22 @@ def render_image(view: dict[str, Any]) -> Image.Image:
         y = _p_solo(draw, solo, y)
         if view.get("over"):
             y = int(_p_text(draw, 12, y, str(view["turn"]), P_W - 24, kit.INK, "semibold")) + 6
-    if not view.get("over"):  # at the end the display and the dice no longer matter: the results take the room
+    if not view.get("over"):  # at the end the dice no longer matter: the results take the room
         y = _p_display(image, draw, view, y)
-        y = _p_tray(draw, view, y)
-    _p_players(draw, view, y)
+        y = _p_hunt(image, draw, view, y)
+        _p_players(draw, view, y)
+    else:  # the results first, then the wilderness as the game left it, when there is room for it
+        y = _p_players(draw, view, y)
+        rows = next((rows for rows in range(P_ROWS, 0, -1) if P_H - y >= _display_h(rows)), 0)
+        if rows:
+            _p_display(image, draw, view, P_H - _display_h(rows) + 4, rows)
     return image
+
+
+def _display_h(rows: int) -> int:
+    """The display's height in `rows` rows of cards with its legend line, a margin above and one below (a badge's
+    letter stays clear of the edge)."""
+    return rows * (P_CARD_H + P_GAP) + 24 + 8 + 20
 
 
 def render(view: dict[str, Any]) -> bytes:

@@ -44,11 +44,11 @@ TILE_H = 300
 HEADER_COLUMN = (WIDTH - 48) // 3 - 50  # the room kit.header_band gives one score entry
 ARROWS = {"up": "↑", "down": "↓", "left": "←", "right": "→",
           "up-left": "↖", "up-right": "↗", "down-left": "↙", "down-right": "↘"}
-PLANET = "#B0703C"
-MOON = "#9AA6BC"
-CARD_FACE = "#F4F1EA"
-CARD_BACK = "#3C5A8C"
-GOOD_TEXT = "#3FD0A4"  # a lighter bluish green: the palette's #009E73 is too dark for text on the tiles
+PLANET = kit.RUST
+MOON = kit.SILVER
+CARD_FACE = kit.CARD_FACE
+CARD_BACK = kit.CARD_BACK
+GOOD_TEXT = kit.GOOD_TEXT  # a lighter bluish green: the palette's #009E73 is too dark for text on the tiles
 
 
 def pts(count: int) -> str:
@@ -77,10 +77,8 @@ def tile_face(name: str, kind: str, points: int, rule: str) -> kit.Face:
 
 
 def _draw_tile(draw: kit.Draw, name: str, kind: str, points: int, rule: str) -> None:
-    disc = PLANET if kind == "planet" else MOON
-    draw.ellipse((16, 16, 76, 76), fill=disc, outline=INK_DARK, width=3)
-    if kind == "planet":
-        draw.arc((6, 36, 86, 58), 200, 340, fill=INK, width=3)
+    body = kit.body_face(26, kind, PANEL_LIGHT)
+    kit.paste(draw._image, body, (46 - body.image.width // 2, 46 - body.image.height // 2))  # type: ignore[attr-defined]
     title, face = kit.fitted(name, TILE_W - 190, 40, "bold", 20)
     draw.text((92, 14), title, font=face, fill=INK)
     draw.text((92, 58), kind, font=font(24), fill=INK_MUTED)
@@ -145,16 +143,15 @@ def _draw_grid(image: Image.Image, draw: ImageDraw.ImageDraw, view: View, top: i
             style = style_of(view, owner)
             if style is not None:
                 cx, cy = x0 + 44 + index * 62, y1 - 46
-                draw.rounded_rectangle((cx - 29, cy - 29, cx + 29, cy + 29), radius=8, fill=PANEL)
-                draw_token(draw, (cx, cy), 26, style)
-        # Explorers, larger and ringed in white, along the bottom right.
+                face = kit.piece_face("cube", 54, style)
+                kit.paste(image, face, (cx - face.image.width // 2, cy - face.image.height // 2), mask=True)
+        # Explorers, standing figures, along the bottom right.
         for index, owner in enumerate(entry["explorers"]):
             style = style_of(view, owner)
             if style is not None:
                 cx = x1 - 50 - index * 78
-                draw.ellipse((cx - 40, y1 - 92, cx + 40, y1 - 12), fill=HIGHLIGHT)
-                draw.ellipse((cx - 36, y1 - 88, cx + 36, y1 - 16), fill=BACKGROUND)
-                draw_token(draw, (cx, y1 - 52), 31, style, width=4)
+                face = kit.piece_face("pawn", 72, style)
+                kit.paste(image, face, (cx - face.image.width // 2, y1 - 52 - face.image.height // 2), mask=True)
     crossings: dict[frozenset[int], int] = {}
     for move in view["last_moves"]:
         style = style_of(view, move["who"])
@@ -194,10 +191,11 @@ def _draw_card_back(draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], l
 
 def _draw_participants(draw: ImageDraw.ImageDraw, view: View, top: int) -> int:
     top = _section_title(draw, "Explorers", top)
-    for entry in view["participants"]:
+    for _, entry in _p_ranked(view):  # at the end, best first
         style = style_of(view, entry["id"])
         scored = entry.get("scored", [])
-        height = 104 + 38 * len(scored)
+        unscored = entry.get("unscored", []) if view["phase"] == "over" else []  # revealed at the end
+        height = 104 + 38 * (len(scored) + len(unscored))
         current = entry["id"] == view.get("current")
         rounded_panel(draw, (MARGIN, top, WIDTH - MARGIN, top + height), fill=PANEL,
                       outline=HIGHLIGHT if current else None, width=3)
@@ -222,10 +220,11 @@ def _draw_participants(draw: ImageDraw.ImageDraw, view: View, top: int) -> int:
             extra = []
             if entry.get("held"):
                 extra.append("held by gravity")
-            if view["mode"] not in ("abstract",):
+            if view["mode"] not in ("abstract",) and view["phase"] != "over":
                 extra.append(f"{entry['hand_size']} secret card{'s' if entry['hand_size'] != 1 else ''}")
             draw.text((right, top + 56), " · ".join(extra), font=font(26), fill=INK_MUTED, anchor="ra")
-            for index in range(entry.get("hand_size", 0) if view["mode"] != "abstract" else 0):
+            backs = entry.get("hand_size", 0) if view["mode"] != "abstract" and view["phase"] != "over" else 0
+            for index in range(backs):
                 x = right - 380 - index * 40
                 _draw_card_back(draw, (x, top + 52, x + 32, top + 92), "")
         else:
@@ -233,12 +232,13 @@ def _draw_participants(draw: ImageDraw.ImageDraw, view: View, top: int) -> int:
             left = card["moves_left"]
             draw.text((right, top + 56), f"{card['name']}: {left} move{'s' if left != 1 else ''} left", font=font(26),
                       fill=INK_MUTED, anchor="ra")
-        for index, card in enumerate(scored):
+        for index, card in enumerate([*scored, *unscored]):
             x, y = MARGIN + 80, top + 94 + index * 38  # one per line: the whole condition stays readable
-            draw.text((x, y - 2), "✓", font=font(28, "bold"), fill=GOOD_TEXT)
-            text = f"{card['name']} ({pts(card['points'])}): {card['text']}"
+            done = index < len(scored)
+            draw.text((x, y - 2), "✓" if done else "×", font=font(28, "bold"), fill=GOOD_TEXT if done else INK_MUTED)
+            text = f"{card['name']} ({pts(card['points'])}): {card['text']}" + ("" if done else " (not scored)")
             text, face = kit.fitted(text, WIDTH - 2 * MARGIN - 130, 24, "regular", 16)
-            draw.text((x + 28, y), text, font=face, fill=INK)
+            draw.text((x + 28, y), text, font=face, fill=INK if done else INK_MUTED)
         top += height + 12
     return top
 
@@ -386,7 +386,10 @@ def render_detail(view: View) -> bytes:
     if view["mode"] in ("solo", "solo-hard"):
         top = _draw_automation_cards(draw, view, top)
     top = _draw_participants(draw, view, top)
-    return encode_png(canvas.crop((0, 0, WIDTH, top + MARGIN)))
+    # A 128-colour palette, as Expeditions' detail board: flat colours and anti-aliased text look the same, and the
+    # file stays under 200 KB with every card of a final board face up (full colour: up to 240 KB).
+    board = canvas.crop((0, 0, WIDTH, top + MARGIN))
+    return encode_png(board.quantize(128, method=Image.Quantize.FASTOCTREE))
 
 
 # --- the public board: 800 x 640 for every mode and player count, read on a phone -----------------------------
@@ -415,13 +418,27 @@ def _p_tile(name: str, kind: str, points: int, rule: str) -> kit.Face:
 
 
 def _p_draw_tile(draw: kit.Draw, name: str, kind: str, points: int, rule: str) -> None:
-    draw.ellipse((6, 8, 30, 32), fill=PLANET if kind == "planet" else MOON, outline=INK_DARK, width=2)
-    draw.text((36, 4), name, font=font(24, "bold"), fill=INK, role="card")
-    cx, cy = P_TILE_W - 22, 22
-    draw.ellipse((cx - 18, cy - 18, cx + 18, cy + 18), fill=YELLOW, outline=INK_DARK, width=2)
-    draw.text((cx, cy), str(points), font=font(24, "bold"), fill=INK_DARK, anchor="mm", role="score")
-    for index, line in enumerate(kit.lines(rule, P_TILE_W - 12, SMALL, "semibold")[:3] if rule else ()):
-        draw.text((6, 42 + index * 21), line, font=font(SMALL, "semibold"), fill=YELLOW)
+    """A location at phone size: the planet or moon drawn as a body, its name and its points beside it, its rule
+    below (two lines: the narrower regular weight when semibold needs three)."""
+    body = kit.body_face(18, kind, PANEL_LIGHT)
+    kit.paste(draw._image, body, (30 - body.image.width // 2, 24 - body.image.height // 2))  # type: ignore[attr-defined]
+    draw.text((63, 4), name, font=font(_name_size(name), "bold"), fill=INK, role="card")
+    cx, cy = P_TILE_W - 20, 22
+    draw.ellipse((cx - 16, cy - 16, cx + 16, cy + 16), fill=YELLOW, outline=INK_DARK, width=2)
+    draw.text((cx, cy), str(points), font=font(BIG, "bold"), fill=INK_DARK, anchor="mm", role="score")
+    if rule:
+        lines = kit.lines(rule, P_TILE_W - 12, SMALL, "semibold")
+        weight = "semibold" if len(lines) <= 2 else "regular"
+        for index, line in enumerate(kit.lines(rule, P_TILE_W - 12, SMALL, weight)):
+            draw.text((6, 50 + index * 20), line, font=font(SMALL, weight), fill=YELLOW)
+
+
+def _name_size(name: str) -> int:
+    """The largest bold size, 24 down to 18 px, at which a location's name fits between its body and points."""
+    size = 24
+    while size > SMALL and kit.measure(name, size, "bold") > P_TILE_W - 63 - 40:
+        size -= 1
+    return size
 
 
 CACHED_GRID_BYTES = 16 << 20
@@ -461,40 +478,20 @@ def _p_pointer(draw: ImageDraw.ImageDraw, move: View, style: PlayerStyle) -> Non
                  fill=style.colour, outline=HIGHLIGHT, width=2)
 
 
-def _p_piece(draw: kit.Draw, centre: tuple[int, int], style: PlayerStyle, explorer: bool) -> None:
-    """A marker cube on its square plate, or an explorer ringed in white: one sprite per process (a late board has
-    a dozen), drawn in place when a test records the board."""
-    cx, cy = centre
-    if kit.is_recording():
-        _p_plate(draw, centre, explorer)
-        draw_token(draw, (cx, cy), 17, style, width=2)
-        return
-    sprite = _p_piece_sprite(style, explorer)
-    kit.blit(draw._image, sprite, (cx - PIECE_HALF, cy - PIECE_HALF), sprite)
-
-
-def _p_plate(draw: kit.Draw, centre: tuple[int, int], explorer: bool) -> None:
-    """What a piece stands on: a marker's square plate, or an explorer's white ring."""
-    cx, cy = centre
-    if explorer:
-        draw.ellipse((cx - 20, cy - 20, cx + 20, cy + 20), fill=HIGHLIGHT)
-    else:
-        draw.rounded_rectangle((cx - 19, cy - 19, cx + 19, cy + 19), radius=6, fill=PANEL)
+def _p_piece(image: Image.Image, centre: tuple[int, int], style: PlayerStyle, explorer: bool) -> None:
+    """An explorer (a standing figure) or a marker (a cube), in its owner's colour with their letter: the two
+    differ by shape as well as colour (the legend under the scores says which is which)."""
+    face = _p_piece_face(style, explorer)
+    half = face.image.width // 2
+    kit.paste(image, face, (centre[0] - half, centre[1] - half), mask=True)
 
 
 PIECE_HALF = 21
-"""Half a piece sprite's side: a token of radius 17 with its outline, as kit.draw_token's sprite."""
+"""Half a piece's side: 36 px pieces with their margin."""
 
 
-@lru_cache(maxsize=64)
-def _p_piece_sprite(style: PlayerStyle, explorer: bool) -> Image.Image:
-    sprite = Image.new("RGBA", (2 * PIECE_HALF, 2 * PIECE_HALF), (0, 0, 0, 0))
-    h = PIECE_HALF
-    _p_plate(kit.Draw(sprite), (h, h), explorer)
-    token = kit.token_sprite(17, style, None, INK_DARK, 2)
-    offset = h - token.width // 2
-    sprite.paste(token, (offset, offset), token)
-    return sprite
+def _p_piece_face(style: PlayerStyle, explorer: bool) -> kit.Face:
+    return kit.piece_face("pawn" if explorer else "cube", 2 * PIECE_HALF - 6, style)
 
 
 def _p_draw_grid(draw: kit.Draw, view: View) -> None:
@@ -516,13 +513,13 @@ def _p_draw_grid(draw: kit.Draw, view: View) -> None:
                 spot, anchor = (x0 + 6, y1 - 64), "lm"
             draw.text(spot, label, font=font(BIG, "bold"), fill=GOOD_TEXT, anchor=anchor)
         for index, style in enumerate(markers):  # cubes: square plates along the bottom left, oldest first
-            _p_piece(draw, (x0 + 22 + index * 40, y1 - 22), style, explorer=False)
-        for index, style in enumerate(explorers):  # explorers ringed in white, along the bottom right
+            _p_piece(draw._image, (x0 + 22 + index * 40, y1 - 22), style, explorer=False)
+        for index, style in enumerate(explorers):  # explorers, standing figures, along the bottom right
             cx = x1 - 22 - index * 42
-            cy = y1 - 22 - (44 if crowded and index >= 1 else 0)
+            cy = y1 - 22 - (40 if crowded and index >= 1 else 0)
             if crowded and index >= 1:
                 cx = x1 - 22 - (index - 1) * 42
-            _p_piece(draw, (cx, cy), style, explorer=True)
+            _p_piece(draw._image, (cx, cy), style, explorer=True)
     for move in view["last_moves"][-1:]:
         style = style_of(view, move["who"])
         if style is not None:
@@ -541,18 +538,22 @@ def _p_cards(cards: list[View]) -> str:
     return ", ".join(f"{card['name']} {card['points']}" for card in cards)
 
 
-def _p_draw_side(draw: kit.Draw, view: View) -> None:
+def _p_draw_side(draw: kit.Draw, view: View) -> int:
+    """The scores down the side column; returns the y below them."""
     over = view["phase"] == "over"
     x, right = P_SIDE, P_W - 12
     width = right - x
     y = P_GRID_TOP
-    for entry in view["participants"]:
+    detail = _p_final_detail(view) if over else 2
+    for place, entry in _p_ranked(view):
         style = style_of(view, entry["id"])
         score = entry["score"]
         score_text = pts(score["total"])
         names = kit.name_lines(entry["name"], width - 46)
         top = y
-        if style is not None:
+        if place:  # at the end, the place as a medal in place of the token (the name and order say who)
+            kit.medal(draw, (x + 17, y + 20), 16, place)
+        elif style is not None:
             draw_token(draw, (x + 18, y + 17), 17, style, width=2)
         for index, line in enumerate(names):
             draw.text((x + 42, y + index * 28), line, font=font(BIG, "bold"), fill=INK, role="name")
@@ -572,15 +573,8 @@ def _p_draw_side(draw: kit.Draw, view: View) -> None:
                                                 if upcoming else "out of moves")
             y = _p_side_line(draw, x + 42, y, facts, width - 46)
         elif over:
-            if view["mode"] == "solo-hard":
-                parts = f"{score['expeditions']} pts from expeditions (locations not counted)"
-            else:
-                parts = f"{score['locations']} from locations + {score['expeditions']} from expeditions"
-            y = _p_side_line(draw, x + 42, y, parts, width - 46, INK)
-            if entry.get("scored"):
-                y = _p_side_line(draw, x + 42, y, "✓ " + _p_cards(entry["scored"]), width - 46, GOOD_TEXT)
-            if entry.get("unscored"):
-                y = _p_side_line(draw, x + 42, y, "unscored: " + _p_cards(entry["unscored"]), width - 46)
+            for text, fill in _p_final_lines(view, entry, detail):
+                y = _p_side_line(draw, x + 42, y, text, width - 46, fill)
         else:
             facts = [f"{left} marker{'s' if left != 1 else ''} left"]
             if view["mode"] != "abstract":
@@ -590,6 +584,9 @@ def _p_draw_side(draw: kit.Draw, view: View) -> None:
             if entry.get("held"):
                 facts.append("held by gravity")
             y = _p_side_line(draw, x + 42, y, kit.facts_line(facts), width - 46)
+        if place and style is not None:  # the player's piece under the medal
+            draw_token(draw, (x + 18, top + 58), 17, style, width=2)
+            y = max(y, top + 78)
         if entry["id"] == view.get("current") and not over:
             draw.rounded_rectangle((x - 6, top - 6, right + 2, y + 2), radius=8, outline=HIGHLIGHT, width=2)
         y += 10 if over else 14
@@ -600,7 +597,78 @@ def _p_draw_side(draw: kit.Draw, view: View) -> None:
     if view["mode"] in ("solo", "solo-hard") and not over:
         rounds = view.get("rounds", 0)  # round 0 is the placement, before the first round
         line = f"Round {view['round']} of {rounds}" if view.get("round") else f"Placement, then {rounds} rounds"
-        _p_side_line(draw, x, y, line, width, INK, "bold")
+        y = _p_side_line(draw, x, y, line, width, INK, "bold")
+    return y
+
+
+def _p_final_lines(view: View, entry: View, detail: int) -> list[tuple[str, str]]:
+    """A player's lines under their name on the final board: where the points came from, the expeditions scored
+    and those not; with less `detail` (2, 1, 0) the cards not scored, then those scored, are counted instead of
+    named so that every player fits."""
+    score = entry["score"]
+    if entry["kind"] == "automation":
+        return []
+    if view["mode"] == "solo-hard":
+        lines = [(f"{score['expeditions']} pts from expeditions (locations not counted)", INK)]
+    else:
+        lines = [(f"{score['locations']} from locations + {score['expeditions']} from expeditions", INK)]
+    scored, unscored = entry.get("scored") or [], entry.get("unscored") or []
+    if scored:
+        lines.append(("✓ " + (_p_cards(scored) if detail >= 1 else f"{len(scored)} scored"),
+                      GOOD_TEXT))
+    if unscored:
+        count = f"{len(unscored)} card{'s' if len(unscored) != 1 else ''}"
+        lines.append(("unscored: " + (_p_cards(unscored) if detail >= 2 else count), INK_MUTED))
+    return lines
+
+
+def _p_final_detail(view: View) -> int:
+    """The most detail (2, 1, 0) at which every participant's final lines fit the side column."""
+    width = P_W - 12 - P_SIDE
+    for detail in (2, 1, 0):
+        y = P_GRID_TOP
+        for _, entry in _p_ranked(view):
+            names = kit.name_lines(entry["name"], width - 46)
+            top = y
+            y += 28 * len(names)
+            score = pts(entry["score"]["total"])
+            if kit.measure(names[-1], BIG, "bold") + kit.measure(score, BIG, "bold") + 12 > width - 46:
+                y += 30
+            for text, _ in _p_final_lines(view, entry, detail):
+                y += (SMALL + 4) * len(kit.lines(text, width - 46, SMALL))
+            y = max(y, top + 78) + 10
+        if y <= P_H - 4:
+            return detail
+    return 0
+
+
+def _p_ranked(view: View) -> list[tuple[int, View]]:
+    """The participants with their places: at the end best first (the winners, then by points), each with its
+    place (equal points share one); before the end in seat order, with place 0."""
+    entries = list(view["participants"])
+    if view["phase"] != "over" or len(entries) < 2:
+        return [(0, entry) for entry in entries]
+    winners = set(view.get("result", {}).get("winners", []))
+
+    def key(entry: View) -> tuple[bool, int]:
+        return entry["id"] not in winners, -int(entry["score"]["total"])
+
+    entries.sort(key=key)
+    return [(1 + sum(1 for other in entries if key(other) < key(entry)), entry) for entry in entries]
+
+
+def _p_legend(image: Image.Image, draw: kit.Draw, view: View, top: int) -> None:
+    """Which piece is which: the explorer (a figure) and a marker (a cube), in the colour of the player to move."""
+    style = style_of(view, view.get("current")) or player_style(0)
+    x = P_SIDE
+    for explorer, word in ((True, "explorer"), (False, "marker")):
+        _p_piece(image, (x + 18, top + 18), style, explorer)
+        draw.text((x + 40, top + 18), word, font=font(SMALL), fill=INK_MUTED, anchor="lm")
+        x += 40 + kit.measure(word, SMALL) + 14
+
+
+P_LEGEND_TOP = P_H - 44
+"""The piece legend's row at the foot of the side column."""
 
 
 def _p_headline(view: View) -> str:
@@ -633,7 +701,9 @@ def render_image(view: View) -> Image.Image:
     draw = kit.Draw(image)
     kit.phone_header(draw, P_W, _p_headline(view), view["last_move"] or "", _p_turn_style(view))
     _p_draw_grid(draw, view)
-    _p_draw_side(draw, view)
+    bottom = _p_draw_side(draw, view)
+    if bottom <= P_LEGEND_TOP:  # (a final board's scores may need the room)
+        _p_legend(image, draw, view, P_LEGEND_TOP)
     return image
 
 

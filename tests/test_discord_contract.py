@@ -246,3 +246,15 @@ def test_sync_dry_run_names_what_discord_would_refuse(capsys: pytest.CaptureFixt
     monkeypatch.setattr(dry_run, "registration", refused)
     assert cli_main(["sync", "--dry-run"]) == 1
     assert "NOT VALID" in capsys.readouterr().out
+
+
+def test_an_answer_is_checked_again_whenever_its_shape_is_new() -> None:
+    """Answers are checked once per shape (ids and words aside): a new tag, field, type or length class is new."""
+    from bot.offline.common import shape_of
+
+    board = {"id": "1", "content": "Alice to move", "components": [{"type": 1, "components": [{"type": 2}]}]}
+    same = {"id": "2", "content": "Bob to move!!", "components": [{"type": 1, "components": [{"type": 2}]}]}
+    assert shape_of(board) == shape_of(same)
+    for changed in ({**same, "components": [{"type": 1, "components": [{"type": 3}]}]}, {**same, "flags": 64},
+                    {**same, "content": None}, {**same, "content": "x" * 2001}):
+        assert shape_of(changed) != shape_of(board), changed

@@ -205,4 +205,4 @@ async def test_a_move_that_tells_the_channel_nothing_is_acknowledged_in_words(da
         assert match.state["turn"]["pending"] == {"kind": "take_card", "source": "adjacent"}
         replies = await discord_.command("mech choose", {"option": "skip"}, user=users[seat])
         (answer,) = [r for r in replies.of("followup") if r.ephemeral]
-        assert answer.content == "You chose Skip (choose a face-up card to gain).\nThe board above is updated."
+        assert answer.content == "You chose Skip.\nThe board above is updated."

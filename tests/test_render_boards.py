@@ -103,8 +103,16 @@ def test_the_expedition_final_board_shows_the_breakdown_and_the_unscored_cards()
     for entry in view["participants"]:
         score = entry["score"]
         assert _flat(f"{score['locations']} from locations + {score['expeditions']} from expeditions") in shown
+        named = all(_flat(f"{card['name']} {card['points']}") in shown for card in entry["unscored"])
+        count = len(entry["unscored"])
+        counted = _flat(f"unscored: {count} card{'s' if count != 1 else ''}") in shown
+        assert named or counted  # three players' cards do not all fit the side column: counted, never cut
+    with kit.recording() as drawn:  # and the detail board names them all
+        render_detail(game.key, view)
+    detail = _flat(" ".join(t.text for t in drawn))
+    for entry in view["participants"]:
         for card in entry["unscored"]:
-            assert _flat(f"{card['name']} {card['points']}") in shown
+            assert _flat(card["name"]) in detail
     assert "held by gravity" not in shown
     mid = game.view(playout("the-expedition", "standard", 3)[1], None)
     assert all("unscored" not in entry for entry in mid["participants"])  # hands stay hidden before the end
@@ -138,10 +146,13 @@ def test_expeditions_final_board_shows_money_by_source_and_stars_by_glory_catego
     for player in view["players"]:
         parts = player["score_parts"]
         assert _flat(f"coins ${parts['coins']} + upgrades ${parts['upgrades']} + corruption ${parts['corruption']} + "
-                     f"stars ${parts['stars']} · glory total {player['tiebreak']} (breaks ties)") in shown
-        for glory in view["glory"]:
-            if player["seat"] in glory["stars"]:
-                assert _flat(glory["title"]) in shown
+                     f"stars ${parts['stars']} · glory {player['tiebreak']}") in shown
+    assert _flat("the glory total breaks ties") in shown
+    with kit.recording() as drawn:  # the glory board: every star placed, as its player's piece on its category
+        render_board(game.key, view)
+    assert sum(1 for m in drawn.marks if m.kind == "token") >= sum(len(g["stars"]) for g in view["glory"])
+    for glory in view["glory"]:
+        assert _flat(glory["title"]) in shown
 
 
 def test_alt_text_keeps_the_expeditions_hands_out_of_the_expedition() -> None:

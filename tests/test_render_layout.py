@@ -92,3 +92,80 @@ def test_the_checker_sees_an_overlap_and_a_text_off_the_board() -> None:
     assert any(p.startswith("text under a token: 'c2'") for p in found)
     assert any("off the canvas" in p and "'far'" in p for p in found)
     assert len(found) == 2
+
+
+CELL = 8
+"""The grid, in px, on which the empty-area check marks what is drawn."""
+EMPTY_SHARE = 1 / 3
+
+
+def largest_empty_share(drawn: kit.Recording, size: tuple[int, int]) -> float:
+    """The largest rectangle of the canvas that no text and no piece (token, die, card, body...) touches, as a
+    share of the whole canvas (measured on an 8 px grid: the largest rectangle of free cells)."""
+    width, height = size
+    columns, rows = -(-width // CELL), -(-height // CELL)
+    filled = [[False] * columns for _ in range(rows)]
+    for item in [*drawn, *drawn.marks]:
+        left, top, right, bottom = item.box
+        for row in range(max(0, int(top // CELL)), min(rows, -(-int(bottom) // CELL))):
+            for column in range(max(0, int(left // CELL)), min(columns, -(-int(right) // CELL))):
+                filled[row][column] = True
+    heights, best = [0] * columns, 0
+    for row in range(rows):
+        heights = [0 if filled[row][c] else heights[c] + 1 for c in range(columns)]
+        stack: list[tuple[int, int]] = []  # (start column, height): the largest rectangle under a histogram
+        for column, h in enumerate([*heights, 0]):
+            start = column
+            while stack and stack[-1][1] >= h:
+                start, top_h = stack.pop()
+                best = max(best, top_h * (column - start))
+            stack.append((start, h))
+    return best / (rows * columns)
+
+
+@pytest.mark.parametrize(("game_key", "mode", "players"), CASES)
+def test_no_public_board_leaves_a_third_of_itself_empty(game_key: str, mode: str, players: int) -> None:
+    """Issue 22: a third of Monster Expedition's board was empty, and the final boards of Expeditions with three or
+    more players used half of it. Every public board of a match (first to final) uses its canvas."""
+    game = find_game(game_key)
+    found = []
+    for seed in (3, 11):
+        for number, state in enumerate(positions(game_key, mode, players, seed)):
+            with kit.recording() as drawn:
+                png = render_board(game_key, game.view(state, None))
+            with Image.open(io.BytesIO(png)) as image:
+                share = largest_empty_share(drawn, image.size)
+            if share >= EMPTY_SHARE:
+                found.append(f"seed {seed} position {number}: {share:.0%} of the board empty in one block")
+    assert not found, "\n".join(found)
+
+
+def test_the_empty_check_sees_an_empty_half() -> None:
+    drawn = kit.Recording()
+    drawn.marks.append(kit.Mark("token", (0, 0, 800, 300)))
+    assert 0.5 <= largest_empty_share(drawn, (800, 640)) <= 0.55
+    drawn.marks.append(kit.Mark("token", (0, 300, 800, 640)))
+    assert largest_empty_share(drawn, (800, 640)) == 0
+
+
+RANKED = [("the-expedition", "standard", 3), ("the-expedition", "abstract", 3), ("monster-expedition", "standard", 3),
+          ("monster-expedition", "standard", 4), ("expeditions", "standard", 3), ("expeditions", "standard", 5)]
+
+
+@pytest.mark.parametrize(("game_key", "mode", "players"), RANKED)
+def test_final_boards_rank_the_players_winner_first(game_key: str, mode: str, players: int) -> None:
+    """The final public board lists every player once, winners first, then by score (the Expedition's listed the
+    winner last with three seats), and nothing runs off it (checked above)."""
+    game = find_game(game_key)
+    for seed in (3, 11):
+        state = positions(game_key, mode, players, seed)[-1]
+        outcome = game.outcome(state)
+        assert outcome is not None
+        with kit.recording() as drawn:
+            render_board(game_key, game.view(state, None))
+        words = " ".join(t.text for t in drawn if t.role == "name").replace("-", "").split()
+        firsts = [NAMES[seat].split()[0] for seat in range(players)]
+        order = sorted(range(players), key=lambda seat: words.index(firsts[seat]))
+        assert set(order[:len(outcome.winners)]) == set(outcome.winners), (seed, order, outcome)
+        scores = [outcome.scores[seat] for seat in order]
+        assert scores[len(outcome.winners):] == sorted(scores[len(outcome.winners):], reverse=True), (seed, order)

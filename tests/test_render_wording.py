@@ -42,7 +42,8 @@ def test_monster_expedition_boards_name_camp_levels_and_points_one_way() -> None
         camps = player["camps"]
         line = (f"camp levels: Aerie {camps['aerie']['level']}, Depths {camps['depths']['level']}, "
                 f"Forest {camps['forest']['level']}")
-        assert any(text.startswith(line) for text in public) or line in one_line(public)
+        for letter, region in (("A", "aerie"), ("D", "depths"), ("F", "forest")):  # a chip per camp
+            assert f"{letter} {camps[region]['level']}" in public
         assert line in alt
     detail = drawn_texts(render_detail, game.key, mid)
     for player in mid["players"]:
@@ -66,7 +67,7 @@ def test_monster_expedition_public_board_explains_its_letters_and_badges() -> No
     game = find_game("monster-expedition")
     view = game.view(positions("monster-expedition", "standard", 2, seed=3)[3], None)
     texts = drawn_texts(render_board, game.key, view)
-    assert "A Aerie, D Depths, F Enchanted Forest, * all · symbiosis:" in texts
+    assert "A Aerie, D Depths, F Forest, * all:" in texts
     for word in ("red", "purple", "white", "wild"):
         assert word in texts
     assert any(text.endswith(" VP · caged 1") or " VP · caged " in text for text in texts)
@@ -107,23 +108,34 @@ def test_expeditions_public_board_explains_corruption_colours_and_letters() -> N
     assert "corruption, paid with:" in texts
     for word in ("power", "guile", "both (the 20)"):
         assert word in texts
-    assert "N, C, S: north, central, south · ? face down · M: map token" in texts
+    for word in ("south", "central", "north", "· dark: face down · M map token"):  # the terrains and tiles
+        assert word in texts
     for player in view["players"]:  # (wrapped between facts, never inside one)
         assert f"power {player['power']} · guile {player['guile']} · hand {len(player['hand'])}" in one_line(texts)
 
 
-def test_monster_expedition_tray_says_what_was_banked_and_lost() -> None:
+def test_monster_expedition_hunt_draws_the_dice_banked_rolled_and_lost() -> None:
+    """The hunt is drawn as dice: a black die by its pips, a coloured die by its number (its faces go past 6),
+    banked dice then their total, the rolled ones, and the ones a misthrow took."""
     game = find_game("monster-expedition")
     view = game.view(positions("monster-expedition", "standard", 2, seed=3)[3], None)
-    die = {"value": 3, "colour": "black"}
-    view["tray"].update(region="aerie", banked=[die], banked_total=3, rolled=[], remaining=None,
-                        lost=[{"value": 6, "colour": "black"}])
-    assert "Aerie hunt: banked 3 = 3 · 1 die lost to a misthrow" in drawn_texts(render_board, game.key, view)
-    view["tray"].update(banked=[], banked_total=0, rolled=[die, {"value": 5, "colour": "yellow"}], lost=[])
-    assert "Aerie hunt: nothing banked yet · rolled 3 5" in drawn_texts(render_board, game.key, view)
-    view["tray"].update(lost=[die, die])
-    assert "Aerie hunt: nothing banked yet · rolled 3 5 · 2 dice lost to misthrows" in \
-        drawn_texts(render_board, game.key, view)
+    black, yellow = {"value": 3, "colour": "black"}, {"value": 10, "colour": "yellow"}
+
+    def hunt(**tray: object) -> tuple[list[str], int]:
+        view["tray"].update(tray)
+        with kit.recording() as drawn:
+            render_board(game.key, view)
+        return [t.text for t in drawn], sum(1 for m in drawn.marks if m.kind == "die")
+
+    texts, dice = hunt(region="aerie", banked=[black, yellow], banked_total=13, rolled=[], remaining=None,
+                       lost=[{"value": 6, "colour": "black"}])
+    assert "Aerie hunt" in texts and "= 13" in texts and "lost" in texts and "10" in texts
+    assert dice == 3
+    texts, dice = hunt(banked=[], banked_total=0, rolled=[black, yellow, black], lost=[])
+    assert "rolled, none banked yet:" in texts and "10" in texts and "3" not in texts  # pips, not a "3"
+    assert dice == 3
+    texts, dice = hunt(banked=[black], banked_total=3, rolled=[], remaining=3, hunting_value=3)
+    assert "3 of 3 left to spend" in texts and dice == 1
 
 
 def test_the_expedition_solo_board_counts_rounds_from_one_and_calls_setup_the_placement() -> None:
@@ -237,3 +249,13 @@ def test_a_diagonal_arrow_is_drawn_as_an_arrow_not_the_fonts_empty_box(arrow: st
                                                              resample=Image.Resampling.BICUBIC, expand=True)
     assert ImageChops.difference(drawn, expected.crop(expected.getbbox())).getbbox() is None
     assert kit.measure(f"{arrow} go", kit.BIG, "bold") == kit.measure("→ go", kit.BIG, "bold")
+
+
+def test_the_monster_trader_belongs_to_nobody_on_the_board() -> None:
+    """Issue 22: the Monster Trader was framed in the first player's orange whoever's turn it was."""
+    from PIL import ImageColor
+
+    face = me._p_card_face((("cost", 40), ("kind", "trader")))
+    frame = face.image.getpixel((1, 1))
+    assert frame == ImageColor.getrgb(me.TRADER_FRAME)
+    assert all(frame != ImageColor.getrgb(kit.player_style(seat).colour) for seat in range(6))

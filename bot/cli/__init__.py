@@ -1,6 +1,7 @@
 """The command line (`expedition-bot`, `python -m bot`): `run` connects to Discord and `sync` registers the commands
 (runner.py, with config.py's settings); `local` plays offline; `migrate` copies a database; `simulate` plays
-bot-only games headless; `replay` checks an exported game. Every entry point of the bot lives in this package."""
+bot-only games headless; `replay` checks an exported game; `invite` prints the invite link (invite.py). Every entry
+point of the bot lives in this package."""
 
 from __future__ import annotations
 
@@ -51,6 +52,8 @@ def _parser() -> argparse.ArgumentParser:
     migrate.add_argument("--to", dest="target", required=True, help="an empty SQLite file or postgresql:// URL")
     check = commands.add_parser("replay", help="rebuild an exported game (/game export) and check every state")
     check.add_argument("file", help="the JSON file /game export attached")
+    invite = commands.add_parser("invite", help="print the link that adds the bot to a server, and its permissions")
+    invite.add_argument("application_id", type=int, help="the Application ID from the Developer Portal")
     from bot.cli.simulate import add_arguments
 
     add_arguments(commands.add_parser("simulate", help="play bot-only games headless and print their statistics"))
@@ -63,6 +66,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         from bot.cli.replay import run_check
 
         return run_check(args.file)
+    if args.command == "invite":
+        from bot.cli.invite import describe
+
+        print(describe(args.application_id))
+        return 0
     if args.command == "simulate":
         from bot.cli.simulate import main as simulate
 

@@ -8,6 +8,8 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
+from bot.i18n import LANGUAGE_NAMES, LANGUAGES, Localized
+
 DATA_ENV = "EXPEDITION_DATA"
 
 
@@ -76,6 +78,28 @@ class Fields:
         if choices is not None and value not in choices:
             raise DataError(self.file, f"must be one of {', '.join(choices)} (got {value!r})", self.item, name)
         return value
+
+    def localized(self, name: str) -> Localized:
+        """A text given in every language, side by side: `name.en = "Vertical Wasp"` and `name.de = "Vertikalwespe"`.
+        A missing language is named with its field (`name.de`), so an owner knows exactly what to add."""
+        value = self._get(name, None, True)
+        example = " and ".join(f'{name}.{language} = "…"' for language in LANGUAGES)
+        if not isinstance(value, dict):
+            raise DataError(self.file, f"must give the text in every language: {example} (got {value!r})",
+                            self.item, name)
+        unknown = sorted(set(value) - set(LANGUAGES))
+        if unknown:
+            raise DataError(self.file, f"unknown language(s) {', '.join(unknown)} (the languages are "
+                            f"{', '.join(LANGUAGES)})", self.item, f"{name}.{unknown[0]}")
+        for language in LANGUAGES:
+            if language not in value:
+                raise DataError(self.file, f"has no {LANGUAGE_NAMES[language]} text: add {name}.{language} = \"…\"",
+                                self.item, f"{name}.{language}")
+            text = value[language]
+            if not isinstance(text, str) or not text.strip():
+                raise DataError(self.file, f"must be a non-empty string (got {text!r})", self.item,
+                                f"{name}.{language}")
+        return Localized.from_mapping(value)
 
     def integer(self, name: str, default: int | None = None, *, low: int | None = None,
                 high: int | None = None) -> int:

@@ -63,13 +63,33 @@ class QuickAction:
     emoji: str | None = None
     style: str = "secondary"  # primary, secondary, success or danger
     row: int | None = None
+    description: str | None = None  # a menu option's second line (buttons have none)
+
+
+PHONE_LABEL = 25
+"""The longest button or menu label that reads whole on a phone; details go to the board or a menu option's
+description (at most 100 characters)."""
+
+
+def phone_label(text: str) -> tuple[str, str | None]:
+    """A choice's words as a short label and a description: whole when short; else split where the text
+    explains itself ("Place red worker: gain 2 power" -> "Place red worker" / "gain 2 power", "Vanquish guile 4
+    (pay 4 guile)" -> "Vanquish guile 4" / "pay 4 guile"); else cut at a word with the whole text below."""
+    if len(text) <= PHONE_LABEL:
+        return text, None
+    for mark in (": ", " ("):
+        head, found, tail = text.partition(mark)
+        if found and 3 <= len(head) <= PHONE_LABEL:
+            return head, tail.rstrip(")")[:100] or None
+    cut = text[: PHONE_LABEL - 1].rsplit(" ", 1)[0] if " " in text[: PHONE_LABEL - 1] else text[: PHONE_LABEL - 1]
+    return cut + "…", text[:100]
 
 
 @dataclass(frozen=True)
 class ChoiceMenu:
     """A select menu the platform puts under a board, for a choice with more options than buttons suit.
 
-    Each option is a QuickAction (its label, emoji and action); at most 25 are shown.
+    Each option is a QuickAction (its label, emoji, action and description); at most 25 are shown.
     """
 
     placeholder: str

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.core.datafiles import DataError, Fields, data_dir, load_toml
+from bot.i18n import Localized
 
 Effect = dict[str, Any]
 """One normalised effect, e.g. {"do": "gain", "what": "power", "n": 2}."""
@@ -45,10 +46,15 @@ class Space:
 class Location:
     number: int
     region: str  # S, C or N
-    name: str
+    names: Localized
     corruption: int  # the value revealed corruption must reach (0 for South tiles)
     gather: tuple[Effect, ...]
     cleared: tuple[Effect, ...]  # exposed once the corruption is gone (empty for South tiles)
+
+    @property
+    def name(self) -> str:
+        """The English name (`names` has every language)."""
+        return self.names.en
 
     @property
     def label(self) -> str:
@@ -65,7 +71,7 @@ class Quest:
 @dataclass(frozen=True)
 class Card:
     id: str
-    name: str
+    names: Localized
     kind: str  # character, companion, item, meteorite or quest
     colour: str
     core: tuple[Effect, ...]
@@ -77,22 +83,39 @@ class Card:
     quest: Quest | None = None
     companion: str | None = None
 
+    @property
+    def name(self) -> str:
+        """The English name (`names` has every language)."""
+        return self.names.en
+
 
 @dataclass(frozen=True)
 class Mech:
     key: str
-    name: str
+    names: Localized
     ability: str
-    text: str
+    texts: Localized
+
+    @property
+    def name(self) -> str:
+        return self.names.en
+
+    @property
+    def text(self) -> str:
+        return self.texts.en
 
 
 @dataclass(frozen=True)
 class Glory:
     key: str
-    title: str
+    titles: Localized
     measure: str
     goal: int
     goal_maps: int = 0
+
+    @property
+    def title(self) -> str:
+        return self.titles.en
 
 
 @dataclass(frozen=True)
@@ -268,7 +291,7 @@ def _read_card(path: Path, table: dict[str, Any], kind: str, colours: tuple[str,
     fields = Fields(path, item, table)
     card_id = fields.text("id")
     parser = _EffectParser(path, f"card '{card_id}'", colours)
-    name = fields.text("name")
+    name = fields.localized("name")
     card_kind = fields.text("kind", choices=CARD_KINDS) if kind == "card" else kind
     colour = fields.text("colour", choices=colours)
     core = parser.effects("core", fields.raw("core", required=True))
@@ -350,9 +373,9 @@ def read_components(root: Path) -> Components:
 
     mechs: list[Mech] = []
     for index, table in enumerate(comp.get("mech", [])):
-        fields = Fields(comp_path, f"mech #{index + 1}", table)
-        mechs.append(Mech(fields.text("key"), fields.text("name"), fields.text("ability", choices=MECH_ABILITIES),
-                          fields.text("text")))
+        fields = Fields(comp_path, f"mech '{table.get('key', index + 1)}'", table)
+        mechs.append(Mech(fields.text("key"), fields.localized("name"),
+                          fields.text("ability", choices=MECH_ABILITIES), fields.localized("text")))
         fields.no_unknown_fields()
     if len(mechs) < 5:
         raise DataError(comp_path, "needs 5 mechs (one per player)", "mech")
@@ -360,7 +383,7 @@ def read_components(root: Path) -> Components:
     glory: list[Glory] = []
     for index, table in enumerate(comp.get("glory", [])):
         fields = Fields(comp_path, f"glory '{table.get('key', index + 1)}'", table)
-        glory.append(Glory(fields.text("key"), fields.text("title"), fields.text("measure", choices=MEASURES),
+        glory.append(Glory(fields.text("key"), fields.localized("title"), fields.text("measure", choices=MEASURES),
                            fields.integer("goal", low=1, high=20), fields.integer("goal_maps", 0, low=0, high=20)))
         fields.no_unknown_fields()
 
@@ -388,7 +411,7 @@ def read_components(root: Path) -> Components:
         number = fields.integer("number", low=1, high=20)
         parser = _EffectParser(loc_path, f"location {number}", colours)
         region = fields.text("region", choices=tuple(REGIONS))
-        name = fields.text("name")
+        name = fields.localized("name")
         value = fields.integer("corruption", 0, low=0, high=30)
         gather = parser.effects("gather", fields.raw("gather", required=True))
         cleared = parser.effects("cleared", fields.raw("cleared", [])) if "cleared" in table else ()

@@ -8,7 +8,18 @@ from typing import Any
 
 from bot.core.errors import GameOver, IllegalAction, MalformedAction, NotYourTurn
 from bot.core.names import did_you_mean, plural, same_name
-from bot.core.protocol import JSON, Applied, ChoiceMenu, Game, Mode, Outcome, QuickAction, Viewer
+from bot.core.protocol import (
+    JSON,
+    PHONE_LABEL,
+    Applied,
+    ChoiceMenu,
+    Game,
+    Mode,
+    Outcome,
+    QuickAction,
+    Viewer,
+    phone_label,
+)
 from bot.core.rng import Rng
 from bot.games.expeditions import queries as q
 from bot.games.expeditions import text, views
@@ -19,7 +30,9 @@ from bot.games.expeditions.engine import ACTIONS, Engine, new_game, pending_opti
 LOG_LENGTH = 8
 MENU_BUTTONS = 15  # three rows of buttons; the select menu takes the fourth, "Show mine" the fifth
 MENU_OPTIONS = 25  # Discord's limit for one select menu
-PENDING_BUTTONS = 5  # a pending choice with this few options is also offered as buttons
+PENDING_BUTTONS = 5  # a pending choice with this few short options is offered as buttons (one row), not a menu
+PLAY_BUTTONS = 5  # the cards to play as buttons (one row) when the hand is this small; else in the menu
+WAYS_OUT = ("skip", "stop", "done", "confirm")  # beside a choice's menu, as buttons
 ODIN_GAINS = ("power", "guile", "coins")
 QUIET_EVENTS = ("turn_started", "turn_ended", "card_dealt", "ongoing_triggered", "all_actions")
 GAME_OVER = "The expedition is over"
@@ -242,8 +255,9 @@ class ExpeditionsGame(Game):
         return RULES_TEXT
 
     def quick_actions(self, state: JSON, seat: int) -> list[QuickAction]:
-        """Buttons for the short, common choices: cover/refresh, Gather, the cards to play, the moves when they fit,
-        a pending choice's options when there are few, and Odin's Wrath."""
+        """Buttons for the short, common choices: cover/refresh, Gather, Odin's Wrath, a small hand's cards, a
+        pending choice's options when they are few and short (else only its ways out: skip, stop, done). Long
+        lists (the destinations, a large hand, a long choice) are one select menu, never repeated as buttons."""
         legal = self.legal_actions(state, seat)
         if not legal:
             return []
@@ -251,11 +265,13 @@ class ExpeditionsGame(Game):
         buttons: list[QuickAction] = []
         if turn["pending"]:
             options = pending_options(self.comp, state, turn["pending"])
-            if len(options) <= PENDING_BUTTONS:
-                for option in options:
-                    style = "secondary" if option["id"] in ("skip", "stop", "done") else "primary"
-                    buttons.append(QuickAction(option["label"], {"type": "choose", "option": option["id"]}, None,
-                                               style))
+            as_buttons = self._pending_as_buttons(options)
+            for option in options:
+                if as_buttons or option["id"] in WAYS_OUT:
+                    style = "secondary" if option["id"] in WAYS_OUT else "primary"
+                    buttons.append(QuickAction(phone_label(option["label"])[0], {"type": "choose",
+                                                                                  "option": option["id"]},
+                                               None, style))
         elif turn["phase"] == "start":
             for action in legal:
                 if action["type"] == "cover":
@@ -265,16 +281,18 @@ class ExpeditionsGame(Game):
                     buttons.append(QuickAction("Refresh", action, "🔄", "success"))
         else:
             moves, plays, gather = self._action_offers(state, seat, legal)
-            buttons += gather + plays
-            if not self._actions_need_menu(state, seat, legal):
+            buttons += gather
+            if self._plays_as_buttons(moves, plays):
+                buttons += plays
+            if not self._moves_in_menu(moves):
                 buttons += moves
         buttons += self._odin_offers(legal)
         buttons = buttons[:MENU_BUTTONS]
         return [QuickAction(b.label[:79], b.action, b.emoji, b.style, index // 5) for index, b in enumerate(buttons)]
 
     def choice_menu(self, state: JSON, seat: int) -> ChoiceMenu | None:
-        """A select menu for every pending choice (exactly its legal options), and for the moves (and the cards
-        to play, room permitting) when they do not all fit as buttons."""
+        """One select menu for a long list: a pending choice's options (short labels, details below them), or
+        the destinations of a move (place names) with the cards to play when the hand is large."""
         legal = self.legal_actions(state, seat)
         if not legal:
             return None
@@ -282,38 +300,54 @@ class ExpeditionsGame(Game):
         if turn["pending"]:
             pending = turn["pending"]
             options = pending_options(self.comp, state, pending)
-            if len(options) > MENU_OPTIONS:  # keep the way out (skip, stop, confirm) when trimming
-                ways_out = [o for o in options if o["id"] in ("skip", "stop", "done", "confirm")]
-                options = [o for o in options if o not in ways_out][:MENU_OPTIONS - len(ways_out)] + ways_out
-            entries = tuple(QuickAction(o["label"], {"type": "choose", "option": o["id"]}) for o in options)
+            if self._pending_as_buttons(options):
+                return None
+            options = [o for o in options if o["id"] not in WAYS_OUT][:MENU_OPTIONS]
+            entries = []
+            for option in options:
+                label, description = phone_label(option["label"])
+                entries.append(QuickAction(label, {"type": "choose", "option": option["id"]},
+                                           description=description))
             prompt = views.PROMPTS[pending["kind"]]
-            return ChoiceMenu(prompt[0].upper() + prompt[1:], entries)
-        if turn["phase"] != "actions" or not self._actions_need_menu(state, seat, legal):
+            return ChoiceMenu(prompt[0].upper() + prompt[1:], tuple(entries)) if entries else None
+        if turn["phase"] != "actions":
             return None
         moves, plays, _ = self._action_offers(state, seat, legal)
-        entries = [QuickAction(m.label, m.action, "🧭") for m in moves]
-        room = MENU_OPTIONS - len(entries)
-        if len(plays) <= room:
-            entries += [QuickAction(p.label, p.action, "🃏") for p in plays]
-            placeholder = "Move somewhere or play a card"
-        else:
-            placeholder = "Move to..."
-        return ChoiceMenu(placeholder, tuple(entries[:MENU_OPTIONS]))
+        entries = []
+        if self._moves_in_menu(moves):
+            for move in moves:
+                label, description = views.destination_choice(self.comp, state, move.action["space"])
+                entries.append(QuickAction(label, move.action, "🧭", description=description))
+        placeholder = "Move to…"
+        if not self._plays_as_buttons(moves, plays):
+            entries += [QuickAction(p.label, p.action, "🃏", description="play it from your hand") for p in plays]
+            placeholder = "Move somewhere or play a card" if entries[:1] and moves else "Play a card…"
+        return ChoiceMenu(placeholder, tuple(entries[:MENU_OPTIONS])) if entries else None
 
     def _action_offers(self, state: JSON, seat: int, legal: list[JSON]
                        ) -> tuple[list[QuickAction], list[QuickAction], list[QuickAction]]:
         """(moves, plays, gather) offers for the actions still to take this turn."""
         comp = self.comp
-        labels = dict(self.legal_destinations(state, seat))
-        moves = [QuickAction(f"Move {labels[a['space']]}", a, None, "secondary") for a in legal if a["type"] == "move"]
+        moves = [QuickAction(views.destination_choice(comp, state, a["space"])[0], a, "🧭", "secondary")
+                 for a in legal if a["type"] == "move"]
         plays = [QuickAction(f"Play {comp.cards[a['card']].name}", a, "🃏", "primary")
                  for a in legal if a["type"] == "play"]
         gather = [QuickAction("Gather", a, "⛏️", "success") for a in legal if a["type"] == "gather"]
         return moves, plays, gather
 
-    def _actions_need_menu(self, state: JSON, seat: int, legal: list[JSON]) -> bool:
-        moves, plays, gather = self._action_offers(state, seat, legal)
-        return len(moves) + len(plays) + len(gather) + len(self._odin_offers(legal)) > MENU_BUTTONS
+    @staticmethod
+    def _pending_as_buttons(options: list[dict[str, str]]) -> bool:
+        return len(options) <= PENDING_BUTTONS and all(len(o["label"]) <= PHONE_LABEL for o in options)
+
+    @staticmethod
+    def _moves_in_menu(moves: list[QuickAction]) -> bool:
+        """The destinations go in the menu, unless the only "move" is staying put (a button)."""
+        return not (len(moves) == 1 and moves[0].action.get("space") == "stay")
+
+    def _plays_as_buttons(self, moves: list[QuickAction], plays: list[QuickAction]) -> bool:
+        """A small hand's cards as buttons; a larger one in the menu, room permitting."""
+        in_menu = len(moves) if self._moves_in_menu(moves) else 0
+        return len(plays) <= PLAY_BUTTONS or in_menu + len(plays) > MENU_OPTIONS
 
     @staticmethod
     def _odin_offers(legal: list[JSON]) -> list[QuickAction]:
@@ -391,7 +425,8 @@ class ExpeditionsGame(Game):
         comp = self.comp
         if raw in comp.cards:
             return raw
-        matches = [c for c in state["players"][seat]["hand"] if same_name(raw, comp.cards[c].name)]
+        matches = [c for c in state["players"][seat]["hand"]
+                   if any(same_name(raw, name) for name in comp.cards[c].names.texts)]
         if matches:
             return matches[0]
         hand = [comp.cards[c].name for c in state["players"][seat]["hand"]]

@@ -74,11 +74,53 @@ def turn_text(comp: Components, state: dict[str, Any]) -> str:
     if turn["pending"]:
         return f"{who}: {PROMPTS[turn['pending']['kind']]}"
     if turn["phase"] == "start":
+        if state["players"][turn["seat"]]["token"] == "all":  # right after an all-three turn: no refresh
+            return f"{who}: choose an action to cover"
         return f"{who}: choose an action to cover, or refresh"
     remaining = [ACTION_WORDS[a] for a in turn["remaining"]]
     if len(remaining) == 1:
         return f"{who}: {remaining[0]}, the turn's last action"
     return f"{who}: {' and '.join(remaining)}, in any order"
+
+
+def has_taken_a_turn(state: dict[str, Any], seat: int) -> bool:
+    """Whether `seat` has finished a turn of this game (seats go round in order from a random first player; at the
+    start every token lies as if just refreshed, so the token says nothing until the seat's first turn is over)."""
+    count = len(state["players"])
+    taken = int(state["turns_taken"])
+    turn = state.get("turn")
+    if state["over"] or taken >= count or not turn:
+        return True
+    first = (int(turn["seat"]) - taken) % count
+    return (seat - first) % count < taken
+
+
+def token_text(state: dict[str, Any], seat: int) -> str:
+    """The action token in words for the player panels, as it bears on the player's turn now or next: an action
+    covered, "all 3 actions this turn", "refreshed: all 3 next turn", "covers one next turn"; nothing until the
+    player's first turn is over (the first turn takes all three, which the turn line says)."""
+    token = state["players"][seat]["token"]
+    if token in ACTION_WORDS:
+        return f"{ACTION_WORDS[token]} covered"
+    if state["over"] or not has_taken_a_turn(state, seat):  # (no next turn at the end)
+        return ""
+    turn = state.get("turn") or {}
+    current = not state["over"] and turn.get("seat") == seat
+    if token == "refresh":
+        return "refreshed: all 3 next turn"
+    if current and turn.get("phase") == "actions":
+        return "all 3 actions this turn"
+    return "covers one this turn" if current else "covers one next turn"
+
+
+def reachable_spaces(comp: Components, state: dict[str, Any]) -> list[str]:
+    """The spaces the player to move may move their mech to now (their Move is still to take and no choice is
+    pending), in board order; empty otherwise. The public board outlines them."""
+    turn = state.get("turn")
+    if state["over"] or not turn or turn["pending"] or turn["phase"] != "actions" or "move" not in turn["remaining"]:
+        return []
+    seat = turn["seat"]
+    return destinations(comp, state, seat, q.move_reach(comp, state, seat))
 
 
 def player_view(comp: Components, state: dict[str, Any], seat: int) -> dict[str, Any]:
@@ -90,7 +132,7 @@ def player_view(comp: Components, state: dict[str, Any], seat: int) -> dict[str,
         "seat": seat, "name": player["name"],
         "mech": {"key": mech.key, "name": mech.name, "text": mech.text},
         "character": player["character"], "companion": player["companion"],
-        "at": at, "location": location, "action_token": player["token"],
+        "at": at, "location": location, "action_token": player["token"], "token_text": token_text(state, seat),
         "power": player["power"], "guile": player["guile"], "coins": player["coins"],
         "map_tokens": player["map_tokens"], "workers": dict(player["workers"]),
         "workers_owned": q.workers_owned(player),
@@ -156,6 +198,7 @@ def public_view(comp: Components, state: dict[str, Any]) -> dict[str, Any]:
         "current": None if state["over"] else {"seat": turn["seat"], "phase": turn["phase"],
                                                "remaining": list(turn["remaining"])},
         "pending": pending_view(comp, state),
+        "reachable": reachable_spaces(comp, state),
         "scores": {str(p["seat"]): p["score"] for p in players},
         "end": {"triggered_by": state["end"]["triggered_by"],
                 "final_turns_left": list(state["end"]["final_turns"] or [])},
@@ -175,6 +218,20 @@ def legal_destinations(comp: Components, state: dict[str, Any], seat: int) -> li
             region = comp.space(code).kind.title()
             labels.append((code, f"{code}: face-down {region} location (ends the move)"))
     return labels or [("stay", "stay (no legal move; counts as moving)")]
+
+
+def destination_choice(comp: Components, state: dict[str, Any], code: str) -> tuple[str, str]:
+    """A destination as a menu option shows it: the place's name (as the board writes it on its tile), and below
+    it its number and region, or for a face-down tile its space (the board writes it there) and what entering
+    does."""
+    if code == "stay":
+        return "Stay put", "no legal move: staying counts as moving"
+    tile = state["spaces"][code]
+    region = comp.space(code).kind
+    if tile["revealed"]:
+        location = comp.locations[tile["tile"]]
+        return location.name, f"location {location.number}, {region}"
+    return f"Face-down tile {code}", f"{region}: reveals it, takes its map token and ends the move"
 
 
 def private_text(comp: Components, state: dict[str, Any], seat: int) -> str:

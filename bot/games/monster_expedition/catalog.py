@@ -9,10 +9,21 @@ from pathlib import Path
 from typing import Any
 
 from bot.core.datafiles import DataError, Fields, data_dir, load_toml
+from bot.i18n import Localized, deferred, translate
 
 GAME_KEY = "monster-expedition"
 REGIONS: tuple[str, ...] = ("aerie", "depths", "forest")
-REGION_NAMES = {"aerie": "Aerie", "depths": "Depths", "forest": "Enchanted Forest", "all": "all regions"}
+REGION_MESSAGES = {"aerie": deferred("region.aerie"), "depths": deferred("region.depths"),
+                   "forest": deferred("region.forest"), "all": deferred("region.all")}
+
+
+def region_name(region: str, language: str) -> str:
+    """A region's name in `language` ("Enchanted Forest", "Zauberwald"; "all" is the Draco Chelonia's "all regions")."""
+    return translate(REGION_MESSAGES[region], language)
+
+
+REGION_NAMES = {region: region_name(region, "en") for region in REGION_MESSAGES}
+"""The English region names, as English messages and boards print them."""
 REGION_DIE = {"aerie": "yellow", "depths": "blue", "forest": "green"}
 IMPROVEMENT_NUMBER = {"aerie": 1, "depths": 2, "forest": 3}
 """The banked number that improves each camp in Phase 3 (printed in the middle of the camp card)."""
@@ -30,7 +41,7 @@ class Card:
     """One expedition card: a monster (starting or not) or the monster trader."""
 
     id: str
-    name: str
+    names: Localized
     kind: str  # starting, monster, trader
     region: str  # aerie, depths, forest, all ("" for the trader)
     level: int
@@ -39,6 +50,11 @@ class Card:
     symbiosis: str  # red, purple, white, wild ("" for the trader)
     ability: str
     bonus_value: int | None
+
+    @property
+    def name(self) -> str:
+        """The English name (`names` has every language)."""
+        return self.names.en
 
     @property
     def is_trader(self) -> bool:
@@ -71,8 +87,8 @@ class Camp:
 @dataclass(frozen=True)
 class Expedition:
     number: int
-    title: str
-    story: str
+    titles: Localized
+    stories: Localized
     victory: str
     max_display: int | None
     min_cages: int | None
@@ -85,6 +101,14 @@ class Expedition:
     crate_value: int | None
     pair_improvements: bool
     trader_leaves: bool
+
+    @property
+    def title(self) -> str:
+        return self.titles.en
+
+    @property
+    def story(self) -> str:
+        return self.stories.en
 
 
 @dataclass(frozen=True)
@@ -136,10 +160,10 @@ def _load_cards(path: Path) -> dict[str, Card]:
         raise DataError(path, "needs a list of [[card]] tables")
     cards: dict[str, Card] = {}
     for index, table in enumerate(entries):
-        item = f"card #{index + 1} ({table.get('name', table.get('id', '?'))})"
+        item = f"card #{index + 1} ({table.get('id', '?')})"
         f = Fields(path, item, table)
         card_id = f.text("id")
-        name = f.text("name")
+        name = f.localized("name")
         kind = f.text("kind", choices=("starting", "monster", "trader"))
         if kind == "trader":
             f.no_unknown_fields()
@@ -173,7 +197,7 @@ def _load_cards(path: Path) -> dict[str, Card]:
         raise DataError(path, f"needs 6 starting monsters, 53 monsters and 1 trader (found {counts})")
     trader = next(c for c in cards.values() if c.kind == "trader")
     if trader.id != TRADER_ID:
-        raise DataError(path, f"the trader's id must be {TRADER_ID!r}", trader.name, "id")
+        raise DataError(path, f"the trader's id must be {TRADER_ID!r}", trader.id, "id")
     return cards
 
 
@@ -278,8 +302,8 @@ def _load_expeditions(path: Path) -> dict[int, Expedition]:
         victory = f.text("victory", choices=VICTORY_KINDS)
         expedition = Expedition(
             number=number,
-            title=f.text("title"),
-            story=f.text("story"),
+            titles=f.localized("title"),
+            stories=f.localized("story"),
             victory=victory,
             max_display=f.optional_integer("max_display", low=0, high=13),
             min_cages=f.optional_integer("min_cages", low=0, high=53),

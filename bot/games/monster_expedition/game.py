@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bot.core.protocol import JSON, Applied, Game, Mode, Outcome, QuickAction, Viewer
+from bot.core.protocol import JSON, Applied, ChoiceMenu, Game, Mode, Outcome, QuickAction, Viewer
 from bot.core.rng import Rng
 from bot.games.monster_expedition import rules, text, views
 from bot.games.monster_expedition.solo import updated_profile, won_text
@@ -88,6 +88,9 @@ class MonsterExpedition(Game):
 
     def quick_actions(self, state: JSON, seat: int) -> list[QuickAction]:
         return views.quick_actions(state, seat)
+
+    def choice_menu(self, state: JSON, seat: int) -> ChoiceMenu | None:
+        return views.choice_menu(state, seat)
 
 
 GAME = MonsterExpedition()

@@ -366,15 +366,17 @@ def _capture(state: JSON, action: JSON, rng: Rng, events: list[JSON], cat: Catal
 
 
 def _resolve_card(state: JSON, text: str, cat: Catalog) -> str:
-    """Accept a card id or its name (as typed in a command, any case or accents) for a card in the display."""
+    """Accept a card id or its name in any language (as typed in a command, any case or accents) for a card in
+    the display."""
     wanted = fold(text)
     ids = display_ids(state)
     if wanted in ids:
         return wanted
     for card_id in ids:
-        if fold(cat.card(card_id).name) == wanted:
+        if wanted in {fold(name) for name in cat.card(card_id).names.texts}:
             return card_id
-    matches = [i for i in ids if fold(cat.card(i).name).startswith(wanted) or i.startswith(wanted)] if wanted else []
+    matches = [i for i in ids if i.startswith(wanted)
+               or any(fold(name).startswith(wanted) for name in cat.card(i).names.texts)] if wanted else []
     if len(matches) == 1:
         return matches[0]
     names = [cat.card(i).name for i in ids]

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from bot.core.names import plural
-from bot.core.protocol import JSON, QuickAction, Viewer
+from bot.core.protocol import JSON, ChoiceMenu, QuickAction, Viewer
 from bot.games.monster_expedition.catalog import (
     REGION_DIE,
     REGION_NAMES,
@@ -118,6 +118,9 @@ def view(state: JSON, viewer: Viewer, cat: Catalog | None = None) -> JSON:
             "hunting_value": turn["hunting_value"],
             "spent": turn["spent"],
             "remaining": remaining_value(state) if state["phase"] in ("purchase", "steal") else None,
+            "affordable": affordable_cards(state, cat),
+            "cage_affordable": state["phase"] == "purchase" and any(
+                a["type"] == "cage" for a in purchase_options(state, cat)),
         },
         "players": players,
         "scores": [{"seat": p["seat"], "name": p["name"], "monster_points": p["monster_points"],
@@ -186,6 +189,19 @@ def capturable_monsters(state: JSON, cat: Catalog | None = None) -> list[JSON]:
     return choices
 
 
+def affordable_cards(state: JSON, cat: Catalog | None = None) -> list[str]:
+    """The display cards (monsters and the Monster Trader) the seat to move can buy now with what is left of their
+    hunting value, in display order: the board marks them. Empty outside the purchase phase."""
+    cat = cat or catalog()
+    if state["over"] or state["phase"] != "purchase":
+        return []
+    options = purchase_options(state, cat)
+    wanted = {a["card"] for a in options if a["type"] == "capture"}
+    if any(a["type"] == "trader" for a in options):
+        wanted.add(TRADER_ID)
+    return [slot["card"] for slot in state["display"] if slot["card"] in wanted]
+
+
 def _style(region: str) -> str:
     return {"aerie": "primary", "depths": "primary", "forest": "success"}.get(region, "secondary")
 
@@ -202,14 +218,15 @@ def quick_actions(state: JSON, seat: int, cat: Catalog | None = None) -> list[Qu
         for action in legal_actions(state, seat, cat):
             if action["type"] == "improve":
                 region = action["region"]
-                buttons.append(QuickAction(f"Improve {REGION_NAMES[region]} (level {player['camps'][region]})",
-                                           action, "⬆️", "success", 0))
+                short = REGION_NAMES[region].split()[-1]  # "Forest": the board names the camps in full
+                buttons.append(QuickAction(f"Improve {short} (L{player['camps'][region]})", action, "⬆️", "success",
+                                           0))
         buttons.append(QuickAction("Set out", {"type": "decline"}, "🧭", "secondary", 1))
     elif phase == "camp":
         icons = {"aerie": "🦅", "depths": "🐙", "forest": "🌲"}
         for region in REGIONS:
             black = black_dice(state, seat, region, cat)
-            label = f"{REGION_NAMES[region]} L{player['camps'][region]}: {REGION_DIE[region]} + {black} black"
+            label = f"{REGION_NAMES[region].split()[-1]}: {REGION_DIE[region]} + {black} black"
             buttons.append(QuickAction(label, {"type": "camp", "region": region}, icons[region], _style(region), 0))
     elif phase == "bank":
         rolled = state["turn"]["rolled"]
@@ -223,11 +240,6 @@ def quick_actions(state: JSON, seat: int, cat: Catalog | None = None) -> list[Qu
         dice = plural(len(turn["rolled"]), "die", "dice")
         buttons.append(QuickAction(f"Roll again ({dice})", {"type": "roll"}, "🎲", "primary", 0))
         buttons.append(QuickAction(f"Stop at {banked}", {"type": "stop"}, "✋", "success", 0))
-    elif phase == "steal":
-        for victim in steal_victims(state):
-            other = state["players"][victim]
-            buttons.append(QuickAction(f"Steal from {other['name']} ({plural(cage_count(other), 'cage')})"[:79],
-                                       {"type": "steal", "seat": victim}, "🗝️", "danger", 0))
     elif phase == "purchase":
         options = purchase_options(state, cat)
         if any(a["type"] == "cage" and a["count"] == 1 for a in options):
@@ -241,19 +253,34 @@ def quick_actions(state: JSON, seat: int, cat: Catalog | None = None) -> list[Qu
         if trader is not None:
             cost, _ = trader_price(state, int(trader.get("crates", 0)), cat)
             buttons.append(QuickAction(f"Trader: 6 cages ({cost})", trader, "🛒", "primary", 0))
-        monsters = capturable_monsters(state, cat)
-        monsters.sort(key=lambda m: (-m["vp"], m["cost"], m["name"]))
-        row, slot = 1, 0
-        for monster in monsters[:14]:
-            action: JSON = {"type": "capture", "card": monster["id"]}
-            if monster["crates"]:
-                action["crates"] = monster["crates"]
-            crates = f", {plural(monster['crates'], 'crate')}" if monster["crates"] else ""
-            label = f"{monster['name']} ({monster['cost']}{crates}, {monster['vp']} VP)"
-            buttons.append(QuickAction(label[:79], action, "🪤", "secondary", row))
-            slot += 1
-            if slot == 5:
-                row, slot = row + 1, 0
         buttons.append(QuickAction(f"Done ({remaining_value(state)} left is lost)", {"type": "done"}, "✅",
                                    "success", 0))
     return buttons[:20]
+
+
+def choice_menu(state: JSON, seat: int, cat: Catalog | None = None) -> ChoiceMenu | None:
+    """The long lists as one select menu: the monsters the seat to move can capture (name, then cost, points and
+    crates below), or whom to steal a cage from."""
+    cat = cat or catalog()
+    if state["over"] or seat != state["active"]:
+        return None
+    if state["phase"] == "steal":
+        options = []
+        for victim in steal_victims(state):
+            other = state["players"][victim]
+            options.append(QuickAction(str(other["name"])[:100], {"type": "steal", "seat": victim}, "🗝️",
+                                       description=f"{plural(cage_count(other), 'cage')}: take one at random"))
+        return ChoiceMenu("Steal a cage from…", tuple(options)) if options else None
+    if state["phase"] != "purchase":
+        return None
+    monsters = capturable_monsters(state, cat)
+    monsters.sort(key=lambda m: (-m["vp"], m["cost"], m["name"]))
+    options = []
+    for monster in monsters[:25]:
+        action: JSON = {"type": "capture", "card": monster["id"]}
+        if monster["crates"]:
+            action["crates"] = monster["crates"]
+        crates = f" · uses {plural(monster['crates'], 'crate')}" if monster["crates"] else ""
+        description = f"costs {monster['cost']} · {monster['vp']} VP · level {monster['level']}{crates}"
+        options.append(QuickAction(str(monster["name"])[:100], action, "🪤", description=description))
+    return ChoiceMenu("Capture a monster…", tuple(options)) if options else None

@@ -9,6 +9,7 @@ from typing import Any
 
 from bot.core.datafiles import DataError, Fields, data_dir, load_toml
 from bot.games.the_expedition.grid import ORTHOGONAL, SIDES, cell_at
+from bot.i18n import Localized, deferred, join_or, translate, translate_plural
 
 GAME_KEY = "the-expedition"
 
@@ -24,7 +25,7 @@ class Location:
     """A planet or moon tile. `holds` is how many markers stay after marking (0 = all: never removed)."""
 
     id: str
-    name: str
+    names: Localized
     kind: str
     points: int
     holds: int = 1
@@ -33,20 +34,36 @@ class Location:
     gravity: bool = False
 
     @property
+    def name(self) -> str:
+        """The English name (`names` has every language)."""
+        return self.names.en
+
+    @property
     def rule_text(self) -> str:
-        """The rule as printed on the tile, written from the fields so it always matches what the rules do."""
+        """The rule as printed on the tile (English)."""
+        return self.rule_text_in("en")
+
+    def rule_text_in(self, language: str) -> str:
+        """The rule as printed on the tile in `language`, written from the fields so it always matches what the
+        rules do."""
         parts: list[str] = []
         if self.holds == 0:
-            parts.append("Markers here are never removed.")
+            parts.append(translate("location.rule.never_removed", language))
         elif self.holds > 1:
-            parts.append(f"Holds {_NUMBER_WORDS[self.holds]} markers; the oldest leaves first.")
+            parts.append(translate_plural("location.rule.holds", self.holds, language))
         if self.no_entry_from:
-            parts.append(f"Can't be entered from {' or '.join(self.no_entry_from)}.")
+            sides = [translate(SIDE_MESSAGES[side], language) for side in self.no_entry_from]
+            parts.append(translate("location.rule.no_entry", language, sides=join_or(sides, language)))
         if self.diagonal_exit:
-            parts.append("You may leave diagonally.")
+            parts.append(translate("location.rule.diagonal_exit", language))
         if self.gravity:
-            parts.append("Can't be left the turn after arriving.")
+            parts.append(translate("location.rule.gravity", language))
         return " ".join(parts)
+
+
+SIDE_MESSAGES = {"above": deferred("side.above"), "below": deferred("side.below"), "left": deferred("side.left"),
+                 "right": deferred("side.right")}
+"""The side an explorer may not enter from, as the tile's rule names it."""
 
 
 @dataclass(frozen=True)
@@ -66,9 +83,13 @@ class Expedition:
     """An expedition card: all its requirements met at the end of the holder's turn scores its points."""
 
     id: str
-    name: str
+    names: Localized
     points: int
     requirements: tuple[Requirement, ...]
+
+    @property
+    def name(self) -> str:
+        return self.names.en
 
 
 @dataclass(frozen=True)
@@ -76,9 +97,13 @@ class AutomationCard:
     """A solo opponent's card: a start cell S and the fixed path of moves it follows, one per turn."""
 
     id: str
-    name: str
+    names: Localized
     start: int
     path: tuple[str, ...]
+
+    @property
+    def name(self) -> str:
+        return self.names.en
 
 
 @dataclass(frozen=True)
@@ -113,9 +138,6 @@ class Catalog:
 
     def automation(self, card_id: str) -> AutomationCard:
         return self._by_id["automation"][card_id]  # type: ignore[no-any-return]
-
-
-_NUMBER_WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
 
 
 def _table_list(file: Path, document: dict[str, Any], name: str) -> list[dict[str, Any]]:
@@ -157,7 +179,7 @@ def parse_locations(file: Path, document: dict[str, Any]) -> tuple[Location, ...
         if len(set(sides)) >= len(SIDES):
             raise DataError(file, "a location must be enterable from at least one side", item, "no_entry_from")
         locations.append(Location(
-            id=fields.text("id"), name=fields.text("name"), kind=fields.text("kind", choices=LOCATION_KINDS),
+            id=fields.text("id"), names=fields.localized("name"), kind=fields.text("kind", choices=LOCATION_KINDS),
             points=fields.integer("points", low=1, high=3), holds=holds, no_entry_from=tuple(sides),
             diagonal_exit=fields.boolean("diagonal_exit", False), gravity=fields.boolean("gravity", False)))
         fields.no_unknown_fields()
@@ -217,7 +239,7 @@ def parse_expeditions(file: Path, document: dict[str, Any], locations: tuple[Loc
         if not isinstance(raw, list) or not raw:
             raise DataError(file, "must be a non-empty list of requirement tables", item, "require")
         requirements = tuple(_parse_requirement(file, item, entry, i, location_ids) for i, entry in enumerate(raw))
-        cards.append(Expedition(id=fields.text("id"), name=fields.text("name"),
+        cards.append(Expedition(id=fields.text("id"), names=fields.localized("name"),
                                 points=fields.integer("points", low=2, high=4), requirements=requirements))
         fields.no_unknown_fields()
     _unique_ids(file, cards, "expedition")
@@ -237,7 +259,7 @@ def parse_automations(file: Path, document: dict[str, Any]) -> tuple[AutomationC
         if not path or bad:
             raise DataError(file, f"must list moves among {', '.join(ORTHOGONAL)} (got {bad or path!r})", item,
                             "path")
-        cards.append(AutomationCard(id=fields.text("id"), name=fields.text("name"),
+        cards.append(AutomationCard(id=fields.text("id"), names=fields.localized("name"),
                                     start=cell_at(start[0] - 1, start[1] - 1), path=tuple(path)))
         fields.no_unknown_fields()
     _unique_ids(file, cards, "automation")

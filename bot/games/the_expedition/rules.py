@@ -410,11 +410,11 @@ def finish(state: JSON, catalog: Catalog, reason: str, events: list[JSON]) -> No
 
 
 def _location_by_name(state: JSON, catalog: Catalog, wanted: str) -> int:
-    """The cell of the location called `wanted` (id or printed name, any case or accents)."""
+    """The cell of the location called `wanted` (id or printed name in any language, any case or accents)."""
     needle = fold(wanted)
     for cell, location_id in enumerate(state["grid"]):
         location = catalog.location(location_id)
-        if needle in (fold(location.id), fold(location.name)):
+        if needle == fold(location.id) or needle in {fold(name) for name in location.names.texts}:
             return cell
     names = [catalog.location(i).name for i in state["grid"]]
     raise MalformedAction(f"There is no location called '{wanted}'.{did_you_mean(wanted, names)} "

@@ -67,7 +67,7 @@ def broken_copy(tmp_path: Path, file: str, old: str, new: str) -> Path:
      ("characters.toml", "co-byte", "ability")),
     ("components.toml", 'value = 2\ncount = 5', 'value = 2\ncount = "five"',
      ("components.toml", "corruption #1", "count")),
-    ("cards.toml", 'name = "Brass Compass"', 'name = "Brass Compass"\ncolor = "blue"',
+    ("cards.toml", 'name.en = "Brass Compass"', 'name.en = "Brass Compass"\ncolor = "blue"',
      ("cards.toml", "it-compass", "color")),
 ])
 def test_a_broken_file_names_file_card_and_field(tmp_path: Path, file: str, old: str, new: str,
@@ -77,6 +77,42 @@ def test_a_broken_file_names_file_card_and_field(tmp_path: Path, file: str, old:
         read_components(root)
     for expected in names:
         assert expected in str(error.value)
+
+
+@pytest.mark.parametrize(("file", "old", "new", "names"), [
+    ("cards.toml", 'name.de = "Messingkompass"\n', "",
+     ("cards.toml", "it-compass", "'name.de'", "has no Deutsch text", 'add name.de = "…"')),
+    ("characters.toml", 'name.en = "Ada the Navigator"\n', "",
+     ("characters.toml", "ch-ada", "'name.en'", "has no English text")),
+    ("locations.toml", 'name.de = "Glasmoor"', 'name.de = " "', ("locations.toml", "location #7", "'name.de'")),
+    ("components.toml", 'text.de = "Deine Bewegungsreichweite', 'text.fr = "Deine Bewegungsreichweite',
+     ("components.toml", "mech 'marsh-strider'", "'text.fr'", "unknown language(s) fr")),
+    ("components.toml", 'title.en = "Solve 4 quests"\ntitle.de = "4 Quests lösen"', 'title = "Solve 4 quests"',
+     ("components.toml", "glory 'quests'", "'title'", 'title.en = "…" and title.de = "…"')),
+])
+def test_every_name_and_text_is_given_in_english_and_german(tmp_path: Path, file: str, old: str, new: str,
+                                                             names: tuple[str, ...]) -> None:
+    """Owners edit both languages side by side; a missing or misspelt one names the file, the entry and the field."""
+    root = broken_copy(tmp_path, file, old, new)
+    with pytest.raises(DataError) as error:
+        read_components(root)
+    for expected in names:
+        assert expected in str(error.value)
+
+
+def test_cards_locations_mechs_and_glory_read_in_both_languages() -> None:
+    comp = read_components(data_dir("expeditions"))
+    assert (comp.cards["it-compass"].names["en"], comp.cards["it-compass"].names["de"]) == (
+        "Brass Compass", "Messingkompass")
+    assert comp.cards["it-compass"].name == "Brass Compass"
+    assert comp.locations[7].names.de == "Glasmoor" and comp.locations[7].name == "Glass Marsh"
+    strider = comp.mech("marsh-strider")
+    assert (strider.name, strider.names.de) == ("Marsh Strider", "Sumpfschreiter")
+    assert strider.texts.de.startswith("Deine Bewegungsreichweite")
+    assert [g.titles.de for g in comp.glory][:2] == ["4 Quests lösen", "4 Meteoriten verschmelzen"]
+    everything = [*comp.cards.values(), *comp.locations.values(), *comp.mechs]
+    assert all(item.names.en != item.names.de for item in everything if item.names.en not in (
+        "Tatanka", "Highlander"))
 
 
 def test_a_looping_card_is_refused(tmp_path: Path) -> None:

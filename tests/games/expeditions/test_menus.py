@@ -15,10 +15,13 @@ from bot.games.expeditions.policies import planned_action
 from .helpers import act, fresh, fx, give, in_actions, place, resolve
 
 
-def test_every_pending_choice_is_a_menu_of_exactly_its_legal_options() -> None:
+def test_buttons_and_the_menu_offer_each_legal_choice_once_in_labels_that_fit_a_phone() -> None:
+    """A pending choice: its few short options as buttons, else one menu of its options with the ways out (skip,
+    stop, done) as buttons; the destinations always in the menu; never the same action as a button and an option;
+    at most five buttons a row and labels of 25 characters or fewer."""
     rnd = random.Random(2)
     state = GAME.setup("standard", ["A", "B", "C"], Rng(2, 0), {})
-    kinds = set()
+    kinds, menus_of_moves = set(), 0
     for step in range(1, 250):
         if state["over"]:
             break
@@ -26,16 +29,25 @@ def test_every_pending_choice_is_a_menu_of_exactly_its_legal_options() -> None:
         legal = GAME.legal_actions(state, seat)
         menu = GAME.choice_menu(state, seat)
         buttons = GAME.quick_actions(state, seat)
+        options = list(menu.options) if menu is not None else []
         assert len(buttons) <= 15 and all(b.action in legal for b in buttons)
         assert all((b.row or 0) <= 2 for b in buttons)
+        assert all(sum(1 for b in buttons if (b.row or 0) == row) <= 5 for row in range(3))
+        assert all(len(b.label) <= 25 for b in buttons) and all(len(o.label) <= 25 for o in options)
+        offered = [b.action for b in buttons] + [o.action for o in options]
+        assert len(offered) == len({repr(a) for a in offered})  # nothing offered twice
+        assert len(options) <= 25 and all(o.action in legal for o in options)
         if state["turn"]["pending"]:
             kinds.add(state["turn"]["pending"]["kind"])
-            assert menu is not None
-            assert [o.action for o in menu.options] == [a for a in legal if a["type"] == "choose"]
-        elif menu is not None:
-            assert len(legal) > 15 and all(o.action in legal for o in menu.options) and len(menu.options) <= 25
+            chosen = [a for a in offered if a["type"] == "choose"]
+            assert sorted(map(repr, chosen)) == sorted(repr(a) for a in legal if a["type"] == "choose")
+        moves = [a for a in legal if a["type"] == "move"]
+        if len(moves) > 1:
+            menus_of_moves += 1
+            assert not any(b.action["type"] == "move" for b in buttons)
+            assert sorted(map(repr, moves)) == sorted(repr(o.action) for o in options if o.action["type"] == "move")
         state = GAME.apply(state, seat, planned_action(GAME, state, seat, rnd), Rng(2, step)).state
-    assert {"play_steps", "vanquish", "take_card", "boast"} <= kinds
+    assert {"play_steps", "vanquish", "take_card", "boast"} <= kinds and menus_of_moves > 5
 
 
 def test_moves_go_to_a_menu_when_the_buttons_would_overflow() -> None:
@@ -60,7 +72,8 @@ def test_a_sweep_is_led_one_toggle_at_a_time_through_the_menu() -> None:
     toggle = menu.options[0].action
     state = act(state, toggle)
     menu = GAME.choice_menu(state, 0)
-    assert menu is not None and menu.options[0].label.startswith("Keep") and "Sweep 1 card" in menu.options[-1].label
+    assert menu is not None and menu.options[0].label.startswith("Keep")
+    assert [b.label for b in GAME.quick_actions(state, 0)] == ["Sweep 1 card"]  # the way out: a button
 
 
 def test_a_choice_may_be_typed_by_its_label_and_a_stray_choice_is_explained() -> None:

@@ -148,8 +148,11 @@ def test_steal_asks_whom_when_several_opponents_have_cages_and_does_nothing_with
     state, events = act(state, {"type": "capture", "card": "windschlange"})
     assert state["phase"] == "steal"
     assert legal_actions(state, 0) == [{"type": "steal", "seat": 1}, {"type": "steal", "seat": 2}]
-    # The buttons read "Steal from Oliver (1 cages)".
-    assert [b.label for b in GAME.quick_actions(state, 0)] == ["Steal from Oliver (1 cage)", "Steal from Mia (1 cage)"]
+    # One menu names whom to steal from (names do not fit a phone's buttons); its descriptions count the cages.
+    menu = GAME.choice_menu(state, 0)
+    assert menu is not None and GAME.quick_actions(state, 0) == []
+    assert [(o.label, o.description) for o in menu.options] == [("Oliver", "1 cage: take one at random"),
+                                                                ("Mia", "1 cage: take one at random")]
     with pytest.raises(IllegalAction, match="Oliver"):
         act(state, {"type": "steal", "seat": 0})
     state, events = act(state, {"type": "steal", "seat": 2}, [0])

@@ -33,7 +33,8 @@ def test_camps_start_at_two_black_dice_top_at_six_and_flip_after_four_levels() -
 
 
 def test_the_published_names_and_the_rulebook_examples() -> None:
-    names = {c.name: c for c in CAT.cards.values()}
+    """The published names are German: German tables read them; English tables read English names."""
+    names = {c.names.de: c for c in CAT.cards.values()}
     for name in ("Schuppenadler", "Füchsling", "Kadaverkrabbe", "Stachelmaul", "Schleimriese", "Bufomorph",
                  "Meeresgleiter", "Vertikalwespe", "Medusamorph", "Draco Chelonia"):
         assert name in names
@@ -43,6 +44,11 @@ def test_the_published_names_and_the_rulebook_examples() -> None:
     assert glider.region == medusa.region == "depths"
     assert glider.level <= 10 < medusa.level <= 20 and glider.level + medusa.level > 20
     assert names["Draco Chelonia"].region == "all"
+    assert (wasp.name, glider.name, medusa.name) == ("Vertical Wasp", "Sea Glider", "Medusamorph")
+    assert CAT.card("monster-trader").names.de == "Monsterhändler"
+    latin = {"Medusamorph", "Bufomorph", "Draco Chelonia"}
+    assert all(c.names.en != c.names.de for c in CAT.cards.values() if c.names.en not in latin)
+    assert len({c.names.en for c in CAT.cards.values()}) == len({c.names.de for c in CAT.cards.values()}) == 60
     assert all(c.caged_vp == 3 for c in CAT.cards.values() if c.vp == 5)
     assert all(c.caged_vp <= c.vp for c in CAT.cards.values())
     assert {c.ability for c in CAT.cards.values()} == {"none", "misthrow", "bonus", "steal", "improve"}
@@ -62,7 +68,36 @@ def test_a_bad_value_names_the_file_the_card_and_the_field(tmp_path: Path) -> No
     with pytest.raises(DataError) as error:
         load_catalog(folder)
     message = str(error.value)
-    assert "cards.toml" in message and "Vertikalwespe" in message and "'symbiosis'" in message
+    assert "cards.toml: card #1 (vertikalwespe), field 'symbiosis'" in message
+
+
+@pytest.mark.parametrize(("file", "old", "new", "expected"), [
+    ("cards.toml", 'name.de = "Federling"\n', "",
+     "card #2 (federling), field 'name.de': has no Deutsch text: add name.de = \"…\""),
+    ("cards.toml", 'name.en = "Featherling"\nname.de = "Federling"', 'name = "Federling"',
+     "card #2 (federling), field 'name': must give the text in every language: name.en = \"…\" and "
+     "name.de = \"…\" (got 'Federling')"),
+    ("expeditions.toml", 'title.en = "The inspection"\n', "",
+     "expedition #4, field 'title.en': has no English text: add title.en = \"…\""),
+    ("expeditions.toml", 'story.de = "Der Monsterhändler hat ein Sonderangebot für dich."', 'story.de = ""',
+     "expedition #8, field 'story.de': must be a non-empty string (got '')"),
+])
+def test_a_name_or_text_missing_in_one_language_is_named(tmp_path: Path, file: str, old: str, new: str,
+                                                         expected: str) -> None:
+    folder = _copy(tmp_path)
+    path = folder / file
+    text = path.read_text()
+    assert old in text
+    path.write_text(text.replace(old, new, 1))
+    with pytest.raises(DataError) as error:
+        load_catalog(folder)
+    assert str(error.value) == f"{path}: {expected}"
+
+
+def test_expeditions_read_in_both_languages() -> None:
+    first = CAT.expeditions[1]
+    assert (first.title, first.titles.de) == ("Keep the monsters in check", "Halte die Monster in Schach")
+    assert first.stories.de.startswith("Du schlägst dein Lager auf der Insel Solinsula auf.")
 
 
 def test_a_misspelt_camp_key_is_refused(tmp_path: Path) -> None:

@@ -105,12 +105,12 @@ def test_a_solo_win_is_said_once_on_the_board_with_what_was_achieved() -> None:
     header = f"{view['turn']} {view['last_move']}"
     assert "won" not in header.lower()  # the result panel says it; the header says what comes next
     assert view["turn"] == "Next: expedition 2; set out with /hunt solo."
-    assert view["last_move"] == "Han captures Stachelmaul for 6."
+    assert view["last_move"] == "Han captures Spike Maw for 6."
     outcome = GAME.outcome(state)
     assert outcome is not None and outcome.summary.startswith("Han won expedition 1: ")
 
 
-@pytest.mark.parametrize("typed", ["fuchsling", "FUCHSLING", "  Füchsling ", "fÜchsling"])
+@pytest.mark.parametrize("typed", ["fuchsling", "FUCHSLING", "  Foxling ", "fÜchsling"])
 def test_a_monster_name_typed_without_accents_is_found(typed: str) -> None:
     state = standard()
     set_display(state, ["fuechsling", "moosgnom", "bufomorph"])
@@ -124,10 +124,11 @@ def test_more_counted_nouns_found_by_the_sweep() -> None:
     state = named(["Julia", "Oliver"])
     refill = {"kind": "display_refilled", "seat": 0, "short": 0,
               "cards": [{"card": "federling", "crest": 0}, {"card": "moosgnom", "crest": None}]}
-    assert describe(state, refill) == ("The display is refilled with Federling, Moosgnom; Julia puts a crest on 1 of "
-                                       "them.")
+    assert describe(state, refill) == ("The display is refilled with Featherling, Moss Gnome; Julia puts a crest on "
+                                       "1 of them.")
     refill["cards"][1]["crest"] = 0
-    assert describe(state, refill) == "The display is refilled with Federling, Moosgnom; Julia puts a crest on each."
+    assert describe(state, refill) == ("The display is refilled with Featherling, Moss Gnome; Julia puts a crest on "
+                                       "each.")
     assert describe(state, {"kind": "game_ended", "scores": [20, 18], "winners": [0]}) == \
         "The hunt is over: Julia 20 VP, Oliver 18 VP. Julia wins!"
     state = standard()
@@ -158,4 +159,4 @@ def test_a_lost_solo_expedition_headline_says_how_to_try_again() -> None:
 def test_a_reveal_into_an_empty_solo_display_counts_1_card() -> None:
     state = solo(1)
     assert describe(state, {"kind": "card_revealed", "card": "federling", "display": 1, "deck": 3}) == \
-        "Federling appears in the display (1 card, 3 left in the deck)."
+        "Featherling appears in the display (1 card, 3 left in the deck)."

@@ -48,8 +48,7 @@ def test_camp_view_gives_level_side_dice_and_bonus() -> None:
 def test_quick_actions_follow_the_phases() -> None:
     state = named(["Julia", "Oliver"])
     labels = [b.label for b in GAME.quick_actions(state, 0)]
-    assert labels == ["Aerie L1: yellow + 2 black", "Depths L1: blue + 2 black",
-                      "Enchanted Forest L1: green + 2 black"]
+    assert labels == ["Aerie: yellow + 2 black", "Depths: blue + 2 black", "Forest: green + 2 black"]
     assert GAME.quick_actions(state, 1) == []
     state, _ = act(state, {"type": "camp", "region": "aerie"}, dice(4, 1, 1, region="aerie"))
     assert [(b.label, b.action) for b in GAME.quick_actions(state, 0)] == [
@@ -76,8 +75,19 @@ def test_purchase_buttons_and_the_capture_autocomplete() -> None:
     labels = [b.label for b in buttons]
     assert labels[:2] == ["Buy cage (10)", "Buy 2 cages (20)"]
     assert "Done (22 left is lost)" in labels
-    assert "Draco Chelonia (20, 5 VP)" in labels
-    assert len(buttons) <= 20 and all(len(b.label) < 80 for b in buttons)
+    assert not any("Draco" in label for label in labels)  # the monsters are in the menu, not repeated as buttons
+    menu = GAME.choice_menu(state, 0)
+    assert menu is not None and menu.placeholder == "Capture a monster…"
+    draco = next(o for o in menu.options if o.label == "Draco Chelonia")
+    assert draco.action == {"type": "capture", "card": "draco-chelonia"}
+    assert draco.description == "costs 20 · 5 VP · level 20"
+    assert {o.action["card"] for o in menu.options} == {c["id"] for c in choices}
+    assert len(buttons) <= 20 and all(len(b.label) <= 25 for b in buttons)
+    tray = GAME.view(state, None)["tray"]  # the board ticks what can be bought: here every monster but not the trader
+    assert tray["affordable"] == [slot["card"] for slot in state["display"] if slot["card"] in
+                                  {"schuppenadler", "vertikalwespe", "federling", "draco-chelonia"}]
+    assert "stachelmaul" not in tray["affordable"] and "monster-trader" not in tray["affordable"]
+    assert tray["cage_affordable"] is True
     rows: dict[int, int] = {}
     for b in buttons:
         rows[b.row or 0] = rows.get(b.row or 0, 0) + 1
@@ -95,17 +105,17 @@ def test_private_text_lists_score_cages_monsters_and_sets() -> None:
     assert lines == [
         "**Julia** — camp set I",
         "Score so far: 12 VP (6 from monsters, 6 from cages); 9 crests in hand.",
-        "Your cages (3, 6 VP; face down, only you see them): Aschephönix 3 VP, Lavakrebs 2 VP.",
+        "Your cages (3, 6 VP; face down, only you see them): Ash Phoenix 3 VP, Lava Lobster 2 VP.",
         "Noted cages (both decks were empty): 1 × 1 VP.",
-        "Captured monsters (4, 6 VP): Vertikalwespe (Aerie, 2 VP, red), Federling (Aerie, 1 VP, purple), "
-        "Kadaverkrabbe (Depths, 2 VP, white), Nebelkauz (Aerie, 1 VP, white, bonus value 5).",
-        "Symbiosis sets: 1 (+1 black die, 8 black at most): Kadaverkrabbe (white) + Vertikalwespe (red) + "
-        "Federling (purple).",
+        "Captured monsters (4, 6 VP): Vertical Wasp (Aerie, 2 VP, red), Featherling (Aerie, 1 VP, purple), "
+        "Carrion Crab (Depths, 2 VP, white), Mist Owl (Aerie, 1 VP, white, bonus value 5).",
+        "Symbiosis sets: 1 (+1 black die, 8 black at most): Carrion Crab (white) + Vertical Wasp (red) + "
+        "Featherling (purple).",
         "Camps: Aerie level 1 of 8 (yellow + 3 black); Depths level 1 of 8 (blue + 3 black); Enchanted Forest "
         "level 1 of 8 (green + 3 black).",
     ]
     oliver = GAME.private_text(state, 1)
-    assert "Aschephönix" not in oliver and "Lavakrebs" not in oliver
+    assert "Ash Phoenix" not in oliver and "Lava Lobster" not in oliver
     assert "Your cages: none yet." in oliver and "Captured monsters: none yet." in oliver
 
 
@@ -129,7 +139,7 @@ def test_private_text_in_solo_shows_the_goal_and_the_progress() -> None:
         "Progress: 10 cards in the display (the goal: 7 or fewer); 0 visits to the Monster Trader (the goal: at "
         "least 1).",
         "Crates: 2 (each lowers a cost by 5).",
-        "Your cages (1, 3 VP; face down, only you see them): Aschephönix 3 VP.",
+        "Your cages (1, 3 VP; face down, only you see them): Ash Phoenix 3 VP.",
     ]
     assert "Score so far" not in "\n".join(lines)
 
@@ -180,7 +190,7 @@ def test_no_public_text_names_another_players_cage() -> None:
     seen.append(GAME.outcome(state).summary)
     text = " ".join(seen)
     assert not [n for n in names if n in text]
-    assert "Stachelmaul" in text  # a crested card caged at the end was public: only its new owner's count shows
+    assert "Spike Maw" in text  # a crested card caged at the end was public: only its new owner's count shows
     assert "Mia steals" not in text and "Julia steals a random cage from Oliver." in text
     final = GAME.view(state, None)  # the end: cages are counted face up, so the final board shows them all
     assert [{c["id"] for c in p["cages_revealed"]} for p in final["players"]] == [

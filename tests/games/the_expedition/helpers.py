@@ -8,6 +8,7 @@ from typing import Any
 from bot.core.rng import Rng
 from bot.games.the_expedition import TheExpedition
 from bot.games.the_expedition.catalog import AutomationCard, Catalog, load_catalog
+from bot.i18n import Localized
 
 # The grid used by most tests (cell numbers in reading order):
 #   0 luna     1 saturn    2 mercury
@@ -72,3 +73,9 @@ def owners(state: dict[str, Any], location: str) -> list[str]:
 
 def kinds(events: list[dict[str, Any]]) -> list[str]:
     return [event["kind"] for event in events]
+
+
+def automation(card_id: str, start: int, path: tuple[str, ...]) -> AutomationCard:
+    """A test's own Automation card, named after its id in both languages."""
+    name = card_id.title()
+    return AutomationCard(card_id, Localized(name, name), start, path)

@@ -45,6 +45,14 @@ def test_shipped_automation_paths_stay_on_the_grid_and_make_nine_rounds_matter()
     assert lengths[0] < 9 < lengths[-1]
 
 
+def test_every_component_has_an_english_and_a_german_name() -> None:
+    by_id = {item.id: item.names for item in (*CATALOG.locations, *CATALOG.expeditions, *CATALOG.automations)}
+    assert (by_id["neptune"].en, by_id["neptune"].de) == ("Neptune", "Neptun")
+    assert (by_id["corner-stations"].en, by_id["corner-stations"].de) == ("Corner Stations", "Eckstationen")
+    assert (by_id["zigzag"].en, by_id["zigzag"].de) == ("Zigzag", "Zickzack")
+    assert CATALOG.location("mercury").name == "Mercury"
+
+
 @pytest.fixture()
 def copy_of_data(tmp_path: Path) -> Path:
     folder = tmp_path / "the-expedition"
@@ -76,6 +84,13 @@ def _edit(folder: Path, name: str, old: str, new: str) -> None:
     ("automations.toml", "start = [2, 1]", "start = [4, 1]", "automation 'pendulum', field 'start'"),
     ("automations.toml", 'path = ["right"', 'path = ["north"', "automation 'pendulum', field 'path'"),
     ("game.toml", "hand_size = 3", "hand_size = 4", "game, field 'hand_size'"),
+    ("locations.toml", 'name.de = "Merkur"\n', "", "locations.toml: location 'mercury', field 'name.de': has no "
+                                                     'Deutsch text: add name.de = "…"'),
+    ("expeditions.toml", 'name.en = "Wide Reach"\n', "", "expedition 'wide-reach', field 'name.en': has no "
+                                                          "English text"),
+    ("automations.toml", 'name.en = "Spiral"\nname.de = "Spirale"', 'name = "Spiral"',
+     "automation 'spiral', field 'name': must give the text in every language: name.en = \"…\" and "
+     "name.de = \"…\" (got 'Spiral')"),
 ])
 def test_a_mistake_names_file_item_and_field(copy_of_data: Path, name: str, old: str, new: str,
                                              message: str) -> None:

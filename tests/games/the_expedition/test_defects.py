@@ -9,9 +9,8 @@ import pytest
 
 from bot.core.errors import GameOver
 from bot.games.the_expedition import TheExpedition, rules
-from bot.games.the_expedition.catalog import AutomationCard
 
-from .helpers import CELL, GAME, arranged, catalog_with_automations, kinds, move
+from .helpers import CELL, GAME, arranged, automation, catalog_with_automations, kinds, move
 
 CATALOG = GAME.catalog
 
@@ -117,8 +116,8 @@ def test_an_automation_marking_where_its_marker_already_is_reads_its() -> None:
 
 def _automation_2_runs_out_in_round_9() -> tuple[TheExpedition, dict[str, Any]]:
     """Alice solo against a shuttling Automation 1 and an Automation 2 whose card runs out in round 9."""
-    shuttle = AutomationCard("shuttle", "Shuttle", 0, ("right", "left") * 6)
-    nine = AutomationCard("nine", "Nine", 8, ("left", "right") * 4 + ("left",))  # out of moves in round 9
+    shuttle = automation("shuttle", 0, ("right", "left") * 6)
+    nine = automation("nine", 8, ("left", "right") * 4 + ("left",))  # out of moves in round 9
     game = TheExpedition(catalog_with_automations(shuttle, nine))
     return game, arranged(("Alice",), "solo", cells={"p0": CELL["io"]}, game=game,
                           automations={"a1": ("shuttle", 0, 0), "a2": ("nine", 8, 0)})
@@ -152,8 +151,8 @@ def test_a_solo_end_trigger_names_who_really_gets_a_final_turn() -> None:
 
 
 def test_a_solo_end_trigger_before_the_last_round_gives_the_others_their_final_turns() -> None:
-    game = TheExpedition(catalog_with_automations(AutomationCard("short", "Short", 3, ("right", "left")),
-                                                  AutomationCard("shuttle", "Shuttle", 0, ("right", "left") * 6)))
+    game = TheExpedition(catalog_with_automations(automation("short", 3, ("right", "left")),
+                                                  automation("shuttle", 0, ("right", "left") * 6)))
     state = arranged(("Alice",), "solo-hard", cells={"p0": CELL["neptune"]}, game=game,
                      automations={"a1": ("short", 3, 0), "a2": ("shuttle", 0, 0)})
     state, _ = move(state, 0, "up", game)

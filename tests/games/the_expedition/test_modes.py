@@ -9,7 +9,7 @@ from bot.core.rng import Rng
 from bot.games.the_expedition import TheExpedition, rules
 from bot.games.the_expedition.catalog import AutomationCard
 
-from .helpers import CELL, GAME, arranged, catalog_with_automations, kinds, move, owners
+from .helpers import CELL, GAME, arranged, automation, catalog_with_automations, kinds, move, owners
 
 CATALOG = GAME.catalog
 
@@ -18,8 +18,8 @@ def solo_game(*cards: AutomationCard) -> TheExpedition:
     return TheExpedition(catalog_with_automations(*cards))
 
 
-SHUTTLE = AutomationCard("shuttle", "Shuttle", 0, ("right", "left") * 6)  # marks only Luna and Saturn
-BOUNCER = AutomationCard("bouncer", "Bouncer", 8, ("left", "right") * 6)  # marks only Neptune and Jupiter
+SHUTTLE = automation("shuttle", 0, ("right", "left") * 6)  # marks only Luna and Saturn
+BOUNCER = automation("bouncer", 8, ("left", "right") * 6)  # marks only Neptune and Jupiter
 
 
 # --- solo --------------------------------------------------------------------------------------------------------
@@ -51,7 +51,7 @@ def test_the_automation_cards_are_announced_in_order_before_the_player_places() 
 
 
 def test_automations_may_start_on_the_same_location() -> None:
-    game = solo_game(AutomationCard("x", "X", 4, ("up",) * 9), AutomationCard("y", "Y", 4, ("down",) * 9))
+    game = solo_game(automation("x", 4, ("up",) * 9), automation("y", 4, ("down",) * 9))
     state = game.setup("solo", ["Alice"], Rng(0, 0), {})
     assert [a["cell"] for a in state["automations"]] == [4, 4]
     assert len(game.legal_actions(state, 0)) == 8
@@ -60,8 +60,8 @@ def test_automations_may_start_on_the_same_location() -> None:
 def test_after_the_player_automation_2_then_automation_1_move_mark_and_remove() -> None:
     # Automation 1 walks up from Europa into Saturn (which can't be entered from below: it ignores that);
     # Automation 2 walks down from Europa into Jupiter and straight out again (it ignores gravity too).
-    game = solo_game(AutomationCard("climber", "Climber", 4, ("up", "down", "up") * 3),
-                     AutomationCard("diver", "Diver", 4, ("down", "left", "right") * 3))
+    game = solo_game(automation("climber", 4, ("up", "down", "up") * 3),
+                     automation("diver", 4, ("down", "left", "right") * 3))
     state = arranged(("Alice",), "solo", cells={"p0": CELL["luna"]}, game=game,
                      automations={"a1": ("climber", 4, 0), "a2": ("diver", 4, 0)}, markers={4: ["p0"]})
     state, events = move(state, 0, "down", game)
@@ -79,7 +79,7 @@ def test_after_the_player_automation_2_then_automation_1_move_mark_and_remove() 
 
 
 def test_a_printed_move_off_the_grid_is_used_up_and_marks_nothing() -> None:
-    game = solo_game(AutomationCard("edge", "Edge", 3, ("left", "right") + ("up", "down") * 4), SHUTTLE)
+    game = solo_game(automation("edge", 3, ("left", "right") + ("up", "down") * 4), SHUTTLE)
     state = arranged(("Alice",), "solo", cells={"p0": CELL["neptune"]}, game=game,
                      automations={"a1": ("edge", 3, 0), "a2": ("shuttle", 0, 0)})
     state, events = move(state, 0, "up", game)
@@ -91,7 +91,7 @@ def test_a_printed_move_off_the_grid_is_used_up_and_marks_nothing() -> None:
 
 
 def test_an_automation_out_of_moves_triggers_the_end_and_the_others_get_a_final_turn() -> None:
-    game = solo_game(AutomationCard("short", "Short", 3, ("right", "left")), SHUTTLE)
+    game = solo_game(automation("short", 3, ("right", "left")), SHUTTLE)
     state = arranged(("Alice",), "solo", cells={"p0": CELL["neptune"]}, game=game,
                      automations={"a1": ("short", 3, 0), "a2": ("shuttle", 0, 0)})
     state, _ = move(state, 0, "up", game)  # round 1: Automation 1 uses its first move
@@ -117,7 +117,7 @@ def test_solo_lasts_nine_rounds() -> None:
 
 
 def test_an_automation_placing_all_its_markers_triggers_the_end() -> None:
-    sweeper = AutomationCard("sweeper", "Sweeper", 0, ("right", "right", "down", "left", "left", "down", "up"))
+    sweeper = automation("sweeper", 0, ("right", "right", "down", "left", "left", "down", "up"))
     game = solo_game(sweeper, BOUNCER)
     state = arranged(("Alice",), "solo", cells={"p0": CELL["neptune"]}, game=game,
                      automations={"a1": ("sweeper", 0, 0), "a2": ("bouncer", 8, 0)})

@@ -1,0 +1,36 @@
+"""Speaking the player's language: the languages, bilingual component texts, and the message catalogues.
+
+Pure (Babel and the standard library only: no Discord, database or rendering), so the games' rules code and the
+data loaders may use it. The command tree's translator, which needs discord.py, is bot/command_translator.py.
+"""
+
+from bot.i18n.catalog import (
+    deferred,
+    deferred_plural,
+    format_number,
+    join_or,
+    message_ids,
+    placeholders,
+    translate,
+    translate_plural,
+)
+from bot.i18n.languages import DEFAULT_LANGUAGE, LANGUAGE_NAMES, LANGUAGES, Localized, language_of
+from bot.i18n.nouns import COUNTED_NOUNS, counted
+
+__all__ = [
+    "COUNTED_NOUNS",
+    "DEFAULT_LANGUAGE",
+    "LANGUAGES",
+    "LANGUAGE_NAMES",
+    "Localized",
+    "counted",
+    "deferred",
+    "deferred_plural",
+    "format_number",
+    "join_or",
+    "language_of",
+    "message_ids",
+    "placeholders",
+    "translate",
+    "translate_plural",
+]

@@ -1,0 +1,131 @@
+"""The message catalogues: one gettext .po file per language, read with Babel and compiled in memory.
+
+Message ids are symbolic ("command.game.new.description"); each language's .po gives its text. A message with
+plural forms is looked up with its `count` by gettext's plural rule for that language (German: "1 Käfig",
+"2 Käfige"); numbers are formatted by Babel for the language ("1,234" in English, "1.234" in German). Reading the
+.po files at first use (no compiled .mo shipped) means an installed bot can never serve a stale compiled catalogue.
+"""
+
+from __future__ import annotations
+
+import gettext
+import io
+import string
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+from babel.lists import format_list
+from babel.messages.catalog import Catalog
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po
+from babel.numbers import format_decimal
+
+from bot.i18n.languages import DEFAULT_LANGUAGE, language_of
+
+DOMAIN = "messages"
+LOCALES = Path(__file__).resolve().parent / "locales"
+
+
+def catalogue_path(language: str) -> Path:
+    return LOCALES / language / "LC_MESSAGES" / f"{DOMAIN}.po"
+
+
+@dataclass(frozen=True)
+class _Language:
+    catalog: Catalog
+    gnu: gettext.GNUTranslations
+
+
+@cache
+def _load(language: str) -> _Language:
+    with catalogue_path(language).open("rb") as handle:
+        catalog = read_po(handle, locale=language, domain=DOMAIN)
+    compiled = io.BytesIO()
+    write_mo(compiled, catalog)
+    compiled.seek(0)
+    return _Language(catalog, gettext.GNUTranslations(compiled))
+
+
+def load_catalogue(language: str) -> Catalog:
+    """The Babel catalogue of one language, as read from its .po file (for tests and the extraction tool)."""
+    return _load(language).catalog
+
+
+@cache
+def message_ids(language: str) -> frozenset[str]:
+    """The ids that have a (non-empty) text in `language`."""
+    return frozenset(str(m.id if isinstance(m.id, str) else m.id[0]) for m in load_catalogue(language)
+                     if m.id and _has_text(m.string))
+
+
+def is_plural(message_id: str, language: str = DEFAULT_LANGUAGE) -> bool:
+    message = load_catalogue(language).get(message_id)
+    return message is not None and message.pluralizable
+
+
+def texts(message_id: str, language: str) -> tuple[str, ...]:
+    """Every form of a message in `language` (one, or one per plural form)."""
+    message = load_catalogue(language).get(message_id)
+    if message is None or not _has_text(message.string):
+        raise KeyError(f"message {message_id!r} has no {language} text in {catalogue_path(language)}")
+    return tuple(message.string) if isinstance(message.string, tuple | list) else (message.string,)
+
+
+def placeholders(text: str) -> set[str]:
+    """The {names} a text fills in."""
+    return {field for _, field, _, _ in string.Formatter().parse(text) if field}
+
+
+def format_number(value: float, language: str) -> str:
+    return format_decimal(value, locale=language)
+
+
+def translate(message_id: str, locale: object = DEFAULT_LANGUAGE, **values: object) -> str:
+    """The message in the language of `locale` (a language code or a Discord locale; English when not spoken),
+    with `values` filled in: numbers formatted for the language, a plural message's form chosen by `count`.
+    A message missing in that language falls back to English; an id missing in English is a KeyError."""
+    language = language_of(locale)
+    if message_id not in message_ids(language):
+        language = DEFAULT_LANGUAGE
+    forms = texts(message_id, language)
+    if len(forms) == 1:
+        text = forms[0]
+    else:
+        if "count" not in values:
+            raise KeyError(f"message {message_id!r} has plural forms: give it a count")
+        count = values["count"]
+        if isinstance(count, bool) or not isinstance(count, int):
+            raise TypeError(f"message {message_id!r}: count must be a whole number (got {count!r})")
+        text = _load(language).gnu.ngettext(message_id, message_id, count)
+    shown = {name: format_number(value, language)
+             if isinstance(value, int | float) and not isinstance(value, bool) else value
+             for name, value in values.items()}
+    return text.format(**shown)
+
+
+def deferred(message_id: str) -> str:
+    """Marks a message id for extraction where it is only named, translated later (gettext's N_ idiom)."""
+    return message_id
+
+
+def deferred_plural(message_id: str) -> str:
+    """Like `mark`, for a message with plural forms (translate it with translate_plural)."""
+    return message_id
+
+
+def join_or(items: list[str], locale: object = DEFAULT_LANGUAGE) -> str:
+    """"below or left" / "unten oder links": a list joined by the language's "or" (Babel's CLDR list patterns)."""
+    return format_list(items, style="or", locale=language_of(locale))
+
+
+def translate_plural(message_id: str, count: int, locale: object = DEFAULT_LANGUAGE, **values: object) -> str:
+    """A message with plural forms: `count` picks the form and fills {count}. (Its own name, so that extraction
+    marks the message as plural in the catalogue template.)"""
+    return translate(message_id, locale, count=count, **values)
+
+
+def _has_text(value: object) -> bool:
+    if isinstance(value, tuple | list):
+        return all(isinstance(v, str) and v for v in value)
+    return isinstance(value, str) and bool(value)

@@ -21,7 +21,7 @@ from bot.features.community import Clock, utc_now
 from bot.features.scheduler import Scheduler
 from bot.service import GameService
 from bot.store import Store
-from cogs.table import BoardDesk, answer_error
+from cogs.table import AnswerFirstTree, BoardDesk, answer_error
 
 log = logging.getLogger(__name__)
 
@@ -44,7 +44,7 @@ class ExpeditionBot(commands.Bot):
         intents.guilds = True
         # Nobody is pinged unless a message names exactly whom (cogs.common.pings).
         super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None,
-                         allowed_mentions=discord.AllowedMentions.none(), **sharding)
+                         allowed_mentions=discord.AllowedMentions.none(), tree_cls=AnswerFirstTree, **sharding)
         self.database = os.fspath(database)
         self.sync_guild = sync_guild
         self.sync_commands = sync_commands
@@ -56,10 +56,17 @@ class ExpeditionBot(commands.Bot):
         self.scheduler: Scheduler
         self._scheduler_loop: asyncio.Task[None] | None = None
 
+    async def open_store(self) -> Store:
+        """Open (and migrate) the database now; `run` does this before contacting Discord, so that a database the
+        bot cannot use is refused in one sentence at start (StoreError) rather than failing every move later."""
+        if self.store is None:
+            self.store = await Store.open(self.database)
+        return self.store
+
     async def setup_hook(self) -> None:
-        self.store = await Store.open(self.database)
+        store = await self.open_store()
         # The features (computer players, ratings, reminders and timers) plug into the service's hooks.
-        self.service = install(GameService(self.store), clock=self.clock)
+        self.service = install(GameService(store), clock=self.clock)
         self.desk = BoardDesk(self, self.service)
         self.scheduler = Scheduler(self.store, self.clock)  # issue 12: handlers come from cogs/community.py
         await self.service.render_pool.start()  # spawn and warm the render workers now, not on the first board

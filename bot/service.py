@@ -41,6 +41,7 @@ from bot.core.replay import replay
 from bot.core.seats import bot_level, is_bot
 from bot.settings import server_settings
 from bot.store import ChannelBusy, EventRecord, MatchRecord, Store
+from bot.store import StoreUnavailable as StoreUnavailable  # for the cogs, which never import the store
 from bot.table import Tables, WritePlanner, steps_of
 from rendering import render_board
 from rendering.pool import RenderPool
@@ -329,13 +330,14 @@ class GameService:
         profiles = [await self.store.profile(match.guild_id, s.user_id, match.game) for s in match.seats]
         return {**match.options, "profiles": profiles}
 
-    async def abandon(self, channel_id: int, user_id: int, *, can_manage_channel: bool) -> MatchRecord:
+    async def abandon(self, channel_id: int, user_id: int, *, can_manage_channel: bool,
+                      text: str = "The game was abandoned.") -> MatchRecord:
+        """End the channel's game for everyone; `text` is the log's reason (its channel was deleted, say)."""
         async with self.tables.lock(channel_id):
             match = await self.tables.open(channel_id)
             if user_id != match.host_id and not can_manage_channel:
                 raise LobbyError("Only the host, or someone who can manage this channel, can abandon the game.")
-            await self.tables.record(match, "abandoned", user_id=user_id, status="abandoned",
-                               text="The game was abandoned.")
+            await self.tables.record(match, "abandoned", user_id=user_id, status="abandoned", text=text)
             return await self.tables.reload(match)
 
     # ----------------------------------------------------------------------------------------------- play

@@ -6,9 +6,11 @@ under them in cogs/controls.py.
 
 from __future__ import annotations
 
+import asyncio
+import functools
 import logging
-from collections.abc import Iterable
-from typing import Any
+from collections.abc import Awaitable, Callable, Iterable
+from typing import Any, ParamSpec, TypeVar
 
 import discord
 
@@ -19,6 +21,30 @@ log = logging.getLogger(__name__)
 
 NO_PINGS = discord.AllowedMentions.none()
 """Every message the bot sends pings nobody unless it names exactly whom (see `pings`)."""
+
+
+AUTOCOMPLETE_SECONDS = 2.0
+"""How long an autocomplete may look things up: Discord drops its answer after 3 s, and it cannot be deferred."""
+
+Arguments = ParamSpec("Arguments")
+Choices = TypeVar("Choices")
+
+
+def answers_in_time(lookup: Callable[Arguments, Awaitable[list[Choices]]]
+                    ) -> Callable[Arguments, Awaitable[list[Choices]]]:
+    """An autocomplete that offers no choices rather than none in time (the database is slow): the player can
+    still type the value, and the command itself says what is wrong with it."""
+
+    @functools.wraps(lookup)
+    async def within_budget(*args: Arguments.args, **kwargs: Arguments.kwargs) -> list[Choices]:
+        try:
+            async with asyncio.timeout(AUTOCOMPLETE_SECONDS):
+                return await lookup(*args, **kwargs)
+        except TimeoutError:
+            log.info("An autocomplete took over %s s: offered no choices", AUTOCOMPLETE_SECONDS)
+            return []
+
+    return within_budget
 
 
 def pings(user_ids: Iterable[int]) -> discord.AllowedMentions:

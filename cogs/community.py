@@ -9,14 +9,14 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
 import discord
 from discord.ext import commands
 
 from bot.core import JSON, RuleError, find_game
-from bot.features import community
+from bot.features import community, outbox
 from bot.features.community import LOBBY_EXPIRY, REMIND, TIMER, settings_for
 from bot.features.scheduler import Due
 from bot.settings import ServerSettings, check_hours, hours_text
@@ -33,7 +33,17 @@ from cogs.common import (
     stopped,
 )
 from cogs.controls import register_control
-from cogs.table import TableBot, acknowledge, desk_of, lobby_content, lobby_text, lobby_view, tell
+from cogs.table import (
+    TableBot,
+    Undeliverable,
+    acknowledge,
+    desk_of,
+    lobby_content,
+    lobby_text,
+    lobby_view,
+    send_with_retries,
+    tell,
+)
 
 log = logging.getLogger(__name__)
 
@@ -167,33 +177,60 @@ def stalled_text(reminder: community.Reminder) -> str:
     return safe_text(text, [seat.name for seat in match.seats])
 
 
-async def send_stalled(channel: discord.PartialMessageable, reminder: community.Reminder) -> None:
-    """The stall notice, pinging the host (the one who can act on it) unless the host is the one stalling."""
-    host = reminder.match.host_id
-    if host in reminder.user_ids or host <= 0:
-        await channel.send(stalled_text(reminder), allowed_mentions=NO_PINGS)
-        return
-    await channel.send(f"<@{host}> {stalled_text(reminder)}", allowed_mentions=pings([host]))
+def reminder_message(reminder: community.Reminder) -> dict[str, Any]:
+    """The reminder (or the stall notice, pinging the host unless the host is the one stalling) as `send`'s
+    keyword arguments. Its words come from the item alone, so a resend says exactly the same."""
+    if reminder.stalled:
+        host = reminder.match.host_id
+        if host in reminder.user_ids or host <= 0:
+            return {"content": stalled_text(reminder), "allowed_mentions": NO_PINGS}
+        return {"content": f"<@{host}> {stalled_text(reminder)}", "allowed_mentions": pings([host])}
+    title = find_game(reminder.match.game).title
+    mentions = " ".join(f"<@{user_id}>" for user_id in reminder.user_ids)
+    return {"content": f"{mentions} — your turn in {title} is waiting "
+                       f"({hours_text(round(reminder.waited_hours))} so far). The board is above; "
+                       "/game board posts it again.",
+            "view": reminder_view(reminder.match.id, reminder.turn), "allowed_mentions": pings(reminder.user_ids)}
+
+
+async def already_posted(bot: TableBot, channel: discord.PartialMessageable, content: str, since: int) -> bool:
+    """Whether the bot posted exactly this in the channel since `since` (epoch seconds, the item's last try): a try
+    that reached Discord before the process died, found after Discord stopped remembering its nonce."""
+    after = discord.Object(id=discord.utils.time_snowflake(datetime.fromtimestamp(since - 60, UTC)))
+    me = bot.user.id if bot.user is not None else None
+    async for message in channel.history(limit=100, after=after):
+        if message.author.id == me and message.content == content:
+            return True
+    return False
 
 
 async def send_reminder(bot: TableBot, work: Due, now: datetime) -> None:
+    """A due reminder, at least once and not twice: the item is done only once Discord has the message, the
+    message carries the item's nonce, and a try the item's record shows is looked for before sending again."""
     reminder = await community.take_reminder(bot.service, work, now)
     if reminder is None:
         return
-    channel = bot.get_partial_messageable(reminder.match.channel_id)
+    channel_id = reminder.match.channel_id
+    channel = bot.get_partial_messageable(channel_id)
+    message = reminder_message(reminder)
     try:
-        if reminder.stalled:
-            await send_stalled(channel, reminder)
+        if work.attempted_at is not None and await already_posted(bot, channel, message["content"],
+                                                                  work.attempted_at):
+            log.info("Reminder %s was posted before a restart: not posting it again", work.id)
+        else:
+            await community.reminder_sending(bot.service, reminder, now)
+            await send_with_retries(lambda: channel.send(nonce=reminder.nonce, **message))
+    except (Undeliverable, discord.HTTPException) as error:
+        if isinstance(error, Undeliverable) and error.kind == "gone":
+            if bot.desk.channel_gone is not None:
+                await bot.desk.channel_gone(channel_id)
             return
-        title = find_game(reminder.match.game).title
-        mentions = " ".join(f"<@{user_id}>" for user_id in reminder.user_ids)
-        await channel.send(f"{mentions} — your turn in {title} is waiting "
-                           f"({hours_text(round(reminder.waited_hours))} so far). The board is above; "
-                           "/game board posts it again.",
-                           view=reminder_view(reminder.match.id, reminder.turn),
-                           allowed_mentions=pings(reminder.user_ids))
-    except discord.HTTPException as error:  # the channel is gone or closed to us: the reminder is not retried
-        log.info("Could not remind in channel %s: %s", reminder.match.channel_id, error)
+        retry_after = error.retry_after if isinstance(error, Undeliverable) else None
+        log.info("Could not remind in channel %s (tried again later): %s", channel_id, error)
+        await community.reminder_failed(bot.service, reminder, now, str(error),
+                                        outbox.retry_delay(work.attempts, retry_after))
+        return
+    await community.reminder_sent(bot.service, reminder, now)
 
 
 async def press_mute(interaction: discord.Interaction, fields: dict[str, Any], item: discord.ui.Item[Any]) -> None:
@@ -231,7 +268,7 @@ async def expire_lobby(bot: TableBot, work: Due, now: datetime) -> None:
 
 
 async def setup(bot: commands.Bot) -> None:
-    register_control("mute", r"(?P<match>[0-9]{1,20}):(?P<turn>[0-9]{1,20})", press_mute)
+    register_control("mute", r"(?P<match>[0-9]{1,20}):(?P<turn>[0-9]{1,20})", press_mute, private=True)
     owner: TableBot = bot  # type: ignore[assignment]
 
     async def on_remind(work: Due, now: datetime) -> None:

@@ -21,7 +21,7 @@ import discord
 
 from bot.service import InvalidControl
 from cogs.common import NO_PINGS, channel_id_of, send_private, service_of
-from cogs.table import acknowledge, answer_error, publish
+from cogs.table import acknowledge, answer_error, publish, where_it_stands
 
 log = logging.getLogger(__name__)
 
@@ -35,17 +35,20 @@ class ControlKind:
 
     pattern: re.Pattern[str]
     handler: Handler
+    private: bool = False
 
 
 CONTROLS: dict[str, ControlKind] = {}
 
 
-def register_control(kind: str, pattern: str, handler: Handler) -> None:
+def register_control(kind: str, pattern: str, handler: Handler, *, private: bool = False) -> None:
     """Route presses of ``xt:<kind>:<rest>`` to `handler` when `rest` fully matches `pattern`.
 
-    Named groups made only of digits arrive as ints (checked against the database's range); others as text.
+    Named groups made only of digits arrive as ints (checked against the database's range); others as text. The
+    router acknowledges every press before the handler runs: a silent update, or with `private` (a control that
+    answers its presser alone, like Show mine) a "thinking…" only the presser sees.
     """
-    CONTROLS[kind] = ControlKind(re.compile(pattern), handler)
+    CONTROLS[kind] = ControlKind(re.compile(pattern), handler, private)
 
 
 def parse_control(custom_id: str) -> tuple[ControlKind, dict[str, Any]] | None:
@@ -90,6 +93,8 @@ class Router(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"(?s).*")
                 log.info("Refused a press of an unknown or malformed control %r", self.custom_id_text[:120])
                 raise InvalidControl()
             kind, fields = parsed
+            await acknowledge(interaction, private=kind.private)  # answer first, whatever the handler reads
+            await where_it_stands(interaction)
             await kind.handler(interaction, fields, self.item)
         except Exception as error:  # a control has no tree handler: answer here, never leave it unanswered
             if isinstance(error, InvalidControl):
@@ -127,7 +132,7 @@ async def show_mine(interaction: discord.Interaction, fields: dict[str, Any], it
 
 async def show_detail(interaction: discord.Interaction, fields: dict[str, Any], item: discord.ui.Item[Any]) -> None:
     """The full-size board, privately: what did not fit the phone-sized public board."""
-    await interaction.response.defer(ephemeral=True, thinking=True)
+    await acknowledge(interaction, private=True)
     match, image = await service_of(interaction).detail_in_match(fields["match"],
                                                                  channel_id=channel_id_of(interaction))
     await send_detail(interaction, match, image)
@@ -147,5 +152,5 @@ NUMBER = r"[0-9]{1,20}"
 register_control("act", rf"(?P<match>{NUMBER}):(?P<version>{NUMBER}):(?P<seat>{NUMBER}):(?P<index>{NUMBER})",
                  press_action)
 register_control("pick", rf"(?P<match>{NUMBER}):(?P<version>{NUMBER}):(?P<seat>{NUMBER})", pick_action)
-register_control("mine", rf"(?P<match>{NUMBER})", show_mine)
-register_control("detail", rf"(?P<match>{NUMBER})", show_detail)
+register_control("mine", rf"(?P<match>{NUMBER})", show_mine, private=True)
+register_control("detail", rf"(?P<match>{NUMBER})", show_detail, private=True)

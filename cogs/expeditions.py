@@ -11,7 +11,7 @@ from discord.ext import commands
 
 from bot.core.names import contains, same_name
 from bot.games.expeditions import GAME
-from cogs.common import channel_id_of, service_of
+from cogs.common import answers_in_time, channel_id_of, service_of
 from cogs.table import play
 
 ACTION_CHOICES = [app_commands.Choice(name=f"{name} (take the other two)", value=value)
@@ -22,6 +22,7 @@ ODIN_CHOICES = [app_commands.Choice(name=name, value=value)
 Lister = Callable[[dict[str, Any], int], list[tuple[str, str]]]
 
 
+@answers_in_time
 async def _offer(interaction: discord.Interaction, current: str, lister: Lister) -> list[app_commands.Choice[str]]:
     """Autocomplete from one of the game's helpers, for the seat to act only; never raises."""
     try:

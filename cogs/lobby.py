@@ -224,7 +224,7 @@ class GameCommands(commands.GroupCog, group_name="game", group_description="Star
     async def board(self, interaction: discord.Interaction, detail: bool = False) -> None:
         service = service_of(interaction)
         if detail:
-            await interaction.response.defer(ephemeral=True, thinking=True)
+            await acknowledge(interaction)
             match = await service.current(channel_id_of(interaction))
             await send_detail(interaction, match, await service.detail_image(match))
             return
@@ -296,7 +296,8 @@ class GameCommands(commands.GroupCog, group_name="game", group_description="Star
     async def rules(self, interaction: discord.Interaction, game: str | None = None) -> None:
         text = await service_of(interaction).rules(interaction.channel_id, game)
         embed = discord.Embed(description=text[:4000], colour=0xE69F00)
-        await interaction.response.send_message(embed=embed, ephemeral=True)
+        await acknowledge(interaction)
+        await interaction.followup.send(embed=embed, ephemeral=True)
 
     # --------------------------------------------------------------------------------- records (cogs/records.py)
     # Undo by consent, history, replays and exports: thin commands; the work is in cogs/records.py.

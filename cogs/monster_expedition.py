@@ -8,7 +8,7 @@ from discord.ext import commands
 
 from bot.core.names import contains, plural
 from bot.games.monster_expedition import GAME, campaign_text, capturable_monsters
-from cogs.common import channel_id_of, player_of, send_private, service_of
+from cogs.common import answers_in_time, channel_id_of, player_of, send_private, service_of
 from cogs.table import acknowledge, play, post_board
 
 REGIONS = [app_commands.Choice(name="Aerie (yellow die)", value="aerie"),
@@ -18,6 +18,7 @@ THEN = [app_commands.Choice(name="then roll again", value="roll"), app_commands.
 SETS = [app_commands.Choice(name=f"Set {numeral}", value=numeral) for numeral in ("I", "II", "III", "IV")]
 
 
+@answers_in_time
 async def affordable_monsters(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
     """The monsters the player to move can capture now with what is left of the hunting value."""
     try:

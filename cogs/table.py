@@ -11,6 +11,11 @@
 - One desk per match serialises its board messages and coalesces edits: while one edit is on the wire, further
   moves of the same turn only mark the board dirty, and the next edit shows the latest state. A busy channel thus
   needs at most one new message per turn and one edit in flight.
+- A committed move stands whatever Discord does next (issue 23). A turn's new board is owed from the move's own
+  transaction (bot/features/outbox.py); posting it is retried (Discord's `retry_after`, server errors), falls back
+  to what the channel allows (the board in words when images are not allowed), and what still fails stays owed: the
+  scheduler delivers it later, pings included. The mover is told the move stands, never "Sorry"; while a channel
+  refuses the bot, each player's next interaction there shows them privately where the game stands.
 
 Also here, because every cog answers through them: the lobby message, and answering errors privately (a stale
 board is answered with the current board).
@@ -23,14 +28,17 @@ import io
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, Protocol
 
+import aiohttp
 import discord
+from discord import app_commands
 
 from bot.core import RuleError, StaleBoard, find_game
+from bot.features import outbox
 from bot.features.community import lobby_closes_at
-from bot.service import Accepted, Board, GameService, MatchRecord
+from bot.service import Accepted, Board, GameService, MatchRecord, StoreUnavailable
 from bot.settings import hours_text
 from cogs.common import NO_PINGS, button, channel_id_of, pings, safe_name, safe_text, send_private, service_of, stopped
 
@@ -40,6 +48,8 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 BOARD_FILE = "board.png"
+STORE_NOT_ANSWERING = "The game store is not answering right now. Try again in a minute."
+
 APOLOGY = ("Sorry, something went wrong on our side. The error has been logged; /game board shows where the game "
            "stands.")
 BUTTON_STYLES = {
@@ -56,6 +66,7 @@ class TableBot(Protocol):
     service: GameService
     desk: BoardDesk
     scheduler: Scheduler
+    user: discord.ClientUser | None
 
     def get_partial_messageable(self, id: int) -> discord.PartialMessageable: ...
 
@@ -85,14 +96,21 @@ def board_content(board: Board, *, ping: bool, note: str | None = None) -> str:
 BOARD_REPOSTED = "The board message was deleted, so the board is posted again here."
 
 
-def board_message(board: Board, *, ping: bool, note: str | None = None, controls: bool = True) -> dict[str, Any]:
-    """Keyword arguments for a new board message or an edit: content, the image with its alt text, the controls."""
+def board_message(board: Board, *, ping: bool, note: str | None = None, controls: bool = True,
+                  image: bool = True) -> dict[str, Any]:
+    """Keyword arguments for a new board message or an edit: content, the image with its alt text, the controls.
+
+    Without `image` (a channel that does not let the bot attach files) the board comes in words above the text."""
+    content = board_content(board, ping=ping, note=note)
+    if not image and board.alt_text:
+        words = safe_text(board.alt_text, [seat.name for seat in board.match.seats])
+        content = f"{words[:1990 - len(content) - 1]}\n{content}" if len(content) < 1900 else content
     message: dict[str, Any] = {
-        "content": board_content(board, ping=ping, note=note),
+        "content": content,
         "allowed_mentions": pings(board.mentions) if ping and not board.finished else NO_PINGS,
         "view": board_view(board) if controls else None,
     }
-    if board.image is not None:
+    if image and board.image is not None:
         message["file"] = discord.File(io.BytesIO(board.image), filename=BOARD_FILE,
                                        description=board.alt_text or None)
     return message
@@ -164,6 +182,68 @@ def lobby_view(match: MatchRecord) -> discord.ui.View:
     return stopped(view)
 
 
+# --------------------------------------------------------------------------------------------- when Discord fails
+
+UNKNOWN_CHANNEL = 10003
+UNKNOWN_WEBHOOK = 10015  # an interaction's token expired (15 minutes): post in the channel instead
+MISSING_PERMISSIONS = 50013
+SEND_TRIES = 3
+INLINE_WAIT_SECONDS = 5.0  # the longest a post waits in place before leaving the rest to the outbox
+
+
+class Undeliverable(Exception):
+    """A message Discord would not take: `gone` (the channel was deleted), `closed` (the bot may not post there),
+    or `unavailable` (rate limits or server errors outlasted the retries; `retry_after` when Discord said)."""
+
+    def __init__(self, kind: str, reason: str, retry_after: float | None = None) -> None:
+        super().__init__(reason)
+        self.kind = kind
+        self.retry_after = retry_after
+
+
+def retry_after_of(error: BaseException) -> float | None:
+    """How long Discord asked to wait (a 429), if it said."""
+    wait = getattr(error, "retry_after", None)
+    if isinstance(wait, int | float):
+        return float(wait)
+    headers = getattr(getattr(error, "response", None), "headers", None) or {}
+    try:
+        return float(headers.get("Retry-After")) if headers.get("Retry-After") is not None else None
+    except (TypeError, ValueError):
+        return None
+
+
+def _passing(error: BaseException) -> bool:
+    """A failure worth trying again: rate limited, a server error, the network."""
+    if isinstance(error, discord.RateLimited | discord.DiscordServerError | aiohttp.ClientError | TimeoutError):
+        return True
+    return isinstance(error, discord.HTTPException) and (error.status == 429 or error.status >= 500)
+
+
+async def send_with_retries(send: Callable[[], Awaitable[discord.Message]], *, tries: int = SEND_TRIES
+                            ) -> discord.Message:
+    """`send()` again after a rate limit or a server error (waiting what Discord asks, else 1, 2... s, at most
+    INLINE_WAIT_SECONDS); Undeliverable once the tries are spent or Discord refuses for good."""
+    for attempt in range(tries):
+        try:
+            return await send()
+        except discord.NotFound as error:
+            if error.code == UNKNOWN_CHANNEL:
+                raise Undeliverable("gone", f"the channel no longer exists ({error.text})") from error
+            raise
+        except discord.Forbidden:
+            raise
+        except Exception as error:
+            if not _passing(error):
+                raise
+            wait = retry_after_of(error)
+            if attempt == tries - 1 or (wait is not None and wait > INLINE_WAIT_SECONDS):
+                raise Undeliverable("unavailable", f"Discord did not take it ({type(error).__name__}: {error})",
+                                    wait) from error
+            await asyncio.sleep(wait if wait is not None else float(2 ** attempt))
+    raise AssertionError("unreachable")  # pragma: no cover
+
+
 # --------------------------------------------------------------------------------------------- acknowledging
 
 
@@ -171,14 +251,39 @@ def is_component(interaction: discord.Interaction) -> bool:
     return interaction.type is discord.InteractionType.component
 
 
-async def acknowledge(interaction: discord.Interaction) -> None:
-    """The first response, before any work: private "thinking…" for a command, a silent update for a control."""
+async def acknowledge(interaction: discord.Interaction, *, private: bool = False) -> None:
+    """The first response, before any work: private "thinking…" for a command, a silent update for a control (or,
+    for a control answered only to its presser (`private`), a "thinking…" only they see)."""
     if interaction.response.is_done():
         return
-    if is_component(interaction):
+    if is_component(interaction) and not private:
         await interaction.response.defer()
     else:
         await interaction.response.defer(ephemeral=True, thinking=True)
+
+
+class AnswerFirstTree(app_commands.CommandTree[Any]):
+    """The bot's command tree: every slash command is acknowledged (a private "thinking…") before its callback
+    runs, so no command, present or future, waits on the database, the render pool or Discord before Discord's
+    3-second limit. (Controls are acknowledged by their router, cogs/controls.py; autocomplete, which cannot be
+    deferred, answers within its own budget: cogs.common.answers_in_time.)"""
+
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        if interaction.type is discord.InteractionType.application_command:
+            await acknowledge(interaction)
+            await where_it_stands(interaction)
+        return True
+
+
+async def where_it_stands(interaction: discord.Interaction) -> None:
+    """After the acknowledgement: a player in a channel that refuses the bot is shown the board privately."""
+    desk: BoardDesk | None = getattr(interaction.client, "desk", None)
+    if desk is None or not desk.closed:
+        return
+    try:
+        await desk.tell_where_it_stands(interaction)
+    except Exception:  # a courtesy: it must never cost the interaction itself
+        log.exception("Could not show the board privately in channel %s", interaction.channel_id)
 
 
 async def tell(interaction: discord.Interaction, text: str) -> None:
@@ -204,6 +309,9 @@ class BoardDesk:
     def __init__(self, client: discord.Client, service: GameService) -> None:
         self.client = client
         self.service = service
+        self.closed: dict[int, str] = {}  # channels that refused the bot's last board, and why
+        self._told: set[tuple[int, int, int]] = set()  # (channel, user, match version) shown privately
+        self.channel_gone: Callable[[int], Awaitable[None]] | None = None  # set by cogs/delivery.py
         self._desks: dict[int, _MatchDesk] = {}
         self._watchers: dict[int, list[Callable[[], Awaitable[bool]]]] = {}
         self.edits_sent = 0  # for the benchmark and tests: how many in-place edits actually went out
@@ -254,14 +362,17 @@ class BoardDesk:
         await self._run_watchers(match_id)
 
     async def post(self, match_id: int, *, interaction: discord.Interaction | None = None, ping: bool = True,
-                   note: str | None = None) -> discord.Message | None:
-        """Post a new board message for the match (the turn passed, or someone asked for the board)."""
+                   note: str | None = None, claimed: tuple[Any, ...] = ()) -> discord.Message | None:
+        """Post a new board message for the match (the turn passed, or someone asked for the board); it delivers
+        the boards the match owes (their pings included) and is None when Discord would not take it (they stay
+        owed). `claimed`: owed items the caller (the scheduler) already holds."""
         posted: list[discord.Message | None] = [None]
 
         async def work(desk: _MatchDesk) -> None:
             async with desk.lock:
                 desk.dirty = False  # the new board shows the latest state anyway
-                posted[0] = await self._post(match_id, interaction=interaction, ping=ping, note=note)
+                posted[0] = await self._post(match_id, interaction=interaction, ping=ping, note=note,
+                                             claimed=claimed)
                 await self._drain(match_id, desk)
 
         await self._with_desk(match_id, work)
@@ -292,24 +403,116 @@ class BoardDesk:
         except discord.NotFound:  # someone deleted the board: post it again, without pinging anyone twice
             await self._post(match_id, ping=False, note=BOARD_REPOSTED)
 
+    def _now(self) -> datetime:
+        clock = getattr(self.client, "clock", None)
+        return clock() if clock is not None else datetime.now(UTC)
+
     async def _post(self, match_id: int, *, interaction: discord.Interaction | None = None, ping: bool = True,
-                    note: str | None = None) -> discord.Message:
+                    note: str | None = None, claimed: tuple[Any, ...] = ()) -> discord.Message | None:
+        now = self._now()
+        owed = await outbox.take(self.service, match_id, now, claimed)
+        if owed.held_elsewhere:  # another process (or the scheduler) is posting this very board right now
+            log.info("The board of match %s is being posted elsewhere", match_id)
+            return None
         match = await self.service.match(match_id)
-        await self._strip_previous(match_id, match.channel_id)
+        await self._strip(await self.service.board_message(match_id), match.channel_id)
         board = await self.service.board(match)
-        message = board_message(board, ping=ping, note=note)
-        view: discord.ui.View | None = message["view"]
-        if view is not None:
-            view.stop()  # routed by cogs.controls; a finished view is not kept in memory per message
-        if interaction is not None:
-            sent = await interaction.followup.send(wait=True, **message)
-        else:
-            sent = await self._channel(match.channel_id).send(**message)
+        ping = ping or bool(owed.user_ids)  # a turn's ping that never arrived comes with the next new board
+        try:
+            sent = await self._posted_before(match.channel_id, board_content(board, ping=ping, note=note), owed)
+            if sent is None:  # (taking the items recorded this try: a retry after a crash looks first)
+                sent = await self._send(match.channel_id, board, ping=ping, note=note, interaction=interaction,
+                                        nonce=owed.nonce)
+        except Undeliverable as error:
+            log.warning("The board of match %s could not be posted in channel %s: %s", match_id, match.channel_id,
+                        error)
+            await outbox.failed(self.service, owed, str(error), now, error.retry_after)
+            if error.kind == "closed":
+                self.closed[match.channel_id] = str(error)
+            elif error.kind == "gone" and self.channel_gone is not None:
+                await self.channel_gone(match.channel_id)
+            return None
+        self.closed.pop(match.channel_id, None)
         await self.service.set_board_message(match_id, sent.id, match.version)
+        await outbox.delivered(self.service, owed, match.version, now)
         return sent
 
-    async def _strip_previous(self, match_id: int, channel_id: int) -> None:
-        previous = await self.service.board_message(match_id)
+    async def _posted_before(self, channel_id: int, content: str, owed: outbox.Owed) -> discord.Message | None:
+        """An owed board whose last try may have reached Discord before the process died: the message, if the
+        channel shows it (posted by the bot since that try, ending with the same words), so it is not posted twice."""
+        tried = [item.attempted_at for item in owed.items if item.attempted_at is not None]
+        me = getattr(self.client.user, "id", None)
+        if not tried or me is None:
+            return None
+        after = discord.Object(id=discord.utils.time_snowflake(datetime.fromtimestamp(min(tried) - 60, UTC)))
+        try:
+            async for message in self._channel(channel_id).history(limit=100, after=after):
+                if message.author.id == me and message.content.endswith(content):
+                    log.info("The owed board of channel %s was posted before a restart: not posting it again",
+                             channel_id)
+                    return message
+        except discord.NotFound as error:
+            raise Undeliverable("gone", f"the channel no longer exists ({error.text})") from error
+        except discord.HTTPException as error:  # cannot look: post it (a double board beats a lost one)
+            log.info("Could not read channel %s's history: %s", channel_id, error)
+        return None
+
+    async def _send(self, channel_id: int, board: Board, *, ping: bool, note: str | None,
+                    interaction: discord.Interaction | None, nonce: str | None = None) -> discord.Message:
+        """The board as a new message: retried, then in words when the channel takes no image; Undeliverable."""
+        answering = [interaction]  # the interaction's followup, until its token has expired
+
+        async def send(image: bool) -> discord.Message:
+            message = board_message(board, ping=ping, note=note, image=image)  # a fresh file for every try
+            view: discord.ui.View | None = message["view"]
+            if view is not None:
+                view.stop()  # routed by cogs.controls; a finished view is not kept in memory per message
+            if answering[0] is not None:
+                try:
+                    return await answering[0].followup.send(wait=True, **message)
+                except discord.NotFound as error:
+                    if error.code != UNKNOWN_WEBHOOK:
+                        raise
+                    answering[0] = None
+                    message = board_message(board, ping=ping, note=note, image=image)
+            if nonce:  # an owed board: a resend after a crash returns the message Discord already has
+                return await self._channel(channel_id).send(nonce=nonce, **message)
+            return await self._channel(channel_id).send(**message)
+
+        for image in ((True, False) if board.image is not None else (False,)):
+            try:
+                return await send_with_retries(lambda image=image: send(image))  # type: ignore[misc]
+            except discord.Forbidden as error:
+                if image and error.code == MISSING_PERMISSIONS:
+                    log.info("Channel %s takes no image from the bot: the board goes in words", channel_id)
+                    continue
+                raise Undeliverable("closed", f"the bot may not post there ({error.text})") from error
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    async def tell_where_it_stands(self, interaction: discord.Interaction) -> None:
+        """In a channel that refused the bot's last board: the player sees the current board privately, once per
+        board (the interaction is already acknowledged)."""
+        channel_id = interaction.channel_id
+        if channel_id is None or channel_id not in self.closed:
+            return
+        match = await self.service.open_match(channel_id)
+        if match is None or match.state is None:
+            return
+        key = (channel_id, interaction.user.id, match.version)
+        if key in self._told:
+            return
+        self._told.add(key)
+        note = ("The bot cannot post in this channel right now, so the board is shown to you alone; "
+                "ask someone who manages the channel to let it send messages and attach files.")
+        board = await self.service.board(match)
+        try:
+            await interaction.followup.send(ephemeral=True, **board_message(board, ping=False, note=note))
+        except discord.Forbidden:  # no files from the bot here either: the board in words
+            await interaction.followup.send(ephemeral=True, **board_message(board, ping=False, note=note,
+                                                                            image=False))
+
+    async def _strip(self, previous: int | None, channel_id: int) -> None:
+        """The previous board message loses its controls."""
         if previous is None:
             return
         try:
@@ -325,19 +528,40 @@ def desk_of(interaction: discord.Interaction) -> BoardDesk:
 # --------------------------------------------------------------------------------------------- moves
 
 
+MOVE_STANDS = ("Your move stands, but Discord did not take the new board yet: it will be posted (with its ping) "
+               "as soon as the channel allows. /game board shows it too.")
+
+
 async def publish(interaction: discord.Interaction, accepted: Accepted) -> None:
-    """After a committed move: a private line for a command, then a new board or the current one updated."""
+    """After a committed move: a private line for a command, then a new board or the current one updated.
+
+    The move is committed: whatever fails from here on, the mover is told it stands (never "Sorry"), and an owed
+    board stays in the outbox until it is posted."""
     match = accepted.match
     names = [seat.name for seat in match.seats]
     desk = desk_of(interaction)
-    if accepted.new_board or await service_of(interaction).board_style(match.guild_id) == "step":
-        await tell(interaction, safe_text(accepted.acknowledgement, names) + "\nA new board is posted below.")
-        # A step of the same player's turn (the "step" style) gets its own board but pings nobody: a ping is for
-        # the turn passing to someone.
-        await desk.post(match.id, interaction=interaction, ping=accepted.new_board)
-    else:
-        await tell(interaction, safe_text(accepted.acknowledgement, names) + "\nThe board above is updated.")
-        await desk.refresh(match.id)
+    posted: object = None
+    try:
+        new = accepted.new_board or await service_of(interaction).board_style(match.guild_id) == "step"
+        where = "A new board is posted below." if new else "The board above is updated."
+        try:
+            await tell(interaction, safe_text(accepted.acknowledgement, names) + "\n" + where)
+        except discord.HTTPException:  # the board matters more than the private line: go on
+            log.warning("Could not tell the mover of match %s what the move did", match.id)
+        if new:
+            # A step of the same player's turn (the "step" style) gets its own board but pings nobody: a ping is for
+            # the turn passing to someone.
+            posted = await desk.post(match.id, interaction=interaction, ping=accepted.new_board)
+        else:
+            await desk.refresh(match.id)
+            posted = True
+    except Exception:  # the move is committed: report, and never apologise for it
+        log.exception("Showing the committed move of match %s failed", match.id)
+    if posted is None:
+        try:
+            await interaction.followup.send(MOVE_STANDS, ephemeral=True, allowed_mentions=NO_PINGS)
+        except discord.HTTPException:
+            log.warning("Could not tell the mover of match %s that the move stands", match.id)
 
 
 async def play(interaction: discord.Interaction, action: dict[str, Any]) -> None:
@@ -388,6 +612,9 @@ async def answer_error(interaction: discord.Interaction, error: BaseException) -
             await send_current_board_privately(interaction, str(error))
         elif isinstance(error, RuleError):
             await send_private(interaction, str(error))
+        elif isinstance(error, StoreUnavailable):  # past the database's deadline: nothing of it was applied
+            log.warning("The game store did not answer %s in time: %s", _describe(interaction), error)
+            await send_private(interaction, STORE_NOT_ANSWERING)
         else:
             log.error("Unexpected error in %s", _describe(interaction), exc_info=error)
             await send_private(interaction, APOLOGY)

@@ -10,7 +10,7 @@ from bot.core.names import contains, fold
 from bot.games.the_expedition import GAME
 from bot.games.the_expedition.grid import DIRECTIONS
 from bot.games.the_expedition.text import points
-from cogs.common import channel_id_of, service_of
+from cogs.common import answers_in_time, channel_id_of, service_of
 from cogs.table import play
 
 DIRECTION_CHOICES = [app_commands.Choice(name=direction, value=direction) for direction in DIRECTIONS]
@@ -25,6 +25,7 @@ def location_id(text: str) -> str:
     return text.strip()
 
 
+@answers_in_time
 async def placeable_locations(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
     """Only the empty locations the player may place on now (the rules re-check on submit)."""
     try:

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 import rendering
-from rendering import glyphs, kit, vocabulary
+from rendering import glyphs, kit, lifeline, vocabulary
 
 View = dict[str, Any]
 Renderer = Callable[[str, View], bytes]
@@ -29,7 +29,9 @@ Renderer = Callable[[str, View], bytes]
 
 def _warm_up(data_root: str | None = None) -> None:
     """A worker's start: import every game's renderer, load the fonts and rasterise the words boards write (with
-    every card, monster and location name from the games' data folder `data_root`), so no board pays for them."""
+    every card, monster and location name from the games' data folder `data_root`), so no board pays for them.
+    First the worker ties its life to the bot's: a killed bot leaves no worker behind (rendering/lifeline.py)."""
+    lifeline.watch_parent()
     for module in ("the_expedition", "monster_expedition", "expeditions"):
         __import__(f"rendering.{module}")
     kit.warm_up()

@@ -112,8 +112,13 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         return asyncio.run(run_migration(args.source, args.target))
     from bot.cli.local import run_local_table
+    from bot.store import StoreError
 
-    return asyncio.run(run_local_table(database=args.db, boards=args.boards, script=args.script))
+    try:
+        return asyncio.run(run_local_table(database=args.db, boards=args.boards, script=args.script))
+    except StoreError as error:  # a database too new, or one this process cannot write
+        print(error, file=sys.stderr)
+        return 1
 
 
 if __name__ == "__main__":

@@ -1,7 +1,7 @@
 """The invite link: the bot permissions the code needs, each with its reason, and the URL that asks for them.
 
-Derived from what the bot does: it posts and edits its own messages (a bot edits its own messages by id without
-reading the channel's history), attaches board images, sends one embed, and opens (on a refusal, deletes) threads.
+Derived from what the bot does: it posts and edits its own messages, attaches board images, sends one embed, opens
+(on a refusal, deletes) threads, and after a crash reads the channel's latest messages so that nothing is posted twice.
 `expedition-bot invite APP_ID` prints the link; tests/test_invite.py checks the README's link against `invite_url`.
 """
 
@@ -23,13 +23,15 @@ NEEDED: dict[str, tuple[str, str]] = {
                      "(cogs/table.py)"),
     "create_public_threads": ("Create Public Threads", "open a game in a new public thread (/game new "
                               "thread:true, /settings threads)"),
+    "read_message_history": ("Read Message History", "after a crash, look at the channel's latest messages before "
+                             "sending an owed board or reminder again, so nothing is posted twice "
+                             "(cogs/table.py, cogs/community.py)"),
     "manage_threads": ("Manage Threads", "delete the thread it has just opened when the game in it is refused, so "
                        "no empty thread is left behind (cogs/community.py, open_in_thread)"),
 }
 
 # Permissions an admin might expect, and why the bot does not ask for them.
 NOT_NEEDED: dict[str, str] = {
-    "read_message_history": "it never reads messages: it edits its own board messages by their id",
     "use_application_commands": "a permission of the members who type the commands, not of the bot",
     "mention_everyone": "it pings only the player meant, never @everyone or a role",
 }

@@ -16,7 +16,7 @@ from typing import Any, TextIO
 
 from bot.service import GameService
 from bot.store import Store, StoreError
-from bot.store.engines import redact
+from bot.store.engines import patient, redact
 
 log = logging.getLogger(__name__)
 
@@ -32,15 +32,16 @@ class MigrationReport:
 
 async def migrate(source_location: str | os.PathLike[str], target_location: str | os.PathLike[str]) -> MigrationReport:
     """Copy everything from source to target (which must hold no matches) and verify the copy."""
-    source = await Store.open(source_location)
-    try:
-        target = await Store.open(target_location)
+    with patient():  # a large copy may take long: nobody is waiting on a button
+        source = await Store.open(source_location, writable=False)
         try:
-            return await _copy_and_verify(source, target)
+            target = await Store.open(target_location)
+            try:
+                return await _copy_and_verify(source, target)
+            finally:
+                await target.close()
         finally:
-            await target.close()
-    finally:
-        await source.close()
+            await source.close()
 
 
 async def _copy_and_verify(source: Store, target: Store) -> MigrationReport:

@@ -12,6 +12,7 @@ import aiohttp
 import discord
 
 from bot.app import ExpeditionBot
+from bot.store import StoreError
 
 log = logging.getLogger(__name__)
 
@@ -61,6 +62,8 @@ async def _guarded(work: Callable[[], Awaitable[None]]) -> str | None:
         return BAD_TOKEN
     except discord.PrivilegedIntentsRequired:
         return MISSING_INTENTS
+    except StoreError as error:  # a database too new, or one this process cannot write: its own sentence
+        return str(error)
     except (TimeoutError, aiohttp.ClientConnectionError, OSError) as error:
         return NO_NETWORK.format(error=type(error).__name__ if not str(error) else str(error).split(" [")[0])
     return None
@@ -71,6 +74,7 @@ async def serve(client: ExpeditionBot, token: str) -> str | None:
 
     async def work() -> None:
         async with client:
+            await client.open_store()  # a database the bot cannot use is refused before Discord is contacted
             remove = install_shutdown_signals(client)
             try:
                 await client.start(token)

@@ -24,6 +24,7 @@ from bot.core.protocol import Game
 from bot.core.registry import find_game
 from bot.core.rng import Rng
 from bot.core.seats import BOT_LEVELS
+from rendering.lifeline import watch_parent
 
 TURN_CAP = 6000
 
@@ -159,7 +160,8 @@ def run(game_key: str, mode: str | None, levels: Sequence[str], games: int, seed
     if workers == 1 or games == 1:
         results = [_play(job) for job in jobs]
     else:
-        with ProcessPoolExecutor(max_workers=workers) as pool:
+        # A worker exits when this process dies, however it dies: a killed simulation leaves no player behind.
+        with ProcessPoolExecutor(max_workers=workers, initializer=watch_parent) as pool:
             results = list(pool.map(_play, jobs, chunksize=1))
     summary = summarise(results, time.perf_counter() - started)
     summary.update({"game": game.key, "mode": chosen.key, "seats": list(levels), "seed": seed,

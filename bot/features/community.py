@@ -33,6 +33,10 @@ def utc_now() -> datetime:
 REMIND = "remind"
 TIMER = "timer"
 LOBBY_EXPIRY = "lobby_expiry"
+BOARD = "board"
+"""A new board message owed to the channel (the turn passed, or the game ended), with its ping: the outbox item a
+move stores in its own transaction. The live path posts it at once; the scheduler delivers what that missed."""
+BOARD_GRACE_SECONDS = 60  # how long the live path has before the scheduler takes over a board
 REMINDERS_BEFORE_STALL = 3
 TURN_KINDS = ("started",)  # events that begin a turn even when the seat to move is the same
 
@@ -83,7 +87,8 @@ class TurnPlanner:
         now = self.clock()
         status = fields.get("status") or match.status
         if status in ("finished", "abandoned"):
-            return CommunityChange(cancel_work=True, now=now).merged(given)
+            final = (self._board(match, (), now),) if status == "finished" and match.status == "active" else ()
+            return CommunityChange(cancel_work=True, add_work=final, now=now).merged(given)
         state = fields.get("state") if fields.get("state") is not None else match.state
         if state is None or status != "active":
             return given  # a lobby: its expiry stays as it is
@@ -96,7 +101,7 @@ class TurnPlanner:
         humans_before = [seat for seat in before or () if (r := match.user_at(seat)) and not is_bot(r.user_id)]
         if kind not in TURN_KINDS and before == after and humans == humans_before:
             return given  # the same player's turn goes on (or a seat not to move changed): its work stands
-        work: list[NewWork] = []
+        work: list[NewWork] = [self._board(match, humans, now)] if before != after or kind in TURN_KINDS else []
         if humans:
             settings = await server_settings(self.store, match.guild_id)
             payload = {"turn": match.version + 1, "seats": humans, "since": int(now.timestamp())}
@@ -110,12 +115,26 @@ class TurnPlanner:
         return CommunityChange(cancel_work=True, add_work=tuple(work), now=now).merged(given)
 
 
+    @staticmethod
+    def _board(match: MatchRecord, seats: list[int] | tuple[int, ...], now: datetime) -> NewWork:
+        """The new board this write owes the channel, pinging the people at `seats` (the outbox, issue 23)."""
+        return NewWork(BOARD, now + timedelta(seconds=BOARD_GRACE_SECONDS),
+                       {"version": match.version + 1, "seats": list(seats)},
+                       guild_id=match.guild_id, channel_id=match.channel_id)
+
+
 # --------------------------------------------------------------------------------------------- reminders
 
 
 @dataclass(frozen=True)
 class Reminder:
-    """What one due reminder says: whom to ping, or (after the third) that the game has stalled."""
+    """What one due reminder says: whom to ping, or (after the third) that the game has stalled.
+
+    It is said at least once and not twice (issue 23): the item stays claimed until `reminder_sent` marks it done
+    after Discord took the message; its `nonce` (from the item) makes a resend after a crash return the message
+    already posted, and `attempted_at` says a send may have reached Discord before (checked in the channel when a
+    resend comes later than Discord remembers nonces). Its words depend on the item alone, so a resend is the same.
+    """
 
     match: MatchRecord
     user_ids: tuple[int, ...]
@@ -123,6 +142,13 @@ class Reminder:
     waited_hours: float
     turn: int
     stalled: bool
+    work: ScheduledWork | None = None
+    follow: NewWork | None = None
+
+    @property
+    def nonce(self) -> str:
+        """Discord's message nonce for this item (at most 25 characters)."""
+        return f"xt-work-{self.work.id}" if self.work is not None else ""
 
 
 def _still_waiting(match: MatchRecord, payload: JSON) -> list[int]:
@@ -135,8 +161,8 @@ def _still_waiting(match: MatchRecord, payload: JSON) -> list[int]:
 
 
 async def take_reminder(service: GameService, work: ScheduledWork, now: datetime) -> Reminder | None:
-    """Complete a due reminder and queue the next (the stall notice after the third); None when nothing is to be
-    said — the turn passed, or another pass or process already took it. Say it only after this returns."""
+    """What a due (claimed) reminder is to say, and the next one it queues once said (the stall notice after the
+    third); None when nothing is to be said: the turn passed (the item is done). Say it, then `reminder_sent`."""
     store = service.store
     match = await store.match(work.match_id) if work.match_id is not None else None
     seats = _still_waiting(match, work.payload) if match is not None else []
@@ -149,13 +175,30 @@ async def take_reminder(service: GameService, work: ScheduledWork, now: datetime
     if count <= REMINDERS_BEFORE_STALL and settings.reminder_hours > 0:
         follow = NewWork(REMIND, now + timedelta(hours=settings.reminder_hours), {**work.payload, "count": count + 1},
                          match_id=match.id, guild_id=match.guild_id, channel_id=match.channel_id)
-    if not await store.complete_work(work.id, now, follow):
-        return None
     records = [record for seat in seats if (record := match.user_at(seat)) is not None]
     since = int(work.payload.get("since", work.due_at))
     return Reminder(match, tuple(r.user_id for r in records), tuple(r.name for r in records),
-                    max(0.0, (now.timestamp() - since) / 3600), int(work.payload.get("turn", 0)),
-                    stalled=count > REMINDERS_BEFORE_STALL)
+                    max(0.0, (work.due_at - since) / 3600), int(work.payload.get("turn", 0)),
+                    stalled=count > REMINDERS_BEFORE_STALL, work=work, follow=follow)
+
+
+async def reminder_sending(service: GameService, reminder: Reminder, now: datetime) -> None:
+    """Just before the send: the item's record says a send was tried (a retry then looks before posting)."""
+    if reminder.work is not None:
+        await service.store.note_attempt(reminder.work.id, now)
+
+
+async def reminder_sent(service: GameService, reminder: Reminder, now: datetime) -> None:
+    """Discord has the reminder: its item is done and the next one queued (unless a move ended the turn first)."""
+    if reminder.work is not None:
+        await service.store.complete_work(reminder.work.id, now, reminder.follow)
+
+
+async def reminder_failed(service: GameService, reminder: Reminder, now: datetime, error: str,
+                          delay_seconds: float) -> None:
+    """Discord did not take it: the item is due again after `delay_seconds` (at least once, not lost)."""
+    if reminder.work is not None:
+        await service.store.retry_work(reminder.work.id, now + timedelta(seconds=delay_seconds), error)
 
 
 async def mute_turn(service: GameService, match_id: int, turn: int, user_id: int, *, channel_id: int) -> int:

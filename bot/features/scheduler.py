@@ -23,7 +23,9 @@ Due = ScheduledWork
 Handler = Callable[[ScheduledWork, datetime], Awaitable[None]]
 
 BATCH = 50
-LEASE_SECONDS = 300  # a pass that dies holding work gives it back after this long (bot clock)
+LEASE_SECONDS = 60
+"""A pass that dies holding work gives it back after this long (bot clock). Short, so that a message the dead pass
+may have sent is sent again within Discord's nonce window, where Discord answers with the message already posted."""
 
 
 class Scheduler:

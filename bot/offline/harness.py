@@ -144,6 +144,19 @@ class DiscordHarness(Gateway, RestBackend):
             self._guild._add_channel(discord.TextChannel(state=state, guild=self._guild, data=ch.payload()))  # type: ignore[arg-type]
         return ch
 
+    async def delete_channel(self, channel: FakeChannel) -> None:
+        """A member deletes a channel or thread: Discord forgets it (404 Unknown Channel from then on) and tells the
+        bot with CHANNEL_DELETE or THREAD_DELETE; the bot's handlers have run when this returns."""
+        channel.deleted = True
+        state = self.bot._connection
+        before = set(asyncio.all_tasks())
+        if channel.is_thread:
+            state.parse_thread_delete({"id": str(channel.id), "guild_id": str(channel.guild_id),
+                                       "parent_id": str(channel.parent_id), "type": channel.type})
+        else:
+            state.parse_channel_delete(channel.payload())
+        await self.settle(before)
+
     def user(
         self,
         name: str,

@@ -147,8 +147,11 @@ class RestBackend:
         discord.py's request loops do (wait ``retry_after``, at most 5 tries: they are bypassed here); any other
         status is raised as the HTTPException discord.py raises for it."""
         key = f"{route.method} {route.path}"
+        channel_id = _match(route.path, route.url).get("channel_id")
+        if channel_id is None and route.webhook_token in self.world.interactions:
+            channel_id = self.world.interactions[route.webhook_token].channel_id
         for _attempt in range(5):
-            fault = self.world.take_fault(key, body)
+            fault = self.world.take_fault(key, body, int(channel_id) if channel_id is not None else None)
             if fault is None:
                 return
             self.world.requests.append({"route": key, "url": route.url, "body": body, "answered": fault.status,
@@ -187,6 +190,8 @@ class RestBackend:
             if not rec.responded:
                 # Discord only creates the followup webhook once the interaction was acknowledged.
                 raise http_error(404, 10015, "Unknown Webhook")
+            if files and not self.world.permissions_in(rec.channel_id).attach_files:
+                raise http_error(403, 50013, "Missing Permissions")  # the app's own permissions hold for files
             if key == "POST /webhooks/{webhook_id}/{webhook_token}":
                 return self._followup(rec, body, files, key)
             if route.path.endswith("/@original"):
@@ -366,11 +371,22 @@ class RestBackend:
         if key == "POST /channels/{channel_id}/messages":
             channel_id = int(args["channel_id"])
             channel = self.world.channel_by_id(channel_id)
-            allowed = self.world.bot_permissions
+            allowed = self.world.permissions_in(channel_id)
             may_send = allowed.send_messages_in_threads if channel.is_thread else allowed.send_messages
-            if not (allowed.view_channel and may_send and (allowed.attach_files or not sent)):
+            if not allowed.view_channel:
+                raise http_error(403, 50001, "Missing Access")
+            embeds_refused = bool(body.get("embeds")) and not allowed.embed_links
+            if not may_send or (sent and not allowed.attach_files) or embeds_refused:
                 raise http_error(403, 50013, "Missing Permissions")
+            nonce = str(body["nonce"]) if body.get("nonce") is not None and body.get("enforce_nonce") else None
+            if nonce is not None:  # Discord: the same author's nonce within a few minutes returns that message
+                seen = self.world.nonces.get((channel_id, nonce))
+                if (seen is not None and self.world.clock() - seen[1] <= self.world.nonce_window
+                        and seen[0] in self.world.messages):
+                    return copy.deepcopy(self.world.get_message(seen[0]).payload)
             msg = self.world.create_message(channel_id, body, sent, author=self.bot_user, interaction_id=iid)
+            if nonce is not None:
+                self.world.nonces[(channel_id, nonce)] = (msg.id, self.world.clock())
             self.world.record_message("channel_message", msg, interaction_id=iid, body=body, route=key,
                                       created=True)
             return copy.deepcopy(msg.payload)
@@ -378,6 +394,12 @@ class RestBackend:
             return self._message_op(iid, route.method, int(args["message_id"]), body, sent, key)
         if key == "GET /channels/{channel_id}":
             return self.world.channel_by_id(int(args["channel_id"])).payload()
+        if key == "GET /channels/{channel_id}/messages":  # the channel's history, newest first
+            params = kwargs.get("params") or {}
+            after, limit = int(params.get("after") or 0), int(params.get("limit") or 50)
+            found = [m for m in self.world.channel_messages(self.world.channel_by_id(int(args["channel_id"])).id)
+                     if m.id > after]
+            return [copy.deepcopy(m.payload) for m in reversed(found[:limit] if after else found[-limit:])]
         if key == "POST /channels/{channel_id}/threads":
             thread = self.world.create_thread(int(args["channel_id"]), body, self.bot_user.id)
             data = thread.payload()

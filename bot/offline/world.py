@@ -185,6 +185,7 @@ class Fault:
     left: int = 1
     when: Callable[[dict[str, Any]], bool] | None = None
     met: int = 0
+    channel_id: int | None = None  # only requests to (or interactions in) this channel
 
     def error(self) -> discord.HTTPException:
         return http_error(self.status, self.code, self.message)
@@ -223,6 +224,9 @@ class World:
         self.channels: dict[str, FakeChannel] = {}
         self.threads: dict[int, FakeChannel] = {}  # by id: two threads may share a name
         self.bot_permissions = discord.Permissions(BOT_PERMISSIONS.value)  # what the bot may do in every channel
+        self.channel_permissions: dict[int, discord.Permissions] = {}  # ... and where a channel overrides that
+        self.nonces: dict[tuple[int, str], tuple[int, dt.datetime]] = {}  # (channel, nonce) -> (message, when)
+        self.nonce_window = dt.timedelta(minutes=5)  # Discord: "checked for uniqueness in the past few minutes"
         self.users: dict[str, FakeUser] = {}
         self.messages: dict[int, Message] = {}
         self.channel_order: dict[int, list[int]] = {}
@@ -277,16 +281,32 @@ class World:
     # -- faults: what Discord answers now and then (rate limits, outages, missing permissions) ---------------------
 
     def fail_next(self, route: str, status: int, *, code: int = 0, message: str = "", retry_after: float = 0.0,
-                  times: int = 1, when: Callable[[dict[str, Any]], bool] | None = None) -> Fault:
+                  times: int = 1, when: Callable[[dict[str, Any]], bool] | None = None,
+                  channel: int | None = None) -> Fault:
         """Answer the next ``times`` requests to ``route`` ("POST /channels/{channel_id}/messages", discord.py's
-        template) with this error instead; ``when`` narrows it to requests whose JSON body it accepts."""
-        fault = Fault(route, status, code, message or HTTP_REASONS.get(status, "Error"), retry_after, times, when)
+        template) with this error instead; ``when`` narrows it to requests whose JSON body it accepts, ``channel``
+        to one channel (a webhook call: the channel of its interaction)."""
+        fault = Fault(route, status, code, message or HTTP_REASONS.get(status, "Error"), retry_after, times, when,
+                      channel_id=channel)
         self.faults.append(fault)
         return fault
 
-    def take_fault(self, route: str, body: Any) -> Fault | None:
+    def permissions_in(self, channel_id: int) -> discord.Permissions:
+        """What the bot may do in the channel."""
+        return self.channel_permissions.get(channel_id, self.bot_permissions)
+
+    def deny(self, channel_id: int, *permissions: str) -> None:
+        """Take permissions from the bot in one channel ("attach_files", "send_messages", "embed_links"...), as a
+        server's admin would with a channel override."""
+        allowed = discord.Permissions(self.permissions_in(channel_id).value)
+        allowed.update(**dict.fromkeys(permissions, False))
+        self.channel_permissions[channel_id] = allowed
+
+    def take_fault(self, route: str, body: Any, channel_id: int | None = None) -> Fault | None:
         """The planted fault this request meets, if any (used up by one)."""
         for fault in self.faults:
+            if fault.channel_id is not None and fault.channel_id != channel_id:
+                continue
             if fault.left > 0 and fault.route == route and (fault.when is None or fault.when(body)):
                 fault.left -= 1
                 fault.met += 1

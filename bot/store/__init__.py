@@ -11,6 +11,7 @@ from bot.store.records import (
     ScheduledWork,
     SeatRecord,
     StoreError,
+    StoreUnavailable,
     VersionClash,
     decode_event,
 )
@@ -29,6 +30,7 @@ __all__ = [
     "SeatRecord",
     "Store",
     "StoreError",
+    "StoreUnavailable",
     "UndoRequest",
     "VersionClash",
     "decode_event",

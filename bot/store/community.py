@@ -84,17 +84,23 @@ class CommunityChange:
                                self.owners_cleared + other.owners_cleared, self.now or other.now)
 
 
-def _work_from(row: Row) -> ScheduledWork:
+WORK_COLUMNS = ("id, kind, match_id, guild_id, channel_id, due_at, payload, claimed_until, done_at, attempts, "
+                "attempted_at, last_error")
+
+
+def work_from(row: Row) -> ScheduledWork:
+    """A `scheduled_work` row (all of WORK_COLUMNS) as a record."""
     return ScheduledWork(id=row["id"], kind=row["kind"], match_id=row["match_id"], guild_id=row["guild_id"],
                          channel_id=row["channel_id"], due_at=row["due_at"], payload=json.loads(row["payload"]),
-                         claimed_until=row["claimed_until"], done_at=row["done_at"])
+                         claimed_until=row["claimed_until"], done_at=row["done_at"], attempts=row["attempts"],
+                         attempted_at=row["attempted_at"], last_error=row["last_error"])
 
 
 class CommunityStore:
     """Settings, seat owners and match-bound scheduled work. Mixed into `Store`, whose helpers it uses."""
 
     if TYPE_CHECKING:
-        def _transaction(self) -> Any: ...  # an async context manager
+        def _transaction(self, durable: bool = True) -> Any: ...  # an async context manager
         async def _execute(self, sql: str, params: Iterable[Any] = ()) -> int: ...
         async def _fetchall(self, sql: str, params: Iterable[Any] = ()) -> list[Row]: ...
         async def _fetchone(self, sql: str, params: Iterable[Any] = ()) -> Row | None: ...
@@ -163,7 +169,7 @@ class CommunityStore:
         rows = await self._fetchall(
             "SELECT * FROM scheduled_work WHERE match_id = ? AND done_at IS NULL ORDER BY due_at, id", (match_id,)
         )
-        return [_work_from(row) for row in rows]
+        return [work_from(row) for row in rows]
 
     async def work_pending(self, work_id: int) -> bool:
         """Whether the work is still to be done (a move that ended its turn marks it done)."""
@@ -184,16 +190,55 @@ class CommunityStore:
                                     (_epoch(now), work_id))
         return len(ids)
 
-    async def complete_work(self, work_id: int, now: datetime | float, then: NewWork | None = None) -> bool:
+    async def complete_work(self, work_id: int, now: datetime | float, then: NewWork | None = None, *,
+                            durable: bool = True) -> bool:
         """Mark claimed work done and queue what follows it, atomically; False (and nothing queued) if it was
-        already done — by another process, or by a move that replaced it. Do the visible part only after True:
-        a reminder is then sent at most once, whatever crashes or races."""
-        async with self._transaction():
+        already done — by another process, or by a move that replaced it. `durable=False` (a delivered board):
+        the commit does not wait for the disk, and a power cut may bring a second delivery, never none."""
+        async with self._transaction(durable=durable):
             changed = await self._execute(
                 "UPDATE scheduled_work SET done_at = ? WHERE id = ? AND done_at IS NULL", (_epoch(now), work_id)
             )
             if changed == 1 and then is not None:
                 await self._insert_work(then, then.match_id)
+        return changed == 1
+
+    # ----------------------------------------------------------------------------------------------- the outbox
+    # Issue 23: what must reach Discord (a turn's new board, a reminder) is scheduled work too, so it is stored in the
+    # transaction that makes it due and delivered until done, whatever fails or restarts in between.
+
+    async def claim_match_work(self, match_id: int, kind: str, now: datetime | float,
+                               lease_seconds: int) -> list[ScheduledWork]:
+        """Claim the match's pending work of `kind`, due or not (its delivery is tried now: `attempted_at` is set
+        to `now`; the records returned keep the previous try's), unless another call or process holds it; leased
+        like `claim_due`'s.
+
+        Bookkeeping, so its commit does not wait for the disk: a crash of the process loses nothing (the OS has
+        it); a power cut may forget the lease or the try, and the item is then delivered again, never lost."""
+        moment = _epoch(now)
+        async with self._transaction(durable=False):
+            rows = await self._fetchall(
+                f"SELECT {WORK_COLUMNS} FROM scheduled_work WHERE match_id = ? AND kind = ? AND done_at IS NULL "
+                "AND (claimed_until IS NULL OR claimed_until <= ?)", (match_id, kind, moment))
+            for row in rows:
+                await self._execute("UPDATE scheduled_work SET claimed_until = ?, attempted_at = ? WHERE id = ?",
+                                    (moment + int(lease_seconds), moment, row["id"]))
+        return sorted((work_from(row) for row in rows), key=lambda item: item.id)
+
+    async def note_attempt(self, work_id: int, now: datetime | float) -> None:
+        """Record that a send of claimed work is being tried now (before it goes out): a retry after a crash
+        knows it may have arrived."""
+        async with self._transaction():
+            await self._execute("UPDATE scheduled_work SET attempted_at = ? WHERE id = ? AND done_at IS NULL",
+                                (_epoch(now), work_id))
+
+    async def retry_work(self, work_id: int, due_at: datetime | float, error: str) -> bool:
+        """A send of claimed work failed: count it, keep why, release it and make it due again at `due_at`.
+        False if it was done meanwhile. (Not waiting for the disk: a power cut may only bring the retry sooner.)"""
+        async with self._transaction(durable=False):
+            changed = await self._execute(
+                "UPDATE scheduled_work SET attempts = attempts + 1, last_error = ?, due_at = ?, claimed_until = NULL "
+                "WHERE id = ? AND done_at IS NULL", (error[:500], _epoch(due_at), work_id))
         return changed == 1
 
     async def _insert_work(self, work: NewWork, match_id: int | None) -> None:

@@ -39,8 +39,16 @@ from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Any
 
-from bot.store.community import CommunityChange, CommunityStore
-from bot.store.engines import Engine, Row, open_engine, redact
+from bot.store.community import WORK_COLUMNS, CommunityChange, CommunityStore, work_from
+from bot.store.engines import (
+    Engine,
+    Row,
+    cannot_write,
+    is_postgres_url,
+    open_engine,
+    patient,
+    redact,
+)
 from bot.store.records import (
     OPEN_STATUSES,
     ChannelBusy,
@@ -76,6 +84,18 @@ class Encoded:
     text: str
 
 
+def _read_only(location: str | os.PathLike[str], error: BaseException) -> str:
+    """The one sentence that refuses a database this process cannot write."""
+    where = redact(os.fspath(location))
+    reason = str(error).splitlines()[0] if str(error) else type(error).__name__
+    if isinstance(location, str) and is_postgres_url(location):
+        fix = "grant its role SELECT, INSERT, UPDATE and DELETE on the bot's tables (and use the primary server)"
+    else:
+        fix = "let the user running the bot write the file and its folder"
+    return (f"The database {where} cannot be written ({reason}): the bot saves every move there, so {fix}, or "
+            "point --db at another database.")
+
+
 def _epoch(moment: datetime | float) -> int:
     return int(moment.timestamp()) if isinstance(moment, datetime) else int(moment)
 
@@ -90,16 +110,33 @@ class Store(RecordsStore, CommunityStore):
         self.dialect = engine.dialect
 
     @classmethod
-    async def open(cls, location: str | os.PathLike[str], *, pool_size: int = 10) -> Store:
-        """Open (creating if needed) and migrate the database; refuse one written by a newer version.
+    async def open(cls, location: str | os.PathLike[str], *, pool_size: int = 10,
+                   deadline: float | None = None, writable: bool = True) -> Store:
+        """Open (creating if needed) and migrate the database; refuse one written by a newer version, and one this
+        process cannot write (a read-only file or folder, a role without the privileges), in one sentence.
 
         `location` is a SQLite file path, or a `postgresql://user:password@host:port/db` URL (query parameters
-        other than libpq's are server settings: `?search_path=bots` keeps the tables in that schema).
+        other than libpq's are server settings: `?search_path=bots` keeps the tables in that schema). `deadline`
+        is the longest any later call waits for the database (default `engines.DEADLINE_SECONDS`);
+        `writable=False` skips the write check, for a database only read from (`expedition-bot migrate`'s source).
         """
-        engine = await open_engine(location, pool_size=pool_size)
+        try:
+            engine = await open_engine(location, pool_size=pool_size, deadline=deadline)
+        except Exception as error:
+            if cannot_write(error):
+                raise StoreError(_read_only(location, error)) from error
+            raise
         store = cls(engine)
         try:
-            await store._migrate()
+            with patient():  # an upgrade of a large database may take long: it is not a player waiting
+                await store._migrate()
+                if writable:
+                    await store._check_writable()
+        except Exception as error:
+            await engine.close()
+            if cannot_write(error):
+                raise StoreError(_read_only(location, error)) from error
+            raise
         except BaseException:
             await engine.close()
             raise
@@ -133,6 +170,32 @@ class Store(RecordsStore, CommunityStore):
                     if statement.strip():
                         await self._engine.execute(self._engine.ddl(statement))
             await self._engine.set_schema_version(SCHEMA_VERSION)
+
+    async def _check_writable(self) -> None:
+        """Raise the engine's own error if this process may not write every table: the schema version is written
+        back as it is and every table takes a row-less INSERT, UPDATE and DELETE, then all is rolled back."""
+
+        class _RollBack(Exception):
+            pass
+
+        try:
+            async with self._transaction():
+                await self._engine.set_schema_version(await self._engine.schema_version())
+                for table in await self._engine.tables():
+                    columns = await self._columns(table)
+                    await self._execute(f'DELETE FROM "{table}" WHERE 1 = 0')
+                    await self._execute(f'INSERT INTO "{table}" SELECT * FROM "{table}" WHERE 1 = 0')
+                    await self._execute(f'UPDATE "{table}" SET "{columns[0]}" = "{columns[0]}" WHERE 1 = 0')
+                raise _RollBack
+        except _RollBack:
+            pass
+
+    async def _columns(self, table: str) -> list[str]:
+        if self.dialect == "sqlite":
+            return [row["name"] for row in await self._fetchall(f'PRAGMA table_info("{table}")')]
+        rows = await self._fetchall("SELECT column_name FROM information_schema.columns WHERE table_schema = "
+                                    "current_schema() AND table_name = ? ORDER BY ordinal_position", (table,))
+        return [row["column_name"] for row in rows]
 
     @asynccontextmanager
     async def _transaction(self, durable: bool = True) -> AsyncIterator[None]:
@@ -557,16 +620,10 @@ class Store(RecordsStore, CommunityStore):
                 "UPDATE scheduled_work SET claimed_until = ? WHERE id IN ("
                 "SELECT id FROM scheduled_work WHERE done_at IS NULL AND due_at <= ? "
                 "AND (claimed_until IS NULL OR claimed_until <= ?) AND substr(kind, 1, ?) = ? "
-                f"ORDER BY due_at, id LIMIT ?{lock}) "
-                "RETURNING id, kind, match_id, guild_id, channel_id, due_at, payload, claimed_until, done_at",
+                f"ORDER BY due_at, id LIMIT ?{lock}) RETURNING {WORK_COLUMNS}",
                 (moment + int(lease_seconds), moment, moment, len(kind_prefix), kind_prefix, int(limit)),
             )
-        work = [
-            ScheduledWork(id=row["id"], kind=row["kind"], match_id=row["match_id"], guild_id=row["guild_id"],
-                          channel_id=row["channel_id"], due_at=row["due_at"], payload=json.loads(row["payload"]),
-                          claimed_until=row["claimed_until"], done_at=row["done_at"])
-            for row in rows
-        ]
+        work = [work_from(row) for row in rows]
         return sorted(work, key=lambda item: (item.due_at, item.id))
 
     async def finish_work(self, work_id: int, now: datetime | float) -> bool:

@@ -7,6 +7,11 @@ Each engine adapts it in exactly two mechanical ways, so new queries and migrati
 * DDL types (migrations only): PostgreSQL gets `INTEGER PRIMARY KEY [AUTOINCREMENT]` as a BIGINT identity column,
   `INTEGER` as BIGINT (Discord ids need 64 bits), `REAL` as DOUBLE PRECISION and `BLOB` as BYTEA.
 
+Deadlines: no call waits longer than `DEADLINE_SECONDS` for a lock, a pooled connection or an answer (PostgreSQL:
+asyncpg's `command_timeout` and the pool's acquire timeout; SQLite: a short `busy_timeout`, retried from the event
+loop). Past it the call raises StoreUnavailable, as does a connection the server dropped; a transaction that fails
+so is rolled back, so nothing of it is applied. Migrations and copies, which may rightly take long, run `patient()`.
+
 Transactions: `transaction()` is the only way to write. SQLite runs it as `BEGIN IMMEDIATE` (one writer across
 every process on the file); PostgreSQL runs it on one pooled connection, and statements issued inside it (through
 `execute`/`fetchall`) go to that connection, found through a context variable.
@@ -21,13 +26,15 @@ import os
 import re
 import sqlite3
 from abc import ABC, abstractmethod
-from collections.abc import AsyncIterator, Iterable, Sequence
-from contextlib import asynccontextmanager
+from collections.abc import AsyncIterator, Iterable, Iterator, Sequence
+from contextlib import asynccontextmanager, contextmanager
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 import aiosqlite
+
+from bot.store.records import StoreUnavailable
 
 Row = Any
 """A row: `sqlite3.Row` or `asyncpg.Record`; both index by column name and by position."""
@@ -35,6 +42,43 @@ Row = Any
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 _INSERT_INTO = re.compile(r'\s*INSERT\s+INTO\s+"?(\w+)"?', re.IGNORECASE)
 MIGRATION_LOCK = 0x45585044  # "EXPD": the advisory lock that serialises migrations across processes
+
+DEADLINE_SECONDS = 5.0
+"""The longest one database call may wait (for a lock, a pooled connection or the server's answer): a player is
+told the store is not answering rather than left waiting for as long as the database hangs."""
+SQLITE_BUSY_MS = 200
+"""SQLite's own wait for another process's lock, per attempt. Short, because aiosqlite's one thread sits in it and
+every other statement of the bot queues behind; a locked file is retried from the event loop until the deadline."""
+SQLITE_RETRY_SECONDS = 0.05
+_PATIENT: contextvars.ContextVar[bool] = contextvars.ContextVar("expedition-store-patient", default=False)
+
+
+@contextmanager
+def patient() -> Iterator[None]:
+    """Calls made inside wait as long as the database needs (migrations, copies between databases)."""
+    token = _PATIENT.set(True)
+    try:
+        yield
+    finally:
+        _PATIENT.reset(token)
+
+
+def _sqlite_busy(error: BaseException) -> bool:
+    return isinstance(error, sqlite3.OperationalError) and getattr(error, "sqlite_errorname", "").startswith(
+        ("SQLITE_BUSY", "SQLITE_LOCKED"))
+
+
+def cannot_write(error: BaseException) -> bool:
+    """Whether `error` says the database refuses this process's writes (a read-only file, folder or file system, a
+    PostgreSQL role without the privileges, a read-only transaction or a standby server)."""
+    if isinstance(error, sqlite3.OperationalError):
+        return getattr(error, "sqlite_errorname", "").startswith(("SQLITE_READONLY", "SQLITE_CANTOPEN", "SQLITE_PERM",
+                                                                   "SQLITE_AUTH"))
+    try:
+        import asyncpg
+    except ImportError:  # pragma: no cover - asyncpg is a dependency
+        return False
+    return isinstance(error, asyncpg.InsufficientPrivilegeError | asyncpg.ReadOnlySQLTransactionError)
 
 
 def is_postgres_url(location: str | os.PathLike[str]) -> bool:
@@ -187,20 +231,22 @@ class SqliteEngine(Engine):
     dialect = "sqlite"
     integrity_errors = (sqlite3.IntegrityError,)
 
-    def __init__(self, connection: aiosqlite.Connection, location: str) -> None:
+    def __init__(self, connection: aiosqlite.Connection, location: str, *,
+                 deadline: float = DEADLINE_SECONDS) -> None:
         self._db = connection
         self.location = location
+        self.deadline = deadline
         self._write_lock = asyncio.Lock()
         self._inside: contextvars.ContextVar[bool] = contextvars.ContextVar(f"sqlite-tx-{id(self)}", default=False)
 
     @classmethod
-    async def open(cls, location: str) -> SqliteEngine:
+    async def open(cls, location: str, *, deadline: float = DEADLINE_SECONDS) -> SqliteEngine:
         connection = await aiosqlite.connect(location, isolation_level=None)
         connection.row_factory = sqlite3.Row
-        engine = cls(connection, location)
+        engine = cls(connection, location, deadline=deadline)
         try:
             # First, so that even switching to WAL waits for another process's lock instead of failing at once.
-            await _pragma(connection, "PRAGMA busy_timeout=5000")
+            await _pragma(connection, f"PRAGMA busy_timeout={SQLITE_BUSY_MS}")
             if location != ":memory:":
                 await _switch_to_wal(connection)
             # FULL: an acknowledged move survives a power cut too; it costs a fraction of a millisecond a commit.
@@ -223,7 +269,18 @@ class SqliteEngine(Engine):
             finally:
                 cursor.close()
 
-        return await self._db._execute(run, self._db._conn)
+        loop = asyncio.get_running_loop()
+        give_up = loop.time() + self.deadline
+        while True:
+            try:
+                return await self._db._execute(run, self._db._conn)
+            except sqlite3.OperationalError as error:  # another process holds the file's lock: retry, a while
+                if not _sqlite_busy(error):
+                    raise
+                if loop.time() >= give_up and not _PATIENT.get():
+                    raise StoreUnavailable(f"{self.location} stayed locked by another process for "
+                                           f"{self.deadline:g} s") from error
+            await asyncio.sleep(SQLITE_RETRY_SECONDS)
 
     async def execute(self, sql: str, params: Sequence[Any] = ()) -> Result:
         return (await self._run(sql, params))[1]
@@ -240,7 +297,13 @@ class SqliteEngine(Engine):
         if self._inside.get():
             yield  # already inside: the outer transaction commits or rolls back
             return
-        async with self._write_lock:
+        try:
+            async with asyncio.timeout(None if _PATIENT.get() else self.deadline):
+                await self._write_lock.acquire()
+        except TimeoutError as error:
+            raise StoreUnavailable(f"{self.location}: this process's earlier writes held it for "
+                                   f"{self.deadline:g} s") from error
+        try:
             token = self._inside.set(True)
             try:
                 if not durable:  # under the write lock, so no other write commits without its flush
@@ -257,6 +320,8 @@ class SqliteEngine(Engine):
                 if not durable:
                     await self.execute("PRAGMA synchronous=FULL")
                 self._inside.reset(token)
+        finally:
+            self._write_lock.release()
 
     async def schema_version(self) -> int:
         rows = await self.fetchall("PRAGMA user_version")
@@ -283,39 +348,64 @@ class PostgresEngine(Engine):
 
     dialect = "postgresql"
 
-    def __init__(self, pool: Any, location: str) -> None:
+    def __init__(self, pool: Any, location: str, *, deadline: float = DEADLINE_SECONDS) -> None:
         import asyncpg
 
         self._pool = pool
         self.location = location
+        self.deadline = deadline
         self.integrity_errors = (asyncpg.IntegrityConstraintViolationError,)
+        # What "the server is not answering" looks like: a deadline passed, the connection was dropped (a restart),
+        # or the server refuses work for now (shutting down, starting up, a statement cancelled).
+        self._unanswered_errors: tuple[type[BaseException], ...] = (
+            TimeoutError, OSError, asyncpg.PostgresConnectionError, asyncpg.ConnectionDoesNotExistError,
+            asyncpg.OperatorInterventionError, asyncpg.InternalClientError)
         self._connection: contextvars.ContextVar[Any] = contextvars.ContextVar(f"pg-tx-{id(self)}", default=None)
         self._id_tables: dict[str, bool] = {}
 
     @classmethod
-    async def open(cls, url: str, *, pool_size: int = 10) -> PostgresEngine:
+    async def open(cls, url: str, *, pool_size: int = 10, deadline: float = DEADLINE_SECONDS) -> PostgresEngine:
         import asyncpg
 
-        pool = await asyncpg.create_pool(url, min_size=1, max_size=pool_size, reset=_reset)
-        return cls(pool, url)
+        # command_timeout: every statement's deadline; timeout: a new connection's (after a restart, say).
+        pool = await asyncpg.create_pool(url, min_size=1, max_size=pool_size, reset=_reset,
+                                         command_timeout=deadline, timeout=deadline)
+        return cls(pool, url, deadline=deadline)
 
-    def _target(self) -> Any:
-        """The transaction's connection, else the pool; ValueError once closed, as aiosqlite raises."""
+    def _timeout(self) -> float | None:
+        return None if _PATIENT.get() else self.deadline
+
+    @contextmanager
+    def _answered(self) -> Iterator[None]:
+        """A deadline passed or the connection was lost: StoreUnavailable (the transaction, if any, rolls back)."""
+        try:
+            yield
+        except self._unanswered_errors as error:
+            raise StoreUnavailable(f"{redact(self.location)}: {type(error).__name__} {error}".strip()) from error
+
+    @asynccontextmanager
+    async def _target(self) -> AsyncIterator[Any]:
+        """The transaction's connection, else a pooled one within the deadline; ValueError once closed, as
+        aiosqlite raises."""
         connection = self._connection.get()
         if connection is not None:
-            return connection
+            yield connection
+            return
         if self._pool.is_closing():
             raise ValueError("Connection closed")
-        return self._pool
+        async with self._pool.acquire(timeout=self._timeout()) as pooled:
+            yield pooled
 
     async def execute(self, sql: str, params: Sequence[Any] = ()) -> Result:
-        target = self._target()
-        insert = _INSERT_INTO.match(sql)
-        if insert and "RETURNING" not in sql.upper() and await self._has_id(target, insert.group(1)):
-            # Like SQLite's lastrowid, so that `(await self._db.execute("INSERT ...")).lastrowid` ports as is.
-            rows = await target.fetch(numbered_placeholders(f"{sql} RETURNING id"), *params)
-            return Result(len(rows), rows[0][0] if rows else None)
-        status = await target.execute(numbered_placeholders(sql), *params)
+        with self._answered():
+            async with self._target() as target:
+                timeout = self._timeout()
+                insert = _INSERT_INTO.match(sql)
+                if insert and "RETURNING" not in sql.upper() and await self._has_id(target, insert.group(1)):
+                    # Like SQLite's lastrowid, so that `(await self._db.execute("INSERT ...")).lastrowid` ports.
+                    rows = await target.fetch(numbered_placeholders(f"{sql} RETURNING id"), *params, timeout=timeout)
+                    return Result(len(rows), rows[0][0] if rows else None)
+                status = await target.execute(numbered_placeholders(sql), *params, timeout=timeout)
         last = status.rsplit(" ", 1)[-1] if isinstance(status, str) else ""
         return Result(int(last) if last.isdigit() else 0)
 
@@ -330,12 +420,15 @@ class PostgresEngine(Engine):
         return self._id_tables[table]
 
     async def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
-        target = self._target()
-        await target.executemany(numbered_placeholders(sql), [tuple(row) for row in rows])
+        with self._answered():
+            async with self._target() as target:
+                await target.executemany(numbered_placeholders(sql), [tuple(row) for row in rows],
+                                         timeout=self._timeout())
 
     async def fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
-        target = self._target()
-        return list(await target.fetch(numbered_placeholders(sql), *params))
+        with self._answered():
+            async with self._target() as target:
+                return list(await target.fetch(numbered_placeholders(sql), *params, timeout=self._timeout()))
 
     @asynccontextmanager
     async def transaction(self, durable: bool = True) -> AsyncIterator[None]:
@@ -344,18 +437,22 @@ class PostgresEngine(Engine):
             return
         if self._pool.is_closing():
             raise ValueError("Connection closed")
-        async with self._pool.acquire() as connection, connection.transaction():
-            token = self._connection.set(connection)
-            try:
-                if not durable:
-                    await connection.execute("SET LOCAL synchronous_commit TO OFF")
-                yield
-            finally:
-                self._connection.reset(token)
+        # The connection is taken, the transaction begun and committed within the deadline; a failure rolls it back.
+        with self._answered():
+            async with self._pool.acquire(timeout=self._timeout()) as connection, connection.transaction():
+                token = self._connection.set(connection)
+                try:
+                    if not durable:
+                        await connection.execute("SET LOCAL synchronous_commit TO OFF", timeout=self._timeout())
+                    yield
+                finally:
+                    self._connection.reset(token)
 
     async def lock_for_migration(self) -> None:
         await self.execute("SELECT pg_advisory_xact_lock(?)", (MIGRATION_LOCK,))
-        await self.execute("CREATE TABLE IF NOT EXISTS schema_version (version BIGINT NOT NULL)")
+        if not (await self.fetchall("SELECT to_regclass('schema_version') IS NOT NULL"))[0][0]:
+            # Only when missing: even IF NOT EXISTS needs CREATE on the schema, which a bot's role may rightly lack.
+            await self.execute("CREATE TABLE schema_version (version BIGINT NOT NULL)")
 
     async def schema_version(self) -> int:
         exists = await self.fetchall("SELECT to_regclass('schema_version') IS NOT NULL")
@@ -405,8 +502,11 @@ async def _reset(connection: Any) -> None:
         await connection.execute("ROLLBACK")
 
 
-async def open_engine(location: str | os.PathLike[str], *, pool_size: int = 10) -> Engine:
-    """SQLite for a path, PostgreSQL for a `postgresql://` URL."""
+async def open_engine(location: str | os.PathLike[str], *, pool_size: int = 10,
+                      deadline: float | None = None) -> Engine:
+    """SQLite for a path, PostgreSQL for a `postgresql://` URL; `deadline` (default DEADLINE_SECONDS, read now) is
+    the longest one call may wait."""
+    deadline = DEADLINE_SECONDS if deadline is None else deadline
     if is_postgres_url(location):
-        return await PostgresEngine.open(str(location), pool_size=pool_size)
-    return await SqliteEngine.open(os.fspath(location))
+        return await PostgresEngine.open(str(location), pool_size=pool_size, deadline=deadline)
+    return await SqliteEngine.open(os.fspath(location), deadline=deadline)

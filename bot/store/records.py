@@ -11,6 +11,11 @@ class StoreError(RuntimeError):
     """The database cannot be used (too new, corrupt...)."""
 
 
+class StoreUnavailable(StoreError):
+    """The database did not answer within its deadline (frozen, restarting, locked by another process, out of
+    connections): nothing of the call was applied, and the player is asked to try again in a minute."""
+
+
 class VersionClash(RuntimeError):
     """The match changed since it was read: someone else's move was committed first."""
 
@@ -108,3 +113,6 @@ class ScheduledWork:
     payload: dict[str, Any]
     claimed_until: int | None
     done_at: int | None
+    attempts: int = 0  # sends that failed so far (the outbox retries with a growing delay)
+    attempted_at: int | None = None  # when a send was last tried: it may have reached Discord before a crash
+    last_error: str | None = None

@@ -155,6 +155,14 @@ MIGRATIONS: tuple[str, ...] = (
     """
     ALTER TABLE matches ADD COLUMN board_version INTEGER
     """,
+    # 7 (issue 23): scheduled work is also the outbox of what must reach Discord (a turn's new board and its ping,
+    # reminders): how many sends failed, the last failure, and when the last send was tried (a resend after a
+    # crash is then recognised instead of posted twice).
+    """
+    ALTER TABLE scheduled_work ADD COLUMN attempts INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE scheduled_work ADD COLUMN attempted_at INTEGER;
+    ALTER TABLE scheduled_work ADD COLUMN last_error TEXT
+    """,
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)

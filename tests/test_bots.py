@@ -267,7 +267,7 @@ def test_an_expeditions_hard_move_stops_near_its_budget_on_whole_deals(step: flo
     seat = game.to_act(state)[0]
     clock = _SlowClock(step)
     monkeypatch.setattr(expeditions_bots, "time", clock)
-    search = policies._search
+    search = policies.search_turn
     evaluated: list[float] = []
 
     def slow(*args: object, **kwargs: object) -> tuple[float, JSON | None]:
@@ -275,7 +275,7 @@ def test_an_expeditions_hard_move_stops_near_its_budget_on_whole_deals(step: flo
         evaluated.append(clock.now)
         return search(*args, **kwargs)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(policies, "_search", slow)
+    monkeypatch.setattr(policies, "search_turn", slow)
     decision = decide(game, bot_view(game, state, seat), seat, "hard", random.Random(5), Budget(seconds=1.0))
     assert decision.action in game.legal_actions(state, seat)
     assert f"over {deals} sampled deal" in decision.reason

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import copy
-import logging
 from pathlib import Path
 from typing import Any
 
@@ -111,28 +110,6 @@ def test_only_snowflakes_may_come_as_integers() -> None:
     assert api.check_schema("SnowflakeType", 12) == [] and api.check_schema("SnowflakeType", "x12")
 
 
-# ---------------------------------------------------------------------------------------------------------------------
-# Every interaction is answered: a control whose id is not of the bot's scheme at all is refused like a tampered one
-
-
-@pytest.mark.parametrize("custom_id", ["zz", "0f" * 16, "act:1:2:3:4", "XT:act:1:2:3:4"])
-async def test_a_control_outside_the_bots_id_scheme_is_answered_privately(
-        database: Path, custom_id: str, caplog: pytest.LogCaptureFixture) -> None:
-    async with DiscordHarness(create_bot(database)) as discord_:
-        alice = discord_.user("alice")
-        await open_table(discord_, "test-nim", 2, seed=5)
-        before = (await current_match(discord_)).version
-        message = discord_.world.create_message(
-            discord_.default_channel.id,
-            {"content": "not ours", "components": [{"type": 1, "components": [
-                {"type": 2, "style": 2, "label": "Press", "custom_id": custom_id}]}]},
-            [], author=discord_.bot_user)
-        with caplog.at_level(logging.DEBUG):
-            replies = await discord_.click(message, label="Press", user=alice)
-        assert replies.acknowledged
-        assert replies.last.ephemeral and "This control is not valid here" in (replies.last.content or "")
-        assert not [r for r in caplog.records if r.levelno > logging.INFO]
-        assert (await current_match(discord_)).version == before
 
 
 # ---------------------------------------------------------------------------------------------------------------------

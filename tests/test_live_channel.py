@@ -141,6 +141,8 @@ async def test_a_command_of_another_game_names_this_channels_game(database: Path
     "xt:abandon:abc",
     "xt:nothing:1",
     "xt:act:1:2:3:4:5",
+    # ids outside the bot's scheme altogether (issue 19): answered the same way, never left to fail in the client
+    "zz", "0f" * 16, "act:1:2:3:4", "XT:act:1:2:3:4",
 ])
 async def test_a_tampered_control_is_refused_privately_and_logs_nothing_above_info(
         database: Path, custom_id: str, caplog: pytest.LogCaptureFixture) -> None:

@@ -103,7 +103,7 @@ class ExpeditionsBot(GameBot):
                     break
                 key = action_key(action)
                 after = game.apply(state, seat, action, Rng(rng.getrandbits(63), deals + 1)).state
-                scores[key], _ = policies._search(game, after, seat, turn, depth=1)
+                scores[key], _ = policies.search_turn(game, after, seat, turn, depth=1)
                 actions[key] = action
             if whole or deals == 0:
                 deals += 1
@@ -148,7 +148,7 @@ def _candidates(game: ExpeditionsGame, state: JSON, seat: int) -> list[JSON]:
         return [a for a in game.legal_actions(state, seat) if a["type"] == "choose"]
     if pending:  # toggles and confirmations: the planner's rule of thumb (toggling alone would only loop)
         return [policies.quick_choice(game, state, seat)]
-    return policies._top_level(game, state, seat)
+    return policies.top_level_actions(game, state, seat)
 
 
 def describe_action(game: ExpeditionsGame, state: JSON, action: JSON) -> str:

@@ -393,7 +393,8 @@ def spot_value(comp: Components, state: State, seat: int, code: str, lures: bool
     return value
 
 
-def _top_level(game: ExpeditionsGame, state: State, seat: int) -> list[dict[str, Any]]:
+def top_level_actions(game: ExpeditionsGame, state: State, seat: int) -> list[dict[str, Any]]:
+    """The actions a turn's search starts from: every legal one but Odin's, with only the most promising moves."""
     legal = [a for a in game.legal_actions(state, seat) if a["type"] != "odin"]
     moves = [a for a in legal if a["type"] == "move"]
     if len(moves) > MOVE_CANDIDATES:
@@ -403,18 +404,18 @@ def _top_level(game: ExpeditionsGame, state: State, seat: int) -> list[dict[str,
     return [a for a in legal if a["type"] != "move"] + moves
 
 
-def _search(game: ExpeditionsGame, state: State, seat: int, turn: int, depth: int = 0,
-            noise: random.Random | None = None) -> tuple[float, dict[str, Any] | None]:
+def search_turn(game: ExpeditionsGame, state: State, seat: int, turn: int, depth: int = 0,
+                noise: random.Random | None = None) -> tuple[float, dict[str, Any] | None]:
     """The best value reachable by the end of this turn (number `turn`), and the first action towards it."""
     if state["over"] or state["turns_taken"] != turn or depth > 40:
         return planner_estimate(game.comp, state, seat), None
     if state["turn"]["pending"]:
         action = quick_choice(game, state, seat)
-        value, _ = _search(game, game.apply(state, seat, action, Rng(0, 0)).state, seat, turn, depth + 1)
+        value, _ = search_turn(game, game.apply(state, seat, action, Rng(0, 0)).state, seat, turn, depth + 1)
         return value, action
     best_value, best_action = float("-inf"), None
-    for action in _top_level(game, state, seat):
-        value, _ = _search(game, game.apply(state, seat, action, Rng(0, 0)).state, seat, turn, depth + 1)
+    for action in top_level_actions(game, state, seat):
+        value, _ = search_turn(game, game.apply(state, seat, action, Rng(0, 0)).state, seat, turn, depth + 1)
         if noise is not None and depth == 0:
             value += noise.random() * NOISE  # near-equal plans in varying order, so a player never loops
         if value > best_value:
@@ -457,7 +458,7 @@ def planned_action(game: ExpeditionsGame, state: State, seat: int, rnd: random.R
             return max(choices, key=lambda a: planner_estimate(
                 comp, game.apply(state, seat, a, Rng(0, 0)).state, seat) + rnd.random() * 0.01)
         return quick_choice(game, state, seat)
-    _, action = _search(game, state, seat, state["turns_taken"], noise=rnd)
+    _, action = search_turn(game, state, seat, state["turns_taken"], noise=rnd)
     return action if action is not None else legal[0]
 
 

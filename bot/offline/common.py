@@ -160,10 +160,15 @@ def shape_of(instance: Any, path: str = "$") -> frozenset[tuple[Any, ...]]:
     return frozenset(found)
 
 
-def first_of_its_shape(kind: str, instance: Any) -> bool:
-    """True the first time an answer of this kind has this shape (and records it)."""
+def unchecked_shape(kind: str, instance: Any) -> tuple[str, frozenset[tuple[Any, ...]]] | None:
+    """The key of this answer's shape when no answer of this kind and shape has passed the check yet, else None.
+
+    Only a shape that passed is recorded (`passed`): a shape that broke the description fails every test that
+    meets it, whichever ran first (both engines' runs of one test share this process)."""
     key = (kind, shape_of(instance))
-    if key in CHECKED_SHAPES:
-        return False
+    return None if key in CHECKED_SHAPES else key
+
+
+def passed(key: tuple[str, frozenset[tuple[Any, ...]]]) -> None:
+    """Record a shape that met the description, so answers of the same shape are not checked again."""
     CHECKED_SHAPES.add(key)
-    return True

@@ -21,8 +21,9 @@ from bot.offline.common import (
     HarnessError,
     InteractionFailed,
     current_interaction,
-    first_of_its_shape,
+    passed,
     stable_id,
+    unchecked_shape,
 )
 from bot.offline.recorder import Message, Replies, Reply, SentFile, walk
 from bot.offline.world import FakeChannel, FakeUser, InteractionRecord
@@ -436,8 +437,9 @@ class Gateway:
 
     def check_dispatched(self, payload: dict[str, Any]) -> None:
         """An INTERACTION_CREATE payload's objects as Discord documents them (the description has no gateway)."""
-        if not self.check_contract or not first_of_its_shape("INTERACTION_CREATE", payload):
-            return  # this shape of payload was checked already (see common.shape_of)
+        shape = unchecked_shape("INTERACTION_CREATE", payload) if self.check_contract else None
+        if shape is None:
+            return  # this shape of payload passed the check already (see common.shape_of)
         api = description()
         found = api.check_schema("GuildMemberResponse", payload["member"], "INTERACTION_CREATE member")
         found += api.check_schema("UserResponse", payload["member"]["user"], "INTERACTION_CREATE member.user")
@@ -448,6 +450,7 @@ class Gateway:
             found += api.check_schema("ResolvedObjectsResponse", resolved, "INTERACTION_CREATE data.resolved")
         if found:
             raise self._violation(found, "an interaction the offline Discord dispatched")
+        passed(shape)
 
     def _raise_errors(self, results: list[Replies], since: int = 0) -> None:
         errors = self._errors.errors[since:]

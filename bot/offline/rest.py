@@ -23,9 +23,10 @@ from bot.offline.common import (
     TOKEN_LIFETIME,
     HarnessError,
     current_interaction,
-    first_of_its_shape,
     http_error,
+    passed,
     stable_id,
+    unchecked_shape,
 )
 from bot.offline.recorder import Message, SentFile
 from bot.offline.world import InteractionRecord
@@ -128,10 +129,12 @@ class RestBackend:
         """What the offline Discord answers must be what Discord answers: the route's 200 (or 204) schema (checked
         once per shape of answer: see common.shape_of)."""
         spec = description().route(method, url) if self.check_contract else None
-        if self.check_contract and first_of_its_shape(spec.key if spec else f"{method} {url}", answer):
+        shape = unchecked_shape(spec.key if spec else f"{method} {url}", answer) if self.check_contract else None
+        if shape is not None:
             found = description().check_response(method, url, answer)
             if found:
                 raise self._violation(found, "the offline Discord's answer")
+            passed(shape)
         return answer
 
     # -- the wire ------------------------------------------------------------------------------------------------------

@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextvars
 import datetime as dt
 import hashlib
+import mimetypes
 from collections.abc import Sequence
 from types import SimpleNamespace
 from typing import Any
@@ -106,6 +107,18 @@ def iso_now(moment: dt.datetime | None = None) -> str:
 
 HTTP_REASONS = {400: "Bad Request", 401: "Unauthorized", 403: "Forbidden", 404: "Not Found", 429: "Too Many Requests",
             500: "Internal Server Error", 502: "Bad Gateway", 503: "Service Unavailable"}
+
+
+def attachment_object(attachment_id: int, filename: str, data: bytes, url: str) -> dict[str, Any]:
+    """An attachment as Discord describes one (a message's file, or a command's attachment option)."""
+    return {
+        "id": str(attachment_id),
+        "filename": filename,
+        "size": len(data),
+        "url": url,
+        "proxy_url": url,
+        "content_type": mimetypes.guess_type(filename)[0] or "application/octet-stream",
+    }
 
 
 def http_error(status: int, code: int, message: str) -> discord.HTTPException:

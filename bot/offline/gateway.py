@@ -6,7 +6,6 @@ import asyncio
 import copy
 import enum
 import logging
-import mimetypes
 import warnings
 from collections.abc import Awaitable, Sequence
 from typing import Any
@@ -20,6 +19,7 @@ from bot.offline.common import (
     DEFAULT_MEMBER_PERMISSIONS,
     HarnessError,
     InteractionFailed,
+    attachment_object,
     current_interaction,
     passed,
     stable_id,
@@ -153,14 +153,7 @@ class Gateway:
             aid = self.world.new_id()
             self.world.attachments[aid] = f
             url = f"https://cdn.discordapp.com/ephemeral-attachments/{aid}/{f.filename}"
-            resolved.setdefault("attachments", {})[str(aid)] = {
-                "id": str(aid),
-                "filename": f.filename,
-                "size": len(f.data),
-                "url": url,
-                "proxy_url": url,
-                "content_type": mimetypes.guess_type(f.filename)[0] or "application/octet-stream",
-            }
+            resolved.setdefault("attachments", {})[str(aid)] = attachment_object(aid, f.filename, f.data, url)
             value = str(aid)
         else:
             value = str(getattr(value, "id", value))

@@ -6,7 +6,6 @@ import asyncio
 import contextlib
 import copy
 import datetime as dt
-import mimetypes
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -26,6 +25,7 @@ from bot.offline.common import (
     SELECT_TYPES,
     THREAD_PRIVATE,
     THREAD_PUBLIC,
+    attachment_object,
     http_error,
     iso_now,
     stable_id,
@@ -342,14 +342,7 @@ class World:
             f = files[key]
             aid = self.new_id()
             url = f"https://cdn.discordapp.com/attachments/{channel_id}/{aid}/{f.filename}"
-            attachment: dict[str, Any] = {
-                "id": str(aid),
-                "filename": f.filename,
-                "size": len(f.data),
-                "url": url,
-                "proxy_url": url,
-                "content_type": mimetypes.guess_type(f.filename)[0] or "application/octet-stream",
-            }
+            attachment = attachment_object(aid, f.filename, f.data, url)
             alt_text = entry.get("description", f.description)
             if alt_text is not None:  # Discord leaves an attachment without alt text without the field
                 attachment["description"] = alt_text

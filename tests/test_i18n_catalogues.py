@@ -96,3 +96,21 @@ def test_the_catalogues_hold_exactly_the_ids_the_code_and_the_command_tree_use()
                   if isinstance(m.id, str) and m.auto_comments}
     for message_id, english in english_of.items():
         assert translate(message_id, "en") == english, message_id  # the English catalogue is the registration
+
+
+def test_a_refusal_raised_with_a_message_id_is_worded_in_the_readers_language() -> None:
+    import pickle
+
+    from bot.core.errors import IllegalAction
+    from bot.i18n import Text
+
+    error = IllegalAction("location.rule.holds", count=2)
+    assert str(error) == "Holds 2 markers; the oldest leaves first."
+    assert error.text("de") == "Hält 2 Markierungen; die älteste geht zuerst."
+    travelled = pickle.loads(pickle.dumps(error))  # a computer player's refusal crosses the process pool
+    assert type(travelled) is IllegalAction and travelled.text("de-AT") == error.text("de")
+    later = Text.of("location.rule.holds", count=3)  # a story line made where the facts are, worded per reader
+    assert (later("de"), later("en")) == ("Hält 3 Markierungen; die älteste geht zuerst.",
+                                          "Holds 3 markers; the oldest leaves first.")
+    assert IllegalAction("Plain words, not yet in the catalogues.").text("de") == (
+        "Plain words, not yet in the catalogues.")

@@ -12,6 +12,7 @@ no token), whose English text is the template's comment so a translator sees wha
 from __future__ import annotations
 
 import asyncio
+import re
 import sys
 import tempfile
 from collections.abc import Iterable
@@ -26,7 +27,13 @@ from bot.i18n.catalog import DOMAIN, LOCALES
 ROOT = Path(__file__).resolve().parents[2]
 SOURCE_FOLDERS = ("bot", "cogs", "rendering")
 KEYWORDS: dict[str, tuple[int, ...]] = {"translate": (1,), "translate_plural": (1, 1), "deferred": (1,),
-                                        "deferred_plural": (1, 1)}
+                                        "deferred_plural": (1, 1), "of": (1,)}  # Text.of(id, **values)
+REFUSALS = ("RuleError", "NotYourTurn", "IllegalAction", "MalformedAction", "AmbiguousAction", "GameOver",
+            "LobbyError", "StaleBoard", "InvalidControl", "UndoRefused")
+"""The RuleError family, raised with a message id (`IllegalAction("monster.refuse.bank", value=3)`)."""
+KEYWORDS.update({name: (1,) for name in REFUSALS})
+MESSAGE_ID = re.compile(r"^[a-z0-9_]+(\.[a-z0-9_$-]+)+$")
+"""What a message id looks like: a raise with plain words (not yet in the catalogues) is not one."""
 TEMPLATE = LOCALES / f"{DOMAIN}.pot"
 
 
@@ -35,7 +42,8 @@ def source_messages() -> Iterable[tuple[str | tuple[str, str], str, int]]:
     for folder in SOURCE_FOLDERS:
         for filename, lineno, message, _comments, _context in extract_from_dir(
                 ROOT / folder, method_map=[("**.py", "python")], keywords=KEYWORDS):
-            yield message, f"{folder}/{filename}", lineno
+            if MESSAGE_ID.match(message[0] if isinstance(message, tuple) else message):
+                yield message, f"{folder}/{filename}", lineno
 
 
 async def _command_messages() -> list[tuple[str, str]]:

@@ -81,10 +81,43 @@ def format_number(value: float, language: str) -> str:
     return format_decimal(value, locale=language)
 
 
+@dataclass(frozen=True)
+class Text:
+    """A message not yet put into words: its id and values, translated once the reader's language is known.
+
+    A refusal raised deep in the rules, a story line, a board word: each is made where the facts are and worded
+    where the reader is. A value may itself be a Text or a Localized (card name): both are worded in the same
+    language."""
+
+    message_id: str
+    values: tuple[tuple[str, object], ...] = ()
+
+    @classmethod
+    def of(cls, message_id: str, **values: object) -> Text:
+        return cls(message_id, tuple(values.items()))
+
+    def __call__(self, locale: object = DEFAULT_LANGUAGE) -> str:
+        return translate(self.message_id, locale, **dict(self.values))
+
+    def __str__(self) -> str:
+        return self(DEFAULT_LANGUAGE)
+
+
+def in_language(value: object, locale: object) -> object:
+    """A value made ready for a message in `locale`: a Text worded, a Localized name picked, others as they are."""
+    if isinstance(value, Text):
+        return value(locale)
+    if hasattr(value, "texts") and hasattr(value, "__getitem__") and not isinstance(value, str | dict | list):
+        return value[language_of(locale)]  # a Localized
+    return value
+
+
 def translate(message_id: str, locale: object = DEFAULT_LANGUAGE, **values: object) -> str:
     """The message in the language of `locale` (a language code or a Discord locale; English when not spoken),
-    with `values` filled in: numbers formatted for the language, a plural message's form chosen by `count`.
+    with `values` filled in: numbers formatted for the language, a plural message's form chosen by `count`,
+    a Text or Localized value worded in the same language.
     A message missing in that language falls back to English; an id missing in English is a KeyError."""
+    values = {name: in_language(value, locale) for name, value in values.items()}
     language = language_of(locale)
     if message_id not in message_ids(language):
         language = DEFAULT_LANGUAGE

@@ -75,25 +75,25 @@ class Nim(Game):
                 for seat in range(len(state["players"])) if seat < len(state["profiles"])}
         return Outcome(scores, (winner,), f"{state['players'][winner]['name']} wins!", wins)
 
-    def describe(self, state: JSON, event: JSON) -> str:
+    def describe(self, state: JSON, event: JSON, language: str = "en") -> str:
         name = state["players"][event["seat"]]["name"]
         if event["kind"] == "took":
             return f"{name} took {event['count']}."
         return f"{name} took the last stone."
 
-    def turn_text(self, state: JSON) -> str:
+    def turn_text(self, state: JSON, language: str = "en") -> str:
         return f"{state['players'][state['turn']]['name']} to take 1-3 stones ({state['pile']} left)."
 
-    def private_text(self, state: JSON, seat: int) -> str:
+    def private_text(self, state: JSON, seat: int, language: str = "en") -> str:
         return f"Your secret number is {state['players'][seat]['secret']}."
 
-    def rules_text(self, mode: str) -> str:
+    def rules_text(self, mode: str, language: str = "en") -> str:
         return "Take 1-3 stones; whoever takes the last stone wins."
 
-    def quick_actions(self, state: JSON, seat: int) -> list[QuickAction]:
+    def quick_actions(self, state: JSON, seat: int, language: str = "en") -> list[QuickAction]:
         return [QuickAction(f"Take {a['count']}", a) for a in self.legal_actions(state, seat)]
 
-    def choice_menu(self, state: JSON, seat: int) -> ChoiceMenu | None:
+    def choice_menu(self, state: JSON, seat: int, language: str = "en") -> ChoiceMenu | None:
         """The same choice as a select menu, so the platform's menus are tested too."""
         options = tuple(QuickAction(f"{a['count']} stone(s)", a) for a in self.legal_actions(state, seat))
         return ChoiceMenu("How many stones?", options)

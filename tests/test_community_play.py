@@ -45,16 +45,16 @@ class PassingNim(Nim):
         new["turn"] = (seat + 1) % len(new["players"])
         return Applied(new, [{"kind": "passed", "seat": seat}])
 
-    def describe(self, state: JSON, event: JSON) -> str:
+    def describe(self, state: JSON, event: JSON, language: str = "en") -> str:
         if event["kind"] == "passed":
             return f"{state['players'][event['seat']]['name']} passed."
         return super().describe(state, event)
 
-    def quick_actions(self, state: JSON, seat: int) -> list[QuickAction]:
+    def quick_actions(self, state: JSON, seat: int, language: str = "en") -> list[QuickAction]:
         takes = [QuickAction(f"Take {a['count']}", a) for a in Nim.legal_actions(self, state, seat)]
         return [*takes, QuickAction("Pass", {"type": "pass"})]
 
-    def choice_menu(self, state: JSON, seat: int) -> None:
+    def choice_menu(self, state: JSON, seat: int, language: str = "en") -> None:
         return None
 
 

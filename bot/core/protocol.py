@@ -2,6 +2,11 @@
 
 A game is pure data plus pure functions (after boardgame.io and OpenSpiel): states, actions and events are
 JSON-compatible dicts; `apply` never mutates its input; all chance comes from the `Rng` it is handed.
+
+Words (issue 21): every method that returns words takes the reader's `language` ("en" or "de", bot.i18n.LANGUAGES):
+the table's language for what the channel reads (describe, turn_text, quick_actions, choice_menu), the reader's
+for private answers (private_text, rules_text, chance_text, progress_text). A refusal is a RuleError raised with
+a message id; `Outcome.summary` and `revealed` may be a bot.i18n.Text, worded where they are shown.
 """
 
 from __future__ import annotations
@@ -12,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.core.rng import Rng
+from bot.i18n import Text
 
 JSON = dict[str, Any]
 """A JSON-compatible mapping: states, actions, events and views are all of this shape."""
@@ -50,7 +56,7 @@ class Outcome:
 
     scores: dict[int, int]
     winners: tuple[int, ...]
-    summary: str
+    summary: str | Text
     profile_updates: dict[int, JSON] = field(default_factory=dict)
 
 
@@ -152,26 +158,26 @@ class Game(ABC):
         """The result once the game is over, else None."""
 
     @abstractmethod
-    def describe(self, state: JSON, event: JSON) -> str:
+    def describe(self, state: JSON, event: JSON, language: str = "en") -> str:
         """One event in words for the channel (public: never mentions hidden information)."""
 
     @abstractmethod
-    def turn_text(self, state: JSON) -> str:
+    def turn_text(self, state: JSON, language: str = "en") -> str:
         """Whose turn it is and what they are to do, in words, e.g. "Alice to move"."""
 
     @abstractmethod
-    def private_text(self, state: JSON, seat: int) -> str:
+    def private_text(self, state: JSON, seat: int, language: str = "en") -> str:
         """What only `seat` may see, in words, for /game mine (hand, cages...)."""
 
     @abstractmethod
-    def rules_text(self, mode: str) -> str:
+    def rules_text(self, mode: str, language: str = "en") -> str:
         """A summary of the rules of this mode, including the rulings that apply, for /game rules."""
 
-    def quick_actions(self, state: JSON, seat: int) -> list[QuickAction]:
+    def quick_actions(self, state: JSON, seat: int, language: str = "en") -> list[QuickAction]:
         """The buttons to offer under the board for `seat` (only legal actions). Default: none."""
         return []
 
-    def choice_menu(self, state: JSON, seat: int) -> ChoiceMenu | None:
+    def choice_menu(self, state: JSON, seat: int, language: str = "en") -> ChoiceMenu | None:
         """A select menu to offer under the board for `seat` (only legal actions), or None. Default: none.
 
         When a menu is offered the platform shows at most 15 quick-action buttons beside it.
@@ -184,7 +190,7 @@ class Game(ABC):
         (no rounds: a solo board is a new message only when the seats to move change)."""
         return None
 
-    def revealed(self, before: JSON, after: JSON, events: Sequence[JSON]) -> str | None:
+    def revealed(self, before: JSON, after: JSON, events: Sequence[JSON]) -> str | Text | None:
         """What one step showed that was hidden before it, in a few words ("a card was drawn"), else None.
 
         The platform refuses to undo past any step that drew from the Rng (its draws are in the event record), so
@@ -193,11 +199,11 @@ class Game(ABC):
         """
         return None
 
-    def chance_text(self, events: Sequence[JSON]) -> str:
+    def chance_text(self, events: Sequence[JSON], language: str = "en") -> str:
         """How to say, in a refused undo, that a step drew from the Rng ("a die was rolled"). Default: generic."""
         return "a die was rolled or a card was shuffled"
 
-    def progress_text(self, profile: JSON) -> str:
+    def progress_text(self, profile: JSON, language: str = "en") -> str:
         """A player's stored record for this game (`Outcome.profile_updates`) in one line, for /stats. Default: its
         plain values listed."""
         parts = [f"{key.replace('_', ' ')} {value}" for key, value in sorted(profile.items())

@@ -165,7 +165,7 @@ class ExpeditionsGame(Game):
             return "a card was drawn"
         return None
 
-    def chance_text(self, events: Sequence[JSON]) -> str:
+    def chance_text(self, events: Sequence[JSON], language: str = "en") -> str:
         kinds = {event.get("kind") for event in events}
         if "deck_reshuffled" in kinds:
             return "the deck was reshuffled"
@@ -221,7 +221,7 @@ class ExpeditionsGame(Game):
         parts = [f"{source} ${value}" for source, value in q.score_parts(self.comp, player).items() if value]
         return f" ({' + '.join(parts)})" if parts else ""
 
-    def describe(self, state: JSON, event: JSON) -> str:
+    def describe(self, state: JSON, event: JSON, language: str = "en") -> str:
         """The events whose generic wording read badly ("gains 0 power", "skips the activate adjacent") in plain
         words; every other event as the views tell it."""
         kind = event.get("kind")
@@ -242,19 +242,19 @@ class ExpeditionsGame(Game):
     def round_of(self, state: JSON) -> int | None:
         return int(state["turns_taken"])  # alone at the table, each turn is a round
 
-    def turn_text(self, state: JSON) -> str:
+    def turn_text(self, state: JSON, language: str = "en") -> str:
         if state["over"]:
             result = self.outcome(state)
             return f"Game over: {result.summary}" if result else "Game over"
         return views.turn_text(self.comp, state)
 
-    def private_text(self, state: JSON, seat: int) -> str:
+    def private_text(self, state: JSON, seat: int, language: str = "en") -> str:
         return views.private_text(self.comp, state, seat)
 
-    def rules_text(self, mode: str) -> str:
+    def rules_text(self, mode: str, language: str = "en") -> str:
         return RULES_TEXT
 
-    def quick_actions(self, state: JSON, seat: int) -> list[QuickAction]:
+    def quick_actions(self, state: JSON, seat: int, language: str = "en") -> list[QuickAction]:
         """Buttons for the short, common choices: cover/refresh, Gather, Odin's Wrath, a small hand's cards, a
         pending choice's options when they are few and short (else only its ways out: skip, stop, done). Long
         lists (the destinations, a large hand, a long choice) are one select menu, never repeated as buttons."""
@@ -290,7 +290,7 @@ class ExpeditionsGame(Game):
         buttons = buttons[:MENU_BUTTONS]
         return [QuickAction(b.label[:79], b.action, b.emoji, b.style, index // 5) for index, b in enumerate(buttons)]
 
-    def choice_menu(self, state: JSON, seat: int) -> ChoiceMenu | None:
+    def choice_menu(self, state: JSON, seat: int, language: str = "en") -> ChoiceMenu | None:
         """One select menu for a long list: a pending choice's options (short labels, details below them), or
         the destinations of a move (place names) with the cards to play when the hand is large."""
         legal = self.legal_actions(state, seat)

@@ -44,11 +44,11 @@ class MonsterExpedition(Game):
             return "a card was drawn"
         return None
 
-    def progress_text(self, profile: JSON) -> str:
+    def progress_text(self, profile: JSON, language: str = "en") -> str:
         """The solo campaign: how many of the ten expeditions are won and which comes next."""
         return f"Solinsula campaign: {won_text(len(set(profile.get('won', []))))}"
 
-    def chance_text(self, events: Sequence[JSON]) -> str:
+    def chance_text(self, events: Sequence[JSON], language: str = "en") -> str:
         kinds = {event.get("kind") for event in events}
         if "dice_rolled" in kinds:
             return "a die was rolled"
@@ -71,25 +71,25 @@ class MonsterExpedition(Game):
         return Outcome(scores=dict(enumerate(result["scores"])), winners=tuple(result["winners"]),
                        summary=text.final_summary(state))
 
-    def describe(self, state: JSON, event: JSON) -> str:
+    def describe(self, state: JSON, event: JSON, language: str = "en") -> str:
         return text.describe(state, event)
 
     def round_of(self, state: JSON) -> int | None:
         return int(state["round"])
 
-    def turn_text(self, state: JSON) -> str:
+    def turn_text(self, state: JSON, language: str = "en") -> str:
         return text.turn_text(state)
 
-    def private_text(self, state: JSON, seat: int) -> str:
+    def private_text(self, state: JSON, seat: int, language: str = "en") -> str:
         return text.private_text(state, seat)
 
-    def rules_text(self, mode: str) -> str:
+    def rules_text(self, mode: str, language: str = "en") -> str:
         return text.rules_text(self.mode(mode).key)
 
-    def quick_actions(self, state: JSON, seat: int) -> list[QuickAction]:
+    def quick_actions(self, state: JSON, seat: int, language: str = "en") -> list[QuickAction]:
         return views.quick_actions(state, seat)
 
-    def choice_menu(self, state: JSON, seat: int) -> ChoiceMenu | None:
+    def choice_menu(self, state: JSON, seat: int, language: str = "en") -> ChoiceMenu | None:
         return views.choice_menu(state, seat)
 
 

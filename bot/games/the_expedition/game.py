@@ -70,19 +70,19 @@ class TheExpedition(Game):
                        summary=text.summary(state, result["scores"], result["winners"], result["reason"],
                                             self.catalog))
 
-    def describe(self, state: JSON, event: JSON) -> str:
+    def describe(self, state: JSON, event: JSON, language: str = "en") -> str:
         return text.describe(state, event, self.catalog)
 
     def round_of(self, state: JSON) -> int | None:
         return int(state["round"])  # a solo game's 9 rounds (placement is round 0)
 
-    def turn_text(self, state: JSON) -> str:
+    def turn_text(self, state: JSON, language: str = "en") -> str:
         return text.turn_text(state, self.catalog)
 
-    def private_text(self, state: JSON, seat: int) -> str:
+    def private_text(self, state: JSON, seat: int, language: str = "en") -> str:
         return text.private_text(state, self.catalog, seat)
 
-    def rules_text(self, mode: str) -> str:
+    def rules_text(self, mode: str, language: str = "en") -> str:
         return text.rules_text(self.mode(mode).key, self.catalog)
 
     def revealed(self, before: JSON, after: JSON, events: Sequence[JSON]) -> str | None:
@@ -95,7 +95,7 @@ class TheExpedition(Game):
                 return "a secret expedition card was shown"
         return None
 
-    def quick_actions(self, state: JSON, seat: int) -> list[QuickAction]:
+    def quick_actions(self, state: JSON, seat: int, language: str = "en") -> list[QuickAction]:
         """Location buttons during setup (at most 9), arrow buttons for the legal steps in play."""
         actions = self.legal_actions(state, seat)
         buttons: list[QuickAction] = []

@@ -57,6 +57,11 @@ class MatchRecord:
     def is_open(self) -> bool:
         return self.status in OPEN_STATUSES
 
+    @property
+    def language(self) -> str:
+        """The table's language ("en" or "de"): what the channel reads, chosen at /game new (kept in `options`)."""
+        return str(self.options.get("language") or "en")
+
     def seat_of(self, user_id: int) -> int | None:
         for seat in self.seats:
             if seat.user_id == user_id:

@@ -12,7 +12,13 @@ from functools import cache
 from bot.i18n import message_ids
 from bot.i18n.catalog import placeholders, texts
 
-ENGLISH_WORDS = frozenset(["the", "and", "with", "your", "you", "to", "of", "is", "are", "was", "were", "has", "have", "had", "this", "that", "these", "those", "from", "into", "onto", "for", "not", "no", "yet", "turn", "turns", "wins", "won", "lost", "each", "every", "which", "who", "what", "when", "where", "while", "there", "their", "them", "they", "his", "her", "its", "it's", "can't", "don't", "isn't", "won't", "nobody", "someone", "anyone", "nothing", "something", "must", "may", "will", "would", "should", "could"])
+ENGLISH_WORDS = frozenset({
+    "the", "and", "with", "your", "you", "to", "of", "is", "are", "was", "were", "has", "have", "had", "this",
+    "that", "these", "those", "from", "into", "onto", "for", "not", "no", "yet", "turn", "turns", "wins", "won",
+    "lost", "each", "every", "which", "who", "what", "when", "where", "while", "there", "their", "them", "they",
+    "his", "her", "its", "it's", "can't", "don't", "isn't", "won't", "nobody", "someone", "anyone", "nothing",
+    "something", "must", "may", "will", "would", "should", "could",
+})
 """Words that read as English and never as German (German shares "in", "an", "so", "am", "will", "was"... with
 English, so those are left out, and "will"/"was" are only taken from English sentences' shapes below)."""
 GERMAN_HOMOGRAPHS = frozenset({"will", "was", "die", "hat", "war", "also", "bald", "gift", "fast", "rot", "kind"})

@@ -399,11 +399,14 @@ def catalog() -> Catalog:
     return load_catalog(data_dir(GAME_KEY))
 
 
-def as_dict(card: Card) -> dict[str, Any]:
-    """A card's public face, as a view shows it."""
-    names = dict(zip(LANGUAGES, card.names.texts, strict=True))  # every language's name: the board picks one
+def as_dict(card: Card, cat: Catalog | None = None) -> dict[str, Any]:
+    """A card's public face, as a view shows it: its name and ability line in every language (the board picks
+    the table's)."""
+    names = dict(zip(LANGUAGES, card.names.texts, strict=True))
     if card.is_trader:
         return {"id": card.id, "name": card.name, "names": names, "kind": card.kind}
+    ability = (cat or catalog()).abilities.get(card.ability)
+    texts = {language: ability.board_text(language, card.bonus_value) if ability else "" for language in LANGUAGES}
     return {"id": card.id, "name": card.name, "names": names, "kind": card.kind, "region": card.region,
             "level": card.level, "vp": card.vp, "caged_vp": card.caged_vp, "symbiosis": card.symbiosis,
-            "ability": card.ability, "bonus_value": card.bonus_value}
+            "ability": card.ability, "bonus_value": card.bonus_value, "ability_texts": texts}

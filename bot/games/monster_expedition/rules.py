@@ -199,7 +199,8 @@ def _phase_hint(state: JSON) -> Text:
         "purchase": deferred("monster.hint.purchase"),
         "steal": deferred("monster.hint.steal"),
     }
-    return Text.of(hints.get(phase, deferred("monster.hint.over")))
+    over = deferred("monster.hint.over")
+    return Text.of(hints.get(phase, over))
 
 
 def _int_field(action: JSON, name: str, default: int | None = None) -> int:

@@ -190,8 +190,9 @@ def describe(state: JSON, event: JSON, cat: Catalog | None = None, language: str
         crests = sum(1 for c in event["cards"] if c["crest"] is not None)
         crest_text = ""
         if crests == len(cards):
-            crest_text = translate("monster.event.crest_on_it" if len(cards) == 1 else "monster.event.crest_on_each",
-                                   lang, who=who)
+            which = (deferred("monster.event.crest_on_it") if len(cards) == 1
+                     else deferred("monster.event.crest_on_each"))
+            crest_text = translate(which, lang, who=who)
         elif crests:
             crest_text = translate("monster.event.crest_on_some", lang, who=who, count=crests)
         return translate("monster.event.refilled", lang, cards=", ".join(cards), crests=crest_text)
@@ -212,7 +213,8 @@ def describe(state: JSON, event: JSON, cat: Catalog | None = None, language: str
         ranked = ranking({"scores": event["scores"], "winners": event["winners"], "camp_levels": camps})
         scores = ", ".join(f"{_name(state, s, lang)} {vp(event['scores'][s], lang)}" for s in ranked)
         winners = joined_and([_name(state, s, lang) for s in event["winners"]], lang)
-        message = "monster.event.game_ended_one" if len(event["winners"]) == 1 else "monster.event.game_ended_many"
+        message = (deferred("monster.event.game_ended_one") if len(event["winners"]) == 1
+                   else deferred("monster.event.game_ended_many"))
         return translate(message, lang, scores=scores, winners=winners)
     if kind == "expedition_won":
         return translate("monster.event.expedition_won", lang, number=event["expedition"])
@@ -302,7 +304,8 @@ def final_summary(state: JSON, cat: Catalog | None = None, language: str = "en")
         solo = state["solo"]
         who = _name(state, 0, lang)
         reason = solo_reason(state, lang, cat).rstrip(".")
-        message = "monster.summary.solo_won" if solo["outcome"] == "won" else "monster.summary.solo_lost"
+        message = (deferred("monster.summary.solo_won") if solo["outcome"] == "won"
+                   else deferred("monster.summary.solo_lost"))
         return translate(message, lang, who=who, number=solo["expedition"], reason=reason)
     cat = cat or catalog()
     result = state["result"]
@@ -345,7 +348,7 @@ def _private_text(state: JSON, seat: int, cat: Catalog, detailed: bool, lang: st
     player = state["players"][seat]
     lines = [translate("monster.mine.title", lang, name=f"**{player['name']}**", set=player["set"])]
     if state["mode"] == "standard":
-        message = "monster.mine.final_score" if state["over"] else "monster.mine.score"
+        message = deferred("monster.mine.final_score") if state["over"] else deferred("monster.mine.score")
         lines.append(translate(message, lang, points=vp(total_points(player, cat), lang),
                                monsters=monster_points(player, cat), cages=cage_points(player, cat),
                                crests=counted("crest", int(player["crests"]), lang)))
@@ -391,10 +394,13 @@ def _private_text(state: JSON, seat: int, cat: Catalog, detailed: bool, lang: st
     else:
         lines.append(translate("monster.mine.no_symbiosis", lang))
     lines.append(translate("monster.mine.camps", lang, camps="; ".join(
-        translate("monster.mine.camp", lang, region=region_name(r, lang), level=camp_level(player["camps"][r], lang),
+        translate(CAMP_LINE, lang, region=region_name(r, lang), level=camp_level(player["camps"][r], lang),
                   die=colour_name(REGION_DIE[r], lang), black=black_dice(state, seat, r, cat))
         for r in REGIONS)))
     return "\n".join(lines)
+
+
+CAMP_LINE = deferred("monster.mine.camp")
 
 
 def rules_text(mode: str, cat: Catalog | None = None, language: str = "en") -> str:

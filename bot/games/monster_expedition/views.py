@@ -34,11 +34,11 @@ from bot.games.monster_expedition.state import (
     trader_cost,
 )
 from bot.games.monster_expedition.text import colour_name, describe, last_move, solo_reason, turn_text
-from bot.i18n import DEFAULT_LANGUAGE, LANGUAGES, counted, translate, translate_plural
+from bot.i18n import DEFAULT_LANGUAGE, LANGUAGES, counted, deferred, translate, translate_plural
 
 
 def _card_view(card_id: str, cat: Catalog) -> JSON:
-    return as_dict(cat.card(card_id))
+    return as_dict(cat.card(card_id), cat)
 
 
 def _camp_view(state: JSON, seat: int, region: str, cat: Catalog) -> JSON:
@@ -80,7 +80,7 @@ def _score_text(player: JSON, language: str = "en") -> str:
 
 
 def _final_score_text(result: JSON, seat: int, language: str = "en") -> str:
-    message = "monster.score.winner" if seat in result["winners"] else "monster.score.final"
+    message = deferred("monster.score.winner") if seat in result["winners"] else deferred("monster.score.final")
     return translate(message, language, points=result["scores"][seat])
 
 
@@ -99,6 +99,7 @@ def words(state: JSON, cat: Catalog, language: str) -> JSON:
     worded: JSON = {
         "turn": turn_text(state, cat, language),
         "last_move": last_move(state, cat, language),
+        "english_last_move": last_move(state, cat),  # what the board shows unless the service tells the move
         "log": [describe(state, e, cat, language) for e in state["recent"]],
     }
     players = [_player_view(state, seat, cat) for seat in range(len(state["players"]))]

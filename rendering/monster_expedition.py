@@ -180,7 +180,8 @@ def _card(draw: ImageDraw.ImageDraw, x: int, y: int, card: dict[str, Any], lang:
     label = full if kit.measure(full, 18, "semibold") <= room else region_short(region, lang)
     label, face = kit.fitted(label, room, 24, "semibold", 18)
     draw.text((x + CARD_W - 12, y + 25), label, font=face, fill=REGION_INK[region], anchor="rm")
-    name_font = kit.font(_fit(str(card["name"]), CARD_W - 20, 27, "semibold", 20), "semibold")
+    # The name stays clear of the symbiosis badge below its right end ("Echoseeschlange" ran under it at 27 px).
+    name_font = kit.font(_fit(str(card["name"]), CARD_W - 64, 27, "semibold", 18), "semibold")
     draw.text((x + 10, y + 58), str(card["name"]), font=name_font, fill=kit.INK)
     points = translate("monster.board.card_points", lang, points=card["vp"], caged=card["caged_vp"])
     draw.text((x + 10, y + 92), points, font=kit.font(_fit(points, CARD_W - 60, 24, "regular", 16)), fill=kit.INK)

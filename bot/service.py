@@ -841,7 +841,8 @@ def mode_title(mode: Any, language: str | None = None) -> str | Localized:
 def latest_move(story: str) -> str:
     """The newest move a board's story tells (its last line), "" when it tells none."""
     last = story.rsplit("\n", 1)[-1]
-    return "" if last.startswith("… ") and "/game log" in last else last
+    told_elsewhere = tuple(translate("table.story.earlier", language).rsplit(": ", 1)[-1] for language in LANGUAGES)
+    return "" if last.startswith("… ") and last.endswith(told_elsewhere) else last
 
 
 def story_text(texts: Sequence[str | None], *, earlier: bool = False, language: str = "en") -> str:

@@ -85,7 +85,7 @@ async def change_setting(store: Store, guild_id: int, key: str, value: Any) -> S
     """Store one validated setting (None: back to the default); returns the server's settings now."""
     if key not in SETTING_KEYS:
         raise RuleError("settings.refuse.unknown", key=repr(key))
-    if key == "language" and value not in LANGUAGE_SETTINGS:
+    if key == "language" and value is not None and value not in LANGUAGE_SETTINGS:
         raise RuleError("settings.refuse.language", value=repr(value))
     if value is None or value == getattr(ServerSettings(), key):
         await store.clear_setting(guild_id, key)

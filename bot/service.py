@@ -491,7 +491,9 @@ class GameService:
         for offer in menu.options if menu is not None else ():
             if action_key(offer.action) == wanted:
                 question = menu.placeholder.rstrip(".…")
-                return f"{offer.label} ({question[:1].lower()}{question[1:]})" if question else offer.label
+                if language == "en":  # (German nouns keep their capital)
+                    question = question[:1].lower() + question[1:]
+                return f"{offer.label} ({question})" if question else offer.label
         return next((offer.label for offer in game.quick_actions(state, seat, language)
                      if action_key(offer.action) == wanted), "")
 

@@ -9,36 +9,8 @@ from bot.core.rng import Rng
 from bot.games.monster_expedition import rules, text, views
 from bot.games.monster_expedition.solo import updated_profile, won_text
 from bot.games.monster_expedition.state import DATA_VERSION, GAME_KEY, setup_state
-from bot.games.monster_expedition.text import END_EVENTS
-from bot.i18n import DEFAULT_LANGUAGE, LANGUAGES, Text, language_of, translate
-
-
-class WordedText(str, Text):
-    """A result already put into words in every language (a final summary lists every player's score, which no
-    single message holds). It is the English text wherever a plain string is expected, and a Text, called with the
-    reader's locale, wherever the language is known."""
-
-    words: tuple[tuple[str, str], ...]
-
-    def __new__(cls, english: str, words: tuple[tuple[str, str], ...] = ()) -> WordedText:
-        worded = super().__new__(cls, english)
-        object.__setattr__(worded, "message_id", "monster.summary.wins")
-        object.__setattr__(worded, "values", ())
-        object.__setattr__(worded, "words", words or ((DEFAULT_LANGUAGE, english),))
-        return worded
-
-    def __init__(self, english: str, words: tuple[tuple[str, str], ...] = ()) -> None:
-        pass  # everything is set in __new__ (a str is immutable)
-
-    def __getnewargs__(self) -> tuple[str, tuple[tuple[str, str], ...]]:  # type: ignore[override]
-        return str(self), self.words
-
-    def __call__(self, locale: object = DEFAULT_LANGUAGE) -> str:
-        worded = dict(self.words)
-        return worded.get(language_of(locale), worded[DEFAULT_LANGUAGE])
-
-    def __str__(self) -> str:
-        return str.__str__(self)
+from bot.games.monster_expedition.text import END_EVENTS, WordedText
+from bot.i18n import DEFAULT_LANGUAGE, LANGUAGES, Text, translate
 
 
 def summary(state: JSON) -> WordedText:

@@ -25,7 +25,36 @@ from bot.games.monster_expedition.state import (
     next_expedition,
     symbiosis_groups,
 )
-from bot.i18n import counted, deferred, translate, translate_plural
+from bot.i18n import DEFAULT_LANGUAGE, Text, counted, deferred, language_of, translate, translate_plural
+
+
+class WordedText(str, Text):
+    """A text already put into words in every language (a final summary lists every player's score, which no
+    single message holds; a computer hunter's reason). It is the English text wherever a plain string is expected,
+    and a Text, called with the reader's locale, wherever the language is known."""
+
+    words: tuple[tuple[str, str], ...]
+
+    def __new__(cls, english: str, words: tuple[tuple[str, str], ...] = ()) -> WordedText:
+        worded = super().__new__(cls, english)
+        object.__setattr__(worded, "message_id", "")
+        object.__setattr__(worded, "values", ())
+        object.__setattr__(worded, "words", words or ((DEFAULT_LANGUAGE, english),))
+        return worded
+
+    def __init__(self, english: str, words: tuple[tuple[str, str], ...] = ()) -> None:
+        pass  # everything is set in __new__ (a str is immutable)
+
+    def __getnewargs__(self) -> tuple[str, tuple[tuple[str, str], ...]]:  # type: ignore[override]
+        return str(self), self.words
+
+    def __call__(self, locale: object = DEFAULT_LANGUAGE) -> str:
+        worded = dict(self.words)
+        return worded.get(language_of(locale), worded[DEFAULT_LANGUAGE])
+
+    def __str__(self) -> str:
+        return str.__str__(self)
+
 
 CAUSES = {
     "dice": deferred("monster.cause.dice"),

@@ -262,3 +262,28 @@ def test_every_monster_message_has_german_text() -> None:
                     "monster.letter.red", "monster.letter.white", "monster.mode.standard",
                     "monster.autocomplete.crates", "monster.campaign.failed", "monster.board.trader_top"}, same
     assert LANGUAGES == ("en", "de")
+
+
+def test_the_computer_hunters_reasons_are_worded_in_every_language() -> None:
+    """A hint's reason is English where a plain string is read and German for a German reader."""
+    from bot.core.bots import bot_view
+    from bot.games.monster_expedition.bots import BOT
+
+    steps = played("standard", 2, 1)
+    seen = set()
+    for state, _ in steps[:80]:
+        if state["over"]:
+            break
+        seat = state["active"]
+        decision = BOT.heuristic(GAME, bot_view(GAME, state, seat), seat, random.Random(1))
+        reason = decision.reason
+        german(reason("de"))  # type: ignore[operator]
+        assert reason == reason("en") and not english_left(reason("de"), allowed=ALLOWED)  # type: ignore[operator]
+        seen.add(decision.action["type"])
+    assert {"camp", "bank"} <= seen
+    view = {"tray": {"rolled": [{"value": 8}, {"value": 8}, {"value": 3}]}}
+    from bot.games.monster_expedition.bots import _reason
+
+    assert _reason(view, {"type": "bank", "value": 8})("de") == (
+        "Lege alle 8 beiseite: 2 Würfel zeigen die 8 und bringen 16 für die Jagd, am meisten von allen gewürfelten "
+        "Zahlen.")

@@ -563,12 +563,13 @@ def _p_draw_card(draw: kit.Draw, card: dict[str, Any]) -> None:
     lang = language(card)
     if card.get("kind") == "trader":
         draw.rectangle((0, 0, P_CARD_W - 1, P_CARD_H - 1), outline=TRADER_FRAME, width=3)
-        draw.text((P_CARD_W / 2, 28), translate("monster.board.trader_top", lang), font=kit.font(BIG, "bold"),
+        # (the lines sit high: an affordable trader gets the tick in the bottom right corner, clear of its price)
+        draw.text((P_CARD_W / 2, 19), translate("monster.board.trader_top", lang), font=kit.font(BIG, "bold"),
                   fill=kit.INK, anchor="mm", role="name")
-        draw.text((P_CARD_W / 2, 54), translate("monster.board.trader_bottom", lang), font=kit.font(BIG, "bold"),
+        draw.text((P_CARD_W / 2, 43), translate("monster.board.trader_bottom", lang), font=kit.font(BIG, "bold"),
                   fill=kit.INK, anchor="mm", role="name")
         offer, face = kit.fitted(_trader_offer(card, lang), P_CARD_W - 8, SMALL, "semibold", 14)
-        draw.text((P_CARD_W / 2, 80), offer, font=face, fill=kit.INK, anchor="mm")
+        draw.text((P_CARD_W / 2, 66), offer, font=face, fill=kit.INK, anchor="mm")
         return
     region = str(card.get("region"))
     draw.rectangle((0, 0, P_CARD_W, 30), fill=REGION_COLOURS[region])
@@ -638,17 +639,15 @@ def _p_legend(draw: kit.Draw, view: dict[str, Any], top: int) -> int:
         _symbiosis_badge(draw, (x, y), symbol, radius=15, lang=lang)
         draw.text((x + 19, y), word, font=face, fill=kit.INK_MUTED, anchor="lm")
         x += 19 + kit.measure(word, SMALL) + 20
-    facts = [translate("monster.board.phone_deck", lang, count=view["deck_size"]),
-             translate("monster.board.phone_round", lang, round=view["round"])]
-    if view.get("last_round"):
-        facts.append(translate("monster.board.last_round", lang))
-    deck = " · ".join(facts)
-    if view.get("over"):  # (the deck no longer matters)
-        pass
-    elif x + kit.measure(deck, SMALL, "semibold") <= P_W - 12:
-        draw.text((P_W - 12, y), deck, font=kit.font(SMALL, "semibold"), fill=kit.INK, anchor="rm")
-    else:  # the last round says so on a line of its own
-        draw.text((P_W - 12, y + 24), deck, font=kit.font(SMALL, "semibold"), fill=kit.INK, anchor="rm")
+    deck = translate("monster.board.phone_deck", lang, count=view["deck_size"])
+    round_ = translate("monster.board.phone_round", lang, round=view["round"])
+    last = [translate("monster.board.last_round", lang)] if view.get("last_round") else []
+    # The longest that fits beside the legend: in the last round the deck is empty, so it goes first, then the round.
+    choices = [" · ".join([deck, round_, *last]), " · ".join([round_, *last]), " · ".join(last or [round_])]
+    facts = next((text for text in choices if x + kit.measure(text, SMALL, "semibold") <= P_W - 12), choices[-1])
+    if not view.get("over"):  # (the deck no longer matters at the end)
+        facts, face = kit.fitted(facts, P_W - 12 - int(x), SMALL, "semibold", 12)
+        draw.text((P_W - 12, y), facts, font=face, fill=kit.INK, anchor="rm")
     return top + 24
 
 
@@ -659,6 +658,8 @@ DIE_PX = 40
 
 def _p_dice(image: Image.Image, dice: list[dict[str, Any]], x: float, y: int, state: str) -> float:
     for die in dice:
+        if x + DIE_PX > P_W - 12:  # (no room left on the band)
+            break
         colour = str(die["colour"])
         fill, ink = DIE_COLOURS.get(colour, DIE_COLOURS["black"])
         face = kit.die_face(DIE_PX, int(die["value"]), fill, ink, colour == "black", state)
@@ -669,8 +670,16 @@ def _p_dice(image: Image.Image, dice: list[dict[str, Any]], x: float, y: int, st
 
 def _p_words(draw: kit.Draw, x: float, y: float, text: str, fill: str = kit.INK_MUTED,
              weight: str = "regular") -> float:
-    draw.text((x, y), text, font=kit.font(SMALL, weight), fill=fill, anchor="lm")
-    return x + kit.measure(text, SMALL, weight) + 8
+    """Words along the hunt band; never past its right edge (smaller there, or left out when nothing fits)."""
+    room = P_W - 12 - x
+    if kit.measure(text, SMALL, weight) <= room:
+        draw.text((x, y), text, font=kit.font(SMALL, weight), fill=fill, anchor="lm")
+        return x + kit.measure(text, SMALL, weight) + 8
+    if room < 60:
+        return P_W
+    text, face = kit.fitted(text, int(room), SMALL, weight, 12)
+    draw.text((x, y), text, font=face, fill=fill, anchor="lm")
+    return x + room + 8
 
 
 def _p_hunt(image: Image.Image, draw: kit.Draw, view: dict[str, Any], top: int) -> int:
@@ -713,7 +722,7 @@ def _p_hunt(image: Image.Image, draw: kit.Draw, view: dict[str, Any], top: int) 
         x = _p_words(draw, x, middle, translate("monster.board.rolled_word", lang) if tray["banked"]
                      else translate("monster.board.rolled_none_banked", lang))
         x = _p_dice(image, tray["rolled"], x, dice_y, "rolled") + 6
-    if tray.get("lost"):
+    if tray.get("lost") and x + kit.measure(translate("monster.board.lost", lang), SMALL) + DIE_PX < P_W - 12:
         x = _p_words(draw, x, middle, translate("monster.board.lost", lang))
         _p_dice(image, tray["lost"], x, dice_y, "lost")
     return top + HUNT_H

@@ -287,3 +287,25 @@ def test_the_computer_hunters_reasons_are_worded_in_every_language() -> None:
     assert _reason(view, {"type": "bank", "value": 8})("de") == (
         "Lege alle 8 beiseite: 2 Würfel zeigen die 8 und bringen 16 für die Jagd, am meisten von allen gewürfelten "
         "Zahlen.")
+
+
+@pytest.mark.parametrize(("mode", "players", "seed", "expedition"), [("solo", 1, 9, 9), ("standard", 4, 3, None)])
+def test_every_public_board_of_a_game_fits_in_both_languages(mode: str, players: int, seed: int,
+                                                             expedition: int | None) -> None:
+    """Every position, not a sample: the hunt band with a crate price and lost dice, the last round's deck line
+    beside the legend, an affordable trader's tick (each once ran into a neighbour or off the board)."""
+    import io
+
+    from PIL import Image
+
+    from tests.test_render_layout import problems
+
+    found = []
+    for number, (state, _) in enumerate(played(mode, players, seed, expedition)):
+        for language in LANGUAGES:
+            view = {**GAME.view(state, None), "language": language}
+            with kit.recording() as drawn:
+                png = render_board("monster-expedition", view)
+            with Image.open(io.BytesIO(png)) as image:
+                found += [f"{language} position {number}: {p}" for p in problems(drawn, image.size)]
+    assert not found, "\n".join(found[:20])

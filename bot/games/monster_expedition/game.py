@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from bot.core.protocol import JSON, Applied, ChoiceMenu, Game, Mode, Outcome, QuickAction, Viewer
 from bot.core.rng import Rng
@@ -10,7 +11,17 @@ from bot.games.monster_expedition import rules, text, views
 from bot.games.monster_expedition.solo import updated_profile, won_text
 from bot.games.monster_expedition.state import DATA_VERSION, GAME_KEY, setup_state
 from bot.games.monster_expedition.text import END_EVENTS, WordedText
-from bot.i18n import DEFAULT_LANGUAGE, LANGUAGES, Text, translate
+from bot.i18n import DEFAULT_LANGUAGE, LANGUAGES, Text, deferred, translate
+
+
+@dataclass(frozen=True)
+class WordedMode(Mode):
+    """A mode whose title the lobby and the board show in the table's language."""
+
+    title_id: str = ""
+
+    def title_in(self, language: str) -> str:
+        return translate(self.title_id, language) if self.title_id else self.title
 
 
 def summary(state: JSON) -> WordedText:
@@ -27,9 +38,11 @@ class MonsterExpedition(Game):
     result_events = END_EVENTS
     aliases = ("monster", "monsters", "me", "hunt", "monster-hunt")
     modes = (
-        Mode("standard", "Standard", 2, 4, "2-4 hunters race for the most victory points."),
-        Mode("solo", "Solo campaign", 1, 1,
-             "Ten expeditions on Solinsula, one at a time (options: expedition 1-10, set I-IV)."),
+        WordedMode("standard", "Standard", 2, 4, "2-4 hunters race for the most victory points.",
+                   deferred("monster.mode.standard")),
+        WordedMode("solo", "Solo campaign", 1, 1,
+                   "Ten expeditions on Solinsula, one at a time (options: expedition 1-10, set I-IV).",
+                   deferred("monster.mode.solo")),
     )
     data_version = DATA_VERSION
 

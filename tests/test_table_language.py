@@ -60,6 +60,8 @@ async def test_a_german_table_and_an_english_table_in_one_server(database: Path)
         await discord_.command("game start", user=alice, channel=german)
         board = discord_.last_public_message(german, with_components=True)
         assert board.button_labels()[-2:] == ["Meins zeigen", "Details"]
+        assert board.content.split("\n")[0] == "Test Nim (Standard) hat begonnen."  # the story, in German
+        assert "Language: English" in discord_.last_public_message(english).content  # the other table unchanged
         # A German member who is not playing presses a button: refused in German; Bob, in English, at the same board.
         stranger = await discord_.click(board, label="Take 1", user=discord_.user("dave", locale="de"))
         assert stranger.ephemeral()[-1].content == (

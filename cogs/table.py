@@ -610,8 +610,8 @@ async def answer_error(interaction: discord.Interaction, error: BaseException) -
     try:
         if isinstance(error, StaleBoard):
             await send_current_board_privately(interaction, str(error))
-        elif isinstance(error, RuleError):
-            await send_private(interaction, str(error))
+        elif isinstance(error, RuleError):  # worded in the reader's language
+            await send_private(interaction, error.text(interaction.locale))
         elif isinstance(error, StoreUnavailable):  # past the database's deadline: nothing of it was applied
             log.warning("The game store did not answer %s in time: %s", _describe(interaction), error)
             await send_private(interaction, STORE_NOT_ANSWERING)

@@ -17,7 +17,8 @@ from bot.i18n import language_of, translate, translate_plural
 
 def duration_text(hours: float, language: str) -> str:
     """A number of hours as people say it: whole days from two days on ("2 days"), else hours ("12 h",
-    "1 Stunde", "0,25 Stunden")."""
+    "1 Stunde", "0,25 Stunden"). German gives the dative ("seit 2 Tagen", "innerhalb von 2 Tagen"): every message
+    that holds a duration puts it after "seit" or "von"."""
     if hours >= 48 and hours % 24 == 0:
         return translate_plural("timer.duration.days", int(hours // 24), language)
     if float(hours).is_integer():

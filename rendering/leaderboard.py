@@ -76,7 +76,7 @@ def alt_text(view: dict[str, Any]) -> str:
     """The leaderboard in words for the attachment's description."""
     language = str(view.get("language") or "en")
     parts = [f"{view.get('title') or translate('rating.image.default_title', language)}."]
-    parts += [translate("rating.image.alt_row", language, place=str(row["place"]), name=row["name"],
-                        rating=rating_text(row["rating"], language), count=int(row["games"]))
+    parts += [translate_plural("rating.image.alt_row", int(row["games"]), language, place=str(row["place"]),
+                               name=row["name"], rating=rating_text(row["rating"], language))
               for row in view.get("rows", [])]
     return kit.clip_alt(parts)

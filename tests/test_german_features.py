@@ -293,3 +293,22 @@ def test_every_feature_message_reads_as_german_at_a_german_table() -> None:
             words = re.sub(r"\{[a-z_]+\}", "", text)  # the placeholders' names are no words of the message
             assert english_left(words, allowed=allowed) == [], message_id
     assert translate("undo.refuse.game_over", "de").endswith("/spiel wiederholung zeigt es.")
+
+
+async def test_the_leaderboard_speaks_the_servers_language_and_answers_the_asker_in_theirs(database: Path) -> None:
+    async with DiscordHarness(create_bot(database)) as discord_:
+        discord_.world.guild_locale = "de"  # a German server: the channel reads German
+        alice, bob = await open_nim(discord_, "de", locales=("en-US", "de"), seed=None)
+        empty = (await discord_.command("leaderboard", {"game": "test-nim"}, user=bob)).last
+        assert empty.ephemeral and empty.content == (
+            "In Test Nim hat auf diesem Server noch niemand eine Wertung: Die erste kommt mit der ersten beendeten "
+            "Partie von zwei oder mehr Leuten. Partien mit einem Computerspieler, einem gewählten Startwert oder nur "
+            "einem Spieler werden nicht gewertet.")
+        await finish_nim(discord_, [alice, bob])
+        replies = await discord_.command("leaderboard", {"game": "test-nim"}, user=alice)
+        assert replies.ephemeral()[0].content == "The leaderboard for Test Nim is posted below."
+        image = replies.public()[-1]
+        assert image.content == "**Test Nim**-Bestenliste: 2 gewertete Spieler."
+        description = image.files[0].description or ""
+        assert description.startswith("Test Nim: Bestenliste. 1. ") and ", Wertung " in description
+        assert description.endswith(" nach 1 Partie.") and english_left(description, allowed=NAMES) == []

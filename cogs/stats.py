@@ -70,9 +70,10 @@ class StatsCommands(commands.Cog):
     async def leaderboard(self, interaction: discord.Interaction, game: str) -> None:
         await acknowledge(interaction)
         reader = language_of(interaction.locale)
-        public = language_of(interaction.guild_locale)  # no table here: the channel reads the server's language
         service = service_of(interaction)
         guild_id = guild_of(interaction)
+        # No table here: the channel reads the server's language (its /settings language, else its Discord one).
+        public = await service.table_language(guild_id, guild_locale=interaction.guild_locale)
         chosen = find_game(game)
         top, mine = await stats.leaderboard(service, guild_id, chosen.key, interaction.user.id, language=public)
         if not top:  # an empty image in the channel helps nobody: say privately how a game gets rated

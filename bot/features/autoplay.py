@@ -23,6 +23,7 @@ from bot.core.protocol import JSON, Game
 from bot.core.registry import find_game
 from bot.core.seats import BOT_LEVELS, bot_level, bot_name, bot_user_id, is_bot
 from bot.i18n import Localized, Text, deferred, deferred_plural, translate
+from bot.service import mode_title
 
 if TYPE_CHECKING:
     from bot.service import GameService
@@ -270,7 +271,7 @@ async def add_bot(service: GameService, channel_id: int, user_id: int, level: st
         game = find_game(match.game)
         mode = game.mode(match.mode)
         if len(match.seats) >= mode.max_players:
-            raise LobbyError(TABLE_FULL, game=game.title, mode=mode.title, count=mode.max_players)
+            raise LobbyError(TABLE_FULL, game=game.title, mode=mode_title(mode), count=mode.max_players)
         used = {-seat.user_id % 100 for seat in match.seats if is_bot(seat.user_id)}
         number = min(n for n in range(1, 100) if n not in used)
         name = bot_name(level, len(match.seats) + 1)

@@ -20,7 +20,8 @@ from bot.core.rng import ReplayDivergence
 from bot.core.seats import is_bot
 from bot.features.wording import game_title, names_and
 from bot.i18n import translate
-from bot.store import EventColumns, EventRecord, MatchRecord, decode_event
+from bot.service import mode_title
+from bot.store import EventColumns, EventRecord, MatchRecord, decode_event, reading
 from bot.table import UNDO_KIND, setup_of
 
 if TYPE_CHECKING:
@@ -62,7 +63,7 @@ def result_text(match: MatchRecord, language: str = "en") -> str:
 def history_line(match: MatchRecord, language: str = "en") -> tuple[str, list[str]]:
     """One game as a line of plain text in `language` (names not yet escaped), and the names it contains."""
     game = find_game(match.game)
-    mode = game.mode(match.mode).title
+    mode = mode_title(game.mode(match.mode), language)
     names = [seat.name for seat in match.seats]
     day = (match.updated_at or match.created_at)[:10]
     return (f"#{match.id} · {game_title(game, language)} ({mode}) · {day} · {', '.join(names)} · "
@@ -109,7 +110,7 @@ def log_text(match: MatchRecord, entries: Sequence[str], language: str = "en") -
     game = find_game(match.game)
     players = ", ".join(f"{seat.seat + 1}. {seat.name}" for seat in match.seats)
     head = [translate("history.log.title", language, game=game_title(game, language),
-                      mode=game.mode(match.mode).title, match=str(match.id)),
+                      mode=mode_title(game.mode(match.mode), language), match=str(match.id)),
             translate("history.log.players", language, players=players),
             translate("history.log.result", language, result=result_text(match, language)), ""]
     return "\n".join(head + [f"{number}. {text}" for number, text in enumerate(entries, start=1)]) + "\n"
@@ -126,16 +127,24 @@ async def match_log(service: GameService, match: MatchRecord, language: str = "e
 
 async def export_file(service: GameService, guild_id: int, match_id: int) -> tuple[str, bytes]:
     """A game that is over as its export file: the game's key and the JSON document (see `export_of`), built in
-    the worker process from the stored events (a 2,000-move game took 1.6 s on the event loop)."""
+    the worker process, which reads the events itself (a 2,000-move game took 1.6 s on the event loop; fetching
+    its rows for the worker still stalled the loop)."""
     match = await finished_match(service, guild_id, match_id)
-    columns = await service.store.event_columns(match.id)
-    return match.game, await workers.run(find_game(match.game), export_text, match, columns)
+    game, location = find_game(match.game), service.store.shared_location
+    if location is None:  # an in-memory database: only this process can read it
+        return match.game, await workers.run(game, export_text, match, await service.store.event_columns(match.id))
+    return match.game, await workers.run(game, export_stored, location, match)
 
 
 async def export_match(service: GameService, guild_id: int, match_id: int) -> JSON:
     """`export_file`'s document, read back (tests and tools; /game export sends the file)."""
     _, text = await export_file(service, guild_id, match_id)
     return json.loads(text)  # type: ignore[no-any-return]
+
+
+def export_stored(location: str, match: MatchRecord) -> bytes:
+    """The export file of `match`, its events read from the database at `location` (in the worker process)."""
+    return export_text(match, reading.event_columns(location, match.id))
 
 
 def export_text(match: MatchRecord, columns: Sequence[EventColumns]) -> bytes:

@@ -21,7 +21,7 @@ from bot.features.community import LOBBY_EXPIRY, REMIND, TIMER, settings_for
 from bot.features.scheduler import Due
 from bot.features.wording import duration_text, game_title, names_and
 from bot.i18n import language_of, translate
-from bot.settings import ServerSettings, check_hours
+from bot.settings import WHAT_TIMER, ServerSettings, check_hours
 from cogs.common import (
     NO_PINGS,
     button,
@@ -83,7 +83,7 @@ async def prepare_new_game(interaction: discord.Interaction, game: str, mode: st
         raise RuleError("community.refuse.already_thread")
     options: JSON = {}
     if timer is not None:
-        options["timer_hours"] = check_hours(timer, "A turn timer", allow_off=True)
+        options["timer_hours"] = check_hours(timer, WHAT_TIMER, allow_off=True)
     key = find_game(game).key
     return NewGame(mode or settings.default_modes.get(key), options,
                    bool(thread if thread is not None else settings.threads) and not in_thread)
@@ -107,7 +107,8 @@ async def open_in_thread(interaction: discord.Interaction, game: str, plan: NewG
     try:
         thread = await parent.create_thread(name=thread_name(title, host.name), type=discord.ChannelType.public_thread,
                                             auto_archive_duration=THREAD_ARCHIVE_MINUTES,
-                                            reason=f"A game of {title} opened with /game new")
+                                            reason=translate("community.thread.reason",
+                                                             language_of(plan.options.get("language")), game=title))
     except discord.Forbidden:
         raise RuleError("community.refuse.thread_permission") from None
     try:

@@ -312,3 +312,19 @@ async def test_the_leaderboard_speaks_the_servers_language_and_answers_the_asker
         description = image.files[0].description or ""
         assert description.startswith("Test Nim: Bestenliste. 1. ") and ", Wertung " in description
         assert description.endswith(" nach 1 Partie.") and english_left(description, allowed=NAMES) == []
+
+
+async def test_a_german_game_opened_in_a_thread_is_announced_in_german(database: Path) -> None:
+    async with DiscordHarness(create_bot(database, poll_seconds=None)) as discord_:
+        alice = discord_.user("alice", locale="en-US")
+        bob = discord_.user("bob", locale="de")
+        general = discord_.default_channel
+        replies = await discord_.command("game new", {"game": "test-nim", "thread": True, "language": "de"},
+                                         user=alice)
+        (thread,) = discord_.world.threads.values()
+        assert replies.ephemeral()[0].content == f"Your game is open in <#{thread.id}>."
+        assert [m.content for m in discord_.channel_messages(general)] == [
+            f"Alice hat eine Partie Test Nim in <#{thread.id}> eröffnet: Macht dort mit!"]
+        inner = await discord_.command("game new", {"game": "test-nim", "thread": True}, user=bob, channel=thread)
+        assert inner.last.content == ("Das ist schon ein Thread: /spiel neu ohne thread:true eröffnet das Spiel "
+                                      "gleich hier.")

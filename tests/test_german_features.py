@@ -328,3 +328,17 @@ async def test_a_german_game_opened_in_a_thread_is_announced_in_german(database:
         inner = await discord_.command("game new", {"game": "test-nim", "thread": True}, user=bob, channel=thread)
         assert inner.last.content == ("Das ist schon ein Thread: /spiel neu ohne thread:true eröffnet das Spiel "
                                       "gleich hier.")
+
+
+async def test_an_undo_request_at_a_german_table_lapses_in_german(database: Path) -> None:
+    async with DiscordHarness(create_bot(database)) as discord_:
+        alice, bob = await open_nim(discord_, "de", seed=6)
+        mover = await player_to_move(discord_, [alice, bob])
+        other = bob if mover is alice else alice
+        await take(discord_, mover)
+        request = (await discord_.command("game undo", user=mover)).public()[-1]
+        await take(discord_, other)
+        tidied = next(m for m in discord_.channel_messages() if m.id == request.message_id)
+        assert tidied.content == (f"Die Rückgängig-Anfrage von {mover.global_name} ist verfallen: Seitdem wurde ein "
+                                  "Zug gemacht.")
+        assert tidied.button_labels() == []

@@ -22,6 +22,7 @@ from bot.core import find_game
 from bot.core.bots import Budget
 from bot.features import autoplay
 from bot.features.history import log_text, result_text
+from bot.features.undo import taken_back_text
 from bot.features.wording import duration_text, names_and
 from bot.i18n import translate
 from bot.offline import DiscordHarness, FakeUser
@@ -97,6 +98,12 @@ def test_durations_and_names_are_worded_by_the_catalogues() -> None:
                                                                         "0.25 h"]
     assert (names_and(["Alice", "Bob"], "de"), names_and(["Alice", "Bob"], "en")) == ("Alice und Bob", "Alice and Bob")
     assert names_and(["Alice"], "de") == "Alice"
+    assert [taken_back_text("Alice", moves, False, "de") for moves in (1, 2, 3)] == [
+        "Der letzte Zug von Alice wurde zurückgenommen.",
+        "Der letzte Zug von Alice wurde zurückgenommen, samt 1 weiterem Zug danach.",
+        "Der letzte Zug von Alice wurde zurückgenommen, samt 2 weiteren Zügen danach."]
+    assert taken_back_text("Ada", 3, True, "en") == ("Ada's last move was taken back with the 2 after it, as the "
+                                                     "table agreed.")
 
 
 async def test_a_german_table_is_reminded_and_told_of_the_stall_in_german(database: Path) -> None:

@@ -349,3 +349,20 @@ async def test_an_undo_request_at_a_german_table_lapses_in_german(database: Path
         assert tidied.content == (f"Die Rückgängig-Anfrage von {mover.global_name} ist verfallen: Seitdem wurde ein "
                                   "Zug gemacht.")
         assert tidied.button_labels() == []
+
+
+async def test_a_german_lobby_expires_in_german(database: Path) -> None:
+    clock = FakeClock()
+    async with DiscordHarness(create_bot(database, clock=clock, poll_seconds=None)) as discord_:
+        alice = discord_.user("alice")
+        await discord_.command("game new", {"game": "test-nim", "language": "de"}, user=alice)
+        lobby = discord_.last_public_message()
+        clock.advance(24.1)
+        await discord_.bot.run_due_work()
+        match = await current_match(discord_)
+        assert match.status == "abandoned"
+        shown = discord_.world.get_message(lobby.id)
+        assert ("Niemand hat diese Lobby innerhalb von 24 Stunden gestartet, also ist sie abgelaufen. Eröffne eine "
+                "neue mit /spiel neu.") in shown.content
+        texts = await discord_.bot.service.store.event_texts(match.id)
+        assert texts[-1] == "Die Lobby ist abgelaufen, ohne zu starten."

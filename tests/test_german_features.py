@@ -366,3 +366,17 @@ async def test_a_german_lobby_expires_in_german(database: Path) -> None:
                 "neue mit /spiel neu.") in shown.content
         texts = await discord_.bot.service.store.event_texts(match.id)
         assert texts[-1] == "Die Lobby ist abgelaufen, ohne zu starten."
+
+
+async def test_a_german_games_log_says_in_german_that_its_channel_was_deleted(database: Path) -> None:
+    async with DiscordHarness(create_bot(database, poll_seconds=None)) as discord_:
+        alice, bob = discord_.user("alice"), discord_.user("bob")
+        place = discord_.channel("spiele")
+        await discord_.command("game new", {"game": "test-nim", "language": "de"}, user=alice, channel=place)
+        await discord_.command("game join", user=bob, channel=place)
+        await discord_.command("game start", user=alice, channel=place)
+        service = discord_.bot.service
+        match = await service.current(place.id)
+        await discord_.delete_channel(place)
+        events = await service.store.events(match.id)
+        assert events[-1].text == "Sein Kanal wurde gelöscht, also wurde das Spiel abgebrochen."

@@ -170,7 +170,8 @@ class ExpeditionsGame(Game):
             result = self.outcome(state)
             assert result is not None
             view["outcome"] = {"scores": {str(k): v for k, v in result.scores.items()},
-                               "winners": list(result.winners), "summary": str(result.summary)}
+                               "winners": list(result.winners), "summary": str(result.summary),
+                               "verdict": self._result(state, language_of_state(state))[2]}
         return view
 
     def outcome(self, state: JSON) -> Outcome | None:

@@ -609,9 +609,9 @@ def pending_options(comp: Components, state: dict[str, Any], pending: dict[str, 
         if (not pending["ability"] and slot is not None and slot["worker"] is None
                 and me["workers"].get(card.colour, 0) > 0 and q.conditions_met(comp, me, card.requires)
                 and q.affordable(me, card.ability)):
-            add("activate", translate("expeditions.option.activate", language,
-                                      colour=colour_word(card.colour, language),
-                                      effects=effects_text(card.ability, language)))
+            add("activate", capitalised(translate("expeditions.option.activate", language,
+                                                  colour=colour_word(card.colour, language),
+                                                  effects=effects_text(card.ability, language))))
         add("done", translate("expeditions.option.done", language))
     elif kind == "or":
         for index, option in enumerate(pending["options"]):

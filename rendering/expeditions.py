@@ -125,9 +125,9 @@ def draw_space(draw: ImageDraw.ImageDraw, space: dict[str, Any], top: int, lang:
         draw.rounded_rectangle(box, radius=8, fill=CARD_FILL.get(card["kind"], kit.INK), outline=kit.INK_DARK,
                                width=2)
         draw.rectangle((box[0] + 2, box[1] + 2, box[2] - 2, box[1] + 12), fill=WORKER.get(card["colour"], kit.GREY))
-        face = kit.font(19, "semibold")
-        lines = kit.wrap(draw, card["name"], 98, face)[:2]
-        for index, line in enumerate(lines):
+        size, lines = kit.fit_lines(card["name"], 98, 2, (19, 17, 15), "semibold")  # long German words hyphenate
+        face = kit.font(size, "semibold")
+        for index, line in enumerate(lines[:2]):
             draw.text((x, y - 18 + index * 21), line, font=face, fill=kit.INK_DARK, anchor="mm")
         kind, face = kit.fitted(f"#{space['slot'] + 1} {_word(KIND_WORDS, card['kind'], lang)}", 100, 16)
         draw.text((x, y + 32), kind, font=face, fill=kit.INK_DARK, anchor="mm")
@@ -582,16 +582,18 @@ def _p_space(draw: kit.Draw, space: dict[str, Any], origin: tuple[int, int] = (0
     tall = len(name) > 2  # a long name takes a third line: the number goes up, one piece below
     draw.text((x, y - (41 if tall else 36)), str(space["location"]), font=kit.font(SMALL, "bold"),
               fill=kit.INK_DARK, anchor="mm")
-    name_y = y - (23 if tall else 18 if len(name) > 1 else 6)
+    name_y = y - (25 if tall else 18 if len(name) > 1 else 6)
+    step = 18 if tall else 19  # three lines sit closer, clear of the piece below
     for index, line in enumerate(name):
-        draw.text((x, name_y + index * 19), line, font=kit.font(SMALL, weight), fill=kit.INK_DARK, anchor="mm",
+        draw.text((x, name_y + index * step), line, font=kit.font(SMALL, weight), fill=kit.INK_DARK, anchor="mm",
                   role="card")
     tokens = space["corruption"][-(1 if mech is not None or tall else 2):]
     items = ([("mech", mech)] if mech is not None else []) + [("corruption", t) for t in tokens]
     if items:
         _p_row(draw, x, y + (36 if tall else 31), items[:1] if tall else items)
     elif space.get("cleared_exposed"):
-        draw.text((x, y + 26), translate("expeditions.board.clear", lang), font=kit.font(SMALL, "bold"),
+        draw.text((x, y + (36 if tall else 26)), translate("expeditions.board.clear", lang),
+                  font=kit.font(SMALL, "bold"),
                   fill=kit.LEAF_DARK, anchor="mm")
     else:
         kit.terrain(draw, (x, y + 32), kind, 34)
@@ -790,8 +792,14 @@ def _p_results(draw: kit.Draw, view: dict[str, Any], left: int, columns: int) ->
         if columns == 1:
             starred = [g["title"] for g in view["glory"] for seat in g["stars"] if seat == player["seat"]]
             if starred:
-                y = _p_text(draw, x + 42, y, translate("expeditions.board.stars_on", lang,
-                                                        titles="; ".join(starred)), text_w, kit.YELLOW)
+                room = int((P_H - 8 - y) // (SMALL + 4))  # the lines left above the board's foot
+                for count in range(len(starred), 0, -1):  # whole titles only: the rest counted
+                    rest = len(starred) - count
+                    stars = translate("expeditions.board.stars_on", lang, titles="; ".join(starred[:count])) + (
+                        " " + translate("expeditions.board.more", lang, n=rest) if rest else "")
+                    if len(kit.lines(stars, text_w, SMALL)) <= room:
+                        y = _p_text(draw, x + 42, y, stars, text_w, kit.YELLOW)
+                        break
         y_of[column] = y + 12
         if columns > 1 and column == columns - 1:
             row_top = max(y_of)
@@ -813,8 +821,10 @@ def _p_glory(draw: kit.Draw, view: dict[str, Any], top: float) -> None:
         x, y = 12 + column * (column_w + 16), y0 + row * 38
         stars = glory["stars"]
         pieces_w = 38 * len(stars)
-        title, _ = kit.fitted(str(glory["title"]), column_w - pieces_w - 8, SMALL, "regular", SMALL)
-        draw.text((x, y + 17), title, font=kit.font(SMALL), fill=kit.INK if stars else kit.INK_MUTED, anchor="lm")
+        size, lines = kit.fit_lines(str(glory["title"]), column_w - pieces_w - 8, 2, (SMALL, 16, 14))
+        for index, line in enumerate(lines[:2]):  # a long (German) title on two lines, never cut
+            draw.text((x, y + 17 + (index - (len(lines[:2]) - 1) / 2) * (size + 2)), line, font=kit.font(size),
+                      fill=kit.INK if stars else kit.INK_MUTED, anchor="lm")
         for number, seat in enumerate(stars):
             kit.draw_token(draw, (x + column_w - 18 - 38 * (len(stars) - 1 - number), y + 17), 17,
                            kit.player_style(int(seat)), width=2)

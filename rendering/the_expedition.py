@@ -66,11 +66,6 @@ def lang(view: View) -> str:
     return str(view.get("language") or "en")
 
 
-def say(view: View, message_id: str, **values: Any) -> str:
-    """A board word or phrase from the catalogues, in the view's language."""
-    return translate(message_id, lang(view), **values)
-
-
 def worded(value: Any, language: str) -> Any:
     """Message JSON from the view (see bot/games/the_expedition/words.py) in `language`: {"message": id,
     "values": ...} translated, {"en": ..., "de": ...} picked; anything else as it is (numbers stay numbers)."""
@@ -216,11 +211,12 @@ def _draw_grid(image: Image.Image, draw: ImageDraw.ImageDraw, view: View, top: i
         kit.paste(image, tile_face(location["name"], location["kind"], location["points"], location["rule"],
                                    lang(view)), (x0, y0))
         if cell in free:
-            draw.text((x1 - 16, y1 - 16), say(view, "expedition.board.free"), font=font(28, "bold"), fill=GOOD_TEXT,
+            draw.text((x1 - 16, y1 - 16), translate("expedition.board.free", lang(view)), font=font(28, "bold"),
+                      fill=GOOD_TEXT,
                       anchor="rd")
         if cell in legal:
             direction = legal[cell]
-            draw.text((x1 - 16, y0 + 160), f"{ARROWS[direction]} {say(view, DIRECTION_WORDS[direction])}",
+            draw.text((x1 - 16, y0 + 160), f"{ARROWS[direction]} {translate(DIRECTION_WORDS[direction], lang(view))}",
                       font=font(28, "bold"), fill=GOOD_TEXT, anchor="ra")
         # Markers (cubes), oldest first, along the bottom left: the owner's shape and letter.
         for index, owner in enumerate(entry["markers"]):
@@ -274,7 +270,7 @@ def _draw_card_back(draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], l
 
 
 def _draw_participants(draw: ImageDraw.ImageDraw, view: View, top: int) -> int:
-    top = _section_title(draw, say(view, "expedition.board.explorers"), top)
+    top = _section_title(draw, translate("expedition.board.explorers", lang(view)), top)
     language = lang(view)
     for _, entry in _p_ranked(view):  # at the end, best first
         style = style_of(view, entry["id"])
@@ -286,28 +282,29 @@ def _draw_participants(draw: ImageDraw.ImageDraw, view: View, top: int) -> int:
                       outline=HIGHLIGHT if current else None, width=3)
         if style is not None:
             draw_token(draw, (MARGIN + 40, top + 40), 26, style)
-        name = (say(view, "expedition.board.name_to_move", name=entry["name"]) if current and view["phase"] != "over"
+        name = (translate("expedition.board.name_to_move", lang(view), name=entry["name"])
+                if current and view["phase"] != "over"
                 else entry["name"])
         name, face = kit.fitted(name, 560, 32, "bold", 16)
         draw.text((MARGIN + 80, top + 14), name, font=face, fill=INK)
         score = entry["score"]
         total = pts(score["total"], language)
         if entry["kind"] == "automation":
-            detail = say(view, "expedition.board.detail.automation", points=total)
+            detail = translate("expedition.board.detail.automation", lang(view), points=total)
         elif view["mode"] == "solo-hard":
-            detail = say(view, "expedition.board.detail.solo_hard", points=total)
+            detail = translate("expedition.board.detail.solo_hard", lang(view), points=total)
         else:
-            detail = say(view, "expedition.board.detail.player", points=total, locations=score["locations"],
+            detail = translate("expedition.board.detail.player", lang(view), points=total, locations=score["locations"],
                          expeditions=score["expeditions"])
         draw.text((MARGIN + 80, top + 56), detail, font=font(26), fill=INK_MUTED)
         right = WIDTH - MARGIN - 20
-        markers = say(view, "expedition.board.detail.markers_left", left=entry["markers_left"],
+        markers = translate("expedition.board.detail.markers_left", lang(view), left=entry["markers_left"],
                       total=view["markers_per_player"])
         draw.text((right, top + 16), markers, font=font(26, "semibold"), fill=INK, anchor="ra")
         if entry["kind"] == "player":
             extra = []
             if entry.get("held"):
-                extra.append(say(view, "expedition.board.held"))
+                extra.append(translate("expedition.board.held", lang(view)))
             if view["mode"] not in ("abstract",) and view["phase"] != "over":
                 extra.append(translate_plural("expedition.board.secret_cards", entry["hand_size"], language))
             draw.text((right, top + 56), " · ".join(extra), font=font(26), fill=INK_MUTED, anchor="ra")
@@ -324,8 +321,9 @@ def _draw_participants(draw: ImageDraw.ImageDraw, view: View, top: int) -> int:
             x, y = MARGIN + 80, top + 94 + index * 38  # one per line: the whole condition stays readable
             done = index < len(scored)
             draw.text((x, y - 2), "✓" if done else "×", font=font(28, "bold"), fill=GOOD_TEXT if done else INK_MUTED)
-            text = say(view, "expedition.board.card_line" if done else "expedition.board.card_line.unscored",
-                       name=card["name"], points=pts(card["points"], language), condition=card["text"])
+            values = {"name": card["name"], "points": pts(card["points"], language), "condition": card["text"]}
+            text = (translate("expedition.board.card_line", lang(view), **values) if done
+                    else translate("expedition.board.card_line.unscored", lang(view), **values))
             text, face = kit.fitted(text, WIDTH - 2 * MARGIN - 130, 24, "regular", 16)
             draw.text((x + 28, y), text, font=face, fill=INK if done else INK_MUTED)
         top += height + 12
@@ -337,7 +335,7 @@ def _draw_market(draw: ImageDraw.ImageDraw, view: View, top: int) -> int:
     top = _section_title(draw, translate_plural("expedition.board.market_title", view.get("draw_pile", 0), lang(view)),
                          top)
     if not cards:
-        draw.text((MARGIN, top), say(view, "expedition.board.market_empty"), font=font(26), fill=INK_MUTED)
+        draw.text((MARGIN, top), translate("expedition.board.market_empty", lang(view)), font=font(26), fill=INK_MUTED)
         return top + 44
     per_row = min(4, len(cards))
     width = (WIDTH - 2 * MARGIN - (per_row - 1) * GAP) // per_row
@@ -353,7 +351,8 @@ def _draw_market(draw: ImageDraw.ImageDraw, view: View, top: int) -> int:
 
 def _draw_automation_cards(draw: ImageDraw.ImageDraw, view: View, top: int) -> int:
     automations = [e for e in view["participants"] if e["kind"] == "automation"]
-    title = say(view, "expedition.board.automation_cards", round=view.get("round", 0), rounds=view.get("rounds", 0))
+    title = translate("expedition.board.automation_cards", lang(view), round=view.get("round", 0),
+                      rounds=view.get("rounds", 0))
     top = _section_title(draw, title, top)
     width = (WIDTH - 2 * MARGIN - GAP) // 2
     height = 230
@@ -365,7 +364,7 @@ def _draw_automation_cards(draw: ImageDraw.ImageDraw, view: View, top: int) -> i
         if style is not None:
             draw_token(draw, (x0 + 34, top + 34), 22, style)
         draw.text((x0 + 66, top + 14), f"{entry['name']}: {card['name']}", font=font(28, "bold"), fill=INK)
-        draw.text((x0 + 66, top + 52), say(view, "expedition.board.moves_used", used=card["moves_used"],
+        draw.text((x0 + 66, top + 52), translate("expedition.board.moves_used", lang(view), used=card["moves_used"],
                                            count=len(card["path"])), font=font(24), fill=INK_MUTED)
         size = 48
         gx, gy = x0 + 20, top + 84
@@ -396,11 +395,12 @@ def _draw_automation_cards(draw: ImageDraw.ImageDraw, view: View, top: int) -> i
             draw.text((ax, ay), arrow, font=line_face, fill=fill)
         if used < len(card["path"]):
             upcoming = card["path"][used]
-            draw.text((text_x, gy + 96), say(view, "expedition.board.next", arrow=ARROWS[upcoming],
-                                             direction=say(view, DIRECTION_WORDS[upcoming])),
+            draw.text((text_x, gy + 96), translate("expedition.board.next", lang(view), arrow=ARROWS[upcoming],
+                                             direction=translate(DIRECTION_WORDS[upcoming], lang(view))),
                       font=font(26, "semibold"), fill=INK)
         else:
-            draw.text((text_x, gy + 96), say(view, "expedition.board.out_of_moves"), font=font(26, "semibold"),
+            draw.text((text_x, gy + 96), translate("expedition.board.out_of_moves", lang(view)),
+                      font=font(26, "semibold"),
                       fill=INK)
     return top + height + GAP
 
@@ -426,15 +426,15 @@ def _draw_result(draw: ImageDraw.ImageDraw, view: View, top: int) -> int:
     winners = [names[w] for w in result["winners"]]
     if view["mode"] in ("solo", "solo-hard"):
         if not result.get("player_won"):
-            headline = say(view, "expedition.board.result.automations_win")
+            headline = translate("expedition.board.result.automations_win", lang(view))
         elif len(winners) == 1:
-            headline = say(view, "expedition.board.result.you_beat")
+            headline = translate("expedition.board.result.you_beat", lang(view))
         else:
-            headline = say(view, "expedition.board.result.shared_automation")
+            headline = translate("expedition.board.result.shared_automation", lang(view))
     elif len(winners) == 1:
-        headline = say(view, "expedition.board.result.wins", name=winners[0])
+        headline = translate("expedition.board.result.wins", lang(view), name=winners[0])
     else:
-        headline = say(view, "expedition.board.result.shared", names=_and(view, winners))
+        headline = translate("expedition.board.result.shared", lang(view), names=_and(view, winners))
     face = font(24)
     lines = wrap(draw, result["summary"], WIDTH - 2 * MARGIN - 40, face)
     height = 80 + 32 * len(lines)
@@ -454,7 +454,7 @@ def _header_scores(draw: ImageDraw.ImageDraw, view: View) -> list[tuple[PlayerSt
             total = pts(entry["score"]["total"], lang(view))
             long = translate_plural("expedition.board.header_score", left, lang(view), points=total)
             fits = text_width(draw, f"{entry['name']}  {long}", font(28, "semibold")) <= HEADER_COLUMN
-            short = say(view, "expedition.board.header_score.short", points=total, left=left)
+            short = translate("expedition.board.header_score.short", lang(view), points=total, left=left)
             scores.append((style, entry["name"], long if fits else short))
     return scores
 
@@ -471,7 +471,7 @@ def render_detail(view: View) -> bytes:
     elif not over:
         turn_style = style_of(view, view.get("current"))
     title = f"{view['title']} · {view['mode_title']}"
-    turn = view["turn"] if not over else say(view, "expedition.board.game_over")
+    turn = view["turn"] if not over else translate("expedition.board.game_over", lang(view))
     top = header_band(draw, WIDTH, title, turn, view["last_move"] or "", turn_style, _header_scores(draw, view))
     top += GAP
     if over:
@@ -616,8 +616,8 @@ def _p_draw_grid(draw: kit.Draw, view: View) -> None:
         markers = [s for s in (style_of(view, o) for o in entry["markers"]) if s is not None]
         explorers = [s for s in (style_of(view, o) for o in entry["explorers"]) if s is not None]
         crowded = len(markers) + len(explorers) > 2  # the second and third explorers go up a row
-        label = (say(view, "expedition.board.go", arrow=ARROWS[legal[cell]]) if cell in legal
-                 else say(view, "expedition.board.free") if cell in free else "")
+        label = (translate("expedition.board.go", lang(view), arrow=ARROWS[legal[cell]]) if cell in legal
+                 else translate("expedition.board.free", lang(view)) if cell in free else "")
         if label:  # between the markers and the explorers, or above the markers when the bottom row is full
             low = explorers[:1] if crowded else explorers
             free_left, free_right = x0 + 2 + 40 * len(markers), x1 - 2 - 42 * len(low)
@@ -659,7 +659,7 @@ def _and(view: View, names: list[str]) -> str:
     """ "A and B" / "A und B"."""
     if len(names) < 2:
         return "".join(names)
-    return say(view, "expedition.list.and", head=", ".join(names[:-1]), last=names[-1])
+    return translate("expedition.list.and", lang(view), head=", ".join(names[:-1]), last=names[-1])
 
 
 def _p_cards(cards: list[View]) -> str:
@@ -701,7 +701,7 @@ def _p_draw_side(draw: kit.Draw, view: View) -> int:
                 facts = translate_plural("expedition.board.automation_next", left, lang(view), card=card["name"],
                                          arrow=ARROWS[upcoming])
             else:
-                facts = say(view, "expedition.board.automation_done", card=card["name"])
+                facts = translate("expedition.board.automation_done", lang(view), card=card["name"])
             y = _p_side_line(draw, x + 42, y, facts, width - 46)
         elif over:
             for text, fill in _p_final_lines(view, entry, detail):
@@ -711,9 +711,9 @@ def _p_draw_side(draw: kit.Draw, view: View) -> int:
             if view["mode"] != "abstract":
                 facts.append(translate_plural("expedition.board.cards_in_hand", entry["hand_size"], lang(view)))
             if entry.get("scored"):
-                facts.append(say(view, "expedition.board.scored_count", count=len(entry["scored"])))
+                facts.append(translate("expedition.board.scored_count", lang(view), count=len(entry["scored"])))
             if entry.get("held"):
-                facts.append(say(view, "expedition.board.held"))
+                facts.append(translate("expedition.board.held", lang(view)))
             y = _p_side_line(draw, x + 42, y, kit.facts_line(facts), width - 46)
         if place and style is not None:  # the player's piece under the medal
             draw_token(draw, (x + 18, top + 58), 17, style, width=2)
@@ -722,14 +722,15 @@ def _p_draw_side(draw: kit.Draw, view: View) -> int:
             draw.rounded_rectangle((x - 6, top - 6, right + 2, y + 2), radius=8, outline=HIGHLIGHT, width=2)
         y += 10 if over else 14
     if "market" in view and not over:
-        y = _p_side_line(draw, x, y, say(view, "expedition.board.market", count=view.get("draw_pile", 0)), width, INK,
+        market = translate("expedition.board.market", lang(view), count=view.get("draw_pile", 0))
+        y = _p_side_line(draw, x, y, market, width, INK,
                          "bold")
         for card in view["market"]:
             y = _p_side_line(draw, x + 8, y, f"{card['name']} · {pts(card['points'], lang(view))}", width - 8, INK)
     if view["mode"] in ("solo", "solo-hard") and not over:
         rounds = view.get("rounds", 0)  # round 0 is the placement, before the first round
-        line = (say(view, "expedition.board.round", round=view["round"], rounds=rounds) if view.get("round")
-                else say(view, "expedition.board.placement_rounds", rounds=rounds))
+        line = (translate("expedition.board.round", lang(view), round=view["round"], rounds=rounds) if view.get("round")
+                else translate("expedition.board.placement_rounds", lang(view), rounds=rounds))
         y = _p_side_line(draw, x, y, line, width, INK, "bold")
     return y
 
@@ -742,17 +743,19 @@ def _p_final_lines(view: View, entry: View, detail: int) -> list[tuple[str, str]
     if entry["kind"] == "automation":
         return []
     if view["mode"] == "solo-hard":
-        lines = [(say(view, "expedition.board.final.solo_hard", expeditions=score["expeditions"]), INK)]
+        lines = [(translate("expedition.board.final.solo_hard", lang(view), expeditions=score["expeditions"]), INK)]
     else:
-        lines = [(say(view, "expedition.board.final.player", locations=score["locations"],
+        lines = [(translate("expedition.board.final.player", lang(view), locations=score["locations"],
                       expeditions=score["expeditions"]), INK)]
     scored, unscored = entry.get("scored") or [], entry.get("unscored") or []
     if scored:
         lines.append(("✓ " + (_p_cards(scored) if detail >= 1
-                              else say(view, "expedition.board.scored_count", count=len(scored))), GOOD_TEXT))
+                              else translate("expedition.board.scored_count", lang(view), count=len(scored))),
+                      GOOD_TEXT))
     if unscored:
         count = translate_plural("count.card", len(unscored), lang(view))
-        lines.append((say(view, "expedition.board.unscored", cards=_p_cards(unscored) if detail >= 2 else count),
+        cards = _p_cards(unscored) if detail >= 2 else count
+        lines.append((translate("expedition.board.unscored", lang(view), cards=cards),
                       INK_MUTED))
     return lines
 
@@ -796,8 +799,8 @@ def _p_legend(image: Image.Image, draw: kit.Draw, view: View, top: int) -> None:
     """Which piece is which: the explorer (a figure) and a marker (a cube), in the colour of the player to move."""
     style = style_of(view, view.get("current")) or player_style(0)
     x = P_SIDE
-    for explorer, word in ((True, say(view, "expedition.board.legend.explorer")),
-                           (False, say(view, "expedition.board.legend.marker"))):
+    for explorer, word in ((True, translate("expedition.board.legend.explorer", lang(view))),
+                           (False, translate("expedition.board.legend.marker", lang(view)))):
         _p_piece(image, (x + 18, top + 18), style, explorer)
         draw.text((x + 40, top + 18), word, font=font(SMALL), fill=INK_MUTED, anchor="lm")
         x += 40 + kit.measure(word, SMALL) + 14
@@ -815,10 +818,10 @@ def _p_headline(view: View) -> str:
     winners = [names[w] for w in result["winners"]]
     if view["mode"] in ("solo", "solo-hard"):
         if not result.get("player_won"):
-            return say(view, "expedition.board.over.automations_win")
+            return translate("expedition.board.over.automations_win", lang(view))
         if len(winners) == 1:
-            return say(view, "expedition.board.over.you_beat")
-        return say(view, "expedition.board.over.shared")
+            return translate("expedition.board.over.you_beat", lang(view))
+        return translate("expedition.board.over.shared", lang(view))
     return translate_plural("expedition.board.over.wins", len(winners), lang(view), names=_and(view, winners))
 
 
@@ -856,13 +859,13 @@ def alt_text(view: View) -> str:
     view = in_words(view)
     parts = [f"{view['title']}, {view['mode_title']}.", _p_headline(view) + "."]
     if view["last_move"]:
-        parts.append(say(view, "expedition.alt.last_move", text=view["last_move"]))
+        parts.append(translate("expedition.alt.last_move", lang(view), text=view["last_move"]))
     names = {entry["id"]: entry["name"] for entry in view["participants"]}
     for entry in view["participants"]:
         where = next((g["location"]["name"] for g in view["grid"] if entry["id"] in g["explorers"]), None)
-        where_words = (say(view, "expedition.alt.at", location=where) if where is not None
-                       else say(view, "expedition.alt.off_grid"))
-        parts.append(say(view, "expedition.alt.participant", name=entry["name"],
+        where_words = (translate("expedition.alt.at", lang(view), location=where) if where is not None
+                       else translate("expedition.alt.off_grid", lang(view)))
+        parts.append(translate("expedition.alt.participant", lang(view), name=entry["name"],
                          points=pts(entry["score"]["total"], lang(view)), where=where_words,
                          markers=translate_plural("expedition.board.markers_left", entry["markers_left"],
                                                   lang(view))))
@@ -871,6 +874,6 @@ def alt_text(view: View) -> str:
         for g in sorted(view["grid"], key=lambda e: e["cell"])[row * 3:row * 3 + 3]:
             marks = ", ".join(names.get(m, m) for m in g["markers"])
             cell = f"{g['location']['name']} {g['location']['points']}"
-            cells.append(say(view, "expedition.alt.marked_by", cell=cell, names=marks) if marks else cell)
-        parts.append(say(view, "expedition.alt.row", number=row + 1, cells="; ".join(cells)))
+            cells.append(translate("expedition.alt.marked_by", lang(view), cell=cell, names=marks) if marks else cell)
+        parts.append(translate("expedition.alt.row", lang(view), number=row + 1, cells="; ".join(cells)))
     return kit.clip_alt(parts)

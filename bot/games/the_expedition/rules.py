@@ -20,7 +20,7 @@ from bot.games.the_expedition.catalog import Catalog, rule_words, side_words
 from bot.games.the_expedition.conditions import card_met
 from bot.games.the_expedition.grid import CELLS, DIRECTIONS, ORTHOGONAL, sides_entered_from, step
 from bot.games.the_expedition.words import DIRECTION_WORDS, separated
-from bot.i18n import Text
+from bot.i18n import Text, deferred
 
 GAME_KEY = "the-expedition"
 SOLO_MODES = ("solo", "solo-hard")
@@ -473,7 +473,7 @@ def _apply_move(state: JSON, catalog: Catalog, pid: str, action: JSON, events: l
 def _options(state: JSON, catalog: Catalog, pid: str, style: str) -> Text | str:
     """The legal steps as /explore move takes them: "up to Mars, left to Io" (`style` "to") or "up (to Mars), left
     (to Io)" ("bracketed")."""
-    message = "expedition.option.to" if style == "to" else "expedition.option.bracketed"
+    message = deferred("expedition.option.to") if style == "to" else deferred("expedition.option.bracketed")
     return separated([Text.of(message, direction=Text.of(DIRECTION_WORDS[d]),
                               location=catalog.location(state["grid"][t]).names)
                       for d, t in legal_steps(state, catalog, pid)])

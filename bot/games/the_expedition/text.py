@@ -32,7 +32,7 @@ from bot.games.the_expedition.words import (
     toward,
     worded,
 )
-from bot.i18n import Text, deferred, deferred_plural
+from bot.i18n import Text, deferred, deferred_plural, translate
 
 FINISH_REASONS = {
     "final_turns": deferred("expedition.finish.final_turns"),
@@ -88,10 +88,11 @@ def describe_words(state: JSON, event: JSON, catalog: Catalog) -> Words:
         return Text.of("expedition.event.stayed.blocked", who=who)
     if kind_ == "expedition_scored":
         card = catalog.expedition(event["card"])
-        message = ("expedition.event.scored.market" if event["source"] == "market"
-                   else "expedition.event.scored")
-        return Text.of(message, who=name_of(state, event["who"]), card=card.names,
-                       condition=card_words_in(card, catalog), points=points(card.points))
+        values = {"who": name_of(state, event["who"]), "card": card.names, "condition": card_words_in(card, catalog),
+                  "points": points(card.points)}
+        if event["source"] == "market":
+            return Text.of("expedition.event.scored.market", **values)
+        return Text.of("expedition.event.scored", **values)
     if kind_ == "market_refilled":
         card = catalog.expedition(event["card"])
         return Text.of("expedition.event.market_refilled", card=card.names, condition=card_words_in(card, catalog),
@@ -114,9 +115,10 @@ def _moved(state: JSON, event: JSON, catalog: Catalog) -> Words:
     pid = event["who"]
     there = catalog.location(event["to_location"]).names
     already: Words = ""
-    if not event["marked"]:
-        already = Text.of("expedition.event.moved.already_automation" if is_automation(pid)
-                          else "expedition.event.moved.already")
+    if not event["marked"] and is_automation(pid):
+        already = Text.of("expedition.event.moved.already_automation")
+    elif not event["marked"]:
+        already = Text.of("expedition.event.moved.already")
     removing: Words = ""
     if event["removed"]:
         removing = Text.of(deferred_plural("expedition.event.moved.removing"), count=len(event["removed"]),
@@ -243,10 +245,13 @@ def turn_words(state: JSON, catalog: Catalog) -> Text:
             return Text.of("expedition.turn.place.solo", name=name, revealed=revealed)
         return Text.of("expedition.turn.place", name=name)
     final = state["end"] is not None
+    if is_solo(state) and final:
+        return Text.of("expedition.turn.move.solo.final", name=name, round=state["round"], rounds=catalog.solo_rounds)
     if is_solo(state):
-        return Text.of("expedition.turn.move.solo.final" if final else "expedition.turn.move.solo", name=name,
-                       round=state["round"], rounds=catalog.solo_rounds)
-    return Text.of("expedition.turn.move.final" if final else "expedition.turn.move", name=name)
+        return Text.of("expedition.turn.move.solo", name=name, round=state["round"], rounds=catalog.solo_rounds)
+    if final:
+        return Text.of("expedition.turn.move.final", name=name)
+    return Text.of("expedition.turn.move", name=name)
 
 
 def turn_text(state: JSON, catalog: Catalog, language: str = "en") -> str:
@@ -303,36 +308,37 @@ def private_text(state: JSON, catalog: Catalog, seat: int, language: str = "en")
 
 def rules_text(mode: str, catalog: Catalog, language: str = "en") -> str:
     """The rules of one mode, the location rules in play and the rulings that decide ambiguous cases."""
-    def say(message: str, **values: object) -> str:
-        return Text.of(message, **values)(language)
-
     location_rules = "\n".join(
-        say("expedition.rules.location", name=loc.names, kind=kind(loc.kind), points=pts(loc.points),
+        translate("expedition.rules.location", language, name=loc.names, kind=kind(loc.kind), points=pts(loc.points),
             rule=rule_words(loc) or Text.of("expedition.rules.no_special_rule"))
         for loc in catalog.locations)
     parts = [
-        say("expedition.rules.title"),
-        say("expedition.rules.setup"),
-        say("expedition.rules.turn"),
-        say("expedition.rules.end", expeditions=catalog.expeditions_to_end, markers=catalog.markers_per_player),
-        say("expedition.rules.locations", rules=location_rules),
+        translate("expedition.rules.title", language),
+        translate("expedition.rules.setup", language),
+        translate("expedition.rules.turn", language),
+        translate("expedition.rules.end", language, expeditions=catalog.expeditions_to_end,
+                  markers=catalog.markers_per_player),
+        translate("expedition.rules.locations", language, rules=location_rules),
     ]
-    rulings = [say("expedition.ruling.one_marker"), say("expedition.ruling.no_step"),
-               say("expedition.ruling.own_cards"), say("expedition.ruling.most_markers"),
-               say("expedition.ruling.repetition")]
+    rulings = [translate("expedition.ruling.one_marker", language), translate("expedition.ruling.no_step", language),
+               translate("expedition.ruling.own_cards", language),
+               translate("expedition.ruling.most_markers", language),
+               translate("expedition.ruling.repetition", language)]
     if mode in ("solo", "solo-hard"):
-        scoring = Text.of("expedition.rules.solo.scoring_hard" if mode == "solo-hard"
-                          else "expedition.rules.solo.scoring")
-        parts.append(say("expedition.rules.solo", hand=catalog.hand_size, automations=catalog.solo_automations,
+        scoring = (Text.of("expedition.rules.solo.scoring_hard") if mode == "solo-hard"
+                   else Text.of("expedition.rules.solo.scoring"))
+        parts.append(translate("expedition.rules.solo", language, hand=catalog.hand_size,
+                               automations=catalog.solo_automations,
                          rounds=catalog.solo_rounds, scoring=scoring))
-        rulings += [say("expedition.ruling.solo_rounds", rounds=catalog.solo_rounds),
-                    say("expedition.ruling.out_of_moves"), say("expedition.ruling.automation_markers"),
-                    say("expedition.ruling.off_grid")]
+        rulings += [translate("expedition.ruling.solo_rounds", language, rounds=catalog.solo_rounds),
+                    translate("expedition.ruling.out_of_moves", language),
+                    translate("expedition.ruling.automation_markers", language),
+                    translate("expedition.ruling.off_grid", language)]
     if mode == "abstract":
-        parts.append(say("expedition.rules.abstract"))
-        rulings.append(say("expedition.ruling.market"))
-    parts.append(say("expedition.rules.commands"))
-    parts.append(say("expedition.rules.rulings"))
+        parts.append(translate("expedition.rules.abstract", language))
+        rulings.append(translate("expedition.ruling.market", language))
+    parts.append(translate("expedition.rules.commands", language))
+    parts.append(translate("expedition.rules.rulings", language))
     return "\n".join(parts) + "\n" + "\n".join(f"- {r}" for r in rulings)
 
 

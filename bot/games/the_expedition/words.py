@@ -60,7 +60,7 @@ def separated(parts: Sequence[Words], mark: str = "comma") -> Words:
     if not parts:
         return ""
     result: Words = parts[0]
-    message = "expedition.list.semicolon" if mark == "semicolon" else "expedition.list.comma"
+    message = deferred("expedition.list.semicolon") if mark == "semicolon" else deferred("expedition.list.comma")
     for part in parts[1:]:
         result = Text.of(message, first=result, second=part)
     return result

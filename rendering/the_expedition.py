@@ -591,6 +591,18 @@ def _p_pointer(draw: ImageDraw.ImageDraw, move: View, style: PlayerStyle, slot: 
                  fill=style.colour, outline=HIGHLIGHT, width=2)
 
 
+def _rule_third_line_room(rule: str) -> int | None:
+    """The width free right of a tile rule's third line, as the tile draws it; None when the rule takes two lines
+    or fewer (they end above the label's spot)."""
+    lines = kit.lines(rule, P_TILE_W - 12, SMALL, "semibold") if rule else ()
+    if len(lines) <= 2:
+        return None
+    lines = kit.lines(rule, P_TILE_W - 12, SMALL, "regular")
+    if len(lines) <= 2:
+        return None
+    return P_TILE_W - 12 - kit.measure(lines[2], SMALL) - 8
+
+
 def _p_piece(image: Image.Image, centre: tuple[int, int], style: PlayerStyle, explorer: bool) -> None:
     """An explorer (a standing figure) or a marker (a cube), in its owner's colour with their letter: the two
     differ by shape as well as colour (the legend under the scores says which is which)."""
@@ -623,6 +635,10 @@ def _p_draw_grid(draw: kit.Draw, view: View) -> None:
             free_left, free_right = x0 + 2 + 40 * len(markers), x1 - 2 - 42 * len(low)
             if kit.measure(label, BIG, "bold") + 8 <= free_right - free_left:
                 spot, anchor = ((free_left + free_right) / 2, y1 - 22), "mm"
+            elif (room := _rule_third_line_room(entry["location"]["rule"])) is not None and (
+                    room >= kit.measure(label, BIG, "bold") + 8 and not (crowded and len(explorers) > 1)):
+                # A three-line rule (German is longer) reaches the left spot: the label goes right of its last line.
+                spot, anchor = (x1 - 6, y1 - 64), "rm"
             else:
                 spot, anchor = (x0 + 6, y1 - 64), "lm"
             draw.text(spot, label, font=font(BIG, "bold"), fill=GOOD_TEXT, anchor=anchor)

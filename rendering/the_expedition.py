@@ -565,13 +565,13 @@ POINTER_SLOTS = (0, -44, 44)
 """Where along a border the arrows of steps across it sit (px from its middle): up to three in one action."""
 
 
-def _p_pointer(draw: ImageDraw.ImageDraw, move: View, style: PlayerStyle, slot: int = 0, order: int = 0) -> None:
+def _p_pointer(draw: ImageDraw.ImageDraw, move: View, style: PlayerStyle, slot: int = 0, arrived: int = 0) -> None:
     """One step: an arrow in the mover's colour on the crossed border, pointing into the new location, and the new
-    location outlined (shape, letter and direction say it without colour); a later step's outline sits inside an
-    earlier one's."""
+    location outlined (shape, letter and direction say it without colour); a second step into the same location
+    outlines it just inside the first one's outline."""
     fx0, fy0, fx1, fy1 = _p_box(move["from_cell"])
     tx0, ty0, tx1, ty1 = _p_box(move["to_cell"])
-    inset = 2 - 5 * order
+    inset = 2 - 5 * arrived
     draw.rectangle((tx0 - inset, ty0 - inset, tx1 + inset, ty1 + inset), outline=style.colour, width=4)
     dx = (tx0 > fx0) - (tx0 < fx0)
     dy = (ty0 > fy0) - (ty0 < fy0)
@@ -653,14 +653,17 @@ def _p_draw_grid(draw: kit.Draw, view: View) -> None:
     # Every step of the latest action (a solo turn: the player's, then each Automation's), so the arrows show what
     # the header tells; steps across the same border sit side by side.
     crossings: dict[frozenset[int], int] = {}
-    for index, move in enumerate(view["last_moves"]):
+    arrivals: dict[int, int] = {}
+    for move in view["last_moves"]:
         style = style_of(view, move["who"])
         if style is None:
             continue
         border = frozenset((move["from_cell"], move["to_cell"]))
         slot = crossings.get(border, 0)
         crossings[border] = slot + 1
-        _p_pointer(draw, move, style, slot, index)
+        arrived = arrivals.get(move["to_cell"], 0)
+        arrivals[move["to_cell"]] = arrived + 1
+        _p_pointer(draw, move, style, slot, arrived)
 
 
 def _p_side_line(draw: kit.Draw, x: int, y: int, text: str, width: int, fill: str = INK_MUTED,

@@ -107,11 +107,11 @@ def test_every_event_kind_in_german() -> None:
                     automations={"a1": ("pendulum", CELL["io"], 3), "a2": ("orbiter", CELL["luna"], 2)})
     blocked = {"kind": "automation_blocked", "who": "a1", "direction": "left", "cell": CELL["io"], "moves_left": 6}
     assert describe(solo, blocked, CATALOG, "de") == (
-        "Automat 1 kann nicht nach links aus dem Raster ziehen: Er bleibt auf Io und markiert nichts; noch 6 Züge "
-        "auf seiner Karte.")
+        "Automat 1 kann nicht nach links aus dem Raster ziehen: Er bleibt auf Io und markiert nichts; noch 6 "
+        "Schritte auf seiner Karte.")
     out = {"kind": "end_triggered", "who": "a2", "reason": "out_of_moves"}
     assert describe(solo, out, CATALOG, "de") == (
-        "Automat 2 hat keine Züge mehr: Das Ende ist eingeläutet: Automat 1 und Alice haben je noch einen letzten "
+        "Automat 2 hat keine Schritte mehr: Das Ende ist eingeläutet: Automat 1 und Alice haben je noch einen letzten "
         "Zug, dann endet das Spiel.")
 
 

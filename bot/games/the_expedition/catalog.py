@@ -43,6 +43,7 @@ class Location:
         """The rule as printed on the tile (English)."""
         return self.rule_text_in("en")
 
+    @cache  # noqa: B019  (the nine locations live as long as the process)
     def rule_text_in(self, language: str) -> str:
         """The rule as printed on the tile in `language`, written from the fields so it always matches what the
         rules do."""
@@ -50,6 +51,7 @@ class Location:
         return rule(language) if isinstance(rule, Text) else rule
 
 
+@cache
 def rule_words(location: Location) -> Text | str:
     """The tile's rule as a message tree (worded in the reader's language), "" for a location without one."""
     parts: list[Text] = []

@@ -125,8 +125,22 @@ def to_act(state: JSON) -> tuple[int, ...]:
 # --- movement ----------------------------------------------------------------------------------------------------
 
 
+def _step_allowed(state: JSON, catalog: Catalog, pid: str, direction: str) -> bool:
+    """Whether `pid` may step in `direction` now (step_refusal says why not)."""
+    explorer = participant(state, pid)
+    if explorer.get("held"):
+        return False
+    if direction not in ORTHOGONAL and not catalog.location(state["grid"][explorer["cell"]]).diagonal_exit:
+        return False
+    target = step(explorer["cell"], direction)
+    return target is not None and not (set(sides_entered_from(direction))
+                                       & set(catalog.location(state["grid"][target]).no_entry_from))
+
+
 def step_refusal(state: JSON, catalog: Catalog, pid: str, direction: str) -> Text | None:
     """Why `pid` may not step in `direction` now (in words for the player), or None if the step is legal."""
+    if _step_allowed(state, catalog, pid, direction):
+        return None
     explorer = participant(state, pid)
     here = catalog.location(state["grid"][explorer["cell"]])
     if explorer.get("held"):
@@ -150,7 +164,7 @@ def legal_steps(state: JSON, catalog: Catalog, pid: str) -> list[tuple[str, int]
     explorer = participant(state, pid)
     steps: list[tuple[str, int]] = []
     for direction in DIRECTIONS:
-        if step_refusal(state, catalog, pid, direction) is None:
+        if _step_allowed(state, catalog, pid, direction):
             target = step(explorer["cell"], direction)
             assert target is not None
             steps.append((direction, target))

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import cache
+
 from bot.core.protocol import JSON, Viewer
 from bot.games.the_expedition.catalog import Catalog, Expedition, rule_words
 from bot.games.the_expedition.conditions import card_progress, card_words_in
@@ -28,6 +30,11 @@ from bot.i18n import Text
 def card_view(card: Expedition, catalog: Catalog) -> JSON:
     """A card's face: its English name and condition, and both as message JSON (`names`, `words`) for a renderer
     that words them in its table's language."""
+    return dict(_card_face(card, catalog))  # (its inner parts are never changed: the face is shared)
+
+
+@cache
+def _card_face(card: Expedition, catalog: Catalog) -> JSON:
     condition = card_words_in(card, catalog)
     return {"id": card.id, "name": card.name, "points": card.points, "text": condition("en"),
             "names": as_json(card.names), "words": as_json(condition)}

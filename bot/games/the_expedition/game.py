@@ -17,6 +17,13 @@ MODE_TITLES = {"standard": deferred("expedition.mode.standard"), "abstract": def
 """Each mode's title in words ("Abstract Mode" / "Abstrakter Modus"); the board words it for its table."""
 
 
+class WordedMode(Mode):
+    """A mode whose title the table reads in its language (the service asks `title_in`)."""
+
+    def title_in(self, language: str) -> str:
+        return Text.of(MODE_TITLES[self.key])(language)
+
+
 class TheExpedition(Game):
     """A 3x3 grid of planets and moons: step, mark the location you left, complete secret expeditions."""
 
@@ -25,11 +32,11 @@ class TheExpedition(Game):
     result_events = ("game_over",)
     aliases = ("expedition", "te", "grid", "the expedition")
     modes = (
-        Mode("standard", "Standard", 2, 3, "2-3 players, 3 secret expedition cards each."),
-        Mode("abstract", "Abstract Mode", 2, 3, "2-3 players, an open market of 1 + players expedition cards."),
-        Mode("solo", "Solo", 1, 1, "1 player against 2 Automations; you score locations and expeditions."),
-        Mode("solo-hard", "Solo (added challenge)", 1, 1,
-             "1 player against 2 Automations; only your expedition points count."),
+        WordedMode("standard", "Standard", 2, 3, "2-3 players, 3 secret expedition cards each."),
+        WordedMode("abstract", "Abstract Mode", 2, 3, "2-3 players, an open market of 1 + players expedition cards."),
+        WordedMode("solo", "Solo", 1, 1, "1 player against 2 Automations; you score locations and expeditions."),
+        WordedMode("solo-hard", "Solo (added challenge)", 1, 1,
+                   "1 player against 2 Automations; only your expedition points count."),
     )
     data_version = "1"
 

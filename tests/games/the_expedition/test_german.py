@@ -204,3 +204,9 @@ def test_the_buttons_and_the_autocomplete_name_locations_in_the_readers_language
     assert placed["placed"] == 1
     assert describe(placed, placed["last_events"][0], CATALOG, "de") == "Alice hat den Entdecker auf Merkur gesetzt." \
         or describe(placed, placed["last_events"][0], CATALOG, "de") == "Bob hat den Entdecker auf Merkur gesetzt."
+
+
+def test_mode_titles_in_the_tables_language() -> None:
+    assert [mode.title_in("de") for mode in GAME.modes] == [  # type: ignore[attr-defined]
+        "Standard", "Abstrakter Modus", "Solo", "Solo (zusätzliche Herausforderung)"]
+    assert [mode.title_in("en") for mode in GAME.modes] == [mode.title for mode in GAME.modes]  # type: ignore[attr-defined]

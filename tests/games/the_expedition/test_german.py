@@ -146,8 +146,8 @@ def test_refusals_are_worded_for_the_reader() -> None:
     """Every refusal carries its message id: German for a German reader, the English unchanged for others."""
     play = arranged(("Alice", "Bob"), cells={"p0": CELL["mercury"], "p1": CELL["luna"]})
     off_grid = _refusal(play, 0, {"type": "move", "direction": "up"})
-    assert off_grid.text("de") == ("Du kannst nicht hoch ziehen: hoch von Merkur aus verlässt das Raster. Erlaubte "
-                                   "Züge jetzt: runter (nach Titan), links (nach Saturn).")
+    assert off_grid.text("de") == ("Du kannst nicht hoch ziehen, denn hoch von Merkur aus würdest du das Raster "
+                                   "verlassen. Erlaubte Züge jetzt: runter (nach Titan), links (nach Saturn).")
     assert off_grid.text("en-US") == ("You can't move up: up from Mercury leaves the grid. Legal moves now: down (to "
                                       "Titan), left (to Saturn).")
     setup = GAME.setup("standard", ["Alice", "Bob"], Rng(3, 0), {})
@@ -185,7 +185,7 @@ def test_refusals_are_worded_for_the_reader() -> None:
     assert refusals[9].text("de") == (
         "Es gibt keinen Ort namens „Merkr“. Meintest du Merkur? Die Orte sind: "
         + ", ".join(CATALOG.location(i).names["de"] for i in setup["grid"]) + ".")
-    assert refusals[-2].text("de") == ("Du kannst nicht hoch ziehen: Saturn kann nicht von unten betreten werden "
+    assert refusals[-2].text("de") == ("Du kannst nicht hoch ziehen, denn Saturn kann nicht von unten betreten werden "
                                        "(Kann nicht von unten betreten werden.). Erlaubte Züge jetzt: runter (nach "
                                        "Jupiter), links (nach Io), rechts (nach Titan).")
     assert refusals[-1].text("de") == "Das Spiel ist vorbei. Starte ein neues mit /spiel neu."
@@ -210,3 +210,15 @@ def test_mode_titles_in_the_tables_language() -> None:
     assert [mode.title_in("de") for mode in GAME.modes] == [  # type: ignore[attr-defined]
         "Standard", "Abstrakter Modus", "Solo", "Solo (zusätzliche Herausforderung)"]
     assert [mode.title_in("en") for mode in GAME.modes] == [mode.title for mode in GAME.modes]  # type: ignore[attr-defined]
+
+
+def test_a_german_result_in_whole_sentences() -> None:
+    """The final summary: why it ended (two main clauses, German word order), who won, every score."""
+    from tests.games.the_expedition.test_modes import _solo_result
+
+    _, outcome = _solo_result("solo-hard", [CELL["neptune"], CELL["mercury"]], ["supply-chain"])
+    assert in_language(outcome.summary, "de") == (
+        "Alice hat die Automaten nicht geschlagen: Gewonnen hat Automat 2. Das Spiel endete, denn die 9 Runden "
+        "waren vorbei. Automat 2: 3 Pkt. (3 aus Orten, 1 Markierung im Raster); Alice: 2 Pkt. (nur Expeditionen; 4 "
+        "Ortspunkte nicht gezählt, 2 Markierungen im Raster); Automat 1: 2 Pkt. (2 aus Orten, 1 Markierung im "
+        "Raster).")

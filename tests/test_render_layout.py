@@ -217,4 +217,40 @@ def test_german_boards_fit_nothing_overlaps_or_is_cut(game_key: str, mode: str, 
                 name = space.get("name") or (space.get("card") or {}).get("name")
                 if name and not all(word in joined for word in name.split()):
                     found.append(f"seed {seed} position {number}: {name!r} not whole in {tiles!r}")
+
+
+EXPEDITION_CASES = [case for case in CASES if case[0] == "the-expedition"]
+
+
+@pytest.mark.parametrize(("game_key", "mode", "players"), EXPEDITION_CASES)
+@pytest.mark.parametrize("language", ["en", "de"])
+def test_the_expedition_fits_in_both_languages_with_legible_whole_names(game_key: str, mode: str, players: int,
+                                                                       language: str) -> None:
+    """Issue 21: The Expedition's boards at a German table (view["language"] "de") and an English one: nothing
+    overlaps or runs off, every location's name is whole and at least the headline size (12 points on a phone),
+    and a German board holds no English word."""
+    from rendering.the_expedition import alt_text
+    from tests.language import english_left
+
+    game = find_game(game_key)
+    found: list[str] = []
+    for seed in (3, 11):
+        for number, state in enumerate(positions(game_key, mode, players, seed)):
+            view = {**game.view(state, None), "language": language}
+            names = {cell["location"]["names"][language] for cell in view["grid"]}
+            for kind, render in (("public", render_board), ("detail", render_detail)):
+                with kit.recording() as drawn:
+                    png = render(game_key, view)
+                with Image.open(io.BytesIO(png)) as image:
+                    found += [f"seed {seed} position {number} {kind}: {p}" for p in problems(drawn, image.size)]
+                if kind == "public":
+                    shown = {t.text: t.size for t in drawn if t.role == "card"}
+                    if set(shown) != names or min(shown.values()) < kit.BIG:
+                        found.append(f"seed {seed} position {number}: location names {shown} (wanted {names})")
+                words = " ".join(t.text for t in drawn).replace("The Expedition", "")
+                left = english_left(words, allowed=frozenset(NAMES[:players])) if language == "de" else []
+                found += [f"seed {seed} position {number} {kind}: English {left}"] if left else []
+            described = alt_text(view).replace("The Expedition", "")
+            if language == "de" and (left := english_left(described, allowed=frozenset(NAMES[:players]))):
+                found.append(f"seed {seed} position {number} alt text: English {left} in {described!r}")
     assert not found, "\n".join(found[:40]) + f"\n({len(found)} in all)"

@@ -301,3 +301,25 @@ async def _owed(database: Path | str, channels: list[int]) -> list[Any]:
                 if w.kind == "board"]
     finally:
         await store.close()
+
+
+async def test_a_delivery_the_database_forgot_is_not_posted_twice(database: Path) -> None:
+    """The live path records its try and the delivery without waiting for the disk; a database crash (PostgreSQL
+    stopped with `-m immediate`, tests/test_postgres_restart.py) may forget both while Discord has the board. The
+    scheduler, handed the item after its grace, finds the board in the channel instead of posting it again."""
+    clock = FakeClock()
+    async with DiscordHarness(create_bot(database, clock=clock, poll_seconds=None)) as discord_:
+        users = await open_table(discord_, "test-nim", 2, seed=4)
+        await move(discord_, users)
+        shown = len(boards(discord_))
+        store = discord_.bot.service.store  # type: ignore[attr-defined]
+        match = await current_match(discord_)
+        async with store._transaction():  # what the crash forgot: the board item is owed and was never tried
+            await store._execute(
+                "UPDATE scheduled_work SET done_at = NULL, attempted_at = NULL, claimed_until = NULL "
+                "WHERE id = (SELECT MAX(id) FROM scheduled_work WHERE match_id = ? AND kind = 'board')", (match.id,))
+        assert len(await owed_boards(discord_)) == 1
+        clock.advance(61)
+        await discord_.bot.run_due_work()  # type: ignore[attr-defined]
+        assert len(boards(discord_)) == shown, "the board Discord has is not posted again"
+        assert await owed_boards(discord_) == []

@@ -40,11 +40,15 @@ Table commands:
 class LocalTable:
     """Reads lines, turns them into interactions, prints what the bot would post, saves board images."""
 
-    def __init__(self, table: DiscordHarness, boards: Path) -> None:
+    def __init__(self, table: DiscordHarness, boards: Path, language: str = "en") -> None:
         self.table = table
         self.boards = boards
-        self.user: FakeUser = table.user("alice")
-        self.client = TerminalClient(table.world, boards)  # how the messages look, images saved to boards
+        # Everyone at the offline table uses a Discord client in `language`, in a server whose language it is too.
+        self.locale = "de" if language == "de" else "en-US"
+        self.language = language
+        table.world.guild_locale = self.locale
+        self.user: FakeUser = table.user("alice", locale=self.locale)
+        self.client = TerminalClient(table.world, boards, language)  # how messages look, images saved to boards
 
     # ------------------------------------------------------------------------------------------- parsing
 
@@ -147,11 +151,12 @@ class LocalTable:
         if word == "help":
             print(HELP)
         elif word == "as" and len(words) == 2:
-            self.user = self.table.user(words[1].lower())
+            self.user = self.table.user(words[1].lower(), locale=self.locale)
             print(f"(now typing as {self.user.global_name})")
         elif word == "as" and len(words) == 3 and words[2].lower() == "admin":
             # A server admin: /settings needs Manage Server, /game kick and /game abandon take Manage Channels.
-            self.user = self.table.user(words[1].lower(), manage_guild=True, manage_channels=True)
+            self.user = self.table.user(words[1].lower(), manage_guild=True, manage_channels=True,
+                                        locale=self.locale)
             print(f"(now typing as {self.user.global_name}, who can manage this server)")
         elif word == "commands":
             for command in self.table.bot.tree.walk_commands():
@@ -184,6 +189,8 @@ class LocalTable:
             self.show(await self.table.select(message, select["custom_id"], [value], user=self.user))
         elif line.startswith("/"):
             path, options = self.parse(line)
+            if path == "game new" and "language" not in options:
+                options["language"] = self.language  # the table plays in the terminal's language
             self.show(await self.table.command(path, options, user=self.user))
         else:
             print("Commands start with '/'. Type 'help' for the table commands.")
@@ -225,7 +232,7 @@ def run_folder(root: Path, now: datetime.datetime | None = None) -> Path:
 
 
 async def run_local_table(*, database: str | None = None, boards: str | None = None,
-                          script: str | None = None) -> int:
+                          script: str | None = None, language: str = "en") -> int:
     """Play offline until 'quit' or the end of input. Returns a process exit code.
 
     `database` is a SQLite file or a `postgresql://` URL (kept as text: a Path would fold its `//` into `/`).
@@ -237,7 +244,7 @@ async def run_local_table(*, database: str | None = None, boards: str | None = N
               "(a new folder for each run)")
         print("Type 'help' for help; you are alice (switch with 'as bob').")
         async with DiscordHarness(create_bot(db), raise_errors=False, timeout=30.0) as table:
-            local = LocalTable(table, folder)
+            local = LocalTable(table, folder, language)
             async for line in _lines(script):
                 try:
                     if not await local.handle(line.strip()):

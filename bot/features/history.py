@@ -18,7 +18,7 @@ from bot.core import JSON, LobbyError, RuleError, find_game
 from bot.core.replay import RecordedStep, Replayer, Rewind
 from bot.core.rng import ReplayDivergence
 from bot.core.seats import is_bot
-from bot.store import EventColumns, EventRecord, MatchRecord, decode_event
+from bot.store import EventColumns, EventRecord, MatchRecord, decode_event, reading
 from bot.table import UNDO_KIND, setup_of
 
 if TYPE_CHECKING:
@@ -120,16 +120,24 @@ async def match_log(service: GameService, match: MatchRecord) -> str:
 
 async def export_file(service: GameService, guild_id: int, match_id: int) -> tuple[str, bytes]:
     """A game that is over as its export file: the game's key and the JSON document (see `export_of`), built in
-    the worker process from the stored events (a 2,000-move game took 1.6 s on the event loop)."""
+    the worker process, which reads the events itself (a 2,000-move game took 1.6 s on the event loop; fetching
+    its rows for the worker still stalled the loop)."""
     match = await finished_match(service, guild_id, match_id)
-    columns = await service.store.event_columns(match.id)
-    return match.game, await workers.run(find_game(match.game), export_text, match, columns)
+    game, location = find_game(match.game), service.store.shared_location
+    if location is None:  # an in-memory database: only this process can read it
+        return match.game, await workers.run(game, export_text, match, await service.store.event_columns(match.id))
+    return match.game, await workers.run(game, export_stored, location, match)
 
 
 async def export_match(service: GameService, guild_id: int, match_id: int) -> JSON:
     """`export_file`'s document, read back (tests and tools; /game export sends the file)."""
     _, text = await export_file(service, guild_id, match_id)
     return json.loads(text)  # type: ignore[no-any-return]
+
+
+def export_stored(location: str, match: MatchRecord) -> bytes:
+    """The export file of `match`, its events read from the database at `location` (in the worker process)."""
+    return export_text(match, reading.event_columns(location, match.id))
 
 
 def export_text(match: MatchRecord, columns: Sequence[EventColumns]) -> bytes:

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 from bot import workers
 from bot.core import LobbyError, find_game
 from bot.features import ratings
+from bot.store import reading
 
 if TYPE_CHECKING:
     from bot.service import GameService
@@ -45,12 +46,12 @@ class Tally:
     best: int | None
 
 
-def tally_results(game_key: str, finished: list[tuple[int, str]]) -> Tally:
-    """Count (seat, final state as JSON text) pairs: decoding hundreds of final states and scoring them took 87 ms
-    at 800 games, so /stats does it in the worker process."""
+def tally_results(game_key: str, finished: list[tuple[str, int, str]]) -> Tally:
+    """Count (game, seat, final state as JSON text) rows of one game: decoding hundreds of final states and scoring
+    them took 87 ms at 800 games, so /stats does it in the worker process."""
     game = find_game(game_key)
     wins, best = 0, None
-    for seat, state_json in finished:
+    for _, seat, state_json in finished:
         outcome = game.outcome(json.loads(state_json))
         if outcome is None:
             continue
@@ -60,20 +61,28 @@ def tally_results(game_key: str, finished: list[tuple[int, str]]) -> Tally:
     return Tally(len(finished), wins, best)
 
 
+def tally_stored(location: str, guild_id: int, user_id: int, game_key: str) -> Tally:
+    """`tally_results` of the player's matches of one game, read from the database at `location` (in the worker
+    process: the event loop fetches none of the final states)."""
+    return tally_results(game_key, reading.finished_states(location, guild_id, user_id, game_key))
+
+
 async def player_stats(service: GameService, guild_id: int, user_id: int) -> PlayerStats:
     """Counted from the finished games of this server in which the player held a seat (the newest thousand)."""
     await ratings.rate_missed(service.store, guild_id)
-    finished = await service.store.finished_states(guild_id, user_id)
+    store, location = service.store, service.store.shared_location
     played: Counter[str] = Counter()
     wins: Counter[str] = Counter()
     best: dict[str, int] = {}
-    for key in sorted({game for game, _, _ in finished}):  # each game's matches counted in the worker process
+    for key in await store.finished_games(guild_id, user_id):  # each game's matches read and counted in the worker
         try:
             game = find_game(key)
         except LobbyError:  # a game no longer installed: its matches are not shown
             continue
-        tally = await workers.run(game, tally_results, key, [(seat, state) for k, seat, state in finished
-                                                             if k == key])
+        if location is None:  # an in-memory database: only this process can read it
+            tally = await workers.run(game, tally_results, key, await store.finished_states(guild_id, user_id, key))
+        else:
+            tally = await workers.run(game, tally_stored, location, guild_id, user_id, key)
         played[key], wins[key] = tally.played, tally.wins
         if tally.best is not None:
             best[key] = tally.best

@@ -18,7 +18,7 @@ from bot import workers
 from bot.core import JSON, Game, GameOver, LobbyError, NotYourTurn, RuleError, find_game
 from bot.core.replay import RecordedStep, Replayer, Rewind, replay_line
 from bot.core.seats import is_bot
-from bot.store import EventColumns, EventRecord, MatchRecord, Store, UndoRequest, decode_event
+from bot.store import EventColumns, EventRecord, MatchRecord, Store, UndoRequest, decode_event, reading
 from bot.table import UNDO_KIND, setup_of, steps_of
 
 if TYPE_CHECKING:
@@ -133,8 +133,16 @@ async def plan_undo(store: Store, match: MatchRecord, user_id: int, *, whole_gam
     game = find_game(match.game)
     line = None if whole_game else await recent_line(store, game, match, user_id)
     if line is None:  # no snapshot near the asker's last move: the whole game, replayed in the records worker
-        return await workers.run(game, whole_game_plan, match, await store.event_columns(match.id), user_id)
+        location = store.shared_location
+        if location is None:  # an in-memory database: only this process can read it
+            return await workers.run(game, whole_game_plan, match, await store.event_columns(match.id), user_id)
+        return await workers.run(game, whole_game_plan_stored, location, match, user_id)
     return decide(game, line, (), user_id)
+
+
+def whole_game_plan_stored(location: str, match: MatchRecord, user_id: int) -> tuple[int, JSON]:
+    """`whole_game_plan` with the events read from the database at `location` (in the records worker)."""
+    return whole_game_plan(match, reading.event_columns(location, match.id), user_id)
 
 
 def whole_game_plan(match: MatchRecord, columns: Sequence[EventColumns], user_id: int) -> tuple[int, JSON]:

@@ -8,6 +8,8 @@ with `World.fail_next`, `World.deny`, `DiscordHarness.delete_channel`), each mod
 from __future__ import annotations
 
 import random
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -17,7 +19,8 @@ import pytest
 
 from bot.app import create_bot
 from bot.offline import DiscordHarness, FakeUser, InteractionFailed, Message, World
-from cogs.table import APOLOGY, MOVE_STANDS, retry_after_of
+from bot.store import StoreUnavailable
+from cogs.table import APOLOGY, MOVE_STANDS, STORE_NOT_ANSWERING, retry_after_of
 from tests.tables import current_match, open_table, player_to_move
 
 START = datetime(2026, 3, 1, 9, 0, tzinfo=UTC)
@@ -322,4 +325,67 @@ async def test_a_delivery_the_database_forgot_is_not_posted_twice(database: Path
         clock.advance(61)
         await discord_.bot.run_due_work()  # type: ignore[attr-defined]
         assert len(boards(discord_)) == shown, "the board Discord has is not posted again"
+        assert await owed_boards(discord_) == []
+
+
+class DropsAfterTheNextCommit:
+    """The store's engine, where the database goes away right after the next transaction commits (armed), until
+    the test brings it back: every later call fails as a dropped connection does."""
+
+    def __init__(self, engine: Any) -> None:
+        self._engine = engine
+        self.armed = False
+        self.down = False
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._engine, name)
+
+    def _check(self) -> None:
+        if self.down:
+            raise StoreUnavailable("the connection was closed in the middle of operation")
+
+    async def execute(self, *args: Any, **kwargs: Any) -> Any:
+        self._check()
+        return await self._engine.execute(*args, **kwargs)
+
+    async def executemany(self, *args: Any, **kwargs: Any) -> Any:
+        self._check()
+        return await self._engine.executemany(*args, **kwargs)
+
+    async def fetchall(self, *args: Any, **kwargs: Any) -> Any:
+        self._check()
+        return await self._engine.fetchall(*args, **kwargs)
+
+    @asynccontextmanager
+    async def transaction(self, durable: bool = True) -> AsyncIterator[None]:
+        self._check()
+        async with self._engine.transaction(durable):
+            yield
+        if self.armed:
+            self.armed, self.down = False, True
+
+
+async def test_a_database_that_drops_right_after_the_commit_leaves_the_move_standing(database: Path) -> None:
+    """The move's commit is the last thing the database does before it goes: the mover is told the move stands
+    (not "Sorry", not "try again"), and once the database is back the owed board comes with its ping."""
+    clock = FakeClock()
+    async with DiscordHarness(create_bot(database, clock=clock, poll_seconds=None)) as discord_:
+        users = await open_table(discord_, "test-nim", 2, seed=4)
+        store = discord_.bot.store  # type: ignore[attr-defined]
+        engine = DropsAfterTheNextCommit(store._engine)
+        store._engine = engine
+        before = len(boards(discord_))
+        version = (await current_match(discord_)).version
+        engine.armed = True
+        _, replies = await move(discord_, users)
+        assert engine.down, "the database went away after the move's commit"
+        told = [r.content for r in replies.ephemeral()]
+        assert MOVE_STANDS in told and APOLOGY not in told and STORE_NOT_ANSWERING not in told, told
+        assert len(boards(discord_)) == before
+        engine.down = False  # the database is back
+        assert (await current_match(discord_)).version == version + 1, "the move stands"
+        nxt = await player_to_move(discord_, users)
+        clock.advance(61)
+        await discord_.bot.run_due_work()  # type: ignore[attr-defined]
+        assert len(boards(discord_)) == before + 1 and boards(discord_)[-1].notified == (nxt.id,)
         assert await owed_boards(discord_) == []

@@ -140,3 +140,4 @@ async def test_a_restarted_cluster_is_survived_without_restarting_the_bot(
                 assert stored == before[channel] + 1, f"{channel}: an acknowledged move was lost"
             assert stored in (before[channel], before[channel] + 1), f"{channel}: a move applied twice"
             assert len(boards(discord_, channel)) == 1 + stored, f"{channel}: one board for the start and each move"
+            assert all(len(board.notified) == 1 for board in boards(discord_, channel)), "each with its ping"

@@ -389,3 +389,32 @@ async def test_a_database_that_drops_right_after_the_commit_leaves_the_move_stan
         await discord_.bot.run_due_work()  # type: ignore[attr-defined]
         assert len(boards(discord_)) == before + 1 and boards(discord_)[-1].notified == (nxt.id,)
         assert await owed_boards(discord_) == []
+
+
+@pytest.mark.parametrize("due", ["reminder", "timer"])
+async def test_a_reminder_or_timer_in_a_channel_gone_unseen_ends_the_game(database: Path, due: str) -> None:
+    """The channel went while the bot was offline (no deletion event): the first reminder's 404 Unknown Channel,
+    or the turn timer's look at the channel before it plays for the absent player, ends the game as abandoned, its
+    scheduled work cancelled, and no move is played there unseen."""
+    clock = FakeClock()
+    async with DiscordHarness(create_bot(database, clock=clock, poll_seconds=None)) as discord_:
+        alice, bob = discord_.user("alice"), discord_.user("bob")
+        # the timer's computer player needs a real game (test-nim has none)
+        options = {"game": "test-nim"} if due == "reminder" else {"game": "the-expedition", "timer": 6.0}
+        await discord_.command("game new", options, user=alice)
+        await discord_.command("game join", user=bob)
+        await discord_.command("game start", user=alice)
+        match = await current_match(discord_)
+        service = discord_.bot.service  # type: ignore[attr-defined]
+        kinds = {"reminder": ["remind"], "timer": ["remind", "timer"]}[due]
+        assert sorted(w.kind for w in await service.store.pending_work(match.id)) == kinds
+        played = [e for e in await service.store.events(match.id) if e.kind == "action"]
+        discord_.default_channel.deleted = True
+        clock.advance((12 if due == "reminder" else 6) * 3600 + 1)  # the timer comes before the first reminder
+        assert await discord_.bot.run_due_work() == 1  # type: ignore[attr-defined]
+        ended = await service.match(match.id)
+        assert ended.status == "abandoned"
+        assert [e for e in await service.store.events(match.id) if e.kind == "action"] == played, "no move there"
+        assert await service.store.pending_work(match.id) == []
+        clock.advance(48 * 3600)
+        assert await discord_.bot.run_due_work() == 0  # type: ignore[attr-defined]

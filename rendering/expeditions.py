@@ -571,7 +571,7 @@ def _p_basecamp(draw: kit.Draw, mechs: list[int]) -> None:
 @lru_cache(maxsize=1)
 def _p_base() -> kit.Face:
     """The board's background with the legend under the map: the same for every board."""
-    image = Image.new("RGB", (P_W, P_H), kit.BACKGROUND)
+    image = kit.new_layer((P_W, P_H))
     with kit.building(image) as drawn:
         _p_legend(kit.Draw(image), int(P_TOP + 8 * P_HEX_R + 48))
     return kit.Face(image, drawn)

@@ -342,9 +342,10 @@ def _p_hex(row: int, col: int) -> tuple[tuple[float, float], ...]:
                  for i in range(6))
 
 
-CACHED_SPACE_BYTES, CACHED_LAYER_BYTES = 12 << 20, 24 << 20
-"""A worker keeps ~12 MB of map spaces (a space is ~35 KB: a few hundred, the spaces of the maps in play) and ~24 MB
-of whole map layers (1.5 MB each: the latest maps of some fifteen matches), the least recently used going first."""
+CACHED_SPACE_BYTES, CACHED_LAYER_BYTES = 12 << 20, 8 << 20
+"""A worker keeps ~12 MB of map spaces (a space is ~45 KB with its palette copy: a few hundred, the spaces of the maps
+in play) and ~8 MB of whole map layers (0.5 MB each, in the boards' palette: the latest maps of some fifteen
+matches), the least recently used going first."""
 _SPACES: LruCache[str, tuple[kit.Face, Image.Image, tuple[int, int]]] = LruCache(CACHED_SPACE_BYTES)
 
 

@@ -555,9 +555,10 @@ def keep_freed_memory() -> bool:
     return bool(mallopt(m_mmap_threshold, 32 << 20)) and bool(mallopt(m_trim_threshold, MALLOC_KEPT))
 
 
-FREED_KEPT_AFTER_TRIM = 32 << 20
+FREED_KEPT_AFTER_TRIM = 8 << 20
 """Free memory left at the top of the heap when a worker hands the rest back (a few boards' worth of canvases and
-encoder buffers, still reused without page faults)."""
+encoder buffers, still reused without page faults: a public board drawn in the palette is 0.5 MB and needs no
+full-size RGB copy or quantiser tables)."""
 
 
 def release_freed_memory() -> bool:
@@ -711,8 +712,8 @@ def _indexed_line(canvas: Image.Image, x: float, y: int, words: tuple[tuple[Any,
     _through_rgb(canvas, (left, top, right, bottom), paint)
 
 
-WORD_PATCHES = 8192
-"""Words kept as palette patches per ink and background (a few hundred bytes each, ~4 MB in all): the words of
+WORD_PATCHES = 2048
+"""Words kept as palette patches per ink and background (a few hundred bytes each, ~2 MB in all): the words of
 the boards of the latest matches."""
 
 

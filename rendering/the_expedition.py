@@ -441,9 +441,9 @@ def _name_size(name: str) -> int:
     return size
 
 
-CACHED_GRID_BYTES = 16 << 20
-"""The empty grids of the ~10 latest matches (1.5 MB each): a match's grid never changes, but a worker draws every
-match its bot hosts, so the grids of matches long over must go."""
+CACHED_GRID_BYTES = 6 << 20
+"""The empty grids of the ~10 latest matches (0.5 MB each, in the boards' palette): a match's grid never changes, but
+a worker draws every match its bot hosts, so the grids of matches long over must go."""
 
 
 @lru_bytes(CACHED_GRID_BYTES)

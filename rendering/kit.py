@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import ctypes
 import io
+import itertools
 import math
 import re
 import sys
@@ -299,12 +300,12 @@ class Draw(ImageDraw.ImageDraw):
             # sum of its words, so measuring and drawing agree to the pixel.
             if not text:
                 return
-            width, words = _layout(font, text, "a" if anchor is None else anchor[1])
+            width, words, inked = _layout(font, text, "a" if anchor is None else anchor[1])
             horizontal = "l" if anchor is None else anchor[0]
             x = float(xy[0]) - (width / 2 if horizontal == "m" else width if horizontal == "r" else 0)
             y = round(xy[1])
             if self.mode == "P":
-                _indexed_line(self._image, x, y, words, _rgb(fill))
+                _indexed_line(self._image, x, y, inked, _rgb(fill))
             else:
                 colour = _ink(self, fill)
                 bitmap = self.draw.draw_bitmap
@@ -391,8 +392,9 @@ def _ink(draw: ImageDraw.ImageDraw, fill: Any) -> int:
 
 @lru_cache(maxsize=8192)
 def _layout(face: ImageFont.FreeTypeFont, text: str, vertical: str) -> tuple[int, tuple[tuple[Any, float, int, int],
-                                                                                      ...]]:
-    """A line's width and its words: (mask, x from the line's start, mask offset) each, cached per line."""
+                                                                                      ...], Inked]:
+    """A line's width and its words: (mask, x from the line's start, mask offset) each, cached per line; and its
+    inked words for a board drawn in the palette (`Inked`)."""
     size, weight = int(face.size), _WEIGHT_OF[face.path]
     space = _word_width(" ", size, weight)
     x = words_width = 0.0
@@ -406,7 +408,23 @@ def _layout(face: ImageFont.FreeTypeFont, text: str, vertical: str) -> tuple[int
             x += width
             words_width += width
         x += space
-    return math.ceil(words_width + space * (len(parts) - 1)), tuple(words)  # as `measure` adds it up
+    return math.ceil(words_width + space * (len(parts) - 1)), tuple(words), _inked(words)
+
+
+Inked = tuple[int, int, bool, tuple[tuple[Any, float, int, int, int, int], ...]]
+"""A line's words that leave ink, for `_indexed_line`: the top and bottom of their masks (from the line's y), whether
+their masks are clear of each other wherever the line starts (a pixel apart before rounding), and each word as
+(mask, x from the line's start, mask offset x, y, width, height)."""
+
+
+def _inked(words: list[tuple[Any, float, int, int]]) -> Inked:
+    inked = tuple((mask, offset, dx, dy, *mask.size) for mask, offset, dx, dy in words
+                  if mask.size[0] and mask.size[1])
+    if not inked:
+        return 0, 0, True, ()
+    clear = all(after[1] + after[2] - (before[1] + before[2] + before[4]) >= 1
+                for before, after in itertools.pairwise(inked))
+    return min(w[3] for w in inked), max(w[3] + w[5] for w in inked), clear, inked
 
 
 def warm_word(face: ImageFont.FreeTypeFont, word: str, vertical: str = "a") -> None:
@@ -673,43 +691,34 @@ def recycle(image: Image.Image) -> None:
             _SPARES.append(image)
 
 
-def _indexed_line(canvas: Image.Image, x: float, y: int, words: tuple[tuple[Any, float, int, int], ...],
-                  ink: Any) -> None:
-    """A line's words (`_layout`) onto a board drawn in the palette, the line starting at `x`, each word where an
-    RGB board puts it: on a plain background (nearly always) each word as a patch of palette indices, blended and
-    mapped once per word, ink and background; on a mixed background, or where two words' masks overlap, blended
-    there in RGB."""
-    placed = []
-    left = top = 1 << 30
-    right = bottom = -(1 << 30)
-    overlap = False
-    for mask, offset, dx, dy in words:
-        width, height = mask.size
-        if width and height:
-            px, py = round(x + offset) + dx, y + dy
-            overlap = overlap or px < right  # (words go left to right)
-            placed.append((mask, px, py, px + width, py + height))
-            left, top = min(left, px), min(top, py)
-            right, bottom = max(right, px + width), max(bottom, py + height)
-    if not placed:
+def _indexed_line(canvas: Image.Image, x: float, y: int, inked: Inked, ink: Any) -> None:
+    """A line's words onto a board drawn in the palette, the line starting at `x`, each word where an RGB board puts
+    it: on a plain background (nearly always) each word as a patch of palette indices, blended and mapped once per
+    word, ink and background; on a mixed background, or where two words' masks may overlap, blended there in RGB."""
+    line_top, line_bottom, clear, words = inked
+    if not words:
         return
+    first, last = words[0], words[-1]
+    box = (round(x + first[1]) + first[2], y + line_top, round(x + last[1]) + last[2] + last[4], y + line_bottom)
     core = canvas.im
-    canvas_width, canvas_height = core.size
-    if not overlap and left >= 0 and top >= 0 and right <= canvas_width and bottom <= canvas_height:
-        low, high = core.crop((left, top, right, bottom)).getextrema()
+    if clear and box[0] >= 0 and box[1] >= 0 and box[2] <= core.size[0] and box[3] <= core.size[1]:
+        low, high = core.crop(box).getextrema()
         if low == high:  # (a word's patch is its whole box: where its mask is 0, the background it lies on)
             paste = core.paste
-            for mask, *box in placed:
-                paste(_word_patch(mask, ink, low), box)
+            for mask, offset, dx, dy, width, height in words:
+                left, top = round(x + offset) + dx, y + dy
+                paste(_word_patch(mask, ink, low), (left, top, left + width, top + height))
             return
+    box = (min(round(x + w[1]) + w[2] for w in words), box[1],
+           max(round(x + w[1]) + w[2] + w[4] for w in words), box[3])
 
     def paint(region: Image.Image, at: tuple[int, int]) -> None:
         bitmap = Image.core.draw(region.im, 0).draw_bitmap
         colour = _rgb_ink(ink)
-        for mask, px, py, _, _ in placed:
-            bitmap((px - left + at[0], py - top + at[1]), mask, colour)
+        for mask, offset, dx, dy, _, _ in words:
+            bitmap((round(x + offset) + dx - box[0] + at[0], y + dy - box[1] + at[1]), mask, colour)
 
-    _through_rgb(canvas, (left, top, right, bottom), paint)
+    _through_rgb(canvas, box, paint)
 
 
 WORD_PATCHES = 2048

@@ -6,13 +6,17 @@ from __future__ import annotations
 import json
 import multiprocessing
 import random
-from concurrent.futures import ProcessPoolExecutor
+from collections.abc import Awaitable
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from typing import Any
+
+import pytest
 
 from bot import workers
 from bot.core import find_game
 from bot.features import history, stats
 from bot.service import GameService, Player
+from bot.store.engines import PostgresEngine, SqliteEngine
 
 
 class CountingPool(ProcessPoolExecutor):
@@ -64,3 +68,80 @@ async def test_an_export_and_stats_of_a_real_game_come_from_the_worker_process(s
     [record] = found.per_game
     assert (record.played, record.wins) == (1, int(0 in outcome.winners))
     assert record.best == outcome.scores[0]
+
+
+class LoopRows:
+    """Counts the rows this process's store fetches (on the event loop), on both engines."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.rows = 0
+        for engine in (SqliteEngine, PostgresEngine):
+            monkeypatch.setattr(engine, "fetchall", self._counting(engine.fetchall))
+
+    def _counting(self, fetchall: Any) -> Any:
+        async def counted(engine: Any, sql: str, params: Any = ()) -> Any:
+            rows = await fetchall(engine, sql, params)
+            self.rows += len(rows)
+            return rows
+        return counted
+
+    async def during(self, work: Awaitable[object]) -> int:
+        before = self.rows
+        await work
+        return self.rows - before
+
+
+async def _game_of(service: GameService, channel: int, moves: int) -> int:
+    """A game of Expeditions with `moves` random legal moves, then abandoned."""
+    game = find_game("expeditions")
+    await service.new_match(GUILD, channel, "expeditions", ALICE, seed=channel)
+    await service.join(channel, BOB)
+    match = await service.start(channel, ALICE.user_id)
+    chooser = random.Random(channel)
+    for _ in range(moves):
+        seat = game.to_act(match.state)[0]
+        match = (await service.act(channel, match.seats[seat].user_id,
+                                   chooser.choice(game.legal_actions(match.state, seat)))).match
+        assert match.status == "active"
+    await service.abandon(channel, ALICE.user_id, can_manage_channel=True)
+    return match.id
+
+
+async def _more_finished_games(service: GameService, finished_id: int, count: int, *,
+                               first_channel: int = 5_000) -> None:
+    """`count` more finished games of Alice and Bob, stored with the final state of `finished_id`."""
+    match = await service.store.match(finished_id)
+    assert match is not None
+    for number in range(count):
+        copy = await service.store.create_match(
+            guild_id=GUILD, channel_id=first_channel + number, game=match.game, mode=match.mode, host_id=ALICE.user_id,
+            host_name=ALICE.name, seed=number, seed_chosen=False, options={}, data_version=match.data_version)
+        await service.store.record(copy.id, copy.version, "started", state=match.state, status="finished",
+                                   seats=[(ALICE.user_id, ALICE.name), (BOB.user_id, BOB.name)])
+
+
+async def test_the_loop_fetches_no_more_rows_for_a_long_export_or_a_long_career(
+        service: GameService, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The records worker reads a game's events and a player's final states from the database itself: what the
+    event loop fetches for /game export and /stats does not grow with the game or the career."""
+    workers.use_executor(ThreadPoolExecutor(max_workers=1))
+    try:
+        short, long = await _game_of(service, 61, 4), await _game_of(service, 62, 120)
+        finished = await _finished_game(service, "the-expedition")
+        loop = LoopRows(monkeypatch)
+        export_rows = [await loop.during(history.export_file(service, GUILD, match_id)) for match_id in (short, long)]
+        _, text = await history.export_file(service, GUILD, long)
+        assert len(json.loads(text)["records"]) == 120  # the worker read every event
+        assert export_rows[0] == export_rows[1] <= 4
+
+        await _more_finished_games(service, finished, 1, first_channel=4_000)
+        await stats.player_stats(service, GUILD, ALICE.user_id)  # the first /stats rates what was missed
+        few = await loop.during(stats.player_stats(service, GUILD, ALICE.user_id))
+        await _more_finished_games(service, finished, 60)
+        await stats.player_stats(service, GUILD, ALICE.user_id)
+        many = await loop.during(stats.player_stats(service, GUILD, ALICE.user_id))
+        found = await stats.player_stats(service, GUILD, ALICE.user_id)
+    finally:
+        workers.close()
+    assert found.per_game[0].played == 62  # the worker read and counted every finished game
+    assert few == many <= 4

@@ -1,5 +1,6 @@
 """Persistence: the only package that talks to the database (SQLite through aiosqlite, PostgreSQL through asyncpg)."""
 
+from bot.store import reading
 from bot.store.community import CommunityChange, NewWork, SeatOwner
 from bot.store.database import Store
 from bot.store.engines import is_postgres_url
@@ -35,4 +36,5 @@ __all__ = [
     "VersionClash",
     "decode_event",
     "is_postgres_url",
+    "reading",
 ]

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
+from bot.store.reading import EVENT_COLUMNS_SQL, FINISHED_STATES_SQL
 from bot.store.records import EventColumns, MatchRecord
 
 if TYPE_CHECKING:
@@ -63,6 +64,7 @@ class RecordsStore:
 
     if TYPE_CHECKING:
         dialect: str
+        path: str
 
         def _transaction(self) -> Any: ...
         async def _execute(self, sql: str, params: Iterable[Any] = ()) -> int: ...
@@ -109,25 +111,33 @@ class RecordsStore:
         return [(row["seq"], row["kind"], row["seat"], row["text"]) for row in rows]
 
     async def event_columns(self, match_id: int) -> list[EventColumns]:
-        """The match's events as stored, JSON undecoded (`decode_event` decodes one): for work done in a worker
-        process, so a long game's log is not decoded on the event loop."""
-        rows = await self._fetchall(
-            "SELECT seq, kind, user_id, seat, action_json, events_json, draws_json, text, created_at FROM events "
-            "WHERE match_id = ? ORDER BY seq", (match_id,))
+        """The match's events as stored, JSON undecoded (`decode_event` decodes one). Work in a worker process reads
+        them there itself (`reading.event_columns` at `shared_location`); this is for a database only this process
+        can read."""
+        rows = await self._fetchall(EVENT_COLUMNS_SQL, (match_id,))
         return [(row["seq"], row["kind"], row["user_id"], row["seat"], row["action_json"], row["events_json"],
                  row["draws_json"], row["text"], row["created_at"]) for row in rows]
 
-    async def finished_states(self, guild_id: int, user_id: int, *, limit: int = 1000
-                              ) -> list[tuple[str, int, str]]:
-        """(game, the user's seat, final state as JSON text) of the newest finished matches of a server in which the
-        user held a seat: /stats counts them in a worker process."""
+    async def finished_games(self, guild_id: int, user_id: int, *, limit: int = 1000) -> list[str]:
+        """The games (keys, sorted) among the newest `limit` finished matches of a server in which the user held a
+        seat: /stats counts each game's matches in a worker process (`reading.finished_states`)."""
         rows = await self._fetchall(
-            "SELECT m.game, s.seat, m.state_json FROM matches m JOIN seats s ON s.match_id = m.id "
+            "SELECT DISTINCT game FROM (SELECT m.game FROM matches m JOIN seats s ON s.match_id = m.id "
             "WHERE m.guild_id = ? AND s.user_id = ? AND m.status = 'finished' AND m.state_json IS NOT NULL "
-            "ORDER BY m.id DESC LIMIT ?",
-            (guild_id, user_id, int(limit)),
-        )
+            "ORDER BY m.id DESC LIMIT ?) AS newest ORDER BY game", (guild_id, user_id, int(limit)))
+        return [row["game"] for row in rows]
+
+    async def finished_states(self, guild_id: int, user_id: int, game: str, *, limit: int = 1000
+                              ) -> list[tuple[str, int, str]]:
+        """`reading.finished_states` on this process's connection, for a database only this process can read."""
+        rows = await self._fetchall(FINISHED_STATES_SQL, (guild_id, user_id, int(limit), game))
         return [(row["game"], row["seat"], row["state_json"]) for row in rows]
+
+    @property
+    def shared_location(self) -> str | None:
+        """Where another process (the records worker) can read this database with a connection of its own; None
+        for an in-memory SQLite database, which only this process can read."""
+        return None if self.path in ("", ":memory:") or self.path.startswith("file:") else self.path
 
     async def player_matches(self, guild_id: int, user_id: int, *, limit: int = 1000) -> list[MatchRecord]:
         """The newest finished matches of a server in which the user held a seat (for /stats)."""

@@ -1,0 +1,75 @@
+"""Reads made by another process with a connection of its own: the records worker (bot/workers.py) reads a long
+game's events and a long career's final states itself, so the bot's event loop fetches, builds and pickles none of
+them (a 2,000-move game is 2,000 rows; /stats of an 800-game player 800 final states).
+
+Synchronous, for a worker process or a thread: SQLite through the standard library, opened read-only (`mode=ro`, so
+a worker can never change the bot's file), PostgreSQL through a short-lived asyncpg connection in a read-only
+transaction. Both give up after the store's deadline; any failure comes back as StoreUnavailable, which pickles
+(a driver's own exception may not).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from bot.store.engines import DEADLINE_SECONDS, is_postgres_url, numbered_placeholders, redact
+from bot.store.records import EventColumns, StoreUnavailable
+
+EVENT_COLUMNS_SQL = ("SELECT seq, kind, user_id, seat, action_json, events_json, draws_json, text, created_at "
+                     "FROM events WHERE match_id = ? ORDER BY seq")
+"""A match's events as stored (`EventColumns`), in order."""
+
+FINISHED_STATES_SQL = (
+    "SELECT game, seat, state_json FROM (SELECT m.id, m.game, s.seat, m.state_json FROM matches m "
+    "JOIN seats s ON s.match_id = m.id WHERE m.guild_id = ? AND s.user_id = ? AND m.status = 'finished' "
+    "AND m.state_json IS NOT NULL ORDER BY m.id DESC LIMIT ?) AS newest WHERE game = ? ORDER BY id DESC")
+"""(game, seat, final state) of one game's matches among a player's newest finished matches on a server."""
+
+
+def event_columns(location: str, match_id: int) -> list[EventColumns]:
+    """The match's events as stored, JSON undecoded (`decode_event` decodes one)."""
+    return [tuple(row) for row in fetch(location, EVENT_COLUMNS_SQL, (match_id,))]  # type: ignore[misc]
+
+
+def finished_states(location: str, guild_id: int, user_id: int, game: str, *, limit: int = 1000
+                    ) -> list[tuple[str, int, str]]:
+    """(game, the user's seat, final state as JSON text) of `game`'s matches among the newest `limit` finished
+    matches of the server in which the user held a seat."""
+    return [(row[0], row[1], row[2]) for row in fetch(location, FINISHED_STATES_SQL,
+                                                       (guild_id, user_id, int(limit), game))]
+
+
+def fetch(location: str, sql: str, params: Sequence[Any]) -> list[Sequence[Any]]:
+    """Rows of one query (SQL in the store's dialect, `?` placeholders) on the database at `location`."""
+    try:
+        if is_postgres_url(location):
+            return asyncio.run(_postgres_rows(location, sql, params))
+        return _sqlite_rows(location, sql, params)
+    except StoreUnavailable:
+        raise
+    except Exception as error:
+        raise StoreUnavailable(f"{redact(location)}: {type(error).__name__} {error}".strip()) from None
+
+
+def _sqlite_rows(path: str, sql: str, params: Sequence[Any]) -> list[Sequence[Any]]:
+    uri = f"{Path(path).resolve().as_uri()}?mode=ro"
+    connection = sqlite3.connect(uri, uri=True, timeout=DEADLINE_SECONDS)
+    try:
+        return connection.execute(sql, tuple(params)).fetchall()
+    finally:
+        connection.close()
+
+
+async def _postgres_rows(url: str, sql: str, params: Sequence[Any]) -> list[Sequence[Any]]:
+    import asyncpg
+
+    connection = await asyncpg.connect(url, timeout=DEADLINE_SECONDS, command_timeout=DEADLINE_SECONDS)
+    try:
+        async with connection.transaction(readonly=True):
+            return [tuple(row) for row in await connection.fetch(numbered_placeholders(sql), *params)]
+    finally:
+        await connection.close()

@@ -161,11 +161,13 @@ def test_a_determinisation_keeps_what_the_seat_knows_and_redeals_the_rest(key: s
     assert game.legal_actions(sample, seat) == game.legal_actions(state, seat)
     recent = ("last_move", "log", "last_moves", "english_last_move")  # the bot's view drops the last events
 
-    def settled(view: JSON) -> JSON:  # (Monster Expedition's words in other languages tell the last events too)
-        words = view.get("words")
-        if isinstance(words, dict) and all(isinstance(worded, dict) for worded in words.values()):
-            view = {**view, "words": {language: settled(worded) for language, worded in words.items()}}
-        return {k: v for k, v in view.items() if k not in recent}
+    def settled(view: JSON) -> JSON:  # (a view's words, per language or not, tell the last events too)
+        settled_view = {k: v for k, v in view.items() if k not in recent}
+        words = settled_view.get("words")
+        if isinstance(words, dict):
+            settled_view["words"] = settled({k: settled(v) if k in ("en", "de") and isinstance(v, dict) else v
+                                             for k, v in words.items()})
+        return settled_view
 
     assert settled(game.view(sample, seat)) == settled(game.view(state, seat))
 

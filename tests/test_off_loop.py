@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import multiprocessing
+import os
 import random
 from collections.abc import Awaitable
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
@@ -145,3 +146,12 @@ async def test_the_loop_fetches_no_more_rows_for_a_long_export_or_a_long_career(
         workers.close()
     assert found.per_game[0].played == 62  # the worker read and counted every finished game
     assert few == many <= 4
+
+
+async def test_the_records_worker_runs_at_a_lower_priority_than_the_bot() -> None:
+    """An export or a /stats in the worker must not take a core from the event loop on a small machine."""
+    try:
+        niceness = await workers.run(find_game("the-expedition"), os.nice, 0)
+    finally:
+        workers.close()
+    assert niceness == min(19, os.nice(0) + workers.WORKER_NICENESS)

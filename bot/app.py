@@ -19,6 +19,7 @@ from bot.core import RuleError
 from bot.features import install
 from bot.features.community import Clock, utc_now
 from bot.features.scheduler import Scheduler
+from bot.i18n import Text
 from bot.service import GameService
 from bot.store import Store
 from cogs.table import AnswerFirstTree, BoardDesk, answer_error
@@ -123,7 +124,11 @@ class ExpeditionBot(commands.Bot):
         """Rule errors are answered privately; anything else is logged with its trace and apologised for."""
         original = getattr(error, "original", error)
         if isinstance(error, app_commands.CheckFailure) and not isinstance(original, RuleError):
-            await answer_error(interaction, RuleError(str(error) or "You cannot use this command here."))
+            # A check's own refusal (a message id, worded for the reader), else discord.py's words (guild_only...).
+            refusal = getattr(error, "refusal", None) or (
+                Text.of("error.not_in_direct_messages") if isinstance(error, app_commands.NoPrivateMessage)
+                else str(error) or Text.of("error.command_not_here"))
+            await answer_error(interaction, RuleError(refusal))
             return
         await answer_error(interaction, original)
 

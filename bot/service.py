@@ -36,9 +36,9 @@ from bot.core import (
 )
 from bot.core.bots import action_key
 from bot.core.datafiles import data_root
-from bot.core.names import plural
 from bot.core.replay import replay
 from bot.core.seats import bot_level, is_bot
+from bot.i18n import LANGUAGES, Localized, Text, in_language, language_of, translate, translate_plural
 from bot.settings import server_settings
 from bot.store import ChannelBusy, EventRecord, MatchRecord, Store
 from bot.store import StoreUnavailable as StoreUnavailable  # for the cogs, which never import the store
@@ -60,8 +60,8 @@ class InvalidControl(RuleError):
     """A button or menu whose id names nothing this channel offers (tampered, copied or from another channel)."""
 
     def __init__(self) -> None:
-        super().__init__("This control is not valid here. /game board shows this channel's current board and its "
-                         "buttons.")
+        super().__init__(Text.of("error.control_invalid"))
+
 
 MAX_BUTTONS = 20  # four rows of five; the fifth row holds "Show mine"
 ROW_BUTTONS = 5  # Discord's most per row, and what a phone shows side by side
@@ -169,12 +169,17 @@ class Accepted:
 
     @property
     def acknowledgement(self) -> str:
-        """The private line for the mover: what happened, or else what they chose."""
+        """The private line for the mover, in English (see `acknowledgement_in`)."""
+        return self.acknowledgement_in("en")
+
+    def acknowledgement_in(self, locale: object) -> str:
+        """The private line for the mover in their language: what happened (told in the table's language, as the
+        channel reads it), or else what they chose."""
         if self.headline:
             return self.headline
         if self.move:
-            return f"You chose {self.move}."
-        return "Your move is made; it changes nothing anyone can see."
+            return translate("table.you_chose", locale, move=self.move)
+        return translate("table.move_changes_nothing", locale)
 
 
 @dataclass(frozen=True)
@@ -229,7 +234,7 @@ class GameService:
         game = find_game(game_name)
         chosen_mode = game.mode(mode)
         if seed is not None and not 0 <= seed <= MAX_SEED:
-            raise LobbyError(f"A seed is a whole number from 0 to {MAX_SEED}; {seed} is outside that range.")
+            raise LobbyError("lobby.refuse.seed_range", most=str(MAX_SEED), seed=str(seed))
         chosen_seed = seed if seed is not None else secrets.randbelow(MAX_SEED + 1)
         async with self.tables.lock(channel_id):
             existing = await self.store.open_match(channel_id)
@@ -255,32 +260,39 @@ class GameService:
                 match = await self._start(match, host.user_id)
         return match
 
-    def _busy_message(self, match: MatchRecord | None) -> str:
+    async def table_language(self, guild_id: int, *, chosen: str | None = None, guild_locale: object = None) -> str:
+        """The language a new table plays in: the one chosen at /game new, else the server's /settings language,
+        else the server's preferred locale on Discord (`guild_locale`), else English."""
+        if chosen:
+            return language_of(chosen)
+        setting = (await server_settings(self.store, guild_id)).language
+        if setting in LANGUAGES:
+            return setting
+        return language_of(guild_locale)
+
+    def _busy_message(self, match: MatchRecord | None) -> Text:
         if match is None:
-            return "This channel already has a game. Use /game board to see it."
+            return Text.of("lobby.busy.unknown")
         title = find_game(match.game).title
         if match.status == "lobby":
-            return (f"This channel already has a lobby for {title}. Join it with /game join, or its host can end it "
-                    "with /game abandon before starting another.")
-        return (f"This channel already has a game of {title} in progress. See it with /game board; the host (or "
-                "anyone who can manage the channel) can end it with /game abandon.")
+            return Text.of("lobby.busy.lobby", title=title)
+        return Text.of("lobby.busy.game", title=title)
 
     async def join(self, channel_id: int, player: Player) -> MatchRecord:
         async with self.tables.lock(channel_id):
             match = await self.tables.lobby(channel_id)
             if match.seat_of(player.user_id) is not None:
                 if player.user_id == match.host_id:
-                    raise LobbyError("You are the host and already seated. Start the game with /game start (or "
-                                     "the Start button) once enough players have joined.")
-                raise LobbyError("You are already seated in this game. Wait for the host to start it.")
+                    raise LobbyError("lobby.refuse.host_seated")
+                raise LobbyError("lobby.refuse.already_seated")
             game = find_game(match.game)
             mode = game.mode(match.mode)
             if len(match.seats) >= mode.max_players:
-                raise LobbyError(f"This game is full: {game.title} ({mode.title}) seats at most "
-                                 f"{mode.max_players} players.")
+                raise LobbyError(Text.of("lobby.refuse.full", title=game.title, mode=mode_title(mode),
+                                         count=mode.max_players))
             seats = [(s.user_id, s.name) for s in match.seats] + [(player.user_id, player.name)]
             await self.tables.record(match, "joined", user_id=player.user_id, seat=len(match.seats), seats=seats,
-                               text=f"{player.name} joined.")
+                               text=translate("lobby.log.joined", match.language, name=player.name))
             return await self.tables.reload(match)
 
     async def leave(self, channel_id: int, player: Player) -> MatchRecord:
@@ -288,15 +300,15 @@ class GameService:
         async with self.tables.lock(channel_id):
             match = await self.tables.lobby(channel_id)
             if match.seat_of(player.user_id) is None:
-                raise LobbyError("You are not seated in this game, so there is nothing to leave.")
+                raise LobbyError("lobby.refuse.not_seated")
             seats = [(s.user_id, s.name) for s in match.seats if s.user_id != player.user_id]
             if not seats:
                 await self.tables.record(match, "abandoned", user_id=player.user_id, seats=seats, status="abandoned",
-                                   text=f"{player.name} left; the empty lobby was closed.")
+                                   text=translate("lobby.log.closed", match.language, name=player.name))
             else:
                 host = match.host_id if match.host_id != player.user_id else seats[0][0]
                 await self.tables.record(match, "left", user_id=player.user_id, seats=seats, host_id=host,
-                                   text=f"{player.name} left.")
+                                   text=translate("lobby.log.left", match.language, name=player.name))
             return await self.tables.reload(match)
 
     async def start(self, channel_id: int, user_id: int) -> MatchRecord:
@@ -304,7 +316,7 @@ class GameService:
             match = await self.tables.lobby(channel_id)
             if user_id != match.host_id:
                 host = match.user_at(match.seat_of(match.host_id) or 0)
-                raise LobbyError(f"Only the host ({host.name if host else 'the host'}) can start the game.")
+                raise LobbyError("lobby.refuse.host_starts", host=host.name if host else "?")
             return await self._start(match, user_id)
 
     async def _start(self, match: MatchRecord, user_id: int) -> MatchRecord:
@@ -313,17 +325,19 @@ class GameService:
         count = len(match.seats)
         if not mode.min_players <= count <= mode.max_players:
             wanted = (str(mode.min_players) if mode.min_players == mode.max_players
-                      else f"{mode.min_players} to {mode.max_players}")
-            raise LobbyError(f"{game.title} ({mode.title}) needs {wanted} players; {count} seated. "
-                             "Others can join with /game join.")
+                      else Text.of("lobby.players.range", low=mode.min_players, high=mode.max_players))
+            raise LobbyError(Text.of("lobby.refuse.player_count", title=game.title, mode=mode_title(mode),
+                                     wanted=wanted, count=count))
         options = await self._setup_options(match)
         version = match.version + 1
         rng = Rng(match.seed, version)
         state = game.setup(mode.key, [s.name for s in match.seats], rng, options)
-        seed_note = f" Seed {match.seed} was chosen for this game." if match.seed_chosen else ""
+        title, shown_mode = game.title, mode_title(mode, match.language)
+        text = (translate("table.log.started_seed", match.language, title=title, mode=shown_mode, seed=str(match.seed))
+                if match.seed_chosen else translate("table.log.started", match.language, title=title, mode=shown_mode))
         # The setup options (profiles included) go into the log so that a replay sets up exactly the same game.
         await self.tables.record(match, "started", user_id=user_id, action={"setup_options": options}, draws=rng.draws,
-                           state=state, status="active", text=f"{game.title} ({mode.title}) started.{seed_note}")
+                           state=state, status="active", text=text)
         return await self.after_move(await self.tables.reload(match))
 
     async def _setup_options(self, match: MatchRecord) -> JSON:
@@ -331,13 +345,16 @@ class GameService:
         return {**match.options, "profiles": profiles}
 
     async def abandon(self, channel_id: int, user_id: int, *, can_manage_channel: bool,
-                      text: str = "The game was abandoned.") -> MatchRecord:
-        """End the channel's game for everyone; `text` is the log's reason (its channel was deleted, say)."""
+                      text: str | None = None) -> MatchRecord:
+        """End the channel's game for everyone; `text` is the log's reason (its channel was deleted, say; default:
+        "The game was abandoned." in the table's language)."""
         async with self.tables.lock(channel_id):
             match = await self.tables.open(channel_id)
             if user_id != match.host_id and not can_manage_channel:
-                raise LobbyError("Only the host, or someone who can manage this channel, can abandon the game.")
-            await self.tables.record(match, "abandoned", user_id=user_id, status="abandoned", text=text)
+                raise LobbyError("lobby.refuse.abandon")
+            await self.tables.record(match, "abandoned", user_id=user_id, status="abandoned",
+                                     text=text if text is not None else translate("table.log.abandoned",
+                                                                                  match.language))
             return await self.tables.reload(match)
 
     # ----------------------------------------------------------------------------------------------- play
@@ -354,21 +371,19 @@ class GameService:
             if match is None:
                 latest = await self.store.latest_match(channel_id)
                 if latest is not None and latest.status == "finished":
-                    raise GameOver("The game in this channel is over. See the result with /game board, or start "
-                                   "a new one with /game new.")
+                    raise GameOver("error.channel_game_over")
                 match = await self.tables.open(channel_id)
             if game_key is not None and match.game != game_key:
                 raise LobbyError(self._wrong_game_message(match, game_key))
             return await self._act(match, user_id, action, expected_version)
 
     @staticmethod
-    def _wrong_game_message(match: MatchRecord, used: str) -> str:
+    def _wrong_game_message(match: MatchRecord, used: str) -> Text:
         here = find_game(match.game)
         group = GAME_COMMANDS.get(here.key)
-        how = f"{group} commands and the buttons under the board" if group else "the buttons under the board"
-        return (f"This channel is playing {here.title}: its moves are made with {how} "
-                f"({GAME_COMMANDS.get(used, 'that command')} is for {find_game(used).title}). "
-                "/game rules explains them.")
+        how = Text.of("error.wrong_game.commands", group=group) if group else Text.of("error.wrong_game.buttons")
+        command = GAME_COMMANDS.get(used) or Text.of("error.wrong_game.that_command")
+        return Text.of("error.wrong_game", title=here.title, how=how, command=command, other=find_game(used).title)
 
     async def press(self, match_id: int, version: int, seat: int, index: int, user_id: int, *,
                     channel_id: int, from_menu: bool = False) -> Accepted:
@@ -383,28 +398,26 @@ class GameService:
             if match is None or match.channel_id != channel_id:
                 raise InvalidControl()
             if match.status in ("finished", "abandoned"):
-                raise GameOver("That game is over. Start a new one with /game new.")
+                raise GameOver("error.game_over")
             if match.version != version:
-                raise StaleBoard("That board is out of date: the game has moved on since. Here is the current board.")
+                raise StaleBoard("error.board_out_of_date")
             game = find_game(match.game)
             own_seat = match.seat_of(user_id)
             if own_seat is None:
-                raise await self._not_seated(match, "You are not playing in this game, so its buttons are not "
-                                                    "yours to press.", user_id)
+                raise await self._not_seated(match, Text.of("error.not_your_buttons"), user_id)
             if own_seat != seat:
-                owner = self._names(match, [seat])
-                raise NotYourTurn(f"These buttons are for {owner}. {game.turn_text(match.state or {})}")
-            offered = self._offers(game, match.state or {}, seat, from_menu)
+                raise NotYourTurn("error.buttons_for", owner=self._names(match, [seat]),
+                                  turn=turn_words(game, shown_state(match, match.state or {})))
+            offered = self._offers(game, match.state or {}, seat, from_menu, match.language)
             if not 0 <= index < len(offered):
-                raise StaleBoard("That button is no longer offered. Here is the current board.")
+                raise StaleBoard("error.button_gone")
             return await self._act(match, user_id, offered[index].action, version)
 
-    async def _not_seated(self, match: MatchRecord, refusal: str, user_id: int) -> NotYourTurn:
+    async def _not_seated(self, match: MatchRecord, refusal: Text, user_id: int) -> NotYourTurn:
         """The refusal for a member without a seat; a kicked player is told how to take theirs back, not that they
         are not playing (read only on this refusal, so a move pays nothing for it)."""
         if any(o.user_id == user_id for o in await self.store.seat_owners(match.id)):
-            return NotYourTurn("A computer player has your seat since you were replaced with /game kick. "
-                               "Take it back with /game rejoin, then play on.")
+            return NotYourTurn("error.kicked")
         return NotYourTurn(refusal)
 
     async def _act(self, match: MatchRecord, user_id: int, action: JSON, expected_version: int | None) -> Accepted:
@@ -427,26 +440,26 @@ class GameService:
         seat, the turn and the board version. The computer players' turns that follow are not played (see
         `after_move`)."""
         if match.status == "lobby":
-            raise LobbyError("The game has not started yet: the host starts it with /game start.")
+            raise LobbyError("lobby.refuse.not_started")
         if match.status != "active" or match.state is None:
-            raise GameOver("That game is over. Start a new one with /game new.")
+            raise GameOver("error.game_over")
         game = find_game(match.game)
         state = match.state
         seat = match.seat_of(user_id)
         if seat is None:
-            raise await self._not_seated(match, "You are not playing in this game. Watch, or start your own in "
-                                                "another channel.", user_id)
+            raise await self._not_seated(match, Text.of("error.not_playing"), user_id)
         if game.outcome(state) is not None:
-            raise GameOver("That game is over. Start a new one with /game new.")
+            raise GameOver("error.game_over")
         waiting = game.to_act(state)
         if seat not in waiting:
-            raise NotYourTurn(f"It is not your turn. {game.turn_text(state)}")
+            raise NotYourTurn("error.not_your_turn", turn=turn_words(game, shown_state(match, state)))
         if expected_version is not None and expected_version != match.version:
-            raise StaleBoard("That board is out of date: the game has moved on since. Here is the current board.")
+            raise StaleBoard("error.board_out_of_date")
         rng = Rng(match.seed, match.version + 1)
         applied = game.apply(state, seat, action, rng)
         shown = shown_state(match, applied.state)  # a kicked seat's bot wears the robot badge
-        headline = " ".join(text for text in (game.describe(shown, e) for e in applied.events) if text)
+        language = match.language  # the log, the story and the board are told in the table's language
+        headline = " ".join(text for text in (game.describe(shown, e, language) for e in applied.events) if text)
         outcome = game.outcome(applied.state)
         profiles = {}
         if outcome is not None:
@@ -461,7 +474,7 @@ class GameService:
                                               profiles=profiles)
         new_board = outcome is not None or game.to_act(applied.state) != waiting or (
             len(match.seats) == 1 and game.round_of(state) != game.round_of(applied.state))  # a solo round begins
-        move = "" if headline else self._move_words(game, state, seat, action)
+        move = "" if headline else self._move_words(game, state, seat, action, language)
         if outcome is not None:  # records: rate the finished game once (bot/features/ratings.py; swept again later)
             for hook in self.game_end_hooks:
                 try:
@@ -471,22 +484,26 @@ class GameService:
         return Accepted(moved, headline, new_board, move)
 
     @staticmethod
-    def _move_words(game: Game, state: JSON, seat: int, action: JSON) -> str:
+    def _move_words(game: Game, state: JSON, seat: int, action: JSON, language: str = "en") -> str:
         """The move as the board offered it: a menu option with the menu's question, or a button's label."""
         wanted = action_key(action)
-        menu = game.choice_menu(state, seat)
+        menu = game.choice_menu(state, seat, language)
         for offer in menu.options if menu is not None else ():
             if action_key(offer.action) == wanted:
                 question = menu.placeholder.rstrip(".…")
-                return f"{offer.label} ({question[:1].lower()}{question[1:]})" if question else offer.label
-        return next((offer.label for offer in game.quick_actions(state, seat) if action_key(offer.action) == wanted),
-                    "")
+                if language == "en":  # (German nouns keep their capital)
+                    question = question[:1].lower() + question[1:]
+                return f"{offer.label} ({question})" if question else offer.label
+        return next((offer.label for offer in game.quick_actions(state, seat, language)
+                     if action_key(offer.action) == wanted), "")
 
     # ----------------------------------------------------------------------------------------------- reading
 
-    def _names(self, match: MatchRecord, seats: Any) -> str:
+    def _names(self, match: MatchRecord, seats: Any) -> str | Text:
         names = [record.name for seat in seats if (record := match.user_at(seat)) is not None]
-        return " and ".join(names) if names else "nobody"
+        if len(names) > 1:
+            return Text.of("table.names", first=", ".join(names[:-1]), last=names[-1])
+        return names[0] if names else Text.of("table.nobody")
 
     async def board_style(self, guild_id: int) -> str:
         """"turn" (one board message per turn, edited as the turn goes on) or "step" (a new message per move).
@@ -524,14 +541,14 @@ class GameService:
         """The channel's unfinished match, or else its most recent one."""
         match = await self.store.open_match(channel_id) or await self.store.latest_match(channel_id)
         if match is None:
-            raise LobbyError("There is no game in this channel. Start one with /game new.")
+            raise LobbyError("error.no_game")
         return match
 
     async def match(self, match_id: int) -> MatchRecord:
         """A match by id, as stored now."""
         match = await self.store.match(match_id)
         if match is None:
-            raise LobbyError("That game no longer exists.")
+            raise LobbyError("error.game_gone")
         return match
 
     async def turn_story(self, match: MatchRecord) -> str:
@@ -549,12 +566,12 @@ class GameService:
             events = await self.store.events(match.id, last=STORY_EVENTS)
             told = _last_turn(events, bot_seats)
             return story_text([self._without_result(match, game, event) for event in told],
-                              earlier=len(told) == len(events) == STORY_EVENTS)
+                              earlier=len(told) == len(events) == STORY_EVENTS, language=match.language)
         lines = await self.store.event_lines(match.id, STORY_EVENTS)  # no event decoded for a board's story
         posted = await self.store.board_version(match.id) if len(match.seats) == 1 else None
         if posted is not None:  # alone: a board per round tells the moves since the last one was posted
             since = [text for seq, kind, _, text in lines if seq > posted and kind != "abandoned"]
-            return story_text(since, earlier=len(since) == len(lines) == STORY_EVENTS)
+            return story_text(since, earlier=len(since) == len(lines) == STORY_EVENTS, language=match.language)
         this_turn: list[str] = []
         before: list[str] = []
         mover_before: list[str] = []
@@ -581,7 +598,8 @@ class GameService:
                 break
         else:
             cut_short = len(lines) >= STORY_EVENTS
-        return story_text(list(reversed(this_turn or before + mover_before)), earlier=cut_short)
+        return story_text(list(reversed(this_turn or before + mover_before)), earlier=cut_short,
+                          language=match.language)
 
     @staticmethod
     def _without_result(match: MatchRecord, game: Game, event: EventRecord) -> str:
@@ -592,15 +610,15 @@ class GameService:
                 not any(e.get("kind") in game.result_events for e in event.events):
             return event.text
         shown = shown_state(match, match.state)
-        return " ".join(text for text in (game.describe(shown, e) for e in event.events
+        return " ".join(text for text in (game.describe(shown, e, match.language) for e in event.events
                                           if e.get("kind") not in game.result_events) if text)
 
     async def detail_image(self, match: MatchRecord) -> bytes:
         """The full-size board with everything the phone-sized public board leaves out (public information only)."""
         if match.state is None:
-            raise LobbyError("The game has not started yet: there is no board to show.")
+            raise LobbyError("error.no_board_yet")
         game = find_game(match.game)
-        view = game.view(shown_state(match, match.state), None)
+        view = {**game.view(shown_state(match, match.state), None), "language": match.language}
         return await self.render_pool.render(game.key, view, detail=True,
                                              footer=self._footer(match, game.outcome(match.state)))
 
@@ -614,13 +632,14 @@ class GameService:
     async def board(self, match: MatchRecord, *, headline: str | None = None) -> Board:
         """The public board of a match: rendered off the event loop, with the buttons for the seat to move."""
         game = find_game(match.game)
+        language = match.language
         if match.state is None:
-            return Board(match, headline or "", "Waiting in the lobby.", None)
+            return Board(match, headline or "", translate("table.waiting_in_lobby", language), None)
         state = match.state
         outcome = game.outcome(state)
         if headline is None:
             headline = await self.turn_story(match)
-        view = game.view(shown_state(match, state), None)
+        view = {**game.view(shown_state(match, state), None), "language": language}
         newest = latest_move(headline)
         if newest:  # the image's caption is the message's story (its newest move), never a move told otherwise
             view = {**view, "last_move": newest}
@@ -642,8 +661,8 @@ class GameService:
                     mentions.append(record.user_id)
             if waiting:
                 seat = waiting[0]
-                menu_offer = game.choice_menu(state, seat)
-                offered = self._offers(game, state, seat, False)
+                menu_offer = game.choice_menu(state, seat, language)
+                offered = self._offers(game, state, seat, False, language)
                 with_menu = menu_offer is not None and bool(menu_offer.options)
                 rows = button_rows([q.row for q in offered], MENU_ROW if with_menu else MINE_ROW)
                 buttons = [
@@ -655,17 +674,17 @@ class GameService:
                     labels = tuple((q.label, q.emoji) for q in shown)
                     menu = BoardMenu(menu_offer.placeholder, labels, match.id, match.version, seat,
                                      tuple(q.description for q in shown))
-            turn = game.turn_text(shown_state(match, state))
+            turn = game.turn_text(shown_state(match, state), language)
         elif match.status == "abandoned":
-            turn = "This game was abandoned."
+            turn = translate("table.abandoned", language)
         else:
-            turn = outcome.summary if outcome else "The game is over."
+            turn = str(in_language(outcome.summary, language)) if outcome else translate("table.over", language)
         to_move = tuple(record.name for user_id in mentions for record in match.seats if record.user_id == user_id)
-        alt = self._alt_text(game, view, headline, turn)
+        alt = self._alt_text(game, view, headline, turn, language)
         return Board(match, headline, turn, image, buttons, mentions, outcome, menu, alt, to_move)
 
     @staticmethod
-    def _alt_text(game: Game, view: JSON, headline: str, turn: str) -> str:
+    def _alt_text(game: Game, view: JSON, headline: str, turn: str, language: str = "en") -> str:
         """The board in words, for screen readers and for anyone whose image did not load (Discord's alt text)."""
         describe = getattr(rendering, "alt_text", None)
         text = ""
@@ -675,22 +694,24 @@ class GameService:
             except Exception:  # a missing description must never cost the board
                 log.exception("Describing the %s board failed", game.key)
         if not text:
-            text = " ".join(part for part in (f"{game.title} board.", headline, turn) if part)
+            text = " ".join(part for part in (translate("table.alt_text", language, title=game.title), headline, turn)
+                            if part)
         return text[:1000]
 
     @staticmethod
-    def _offers(game: Game, state: JSON, seat: int, from_menu: bool) -> list[QuickAction]:
-        """What the board offers `seat`: the menu's options, or the buttons (fewer when a menu takes a row)."""
-        menu = game.choice_menu(state, seat)
+    def _offers(game: Game, state: JSON, seat: int, from_menu: bool, language: str = "en") -> list[QuickAction]:
+        """What the board offers `seat`: the menu's options, or the buttons (fewer when a menu takes a row), in the
+        table's language (the offers are the same in every language; only their words differ)."""
+        menu = game.choice_menu(state, seat, language)
         if from_menu:
             return list(menu.options[:MENU_OPTIONS]) if menu is not None else []
         limit = MENU_BUTTONS if menu is not None and menu.options else MAX_BUTTONS
-        return game.quick_actions(state, seat)[:limit]
+        return game.quick_actions(state, seat, language)[:limit]
 
     @staticmethod
     def _footer(match: MatchRecord, outcome: Outcome | None) -> str | None:
         if match.seed_chosen and (outcome is not None or match.status != "active"):
-            return f"Played with the chosen seed {match.seed}."
+            return translate("table.footer.seed", match.language, seed=str(match.seed))
         return None
 
     async def seen(self, channel_id: int, user_id: int) -> Seen:
@@ -699,26 +720,26 @@ class GameService:
         game = find_game(match.game)
         return Seen(match, game, match.state, match.seat_of(user_id))
 
-    async def mine(self, channel_id: int, user_id: int) -> str:
-        """The private text for /game mine."""
+    async def mine(self, channel_id: int, user_id: int, language: str = "en") -> str:
+        """The private text for /game mine, in the reader's `language`."""
         seen = await self.seen(channel_id, user_id)
         if seen.seat is None:
-            raise NotYourTurn("You are not playing in this channel's game, so there is nothing private to show.")
+            raise NotYourTurn("error.not_playing_here")
         if seen.state is None:
-            return "The game has not started yet; nothing is dealt."
-        return seen.game.private_text(seen.state, seen.seat)
+            return translate("table.nothing_dealt", language)
+        return seen.game.private_text(seen.state, seen.seat, language)
 
-    async def mine_in_match(self, match_id: int, user_id: int, *, channel_id: int) -> str:
+    async def mine_in_match(self, match_id: int, user_id: int, *, channel_id: int, language: str = "en") -> str:
         """The private text for a "Show mine" button, which names its match (refused outside its channel)."""
         match = await self.store.match(match_id)
         if match is None or match.channel_id != channel_id:
             raise InvalidControl()
         seat = match.seat_of(user_id)
         if seat is None:
-            raise NotYourTurn("You are not playing in that game, so there is nothing private to show.")
+            raise NotYourTurn("error.not_playing_there")
         if match.state is None:
-            return "The game has not started yet; nothing is dealt."
-        return find_game(match.game).private_text(match.state, seat)
+            return translate("table.nothing_dealt", language)
+        return find_game(match.game).private_text(match.state, seat, language)
 
     async def log(self, channel_id: int, count: int = 10) -> list[str]:
         """The newest `count` entries of the channel's game, numbered from the first without gaps."""
@@ -728,28 +749,29 @@ class GameService:
         first = max(0, len(entries) - count)
         return [f"{number}. {text}" for number, text in enumerate(entries[first:], start=first + 1)]
 
-    async def rules(self, channel_id: int | None, game_name: str | None = None) -> str:
+    async def rules(self, channel_id: int | None, game_name: str | None = None, language: str = "en") -> str:
+        """/game rules in the reader's `language`: a game's, the channel's game's, or what there is to play."""
         if game_name:
             game = find_game(game_name)
-            return "\n\n".join(game.rules_text(mode.key) for mode in game.modes[:1])
+            return "\n\n".join(game.rules_text(mode.key, language) for mode in game.modes[:1])
         match = None
         if channel_id is not None:
             match = await self.store.open_match(channel_id) or await self.store.latest_match(channel_id)
         if match is None:
-            return self.games_text()
-        return find_game(match.game).rules_text(match.mode)
+            return self.games_text(language)
+        return find_game(match.game).rules_text(match.mode, language)
 
     @staticmethod
-    def games_text() -> str:
+    def games_text(language: str = "en") -> str:
         """What to play: every game, its modes and player counts, and how to start one."""
-        lines = ["There is no game in this channel yet. The games:"]
+        lines = [translate("table.games.heading", language)]
         for game in all_games():
             modes = ", ".join(
                 f"{mode.key} ({mode.min_players}-{mode.max_players})" if mode.min_players != mode.max_players
                 else f"{mode.key} ({mode.min_players})" for mode in game.modes)
-            lines.append(f"- **{game.title}** ({GAME_COMMANDS.get(game.key, '')}): modes {modes}")
-        lines.append("Start one with `/game new game:<name>`, then others `/game join`; `/game rules game:<name>` "
-                     "explains a game.")
+            lines.append(translate("table.games.game", language, title=game.title,
+                                   command=GAME_COMMANDS.get(game.key, ""), modes=modes))
+        lines.append(translate("table.games.how", language))
         return "\n".join(lines)
 
     async def profile(self, guild_id: int, user_id: int, game_name: str) -> JSON:
@@ -802,13 +824,30 @@ def _last_turn(events: Sequence[EventRecord], bot_seats: set[int]) -> list[Event
     return list(reversed(taken))
 
 
+def turn_words(game: Game, state: JSON) -> Localized:
+    """Whose turn it is, in every language: a refusal's value, worded in its reader's language."""
+    return Localized.from_mapping({language: game.turn_text(state, language) for language in LANGUAGES})
+
+
+def mode_title(mode: Any, language: str | None = None) -> str | Localized:
+    """A mode's title in `language` (None: in every language, for a refusal worded later) when the game gives it
+    one per language (a Localized title, or a `title_in(language)`), else as it is."""
+    title_in = getattr(mode, "title_in", None)
+    if callable(title_in):
+        if language is None:
+            return Localized.from_mapping({each: str(title_in(each)) for each in LANGUAGES})
+        return str(title_in(language))
+    return mode.title if language is None else str(in_language(mode.title, language))
+
+
 def latest_move(story: str) -> str:
     """The newest move a board's story tells (its last line), "" when it tells none."""
     last = story.rsplit("\n", 1)[-1]
-    return "" if last.startswith("… ") and last.endswith("/game log has them.") else last
+    told_elsewhere = tuple(translate("table.story.earlier", language).rsplit(": ", 1)[-1] for language in LANGUAGES)
+    return "" if last.startswith("… ") and last.endswith(told_elsewhere) else last
 
 
-def story_text(texts: Sequence[str | None], *, earlier: bool = False) -> str:
+def story_text(texts: Sequence[str | None], *, earlier: bool = False, language: str = "en") -> str:
     """A board's story: its last STORY_LINES moves within STORY_CHARS, saying how many earlier ones it leaves out
     and where to read them (`earlier`: moves before these that were not even read, so their number is unknown)."""
     lines = [text for text in texts if text]
@@ -819,9 +858,10 @@ def story_text(texts: Sequence[str | None], *, earlier: bool = False) -> str:
     story = "\n".join(shown)
     if len(story) > STORY_CHARS:  # one move told at such length: its end says most
         story = "…" + story[-STORY_CHARS:]
+    if left_out and earlier:
+        return translate_plural("table.story.left_out_and_more", left_out, language) + "\n" + story
     if left_out:
-        more = " (and more before them)" if earlier else ""
-        return f"… {plural(left_out, 'earlier move')}{more} not shown here: /game log has them.\n{story}"
+        return translate_plural("table.story.left_out", left_out, language) + "\n" + story
     if earlier:
-        return f"… earlier moves not shown here: /game log has them.\n{story}"
+        return translate("table.story.earlier", language) + "\n" + story
     return story

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.core import RuleError
+from bot.i18n import LANGUAGES, Localized, Text, translate, translate_plural
 from bot.store import Store
 
 TIMER_POLICIES = ("bot", "skip")
@@ -30,22 +31,45 @@ class ServerSettings:
     game_channels: tuple[int, ...] = ()  # empty: games may start in any channel
     default_modes: dict[str, str] = field(default_factory=dict)
     lobby_expiry_hours: float = 24.0
+    language: str = ""  # a new table's language ("en", "de"); "": the server's preferred locale on Discord
 
 
 SETTING_KEYS = tuple(ServerSettings.__dataclass_fields__)
 
 
-def hours_text(hours: float) -> str:
+LANGUAGE_SETTINGS = ("", *LANGUAGES)
+WHAT_REMINDERS = Text.of("settings.what.reminders")
+WHAT_TIMER = Text.of("settings.what.timer")
+WHAT_LOBBY_EXPIRY = Text.of("settings.what.lobby_expiry")
+"""The names of the settings in hours, for check_hours' refusal (worded in its reader's language)."""
+
+
+def decimal(value: float, language: str = "en") -> str:
+    """A setting's number as typed in that language ("0.25", "0,25"), without thousands separators ("1000")."""
+    text = f"{value:g}"
+    return text.replace(".", ",") if language == "de" else text
+
+
+def decimal_words(value: float) -> Localized:
+    """`decimal` in every language, for a refusal worded later in its reader's language."""
+    return Localized.from_mapping({language: decimal(value, language) for language in LANGUAGES})
+
+
+def hours_text(hours: float, language: str = "en") -> str:
+    """ "12 h", "3 days" ("12 Std.", "3 Tage"): a duration in hours as a setting shows it."""
     if hours >= 48 and hours % 24 == 0:
-        return f"{int(hours // 24)} days"
-    return f"{hours:g} h"
+        return translate_plural("settings.days", int(hours // 24), language)
+    return translate("settings.hours", language, hours=decimal(hours, language))
 
 
-def check_hours(hours: float, what: str, *, allow_off: bool, low: float = 0.25) -> float:
-    """`hours` as a setting, or a RuleError saying which values are allowed."""
-    off = " (0 turns it off)" if allow_off else ""
+def check_hours(hours: float, what: str | Text, *, allow_off: bool, low: float = 0.25) -> float:
+    """`hours` as a setting, or a RuleError saying which values are allowed (`what`: the setting's name, best a
+    Text such as WHAT_TIMER so the refusal is worded in its reader's language)."""
     if not math.isfinite(hours) or (hours == 0 and not allow_off) or (hours != 0 and not low <= hours <= MAX_HOURS):
-        raise RuleError(f"{what} is a number of hours from {low:g} to {MAX_HOURS}{off}; {hours:g} is not allowed.")
+        values = {"what": what, "low": decimal_words(low), "most": str(MAX_HOURS), "hours": decimal_words(hours)}
+        if allow_off:
+            raise RuleError("settings.refuse.hours_or_off", **values)
+        raise RuleError("settings.refuse.hours", **values)
     return float(hours)
 
 
@@ -60,7 +84,9 @@ async def server_settings(store: Store, guild_id: int) -> ServerSettings:
 async def change_setting(store: Store, guild_id: int, key: str, value: Any) -> ServerSettings:
     """Store one validated setting (None: back to the default); returns the server's settings now."""
     if key not in SETTING_KEYS:
-        raise RuleError(f"There is no setting called {key!r}.")
+        raise RuleError("settings.refuse.unknown", key=repr(key))
+    if key == "language" and value is not None and value not in LANGUAGE_SETTINGS:
+        raise RuleError("settings.refuse.language", value=repr(value))
     if value is None or value == getattr(ServerSettings(), key):
         await store.clear_setting(guild_id, key)
     else:

@@ -21,9 +21,11 @@ from typing import Any, Protocol
 
 from bot.core import JSON, LobbyError, StaleBoard, find_game
 from bot.core.replay import RecordedStep, Rewind
+from bot.i18n import Text
 from bot.store import CommunityChange, EventRecord, MatchRecord, Store, VersionClash
 
-CLASHED = "Someone else moved at the same moment, so this was not applied. Here is the current board."
+CLASHED = Text.of("error.clashed")
+"""Someone else moved at the same moment: the refusal of the move that came second."""
 
 UNDO_KIND = "undo"
 """The stored event kind of an agreed undo (never renamed). Its action is {"moves": n, "request": id or None}."""
@@ -64,20 +66,22 @@ class Tables:
             raise LobbyError(await self.none_open(channel_id))
         return match
 
-    async def none_open(self, channel_id: int) -> str:
-        """Why a command for the game under way finds none: a game that just ended is named, not denied."""
+    async def none_open(self, channel_id: int) -> Text:
+        """Why a command for the game under way finds none: a game that just ended is named, not denied (a refusal,
+        worded in its reader's language)."""
         last = await self.store.latest_match(channel_id)
         if last is None or last.status not in ("finished", "abandoned"):
-            return "There is no game in this channel. Start one with /game new."
-        how = "is over" if last.status == "finished" else "was abandoned"
-        return (f"Game #{last.id} here ({find_game(last.game).title}) {how}, so it can no longer be changed. "
-                f"Start another with /game new; /game replay match:{last.id} shows how it went.")
+            return Text.of("error.no_game")
+        title = find_game(last.game).title
+        if last.status == "finished":
+            return Text.of("error.game_ended.finished", number=str(last.id), title=title)
+        return Text.of("error.game_ended.abandoned", number=str(last.id), title=title)
 
     async def lobby(self, channel_id: int) -> MatchRecord:
         """The channel's lobby; a LobbyError once the game has started (seats no longer change)."""
         match = await self.open(channel_id)
         if match.status != "lobby":
-            raise LobbyError("The game has already started; seats can no longer change.")
+            raise LobbyError("lobby.refuse.started")
         return match
 
     async def record(self, match: MatchRecord, kind: str, **fields: Any) -> int:

@@ -15,6 +15,7 @@ from typing import Any, ParamSpec, TypeVar
 import discord
 
 from bot.core import RuleError
+from bot.i18n import language_of
 from bot.service import GameService, Player
 
 log = logging.getLogger(__name__)
@@ -76,8 +77,14 @@ def player_of(interaction: discord.Interaction) -> Player:
 
 def channel_id_of(interaction: discord.Interaction) -> int:
     if interaction.channel_id is None:
-        raise RuleError("Games are played in server channels; this command does not work here.")
+        raise RuleError("error.not_in_channel")
     return interaction.channel_id
+
+
+def reader_language(interaction: discord.Interaction) -> str:
+    """The language of whoever made this interaction ("en" or "de", from their Discord client's `locale`): every
+    private (ephemeral) answer is worded in it. What the channel reads follows the table instead: `match.language`."""
+    return language_of(interaction.locale)
 
 
 def button(custom_id: str, label: str, *, style: discord.ButtonStyle = discord.ButtonStyle.secondary,

@@ -19,8 +19,9 @@ from typing import Any
 
 import discord
 
+from bot.i18n import translate
 from bot.service import InvalidControl
-from cogs.common import NO_PINGS, channel_id_of, send_private, service_of
+from cogs.common import NO_PINGS, channel_id_of, reader_language, send_private, service_of
 from cogs.table import acknowledge, answer_error, publish, where_it_stands
 
 log = logging.getLogger(__name__)
@@ -126,7 +127,8 @@ async def pick_action(interaction: discord.Interaction, fields: dict[str, Any], 
 
 async def show_mine(interaction: discord.Interaction, fields: dict[str, Any], item: discord.ui.Item[Any]) -> None:
     text = await service_of(interaction).mine_in_match(fields["match"], interaction.user.id,
-                                                       channel_id=channel_id_of(interaction))
+                                                       channel_id=channel_id_of(interaction),
+                                                       language=reader_language(interaction))
     await send_private(interaction, text)
 
 
@@ -142,9 +144,10 @@ async def send_detail(interaction: discord.Interaction, match: Any, image: bytes
     from bot.core import find_game
 
     game = find_game(match.game)
+    language = reader_language(interaction)
     file = discord.File(io.BytesIO(image), filename="board-detail.png",
-                        description=f"The full {game.title} board in detail.")
-    await interaction.followup.send("The whole board in detail (only you see this message).", file=file,
+                        description=translate("table.detail.alt_text", language, title=game.title))
+    await interaction.followup.send(translate("table.detail.note", language), file=file,
                                     ephemeral=True, allowed_mentions=NO_PINGS)
 
 

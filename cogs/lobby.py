@@ -14,13 +14,15 @@ from discord.ext import commands
 from bot.core import all_games, find_game
 from bot.core.seats import BOT_LEVELS
 from bot.features import autoplay
-from bot.service import LOG_LIMIT, MAX_SEED, InvalidControl, MatchRecord
+from bot.i18n import LANGUAGE_NAMES, LANGUAGES, translate
+from bot.service import LOG_LIMIT, MAX_SEED, InvalidControl, MatchRecord, mode_title
 from cogs import community, records
 from cogs.common import (
     NO_PINGS,
     button,
     channel_id_of,
     player_of,
+    reader_language,
     safe_name,
     safe_text,
     send_private,
@@ -32,6 +34,8 @@ from cogs.table import acknowledge, desk_of, lobby_content, lobby_view, post_boa
 
 LOG_MESSAGE_CHARS = 1900
 GAME_CHOICES = [app_commands.Choice(name=game.title, value=game.key) for game in all_games()]
+LANGUAGE_CHOICES = [app_commands.Choice(name=LANGUAGE_NAMES[language], value=language) for language in LANGUAGES]
+"""English, Deutsch: a table's language (each name in its own language; the German client shows "Englisch")."""
 
 
 async def show_lobby(interaction: discord.Interaction, match: MatchRecord, note: str | None = None) -> None:
@@ -56,7 +60,7 @@ async def show_lobby(interaction: discord.Interaction, match: MatchRecord, note:
 async def start_game(interaction: discord.Interaction, match: MatchRecord) -> None:
     """The lobby message says the game started; the first board is a new message pinging the first player."""
     await show_lobby(interaction, match)
-    await post_board(interaction, match.id, note="The game has started; the board is posted below.")
+    await post_board(interaction, match.id, note=translate("lobby.started_below", reader_language(interaction)))
     if autoplay.all_bots(match) and match.status == "active":
         start_bot_table(interaction, match.id)
 
@@ -90,7 +94,7 @@ async def press_lobby(interaction: discord.Interaction, fields: dict[str, Any], 
         lobby = await service.match(fields["match"]) if current is None or current.id != fields["match"] else current
         if lobby.channel_id != channel:
             raise InvalidControl()
-        await send_private(interaction, "This lobby is closed. See the channel's game with /game board.")
+        await send_private(interaction, translate("lobby.closed_see_board", reader_language(interaction)))
         return
     await acknowledge(interaction)
     what = fields["what"]
@@ -113,19 +117,21 @@ async def confirm_abandon(interaction: discord.Interaction, fields: dict[str, An
     channel = channel_id_of(interaction)
     current = await service.open_match(channel)
     if current is None or current.id != fields["match"]:
-        await send_private(interaction, "That game has already ended.")
+        await send_private(interaction, translate("lobby.already_ended", reader_language(interaction)))
         return
     await acknowledge(interaction)
     can_manage = bool(interaction.permissions and interaction.permissions.manage_channels)
     match = await service.abandon(channel, interaction.user.id, can_manage_channel=can_manage)
-    await interaction.edit_original_response(content="The game was abandoned.", view=None)
+    await interaction.edit_original_response(content=translate("table.log.abandoned", reader_language(interaction)),
+                                             view=None)
     if match.state is None:
         await show_lobby(interaction, match)
     else:
         await desk_of(interaction).refresh(match.id)  # the board loses its controls and says so
     title = find_game(match.game).title
-    await interaction.followup.send(f"{safe_name(interaction.user.display_name)} abandoned game #{match.id} ({title}). "
-                                    "Start a new one with /game new.", allowed_mentions=NO_PINGS)
+    await interaction.followup.send(translate("lobby.abandoned_by", match.language,
+                                              name=safe_name(interaction.user.display_name), number=str(match.id),
+                                              title=title), allowed_mentions=NO_PINGS)
 
 
 async def mode_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
@@ -134,8 +140,9 @@ async def mode_autocomplete(interaction: discord.Interaction, current: str) -> l
     choices = []
     for game in games:
         for mode in game.modes:
-            label = f"{mode.title} ({mode.min_players}-{mode.max_players} players)" if len(games) == 1 else \
-                f"{game.title}: {mode.title}"
+            title = mode_title(mode, reader_language(interaction))
+            label = translate("lobby.mode_choice", reader_language(interaction), mode=title, low=mode.min_players,
+                              high=mode.max_players) if len(games) == 1 else f"{game.title}: {title}"
             if current.lower() in label.lower() or current.lower() in mode.key:
                 choices.append(app_commands.Choice(name=label[:100], value=mode.key))
     return choices[:25]
@@ -152,24 +159,30 @@ class GameCommands(commands.GroupCog, group_name="game", group_description="Star
     @app_commands.describe(game="Which game", mode="Standard, solo or a variant",
                            seed="A number for a reproducible shuffle and dice (tournaments, bug reports)",
                            timer="Hours each player has per turn before the server's timer policy applies (0: none)",
-                           thread="Open the game in a new thread of this channel (default: the server's setting)")
-    @app_commands.choices(game=GAME_CHOICES)
+                           thread="Open the game in a new thread of this channel (default: the server's setting)",
+                           language="The language the table plays in (default: the server's setting, else its "
+                                    "Discord language)")
+    @app_commands.choices(game=GAME_CHOICES, language=LANGUAGE_CHOICES)
     @app_commands.autocomplete(mode=mode_autocomplete)
     async def new(self, interaction: discord.Interaction, game: str, mode: str | None = None,
                   seed: app_commands.Range[int, 0, MAX_SEED] | None = None, timer: float | None = None,
-                  thread: bool | None = None) -> None:
+                  thread: bool | None = None, language: str | None = None) -> None:
         await acknowledge(interaction)
         service = service_of(interaction)
         plan = await community.prepare_new_game(interaction, game, mode, timer, thread)  # the server's settings
+        # The table's language: chosen here, else the server's /settings language, else its Discord language.
+        plan.options["language"] = await service.table_language(interaction.guild_id or 0, chosen=language,
+                                                                guild_locale=interaction.guild_locale)
         if plan.thread:
             await community.open_in_thread(interaction, game, plan, seed)
             return
         match = await service.new_match(interaction.guild_id or 0, channel_id_of(interaction), game,
                                         player_of(interaction), mode=plan.mode, seed=seed, options=plan.options)
         if match.status == "active":
-            await post_board(interaction, match.id, note="Your game has started; the board is posted below.")
+            await post_board(interaction, match.id, note=translate("lobby.your_game_started",
+                                                                   reader_language(interaction)))
             return
-        await tell(interaction, "Your lobby is open below; others join with the Join button or /game join.")
+        await tell(interaction, translate("lobby.open_below", reader_language(interaction)))
         sent = await interaction.followup.send(await lobby_content(service, match), view=lobby_view(match),
                                                allowed_mentions=NO_PINGS, wait=True)
         await service.set_board_message(match.id, sent.id)
@@ -178,15 +191,17 @@ class GameCommands(commands.GroupCog, group_name="game", group_description="Star
     async def join(self, interaction: discord.Interaction) -> None:
         await acknowledge(interaction)
         match = await service_of(interaction).join(channel_id_of(interaction), player_of(interaction))
-        await tell(interaction, f"You are seated ({len(match.seats)} at the table). The host starts the game.")
+        await tell(interaction, translate("lobby.you_are_seated", reader_language(interaction),
+                                          count=len(match.seats)))
         await show_lobby(interaction, match)
 
     @app_commands.command(name="leave", description="Leave this channel's lobby")
     async def leave(self, interaction: discord.Interaction) -> None:
         await acknowledge(interaction)
         match = await service_of(interaction).leave(channel_id_of(interaction), player_of(interaction))
-        await tell(interaction, "You left the lobby." if match.status == "lobby"
-                   else "You left, and the empty lobby was closed.")
+        language = reader_language(interaction)
+        await tell(interaction, translate("lobby.you_left", language) if match.status == "lobby"
+                   else translate("lobby.you_left_closed", language))
         await show_lobby(interaction, match)
 
     @app_commands.command(name="start", description="Start the game (host only)")
@@ -202,21 +217,23 @@ class GameCommands(commands.GroupCog, group_name="game", group_description="Star
         await acknowledge(interaction)
         match = await autoplay.add_bot(service_of(interaction), channel_id_of(interaction), interaction.user.id,
                                        level)
-        await tell(interaction, f"{match.seats[-1].name} is seated ({len(match.seats)} at the table).")
+        await tell(interaction, translate("lobby.bot_seated", reader_language(interaction),
+                                          name=match.seats[-1].name, count=len(match.seats)))
         await show_lobby(interaction, match)
 
     @app_commands.command(name="remove-bot", description="Free the last computer player's seat (host only)")
     async def remove_bot(self, interaction: discord.Interaction) -> None:
         await acknowledge(interaction)
         match = await autoplay.remove_bot(service_of(interaction), channel_id_of(interaction), interaction.user.id)
-        await tell(interaction, f"The computer player left ({len(match.seats)} at the table).")
+        await tell(interaction, translate("lobby.bot_left", reader_language(interaction), count=len(match.seats)))
         await show_lobby(interaction, match)
 
     @app_commands.command(name="hint", description="The move a normal computer player would make for you, and why")
     async def hint(self, interaction: discord.Interaction) -> None:
         await acknowledge(interaction)
         match = await service_of(interaction).current(channel_id_of(interaction))
-        text = await autoplay.hint_for(service_of(interaction), channel_id_of(interaction), interaction.user.id)
+        text = await autoplay.hint_for(service_of(interaction), channel_id_of(interaction), interaction.user.id,
+                                       reader_language(interaction))
         await tell(interaction, safe_text(text, [seat.name for seat in match.seats]))
 
     @app_commands.command(name="board", description="Post this channel's board again")
@@ -231,7 +248,7 @@ class GameCommands(commands.GroupCog, group_name="game", group_description="Star
         await acknowledge(interaction)
         match = await service.current(channel_id_of(interaction))
         if match.status == "lobby":
-            await tell(interaction, "The lobby is posted below.")
+            await tell(interaction, translate("lobby.posted_below", reader_language(interaction)))
             sent = await interaction.followup.send(await lobby_content(service, match), view=lobby_view(match),
                                                    allowed_mentions=NO_PINGS, wait=True)
             previous = await service.board_message(match.id)
@@ -246,7 +263,8 @@ class GameCommands(commands.GroupCog, group_name="game", group_description="Star
 
     @app_commands.command(name="mine", description="Your private view of the game (only you see it)")
     async def mine(self, interaction: discord.Interaction) -> None:
-        text = await service_of(interaction).mine(channel_id_of(interaction), interaction.user.id)
+        text = await service_of(interaction).mine(channel_id_of(interaction), interaction.user.id,
+                                                  reader_language(interaction))
         await send_private(interaction, text)
 
     @app_commands.command(name="abandon", description="End this channel's game (host or channel managers)")
@@ -254,16 +272,17 @@ class GameCommands(commands.GroupCog, group_name="game", group_description="Star
         service = service_of(interaction)
         match = await service.current(channel_id_of(interaction))
         can_manage = bool(interaction.permissions and interaction.permissions.manage_channels)
+        language = reader_language(interaction)
         if not match.is_open:
-            await send_private(interaction, "There is no unfinished game here to abandon.")
+            await send_private(interaction, translate("lobby.nothing_to_abandon", language))
             return
         if interaction.user.id != match.host_id and not can_manage:
-            await send_private(interaction, "Only the host, or someone who can manage this channel, can abandon "
-                                            "the game.")
+            await send_private(interaction, translate("lobby.refuse.abandon", language))
             return
         view = discord.ui.View(timeout=None)
-        view.add_item(button(f"xt:abandon:{match.id}", "Yes, abandon the game", style=discord.ButtonStyle.danger))
-        await send_private(interaction, "Abandon this game for everyone? It cannot be resumed.", view=stopped(view))
+        view.add_item(button(f"xt:abandon:{match.id}", translate("lobby.button.abandon", language),
+                             style=discord.ButtonStyle.danger))
+        await send_private(interaction, translate("lobby.abandon_question", language), view=stopped(view))
 
     @app_commands.command(name="log", description="The moves so far in words (newest last)")
     @app_commands.describe(count=f"How many of the newest entries (1-{LOG_LIMIT})")
@@ -273,7 +292,7 @@ class GameCommands(commands.GroupCog, group_name="game", group_description="Star
         match = await service.current(channel_id_of(interaction))
         lines = await service.log(channel_id_of(interaction), count)
         if not lines:
-            await send_private(interaction, "Nothing has happened yet.")
+            await send_private(interaction, translate("table.log.empty", reader_language(interaction)))
             return
         names = [seat.name for seat in match.seats]
         text = "\n".join(lines)
@@ -286,7 +305,7 @@ class GameCommands(commands.GroupCog, group_name="game", group_description="Star
             if sum(len(kept) + 1 for kept in shown) + len(line) > LOG_MESSAGE_CHARS - 200:
                 break
             shown.insert(0, line)
-        note = f"The last {len(lines)} entries are attached as a text file; the newest {len(shown)}:"
+        note = translate("table.log.attached", reader_language(interaction), count=len(lines), shown=len(shown))
         file = discord.File(io.BytesIO(text.encode()), filename=f"{match.game}-{match.id}-log.txt")
         await send_private(interaction, note + "\n" + safe_text("\n".join(shown), names), file=file)
 
@@ -294,7 +313,7 @@ class GameCommands(commands.GroupCog, group_name="game", group_description="Star
     @app_commands.describe(game="A game to read about (default: this channel's)")
     @app_commands.choices(game=GAME_CHOICES)
     async def rules(self, interaction: discord.Interaction, game: str | None = None) -> None:
-        text = await service_of(interaction).rules(interaction.channel_id, game)
+        text = await service_of(interaction).rules(interaction.channel_id, game, reader_language(interaction))
         embed = discord.Embed(description=text[:4000], colour=0xE69F00)
         await acknowledge(interaction)
         await interaction.followup.send(embed=embed, ephemeral=True)

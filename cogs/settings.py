@@ -14,46 +14,68 @@ from discord.ext import commands
 
 from bot.core import RuleError, all_games, find_game
 from bot.features.community import settings_for, update_setting
-from bot.settings import BOARD_STYLES, MAX_HOURS, TIMER_POLICIES, ServerSettings, check_hours, hours_text
-from cogs.common import send_private, service_of
+from bot.i18n import LANGUAGE_NAMES, LANGUAGES, Text, deferred, translate
+from bot.service import mode_title
+from bot.settings import (
+    BOARD_STYLES,
+    MAX_HOURS,
+    TIMER_POLICIES,
+    WHAT_LOBBY_EXPIRY,
+    WHAT_REMINDERS,
+    WHAT_TIMER,
+    ServerSettings,
+    check_hours,
+    hours_text,
+)
+from cogs.common import reader_language, send_private, service_of
 
 GAME_CHOICES = [app_commands.Choice(name=game.title, value=game.key) for game in all_games()]
-POLICY_TEXT = {"bot": "a normal computer player plays the turn",
-               "skip": "the turn is skipped where the game allows a pass, else a computer player plays it"}
-STYLE_TEXT = {"turn": "one board message per turn, updated as the turn goes on",
-              "step": "a new board message after every move"}
+POLICY_TEXT = {"bot": deferred("settings.policy.bot"), "skip": deferred("settings.policy.skip")}
+STYLE_TEXT = {"turn": deferred("settings.style.turn"), "step": deferred("settings.style.step")}
+"""The message ids of each timer policy and board style in words."""
+LANGUAGE_CHOICES = [app_commands.Choice(name=LANGUAGE_NAMES[language], value=language) for language in LANGUAGES]
 
 
 class NeedsManageServer(app_commands.CheckFailure):
     def __init__(self) -> None:
-        super().__init__("Only members with the Manage Server permission can see or change the bot's settings.")
+        self.refusal = Text.of("settings.refuse.manage_server")  # worded for the reader by the bot's error handler
+        super().__init__(str(self.refusal))
 
 
-def describe(settings: ServerSettings) -> str:
-    """Every setting and its value, in words."""
-    reminders = (f"every {hours_text(settings.reminder_hours)}; after three, the channel is told the game stalled"
-                 if settings.reminder_hours else "off")
-    timer = (f"{hours_text(settings.timer_hours)} per turn; then {POLICY_TEXT[settings.timer_policy]}"
-             if settings.timer_hours else f"off (when on: {POLICY_TEXT[settings.timer_policy]})")
-    channels = ", ".join(f"<#{channel}>" for channel in settings.game_channels) or "any channel"
-    modes = ", ".join(f"{find_game(key).title}: {_mode_title(key, mode)}"
+def describe(settings: ServerSettings, language: str = "en") -> str:
+    """Every setting and its value, in words (in the reader's `language`)."""
+    policy = translate(POLICY_TEXT[settings.timer_policy], language)
+    reminders = (translate("settings.show.reminders_every", language,
+                           hours=hours_text(settings.reminder_hours, language))
+                 if settings.reminder_hours else translate("settings.off", language))
+    timer = (translate("settings.show.timer_on", language, hours=hours_text(settings.timer_hours, language),
+                       policy=policy)
+             if settings.timer_hours else translate("settings.show.timer_off", language, policy=policy))
+    channels = ", ".join(f"<#{channel}>" for channel in settings.game_channels) or \
+        translate("settings.show.any_channel", language)
+    modes = ", ".join(f"{find_game(key).title}: {_mode_title(key, mode, language)}"
                       for key, mode in sorted(settings.default_modes.items()) if _known_game(key)) \
-        or "each game's first mode"
+        or translate("settings.show.first_modes", language)
+    table_language = (LANGUAGE_NAMES[settings.language] if settings.language in LANGUAGES
+                      else translate("settings.show.language_discord", language))
     return "\n".join([
-        "**This server's settings**",
-        f"- Reminders (`/settings reminders`): {reminders}",
-        f"- Turn timer (`/settings timer`): {timer}",
-        f"- Board style (`/settings board`): {STYLE_TEXT[settings.board_style]}",
-        f"- Games in threads (`/settings threads`): {'on' if settings.threads else 'off'}",
-        f"- Channels where games may start (`/settings channels`): {channels}",
-        f"- Default modes (`/settings mode`): {modes}",
-        f"- Lobbies expire after (`/settings lobby-expiry`): {hours_text(settings.lobby_expiry_hours)}",
+        translate("settings.show.heading", language),
+        translate("settings.show.reminders", language, value=reminders),
+        translate("settings.show.timer", language, value=timer),
+        translate("settings.show.board", language, value=translate(STYLE_TEXT[settings.board_style], language)),
+        translate("settings.show.threads", language, value=translate("settings.on", language) if settings.threads
+                  else translate("settings.off", language)),
+        translate("settings.show.channels", language, value=channels),
+        translate("settings.show.modes", language, value=modes),
+        translate("settings.show.lobby_expiry", language, value=hours_text(settings.lobby_expiry_hours, language)),
+        translate("settings.show.language", language, value=table_language),
     ])
 
 
-def _mode_title(game_key: str, mode_key: str) -> str:
+def _mode_title(game_key: str, mode_key: str, language: str = "en") -> str:
     """A mode as the lobby names it ("Solo campaign"); a key no longer among the game's modes as it is."""
-    return next((mode.title for mode in find_game(game_key).modes if mode.key == mode_key), mode_key)
+    return next((str(mode_title(mode, language)) for mode in find_game(game_key).modes if mode.key == mode_key),
+                mode_key)
 
 
 def _known_game(key: str) -> bool:
@@ -68,7 +90,9 @@ async def mode_autocomplete(interaction: discord.Interaction, current: str) -> l
     key = getattr(interaction.namespace, "game", None)
     if not key:
         return []
-    return [app_commands.Choice(name=f"{mode.title} ({mode.min_players}-{mode.max_players} players)", value=mode.key)
+    language = reader_language(interaction)
+    return [app_commands.Choice(name=translate("lobby.mode_choice", language, mode=mode_title(mode, language),
+                                               low=mode.min_players, high=mode.max_players)[:100], value=mode.key)
             for mode in find_game(key).modes if current.lower() in mode.key][:25]
 
 
@@ -89,20 +113,21 @@ class SettingsCommands(commands.GroupCog, group_name="settings",
 
     async def _change(self, interaction: discord.Interaction, key: str, value: Any, done: str) -> None:
         settings = await update_setting(service_of(interaction), interaction.guild_id or 0, key, value)
-        await send_private(interaction, f"{done}\n\n{describe(settings)}")
+        await send_private(interaction, f"{done}\n\n{describe(settings, reader_language(interaction))}")
 
     @app_commands.command(name="show", description="List this server's settings")
     async def show(self, interaction: discord.Interaction) -> None:
         settings = await settings_for(service_of(interaction), interaction.guild_id or 0)
-        await send_private(interaction, describe(settings))
+        await send_private(interaction, describe(settings, reader_language(interaction)))
 
     @app_commands.command(name="reminders", description="Hours before the player to move is reminded (0: off)")
     @app_commands.describe(hours=f"0.25 to {MAX_HOURS} hours between reminders; 0 turns reminders off")
     async def reminders(self, interaction: discord.Interaction, hours: float) -> None:
-        value = check_hours(hours, "The reminder interval", allow_off=True)
+        value = check_hours(hours, WHAT_REMINDERS, allow_off=True)
+        language = reader_language(interaction)
         await self._change(interaction, "reminder_hours", value,
-                           f"Reminders every {hours_text(value)} from the next turn on." if value else
-                           "Reminders are off from the next turn on.")
+                           translate("settings.done.reminders", language, hours=hours_text(value, language))
+                           if value else translate("settings.done.reminders_off", language))
 
     @app_commands.command(name="timer", description="A deadline per turn, and what happens when it passes")
     @app_commands.describe(hours=f"0.25 to {MAX_HOURS} hours per turn; 0 turns the timer off",
@@ -110,28 +135,32 @@ class SettingsCommands(commands.GroupCog, group_name="settings",
                                   "the game allows a pass")
     @app_commands.choices(policy=[app_commands.Choice(name=name, value=name) for name in TIMER_POLICIES])
     async def timer(self, interaction: discord.Interaction, hours: float, policy: str | None = None) -> None:
-        value = check_hours(hours, "A turn timer", allow_off=True)
+        value = check_hours(hours, WHAT_TIMER, allow_off=True)
+        language = reader_language(interaction)
         if policy is not None:
             if policy not in TIMER_POLICIES:
-                raise RuleError(f"The timer policy is one of: {', '.join(TIMER_POLICIES)}.")
+                raise RuleError("settings.refuse.policy", choices=", ".join(TIMER_POLICIES))
             await update_setting(service_of(interaction), interaction.guild_id or 0, "timer_policy", policy)
         await self._change(interaction, "timer_hours", value,
-                           f"Turn timer: {hours_text(value)} per turn, from the next turn on." if value else
-                           "The turn timer is off (games opened with /game new timer: keep their own).")
+                           translate("settings.done.timer", language, hours=hours_text(value, language))
+                           if value else translate("settings.done.timer_off", language))
 
     @app_commands.command(name="board", description="One board message per turn, or a new one per move")
     @app_commands.describe(style="turn: one message per turn, updated in place; step: a new message every move")
     @app_commands.choices(style=[app_commands.Choice(name=name, value=name) for name in BOARD_STYLES])
     async def board(self, interaction: discord.Interaction, style: str) -> None:
         if style not in BOARD_STYLES:
-            raise RuleError(f"The board style is one of: {', '.join(BOARD_STYLES)}.")
-        await self._change(interaction, "board_style", style, f"Board style: {STYLE_TEXT[style]}.")
+            raise RuleError("settings.refuse.style", choices=", ".join(BOARD_STYLES))
+        await self._change(interaction, "board_style", style,
+                           translate("settings.done.board", reader_language(interaction),
+                                     style=translate(STYLE_TEXT[style], reader_language(interaction))))
 
     @app_commands.command(name="threads", description="Open every new game in a thread of its channel")
     async def threads(self, interaction: discord.Interaction, enabled: bool) -> None:
+        language = reader_language(interaction)
         await self._change(interaction, "threads", enabled,
-                           "New games open in a thread of the channel." if enabled else
-                           "New games are played in the channel itself (/game new thread:true still opens one).")
+                           translate("settings.done.threads_on", language) if enabled else
+                           translate("settings.done.threads_off", language))
 
     @app_commands.command(name="channels", description="Choose the channels where games may start")
     @app_commands.describe(action="add or remove a channel, or clear the list (games start anywhere)",
@@ -140,21 +169,22 @@ class SettingsCommands(commands.GroupCog, group_name="settings",
     async def channels(self, interaction: discord.Interaction, action: str,
                        channel: discord.TextChannel | None = None) -> None:
         current = (await settings_for(service_of(interaction), interaction.guild_id or 0)).game_channels
+        language = reader_language(interaction)
         if action == "clear":
-            await self._change(interaction, "game_channels", None, "Games may start in any channel.")
+            await self._change(interaction, "game_channels", None, translate("settings.done.channels_any", language))
             return
         if channel is None:
-            raise RuleError(f"Name the channel to {action}: /settings channels action:{action} channel:#games.")
+            raise RuleError("settings.refuse.name_channel", action=action)
         if action == "add":
             if channel.id in current:
-                raise RuleError(f"{channel.mention} is already on the list.")
+                raise RuleError("settings.refuse.channel_listed", channel=channel.mention)
             await self._change(interaction, "game_channels", (*current, channel.id),
-                               f"Games may start in {channel.mention} (and its threads).")
+                               translate("settings.done.channel_added", language, channel=channel.mention))
             return
         if channel.id not in current:
-            raise RuleError(f"{channel.mention} is not on the list; /settings show lists it.")
+            raise RuleError("settings.refuse.channel_not_listed", channel=channel.mention)
         await self._change(interaction, "game_channels", tuple(c for c in current if c != channel.id) or None,
-                           f"{channel.mention} is off the list.")
+                           translate("settings.done.channel_removed", language, channel=channel.mention))
 
     @app_commands.command(name="mode", description="The mode /game new uses for a game when none is given")
     @app_commands.describe(game="Which game", mode="Its default mode (leave out to go back to the first mode)")
@@ -164,21 +194,34 @@ class SettingsCommands(commands.GroupCog, group_name="settings",
         chosen = find_game(game)
         settings = await settings_for(service_of(interaction), interaction.guild_id or 0)
         modes = dict(settings.default_modes)
+        language = reader_language(interaction)
         if mode is None:
             modes.pop(chosen.key, None)
-            done = f"{chosen.title} starts in its first mode ({chosen.modes[0].key}) unless /game new names one."
+            done = translate("settings.done.mode_first", language, title=chosen.title, mode=chosen.modes[0].key)
         else:
             picked = chosen.mode(mode)  # a LobbyError lists the modes there are
             modes[chosen.key] = picked.key
-            done = f"{chosen.title} now starts in: {picked.title} (unless /game new names another mode)."
+            done = translate("settings.done.mode", language, title=chosen.title, mode=mode_title(picked, language))
         await self._change(interaction, "default_modes", modes or None, done)
 
     @app_commands.command(name="lobby-expiry", description="Hours before a lobby that never started is closed")
     @app_commands.describe(hours=f"1 to {MAX_HOURS} hours")
     async def lobby_expiry(self, interaction: discord.Interaction, hours: float) -> None:
-        value = check_hours(hours, "The lobby expiry", allow_off=False, low=1)
+        value = check_hours(hours, WHAT_LOBBY_EXPIRY, allow_off=False, low=1)
+        language = reader_language(interaction)
         await self._change(interaction, "lobby_expiry_hours", value,
-                           f"Lobbies opened from now on expire after {hours_text(value)}.")
+                           translate("settings.done.lobby_expiry", language, hours=hours_text(value, language)))
+
+    @app_commands.command(name="language", description="The language new tables play in")
+    @app_commands.describe(language="English or Deutsch (leave out to follow the server's Discord language)")
+    @app_commands.choices(language=LANGUAGE_CHOICES)
+    async def language(self, interaction: discord.Interaction, language: str | None = None) -> None:
+        reader = reader_language(interaction)
+        if language is None:
+            done = translate("settings.done.language_discord", reader)
+        else:
+            done = translate("settings.done.language", reader, name=LANGUAGE_NAMES.get(language, language))
+        await self._change(interaction, "language", language, done)
 
 
 async def setup(bot: commands.Bot) -> None:

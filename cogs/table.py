@@ -38,9 +38,21 @@ from discord import app_commands
 from bot.core import RuleError, StaleBoard, find_game
 from bot.features import outbox
 from bot.features.community import lobby_closes_at
-from bot.service import Accepted, Board, GameService, MatchRecord, StoreUnavailable
+from bot.i18n import LANGUAGE_NAMES, translate, translate_plural
+from bot.service import Accepted, Board, GameService, MatchRecord, StoreUnavailable, mode_title
 from bot.settings import hours_text
-from cogs.common import NO_PINGS, button, channel_id_of, pings, safe_name, safe_text, send_private, service_of, stopped
+from cogs.common import (
+    NO_PINGS,
+    button,
+    channel_id_of,
+    pings,
+    reader_language,
+    safe_name,
+    safe_text,
+    send_private,
+    service_of,
+    stopped,
+)
 
 if TYPE_CHECKING:
     from bot.features.scheduler import Scheduler
@@ -48,10 +60,9 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 BOARD_FILE = "board.png"
-STORE_NOT_ANSWERING = "The game store is not answering right now. Try again in a minute."
+STORE_NOT_ANSWERING = translate("error.store_not_answering")  # in English; each reader gets their language
 
-APOLOGY = ("Sorry, something went wrong on our side. The error has been logged; /game board shows where the game "
-           "stands.")
+APOLOGY = translate("error.apology")
 BUTTON_STYLES = {
     "primary": discord.ButtonStyle.primary,
     "secondary": discord.ButtonStyle.secondary,
@@ -93,7 +104,7 @@ def board_content(board: Board, *, ping: bool, note: str | None = None) -> str:
     return text
 
 
-BOARD_REPOSTED = "The board message was deleted, so the board is posted again here."
+BOARD_REPOSTED = translate("table.board_reposted")  # in English; a table hears it in its own language
 
 
 def board_message(board: Board, *, ping: bool, note: str | None = None, controls: bool = True,
@@ -133,8 +144,11 @@ def board_view(board: Board) -> discord.ui.View:
                                         max_values=1, row=3,
                                         custom_id=f"xt:pick:{menu.match_id}:{menu.version}:{menu.seat}"))
     if board.match.state is not None:
-        view.add_item(button(f"xt:mine:{board.match.id}", "Show mine", emoji="🔒", row=4))
-        view.add_item(button(f"xt:detail:{board.match.id}", "Details", emoji="🔍", row=4))
+        language = board.match.language
+        view.add_item(button(f"xt:mine:{board.match.id}", translate("table.button.mine", language), emoji="🔒",
+                             row=4))
+        view.add_item(button(f"xt:detail:{board.match.id}", translate("table.button.details", language),
+                             emoji="🔍", row=4))
     return stopped(view)
 
 
@@ -145,40 +159,50 @@ async def lobby_content(service: GameService, match: MatchRecord, note: str | No
 
 
 def lobby_text(match: MatchRecord, note: str | None = None, closes: datetime | None = None) -> str:
+    """The lobby message, in the table's language."""
+    language = match.language
     game = find_game(match.game)
     mode = game.mode(match.mode)
+    host = translate("lobby.host_mark", language)
     seats = "\n".join(
-        f"{index}. {safe_name(seat.name)}{' (host)' if seat.user_id == match.host_id else ''}"
+        f"{index}. {safe_name(seat.name)}{host if seat.user_id == match.host_id else ''}"
         for index, seat in enumerate(match.seats, start=1)
     )
-    count = (str(mode.min_players) if mode.min_players == mode.max_players
-             else f"{mode.min_players}-{mode.max_players}")
-    lines = [f"**{game.title}** — {mode.title} ({count} {'player' if count == '1' else 'players'})"]
+    title = mode_title(mode, language)
+    if mode.min_players == mode.max_players:
+        count = translate_plural("lobby.heading.players", mode.min_players, language, title=game.title, mode=title)
+    else:
+        count = translate("lobby.heading.players_range", language, title=game.title, mode=title,
+                          low=mode.min_players, high=mode.max_players)
+    lines = [count, translate("lobby.language", language, name=LANGUAGE_NAMES[language])]
     if match.seed_chosen:  # on every update of the lobby, not only the first: who joins later sees it too
-        lines.append(f"Seed {match.seed} chosen: shuffles and dice are reproducible.")
+        lines.append(translate("lobby.seed_chosen", language, seed=str(match.seed)))
     if note:
         lines.append(note)
     timer = match.options.get("timer_hours")
     if timer is not None:  # chosen with /game new timer: (the server's own timer is in /settings)
-        lines.append(f"Turn timer: {hours_text(float(timer))} per turn." if timer else "Turn timer: off for this game.")
+        lines.append(translate("lobby.timer", language, hours=hours_text(float(timer), language)) if timer
+                     else translate("lobby.timer_off", language))
     if match.status == "lobby":
-        lines += [f"Seated:\n{seats}", "Join with the button or `/game join`; the host starts with Start or "
-                  "`/game start`."]
+        lines += [translate("lobby.seated", language, seats=seats), translate("lobby.how_to_join", language)]
         if closes is not None:
-            lines.append(f"The lobby closes {discord.utils.format_dt(closes, 'R')} if nobody starts it.")
+            lines.append(translate("lobby.closes", language, when=discord.utils.format_dt(closes, "R")))
     elif match.status == "abandoned":
-        lines.append("This lobby was closed.")
+        lines.append(translate("lobby.closed", language))
     else:
-        lines += [f"Seated:\n{seats}", "The game has started: the board is below."]
+        lines += [translate("lobby.seated", language, seats=seats), translate("lobby.started", language)]
     return "\n".join(lines)
 
 
 def lobby_view(match: MatchRecord) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     if match.status == "lobby":
-        for what, style in (("join", discord.ButtonStyle.success), ("leave", discord.ButtonStyle.secondary),
-                            ("start", discord.ButtonStyle.primary)):
-            view.add_item(button(f"xt:lobby:{match.id}:{what}", what.capitalize(), style=style))
+        language = match.language
+        for what, label, style in (
+                ("join", translate("lobby.button.join", language), discord.ButtonStyle.success),
+                ("leave", translate("lobby.button.leave", language), discord.ButtonStyle.secondary),
+                ("start", translate("lobby.button.start", language), discord.ButtonStyle.primary)):
+            view.add_item(button(f"xt:lobby:{match.id}:{what}", label, style=style))
     return stopped(view)
 
 
@@ -401,7 +425,7 @@ class BoardDesk:
                 attachments=[file] if file is not None else [], **message)
             self.edits_sent += 1
         except discord.NotFound:  # someone deleted the board: post it again, without pinging anyone twice
-            await self._post(match_id, ping=False, note=BOARD_REPOSTED)
+            await self._post(match_id, ping=False, note=translate("table.board_reposted", match.language))
 
     def _now(self) -> datetime:
         clock = getattr(self.client, "clock", None)
@@ -502,8 +526,7 @@ class BoardDesk:
         if key in self._told:
             return
         self._told.add(key)
-        note = ("The bot cannot post in this channel right now, so the board is shown to you alone; "
-                "ask someone who manages the channel to let it send messages and attach files.")
+        note = translate("table.shown_to_you_alone", reader_language(interaction))
         board = await self.service.board(match)
         try:
             await interaction.followup.send(ephemeral=True, **board_message(board, ping=False, note=note))
@@ -528,8 +551,7 @@ def desk_of(interaction: discord.Interaction) -> BoardDesk:
 # --------------------------------------------------------------------------------------------- moves
 
 
-MOVE_STANDS = ("Your move stands, but Discord did not take the new board yet: it will be posted (with its ping) "
-               "as soon as the channel allows. /game board shows it too.")
+MOVE_STANDS = translate("table.move_stands")  # in English; the mover reads it in their language
 
 
 async def publish(interaction: discord.Interaction, accepted: Accepted) -> None:
@@ -543,9 +565,10 @@ async def publish(interaction: discord.Interaction, accepted: Accepted) -> None:
     posted: object = None
     try:
         new = accepted.new_board or await service_of(interaction).board_style(match.guild_id) == "step"
-        where = "A new board is posted below." if new else "The board above is updated."
+        language = reader_language(interaction)
+        where = translate("table.new_board_below", language) if new else translate("table.board_updated", language)
         try:
-            await tell(interaction, safe_text(accepted.acknowledgement, names) + "\n" + where)
+            await tell(interaction, safe_text(accepted.acknowledgement_in(language), names) + "\n" + where)
         except discord.HTTPException:  # the board matters more than the private line: go on
             log.warning("Could not tell the mover of match %s what the move did", match.id)
         if new:
@@ -559,7 +582,8 @@ async def publish(interaction: discord.Interaction, accepted: Accepted) -> None:
         log.exception("Showing the committed move of match %s failed", match.id)
     if posted is None:
         try:
-            await interaction.followup.send(MOVE_STANDS, ephemeral=True, allowed_mentions=NO_PINGS)
+            await interaction.followup.send(translate("table.move_stands", reader_language(interaction)),
+                                            ephemeral=True, allowed_mentions=NO_PINGS)
         except discord.HTTPException:
             log.warning("Could not tell the mover of match %s that the move stands", match.id)
 
@@ -582,7 +606,8 @@ async def post_board(interaction: discord.Interaction, match_id: int, *, ping: b
     """A new board message for the match in answer to this interaction (acknowledged first if it was not)."""
     await acknowledge(interaction)
     if not is_component(interaction):
-        await tell(interaction, "The board is posted below." if note is None else note)
+        await tell(interaction, translate("table.board_below", reader_language(interaction)) if note is None
+                   else note)
     await desk_of(interaction).post(match_id, interaction=interaction, ping=ping)
 
 
@@ -609,15 +634,15 @@ async def answer_error(interaction: discord.Interaction, error: BaseException) -
     """Rule errors privately with their message (a stale board also shows the current board); others logged."""
     try:
         if isinstance(error, StaleBoard):
-            await send_current_board_privately(interaction, str(error))
+            await send_current_board_privately(interaction, error.text(interaction.locale))
         elif isinstance(error, RuleError):
-            await send_private(interaction, str(error))
+            await send_private(interaction, error.text(interaction.locale))
         elif isinstance(error, StoreUnavailable):  # past the database's deadline: nothing of it was applied
             log.warning("The game store did not answer %s in time: %s", _describe(interaction), error)
-            await send_private(interaction, STORE_NOT_ANSWERING)
+            await send_private(interaction, translate("error.store_not_answering", reader_language(interaction)))
         else:
             log.error("Unexpected error in %s", _describe(interaction), exc_info=error)
-            await send_private(interaction, APOLOGY)
+            await send_private(interaction, translate("error.apology", reader_language(interaction)))
     except discord.HTTPException:
         log.exception("Could not answer an interaction after an error")
 

@@ -35,6 +35,7 @@ async def test_settings_are_for_server_managers_and_hidden_from_others(database:
             "- Channels where games may start (`/settings channels`): any channel",
             "- Default modes (`/settings mode`): each game's first mode",
             "- Lobbies expire after (`/settings lobby-expiry`): 24 h",
+            "- Language of new tables (`/settings language`): the server's Discord language",
         ])
 
 

@@ -146,3 +146,29 @@ def test_a_channel_option_takes_a_typed_name(tmp_path: Path, capsys: pytest.Capt
     assert "only dana sees:\nGames may start in #games (and its threads)." in out
     assert "(!) channel needs a channel's name, such as #games" in out
     assert "only dana sees:\nGames start in #games on this server" in out  # general is not on the list
+
+
+def test_a_local_session_in_german(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """`--language de`: the players' Discord speaks German and so does the table; times read as the client shows
+    them (the lobby's closing time was printed raw as <t:…:R>)."""
+    script = tmp_path / "moves.txt"
+    script.write_text("\n".join(["/spiel neu spiel:the-expedition startwert:5", "as bob", "/game join",
+                                 "/spiel starten", "as alice", "/game mine", "/game start", "commands", "quit"]))
+    assert main(["local", "--language", "de", "--script", str(script), "--boards", str(tmp_path / "boards")]) == 0
+    out = capsys.readouterr().out
+    assert "Sprache: Deutsch" in out and "1. Alice (Gastgeber)" in out
+    assert "Die Lobby schließt in 1 Tag, wenn niemand sie startet." in out and "<t:" not in out
+    assert "Du sitzt am Tisch (2 am Tisch). Der Gastgeber startet das Spiel." in out
+    assert "Nur der Gastgeber (Alice) kann das Spiel starten." in out
+    assert "The Expedition (Standard) hat begonnen. Für dieses Spiel wurde der Startwert 5 gewählt." in out
+    assert "Meins zeigen" in out
+    assert "/spiel neu — " in out and "/einstellungen sprache — Die Sprache, in der neue Tische spielen" in out
+
+
+def test_the_local_table_shows_times_readably(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    script = tmp_path / "moves.txt"
+    script.write_text("/game new the-expedition seed:5\nquit\n")
+    assert main(["local", "--script", str(script), "--boards", str(tmp_path / "boards")]) == 0
+    out = capsys.readouterr().out
+    assert "The lobby closes in 1 day if nobody starts it." in out and "<t:" not in out
+    assert "Language: English" in out

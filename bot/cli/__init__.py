@@ -47,6 +47,8 @@ def _parser() -> argparse.ArgumentParser:
                        help="SQLite file or postgresql:// URL (default: a fresh temporary SQLite database)")
     local.add_argument("--boards", default=None, help="folder for the board images (default: ./boards)")
     local.add_argument("--script", default=None, help="read commands from this file instead of the keyboard")
+    local.add_argument("--language", default="en", choices=("en", "de"),
+                       help="the language of the players' Discord and of the table (default: en)")
     migrate = commands.add_parser("migrate", help="copy every game from one database to another (and verify)")
     migrate.add_argument("--from", dest="source", required=True, help="SQLite file or postgresql:// URL to read")
     migrate.add_argument("--to", dest="target", required=True, help="an empty SQLite file or postgresql:// URL")
@@ -115,7 +117,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     from bot.store import StoreError
 
     try:
-        return asyncio.run(run_local_table(database=args.db, boards=args.boards, script=args.script))
+        return asyncio.run(run_local_table(database=args.db, boards=args.boards, script=args.script,
+                                           language=args.language))
     except StoreError as error:  # a database too new, or one this process cannot write
         print(error, file=sys.stderr)
         return 1

@@ -20,7 +20,9 @@ from discord import app_commands
 
 from bot.app import create_bot
 from bot.cli.config import database_location
+from bot.command_translator import choice_message_id, command_message_id, option_message_id
 from bot.core.names import same_name
+from bot.i18n import DEFAULT_LANGUAGE, message_ids, translate
 from bot.offline import DiscordHarness, FakeUser, HarnessError, Message, Reply, TerminalClient
 from bot.store.engines import redact
 
@@ -40,17 +42,32 @@ Table commands:
 class LocalTable:
     """Reads lines, turns them into interactions, prints what the bot would post, saves board images."""
 
-    def __init__(self, table: DiscordHarness, boards: Path) -> None:
+    def __init__(self, table: DiscordHarness, boards: Path, language: str = "en") -> None:
         self.table = table
         self.boards = boards
-        self.user: FakeUser = table.user("alice")
-        self.client = TerminalClient(table.world, boards)  # how the messages look, images saved to boards
+        # Everyone at the offline table uses a Discord client in `language`, in a server whose language it is too.
+        self.locale = "de" if language == "de" else "en-US"
+        self.language = language
+        table.world.guild_locale = self.locale
+        self.user: FakeUser = table.user("alice", locale=self.locale)
+        self.client = TerminalClient(table.world, boards, language)  # how messages look, images saved to boards
 
     # ------------------------------------------------------------------------------------------- parsing
 
+    def _local(self, message_id: str) -> str | None:
+        """The name Discord shows this table's players in their language ("/spiel neu" with --language de), if the
+        command tree registers one: they may type it as well as the English one."""
+        if self.language == DEFAULT_LANGUAGE or message_id not in message_ids(self.language):
+            return None
+        return translate(message_id, self.language)
+
+    def _named(self, commands: list[Any], name: str) -> Any:
+        return next((c for c in commands if c.name == name), None) or next(
+            (c for c in commands if self._local(command_message_id(c.qualified_name, "name")) == name), None)
+
     def _command(self, tokens: list[str]) -> tuple[str, app_commands.Command[Any, ..., Any], list[str]]:
         tree = self.table.bot.tree
-        node: Any = tree.get_command(tokens[0].lstrip("/"))
+        node: Any = self._named(tree.get_commands(), tokens[0].lstrip("/"))
         if node is None:
             raise HarnessError(f"There is no command /{tokens[0].lstrip('/')}. Type 'commands' to list them.")
         path = [node.name]
@@ -59,7 +76,7 @@ class LocalTable:
             if not rest:
                 names = ", ".join(c.name for c in node.commands)
                 raise HarnessError(f"/{' '.join(path)} needs a subcommand: {names}")
-            child = node.get_command(rest[0])
+            child = self._named(node.commands, rest[0])
             if child is None:
                 names = ", ".join(c.name for c in node.commands)
                 raise HarnessError(f"/{' '.join(path)} has no subcommand {rest[0]!r}; it has: {names}")
@@ -90,12 +107,16 @@ class LocalTable:
         """"/game new the-expedition seed:7" -> ("game new", {"game": "the-expedition", "seed": 7})."""
         path, command, rest = self._command(shlex.split(line))
         parameters = {p.display_name: p for p in command.parameters}
+        for parameter in command.parameters:  # and by the name the players' Discord shows ("spiel:")
+            local = self._local(option_message_id(command.qualified_name, parameter.name, "name"))
+            if local:
+                parameters.setdefault(local, parameter)
         options: dict[str, Any] = {}
         positional: list[str] = []
         for token in rest:
             name, colon, value = token.partition(":")
             if colon and name in parameters:
-                options[name] = self._value(parameters[name], value)
+                options[parameters[name].display_name] = self._value(parameters[name], value)
             else:
                 positional.append(token)
         free = [p for p in command.parameters if p.display_name not in options]
@@ -117,6 +138,10 @@ class LocalTable:
             if not name:
                 raise HarnessError(f"{parameter.display_name} needs a channel's name, such as #games")
             return self.table.channel(name)
+        for choice in parameter.choices:  # a choice by the name the players' Discord shows ("Englisch")
+            local = self._local(choice_message_id(choice.name))
+            if local and same_name(text, local):
+                return choice.value
         return self._convert(parameter, text)
 
     # ------------------------------------------------------------------------------------------- output
@@ -147,16 +172,21 @@ class LocalTable:
         if word == "help":
             print(HELP)
         elif word == "as" and len(words) == 2:
-            self.user = self.table.user(words[1].lower())
+            self.user = self.table.user(words[1].lower(), locale=self.locale)
             print(f"(now typing as {self.user.global_name})")
         elif word == "as" and len(words) == 3 and words[2].lower() == "admin":
             # A server admin: /settings needs Manage Server, /game kick and /game abandon take Manage Channels.
-            self.user = self.table.user(words[1].lower(), manage_guild=True, manage_channels=True)
+            self.user = self.table.user(words[1].lower(), manage_guild=True, manage_channels=True,
+                                        locale=self.locale)
             print(f"(now typing as {self.user.global_name}, who can manage this server)")
         elif word == "commands":
             for command in self.table.bot.tree.walk_commands():
                 if isinstance(command, app_commands.Command):
-                    print(f"/{command.qualified_name} — {command.description}")
+                    path = command.qualified_name.split()
+                    local = [self._local(command_message_id(" ".join(path[:depth]), "name")) or path[depth - 1]
+                             for depth in range(1, len(path) + 1)]
+                    about = self._local(command_message_id(command.qualified_name, "description"))
+                    print(f"/{' '.join(local)} — {about or command.description}")
         elif word == "buttons":
             self._print_components(self._latest())
         elif word == "click" and len(words) >= 2:
@@ -184,6 +214,8 @@ class LocalTable:
             self.show(await self.table.select(message, select["custom_id"], [value], user=self.user))
         elif line.startswith("/"):
             path, options = self.parse(line)
+            if path == "game new" and "language" not in options:
+                options["language"] = self.language  # the table plays in the terminal's language
             self.show(await self.table.command(path, options, user=self.user))
         else:
             print("Commands start with '/'. Type 'help' for the table commands.")
@@ -225,7 +257,7 @@ def run_folder(root: Path, now: datetime.datetime | None = None) -> Path:
 
 
 async def run_local_table(*, database: str | None = None, boards: str | None = None,
-                          script: str | None = None) -> int:
+                          script: str | None = None, language: str = "en") -> int:
     """Play offline until 'quit' or the end of input. Returns a process exit code.
 
     `database` is a SQLite file or a `postgresql://` URL (kept as text: a Path would fold its `//` into `/`).
@@ -237,7 +269,7 @@ async def run_local_table(*, database: str | None = None, boards: str | None = N
               "(a new folder for each run)")
         print("Type 'help' for help; you are alice (switch with 'as bob').")
         async with DiscordHarness(create_bot(db), raise_errors=False, timeout=30.0) as table:
-            local = LocalTable(table, folder)
+            local = LocalTable(table, folder, language)
             async for line in _lines(script):
                 try:
                     if not await local.handle(line.strip()):

@@ -163,15 +163,19 @@ class DiscordHarness(Gateway, RestBackend):
         *,
         global_name: str | None = None,
         permissions: discord.Permissions | int | None = None,
+        locale: str | None = None,
         **flags: bool,
     ) -> FakeUser:
-        """A member by name; ``manage_channels=True`` (any ``discord.Permissions`` flag) adjusts permissions."""
+        """A member by name; ``manage_channels=True`` (any ``discord.Permissions`` flag) adjusts permissions,
+        ``locale="de"`` sets the language of their Discord client (their interactions' `locale`)."""
         user = self.world.users.get(name)
         if user is None:
             user = FakeUser(stable_id("user", name), name, global_name or name.capitalize(), DEFAULT_MEMBER_PERMISSIONS)
             self.world.users[name] = user
         if global_name is not None:
             user.global_name = global_name
+        if locale is not None:
+            user.locale = locale
         unknown = set(flags) - set(discord.Permissions.VALID_FLAGS)
         if unknown:
             raise HarnessError(f"not permission flags: {sorted(unknown)}")

@@ -6,8 +6,11 @@ table (bot/cli/local.py) reads what is typed and prints what this returns.
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 from pathlib import Path
+
+from babel.dates import format_datetime, format_timedelta
 
 from bot.offline.recorder import Message, Reply
 from bot.offline.world import FakeUser, World
@@ -16,9 +19,10 @@ from bot.offline.world import FakeUser, World
 class TerminalClient:
     """Prints replies for one terminal; board images go to ``boards``, numbered in the order they came."""
 
-    def __init__(self, world: World, boards: Path) -> None:
+    def __init__(self, world: World, boards: Path, language: str = "en") -> None:
         self.world = world
         self.boards = boards
+        self.language = language  # the language of the client: how it shows times
         self.image_count = 0
 
     def show(self, replies: list[Reply], viewer: FakeUser) -> None:
@@ -51,7 +55,16 @@ class TerminalClient:
         names = {str(user.id): user.global_name or user.name for user in self.world.users.values()}
         channels = {str(channel.id): channel.name for channel in self.world.channels.values()}
         text = re.sub(r"<#(\d+)>", lambda m: f"#{channels.get(m[1], m[1])}", text)
+        text = re.sub(r"<t:(-?\d+)(?::([tTdDfFR]))?>", lambda m: self.time(int(m[1]), m[2] or "f"), text)
         return re.sub(r"<@!?(\d+)>", lambda m: f"@{names.get(m[1], m[1])}", text)
+
+    def time(self, timestamp: int, style: str) -> str:
+        """A Discord timestamp as the client shows it: "in 1 day" (R, relative to the offline Discord's clock), else
+        the date and time in the client's language."""
+        when = dt.datetime.fromtimestamp(timestamp, dt.UTC)
+        if style == "R":
+            return format_timedelta(when - self.world.clock(), add_direction=True, locale=self.language)
+        return format_datetime(when, "short" if style in "tTdf" else "medium", locale=self.language)
 
     @staticmethod
     def print_components(holder: Reply | Message) -> None:

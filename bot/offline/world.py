@@ -42,6 +42,7 @@ class FakeUser:
     global_name: str | None
     permissions: discord.Permissions
     bot: bool = False
+    locale: str = "en-US"  # the language of the member's Discord client (an interaction's `locale`)
 
     @property
     def mention(self) -> str:
@@ -221,6 +222,7 @@ class World:
         self.application_id = APPLICATION_ID
         self.guild_id = GUILD_ID
         self.guild_name = guild_name
+        self.guild_locale = "en-US"  # the server's preferred locale (Server Settings > Community > Overview)
         self.channels: dict[str, FakeChannel] = {}
         self.threads: dict[int, FakeChannel] = {}  # by id: two threads may share a name
         self.bot_permissions = discord.Permissions(BOT_PERMISSIONS.value)  # what the bot may do in every channel

@@ -39,7 +39,7 @@ from bot import workers
 from bot.core import JSON, Rng, all_games, find_game
 from bot.features import history, stats
 from bot.service import GameService, Player
-from bot.store import Store
+from bot.store import Store, StoreUnavailable
 from rendering import kit, render_board, render_detail
 from rendering.pool import RenderPool
 
@@ -188,32 +188,37 @@ async def long_career(service: GameService, games: int) -> None:
     print(f"  Alice has {games} finished games of The Expedition")
 
 
-async def play_channels(service: GameService, channels: int, stop: asyncio.Event) -> int:
+async def play_channels(service: GameService, channels: int, stop: asyncio.Event) -> tuple[int, int]:
     """Every channel plays Monster Expedition through the service (move, then its board drawn), each moving again
-    as soon as its board is back, until `stop`; how many moves were made."""
+    as soon as its board is back, until `stop`; how many moves were made, and how many the store refused because
+    its deadline passed (a loop held up for seconds leaves the writes queued behind it that long)."""
     game = find_game("monster-expedition")
-    moved = 0
+    moved = refused = 0
 
     async def channel(number: int) -> None:
-        nonlocal moved
+        nonlocal moved, refused
         rnd, id_ = random.Random(number), 700_000 + number
         while not stop.is_set():
-            match = await service.open_match(id_)
-            if match is None or match.status != "active":
-                one, two = Player(3 * number + 100, f"A{number}"), Player(3 * number + 101, f"B{number}")
-                await service.new_match(GUILD, id_, "monster-expedition", one)
-                await service.join(id_, two)
-                match = await service.start(id_, one.user_id)
-            seat = game.to_act(match.state)[0]
-            accepted = await service.act(id_, match.seats[seat].user_id,
-                                         rnd.choice(game.legal_actions(match.state, seat)))
+            try:
+                match = await service.open_match(id_)
+                if match is None or match.status != "active":
+                    one, two = Player(3 * number + 100, f"A{number}"), Player(3 * number + 101, f"B{number}")
+                    await service.new_match(GUILD, id_, "monster-expedition", one)
+                    await service.join(id_, two)
+                    match = await service.start(id_, one.user_id)
+                seat = game.to_act(match.state)[0]
+                accepted = await service.act(id_, match.seats[seat].user_id,
+                                             rnd.choice(game.legal_actions(match.state, seat)))
+            except StoreUnavailable:
+                refused += 1
+                continue
             await service.board(accepted.match)
             moved += 1
 
     tasks = [asyncio.create_task(channel(number)) for number in range(channels)]
     await stop.wait()
     await asyncio.gather(*tasks)
-    return moved
+    return moved, refused
 
 
 async def records_part(args: argparse.Namespace) -> None:
@@ -251,7 +256,9 @@ async def records_part(args: argparse.Namespace) -> None:
                 else:
                     await asyncio.sleep(1.0)
                 stop.set()
-                await playing
+                moved, refused = await playing
+                if refused:
+                    print(f"    ({moved} moves made, {refused} refused: the store's deadline passed)")
             return run
 
         print(f"{args.channels} channels play Monster Expedition through the service (move, then board drawn)")

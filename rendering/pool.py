@@ -27,11 +27,21 @@ View = dict[str, Any]
 Renderer = Callable[[str, View], bytes]
 
 
+WORKER_NICENESS = 10
+"""How much lower than the bot's a worker's CPU priority is (Unix niceness). When the event loop and a board want
+the same core, the loop goes first: with workers at the bot's priority, 50 playing channels lagged the loop 1-4x a
+bare process's lag at the same moment on a busy 2-core machine; niced, no more than the bare process's (issue 25,
+benchmarks/bench_loop_lag.py). An idle core still draws boards at full speed."""
+
+
 def _warm_up(data_root: str | None = None) -> None:
     """A worker's start: import every game's renderer, load the fonts and rasterise the words boards write (with
     every card, monster and location name from the games' data folder `data_root`), so no board pays for them.
-    First the worker ties its life to the bot's: a killed bot leaves no worker behind (rendering/lifeline.py)."""
+    First the worker ties its life to the bot's: a killed bot leaves no worker behind (rendering/lifeline.py); and
+    it steps back in priority, so the event loop never waits for a board to get a core."""
     lifeline.watch_parent()
+    if hasattr(os, "nice"):
+        os.nice(WORKER_NICENESS)
     for module in ("the_expedition", "monster_expedition", "expeditions"):
         __import__(f"rendering.{module}")
     kit.warm_up()

@@ -77,8 +77,11 @@ def board(discord_: DiscordHarness):
 
 
 async def take(discord_: DiscordHarness, user: FakeUser, count: int = 1) -> None:
-    latest = next(m for m in reversed(discord_.channel_messages()) if f"Take {count}" in m.button_labels())
-    replies = await discord_.click(latest, label=f"Take {count}", user=user)
+    """Press "Take <count>" ("Nimm <count>" at a German table) on the current Nim board as `user`."""
+    labels = (f"Take {count}", f"Nimm {count}")
+    latest = next(m for m in reversed(discord_.channel_messages()) if set(labels) & set(m.button_labels()))
+    label = next(label for label in labels if label in latest.button_labels())
+    replies = await discord_.click(latest, label=label, user=user)
     assert not replies.ephemeral(), [r.content for r in replies.ephemeral()]
 
 

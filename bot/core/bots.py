@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from bot.core.protocol import JSON, Game
 from bot.core.rng import Rng
 from bot.core.seats import BOT_LEVELS
-from bot.i18n import Localized, translate
+from bot.i18n import Localized, Text, translate
 
 ONLY_MOVE = "it is the only legal move."
 UCT_C = 0.7  # exploration in [0, 1] rewards: lower than sqrt(2) because rewards are shaped, not just wins
@@ -129,7 +129,12 @@ def explain(game: Game, view: JSON, seat: int, rng: random.Random, language: str
     """The normal bot's suggestion as a sentence, for `/game hint`, in the reader's `language` where the game words
     its reasons in every language."""
     decision = decide(game, view, seat, "normal", rng)
-    reason = (decision.words[language] if decision.words is not None else decision.reason).strip()
+    if decision.words is not None:
+        reason = decision.words[language].strip()
+    elif isinstance(decision.reason, Text):  # a reason worded in every language that reads as English text
+        reason = decision.reason(language).strip()
+    else:
+        reason = decision.reason.strip()
     if decision.reason.strip() == ONLY_MOVE:  # name the move: the buttons' label for it, as the player sees it
         sample = bot_for(game).determinize(game, view, seat, rng)
         wanted = action_key(decision.action)

@@ -166,7 +166,11 @@ def _spawned_children() -> dict[int, int]:
     """This process's spawned worker processes (pid: niceness), from /proc."""
     found = {}
     for task in Path("/proc/self/task").iterdir():
-        for pid in (task / "children").read_text().split():
+        try:
+            children = (task / "children").read_text().split()
+        except OSError:  # a thread that ended meanwhile
+            continue
+        for pid in children:
             try:
                 command = Path(f"/proc/{pid}/cmdline").read_bytes()
             except OSError:

@@ -19,7 +19,9 @@ from bot.core import JSON, RuleError, find_game
 from bot.features import community, outbox
 from bot.features.community import LOBBY_EXPIRY, REMIND, TIMER, settings_for
 from bot.features.scheduler import Due
-from bot.settings import ServerSettings, check_hours, hours_text
+from bot.features.wording import duration_text, game_title, names_and
+from bot.i18n import language_of, translate
+from bot.settings import WHAT_TIMER, ServerSettings, check_hours
 from cogs.common import (
     NO_PINGS,
     button,
@@ -75,55 +77,57 @@ async def prepare_new_game(interaction: discord.Interaction, game: str, mode: st
     settings = await settings_for(service_of(interaction), interaction.guild_id or 0)
     if settings.game_channels and _parent_id(interaction) not in settings.game_channels:
         where = ", ".join(f"<#{channel}>" for channel in settings.game_channels)
-        raise RuleError(f"Games start in {where} on this server (a server manager chooses with /settings channels).")
+        raise RuleError("community.refuse.channels", channels=where)
     in_thread = isinstance(interaction.channel, discord.Thread)
     if in_thread and thread:
-        raise RuleError("This is already a thread: /game new without thread:true opens the game right here.")
+        raise RuleError("community.refuse.already_thread")
     options: JSON = {}
     if timer is not None:
-        options["timer_hours"] = check_hours(timer, "A turn timer", allow_off=True)
+        options["timer_hours"] = check_hours(timer, WHAT_TIMER, allow_off=True)
     key = find_game(game).key
     return NewGame(mode or settings.default_modes.get(key), options,
                    bool(thread if thread is not None else settings.threads) and not in_thread)
 
 
-def thread_name(game_title: str, host_name: str) -> str:
+def thread_name(title: str, host_name: str) -> str:
     """ "Monster Expedition — Alice": the game and its host (Discord allows 100 characters)."""
-    return f"{game_title} — {host_name}"[:100]
+    return f"{title} — {host_name}"[:100]
 
 
 async def open_in_thread(interaction: discord.Interaction, game: str, plan: NewGame, seed: int | None) -> None:
     """/game new in a new public thread of this channel: the lobby is posted there, the channel told where."""
     parent = interaction.channel
     if not isinstance(parent, discord.TextChannel):
-        raise RuleError("Games open in threads of a text channel; this channel cannot hold threads.")
+        raise RuleError("community.refuse.no_threads_here")
     if interaction.app_permissions is not None and not interaction.app_permissions.create_public_threads:
-        raise RuleError("I cannot create threads here (I need the Create Public Threads permission). Ask a server "
-                        "manager, or use thread:false to play in this channel.")
+        raise RuleError("community.refuse.thread_permission")
     service = service_of(interaction)
     host = player_of(interaction)
     title = find_game(game).title
     try:
         thread = await parent.create_thread(name=thread_name(title, host.name), type=discord.ChannelType.public_thread,
                                             auto_archive_duration=THREAD_ARCHIVE_MINUTES,
-                                            reason=f"A game of {title} opened with /game new")
+                                            reason=translate("community.thread.reason",
+                                                             language_of(plan.options.get("language")), game=title))
     except discord.Forbidden:
-        raise RuleError("I cannot create threads here (I need the Create Public Threads permission). Ask a server "
-                        "manager, or use thread:false to play in this channel.") from None
+        raise RuleError("community.refuse.thread_permission") from None
     try:
         match = await service.new_match(interaction.guild_id or 0, thread.id, game, host, mode=plan.mode, seed=seed,
                                         options=plan.options)
     except Exception:
         await thread.delete()  # a refused game leaves no empty thread behind
         raise
+    table = match.language
     if match.status == "active":
-        await desk_of(interaction).post(match.id, note="Your game has started; the board is below.")
+        await desk_of(interaction).post(match.id, note=translate("community.thread.started", table))
     else:
         sent = await thread.send(await lobby_content(service, match), view=lobby_view(match),
                                  allowed_mentions=NO_PINGS)
         await service.set_board_message(match.id, sent.id)
-    await tell(interaction, f"Your game is open in {thread.mention}.")
-    await parent.send(f"{safe_name(host.name)} opened a game of {title} in {thread.mention}: join it there.",
+    await tell(interaction, translate("community.thread.open", language_of(interaction.locale),
+                                      thread=thread.mention))
+    await parent.send(translate("community.thread.announce", table, name=safe_name(host.name),
+                                game=game_title(find_game(game), table), thread=thread.mention),
                       allowed_mentions=NO_PINGS)
 
 
@@ -137,10 +141,10 @@ async def kick_player(interaction: discord.Interaction, player: discord.Member |
     done = await community.kick(service_of(interaction), channel_id_of(interaction), interaction.user.id, player.id,
                                 can_manage_channel=can_manage)
     name = safe_name(done.name)
-    await tell(interaction, f"{name}'s seat is now played by a normal computer player.")
+    await tell(interaction, translate("community.kick.done", language_of(interaction.locale), name=name))
     await interaction.followup.send(
-        f"{safe_name(interaction.user.display_name)} handed {name}'s seat to a normal computer player 🤖. "
-        f"{name} can take it back at any time with /game rejoin.", allowed_mentions=NO_PINGS)
+        translate("community.kick.announce", done.match.language, actor=safe_name(interaction.user.display_name),
+                  name=name), allowed_mentions=NO_PINGS)
     if done.bot_moved:
         await desk_of(interaction).post(done.match.id)
     else:  # the seating changed the match's version: the board's buttons are rebound to it
@@ -152,28 +156,32 @@ async def rejoin_seat(interaction: discord.Interaction) -> None:
     await acknowledge(interaction)
     match = await community.rejoin(service_of(interaction), channel_id_of(interaction), interaction.user.id)
     name = safe_name(interaction.user.display_name)
-    await tell(interaction, "You have your seat back. /game board shows where the game stands.")
-    await interaction.followup.send(f"{name} is back: their seat is theirs again.", allowed_mentions=NO_PINGS)
+    await tell(interaction, translate("community.rejoin.done", language_of(interaction.locale)))
+    await interaction.followup.send(translate("community.rejoin.announce", match.language, name=name),
+                                    allowed_mentions=NO_PINGS)
     await desk_of(interaction).refresh(match.id)  # the board's buttons are rebound to the new version
 
 
 # --------------------------------------------------------------------------------------------- reminders
 
 
-def reminder_view(match_id: int, turn: int) -> discord.ui.View:
+def reminder_view(match_id: int, turn: int, language: str) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
-    view.add_item(button(f"xt:mute:{match_id}:{turn}", "Mute for this turn", emoji="🔕"))
+    view.add_item(button(f"xt:mute:{match_id}:{turn}", translate("reminder.button.mute", language), emoji="🔕"))
     return stopped(view)
 
 
 def stalled_text(reminder: community.Reminder) -> str:
+    """The stall notice, in the table's language."""
     match = reminder.match
-    host = next((seat.name for seat in match.seats if seat.user_id == match.host_id), "the host")
-    who = " and ".join(reminder.names)
-    title = find_game(match.game).title
-    text = (f"⏳ This game of {title} has stalled: {who} has not moved in {hours_text(round(reminder.waited_hours))}. "
-            f"The host ({host}) can hand the seat to a computer player with /game kick, or end the game with "
-            "/game abandon; anyone who can manage this channel can too.")
+    language = match.language
+    host = next((seat.name for seat in match.seats if seat.user_id == match.host_id), None)
+    values = {"game": game_title(find_game(match.game), language), "names": names_and(reminder.names, language),
+              "hours": duration_text(round(reminder.waited_hours), language)}
+    if host is None:
+        text = translate("reminder.stalled_no_host", language, **values)
+    else:
+        text = translate("reminder.stalled", language, host=host, **values)
     return safe_text(text, [seat.name for seat in match.seats])
 
 
@@ -185,12 +193,13 @@ def reminder_message(reminder: community.Reminder) -> dict[str, Any]:
         if host in reminder.user_ids or host <= 0:
             return {"content": stalled_text(reminder), "allowed_mentions": NO_PINGS}
         return {"content": f"<@{host}> {stalled_text(reminder)}", "allowed_mentions": pings([host])}
-    title = find_game(reminder.match.game).title
+    language = reminder.match.language
+    title = game_title(find_game(reminder.match.game), language)
     mentions = " ".join(f"<@{user_id}>" for user_id in reminder.user_ids)
-    return {"content": f"{mentions} — your turn in {title} is waiting "
-                       f"({hours_text(round(reminder.waited_hours))} so far). The board is above; "
-                       "/game board posts it again.",
-            "view": reminder_view(reminder.match.id, reminder.turn), "allowed_mentions": pings(reminder.user_ids)}
+    return {"content": translate("reminder.waiting", language, mentions=mentions, game=title,
+                                 hours=duration_text(round(reminder.waited_hours), language)),
+            "view": reminder_view(reminder.match.id, reminder.turn, language),
+            "allowed_mentions": pings(reminder.user_ids)}
 
 
 async def already_posted(bot: TableBot, channel: discord.PartialMessageable, content: str, since: int) -> bool:
@@ -236,8 +245,9 @@ async def send_reminder(bot: TableBot, work: Due, now: datetime) -> None:
 async def press_mute(interaction: discord.Interaction, fields: dict[str, Any], item: discord.ui.Item[Any]) -> None:
     muted = await community.mute_turn(service_of(interaction), fields["match"], fields["turn"], interaction.user.id,
                                       channel_id=channel_id_of(interaction))
-    await send_private(interaction, "Muted: no more reminders until your turn ends." if muted else
-                       "There is nothing left to mute for this turn.")
+    reader = language_of(interaction.locale)
+    await send_private(interaction, translate("reminder.muted", reader) if muted else
+                       translate("reminder.nothing_to_mute", reader))
 
 
 # --------------------------------------------------------------------------------------------- timers and lobbies
@@ -246,7 +256,8 @@ async def press_mute(interaction: discord.Interaction, fields: dict[str, Any], i
 async def apply_timer(bot: TableBot, work: Due, now: datetime) -> None:
     timed_out = await community.play_overdue_turn(bot.service, work, now)
     if timed_out is not None:
-        await bot.desk.post(timed_out.match.id, note=safe_text(timed_out.note, timed_out.names))
+        await bot.desk.post(timed_out.match.id,
+                            note=safe_text(timed_out.note(timed_out.match.language), timed_out.names))
 
 
 async def expire_lobby(bot: TableBot, work: Due, now: datetime) -> None:
@@ -254,7 +265,7 @@ async def expire_lobby(bot: TableBot, work: Due, now: datetime) -> None:
     if match is None:
         return
     hours = float(work.payload.get("hours", ServerSettings().lobby_expiry_hours))  # as set when it opened
-    note = f"Nobody started this lobby within {hours_text(hours)}, so it expired. Open a new one with /game new."
+    note = translate("community.lobby.expired", match.language, hours=duration_text(hours, match.language))
     channel = bot.get_partial_messageable(match.channel_id)
     message_id = await bot.service.board_message(match.id)
     try:

@@ -21,13 +21,12 @@ from bot.core import RuleError
 from bot.features import outbox
 from bot.features.community import BOARD
 from bot.features.scheduler import Due
+from bot.i18n import translate
 
 if TYPE_CHECKING:
     from cogs.table import TableBot
 
 log = logging.getLogger(__name__)
-
-CHANNEL_GONE = "Its channel was deleted, so the game was abandoned."
 
 
 async def deliver_board(bot: TableBot, work: Due, now: datetime) -> None:
@@ -42,10 +41,12 @@ async def end_games_in(bot: TableBot, channel_ids: list[int]) -> list[int]:
     ended = []
     for channel_id in channel_ids:
         bot.desk.closed.pop(channel_id, None)
-        if await bot.service.open_match(channel_id) is None:
+        found = await bot.service.open_match(channel_id)
+        if found is None:
             continue
-        try:
-            match = await bot.service.abandon(channel_id, 0, can_manage_channel=True, text=CHANNEL_GONE)
+        try:  # the log's line, in the table's language
+            match = await bot.service.abandon(channel_id, 0, can_manage_channel=True,
+                                              text=translate("delivery.channel_gone", found.language))
         except RuleError:  # it ended meanwhile
             continue
         log.info("Channel %s was deleted: its game #%s was abandoned", channel_id, match.id)

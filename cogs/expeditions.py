@@ -11,6 +11,7 @@ from discord.ext import commands
 
 from bot.core.names import contains, same_name
 from bot.games.expeditions import GAME
+from bot.i18n import language_of
 from cogs.common import answers_in_time, channel_id_of, service_of
 from cogs.table import play
 
@@ -19,35 +20,41 @@ ACTION_CHOICES = [app_commands.Choice(name=f"{name} (take the other two)", value
 ODIN_CHOICES = [app_commands.Choice(name=name, value=value)
                 for name, value in (("1 power", "power"), ("1 guile", "guile"), ("$1", "coins"))]
 
-Lister = Callable[[dict[str, Any], int], list[tuple[str, str]]]
+Lister = Callable[[dict[str, Any], int, str], list[tuple[str, str]]]
+"""(state, seat, the reader's language) -> (value, label) pairs."""
 
 
 @answers_in_time
 async def _offer(interaction: discord.Interaction, current: str, lister: Lister) -> list[app_commands.Choice[str]]:
-    """Autocomplete from one of the game's helpers, for the seat to act only; never raises."""
+    """Autocomplete from one of the game's helpers, for the seat to act only, labelled in the reader's language
+    (what they type is matched in any language: the values are ids); never raises."""
     try:
         seen = await service_of(interaction).seen(channel_id_of(interaction), interaction.user.id)
         if seen.game is not GAME or seen.state is None or seen.seat is None:
             return []
         if seen.seat not in GAME.to_act(seen.state):
             return []
-        return [app_commands.Choice(name=label[:100], value=value[:100]) for value, label in lister(seen.state,
-                                                                                                    seen.seat)
-                if contains(current, label) or same_name(current, value)][:25]
+        language = language_of(interaction.locale)
+        offered = lister(seen.state, seen.seat, language)
+        # A name typed in English still finds its option, labelled in the reader's language.
+        english = dict(lister(seen.state, seen.seat, "en")) if language != "en" else {}
+        return [app_commands.Choice(name=label[:100], value=value[:100]) for value, label in offered
+                if contains(current, label) or contains(current, english.get(value, label))
+                or same_name(current, value)][:25]
     except Exception:  # autocomplete must never fail loudly; the command itself explains problems
         return []
 
 
-def _destinations(state: dict[str, Any], seat: int) -> list[tuple[str, str]]:
+def _destinations(state: dict[str, Any], seat: int, language: str) -> list[tuple[str, str]]:
     if "move" not in state["turn"]["remaining"] or state["turn"]["pending"]:
         return []
-    return GAME.legal_destinations(state, seat)
+    return GAME.legal_destinations(state, seat, language)
 
 
-def _playable(state: dict[str, Any], seat: int) -> list[tuple[str, str]]:
+def _playable(state: dict[str, Any], seat: int, language: str) -> list[tuple[str, str]]:
     if "play" not in state["turn"]["remaining"] or state["turn"]["pending"]:
         return []
-    return GAME.playable_cards(state, seat)
+    return GAME.playable_cards(state, seat, language)
 
 
 async def legal_destinations(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:

@@ -232,7 +232,8 @@ class GameCommands(commands.GroupCog, group_name="game", group_description="Star
     async def hint(self, interaction: discord.Interaction) -> None:
         await acknowledge(interaction)
         match = await service_of(interaction).current(channel_id_of(interaction))
-        text = await autoplay.hint_for(service_of(interaction), channel_id_of(interaction), interaction.user.id)
+        text = await autoplay.hint_for(service_of(interaction), channel_id_of(interaction), interaction.user.id,
+                                       reader_language(interaction))
         await tell(interaction, safe_text(text, [seat.name for seat in match.seats]))
 
     @app_commands.command(name="board", description="Post this channel's board again")

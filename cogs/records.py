@@ -11,6 +11,8 @@ from discord.ext import commands
 
 from bot.core import LobbyError, find_game
 from bot.features import history, undo
+from bot.features.wording import game_title
+from bot.i18n import language_of, translate, translate_plural
 from bot.service import MatchRecord
 from cogs.common import NO_PINGS, button, channel_id_of, pings, safe_name, safe_text, send_private, service_of, stopped
 from cogs.controls import register_control
@@ -21,17 +23,20 @@ MESSAGE_CHARS = 1900
 
 def guild_of(interaction: discord.Interaction) -> int:
     if interaction.guild_id is None:
-        raise LobbyError("Game records belong to a server: use this command in a server channel.")
+        raise LobbyError("history.refuse.no_server")
     return interaction.guild_id
 
 
 # --------------------------------------------------------------------------------------------- undo
 
 
-def undo_view(request_id: int) -> discord.ui.View:
+def undo_view(request_id: int, language: str) -> discord.ui.View:
+    """The request's buttons, in the table's language."""
     view = discord.ui.View(timeout=None)
-    view.add_item(button(f"xt:undo:{request_id}:yes", "Approve undo", style=discord.ButtonStyle.success))
-    view.add_item(button(f"xt:undo:{request_id}:no", "Refuse", style=discord.ButtonStyle.danger))
+    view.add_item(button(f"xt:undo:{request_id}:yes", translate("undo.button.approve", language),
+                         style=discord.ButtonStyle.success))
+    view.add_item(button(f"xt:undo:{request_id}:no", translate("undo.button.refuse", language),
+                         style=discord.ButtonStyle.danger))
     return stopped(view)
 
 
@@ -39,26 +44,28 @@ async def ask_undo(interaction: discord.Interaction) -> None:
     """/game undo: at once when nobody else human is seated; else a request the others answer with buttons."""
     await acknowledge(interaction)
     service = service_of(interaction)
+    reader = language_of(interaction.locale)
     result = await undo.request_undo(service, channel_id_of(interaction), interaction.user.id)
     if result.applied:  # one board per turn: a new one only when the turn changed hands
         if result.new_board:
-            await tell(interaction, "Your last move was taken back; the board is posted below.")
+            await tell(interaction, translate("undo.done.new_board", reader))
             await desk_of(interaction).post(result.match.id, interaction=interaction)
         else:
-            await tell(interaction, "Your last move was taken back; the board above shows the position again.")
+            await tell(interaction, translate("undo.done.same_board", reader))
             await desk_of(interaction).refresh(result.match.id)
         return
     request = result.request
     assert request is not None
+    table = result.match.language
     asker = safe_name(interaction.user.display_name)
-    moves = ("their last move" if request.moves == 1
-             else f"their last move ({request.moves} moves, with the ones after it)")
     mentions = " ".join(f"<@{user_id}>" for user_id in request.approvers)
-    await tell(interaction, "Your request is posted below; it is granted when everyone approves, and lapses if a "
-                            "move is made first.")
-    posted = await interaction.followup.send(
-        f"{asker} asks to take back {moves}. {mentions}: approve or refuse.",
-        view=undo_view(request.id), allowed_mentions=pings(request.approvers), wait=True)
+    if request.moves == 1:
+        asked = translate("undo.request.asks", table, name=asker, mentions=mentions)
+    else:
+        asked = translate_plural("undo.request.asks_more", request.moves, table, name=asker, mentions=mentions)
+    await tell(interaction, translate("undo.request.posted_below", reader))
+    posted = await interaction.followup.send(asked, view=undo_view(request.id, table),
+                                             allowed_mentions=pings(request.approvers), wait=True)
 
     async def lapse_when_moved() -> bool:  # a move made first closes the request: its buttons go at once
         text = await undo.lapse_if_moved(service, request.id)
@@ -66,7 +73,7 @@ async def ask_undo(interaction: discord.Interaction) -> None:
             fresh = await service.store.undo_request(request.id)
             return fresh is None or fresh.status != "pending"
         names = [seat.name for seat in result.match.seats]
-        await posted.edit(content=safe_text(text, names), view=None, allowed_mentions=NO_PINGS)
+        await posted.edit(content=safe_text(text(table), names), view=None, allowed_mentions=NO_PINGS)
         return True
 
     desk_of(interaction).watch(result.match.id, lapse_when_moved)
@@ -79,9 +86,10 @@ async def press_undo(interaction: discord.Interaction, fields: dict[str, Any], i
     result = await undo.answer_undo(service, fields["request"], interaction.user.id, fields["answer"] == "yes",
                                     channel_id=channel_id_of(interaction))
     names = [seat.name for seat in result.match.seats]
+    table = result.match.language  # the request's message is the channel's: it stays in the table's language
     pending = result.request is not None and result.request.status == "pending"
-    await interaction.edit_original_response(content=safe_text(result.text, names),
-                                             view=undo_view(result.request.id) if pending and result.request
+    await interaction.edit_original_response(content=safe_text(result.text(table), names),
+                                             view=undo_view(result.request.id, table) if pending and result.request
                                              else None, allowed_mentions=NO_PINGS)
     if result.applied:
         if result.new_board:
@@ -96,42 +104,48 @@ async def press_undo(interaction: discord.Interaction, fields: dict[str, Any], i
 async def show_history(interaction: discord.Interaction, page: int) -> None:
     """/game history: the channel's latest finished games and a page of the server's, privately."""
     await acknowledge(interaction)
+    reader = language_of(interaction.locale)
     found = await history.history(service_of(interaction), guild_of(interaction), channel_id_of(interaction), page)
 
     def lines(matches: list[MatchRecord]) -> list[str]:
         shown = []
         for match in matches:
-            line, names = history.history_line(match)
+            line, names = history.history_line(match, reader)
             shown.append("- " + safe_text(line, names))
         return shown
 
-    parts = [f"**This channel** ({found.channel_total} finished)"]
-    parts += lines(found.channel) or ["- none yet"]
-    parts.append(f"**This server** ({found.server_total} finished) — page {found.page} of {found.pages}")
-    parts += lines(found.server) or ["- none yet"]
-    parts.append("`/game replay match:<number>` shows one; `/game export match:<number>` attaches it as JSON.")
+    none_yet = "- " + translate("history.none_yet", reader)
+    parts = [translate("history.channel_heading", reader, count=found.channel_total)]
+    parts += lines(found.channel) or [none_yet]
+    parts.append(translate("history.server_heading", reader, count=found.server_total, page=found.page,
+                           pages=found.pages))
+    parts += lines(found.server) or [none_yet]
+    parts.append(translate("history.how_to_replay", reader))
     text = "\n".join(parts)
     await tell(interaction, text[:MESSAGE_CHARS])
 
 
 async def post_replay(interaction: discord.Interaction, match_id: int) -> None:
-    """/game replay: a finished game's final board and its whole log as a text file, in the channel."""
+    """/game replay: a finished game's final board and its whole log as a text file, in the channel (in the
+    table's language: the channel reads it)."""
     await acknowledge(interaction)
     service = service_of(interaction)
     match = await history.finished_match(service, guild_of(interaction), match_id)
     if match.state is None:
-        raise LobbyError(f"Game #{match.id} never started: there is no board to show.")
-    log = await history.match_log(service, match)
+        raise LobbyError("history.refuse.no_board", match=str(match.id))
+    table = match.language
+    log = await history.match_log(service, match, table)
     board = await service.board(match, headline="")
     game = find_game(match.game)
-    line, names = history.history_line(match)
+    line, names = history.history_line(match, table)
     files = [discord.File(io.BytesIO(log.encode()),
                           filename=f"{match.game}-{match.id}-log.txt")]
     if board.image is not None:
         files.insert(0, discord.File(io.BytesIO(board.image), filename="board.png",
                                      description=board.alt_text or None))
-    await tell(interaction, f"The replay of game #{match.id} is posted below.")
-    content = f"**Replay of {game.title} game #{match.id}**\n{safe_text(line, names)}\n{safe_text(board.turn, names)}"
+    await tell(interaction, translate("history.replay.posted", language_of(interaction.locale), match=str(match.id)))
+    heading = translate("history.replay.heading", table, game=game_title(game, table), match=str(match.id))
+    content = f"**{heading}**\n{safe_text(line, names)}\n{safe_text(board.turn, names)}"
     await interaction.followup.send(content[:MESSAGE_CHARS], files=files, allowed_mentions=NO_PINGS)
 
 
@@ -143,8 +157,9 @@ async def send_export(interaction: discord.Interaction, match_id: int | None) ->
         match_id = (await service.current(channel_id_of(interaction))).id
     game_key, body = await history.export_file(service, guild_of(interaction), match_id)
     file = discord.File(io.BytesIO(body), filename=f"{game_key}-{match_id}.json")
-    await send_private(interaction, f"Game #{match_id} as JSON. Check it with `expedition-bot replay "
-                                    f"{game_key}-{match_id}.json`.", file=file)
+    text = translate("history.export.sent", language_of(interaction.locale), match=str(match_id),
+                     file=f"{game_key}-{match_id}.json")
+    await send_private(interaction, text, file=file)
 
 
 async def setup(bot: commands.Bot) -> None:

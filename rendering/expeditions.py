@@ -14,6 +14,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
+from bot.i18n import deferred, translate, translate_plural
 from rendering import kit
 from rendering.caches import LruCache, footprint
 
@@ -32,7 +33,47 @@ HIDDEN_FILL = {"south": kit.SAND_DARK, "central": kit.MEADOW_DARK, "north": kit.
 CARD_FILL = {"item": kit.PARCHMENT, "meteorite": kit.LILAC, "quest": kit.PEACH, "character": kit.ICE_BLUE,
              "companion": kit.ICE_BLUE}
 WORKER = {"red": kit.VERMILLION, "blue": kit.BLUE, "green": kit.BLUISH_GREEN, "yellow": kit.YELLOW}
-REGION_WORDS = {"south": "south", "central": "central", "north": "north"}
+REGION_WORDS = {"south": deferred("expeditions.region.south"), "central": deferred("expeditions.region.central"),
+                "north": deferred("expeditions.region.north")}
+REGION_LETTERS = {"south": deferred("expeditions.region.letter_s"), "central": deferred("expeditions.region.letter_c"),
+                  "north": deferred("expeditions.region.letter_n")}
+KIND_WORDS = {"item": deferred("expeditions.kind.item"), "meteorite": deferred("expeditions.kind.meteorite"),
+              "quest": deferred("expeditions.kind.quest"), "character": deferred("expeditions.kind.character"),
+              "companion": deferred("expeditions.kind.companion")}
+COLOUR_WORDS = {"red": deferred("expeditions.colour.red"), "blue": deferred("expeditions.colour.blue"),
+                "green": deferred("expeditions.colour.green"), "yellow": deferred("expeditions.colour.yellow")}
+INITIALS = {"red": deferred("expeditions.board.initial.red"), "blue": deferred("expeditions.board.initial.blue"),
+            "green": deferred("expeditions.board.initial.green"),
+            "yellow": deferred("expeditions.board.initial.yellow")}
+"""A worker's colour as the letter on its disc (German: R, B, Gr, Ge; green and yellow both start with G)."""
+
+
+def language(view: dict[str, Any]) -> str:
+    """The table's language: every word the board draws is in it (the view's names and texts already are)."""
+    return str(view.get("language") or "en")
+
+
+def _word(table: dict[str, str], key: str, lang: str) -> str:
+    return translate(table[key], lang) if key in table else key
+
+
+def money(n: int, lang: str) -> str:
+    return translate("expeditions.money", lang, n=n)
+
+
+def stars_text(n: int, lang: str) -> str:
+    return translate_plural("expeditions.board.stars", n, lang)
+
+
+def whole_items(items: list[str], max_width: int, size: int, lang: str) -> str:
+    """As many whole items as fit, comma-separated, then "+N more" in the board's language: a list is shortened by
+    dropping names, never by cutting one."""
+    for count in range(len(items), -1, -1):
+        rest = len(items) - count
+        text = ", ".join(items[:count]) + (" " + translate("expeditions.board.more", lang, n=rest) if rest else "")
+        if kit.measure(text, size) <= max_width:
+            return text
+    return translate_plural("expeditions.board.cards", len(items), lang)
 
 
 def hex_centre(row: int, col: int, top: int) -> tuple[float, float]:
@@ -67,7 +108,7 @@ def draw_corruption(draw: ImageDraw.ImageDraw, x: float, y: float, tokens: list[
         draw.text((cx, y), str(value), font=kit.font(18, "bold"), fill=label_colour, anchor="mm", role="label")
 
 
-def draw_space(draw: ImageDraw.ImageDraw, space: dict[str, Any], top: int) -> None:
+def draw_space(draw: ImageDraw.ImageDraw, space: dict[str, Any], top: int, lang: str = "en") -> None:
     row, col = space["row"], space["col"]
     x, y = hex_centre(row, col, top)
     points = hex_points(row, col, top)
@@ -78,25 +119,27 @@ def draw_space(draw: ImageDraw.ImageDraw, space: dict[str, Any], top: int) -> No
         box = (x - 52, y - 46, x + 52, y + 46)
         if card is None:
             draw.rounded_rectangle(box, radius=8, outline=kit.INK_MUTED, width=2)
-            draw.text((x, y), "empty", font=kit.font(20), fill=kit.INK_MUTED, anchor="mm")
+            draw.text((x, y), translate("expeditions.board.empty", lang), font=kit.font(20), fill=kit.INK_MUTED,
+                      anchor="mm")
             return
         draw.rounded_rectangle(box, radius=8, fill=CARD_FILL.get(card["kind"], kit.INK), outline=kit.INK_DARK,
                                width=2)
         draw.rectangle((box[0] + 2, box[1] + 2, box[2] - 2, box[1] + 12), fill=WORKER.get(card["colour"], kit.GREY))
-        face = kit.font(19, "semibold")
-        lines = kit.wrap(draw, card["name"], 98, face)[:2]
-        for index, line in enumerate(lines):
+        size, lines = kit.fit_lines(card["name"], 98, 2, (19, 17, 15), "semibold")  # long German words hyphenate
+        face = kit.font(size, "semibold")
+        for index, line in enumerate(lines[:2]):
             draw.text((x, y - 18 + index * 21), line, font=face, fill=kit.INK_DARK, anchor="mm")
-        draw.text((x, y + 32), f"#{space['slot'] + 1} {card['kind']}", font=kit.font(16), fill=kit.INK_DARK,
-                  anchor="mm")
+        kind, face = kit.fitted(f"#{space['slot'] + 1} {_word(KIND_WORDS, card['kind'], lang)}", 100, 16)
+        draw.text((x, y + 32), kind, font=face, fill=kit.INK_DARK, anchor="mm")
         return
     if not space["revealed"]:
         draw.polygon(points, fill=HIDDEN_FILL[space["kind"]], outline=kit.INK_MUTED)
-        draw.text((x, y - 14), space["kind"][0].upper() + "?", font=kit.font(34, "bold"), fill=kit.INK_MUTED,
-                  anchor="mm")
+        draw.text((x, y - 14), _word(REGION_LETTERS, space["kind"], lang) + "?", font=kit.font(34, "bold"),
+                  fill=kit.INK_MUTED, anchor="mm")
         if space["map_token"]:
             draw.rectangle((x - 13, y + 14, x + 13, y + 34), fill=kit.MAP_TOKEN, outline=kit.INK_DARK, width=2)
-            draw.text((x, y + 24), "M", font=kit.font(16, "bold"), fill=kit.INK_DARK, anchor="mm")
+            draw.text((x, y + 24), translate("expeditions.board.map_letter", lang), font=kit.font(16, "bold"),
+                      fill=kit.INK_DARK, anchor="mm")
     else:
         draw.polygon(points, fill=REGION_FILL[space["kind"]], outline=kit.INK_DARK)
         draw.text((x, y - 40), space["label"], font=kit.font(30, "bold"), fill=kit.INK_DARK, anchor="mm")
@@ -107,7 +150,8 @@ def draw_space(draw: ImageDraw.ImageDraw, space: dict[str, Any], top: int) -> No
             tokens = space["corruption"][-4:]
             draw_corruption(draw, x - (len(tokens) - 1) * 16, y + 12, tokens)
         elif space.get("cleared_exposed"):
-            draw.text((x, y + 12), "cleared", font=kit.font(18, "bold"), fill=kit.LEAF_DARK, anchor="mm")
+            draw.text((x, y + 12), translate("expeditions.board.cleared", lang), font=kit.font(18, "bold"),
+                      fill=kit.LEAF_DARK, anchor="mm")
     draw.text((x + 20, y + 50), space["code"], font=kit.font(22, "bold"),
               fill=kit.INK_DARK if space["revealed"] else kit.INK_MUTED, anchor="mm")
     if space.get("mech") is not None:
@@ -116,8 +160,9 @@ def draw_space(draw: ImageDraw.ImageDraw, space: dict[str, Any], top: int) -> No
 
 
 def draw_map(draw: ImageDraw.ImageDraw, view: dict[str, Any], top: int) -> None:
+    lang = language(view)
     for space in view["map"]["spaces"]:
-        draw_space(draw, space, top)
+        draw_space(draw, space, top, lang)
     reachable, current = set(view.get("reachable") or ()), view.get("current")
     if reachable and current is not None:  # where the player to move can move: outlined in their colour
         colour = kit.player_style(int(current["seat"])).colour
@@ -131,7 +176,8 @@ def draw_map(draw: ImageDraw.ImageDraw, view: dict[str, Any], top: int) -> None:
     xs = [hex_centre(4, ord(code[0]) - ord("a"), top)[0] for code in links]
     left, right = min(xs) - 60, max(xs) + 60
     kit.rounded_panel(draw, (left, base_y - 28, right, base_y + 28), fill=kit.CAMP_BROWN, outline=kit.INK_MUTED)
-    draw.text((left + 16, base_y), "Basecamp", font=kit.font(24, "bold"), fill=kit.INK, anchor="lm")
+    draw.text((left + 16, base_y), translate("expeditions.board.basecamp", lang), font=kit.font(24, "bold"),
+              fill=kit.INK, anchor="lm")
     for index, seat in enumerate(view["map"]["basecamp"]["mechs"]):
         kit.draw_token(draw, (right - 26 - index * 44, base_y), 18, kit.player_style(seat))
 
@@ -139,23 +185,27 @@ def draw_map(draw: ImageDraw.ImageDraw, view: dict[str, Any], top: int) -> None:
 def draw_side(draw: ImageDraw.ImageDraw, view: dict[str, Any], top: int, bottom: int) -> None:
     """The glory board, the supply and the decision being made."""
     left, right = SIDE_LEFT, kit.WIDTH - 20
+    lang = language(view)
     kit.rounded_panel(draw, (left, top + 12, right, bottom - 8))
     y = top + 26
-    draw.text((left + 16, y), "Glory (basecamp)", font=kit.font(26, "bold"), fill=kit.INK)
+    draw.text((left + 16, y), translate("expeditions.board.glory_basecamp", lang), font=kit.font(26, "bold"),
+              fill=kit.INK)
     y += 38
     for glory in view["glory"]:
-        draw.text((left + 16, y), glory["title"], font=kit.font(22), fill=kit.INK)
+        title, face = kit.fitted(glory["title"], right - left - 40 - 34 * len(glory["stars"]), 22)
+        draw.text((left + 16, y), title, font=face, fill=kit.INK)
         for index, seat in enumerate(glory["stars"]):
             kit.draw_token(draw, (right - 22 - index * 34, y + 13), 14, kit.player_style(seat))
         y += 34
     y += 10
     bag = view["bag"]
     supply = view["supply"]
-    lines = [f"Deck {view['deck_count']} · discard {len(view['discard'])} · bag {bag['count']}",
-             "Supply: workers " + " ".join(f"{c[0].upper()}{n}" for c, n in supply["workers"].items())
-             + f" · maps {supply['map_tokens']}"]
+    workers = " ".join(f"{_word(INITIALS, c, lang)}{n}" for c, n in supply["workers"].items())
+    lines = [translate("expeditions.board.piles", lang, deck=view["deck_count"], discard=len(view["discard"]),
+                       bag=bag["count"]),
+             translate("expeditions.board.supply", lang, workers=workers, maps=supply["map_tokens"])]
     if view["end"]["triggered_by"] is not None:
-        lines.append("Final round: one more turn each")
+        lines.append(translate("expeditions.board.final_round", lang))
     for line in lines:
         text, face = kit.fitted(line, right - left - 30, 22)
         draw.text((left + 16, y), text, font=face, fill=kit.INK_MUTED)
@@ -164,33 +214,39 @@ def draw_side(draw: ImageDraw.ImageDraw, view: dict[str, Any], top: int, bottom:
     outcome = view.get("outcome")
     if not pending and not outcome:
         y += 8
-        draw.text((left + 16, y), "Face-up cards", font=kit.font(24, "bold"), fill=kit.INK)
+        draw.text((left + 16, y), translate("expeditions.board.face_up", lang), font=kit.font(24, "bold"),
+                  fill=kit.INK)
         y += 34
         for slot, card in enumerate(view["face_up"]):
             if card is None or y > bottom - 60:
                 continue
-            title = f"#{slot + 1} {card['name']} ({card['kind']}, {card['colour']})"
+            title = (f"#{slot + 1} {card['name']} ({_word(KIND_WORDS, card['kind'], lang)}, "
+                     f"{_word(COLOUR_WORDS, card['colour'], lang)})")
             text, face = kit.fitted(title, right - left - 30, 22, "semibold")
             draw.text((left + 16, y), text, font=face, fill=kit.INK)
-            detail = f"core {card['core']}; {card['ability']}"
+            detail = translate("expeditions.board.card_core", lang, core=card["core"], ability=card["ability"])
             if card.get("quest"):
-                detail = f"quest {card['quest']['label']}: {card['quest']['cost']} → {card['quest']['reward']}"
+                detail = translate("expeditions.board.card_quest", lang, label=card["quest"]["label"],
+                                   cost=card["quest"]["cost"], reward=card["quest"]["reward"])
             text, face = kit.fitted(detail, right - left - 44, 19)
             draw.text((left + 28, y + 27), text, font=face, fill=kit.INK_MUTED)
             y += 52
         return
     y += 8
     if outcome:
-        draw.text((left + 16, y), "Final result", font=kit.font(26, "bold"), fill=kit.YELLOW)
+        draw.text((left + 16, y), translate("expeditions.board.final_result", lang), font=kit.font(26, "bold"),
+                  fill=kit.YELLOW)
         y += 36
-        for line in kit.sentences_that_fit(str(outcome["summary"]).split(" Scores:")[0], right - left - 32, 2,
+        verdict = str(outcome.get("verdict") or str(outcome["summary"]).split(" Scores:")[0])
+        for line in kit.sentences_that_fit(verdict, right - left - 32, 2,
                                            24):  # the winner in words; the scores are listed below, best first
             draw.text((left + 16, y), line, font=kit.font(24, "semibold"), fill=kit.INK)
             y += 30
         ranked = sorted(view["players"], key=lambda p: (-p["score"], -p["tiebreak"]))
         for player in ranked:
             kit.draw_token(draw, (left + 30, y + 16), 13, kit.player_style(player["seat"]))
-            line = f"{player['name']}  ${player['score']}  (glory total {player['tiebreak']})"
+            line = translate("expeditions.board.result_line", lang, name=player["name"],
+                             money=money(player["score"], lang), glory=player["tiebreak"])
             text, face = kit.fitted(line, right - left - 70, 22)
             draw.text((left + 52, y + 2), text, font=face, fill=kit.INK)
             y += 32
@@ -229,24 +285,26 @@ def draw_bar(draw: ImageDraw.ImageDraw, x: int, y: int, label: str, value: int, 
     return bx + 206
 
 
-def card_names(cards: list[dict[str, Any]], with_workers: bool = False) -> str:
+def card_names(cards: list[dict[str, Any]], with_workers: bool = False, lang: str = "en") -> str:
     names = []
     for card in cards:
-        mark = f" ({card['worker'][0].upper()})" if with_workers and card.get("worker") else ""
+        mark = f" ({_word(INITIALS, card['worker'], lang)})" if with_workers and card.get("worker") else ""
         names.append(card["name"] + mark)
     return ", ".join(names) if names else "—"
 
 
-def _tucked(player: dict[str, Any], width: int) -> str:
+def _tucked(player: dict[str, Any], width: int, lang: str = "en") -> str:
     """Quests, melds and upgrades: the counts, then as many whole card names as fit (the rest as "+N more")."""
-    counts = f"quests {len(player['quests'])}, melds {len(player['melds'])}, upgrades {len(player['upgrades'])}"
+    counts = translate("expeditions.board.tucked", lang, quests=len(player["quests"]), melds=len(player["melds"]),
+                       upgrades=len(player["upgrades"]))
     names = [card["name"] for key in ("quests", "melds", "upgrades") for card in player[key]]
     if not names:
         return counts
-    return f"{counts}: " + kit.whole_items(names, width - kit.measure(f"{counts}: ", 22), 22)
+    return f"{counts}: " + whole_items(names, width - kit.measure(f"{counts}: ", 22), 22, lang)
 
 
-def draw_mat(draw: ImageDraw.ImageDraw, player: dict[str, Any], top: int, current: bool, where: str) -> None:
+def draw_mat(draw: ImageDraw.ImageDraw, player: dict[str, Any], top: int, current: bool, where: str,
+             lang: str = "en") -> None:
     style = kit.player_style(player["seat"])
     left, right = 20, kit.WIDTH - 20
     kit.rounded_panel(draw, (left, top, right, top + MAT_HEIGHT - 12), fill=kit.PANEL,
@@ -256,16 +314,18 @@ def draw_mat(draw: ImageDraw.ImageDraw, player: dict[str, Any], top: int, curren
     title, face = kit.fitted(title, 560, 28, "bold", 16)
     draw.text((left + 60, top + 12), title, font=face, fill=kit.INK)
     token = player.get("token_text") or ""
-    summary = f"${player['score']}" + (f"   token: {token}" if token else "")
+    summary = money(player["score"], lang) + ("   " + translate("expeditions.board.token", lang, token=token)
+                                              if token else "")
     draw.text((right - 16, top + 14), summary, font=kit.font(26, "semibold"), fill=kit.INK, anchor="ra")
     stars_right = right - 32 - kit.text_width(draw, summary, kit.font(26, "semibold"))
     total = player["stars"] + player["stars_left"]
     for index in range(total):
         draw_star(draw, stars_right - 12 - (total - 1 - index) * 30, top + 30, 13, index < player["stars"])
     y = top + 70
-    x = draw_bar(draw, left + 16, y, "Pow", player["power"], POWER)
-    x = draw_bar(draw, x + 10, y, "Gui", player["guile"], GUILE)
-    info = f"${player['coins']}  maps {player['map_tokens']}  corr {player['corruption_count']}"
+    x = draw_bar(draw, left + 16, y, translate("expeditions.board.power_short", lang), player["power"], POWER)
+    x = draw_bar(draw, x + 10, y, translate("expeditions.board.guile_short", lang), player["guile"], GUILE)
+    info = translate("expeditions.board.mat_info", lang, money=money(player["coins"], lang),
+                     maps=player["map_tokens"], corruption=player["corruption_count"])
     if player["token20"]:
         info += " +20"
     draw.text((x + 10, y), info, font=kit.font(22, "semibold"), fill=kit.INK, anchor="lm")
@@ -273,21 +333,25 @@ def draw_mat(draw: ImageDraw.ImageDraw, player: dict[str, Any], top: int, curren
     for colour, count in player["workers"].items():
         # The worker's colour carries its initial too (R, B, G, Y), so it reads without telling colours apart.
         draw.ellipse((wx, y - 12, wx + 24, y + 12), fill=WORKER.get(colour, kit.GREY), outline=kit.INK_DARK, width=2)
-        draw.text((wx + 12, y), colour[0].upper(), font=kit.font(16, "bold"), fill=kit.INK_DARK, anchor="mm")
+        draw.text((wx + 12, y), _word(INITIALS, colour, lang), font=kit.font(16 if lang == "en" else 13, "bold"),
+                  fill=kit.INK_DARK, anchor="mm")
         draw.text((wx + 28, y), str(count), font=kit.font(22, "bold"), fill=kit.INK, anchor="lm")
         wx += 48
     face = kit.font(22)
     width = right - left - 150
-    rows = [("Hand", kit.whole_items([c["name"] for c in player["hand"]], width, 22) or "—"),
-            ("Active", kit.whole_items(card_names(player["active"], True).split(", "), width, 22)),
-            ("Tucked", _tucked(player, width))]
+    rows = [(translate("expeditions.board.hand", lang),
+             whole_items([c["name"] for c in player["hand"]], width, 22, lang) or "—"),
+            (translate("expeditions.board.active", lang),
+             whole_items(card_names(player["active"], True, lang).split(", "), width, 22, lang)),
+            (translate("expeditions.board.tucked_row", lang), _tucked(player, width, lang))]
     y = top + 96
     for label, text in rows:
         draw.text((left + 16, y), label, font=kit.font(22, "bold"), fill=kit.INK_MUTED)
         text, face = kit.fitted(text, width, 22, "regular", 15)
         draw.text((left + 110, y), text, font=face, fill=kit.INK)
         y += 32
-    draw.text((left + 16, y), f"At {where}", font=kit.font(22), fill=kit.INK_MUTED)
+    draw.text((left + 16, y), translate("expeditions.board.at", lang, place=where), font=kit.font(22),
+              fill=kit.INK_MUTED)
 
 
 def render_detail(view: dict[str, Any]) -> bytes:
@@ -298,18 +362,20 @@ def render_detail(view: dict[str, Any]) -> bytes:
     height = map_bottom + MAT_HEIGHT * len(players) + 16
     image, draw = kit.new_canvas(height)
     current = view["current"]["seat"] if view.get("current") else None
-    scores = [(kit.player_style(p["seat"]), p["name"], f"${p['score']} · {p['stars']} star{'s' * (p['stars'] != 1)}")
+    lang = language(view)
+    scores = [(kit.player_style(p["seat"]), p["name"], f"{money(p['score'], lang)} · {stars_text(p['stars'], lang)}")
               for p in players]
     turn_style = kit.player_style(current) if current is not None else None
-    turn = view["turn"] if not view.get("outcome") else f"Game over: {_p_headline(view).removeprefix('Game over: ')}"
+    turn = view["turn"] if not view.get("outcome") else _p_headline(view)
     kit.header_band(draw, kit.WIDTH, view.get("title", "Expeditions"), turn, view["last_move"], turn_style, scores)
     draw_map(draw, view, header)
     draw_side(draw, view, header, map_bottom)
     places = {s["code"]: f"{s['code']}: {s['label']} {s['name']}" for s in view["map"]["spaces"] if s.get("label")}
+    places["basecamp"] = translate("expeditions.board.basecamp", lang)
     ranked = [player for _, player in _p_places(view)] if view.get("outcome") else players  # the end: best first
     for index, player in enumerate(ranked):
         where = places.get(player["at"], player["at"])
-        draw_mat(draw, player, map_bottom + index * MAT_HEIGHT, player["seat"] == current, where)
+        draw_mat(draw, player, map_bottom + index * MAT_HEIGHT, player["seat"] == current, where, lang)
     # A 128-colour palette keeps every flat colour of the board, halves the encoding time and the file size.
     return kit.encode_png(image.quantize(128, method=Image.Quantize.FASTOCTREE))
 
@@ -390,7 +456,10 @@ def _p_map_layer(view: dict[str, Any]) -> kit.Face:
     """The map, the basecamp and the legend on the board's background, built from cached spaces; the same layer
     comes back as long as nothing on the map changes (most steps of a turn), and a move's new layer is the
     previous one with only the changed spaces repainted."""
+    lang = language(view)
     spaces = view["map"]["spaces"]
+    if lang != "en":  # a space's words (and so its cached piece) are in the board's language
+        spaces = [{**space, "language": lang} for space in spaces]
     mechs = tuple(view["map"]["basecamp"]["mechs"])
     recording = kit.is_recording()  # a layer built for a test carries what it drew; a worker's needs no record
     keys = tuple(repr(space) for space in spaces)  # each space as its piece is cached
@@ -409,7 +478,7 @@ def _p_map_layer(view: dict[str, Any]) -> kit.Face:
 def _p_built(spaces: list[dict[str, Any]], keys: tuple[str, ...], mechs: tuple[int, ...], recording: bool
              ) -> tuple[Image.Image, kit.Recording]:
     """A map layer drawn whole: the background, every space, the basecamp."""
-    base = _p_base()
+    base = _p_base(_spaces_language(spaces))
     image = base.image.copy()
     with kit.building(image) if recording else contextlib.nullcontext(kit.Recording()) as drawn:
         kit.replay(base)
@@ -417,8 +486,13 @@ def _p_built(spaces: list[dict[str, Any]], keys: tuple[str, ...], mechs: tuple[i
             face, mask, origin = _p_space_face(space, key)
             kit.blit(image, face.image, origin, mask)
             kit.replay(face, origin)
-        _p_basecamp(kit.Draw(image), list(mechs))
+        _p_basecamp(kit.Draw(image), list(mechs), _spaces_language(spaces))
     return image, drawn
+
+
+def _spaces_language(spaces: list[dict[str, Any]]) -> str:
+    """The language a map's spaces are drawn in (English when they do not say)."""
+    return str(spaces[0].get("language") or "en") if spaces else "en"
 
 
 def _p_repainted(spaces: list[dict[str, Any]], keys: tuple[str, ...], mechs: tuple[int, ...]
@@ -444,7 +518,7 @@ def _p_repainted(spaces: list[dict[str, Any]], keys: tuple[str, ...], mechs: tup
             basecamp = basecamp or box[3] > _P_BASECAMP_BOX[1]  # the basecamp is drawn over the map's foot
     if basecamp:
         _p_recompose(image, spaces, keys, _P_BASECAMP_BOX)
-        _p_basecamp(kit.Draw(image), list(mechs))
+        _p_basecamp(kit.Draw(image), list(mechs), _spaces_language(spaces))
     return image
 
 
@@ -452,7 +526,7 @@ def _p_recompose(image: Image.Image, spaces: list[dict[str, Any]], keys: tuple[s
                  box: tuple[int, int, int, int]) -> None:
     """Draw `box` of the layer again as a whole build draws it: the background, then every space reaching into
     it in map order (a space's card overhangs its neighbours' edges), so repainting one space is exact."""
-    region = _p_base().image.crop(box)
+    region = _p_base(_spaces_language(spaces)).image.crop(box)
     for space, key in zip(spaces, keys, strict=True):
         left, top, right, bottom = _p_space_box(space["row"], space["col"])
         if left < box[2] and box[0] < right and top < box[3] and box[1] < bottom:
@@ -473,6 +547,7 @@ def _p_space(draw: kit.Draw, space: dict[str, Any], origin: tuple[int, int] = (0
     """One map space as a location tile: its region's colour and landscape, its number on top and its name across
     the middle; the mech and the top corruption below. A face-down tile shows its region and map token."""
     row, col = space["row"], space["col"]
+    lang = str(space.get("language") or "en")
     ox, oy = origin
     x, y = _p_centre(row, col)
     x, y = x - ox, y - oy
@@ -482,7 +557,8 @@ def _p_space(draw: kit.Draw, space: dict[str, Any], origin: tuple[int, int] = (0
         card = space.get("card")
         box = (x - 42, y - 38, x + 42, y + 38)
         if card is None:
-            draw.text((x, y), "empty", font=kit.font(SMALL), fill=kit.INK_MUTED, anchor="mm")
+            draw.text((x, y), translate("expeditions.board.empty", lang), font=kit.font(SMALL), fill=kit.INK_MUTED,
+                      anchor="mm")
             return
         draw.rounded_rectangle(box, radius=6, fill=CARD_FILL.get(card["kind"], kit.INK), outline=kit.INK_DARK)
         draw.rectangle((box[0] + 2, box[1] + 2, box[2] - 2, box[1] + 8), fill=WORKER.get(card["colour"], kit.GREY))
@@ -506,16 +582,19 @@ def _p_space(draw: kit.Draw, space: dict[str, Any], origin: tuple[int, int] = (0
     tall = len(name) > 2  # a long name takes a third line: the number goes up, one piece below
     draw.text((x, y - (41 if tall else 36)), str(space["location"]), font=kit.font(SMALL, "bold"),
               fill=kit.INK_DARK, anchor="mm")
-    name_y = y - (23 if tall else 18 if len(name) > 1 else 6)
+    name_y = y - (25 if tall else 18 if len(name) > 1 else 6)
+    step = 18 if tall else 19  # three lines sit closer, clear of the piece below
     for index, line in enumerate(name):
-        draw.text((x, name_y + index * 19), line, font=kit.font(SMALL, weight), fill=kit.INK_DARK, anchor="mm",
+        draw.text((x, name_y + index * step), line, font=kit.font(SMALL, weight), fill=kit.INK_DARK, anchor="mm",
                   role="card")
     tokens = space["corruption"][-(1 if mech is not None or tall else 2):]
     items = ([("mech", mech)] if mech is not None else []) + [("corruption", t) for t in tokens]
     if items:
         _p_row(draw, x, y + (36 if tall else 31), items[:1] if tall else items)
     elif space.get("cleared_exposed"):
-        draw.text((x, y + 26), "clear", font=kit.font(SMALL, "bold"), fill=kit.LEAF_DARK, anchor="mm")
+        draw.text((x, y + (36 if tall else 26)), translate("expeditions.board.clear", lang),
+                  font=kit.font(SMALL, "bold"),
+                  fill=kit.LEAF_DARK, anchor="mm")
     else:
         kit.terrain(draw, (x, y + 32), kind, 34)
 
@@ -560,30 +639,34 @@ def _p_row(draw: kit.Draw, x: float, row: float, items: list[tuple[str, Any]]) -
         left += widths[kind] + 2
 
 
-def _p_basecamp(draw: kit.Draw, mechs: list[int]) -> None:
+def _p_basecamp(draw: kit.Draw, mechs: list[int], lang: str = "en") -> None:
     y = _P_BASECAMP_Y
     draw.rounded_rectangle((12, y - 20, 12 + 150 + 40 * len(mechs), y + 20), radius=8, fill=kit.CAMP_BROWN)
-    draw.text((22, y), "Basecamp", font=kit.font(SMALL, "bold"), fill=kit.INK, anchor="lm")
+    word, face = kit.fitted(translate("expeditions.board.basecamp", lang), 106, SMALL, "bold", 12)
+    draw.text((22, y), word, font=face, fill=kit.INK, anchor="lm")
     for index, seat in enumerate(mechs):
         kit.draw_token(draw, (138 + index * 40, y), 17, kit.player_style(seat), width=2)
 
 
-@lru_cache(maxsize=1)
-def _p_base() -> kit.Face:
-    """The board's background with the legend under the map: the same for every board."""
+@lru_cache(maxsize=4)
+def _p_base(lang: str = "en") -> kit.Face:
+    """The board's background with the legend under the map: the same for every board of a language."""
     image = Image.new("RGB", (P_W, P_H), kit.BACKGROUND)
     with kit.building(image) as drawn:
-        _p_legend(kit.Draw(image), int(P_TOP + 8 * P_HEX_R + 48))
+        _p_legend(kit.Draw(image), int(P_TOP + 8 * P_HEX_R + 48), lang)
     return kit.Face(image, drawn)
 
 
-def _p_legend(draw: kit.Draw, top: int) -> None:
+def _p_legend(draw: kit.Draw, top: int, lang: str = "en") -> None:
     """What the map's colours and drawings mean, in two lines under it."""
     face = kit.font(SMALL)
     x, y = 12, top + 11
-    draw.text((x, y), "corruption, paid with:", font=face, fill=kit.INK_MUTED, anchor="lm")
-    x += kit.measure("corruption, paid with:", SMALL) + 18
-    for fill, word in ((POWER, "power"), (GUILE, "guile"), (BOTH, "both (the 20)")):
+    paid = translate("expeditions.board.legend_paid", lang)
+    draw.text((x, y), paid, font=face, fill=kit.INK_MUTED, anchor="lm")
+    x += kit.measure(paid, SMALL) + 18
+    for fill, word in ((POWER, translate("expeditions.resource.power", lang)),
+                       (GUILE, translate("expeditions.resource.guile", lang)),
+                       (BOTH, translate("expeditions.board.legend_both", lang))):
         draw.ellipse((x - 10, y - 10, x + 10, y + 10), fill=fill, outline=kit.INK_DARK)
         kit.mark("legend", (x - 10, y - 10, x + 10, y + 10))
         draw.text((x + 15, y), word, font=face, fill=kit.INK_MUTED, anchor="lm")
@@ -593,9 +676,10 @@ def _p_legend(draw: kit.Draw, top: int) -> None:
         draw.rounded_rectangle((x, y - 11, x + 34, y + 11), radius=5, fill=REGION_FILL[kind])
         kit.terrain(draw, (x + 17, y + (4 if kind == "south" else 0)), kind, 26)
         kit.mark("legend", (x, y - 11, x + 34, y + 11))
-        draw.text((x + 40, y), REGION_WORDS[kind], font=face, fill=kit.INK_MUTED, anchor="lm")
-        x += 40 + kit.measure(REGION_WORDS[kind], SMALL) + 16
-    draw.text((x, y), "· dark: face down · M map token", font=face, fill=kit.INK_MUTED, anchor="lm")
+        word = translate(REGION_WORDS[kind], lang)
+        draw.text((x + 40, y), word, font=face, fill=kit.INK_MUTED, anchor="lm")
+        x += 40 + kit.measure(word, SMALL) + 16
+    draw.text((x, y), translate("expeditions.board.legend_hidden", lang), font=face, fill=kit.INK_MUTED, anchor="lm")
 
 
 @lru_cache(maxsize=256)
@@ -625,7 +709,7 @@ def _p_reachable(draw: kit.Draw, view: dict[str, Any]) -> None:
             kit.blit(draw._image, outline, origin, mask)
     x, y = P_SIDE - 12, _P_BASECAMP_Y
     left = 12 + 150 + 40 * len(view["map"]["basecamp"]["mechs"]) + 12  # clear of the basecamp
-    size, lines = kit.fit_lines("outlined: where the mech can move", x - left, 2, (SMALL,))
+    size, lines = kit.fit_lines(translate("expeditions.board.outlined", language(view)), x - left, 2, (SMALL,))
     for index, line in enumerate(lines[:2]):
         draw.text((x, y - 10 * (len(lines[:2]) - 1) + 20 * index), line, font=kit.font(size), fill=kit.INK,
                   anchor="rm")
@@ -657,12 +741,15 @@ def _p_side(draw: kit.Draw, view: dict[str, Any]) -> None:
     x, width = P_SIDE, P_W - 12 - P_SIDE
     y: float = P_TOP
     current = view["current"]["seat"] if view.get("current") else None
+    lang = language(view)
     for player in view["players"]:
         start = y
-        stars = f"{player['stars']} star{'s' if player['stars'] != 1 else ''}"
-        y = _p_player_head(draw, player, x, y, width, f"${player['score']} · {stars}")
+        stars = stars_text(player["stars"], lang)
+        y = _p_player_head(draw, player, x, y, width, f"{money(player['score'], lang)} · {stars}")
         token = player.get("token_text") or ""
-        facts = [f"power {player['power']}", f"guile {player['guile']}", f"hand {len(player['hand'])}"]
+        facts = [translate("expeditions.board.fact_power", lang, n=player["power"]),
+                 translate("expeditions.board.fact_guile", lang, n=player["guile"]),
+                 translate("expeditions.board.fact_hand", lang, n=len(player["hand"]))]
         if token and len(view["players"]) <= 3:  # with four or five players the token stays in the detail board
             facts.append(token)
         y = _p_text(draw, x + 42, y, kit.facts_line(facts), width - 46, kit.INK_MUTED)
@@ -671,7 +758,7 @@ def _p_side(draw: kit.Draw, view: dict[str, Any]) -> None:
             draw.rounded_rectangle((x - 6, start - 4, x + width + 4, y + 2), radius=8, outline=style.colour, width=3)
         y += 10
     if view["end"]["triggered_by"] is not None:
-        _p_text(draw, x, y, "Final round: one more turn each", width, kit.YELLOW, "bold")
+        _p_text(draw, x, y, translate("expeditions.board.final_round", lang), width, kit.YELLOW, "bold")
 
 
 def _p_places(view: dict[str, Any]) -> list[tuple[int, dict[str, Any]]]:
@@ -686,6 +773,7 @@ def _p_results(draw: kit.Draw, view: dict[str, Any], left: int, columns: int) ->
     columns from `left` (one beside the map for one or two players, two across the board for more, with the
     glory board under them). Returns the y below."""
     column_w = (P_W - 12 - left - 8 * (columns - 1)) // columns
+    lang = language(view)
     y_of = [float(P_TOP)] * columns
     row_top = float(P_TOP)
     for index, (place, player) in enumerate(_p_places(view)):
@@ -696,14 +784,22 @@ def _p_results(draw: kit.Draw, view: dict[str, Any], left: int, columns: int) ->
             kit.medal(draw, (x + 17, top + 26), 16, place)
             x += 34
         y = _p_player_head(draw, player, x, top, column_w - (34 if len(view["players"]) > 1 else 0),
-                           f"${player['score']}")
+                           money(player["score"], lang))
         parts = player["score_parts"]
         text_w = column_w - 46 - (34 if len(view["players"]) > 1 else 0)
-        y = _p_text(draw, x + 42, y, f"{money_parts(parts)} · glory {player['tiebreak']}", text_w)
+        y = _p_text(draw, x + 42, y, translate("expeditions.board.result_parts", lang,
+                                                parts=money_parts(parts, lang), glory=player["tiebreak"]), text_w)
         if columns == 1:
             starred = [g["title"] for g in view["glory"] for seat in g["stars"] if seat == player["seat"]]
             if starred:
-                y = _p_text(draw, x + 42, y, "Stars: " + "; ".join(starred), text_w, kit.YELLOW)
+                room = int((P_H - 8 - y) // (SMALL + 4))  # the lines left above the board's foot
+                for count in range(len(starred), 0, -1):  # whole titles only: the rest counted
+                    rest = len(starred) - count
+                    stars = translate("expeditions.board.stars_on", lang, titles="; ".join(starred[:count])) + (
+                        " " + translate("expeditions.board.more", lang, n=rest) if rest else "")
+                    if len(kit.lines(stars, text_w, SMALL)) <= room:
+                        y = _p_text(draw, x + 42, y, stars, text_w, kit.YELLOW)
+                        break
         y_of[column] = y + 12
         if columns > 1 and column == columns - 1:
             row_top = max(y_of)
@@ -712,9 +808,11 @@ def _p_results(draw: kit.Draw, view: dict[str, Any], left: int, columns: int) ->
 
 def _p_glory(draw: kit.Draw, view: dict[str, Any], top: float) -> None:
     """The glory board at the end: each category with the stars placed on it, as the players' pieces."""
-    draw.text((12, top), "Glory: the stars placed", font=kit.font(BIG, "bold"), fill=kit.YELLOW, role="title")
-    draw.text((P_W - 12, top + 4), "the glory total breaks ties", font=kit.font(SMALL), fill=kit.INK_MUTED,
-              anchor="ra")
+    lang = language(view)
+    draw.text((12, top), translate("expeditions.board.glory_title", lang), font=kit.font(BIG, "bold"),
+              fill=kit.YELLOW, role="title")
+    draw.text((P_W - 12, top + 4), translate("expeditions.board.glory_ties", lang), font=kit.font(SMALL),
+              fill=kit.INK_MUTED, anchor="ra")
     y0 = top + 34
     rows = (len(view["glory"]) + 1) // 2
     column_w = (P_W - 24 - 16) // 2
@@ -723,17 +821,20 @@ def _p_glory(draw: kit.Draw, view: dict[str, Any], top: float) -> None:
         x, y = 12 + column * (column_w + 16), y0 + row * 38
         stars = glory["stars"]
         pieces_w = 38 * len(stars)
-        title, _ = kit.fitted(str(glory["title"]), column_w - pieces_w - 8, SMALL, "regular", SMALL)
-        draw.text((x, y + 17), title, font=kit.font(SMALL), fill=kit.INK if stars else kit.INK_MUTED, anchor="lm")
+        size, lines = kit.fit_lines(str(glory["title"]), column_w - pieces_w - 8, 2, (SMALL, 16, 14))
+        for index, line in enumerate(lines[:2]):  # a long (German) title on two lines, never cut
+            draw.text((x, y + 17 + (index - (len(lines[:2]) - 1) / 2) * (size + 2)), line, font=kit.font(size),
+                      fill=kit.INK if stars else kit.INK_MUTED, anchor="lm")
         for number, seat in enumerate(stars):
             kit.draw_token(draw, (x + column_w - 18 - 38 * (len(stars) - 1 - number), y + 17), 17,
                            kit.player_style(int(seat)), width=2)
 
 
-def money_parts(parts: dict[str, Any]) -> str:
+def money_parts(parts: dict[str, Any], lang: str = "en") -> str:
     """Where a final score came from, in dollars as the rulebook counts them."""
-    return (f"coins ${parts['coins']} + upgrades ${parts['upgrades']} + corruption ${parts['corruption']} + "
-            f"stars ${parts['stars']}")
+    return translate("expeditions.board.money_parts", lang, coins=money(parts["coins"], lang),
+                     upgrades=money(parts["upgrades"], lang), corruption=money(parts["corruption"], lang),
+                     stars=money(parts["stars"], lang))
 
 
 
@@ -741,7 +842,8 @@ def _p_summary(view: dict[str, Any]) -> str:
     """The result in words for the alt text (one player: their final score, not a "win")."""
     if len(view["players"]) == 1:
         player = view["players"][0]
-        return f"{player['name']} ends the game with ${player['score']}."
+        return translate("expeditions.board.alone_result", language(view), name=player["name"],
+                         money=money(player["score"], language(view)))
     return str(view["outcome"]["summary"])
 
 
@@ -773,11 +875,15 @@ def render_image(view: dict[str, Any]) -> Image.Image:
 
 
 def _p_headline(view: dict[str, Any]) -> str:
+    lang = language(view)
     if view.get("outcome"):
         if len(view["players"]) == 1:
-            return f"Game over: ${view['players'][0]['score']} in all"
+            return translate("expeditions.board.headline_alone", lang, money=money(view["players"][0]["score"], lang))
         winners = [p["name"] for p in view["players"] if p["seat"] in view["outcome"]["winners"]]
-        return f"Game over: {' and '.join(winners)} win{'s' if len(winners) == 1 else ''}"
+        word = translate("expeditions.word.and", lang)
+        if len(winners) == 1:
+            return translate("expeditions.board.headline_wins", lang, names=winners[0])
+        return translate("expeditions.board.headline_win", lang, names=f" {word} ".join(winners))
     return str(view["turn"])
 
 
@@ -788,20 +894,23 @@ def render(view: dict[str, Any]) -> bytes:
 
 def alt_text(view: dict[str, Any]) -> str:
     """The board in words for the image's description (everything here is public in Expeditions)."""
-    parts = ["Expeditions.", _p_headline(view) + "."]
+    lang = language(view)
+    parts = [f"{view.get('title') or 'Expeditions'}.", _p_headline(view) + "."]
     if view.get("outcome"):
         parts.append(_p_summary(view))
     if view.get("last_move"):
-        parts.append(f"Last move: {view['last_move']}")
+        parts.append(translate("expeditions.board.alt_last_move", lang, move=view["last_move"]))
     places = {s["code"]: f"{s['label']} {s['name']}" for s in view["map"]["spaces"] if s.get("label")}
     for player in view["players"]:
-        where = "the basecamp" if player["at"] == "basecamp" else places.get(player["at"], player["at"])
-        stars = f"{player['stars']} star{'' if player['stars'] == 1 else 's'}"
-        text = f"{player['name']}: ${player['score']}, {stars}, power {player['power']}, guile {player['guile']}"
+        where = (translate("expeditions.place.basecamp", lang) if player["at"] == "basecamp"
+                 else places.get(player["at"], player["at"]))
+        text = translate("expeditions.board.alt_player", lang, name=player["name"], money=money(player["score"], lang),
+                         stars=stars_text(player["stars"], lang), power=player["power"], guile=player["guile"])
         if view.get("outcome") and player.get("score_parts"):
-            text += f" ({money_parts(player['score_parts'])}; glory total {player['tiebreak']})"
-        parts.append(f"{text}, at {where}.")
+            text += " " + translate("expeditions.board.alt_parts", lang, parts=money_parts(player["score_parts"], lang),
+                                    glory=player["tiebreak"])
+        parts.append(translate("expeditions.board.alt_at", lang, text=text, place=where))
     cards = ", ".join(c["name"] for c in view["face_up"] if c)
     if cards:
-        parts.append(f"Face-up cards: {cards}.")
+        parts.append(translate("expeditions.board.alt_face_up", lang, cards=cards))
     return kit.clip_alt(parts)

@@ -8,6 +8,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from babel.numbers import format_decimal
+
+from bot.i18n import translate, translate_plural
 from rendering import kit
 
 ROW_H = 54
@@ -15,17 +18,19 @@ GAP = 14
 
 
 def render(view: dict[str, Any]) -> bytes:
-    """`view`: {"title", "subtitle", "rows": [{"place", "name", "rating", "games", "asker"}], "note"}."""
+    """`view`: {"title", "subtitle", "rows": [{"place", "name", "rating", "games", "asker"}], "note", "language"}."""
+    language = str(view.get("language") or "en")
     rows: list[dict[str, Any]] = list(view.get("rows", []))
     width = kit.PHONE_WIDTH
     height = max(kit.HEADER_H + 2 * GAP + ROW_H * max(len(rows), 1) + (GAP if _detached(rows) else 0) + 40,
                  width // 2)
     image, draw = kit.new_canvas(height, width)
-    kit.phone_header(draw, width, str(view.get("title", "Leaderboard")), str(view.get("subtitle", "")), None)
+    title = view.get("title") or translate("rating.image.default_title", language)
+    kit.phone_header(draw, width, str(title), str(view.get("subtitle", "")), None)
     y = kit.HEADER_H + GAP
     if not rows:
-        draw.text((24, y + 10), str(view.get("note") or "Nobody is rated yet."), font=kit.font(kit.BIG),
-                  fill=kit.INK, role="headline")
+        draw.text((24, y + 10), str(view.get("note") or translate("rating.image.nobody", language)),
+                  font=kit.font(kit.BIG), fill=kit.INK, role="headline")
     for index, row in enumerate(rows):
         if index and row["place"] != rows[index - 1]["place"] + 1:
             y += GAP  # the asker's own row, apart from the top ten
@@ -34,8 +39,8 @@ def render(view: dict[str, Any]) -> bytes:
         middle = y + (ROW_H - 6) / 2
         draw.text((30, middle), f"{row['place']}.", font=kit.font(kit.BIG, "bold"), fill=kit.INK_MUTED,
                   anchor="lm", role="score")
-        rating = f"{row['rating']:.1f}"
-        games = f"{row['games']} game{'s' if row['games'] != 1 else ''}"
+        rating = rating_text(row["rating"], language)
+        games = translate_plural("rating.image.games", int(row["games"]), language)
         right = width - 30
         draw.text((right, middle), rating, font=kit.font(kit.BIG, "bold"), fill=kit.INK, anchor="rm", role="score")
         games_right = right - kit.measure(rating, kit.BIG, "bold") - 24
@@ -62,9 +67,16 @@ def _detached(rows: list[dict[str, Any]]) -> bool:
     return any(i and row["place"] != rows[i - 1]["place"] + 1 for i, row in enumerate(rows))
 
 
+def rating_text(rating: float, language: str) -> str:
+    """A rating with one decimal, as the language writes it ("12.3", "12,3")."""
+    return format_decimal(rating, format="#,##0.0", locale=language)
+
+
 def alt_text(view: dict[str, Any]) -> str:
     """The leaderboard in words for the attachment's description."""
-    parts = [f"{view.get('title', 'Leaderboard')}."]
-    parts += [f"{row['place']}. {row['name']}, rating {row['rating']:.1f} after {row['games']} games."
+    language = str(view.get("language") or "en")
+    parts = [f"{view.get('title') or translate('rating.image.default_title', language)}."]
+    parts += [translate_plural("rating.image.alt_row", int(row["games"]), language, place=str(row["place"]),
+                               name=row["name"], rating=rating_text(row["rating"], language))
               for row in view.get("rows", [])]
     return kit.clip_alt(parts)

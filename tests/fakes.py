@@ -75,26 +75,35 @@ class Nim(Game):
                 for seat in range(len(state["players"])) if seat < len(state["profiles"])}
         return Outcome(scores, (winner,), f"{state['players'][winner]['name']} wins!", wins)
 
+    # German (issue 21) so the tests can play a whole table in German; English stays as the tests know it.
     def describe(self, state: JSON, event: JSON, language: str = "en") -> str:
         name = state["players"][event["seat"]]["name"]
         if event["kind"] == "took":
-            return f"{name} took {event['count']}."
-        return f"{name} took the last stone."
+            return f"{name} nimmt {event['count']}." if language == "de" else f"{name} took {event['count']}."
+        return f"{name} nimmt den letzten Stein." if language == "de" else f"{name} took the last stone."
 
     def turn_text(self, state: JSON, language: str = "en") -> str:
-        return f"{state['players'][state['turn']]['name']} to take 1-3 stones ({state['pile']} left)."
+        name, pile = state["players"][state["turn"]]["name"], state["pile"]
+        if language == "de":
+            return f"{name} nimmt 1–3 Steine ({pile} übrig)."
+        return f"{name} to take 1-3 stones ({pile} left)."
 
     def private_text(self, state: JSON, seat: int, language: str = "en") -> str:
-        return f"Your secret number is {state['players'][seat]['secret']}."
+        secret = state["players"][seat]["secret"]
+        return f"Deine geheime Zahl ist {secret}." if language == "de" else f"Your secret number is {secret}."
 
     def rules_text(self, mode: str, language: str = "en") -> str:
         return "Take 1-3 stones; whoever takes the last stone wins."
 
     def quick_actions(self, state: JSON, seat: int, language: str = "en") -> list[QuickAction]:
-        return [QuickAction(f"Take {a['count']}", a) for a in self.legal_actions(state, seat)]
+        word = "Nimm" if language == "de" else "Take"
+        return [QuickAction(f"{word} {a['count']}", a) for a in self.legal_actions(state, seat)]
 
     def choice_menu(self, state: JSON, seat: int, language: str = "en") -> ChoiceMenu | None:
         """The same choice as a select menu, so the platform's menus are tested too."""
+        if language == "de":
+            options = tuple(QuickAction(f"{a['count']} Stein(e)", a) for a in self.legal_actions(state, seat))
+            return ChoiceMenu("Wie viele Steine?", options)
         options = tuple(QuickAction(f"{a['count']} stone(s)", a) for a in self.legal_actions(state, seat))
         return ChoiceMenu("How many stones?", options)
 

@@ -152,8 +152,8 @@ def test_a_local_session_in_german(tmp_path: Path, capsys: pytest.CaptureFixture
     """`--language de`: the players' Discord speaks German and so does the table; times read as the client shows
     them (the lobby's closing time was printed raw as <t:…:R>)."""
     script = tmp_path / "moves.txt"
-    script.write_text("\n".join(["/game new the-expedition seed:5", "as bob", "/game join", "/game start",
-                                 "as alice", "/game mine", "/game start", "quit"]))
+    script.write_text("\n".join(["/spiel neu spiel:the-expedition startwert:5", "as bob", "/game join",
+                                 "/spiel starten", "as alice", "/game mine", "/game start", "commands", "quit"]))
     assert main(["local", "--language", "de", "--script", str(script), "--boards", str(tmp_path / "boards")]) == 0
     out = capsys.readouterr().out
     assert "Sprache: Deutsch" in out and "1. Alice (Gastgeber)" in out
@@ -162,6 +162,7 @@ def test_a_local_session_in_german(tmp_path: Path, capsys: pytest.CaptureFixture
     assert "Nur der Gastgeber (Alice) kann das Spiel starten." in out
     assert "The Expedition (Standard) hat begonnen. Für dieses Spiel wurde der Startwert 5 gewählt." in out
     assert "Meins zeigen" in out
+    assert "/spiel neu — " in out and "/einstellungen sprache — Die Sprache, in der neue Tische spielen" in out
 
 
 def test_the_local_table_shows_times_readably(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -12,6 +12,7 @@ from PIL import Image
 
 import bot.games  # noqa: F401  (registers every game)
 from bot.core import JSON, find_game
+from bot.core.rng import Rng
 from rendering import kit, render_board, render_detail
 from tests.test_render_boards import random_game
 
@@ -205,4 +206,52 @@ def test_the_expedition_fits_in_both_languages_with_legible_whole_names(game_key
             described = alt_text(view).replace("The Expedition", "")
             if language == "de" and (left := english_left(described, allowed=frozenset(NAMES[:players]))):
                 found.append(f"seed {seed} position {number} alt text: English {left} in {described!r}")
+    assert not found, "\n".join(found[:40]) + f"\n({len(found)} in all)"
+
+
+# --- German boards (issue 21): the same checks with the longer German words --------------------------------------
+
+GERMAN_CASES = [case for case in CASES if case[0] == "expeditions"]
+"""The games whose boards speak German (each game's German helper adds its own)."""
+
+
+def positions_in(language: str, game_key: str, mode: str, players: int, seed: int) -> list[JSON]:
+    """`positions` of a game played at a table of `language` (its log and names are worded in it)."""
+    game = find_game(game_key)
+    state = game.setup(mode, NAMES[:players], Rng(seed, 0), {"profiles": [{}] * players, "language": language})
+    states = [state]
+    chooser = Rng(seed, 10**6)
+    step = 0
+    while (waiting := game.to_act(state)) and step < 6000:
+        step += 1
+        state = game.apply(state, waiting[0], chooser.choice(game.legal_actions(state, waiting[0])),
+                           Rng(seed, step)).state
+        states.append(state)
+    picks = sorted({round(i * (len(states) - 1) / (POSITIONS - 1)) for i in range(POSITIONS)})
+    return [states[i] for i in picks]
+
+
+@pytest.mark.parametrize(("game_key", "mode", "players"), GERMAN_CASES)
+def test_german_boards_fit_nothing_overlaps_or_is_cut(game_key: str, mode: str, players: int) -> None:
+    """German words are longer: every board still fits, no text overlaps, and the names on the public board are
+    whole (broken only where the German patterns hyphenate, never cut with "…")."""
+    game = find_game(game_key)
+    found: list[str] = []
+    for seed in (3, 11):
+        for number, state in enumerate(positions_in("de", game_key, mode, players, seed)):
+            view = {**game.view(state, None), "language": "de"}
+            for kind, render in (("public", render_board), ("detail", render_detail)):
+                found += [f"seed {seed} position {number} {kind}: {p}" for p in checked(render, game_key, view)]
+            with kit.recording() as drawn:
+                render_board(game_key, view)
+            found += [f"seed {seed} position {number}: cut {t.text!r}" for t in drawn
+                      if t.role in ("name", "card") and "…" in t.text]
+            if view.get("outcome") and players > 2:  # the results take the whole board: no map
+                continue
+            tiles = " ".join(t.text for t in drawn if t.role == "card")
+            joined = tiles.replace("- ", "").replace("-\n", "")
+            for space in view["map"]["spaces"]:
+                name = space.get("name") or (space.get("card") or {}).get("name")
+                if name and not all(word in joined for word in name.split()):
+                    found.append(f"seed {seed} position {number}: {name!r} not whole in {tiles!r}")
     assert not found, "\n".join(found[:40]) + f"\n({len(found)} in all)"

@@ -9,7 +9,7 @@ from pathlib import Path
 from bot.app import create_bot
 from bot.core import JSON
 from bot.features import install
-from bot.offline import DiscordHarness
+from bot.offline import DiscordHarness, Message, Reply
 from bot.service import GameService, Player, latest_move, story_text
 from bot.store import Store
 from tests.fakes import tiny_png
@@ -60,8 +60,10 @@ async def test_a_german_table_and_an_english_table_in_one_server(database: Path)
         await discord_.command("game start", user=alice, channel=german)
         board = discord_.last_public_message(german, with_components=True)
         assert board.button_labels()[-2:] == ["Meins zeigen", "Details"]
+        assert board.content.split("\n")[0] == "Test Nim (Standard) hat begonnen."  # the story, in German
+        assert "Language: English" in discord_.last_public_message(english).content  # the other table unchanged
         # A German member who is not playing presses a button: refused in German; Bob, in English, at the same board.
-        stranger = await discord_.click(board, label="Take 1", user=discord_.user("dave", locale="de"))
+        stranger = await discord_.click(board, label="Nimm 1", user=discord_.user("dave", locale="de"))
         assert stranger.ephemeral()[-1].content == (
             "Du spielst in diesem Spiel nicht mit, also sind seine Schaltflächen nicht für dich.")
         mine = await discord_.command("game mine", user=discord_.user("dave", locale="de"), channel=german)
@@ -87,6 +89,55 @@ async def test_a_german_table_and_an_english_table_in_one_server(database: Path)
         final = discord_.channel_messages(german)[-2]
         assert "Dieses Spiel wurde abgebrochen." in final.content
         assert final.button_labels() == ["Meins zeigen", "Details"]
+
+
+def _words(message: Message | Reply) -> list[str]:
+    """Everything a message shows in words: its text, buttons, menus and its image's alt text."""
+    words = [message.content or "", *message.button_labels()]
+    for select in message.selects():
+        words += [select.get("placeholder") or "", *(option["label"] for option in select.get("options", []))]
+    return words + [sent.description or "" for sent in message.files]
+
+
+async def test_a_whole_german_table_reads_german_in_public_and_each_reader_in_private(database: Path) -> None:
+    """Every public word of a German table, from the lobby to the final board, is German (the test game speaks
+    German too, apart from its result line); an English player at it reads English in private."""
+    async with DiscordHarness(create_bot(database, poll_seconds=None)) as discord_:
+        alice, bob = discord_.user("alice", locale="de"), discord_.user("bob", locale="en-US")
+        await discord_.command("game new", {"game": "test-nim", "seed": 4, "language": "de"}, user=alice)
+        await discord_.command("game join", user=bob)
+        started = await discord_.command("game start", user=alice)
+        first = started.public()[-1]
+        pile = (await discord_.bot.service.current(discord_.default_channel.id)).state["pile"]  # type: ignore[attr-defined]
+        assert first.content.split("\n") == ["Test Nim (Standard) hat begonnen. Für dieses Spiel wurde der "
+                                             "Startwert 4 gewählt.", f"<@{alice.id}> — Alice nimmt 1–3 Steine "
+                                             f"({pile} übrig)."]
+        players = {0: alice, 1: bob}
+        turn = 0
+        live: list[str] = []  # each board while it has its controls (an old board loses them)
+        while True:
+            board = discord_.last_public_message(with_components=True)
+            if not any(label.startswith("Nimm") for label in board.button_labels()):
+                break
+            live += _words(board)
+            mover = players[turn]
+            await discord_.click(board, label=f"Nimm {min(3, pile)}", user=mover)
+            pile -= min(3, pile)
+            turn = 1 - turn
+        mine = await discord_.command("game mine", user=bob)
+        assert mine.last.content.startswith("Your secret number is ")  # the reader's language, not the table's
+        refused = await discord_.click(board, label="Meins zeigen", user=discord_.user("carol", locale="de"))
+        assert refused.last.content == "Du spielst in diesem Spiel nicht mit, also gibt es nichts Privates zu zeigen."
+
+        final = discord_.channel_messages()[-1]
+        result = final.content.split("\n")[-1]
+        assert result in ("**Alice wins!**", "**Bob wins!**")  # the test game's own result line is English
+        shown = [word for message in discord_.channel_messages() for word in _words(message)] + live
+        shown.remove(final.content)
+        shown.append(final.content.removesuffix(result))
+        assert [word for word in shown if english_left(word, allowed=NAMES)] == []
+        assert "Wie viele Steine?" in shown and "Alice nimmt 3." in "\n".join(shown)
+        assert discord_.last_public_message(with_components=True).button_labels() == ["Meins zeigen", "Details"]
 
 
 async def test_the_server_setting_and_its_discord_language_choose_a_new_tables_language(database: Path) -> None:

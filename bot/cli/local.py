@@ -20,7 +20,9 @@ from discord import app_commands
 
 from bot.app import create_bot
 from bot.cli.config import database_location
+from bot.command_translator import choice_message_id, command_message_id, option_message_id
 from bot.core.names import same_name
+from bot.i18n import DEFAULT_LANGUAGE, message_ids, translate
 from bot.offline import DiscordHarness, FakeUser, HarnessError, Message, Reply, TerminalClient
 from bot.store.engines import redact
 
@@ -52,9 +54,20 @@ class LocalTable:
 
     # ------------------------------------------------------------------------------------------- parsing
 
+    def _local(self, message_id: str) -> str | None:
+        """The name Discord shows this table's players in their language ("/spiel neu" with --language de), if the
+        command tree registers one: they may type it as well as the English one."""
+        if self.language == DEFAULT_LANGUAGE or message_id not in message_ids(self.language):
+            return None
+        return translate(message_id, self.language)
+
+    def _named(self, commands: list[Any], name: str) -> Any:
+        return next((c for c in commands if c.name == name), None) or next(
+            (c for c in commands if self._local(command_message_id(c.qualified_name, "name")) == name), None)
+
     def _command(self, tokens: list[str]) -> tuple[str, app_commands.Command[Any, ..., Any], list[str]]:
         tree = self.table.bot.tree
-        node: Any = tree.get_command(tokens[0].lstrip("/"))
+        node: Any = self._named(tree.get_commands(), tokens[0].lstrip("/"))
         if node is None:
             raise HarnessError(f"There is no command /{tokens[0].lstrip('/')}. Type 'commands' to list them.")
         path = [node.name]
@@ -63,7 +76,7 @@ class LocalTable:
             if not rest:
                 names = ", ".join(c.name for c in node.commands)
                 raise HarnessError(f"/{' '.join(path)} needs a subcommand: {names}")
-            child = node.get_command(rest[0])
+            child = self._named(node.commands, rest[0])
             if child is None:
                 names = ", ".join(c.name for c in node.commands)
                 raise HarnessError(f"/{' '.join(path)} has no subcommand {rest[0]!r}; it has: {names}")
@@ -94,12 +107,16 @@ class LocalTable:
         """"/game new the-expedition seed:7" -> ("game new", {"game": "the-expedition", "seed": 7})."""
         path, command, rest = self._command(shlex.split(line))
         parameters = {p.display_name: p for p in command.parameters}
+        for parameter in command.parameters:  # and by the name the players' Discord shows ("spiel:")
+            local = self._local(option_message_id(command.qualified_name, parameter.name, "name"))
+            if local:
+                parameters.setdefault(local, parameter)
         options: dict[str, Any] = {}
         positional: list[str] = []
         for token in rest:
             name, colon, value = token.partition(":")
             if colon and name in parameters:
-                options[name] = self._value(parameters[name], value)
+                options[parameters[name].display_name] = self._value(parameters[name], value)
             else:
                 positional.append(token)
         free = [p for p in command.parameters if p.display_name not in options]
@@ -121,6 +138,10 @@ class LocalTable:
             if not name:
                 raise HarnessError(f"{parameter.display_name} needs a channel's name, such as #games")
             return self.table.channel(name)
+        for choice in parameter.choices:  # a choice by the name the players' Discord shows ("Englisch")
+            local = self._local(choice_message_id(choice.name))
+            if local and same_name(text, local):
+                return choice.value
         return self._convert(parameter, text)
 
     # ------------------------------------------------------------------------------------------- output
@@ -161,7 +182,11 @@ class LocalTable:
         elif word == "commands":
             for command in self.table.bot.tree.walk_commands():
                 if isinstance(command, app_commands.Command):
-                    print(f"/{command.qualified_name} — {command.description}")
+                    path = command.qualified_name.split()
+                    local = [self._local(command_message_id(" ".join(path[:depth]), "name")) or path[depth - 1]
+                             for depth in range(1, len(path) + 1)]
+                    about = self._local(command_message_id(command.qualified_name, "description"))
+                    print(f"/{' '.join(local)} — {about or command.description}")
         elif word == "buttons":
             self._print_components(self._latest())
         elif word == "click" and len(words) >= 2:

@@ -22,6 +22,8 @@ from bot.core.errors import LobbyError, NotYourTurn, StaleBoard
 from bot.core.protocol import JSON, Game
 from bot.core.registry import find_game
 from bot.core.seats import BOT_LEVELS, bot_level, bot_name, bot_user_id, is_bot
+from bot.i18n import Localized, Text, deferred, deferred_plural, translate
+from bot.service import mode_title
 
 if TYPE_CHECKING:
     from bot.service import GameService
@@ -104,9 +106,11 @@ class BotRun:
         else:
             self.lines.append((name, list(sentences)))
 
-    def text(self) -> str:
-        """The run as one line per bot ("🤖 Bot 2 (hard): banked two 6s. Captured Waldtroll.")."""
-        return "\n".join(f"{name}: {' '.join(s for s in sentences if s) or 'moved.'}" for name, sentences in self.lines)
+    def text(self, language: str = "en") -> str:
+        """The run as one line per bot ("🤖 Bot 2 (hard): banked two 6s. Captured Waldtroll."), in the table's
+        `language` (the sentences are the games' own, already in it)."""
+        moved = translate("community.bot.moved", language)
+        return "\n".join(f"{name}: {' '.join(s for s in sentences if s) or moved}" for name, sentences in self.lines)
 
     def __bool__(self) -> bool:
         return bool(self.lines)
@@ -247,30 +251,33 @@ async def _post_board_left_behind(service: GameService, match: MatchRecord,
     return True
 
 
-def _host_name(match: MatchRecord) -> str:
+TABLE_FULL = deferred_plural("community.bot.refuse.full")
+
+
+def _not_host(match: MatchRecord, message_id: str) -> LobbyError:
+    """A refusal for someone who is not the host, naming the host."""
     host = match.user_at(match.seat_of(match.host_id) or 0)
-    return host.name if host is not None else "who opened the lobby"
+    return LobbyError(message_id, host=host.name if host is not None else Text.of("community.bot.host_unknown"))
 
 
 async def add_bot(service: GameService, channel_id: int, user_id: int, level: str) -> MatchRecord:
     """The host seats a computer player of `level` in the lobby ("🤖 Bot 2 (hard)")."""
     if level not in BOT_LEVELS:
-        raise LobbyError(f"There is no bot level '{level}'. Choose one of: {', '.join(BOT_LEVELS)}.")
+        raise LobbyError("community.bot.refuse.level", level=level, levels=", ".join(BOT_LEVELS))
     async with service.tables.lock(channel_id):
         match = await service.tables.lobby(channel_id)
         if user_id != match.host_id:
-            raise LobbyError(f"Only the host ({_host_name(match)}) can seat computer players.")
+            raise _not_host(match, deferred("community.bot.refuse.add_not_host"))
         game = find_game(match.game)
         mode = game.mode(match.mode)
         if len(match.seats) >= mode.max_players:
-            raise LobbyError(f"This game is full: {game.title} ({mode.title}) seats at most {mode.max_players} "
-                             "players.")
+            raise LobbyError(TABLE_FULL, game=game.title, mode=mode_title(mode), count=mode.max_players)
         used = {-seat.user_id % 100 for seat in match.seats if is_bot(seat.user_id)}
         number = min(n for n in range(1, 100) if n not in used)
         name = bot_name(level, len(match.seats) + 1)
         seats = [(s.user_id, s.name) for s in match.seats] + [(bot_user_id(level, number), name)]
         await service.tables.record(match, "joined", user_id=user_id, seat=len(match.seats), seats=seats,
-                              text=f"{name} joined.")
+                              text=translate("community.bot.joined", match.language, name=name))
         return await service.tables.reload(match)
 
 
@@ -279,35 +286,36 @@ async def remove_bot(service: GameService, channel_id: int, user_id: int) -> Mat
     async with service.tables.lock(channel_id):
         match = await service.tables.lobby(channel_id)
         if user_id != match.host_id:
-            raise LobbyError(f"Only the host ({_host_name(match)}) can remove computer players.")
+            raise _not_host(match, deferred("community.bot.refuse.remove_not_host"))
         bots = [seat for seat in match.seats if is_bot(seat.user_id)]
         if not bots:
-            raise LobbyError("No computer player is seated. Seat one with /game add-bot.")
+            raise LobbyError("community.bot.refuse.none_seated")
         leaving = bots[-1]
         seats = [(s.user_id, s.name) for s in match.seats if s.user_id != leaving.user_id]
-        await service.tables.record(match, "left", user_id=user_id, seats=seats, text=f"{leaving.name} left.")
+        await service.tables.record(match, "left", user_id=user_id, seats=seats,
+                                    text=translate("community.bot.left", match.language, name=leaving.name))
         return await service.tables.reload(match)
 
 
 _NO_HINT = {
-    "lobby": "The game here has not started yet, so there is no move to suggest: the host starts it with Start or "
-             "/game start.",
-    "finished": "The game in this channel is over, so there is no move to suggest. See the result with /game board, "
-                "or start a new one with /game new.",
-    "abandoned": "The game in this channel (#{id}) was abandoned, so there is no move to suggest. Start another "
-                 "with /game new; /game replay match:{id} shows how it went.",
+    "lobby": deferred("community.hint.refuse.lobby"),
+    "finished": deferred("community.hint.refuse.finished"),
+    "abandoned": deferred("community.hint.refuse.abandoned"),
 }
+NO_GAME_HINT = deferred("community.hint.refuse.no_game")
 
 
-async def hint_for(service: GameService, channel_id: int, user_id: int) -> str:
-    """`/game hint`: the normal bot's move for the asking player and why, for their eyes only."""
+async def hint_for(service: GameService, channel_id: int, user_id: int, language: str = "en") -> str:
+    """`/game hint`: the normal bot's move for the asking player and why, for their eyes only (in the reader's
+    `language`)."""
     seen = await service.seen(channel_id, user_id)
     if seen.state is None or seen.match.status != "active":  # say what can be done instead
-        raise LobbyError(_NO_HINT.get(seen.match.status, "There is no game under way here to give a hint for.")
-                         .format(id=seen.match.id))
+        raise LobbyError(_NO_HINT.get(seen.match.status, NO_GAME_HINT),
+                         id=str(seen.match.id))
     if seen.seat is None:
-        raise NotYourTurn("You are not playing in this game, so there is no move of yours to suggest.")
+        raise NotYourTurn("community.hint.refuse.not_playing")
     if seen.seat not in seen.game.to_act(seen.state):
-        raise NotYourTurn(f"It is not your turn. {seen.game.turn_text(seen.state)}")
+        turn = Localized(en=seen.game.turn_text(seen.state, "en"), de=seen.game.turn_text(seen.state, "de"))
+        raise NotYourTurn("community.hint.refuse.not_your_turn", turn=turn)
     suggestion = await hint(seen.game, seen.state, seen.seat, move_seed(seen.match))
-    return f"Hint: {suggestion}"
+    return translate("community.hint.text", language, suggestion=suggestion)

@@ -15,7 +15,9 @@ from typing import TYPE_CHECKING, Any
 from bot.core import JSON, Game, LobbyError, NotYourTurn, find_game
 from bot.core.seats import bot_name, bot_user_id, is_bot
 from bot.features import autoplay
-from bot.settings import ServerSettings, change_setting, hours_text, server_settings
+from bot.features.wording import duration_text, game_title, names_and
+from bot.i18n import translate
+from bot.settings import ServerSettings, change_setting, server_settings
 from bot.store import CommunityChange, MatchRecord, NewWork, ScheduledWork, SeatOwner
 
 if TYPE_CHECKING:
@@ -210,7 +212,7 @@ async def mute_turn(service: GameService, match_id: int, turn: int, user_id: int
         raise InvalidControl()
     seat = match.seat_of(user_id)
     if seat is None or seat not in _still_waiting(match, {"seats": [seat]}):
-        raise NotYourTurn("Only the player these reminders are for can mute them, and only while it is their turn.")
+        raise NotYourTurn("reminder.refuse.not_yours")
     clock = service.planner.clock if service.planner is not None else utc_now
     return await service.store.cancel_work(match.id, (REMIND,), clock(), payload_turn=turn)
 
@@ -229,7 +231,19 @@ class TimedOut:
 
     match: MatchRecord
     names: tuple[str, ...]
-    note: str
+    hours: float
+    game: Game
+    skipped: bool  # the game's own pass was played
+    fallback: bool  # the server skips turns, but the game has no pass: a computer player moved instead
+
+    def note(self, language: str) -> str:
+        """What the channel is told, in the table's `language`."""
+        names, hours = names_and(self.names, language), duration_text(self.hours, language)
+        if self.skipped and not self.fallback:
+            return translate("timer.skipped", language, names=names, hours=hours)
+        if self.fallback:
+            return translate("timer.no_pass", language, names=names, hours=hours, game=game_title(self.game, language))
+        return translate("timer.played", language, names=names, hours=hours)
 
 
 async def play_overdue_turn(service: GameService, work: ScheduledWork, now: datetime) -> TimedOut | None:
@@ -251,7 +265,7 @@ async def play_overdue_turn(service: GameService, work: ScheduledWork, now: date
         settings = await server_settings(store, match.guild_id)
         game = find_game(match.game)
         names = tuple(record.name for seat in seats if (record := match.user_at(seat)) is not None)
-        hours = hours_text(timer_hours_of(match, settings))
+        hours = timer_hours_of(match, settings)
         skipped = fallback = False
         for _ in range(1000):  # a turn of many steps is played to its end; the bound only guards against a bug
             waiting = _still_waiting(match, work.payload)
@@ -272,15 +286,7 @@ async def play_overdue_turn(service: GameService, work: ScheduledWork, now: date
             match = (await service.commit(match, record.user_id, action, match.version)).match
         match = await service.after_move(match)
         await store.finish_work(work.id, now)  # usually done already: the move replaced the turn's work
-    who = " and ".join(names)
-    if skipped and not fallback:
-        note = f"⏰ {who} did not move within {hours}: the turn was skipped."
-    elif fallback:
-        note = (f"⏰ {who} did not move within {hours}. {game.title} has no pass in its rules, so a normal computer "
-                "player took the turn instead of skipping it.")
-    else:
-        note = f"⏰ {who} did not move within {hours}: a normal computer player took the turn."
-    return TimedOut(match, names, note)
+    return TimedOut(match, names, hours, game, skipped=skipped, fallback=fallback)
 
 
 # --------------------------------------------------------------------------------------------- lobbies
@@ -303,7 +309,8 @@ async def expire_lobby(service: GameService, work: ScheduledWork, now: datetime)
         if match.status != "lobby":
             await service.store.finish_work(work.id, now)
             return None
-        await service.tables.record(match, "abandoned", status="abandoned", text="The lobby expired without starting.")
+        await service.tables.record(match, "abandoned", status="abandoned",
+                                    text=translate("community.log.lobby_expired", match.language))
         return await service.tables.reload(match)
 
 
@@ -323,18 +330,16 @@ async def kick(service: GameService, channel_id: int, actor_id: int, target_id: 
     async with service.tables.lock(channel_id):
         match = await service.tables.open(channel_id)
         if actor_id != match.host_id and not can_manage_channel:
-            raise LobbyError("Only the host, or someone who can manage this channel, can hand a seat to a computer "
-                             "player.")
+            raise LobbyError("community.refuse.kick_not_host")
         if match.status == "lobby":
-            raise LobbyError("The game has not started: in a lobby a player leaves with /game leave, and the host "
-                             "can /game abandon it.")
+            raise LobbyError("community.refuse.kick_in_lobby")
         seat = match.seat_of(target_id)
         if seat is None or is_bot(target_id):
-            raise LobbyError("That member is not playing in this game: only a seated player can be replaced.")
+            raise LobbyError("community.refuse.kick_not_seated")
         if target_id == actor_id:
-            raise LobbyError("You cannot hand your own seat to a computer player; /game abandon ends the game.")
+            raise LobbyError("community.refuse.kick_self")
         if not any(not is_bot(s.user_id) and s.user_id != target_id for s in match.seats):
-            raise LobbyError("That would leave only computer players at the table; /game abandon ends the game.")
+            raise LobbyError("community.refuse.kick_last_person")
         record = match.user_at(seat)
         assert record is not None
         used = {-s.user_id % 100 for s in match.seats if is_bot(s.user_id)}
@@ -343,8 +348,8 @@ async def kick(service: GameService, channel_id: int, actor_id: int, target_id: 
         seats = [(bot_user_id("normal", number) if s.seat == seat else s.user_id, s.name) for s in match.seats]
         owner = SeatOwner(match.id, seat, target_id, record.name, actor_id)
         await service.tables.record(match, "kicked", user_id=actor_id, seat=seat, seats=seats,
-                              text=f"{record.name}'s seat was handed to a normal computer player "
-                                   f"({bot_name('normal', seat + 1)}).",
+                              text=translate("community.log.kicked", match.language, name=record.name,
+                                             bot=bot_name("normal", seat + 1)),
                               community=CommunityChange(owners_set=(owner,)))
         kicked = await service.tables.reload(match)
         played = await service.after_move(kicked)
@@ -357,11 +362,10 @@ async def rejoin(service: GameService, channel_id: int, user_id: int) -> MatchRe
         match = await service.tables.open(channel_id)
         owners = [o for o in await service.store.seat_owners(match.id) if o.user_id == user_id]
         if match.status != "active" or not owners:
-            raise LobbyError("You have no seat to take back here: /game rejoin is for a player whose seat was "
-                             "handed to a computer player with /game kick.")
+            raise LobbyError("community.refuse.no_seat_to_take_back")
         owner = owners[0]
         seats = [(user_id if s.seat == owner.seat else s.user_id, s.name) for s in match.seats]
         await service.tables.record(match, "rejoined", user_id=user_id, seat=owner.seat, seats=seats,
-                              text=f"{owner.name} took their seat back from the computer player.",
+                              text=translate("community.log.rejoined", match.language, name=owner.name),
                               community=CommunityChange(owners_cleared=(owner.seat,)))
         return await service.tables.reload(match)

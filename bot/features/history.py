@@ -18,6 +18,9 @@ from bot.core import JSON, LobbyError, RuleError, find_game
 from bot.core.replay import RecordedStep, Replayer, Rewind
 from bot.core.rng import ReplayDivergence
 from bot.core.seats import is_bot
+from bot.features.wording import game_title, names_and
+from bot.i18n import translate
+from bot.service import mode_title
 from bot.store import EventColumns, EventRecord, MatchRecord, decode_event, reading
 from bot.table import UNDO_KIND, setup_of
 
@@ -42,26 +45,29 @@ def digest(value: Any) -> str:
 # --------------------------------------------------------------------------------------------- history
 
 
-def result_text(match: MatchRecord) -> str:
-    """How a finished game ended, in a few words with the winners' names ("won by Alice")."""
+def result_text(match: MatchRecord, language: str = "en") -> str:
+    """How a finished game ended, in a few words with the winners' names ("won by Alice", "gewonnen von Alice")."""
     if match.status == "abandoned" or match.state is None:
-        return "abandoned"
+        return translate("history.result.abandoned", language)
     outcome = find_game(match.game).outcome(match.state)
     if outcome is None:
-        return "ended"
+        return translate("history.result.ended", language)
     names = [seat.name for seat in match.seats if seat.seat in outcome.winners]
     if not names:
-        return "lost" if len(match.seats) == 1 else "no winner"
-    return "won by " + " and ".join(names)
+        if len(match.seats) == 1:
+            return translate("history.result.lost", language)
+        return translate("history.result.no_winner", language)
+    return translate("history.result.won_by", language, names=names_and(names, language))
 
 
-def history_line(match: MatchRecord) -> tuple[str, list[str]]:
-    """One game as a line of plain text (names not yet escaped), and the names it contains."""
+def history_line(match: MatchRecord, language: str = "en") -> tuple[str, list[str]]:
+    """One game as a line of plain text in `language` (names not yet escaped), and the names it contains."""
     game = find_game(match.game)
-    mode = game.mode(match.mode).title
+    mode = mode_title(game.mode(match.mode), language)
     names = [seat.name for seat in match.seats]
     day = (match.updated_at or match.created_at)[:10]
-    return f"#{match.id} · {game.title} ({mode}) · {day} · {', '.join(names)} · {result_text(match)}", names
+    return (f"#{match.id} · {game_title(game, language)} ({mode}) · {day} · {', '.join(names)} · "
+            f"{result_text(match, language)}", names)
 
 
 @dataclass(frozen=True)
@@ -90,29 +96,30 @@ async def finished_match(service: GameService, guild_id: int, match_id: int) -> 
     """A game of this server that is over; a refusal naming what is possible otherwise."""
     match = await service.store.match(match_id)
     if match is None or match.guild_id != guild_id:
-        raise LobbyError(f"There is no game #{match_id} on this server. /game history lists the finished ones.")
+        raise LobbyError("history.refuse.unknown", match=str(match_id))
     if match.status == "lobby":
-        raise LobbyError(f"Game #{match_id} has not started yet (its lobby is open): only games that are over can be "
-                         "replayed or exported.")
+        raise LobbyError("history.refuse.in_lobby", match=str(match_id))
     if match.is_open:
-        raise LobbyError(f"Game #{match_id} is still being played: only games that are over can be replayed or "
-                         "exported. /game log shows its moves so far.")
+        raise LobbyError("history.refuse.still_playing", match=str(match_id))
     return match
 
 
-def log_text(match: MatchRecord, entries: Sequence[str]) -> str:
-    """The whole log of a game as numbered lines (its events' public descriptions)."""
+def log_text(match: MatchRecord, entries: Sequence[str], language: str = "en") -> str:
+    """The whole log of a game as numbered lines (its events' public descriptions, as the table read them), under a
+    header in `language`."""
     game = find_game(match.game)
-    head = [f"{game.title} ({game.mode(match.mode).title}), game #{match.id}",
-            "Players: " + ", ".join(f"{seat.seat + 1}. {seat.name}" for seat in match.seats),
-            f"Result: {result_text(match)}", ""]
+    players = ", ".join(f"{seat.seat + 1}. {seat.name}" for seat in match.seats)
+    head = [translate("history.log.title", language, game=game_title(game, language),
+                      mode=mode_title(game.mode(match.mode), language), match=str(match.id)),
+            translate("history.log.players", language, players=players),
+            translate("history.log.result", language, result=result_text(match, language)), ""]
     return "\n".join(head + [f"{number}. {text}" for number, text in enumerate(entries, start=1)]) + "\n"
 
 
-async def match_log(service: GameService, match: MatchRecord) -> str:
+async def match_log(service: GameService, match: MatchRecord, language: str = "en") -> str:
     """The log as text: only the events' descriptions are read (no event decoded), so a long game costs the loop
     a string join."""
-    return log_text(match, await service.store.event_texts(match.id))
+    return log_text(match, await service.store.event_texts(match.id), language)
 
 
 # --------------------------------------------------------------------------------------------- export
@@ -151,7 +158,7 @@ def export_of(match: MatchRecord, events: Sequence[EventRecord]) -> JSON:
     it, and the final state; its `sha256` covers everything else."""
     started = setup_of(events)
     if started is None or match.state is None:
-        raise LobbyError(f"Game #{match.id} never started, so there is nothing to export.")
+        raise LobbyError("history.refuse.nothing_to_export", match=str(match.id))
     game = find_game(match.game)
     options = (started.action or {}).get("setup_options", {})
     replayer = Replayer(game, match.mode, [seat.name for seat in match.seats], options, started.draws)

@@ -10,6 +10,8 @@ from typing import TYPE_CHECKING
 from bot import workers
 from bot.core import LobbyError, find_game
 from bot.features import ratings
+from bot.features.wording import game_title
+from bot.i18n import translate
 from bot.store import reading
 
 if TYPE_CHECKING:
@@ -67,8 +69,9 @@ def tally_stored(location: str, guild_id: int, user_id: int, game_key: str) -> T
     return tally_results(game_key, reading.finished_states(location, guild_id, user_id, game_key))
 
 
-async def player_stats(service: GameService, guild_id: int, user_id: int) -> PlayerStats:
-    """Counted from the finished games of this server in which the player held a seat (the newest thousand)."""
+async def player_stats(service: GameService, guild_id: int, user_id: int, language: str = "en") -> PlayerStats:
+    """Counted from the finished games of this server in which the player held a seat (the newest thousand); the
+    games' names and solo progress in the reader's `language`."""
     await ratings.rate_missed(service.store, guild_id)
     store, location = service.store, service.store.shared_location
     played: Counter[str] = Counter()
@@ -89,7 +92,7 @@ async def player_stats(service: GameService, guild_id: int, user_id: int) -> Pla
     per_game = []
     for key in sorted(played, key=lambda k: (-played[k], k)):
         rating = next(iter(await service.store.ratings(guild_id, key, [user_id])), None)
-        per_game.append(GameRecord(find_game(key).title, played[key], wins[key], best.get(key),
+        per_game.append(GameRecord(game_title(find_game(key), language), played[key], wins[key], best.get(key),
                                    ratings.ordinal(rating.mu, rating.sigma) if rating else None,
                                    rating.games if rating else 0))
     progress = []
@@ -98,9 +101,9 @@ async def player_stats(service: GameService, guild_id: int, user_id: int) -> Pla
             game = find_game(key)
         except Exception:  # a game no longer installed: its record stays but is not shown
             continue
-        text = game.progress_text(profile) if profile else ""
+        text = game.progress_text(profile, language) if profile else ""
         if text:
-            progress.append(f"{game.title}: {text}")
+            progress.append(f"{game_title(game, language)}: {text}")
     favourite = per_game[0].title if per_game else None
     return PlayerStats(sum(played.values()), sum(wins.values()), favourite, per_game, progress)
 
@@ -115,7 +118,7 @@ class LeaderRow:
 
 
 async def leaderboard(service: GameService, guild_id: int, game_key: str, asker: int,
-                      top: int = 10) -> tuple[list[LeaderRow], LeaderRow | None]:
+                      top: int = 10, language: str = "en") -> tuple[list[LeaderRow], LeaderRow | None]:
     """The top `top` rated players of a game on a server (by openskill's ordinal), and the asker's row when they
     are rated but not among them."""
     await ratings.rate_missed(service.store, guild_id)
@@ -123,6 +126,7 @@ async def leaderboard(service: GameService, guild_id: int, game_key: str, asker:
                   key=lambda r: (-ratings.ordinal(r.mu, r.sigma), -r.games, r.user_id))
     shown = rows[:top] + [r for r in rows[top:] if r.user_id == asker]
     names = await service.store.seat_names(guild_id, [r.user_id for r in shown])
-    ranked = [LeaderRow(place, r.user_id, names.get(r.user_id, "Someone"), ratings.ordinal(r.mu, r.sigma), r.games)
+    someone = translate("rating.someone", language)
+    ranked = [LeaderRow(place, r.user_id, names.get(r.user_id, someone), ratings.ordinal(r.mu, r.sigma), r.games)
               for place, r in enumerate(rows, start=1) if r in shown]
     return ranked[:top], ranked[top] if len(ranked) > top else None

@@ -18,6 +18,7 @@ from bot import workers
 from bot.core import JSON, Game, GameOver, LobbyError, NotYourTurn, RuleError, find_game
 from bot.core.replay import RecordedStep, Replayer, Rewind, replay_line
 from bot.core.seats import is_bot
+from bot.i18n import Localized, Text, deferred, translate, translate_plural
 from bot.store import EventColumns, EventRecord, MatchRecord, Store, UndoRequest, decode_event, reading
 from bot.table import UNDO_KIND, setup_of, steps_of
 
@@ -26,6 +27,12 @@ if TYPE_CHECKING:
 
 class UndoRefused(RuleError):
     """An undo that cannot be granted; the message says why and what is possible instead."""
+
+
+ANSWERED = {"approved": deferred("undo.refuse.answered.approved"),
+            "refused": deferred("undo.refuse.answered.refused"),
+            "lapsed": deferred("undo.refuse.answered.lapsed")}
+"""A request pressed again after it was answered: what became of it."""
 
 
 @dataclass(frozen=True)
@@ -44,7 +51,7 @@ class UndoResult:
     match: MatchRecord
     request: UndoRequest | None
     applied: bool
-    text: str
+    text: Text  # worded in the table's language: the request's message in the channel shows it
     new_board: bool = False  # the seats to move changed: the channel gets a new board (else the board is edited)
 
 
@@ -52,7 +59,7 @@ def line_of_play(game: Game, match: MatchRecord, events: Sequence[EventRecord]) 
     """Replay the log and pair every action still in effect with the state before it."""
     started = setup_of(events)
     if started is None:
-        raise LobbyError("The game has not started yet: there is no move to take back.")
+        raise LobbyError("undo.refuse.not_started")
     actions: list[EventRecord] = []
     for event in events:
         if event.kind == "action":
@@ -104,12 +111,13 @@ async def recent_line(store: Store, game: Game, match: MatchRecord, user_id: int
     return None
 
 
-def hidden_since(game: Game, line: Line, first: int) -> tuple[int, str] | None:
-    """The first step from `first` on that drew from the Rng or revealed something, with what it did."""
+def hidden_since(game: Game, line: Line, first: int) -> tuple[int, str | Text | Localized] | None:
+    """The first step from `first` on that drew from the Rng or revealed something, with what it did (in every
+    language: the refusal is worded for its reader later, maybe after crossing the process pool)."""
     for index in range(first, len(line.actions)):
         event = line.actions[index]
         if event.draws:
-            return index, game.chance_text(event.events)
+            return index, Localized(en=game.chance_text(event.events, "en"), de=game.chance_text(event.events, "de"))
         reason = game.revealed(line.states[index], line.states[index + 1], event.events)
         if reason:
             return index, reason
@@ -125,11 +133,11 @@ async def plan_undo(store: Store, match: MatchRecord, user_id: int, *, whole_gam
     """How many moves to take back for `user_id`, and the state that returns; UndoRefused if it may not be done.
     Replayed from the nearest snapshot before the asker's last move (`whole_game`: from the setup, as a check)."""
     if match.status == "lobby":
-        raise LobbyError("The game has not started yet: there is no move to take back.")
+        raise LobbyError("undo.refuse.not_started")
     if match.status != "active" or match.state is None:
-        raise GameOver("That game is over; its moves stand. /game replay shows it.")
+        raise GameOver("undo.refuse.game_over")
     if match.seat_of(user_id) is None:
-        raise NotYourTurn("You are not playing in this game, so there is no move of yours to take back.")
+        raise NotYourTurn("undo.refuse.not_playing")
     game = find_game(match.game)
     line = None if whole_game else await recent_line(store, game, match, user_id)
     if line is None:  # no snapshot near the asker's last move: the whole game, replayed in the records worker
@@ -159,16 +167,15 @@ def decide(game: Game, line: Line, events: Sequence[EventRecord], user_id: int) 
     mine = [index for index, event in enumerate(line.actions) if event.user_id == user_id]
     if not mine:
         if any(event.kind == "action" and event.user_id == user_id for event in events):
-            raise UndoRefused("Your moves so far have been taken back already, and a move taken back once stays "
-                              "taken back. Make your next move.")
-        raise UndoRefused("You have not made a move yet, so there is nothing to take back.")
+            raise UndoRefused("undo.refuse.all_taken_back")
+        raise UndoRefused("undo.refuse.no_move")
     first = mine[-1]
     blocked = hidden_since(game, line, first)
     if blocked is not None:
         index, reason = blocked
-        when = "with it" if index == first else "since"
-        raise UndoRefused(f"Your last move cannot be taken back: {reason} {when}. Undo works only while nothing "
-                          "hidden or random has come out.")
+        if index == first:
+            raise UndoRefused("undo.refuse.hidden_with_it", reason=reason)
+        raise UndoRefused("undo.refuse.hidden_since", reason=reason)
     return len(line.actions) - first, line.states[first]
 
 
@@ -177,10 +184,10 @@ def approvers_of(match: MatchRecord, user_id: int) -> list[int]:
     return [seat.user_id for seat in match.seats if seat.user_id != user_id and not is_bot(seat.user_id)]
 
 
-def _name(match: MatchRecord, user_id: int) -> str:
+def _name(match: MatchRecord, user_id: int) -> str | Text:
     seat = match.seat_of(user_id)
     record = match.user_at(seat) if seat is not None else None
-    return record.name if record is not None else "Someone"
+    return record.name if record is not None else Text.of("undo.someone")
 
 
 def _turn_changed(before: MatchRecord, after: MatchRecord) -> bool:
@@ -189,10 +196,20 @@ def _turn_changed(before: MatchRecord, after: MatchRecord) -> bool:
     return game.to_act(before.state) != game.to_act(after.state)
 
 
+def taken_back_text(name: str | Text, moves: int, agreed: bool, language: str) -> str:
+    """The log's line for an agreed undo, in the table's language."""
+    if agreed:
+        if moves == 1:
+            return translate("undo.log.agreed", language, name=name)
+        return translate_plural("undo.log.agreed_more", moves - 1, language, name=name)
+    if moves == 1:
+        return translate("undo.log.taken_back", language, name=name)
+    return translate_plural("undo.log.taken_back_more", moves - 1, language, name=name)
+
+
 async def _apply(service: GameService, match: MatchRecord, user_id: int, moves: int, state: JSON,
-                 request_id: int | None, note: str) -> MatchRecord:
-    after = "" if moves == 1 else f" with the {moves - 1} after it"
-    text = f"{_name(match, user_id)}'s last move was taken back{after}{note}."
+                 request_id: int | None, agreed: bool) -> MatchRecord:
+    text = taken_back_text(_name(match, user_id), moves, agreed, match.language)
     await service.tables.record(match, UNDO_KIND, user_id=user_id, seat=match.seat_of(user_id),
                           action={"moves": moves, "request": request_id}, state=state, text=text)
     return await service.tables.reload(match)
@@ -206,10 +223,10 @@ async def request_undo(service: GameService, channel_id: int, user_id: int) -> U
         approvers = approvers_of(match, user_id)
         if not approvers:
             before = match
-            match = await _apply(service, match, user_id, moves, state, None, "")
-            return UndoResult(match, None, True, "Your last move was taken back.", _turn_changed(before, match))
+            match = await _apply(service, match, user_id, moves, state, None, False)
+            return UndoResult(match, None, True, Text.of("undo.done"), _turn_changed(before, match))
         request = await service.store.create_undo_request(match.id, user_id, match.version, moves, approvers)
-        return UndoResult(match, request, False, "Your request is posted; the others answer with its buttons.")
+        return UndoResult(match, request, False, Text.of("undo.request.posted"))
 
 
 async def answer_undo(service: GameService, request_id: int, user_id: int, approve: bool, *,
@@ -227,39 +244,40 @@ async def answer_undo(service: GameService, request_id: int, user_id: int, appro
         assert request is not None
         asker = _name(match, request.user_id)
         if request.status != "pending":
-            raise UndoRefused(f"This request was already answered ({request.status}).")
+            raise UndoRefused(ANSWERED[request.status])
         if match.version != request.at_version or match.status != "active":
             await service.store.decide_undo(request_id, "lapsed", None)
             request = await service.store.undo_request(request_id)
-            return UndoResult(match, request, False, f"{asker}'s undo request lapsed: a move was made since.")
+            return UndoResult(match, request, False, Text.of("undo.request.lapsed", name=asker))
         if user_id not in request.approvers and user_id != request.user_id:
-            raise NotYourTurn("Only the other players of this game answer this request.")
+            raise NotYourTurn("undo.refuse.not_asked")
         if not approve:
             await service.store.decide_undo(request_id, "refused", user_id)
             request = await service.store.undo_request(request_id)
-            who = "withdrew it" if user_id == request.user_id else f"{_name(match, user_id)} refused"
-            return UndoResult(match, request, False, f"{asker}'s undo request is closed: {who}. The move stands.")
+            if user_id == request.user_id:
+                return UndoResult(match, request, False, Text.of("undo.request.withdrawn", name=asker))
+            return UndoResult(match, request, False, Text.of("undo.request.refused", name=asker,
+                                                             refuser=_name(match, user_id)))
         if user_id == request.user_id:
-            raise NotYourTurn("The others approve your request; you may withdraw it with Refuse.")
+            raise NotYourTurn("undo.refuse.own_request")
         request = await service.store.approve_undo(request_id, user_id)
         assert request is not None
         if request.waiting_for:
-            waiting = ", ".join(_name(match, uid) for uid in request.waiting_for)
-            return UndoResult(match, request, False, f"{asker} asks to take back their last move. "
-                                                     f"Waiting for {waiting}.")
+            waiting = ", ".join(str(_name(match, uid)) for uid in request.waiting_for)
+            return UndoResult(match, request, False, Text.of("undo.request.waiting", name=asker, waiting=waiting))
         moves, state = await _plan(service, match, request.user_id)
         if moves != request.moves:  # cannot happen at the same version; refuse rather than guess
             await service.store.decide_undo(request_id, "lapsed", None)
-            raise UndoRefused("The game changed since the request; ask again with /game undo.")
+            raise UndoRefused("undo.refuse.changed")
         await service.store.decide_undo(request_id, "approved", user_id)
         before = match
-        match = await _apply(service, match, request.user_id, moves, state, request_id, ", as the table agreed")
+        match = await _apply(service, match, request.user_id, moves, state, request_id, True)
         request = await service.store.undo_request(request_id)
-        return UndoResult(match, request, True, f"{asker}'s last move was taken back, as everyone agreed.",
+        return UndoResult(match, request, True, Text.of("undo.request.granted", name=asker),
                           _turn_changed(before, match))
 
 
-async def lapse_if_moved(service: GameService, request_id: int) -> str | None:
+async def lapse_if_moved(service: GameService, request_id: int) -> Text | None:
     """Close a pending request once a move was made after it: the sentence its message now shows, or None while it
     still stands (or was already answered, whose message its answer edited)."""
     request = await service.store.undo_request(request_id)
@@ -276,4 +294,4 @@ async def lapse_if_moved(service: GameService, request_id: int) -> str | None:
         if match.version == request.at_version and match.status == "active":
             return None
         await service.store.decide_undo(request_id, "lapsed", None)
-        return f"{_name(match, request.user_id)}'s undo request lapsed: a move was made since."
+        return Text.of("undo.request.lapsed", name=_name(match, request.user_id))

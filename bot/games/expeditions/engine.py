@@ -14,7 +14,8 @@ from bot.core.rng import Rng
 from bot.games.expeditions import queries as q
 from bot.games.expeditions.board import BASECAMP, adjacent_card_slots, adjacent_locations
 from bot.games.expeditions.data import Components, Effect
-from bot.games.expeditions.text import cost_text, effects_text
+from bot.games.expeditions.text import capitalised, colour_word, cost_text, effects_text, location_label
+from bot.i18n import translate, translate_plural
 
 ACTIONS = ("move", "play", "gather")
 REAL_OPTION_EXEMPT = ("skip", "stop", "done")
@@ -233,7 +234,7 @@ class Engine:
                 return
             first, rest = effects[0], effects[1:]
             if first["do"] == "pay" and not q.can_pay(self.me, first["cost"]):
-                self.emit("cost_unpaid", cost=cost_text(first["cost"]))
+                self.emit("cost_unpaid", cost=dict(first["cost"]))
                 return
             if rest:
                 self.push(self.fx(rest, task["src"], task["nested"]))
@@ -318,7 +319,7 @@ class Engine:
         for key, field in (("power", "power"), ("guile", "guile"), ("coins", "coins"), ("map_token", "map_tokens")):
             me[field] -= cost.get(key, 0)
         self.state["supply"]["map_tokens"] += cost.get("map_token", 0)
-        self.emit("paid", cost=cost_text(cost))
+        self.emit("paid", cost=dict(cost))
         asks = [{"t": "ask", "kind": "discard", "mandatory": True} for _ in range(cost.get("discard", 0))]
         asks += [{"t": "ask", "kind": "trash", "mandatory": True} for _ in range(cost.get("trash", 0))]
         if asks:
@@ -455,7 +456,7 @@ class Engine:
                           {"t": "play_steps", "card": card_id, "core": pending["core"], "ability": True})
         elif kind == "or":
             chosen = pending["options"][int(rest)]
-            self.emit("chose", text=effects_text(chosen))
+            self.emit("chose", effects=list(chosen))
             self.push(self.fx(chosen, pending["src"], pending["nested"]))
         elif kind == "worker_colour":
             self.gain_worker(rest)
@@ -507,7 +508,7 @@ class Engine:
             number, index = (int(x) for x in rest.split(":"))
             code = next(c for c, s in self.state["spaces"].items() if s["tile"] == number)
             effect = q.exposed_benefits(self.comp, self.state, code)[index]
-            self.emit("borrowed_benefit", location=number, text=effects_text([effect]))
+            self.emit("borrowed_benefit", location=number, effects=[effect])
             self.push(self.fx([effect], {"location": number}))
         elif kind == "solve":
             card = self.comp.cards[rest]
@@ -548,7 +549,7 @@ class Engine:
         if q.mech_ability(self.comp, me) == "lumberjack":
             discounted = sorted({*discounted, *(("power", "guile") if token["colour"] == "both" else
                                                 (token["colour"],))})
-        self.emit("corruption_vanquished", colour=token["colour"], value=token["value"], cost=cost_text(cost),
+        self.emit("corruption_vanquished", colour=token["colour"], value=token["value"], cost=dict(cost),
                   location=self.state["spaces"][me["at"]]["tile"])
         self.trigger("vanquish")
         if not stack:
@@ -582,12 +583,10 @@ def vanquish_cost(comp: Components, state: dict[str, Any], seat: int, token: dic
     return {token["colour"]: max(0, value)}
 
 
-def _card_label(comp: Components, card_id: str) -> str:
-    return comp.cards[card_id].name
-
-
-def pending_options(comp: Components, state: dict[str, Any], pending: dict[str, Any]) -> list[dict[str, str]]:
-    """The legal answers to a parked decision, each {"id", "label"}, computed from the state as it is now."""
+def pending_options(comp: Components, state: dict[str, Any], pending: dict[str, Any], language: str = "en"
+                    ) -> list[dict[str, str]]:
+    """The legal answers to a parked decision, each {"id", "label"}, computed from the state as it is now; the
+    labels in `language` (the ids are the same in every language)."""
     seat = state["turn"]["seat"]
     me = state["players"][seat]
     kind = pending["kind"]
@@ -596,27 +595,33 @@ def pending_options(comp: Components, state: dict[str, Any], pending: dict[str, 
     def add(option_id: str, label: str) -> None:
         options.append({"id": option_id, "label": label[:78]})
 
-    def skip(label: str = "Skip") -> None:
-        add("skip", label)
+    def skip() -> None:
+        add("skip", translate("expeditions.option.skip", language))
+
+    def name(card_id: str) -> str:
+        return comp.cards[card_id].names[language]
 
     if kind == "play_steps":
         card = comp.cards[pending["card"]]
         if not pending["core"] and card.core:
-            add("core", f"Core value: {effects_text(card.core)}")
+            add("core", translate("expeditions.option.core", language, effects=effects_text(card.core, language)))
         slot = next((s for s in me["active"] if s["card"] == card.id), None)
         if (not pending["ability"] and slot is not None and slot["worker"] is None
                 and me["workers"].get(card.colour, 0) > 0 and q.conditions_met(comp, me, card.requires)
                 and q.affordable(me, card.ability)):
-            add("activate", f"Place {card.colour} worker: {effects_text(card.ability)}")
-        add("done", "Done with this card")
+            add("activate", capitalised(translate("expeditions.option.activate", language,
+                                                  colour=colour_word(card.colour, language),
+                                                  effects=effects_text(card.ability, language))))
+        add("done", translate("expeditions.option.done", language))
     elif kind == "or":
         for index, option in enumerate(pending["options"]):
             if q.affordable(me, option):
-                add(f"or:{index}", effects_text(option))
+                add(f"or:{index}", effects_text(option, language))
     elif kind == "worker_colour":
         for colour, left in state["supply"]["workers"].items():
             if left > 0:
-                add(f"colour:{colour}", f"{colour.title()} worker ({left} left)")
+                add(f"colour:{colour}", capitalised(translate("expeditions.option.worker_colour", language,
+                                                              colour=colour_word(colour, language), left=left)))
     elif kind in ("take_card", "activate_adjacent"):
         wide = kind == "take_card" and pending.get("source") == "face_up"
         slots = range(len(state["face_up"])) if wide else adjacent_card_slots(comp, me["at"])
@@ -627,37 +632,40 @@ def pending_options(comp: Components, state: dict[str, Any], pending: dict[str, 
             card = comp.cards[card_id]
             if kind == "activate_adjacent":
                 if q.conditions_met(comp, me, card.requires) and q.affordable(me, card.ability):
-                    add(f"slot:{slot}", f"{card.name}: {effects_text(card.ability)}")
+                    add(f"slot:{slot}", f"{name(card_id)}: {effects_text(card.ability, language)}")
             else:
-                add(f"slot:{slot}", f"Take {card.name}")
+                add(f"slot:{slot}", translate("expeditions.option.take", language, card=name(card_id)))
         skip()
     elif kind == "card_destination":
-        add("active", "Keep it in the active row")
-        add("hand", "Put it in my hand (Highlander)")
+        add("active", translate("expeditions.option.keep_active", language))
+        add("hand", translate("expeditions.option.to_hand", language))
     elif kind == "sweep":
         for slot, card_id in enumerate(state["face_up"]):
             if card_id is not None:
-                verb = "Keep" if slot in pending["selected"] else "Sweep"
-                add(f"toggle:{slot}", f"{verb} {_card_label(comp, card_id)}")
+                if slot in pending["selected"]:
+                    add(f"toggle:{slot}", translate("expeditions.option.keep", language, card=name(card_id)))
+                else:
+                    add(f"toggle:{slot}", translate("expeditions.option.sweep", language, card=name(card_id)))
         count = len(pending["selected"])
-        add("confirm", f"Sweep {count} card{'s' if count != 1 else ''}" if count else "Sweep nothing")
+        add("confirm", translate_plural("expeditions.option.sweep_count", count, language) if count
+            else translate("expeditions.option.sweep_nothing", language))
     elif kind == "rescue":
         for slot in me["active"]:
-            add(f"card:{slot['card']}", f"Rescue {_card_label(comp, slot['card'])}")
+            add(f"card:{slot['card']}", translate("expeditions.option.rescue", language, card=name(slot["card"])))
         skip()
     elif kind == "discard":
         for card_id in me["hand"]:
-            add(f"card:{card_id}", f"Discard {_card_label(comp, card_id)}")
+            add(f"card:{card_id}", translate("expeditions.option.discard", language, card=name(card_id)))
         if not pending["mandatory"]:
             skip()
     elif kind == "trash":
         for card_id in q.controlled(me):
-            add(f"card:{card_id}", f"Trash {_card_label(comp, card_id)}")
+            add(f"card:{card_id}", translate("expeditions.option.trash", language, card=name(card_id)))
         if not pending["mandatory"]:
             skip()
     elif kind == "play":
         for card_id in me["hand"]:
-            add(f"card:{card_id}", f"Play {_card_label(comp, card_id)}")
+            add(f"card:{card_id}", translate("expeditions.option.play", language, card=name(card_id)))
         skip()
     elif kind == "location_benefit":
         at = me["at"]
@@ -665,7 +673,8 @@ def pending_options(comp: Components, state: dict[str, Any], pending: dict[str, 
             number = state["spaces"][code]["tile"]
             for index, effect in enumerate(q.exposed_benefits(comp, state, code)):
                 if effect["do"] != "location_benefit":
-                    add(f"loc:{number}:{index}", f"{comp.locations[number].label}: {effects_text([effect])}")
+                    label = location_label(comp.locations[number], language)
+                    add(f"loc:{number}:{index}", f"{label}: {effects_text([effect], language)}")
         skip()
     elif kind == "solve":
         here = q.location_at(state, seat)
@@ -675,7 +684,8 @@ def pending_options(comp: Components, state: dict[str, Any], pending: dict[str, 
                 if card.quest and card.quest.location == here:
                     cost = q.quest_cost(comp, state, seat, card)
                     if q.can_pay(me, cost):
-                        add(f"card:{card_id}", f"Solve {card.name}: pay {cost_text(cost)}")
+                        add(f"card:{card_id}", translate("expeditions.option.solve", language, card=name(card_id),
+                                                         cost=cost_text(cost, language)))
         skip()
     elif kind == "vanquish":
         stack = state["spaces"][me["at"]]["corruption"] if me["at"] != BASECAMP else []
@@ -683,21 +693,30 @@ def pending_options(comp: Components, state: dict[str, Any], pending: dict[str, 
             cost = vanquish_cost(comp, state, seat, stack[-1], pending["discounted"])
             if q.can_pay(me, cost):
                 token = stack[-1]
-                name = "the 20 token" if token["id"] == q.TOKEN20 else f"{token['colour']} {token['value']}"
-                add("take", f"Vanquish {name} (pay {cost_text(cost)})")
-        add("stop", "Stop vanquishing" if pending["taken"] else "Skip")
+                if token["id"] == q.TOKEN20:
+                    token_name = translate("expeditions.corruption.token20", language)
+                elif token["colour"] == "power":
+                    token_name = translate("expeditions.corruption.power", language, value=token["value"])
+                else:
+                    token_name = translate("expeditions.corruption.guile", language, value=token["value"])
+                add("take", translate("expeditions.option.vanquish", language, token=token_name,
+                                      cost=cost_text(cost, language)))
+        add("stop", translate("expeditions.option.stop_vanquishing", language) if pending["taken"]
+            else translate("expeditions.option.skip", language))
     elif kind in ("upgrade", "meld"):
         wanted = "item" if kind == "upgrade" else "meteorite"
         zone = "upgrades" if kind == "upgrade" else "melds"
         if len(me[zone]) < q.limit(comp, me):
             for card_id in q.controlled(me):
                 if comp.cards[card_id].kind == wanted:
-                    add(f"card:{card_id}", f"{kind.title()} {_card_label(comp, card_id)}")
+                    label = (translate("expeditions.option.upgrade", language, card=name(card_id))
+                             if kind == "upgrade" else translate("expeditions.option.meld", language,
+                                                                 card=name(card_id)))
+                    add(f"card:{card_id}", label)
         skip()
     elif kind == "boast":
-        titles = {g.key: g.title for g in comp.glory}
+        titles = {g.key: g.titles[language] for g in comp.glory}
         for key in q.boastable(comp, state, seat):
-            add(f"glory:{key}", f"Star on: {titles[key]}")
+            add(f"glory:{key}", translate("expeditions.option.star_on", language, title=titles[key]))
         skip()
     return options
-

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from bot.core.errors import GameOver, IllegalAction, MalformedAction, NotYourTurn
-from bot.core.names import did_you_mean, plural, same_name
+from bot.core.names import closest, same_name
 from bot.core.protocol import (
     JSON,
     PHONE_LABEL,
@@ -26,6 +26,8 @@ from bot.games.expeditions import text, views
 from bot.games.expeditions.board import destinations
 from bot.games.expeditions.data import Components, components
 from bot.games.expeditions.engine import ACTIONS, Engine, new_game, pending_options
+from bot.games.expeditions.text import language_of_state, money
+from bot.i18n import LANGUAGES, Localized, Text, translate
 
 LOG_LENGTH = 8
 MENU_BUTTONS = 15  # three rows of buttons; the select menu takes the fourth, "Show mine" the fifth
@@ -35,40 +37,14 @@ PLAY_BUTTONS = 5  # the cards to play as buttons (one row) when the hand is this
 WAYS_OUT = ("skip", "stop", "done", "confirm")  # beside a choice's menu, as buttons
 ODIN_GAINS = ("power", "guile", "coins")
 QUIET_EVENTS = ("turn_started", "turn_ended", "card_dealt", "ongoing_triggered", "all_actions")
-GAME_OVER = "The expedition is over"
-
-RULES_TEXT = """**Expeditions** (1-5 players). Each turn, shift your action token to cover Move, Play or Gather \
-and take the \
-two exposed actions in any order — or refresh (cards and workers back; your next turn takes all three actions; \
-the first turn of the game takes all three). The turn right after an all-three turn must cover an action: no \
-refresh then.
-• **Move** 1-3 spaces (Marsh Strider 1-4) through but not onto mechs; card spaces block; the basecamp only starts \
-the first move. Entering a face-down location ends the move: take its map token, flip it and draw corruption \
-until the drawn total reaches its value (location 20 takes the 20 token). No legal move counts as moving.
-• **Play** a card from hand to the right of your active row; in any order gain its core value and/or place a \
-matching worker to use its ability (one worker per card). Power and guile never exceed 10.
-• **Gather** the exposed benefits of your location ("/" = choose one); the right-hand benefit shows once its \
-corruption is vanquished.
-• **Solve** a quest you control at its location (at most 4); **vanquish** pays the top corruption (orange with \
-power, turquoise with guile, the 20 token with 10 of each) and may repeat; **upgrade** items / **meld** meteorites \
-(4 each); **boast** puts a star on a glory category you meet.
-• A 4th star triggers the end: everyone takes one more turn, the triggering player last.
-• Score: coins + upgraded items' coins + $2 per corruption token (20 token too) + each star worth $5/$6/$8/$10 for \
-0/1/2/3+ solved quests. Tie-break: the sum of quests, melds, upgrades, the 20 token, other corruption, cards \
-controlled, workers and map tokens; still tied players share the win.
-• Mechs: Tatanka (5 solves/upgrades/melds), Marsh Strider (range 4), Odin's Wrath (trash a map token for 1 power, \
-1 guile or $1, any number of times in your turn), Lumberjack (first corruption of each colour costs 1 less; \
-20 token 9+9), Highlander (gained cards may go to hand).
-Commands: `/mech refresh`, `/mech actions skip:<action>` (cover it), `/mech move`, `/mech play`, `/mech gather`, \
-`/mech choose` (or the select menu under the board) for each choice a card or location asks, `/mech odin`."""
-
+RESULT_EVENTS = ("game_over",)
 
 class ExpeditionsGame(Game):
     """Stonemaier's Expeditions: engine building and exploration on a hex map, 1-5 players."""
 
     key = "expeditions"
     title = "Expeditions"
-    result_events = ("game_over",)
+    result_events = RESULT_EVENTS
     aliases = ("mech", "mechs", "stonemaier", "expeditions-game")
     modes = (Mode("standard", "Standard", 1, 5, "The full game for 1-5 players; solo uses the same rules."),)
     data_version = "1"
@@ -81,9 +57,13 @@ class ExpeditionsGame(Game):
     def setup(self, mode: str, players: Sequence[str], rng: Rng, options: JSON) -> JSON:
         chosen = self.mode(mode)
         if not chosen.min_players <= len(players) <= chosen.max_players:
-            raise IllegalAction(f"Expeditions takes 1 to 5 players, not {len(players)}.")
+            raise IllegalAction("expeditions.refuse.players", count=len(players))
         state = new_game(self.comp, [str(p) for p in players], rng)
         state["data_version"] = self.data_version
+        language = str(options.get("language") or "en")
+        if language != "en" and language in LANGUAGES:  # the table's language: the log and the view speak it
+            state["language"] = language
+            state["last_move"] = translate("expeditions.event.sets_out", language)
         return state
 
     def to_act(self, state: JSON) -> tuple[int, ...]:
@@ -121,9 +101,9 @@ class ExpeditionsGame(Game):
 
     def apply(self, state: JSON, seat: int, action: JSON, rng: Rng) -> Applied:
         if state["over"]:
-            raise GameOver("The expedition is over; start a new game with /game new.")
+            raise GameOver("expeditions.refuse.over")
         if seat not in self.to_act(state):
-            raise NotYourTurn(f"It is {views.name(state, state['turn']['seat'])}'s turn, not yours.")
+            raise NotYourTurn("expeditions.refuse.not_your_turn", who=views.name(state, state["turn"]["seat"]))
         wanted = self.normalise(state, seat, action)
         legal = self.legal_actions(state, seat)
         if wanted not in legal:
@@ -147,31 +127,34 @@ class ExpeditionsGame(Game):
             engine.choose(wanted["option"])
         engine.run()
         engine.fill_empty_slots()
-        told = _without_repeats([line for line in (self.describe(new, e) for e in engine.events
-                                                   if e["kind"] not in QUIET_EVENTS) if line])
+        # The log and the last move are kept in the table's language (the board shows them as they are).
+        language = language_of_state(new)
+        lines = [(event["kind"], line) for event in engine.events if event["kind"] not in QUIET_EVENTS
+                 for line in (self.describe(new, event, language),) if line]
+        told = _without_repeats([line for _, line in lines], language)
         if told:
             # The board's "last move" leaves the result to the final board's headline and results; the log has it.
-            shown = [line for line in told if not line.startswith(GAME_OVER)]
+            shown = _without_repeats([line for kind, line in lines if kind not in RESULT_EVENTS], language)
             new["last_move"] = " ".join(shown[:3]) + (" …" if len(shown) > 3 else "")
             new["log"] = (new["log"] + told)[-LOG_LENGTH:]
         return Applied(new, engine.events)
 
-    def revealed(self, before: JSON, after: JSON, events: Sequence[JSON]) -> str | None:
+    def revealed(self, before: JSON, after: JSON, events: Sequence[JSON]) -> Text | None:
         """Tiles and the deck are shuffled at setup: turning a tile over or dealing a card shows them without a
         draw."""
         if any(event.get("kind") == "location_revealed" for event in events):
-            return "a location tile was turned over"
+            return Text.of("expeditions.undo.tile_turned")
         if len(after["deck"]) < len(before["deck"]) or len(after["reserve"]) < len(before["reserve"]):
-            return "a card was drawn"
+            return Text.of("expeditions.undo.card_drawn")
         return None
 
     def chance_text(self, events: Sequence[JSON], language: str = "en") -> str:
         kinds = {event.get("kind") for event in events}
         if "deck_reshuffled" in kinds:
-            return "the deck was reshuffled"
+            return translate("expeditions.undo.reshuffled", language)
         if "location_revealed" in kinds:
-            return "corruption tokens were drawn from the bag"
-        return super().chance_text(events)
+            return translate("expeditions.undo.corruption_drawn", language)
+        return translate("expeditions.undo.chance", language)
 
     def view(self, state: JSON, viewer: Viewer) -> JSON:
         view = views.public_view(self.comp, state)
@@ -187,16 +170,20 @@ class ExpeditionsGame(Game):
             result = self.outcome(state)
             assert result is not None
             view["outcome"] = {"scores": {str(k): v for k, v in result.scores.items()},
-                               "winners": list(result.winners), "summary": result.summary}
+                               "winners": list(result.winners), "summary": str(result.summary),
+                               "verdict": self._result(state, language_of_state(state))[2]}
         return view
 
     def outcome(self, state: JSON) -> Outcome | None:
+        """The result, its summary worded in the table's language (the board's last line and the results)."""
         if not state["over"]:
             return None
-        scores, winners, verdict, table = self._result(state)
-        return Outcome(scores=scores, winners=winners, summary=f"{verdict}. Scores: {table}.")
+        language = language_of_state(state)
+        scores, winners, verdict, table = self._result(state, language)
+        return Outcome(scores=scores, winners=winners,
+                       summary=translate("expeditions.result.summary", language, verdict=verdict, table=table))
 
-    def _result(self, state: JSON) -> tuple[dict[int, int], tuple[int, ...], str, str]:
+    def _result(self, state: JSON, language: str = "en") -> tuple[dict[int, int], tuple[int, ...], str, str]:
         """The scores, the winners, the verdict ("Ada wins with $40") and every score best first, in words."""
         comp = self.comp
         players = state["players"]
@@ -205,54 +192,59 @@ class ExpeditionsGame(Game):
         leaders = [s for s, v in scores.items() if v == best]
         breaks = {s: q.tiebreak(players[s]) for s in leaders}
         winners = tuple(s for s in leaders if breaks[s] == max(breaks.values()))
-        names = " and ".join(str(players[s]["name"]) for s in winners)
-        summary = f"{names} {'win' if len(winners) > 1 else 'wins'} with ${best}"
+        names = text.and_list([str(players[s]["name"]) for s in winners], language)
         if len(players) == 1:  # alone there is no one to beat: the score is the result
-            summary = f"{names} ends the game with ${best}"
+            summary = translate("expeditions.result.alone", language, names=names, money=money(best, language))
+        elif len(winners) > 1:
+            summary = translate("expeditions.result.win_shared", language, names=names, money=money(best, language))
+        else:
+            summary = translate("expeditions.result.win", language, names=names, money=money(best, language))
         if len(leaders) > 1:
-            summary += f" (tie-break {max(breaks.values())})"
+            summary += " " + translate("expeditions.result.tiebreak", language, n=max(breaks.values()))
         # Every player's score, best first (ties in the order of the tie-break, then seat).
         ranked = sorted(scores, key=lambda s: (-scores[s], -q.tiebreak(players[s]), s))
-        table = ", ".join(f"{players[s]['name']} ${scores[s]}{self._sources(players[s])}" for s in ranked)
+        table = ", ".join(f"{players[s]['name']} {money(scores[s], language)}{self._sources(players[s], language)}"
+                          for s in ranked)
         return scores, winners, summary, table
 
-    def _sources(self, player: JSON) -> str:
+    def _sources(self, player: JSON, language: str = "en") -> str:
         """Where a final score came from, as the final board shows it: " (coins $20 + stars $10)"."""
-        parts = [f"{source} ${value}" for source, value in q.score_parts(self.comp, player).items() if value]
-        return f" ({' + '.join(parts)})" if parts else ""
+        parts = text.score_sources(q.score_parts(self.comp, player), language)
+        return f" ({parts})" if parts else ""
 
     def describe(self, state: JSON, event: JSON, language: str = "en") -> str:
         """The events whose generic wording read badly ("gains 0 power", "skips the activate adjacent") in plain
         words; every other event as the views tell it."""
         kind = event.get("kind")
         seat = event.get("seat")
-        who = views.name(state, seat) if seat is not None else "Someone"
+        who = views.name(state, seat) if seat is not None else translate("expeditions.word.someone", language)
         if kind == "gained" and not event["n"]:
-            return text.nothing_gained_text(who, event["what"], self.comp.rules.track_cap)
+            return text.nothing_gained_text(who, event["what"], self.comp.rules.track_cap, language)
         if kind == "no_choice":
             return text.no_choice_text(who, event["decision"])
         if kind == "skipped":
             return text.skipped_text(who, event["decision"])
         if kind == "game_over" and state["over"]:  # the log's last line names the winner (the board has the scores)
-            return f"{GAME_OVER}: {self._result(state)[2]}."
-        if kind == "deck_reshuffled":
-            return f"The discard pile is shuffled into a new deck of {plural(int(event.get('cards', 0)), 'card')}."
-        return views.describe(self.comp, state, event)
+            return translate("expeditions.event.game_over_result", language,
+                             verdict=self._result(state, language)[2])
+        return views.describe(self.comp, state, event, language)
 
     def round_of(self, state: JSON) -> int | None:
         return int(state["turns_taken"])  # alone at the table, each turn is a round
 
     def turn_text(self, state: JSON, language: str = "en") -> str:
         if state["over"]:
-            result = self.outcome(state)
-            return f"Game over: {result.summary}" if result else "Game over"
-        return views.turn_text(self.comp, state)
+            _, _, verdict, table = self._result(state, language)
+            summary = translate("expeditions.result.summary", language, verdict=verdict, table=table)
+            return translate("expeditions.turn.game_over_summary", language, summary=summary)
+        return views.turn_text(self.comp, state, language)
 
     def private_text(self, state: JSON, seat: int, language: str = "en") -> str:
-        return views.private_text(self.comp, state, seat)
+        return views.private_text(self.comp, state, seat, language)
 
     def rules_text(self, mode: str, language: str = "en") -> str:
-        return RULES_TEXT
+        """The rules summary with the rulings the bot applies (the same for the one mode), in `language`."""
+        return translate("expeditions.rules", language)
 
     def quick_actions(self, state: JSON, seat: int, language: str = "en") -> list[QuickAction]:
         """Buttons for the short, common choices: cover/refresh, Gather, Odin's Wrath, a small hand's cards, a
@@ -264,7 +256,7 @@ class ExpeditionsGame(Game):
         turn = state["turn"]
         buttons: list[QuickAction] = []
         if turn["pending"]:
-            options = pending_options(self.comp, state, turn["pending"])
+            options = pending_options(self.comp, state, turn["pending"], language)
             as_buttons = self._pending_as_buttons(options)
             for option in options:
                 if as_buttons or option["id"] in WAYS_OUT:
@@ -275,18 +267,21 @@ class ExpeditionsGame(Game):
         elif turn["phase"] == "start":
             for action in legal:
                 if action["type"] == "cover":
-                    others = " + ".join(a.title() for a in ACTIONS if a != action["action"])
-                    buttons.append(QuickAction(f"{others} (skip {action['action']})", action, None, "primary"))
+                    others = " + ".join(views.action_word(a, language) for a in ACTIONS if a != action["action"])
+                    label = translate("expeditions.button.cover", language, others=others,
+                                      action=views.action_word(action["action"], language))
+                    buttons.append(QuickAction(label, action, None, "primary"))
                 elif action["type"] == "refresh":
-                    buttons.append(QuickAction("Refresh", action, "🔄", "success"))
+                    buttons.append(QuickAction(translate("expeditions.button.refresh", language), action, "🔄",
+                                               "success"))
         else:
-            moves, plays, gather = self._action_offers(state, seat, legal)
+            moves, plays, gather = self._action_offers(state, seat, legal, language)
             buttons += gather
             if self._plays_as_buttons(moves, plays):
                 buttons += plays
             if not self._moves_in_menu(moves):
                 buttons += moves
-        buttons += self._odin_offers(legal)
+        buttons += self._odin_offers(legal, language)
         buttons = buttons[:MENU_BUTTONS]
         return [QuickAction(b.label[:79], b.action, b.emoji, b.style, index // 5) for index, b in enumerate(buttons)]
 
@@ -299,7 +294,7 @@ class ExpeditionsGame(Game):
         turn = state["turn"]
         if turn["pending"]:
             pending = turn["pending"]
-            options = pending_options(self.comp, state, pending)
+            options = pending_options(self.comp, state, pending, language)
             if self._pending_as_buttons(options):
                 return None
             options = [o for o in options if o["id"] not in WAYS_OUT][:MENU_OPTIONS]
@@ -308,31 +303,36 @@ class ExpeditionsGame(Game):
                 label, description = phone_label(option["label"])
                 entries.append(QuickAction(label, {"type": "choose", "option": option["id"]},
                                            description=description))
-            prompt = views.PROMPTS[pending["kind"]]
-            return ChoiceMenu(prompt[0].upper() + prompt[1:], tuple(entries)) if entries else None
+            prompt = views.prompt(pending["kind"], language)
+            return ChoiceMenu(text.capitalised(prompt), tuple(entries)) if entries else None
         if turn["phase"] != "actions":
             return None
-        moves, plays, _ = self._action_offers(state, seat, legal)
+        moves, plays, _ = self._action_offers(state, seat, legal, language)
         entries = []
         if self._moves_in_menu(moves):
             for move in moves:
-                label, description = views.destination_choice(self.comp, state, move.action["space"])
+                label, description = views.destination_choice(self.comp, state, move.action["space"], language)
                 entries.append(QuickAction(label, move.action, "🧭", description=description))
-        placeholder = "Move to…"
+        placeholder = translate("expeditions.menu.move", language)
         if not self._plays_as_buttons(moves, plays):
-            entries += [QuickAction(p.label, p.action, "🃏", description="play it from your hand") for p in plays]
-            placeholder = "Move somewhere or play a card" if entries[:1] and moves else "Play a card…"
+            entries += [QuickAction(p.label, p.action, "🃏",
+                                    description=translate("expeditions.menu.play_from_hand", language))
+                        for p in plays]
+            placeholder = (translate("expeditions.menu.move_or_play", language) if entries[:1] and moves
+                           else translate("expeditions.menu.play", language))
         return ChoiceMenu(placeholder, tuple(entries[:MENU_OPTIONS])) if entries else None
 
-    def _action_offers(self, state: JSON, seat: int, legal: list[JSON]
+    def _action_offers(self, state: JSON, seat: int, legal: list[JSON], language: str = "en"
                        ) -> tuple[list[QuickAction], list[QuickAction], list[QuickAction]]:
         """(moves, plays, gather) offers for the actions still to take this turn."""
         comp = self.comp
-        moves = [QuickAction(views.destination_choice(comp, state, a["space"])[0], a, "🧭", "secondary")
+        moves = [QuickAction(views.destination_choice(comp, state, a["space"], language)[0], a, "🧭", "secondary")
                  for a in legal if a["type"] == "move"]
-        plays = [QuickAction(f"Play {comp.cards[a['card']].name}", a, "🃏", "primary")
+        plays = [QuickAction(translate("expeditions.option.play", language, card=comp.cards[a["card"]].names[language]),
+                             a, "🃏", "primary")
                  for a in legal if a["type"] == "play"]
-        gather = [QuickAction("Gather", a, "⛏️", "success") for a in legal if a["type"] == "gather"]
+        gather = [QuickAction(views.action_word("gather", language), a, "⛏️", "success")
+                  for a in legal if a["type"] == "gather"]
         return moves, plays, gather
 
     @staticmethod
@@ -350,37 +350,39 @@ class ExpeditionsGame(Game):
         return len(plays) <= PLAY_BUTTONS or in_menu + len(plays) > MENU_OPTIONS
 
     @staticmethod
-    def _odin_offers(legal: list[JSON]) -> list[QuickAction]:
-        return [QuickAction(f"Odin: map token → {a['gain']}", a, None, "secondary") for a in legal
-                if a["type"] == "odin"]
+    def _odin_offers(legal: list[JSON], language: str = "en") -> list[QuickAction]:
+        return [QuickAction(translate("expeditions.button.odin", language, gain=text.resource(a["gain"], language)),
+                            a, None, "secondary") for a in legal if a["type"] == "odin"]
 
     # ------------------------------------------------------------------ helpers for commands and autocomplete
-    def legal_destinations(self, state: JSON, seat: int) -> list[tuple[str, str]]:
+    def legal_destinations(self, state: JSON, seat: int, language: str = "en") -> list[tuple[str, str]]:
         """(space code, label) pairs the /mech move autocomplete offers."""
-        return views.legal_destinations(self.comp, state, seat)
+        return views.legal_destinations(self.comp, state, seat, language)
 
-    def playable_cards(self, state: JSON, seat: int) -> list[tuple[str, str]]:
+    def playable_cards(self, state: JSON, seat: int, language: str = "en") -> list[tuple[str, str]]:
         """(card id, name) pairs the /mech play autocomplete offers (the seat's hand)."""
         comp = self.comp
-        return [(card_id, comp.cards[card_id].name) for card_id in state["players"][seat]["hand"]]
+        return [(card_id, comp.cards[card_id].names[language]) for card_id in state["players"][seat]["hand"]]
 
-    def choice_options(self, state: JSON, seat: int) -> list[tuple[str, str]]:
+    def choice_options(self, state: JSON, seat: int, language: str = "en") -> list[tuple[str, str]]:
         """(option id, label) pairs of the seat's pending choice, for the /mech choose autocomplete."""
         if state["over"] or seat != state["turn"]["seat"] or not state["turn"]["pending"]:
             return []
-        return [(o["id"], o["label"]) for o in pending_options(self.comp, state, state["turn"]["pending"])]
+        return [(o["id"], o["label"])
+                for o in pending_options(self.comp, state, state["turn"]["pending"], language)]
 
     def normalise(self, state: JSON, seat: int, action: JSON) -> JSON:
-        """The canonical form of an action; accepts card names and revealed location numbers as well as ids."""
+        """The canonical form of an action; accepts card names (in any language) and revealed location numbers as
+        well as ids."""
         if not isinstance(action, dict) or not isinstance(action.get("type"), str):
-            raise MalformedAction("An action needs a type: refresh, cover, move, play, gather, choose or odin.")
+            raise MalformedAction("expeditions.refuse.no_type")
         kind = action["type"]
         if kind in ("refresh", "gather"):
             return {"type": kind}
         if kind in ("cover", "skip"):
             value = str(action.get("action", "")).lower()
             if value not in ACTIONS:
-                raise MalformedAction("Say which action to cover: move, play or gather.")
+                raise MalformedAction("expeditions.refuse.which_cover")
             return {"type": "cover", "action": value}
         if kind == "move":
             return {"type": "move", "space": self._space(state, action)}
@@ -391,85 +393,106 @@ class ExpeditionsGame(Game):
         if kind == "odin":
             gain = str(action.get("gain", "")).lower()
             if gain not in ODIN_GAINS:
-                raise MalformedAction("Odin's Wrath gains power, guile or coins.")
+                raise MalformedAction("expeditions.refuse.odin_gain")
             return {"type": "odin", "gain": gain}
-        raise MalformedAction(f"Unknown action '{kind}'. Use refresh, cover, move, play, gather, choose or odin.")
+        raise MalformedAction("expeditions.refuse.unknown_action", kind=kind)
 
     def _option(self, state: JSON, raw: str) -> str:
-        """A pending choice's option id, also accepting the option's label as shown (any case)."""
+        """A pending choice's option id, also accepting the option's label as shown (any case, any language)."""
         pending = None if state["over"] else state["turn"]["pending"]
         if not pending:
             return raw
-        options = pending_options(self.comp, state, pending)
-        if any(o["id"] == raw for o in options):
-            return raw
-        return next((o["id"] for o in options if same_name(raw, o["label"])), raw)
+        for language in LANGUAGES:
+            options = pending_options(self.comp, state, pending, language)
+            if any(o["id"] == raw for o in options):
+                return raw
+            found = next((o["id"] for o in options if same_name(raw, o["label"])), None)
+            if found is not None:
+                return found
+        return raw
 
     def _space(self, state: JSON, action: JSON) -> str:
         raw = action.get("space", action.get("location"))
         if raw is None:
-            raise MalformedAction("Say where to move: a space code such as c3, or a revealed location number.")
-        text = str(raw).strip().lower().split(":")[0].split()[0] if str(raw).strip() else ""
-        if text.isdigit():
+            raise MalformedAction("expeditions.refuse.where")
+        typed = str(raw).strip().lower().split(":")[0].split()[0] if str(raw).strip() else ""
+        if typed.isdigit():
             for code, space in state["spaces"].items():
-                if space["revealed"] and space["tile"] == int(text):
+                if space["revealed"] and space["tile"] == int(typed):
                     return code
-            raise IllegalAction(f"Location {text} is not face up on the map; name the space (a1-e5) instead.")
-        if text == "stay" or text in state["spaces"]:
-            return text
-        raise MalformedAction(f"'{raw}' is not a space: use a column a-e and a row 1-5, such as c3.")
+            raise IllegalAction("expeditions.refuse.location_face_down", number=typed)
+        if typed == "stay" or typed in state["spaces"]:
+            return typed
+        raise MalformedAction("expeditions.refuse.not_a_space", typed=str(raw))
 
     def _card(self, state: JSON, seat: int, raw: Any) -> str:
         if not isinstance(raw, str) or not raw.strip():
-            raise MalformedAction("Say which card to play from your hand.")
+            raise MalformedAction("expeditions.refuse.which_card")
         comp = self.comp
         if raw in comp.cards:
             return raw
-        matches = [c for c in state["players"][seat]["hand"]
-                   if any(same_name(raw, name) for name in comp.cards[c].names.texts)]
+        hand_ids = state["players"][seat]["hand"]
+        matches = [c for c in hand_ids if any(same_name(raw, name) for name in comp.cards[c].names.texts)]
         if matches:
             return matches[0]
-        hand = [comp.cards[c].name for c in state["players"][seat]["hand"]]
-        raise MalformedAction(f"There is no card '{raw}' in your hand.{did_you_mean(raw, hand)} "
-                              f"Your hand: {', '.join(hand) or 'no cards'}.")
+        guess = closest(raw, [name for c in hand_ids for name in comp.cards[c].names.texts])
+        guessed = next((c for c in hand_ids if guess in comp.cards[c].names.texts), None) if guess else None
+        hand = _both(lambda language: ", ".join(comp.cards[c].names[language] for c in hand_ids)
+                     or translate("expeditions.refuse.no_cards", language))
+        if guessed is not None:
+            raise MalformedAction("expeditions.refuse.card_not_in_hand_guess", typed=raw,
+                                  guess=comp.cards[guessed].names, hand=hand)
+        raise MalformedAction("expeditions.refuse.card_not_in_hand", typed=raw, hand=hand)
 
-    def explain_refusal(self, state: JSON, seat: int, wanted: JSON, legal: list[JSON]) -> str:
-        """Why an action is refused, and what is allowed instead."""
+    def explain_refusal(self, state: JSON, seat: int, wanted: JSON, legal: list[JSON]) -> Text:
+        """Why an action is refused, and what is allowed instead (worded later, in the reader's language)."""
         turn = state["turn"]
         comp = self.comp
         if turn["pending"]:
-            labels = ", ".join(o["label"] for o in pending_options(comp, state, turn["pending"]))
-            return f"First {views.PROMPTS[turn['pending']['kind']]}. Options: {labels}."
+            pending = turn["pending"]
+            labels = _both(lambda language: ", ".join(o["label"] for o in pending_options(comp, state, pending,
+                                                                                        language)))
+            return Text.of("expeditions.refuse.pending_first",
+                           prompt=_both(lambda language: views.prompt(pending["kind"], language)), options=labels)
         kind = wanted["type"]
         if kind == "choose":
-            return "There is no choice waiting for an answer now. " + views.turn_text(comp, state) + "."
+            return Text.of("expeditions.refuse.no_choice_waiting",
+                           turn=_both(lambda language: views.turn_text(comp, state, language)))
         if turn["phase"] == "start":
             token = state["players"][seat]["token"]
             if token not in ACTIONS:
-                return ("Your last turn took all three actions, so this turn your token must cover Move, Play or "
-                        "Gather (/mech actions skip:...); you may refresh again from your next turn.")
-            return (f"Start your turn by covering an action other than {token} (/mech actions skip:...) "
-                    "or by refreshing.")
+                return Text.of("expeditions.refuse.must_cover")
+            return Text.of("expeditions.refuse.start_turn",
+                           action=_both(lambda language: views.action_name(token, language)))
         if kind in ("cover", "refresh"):  # the turn is under way: its actions were chosen at its start
-            left = " and ".join(a.title() for a in turn["remaining"]) or "nothing"
-            doing = "Covering an action" if kind == "cover" else "Refreshing"
-            return (f"{doing} is not possible now: this turn takes {left}, in any order "
-                    "(/mech move, /mech play, /mech gather).")
+            left = _both(lambda language: text.and_list([views.action_word(a, language) for a in turn["remaining"]],
+                                                        language) or translate("expeditions.word.nothing", language))
+            if kind == "cover":
+                return Text.of("expeditions.refuse.cover_under_way", left=left)
+            return Text.of("expeditions.refuse.refresh_under_way", left=left)
         if kind in ACTIONS and kind not in turn["remaining"]:
-            left = ", ".join(turn["remaining"]) or "nothing"
-            return f"{kind.title()} is not available this turn; still to take: {left}."
+            left = _both(lambda language: ", ".join(views.action_name(a, language) for a in turn["remaining"])
+                         or translate("expeditions.word.nothing", language))
+            return Text.of("expeditions.refuse.action_taken",
+                           action=_both(lambda language: views.action_word(kind, language)), left=left)
         if kind == "move":
-            options = ", ".join(label for _, label in self.legal_destinations(state, seat))
-            return f"You cannot move to {wanted['space']}. Legal destinations: {options}."
+            options = _both(lambda language: ", ".join(label for _, label in self.legal_destinations(state, seat,
+                                                                                                    language)))
+            return Text.of("expeditions.refuse.cannot_move", space=wanted["space"], options=options)
         if kind == "play":
-            return f"{comp.cards[wanted['card']].name} is not in your hand."
+            return Text.of("expeditions.refuse.not_in_hand", card=comp.cards[wanted["card"]].names)
         if kind == "odin":
-            return "Only Odin's Wrath may trash a map token, and only with a map token (and room on that track)."
-        kinds = sorted({a["type"] for a in legal})
-        return f"That is not allowed now. Allowed: {', '.join(kinds)}."
+            return Text.of("expeditions.refuse.odin")
+        kinds = ", ".join(sorted({a["type"] for a in legal}))
+        return Text.of("expeditions.refuse.not_allowed", kinds=kinds)
 
 
-def _without_repeats(sentences: list[str]) -> list[str]:
+def _both(word: Any) -> Localized:
+    """A value of a refusal in every language (`word(language)`), so the refusal reads whole in the reader's."""
+    return Localized.from_mapping({language: word(language) for language in LANGUAGES})
+
+
+def _without_repeats(sentences: list[str], language: str = "en") -> list[str]:
     """The sentences with a run of the same one said once, "(twice)" or "(N times)" added: a card with two upgrade
     effects and nothing to upgrade read "has no item to upgrade" twice in a row."""
     merged: list[str] = []
@@ -480,8 +503,15 @@ def _without_repeats(sentences: list[str]) -> list[str]:
         else:
             merged.append(sentence)
             counts.append(1)
-    return [s if n == 1 else f"{s[:-1] if s.endswith('.') else s} ({'twice' if n == 2 else f'{n} times'})."
-            for s, n in zip(merged, counts, strict=True)]
+    said = []
+    for sentence, count in zip(merged, counts, strict=True):
+        if count == 1:
+            said.append(sentence)
+            continue
+        times = (translate("expeditions.repeat.twice", language) if count == 2
+                 else translate("expeditions.repeat.times", language, n=count))
+        said.append(f"{sentence[:-1] if sentence.endswith('.') else sentence} ({times}).")
+    return said
 
 
 def reach_of(state: JSON, seat: int) -> list[str]:

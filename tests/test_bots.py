@@ -159,7 +159,8 @@ def test_a_determinisation_keeps_what_the_seat_knows_and_redeals_the_rest(key: s
     sample = bot_for(game).determinize(game, view, seat, random.Random(5))
     assert bot_view(game, sample, seat) == view
     assert game.legal_actions(sample, seat) == game.legal_actions(state, seat)
-    recent = ("last_move", "log", "last_moves")  # the bot's view drops the last events, which it needs not
+    # The bot's view drops the last events, which it needs not (The Expedition's "words" tell them too).
+    recent = ("last_move", "log", "last_moves", "words")
     seen, known = game.view(sample, seat), game.view(state, seat)
     assert {k: v for k, v in seen.items() if k not in recent} == {k: v for k, v in known.items() if k not in recent}
 

@@ -21,10 +21,13 @@ V = TypeVar("V")
 
 
 def footprint(value: Any) -> int:
-    """The bytes an image-bearing value holds: an image's pixels (a cached Face, a tuple with masks...), plus a
-    small allowance per Python object."""
+    """The bytes an image-bearing value holds: an image's pixels (a cached Face, a tuple with masks...) with the
+    palette copy an RGB piece gets when a board drawn in the palette pastes it, plus a small allowance per Python
+    object."""
     if isinstance(value, Image.Image):
-        return value.width * value.height * len(value.getbands()) + 200
+        pixels = value.width * value.height
+        palette_copy = pixels if value.mode in ("RGB", "RGBA") else 0  # (kit.indexed: made when first pasted)
+        return pixels * len(value.getbands()) + palette_copy + 200
     image = getattr(value, "image", None)  # a kit.Face
     if isinstance(image, Image.Image):
         return footprint(image) + 200

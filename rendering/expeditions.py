@@ -408,9 +408,10 @@ def _p_hex(row: int, col: int) -> tuple[tuple[float, float], ...]:
                  for i in range(6))
 
 
-CACHED_SPACE_BYTES, CACHED_LAYER_BYTES = 12 << 20, 24 << 20
-"""A worker keeps ~12 MB of map spaces (a space is ~35 KB: a few hundred, the spaces of the maps in play) and ~24 MB
-of whole map layers (1.5 MB each: the latest maps of some fifteen matches), the least recently used going first."""
+CACHED_SPACE_BYTES, CACHED_LAYER_BYTES = 12 << 20, 8 << 20
+"""A worker keeps ~12 MB of map spaces (a space is ~45 KB with its palette copy: a few hundred, the spaces of the maps
+in play) and ~8 MB of whole map layers (0.5 MB each, in the boards' palette: the latest maps of some fifteen
+matches), the least recently used going first."""
 _SPACES: LruCache[str, tuple[kit.Face, Image.Image, tuple[int, int]]] = LruCache(CACHED_SPACE_BYTES)
 
 
@@ -651,7 +652,7 @@ def _p_basecamp(draw: kit.Draw, mechs: list[int], lang: str = "en") -> None:
 @lru_cache(maxsize=4)
 def _p_base(lang: str = "en") -> kit.Face:
     """The board's background with the legend under the map: the same for every board of a language."""
-    image = Image.new("RGB", (P_W, P_H), kit.BACKGROUND)
+    image = kit.new_layer((P_W, P_H))
     with kit.building(image) as drawn:
         _p_legend(kit.Draw(image), int(P_TOP + 8 * P_HEX_R + 48), lang)
     return kit.Face(image, drawn)

@@ -10,11 +10,12 @@ from __future__ import annotations
 import contextlib
 import ctypes
 import io
+import itertools
 import math
 import re
 import sys
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass
 from functools import lru_cache
@@ -193,13 +194,71 @@ def paste(canvas: Image.Image, face: Face, xy: tuple[int, int], kind: str = "", 
 def blit(canvas: Image.Image, piece: Image.Image, xy: tuple[int, int], mask: Image.Image | None = None) -> None:
     """`canvas.paste(piece, xy, mask)` for a board's own pieces, without Pillow's per-call checks and conversions
     (a board pastes dozens): the piece has the canvas's mode (or RGBA onto RGB), the mask is 1, L or RGBA, and
-    whatever falls outside the canvas is clipped."""
+    whatever falls outside the canvas is clipped. Onto a board drawn in the palette (`indexed`) the piece goes in
+    its palette version, mapped once per piece; a mask with soft edges is blended in RGB where it lies."""
     x, y = xy
     box = (x, y, x + piece.width, y + piece.height)
+    if canvas.mode == "P":
+        if mask is not None and not _all_or_nothing(mask):
+            _through_rgb(canvas, box, lambda region, at: region.paste(
+                piece if piece.mode != "P" else piece.convert("RGB"), at, mask))
+            return
+        piece = indexed(piece)
+    elif piece.mode == "P":  # a palette layer onto an RGB canvas (a board drawn in RGB for a test)
+        piece = piece.convert("RGB")
     if mask is None:
         canvas.im.paste(piece.im, box)
     else:
         canvas.im.paste(piece.im, box, mask.im)
+
+
+_INDEXED_KEY = "board palette version"
+"""Where a piece keeps its palette version (in its `info`, with the pixel store it was mapped from, so a copy or a
+crop, which shares the `info` but not the pixels, maps itself anew)."""
+
+
+def indexed(piece: Image.Image) -> Image.Image:
+    """A piece (a card face, a tile, a token) in the boards' palette, mapped once and kept with it: a board drawn in
+    the palette pastes it as bytes. Pieces are never drawn on after they are first pasted (they are cached)."""
+    if piece.mode == "P":
+        return piece
+    kept = piece.info.get(_INDEXED_KEY)
+    if kept is not None and kept[0] is piece.im:
+        return kept[1]  # type: ignore[no-any-return]
+    mapped = board_indexed(piece if piece.mode == "RGB" else piece.convert("RGB"))
+    piece.info[_INDEXED_KEY] = (piece.im, mapped)
+    return mapped
+
+
+_BINARY_KEY = "all or nothing"
+
+
+def _all_or_nothing(mask: Image.Image) -> bool:
+    """Whether a mask only keeps or drops pixels (no soft edge to blend): then pasting a palette piece through it
+    gives the palette version of the RGB paste. Pillow's shapes are not anti-aliased, so most masks are."""
+    if mask.mode == "1":
+        return True
+    kept = mask.info.get(_BINARY_KEY)
+    if kept is not None and kept[0] is mask.im:
+        return bool(kept[1])
+    alpha = mask.getchannel("A") if mask.mode in ("RGBA", "LA") else mask
+    binary = mask.mode in ("RGBA", "LA", "L") and sum(alpha.histogram()[1:255]) == 0
+    mask.info[_BINARY_KEY] = (mask.im, binary)
+    return binary
+
+
+def _through_rgb(canvas: Image.Image, box: tuple[int, int, int, int],
+                 paint: Callable[[Image.Image, tuple[int, int]], None]) -> None:
+    """Draw what needs blending (soft edges on a mixed background) onto a palette board: its `box` in RGB (the
+    palette's colours, which the drawn board has there), painted by `paint(region, where box starts in it)`, and
+    mapped back."""
+    left, top = max(0, box[0]), max(0, box[1])
+    right, bottom = min(canvas.width, box[2]), min(canvas.height, box[3])
+    if right <= left or bottom <= top:
+        return
+    region = canvas.crop((left, top, right, bottom)).convert("RGB")
+    paint(region, (box[0] - left, box[1] - top))
+    canvas.im.paste(board_indexed(region).im, (left, top, right, bottom))
 
 
 def replay(face: Face, xy: tuple[int, int] = (0, 0), kind: str = "") -> None:
@@ -221,7 +280,15 @@ _VERTICAL_ANCHORS = frozenset("amsd")
 class Draw(ImageDraw.ImageDraw):
     """ImageDraw that draws one-line text from cached per-word glyph masks and records what it draws in tests.
 
-    Roles: headline, title, name, score (the big ones), text, card, label (a letter on a token)."""
+    Roles: headline, title, name, score (the big ones), text, card, label (a letter on a token).
+
+    On a board drawn in the palette (mode P) colours are palette indices and words are pasted as patches of them
+    (see `_indexed_line`), so the board is in its encoding's palette as soon as it is drawn."""
+
+    def __init__(self, im: Image.Image, mode: str | None = None) -> None:
+        super().__init__(im, mode)
+        if im.mode == "P":
+            self.fontmode = "L"  # anti-aliased words, as on an RGB board (Pillow thresholds text on P images)
 
     def text(self, xy: Any, text: Any, fill: Any = None, font: Any = None, anchor: Any = None, *args: Any,
              role: str = "text", **kwargs: Any) -> None:
@@ -233,14 +300,17 @@ class Draw(ImageDraw.ImageDraw):
             # sum of its words, so measuring and drawing agree to the pixel.
             if not text:
                 return
-            colour = _ink(self, fill)
-            width, words = _layout(font, text, "a" if anchor is None else anchor[1])
+            width, words, inked = _layout(font, text, "a" if anchor is None else anchor[1])
             horizontal = "l" if anchor is None else anchor[0]
             x = float(xy[0]) - (width / 2 if horizontal == "m" else width if horizontal == "r" else 0)
             y = round(xy[1])
-            bitmap = self.draw.draw_bitmap
-            for mask, offset, dx, dy in words:
-                bitmap((round(x + offset) + dx, y + dy), mask, colour)
+            if self.mode == "P":
+                _indexed_line(self._image, x, y, inked, _rgb(fill))
+            else:
+                colour = _ink(self, fill)
+                bitmap = self.draw.draw_bitmap
+                for mask, offset, dx, dy in words:
+                    bitmap((round(x + offset) + dx, y + dy), mask, colour)
             drawn = _RECORDER.get()
             if drawn is not None:
                 boxes = [(round(x + o) + dx, y + dy, round(x + o) + dx + m.size[0], y + dy + m.size[1])
@@ -253,15 +323,32 @@ class Draw(ImageDraw.ImageDraw):
         if drawn is not None and text:
             box = self.textbbox(xy, text, font=font, anchor=anchor)
             drawn.append(DrawnText(int(getattr(font, "size", 10)), role, str(text), float(xy[1]), box))
+        if self.mode == "P" and text:  # anti-aliased: blended in RGB where it lies
+            left, top, right, bottom = self.textbbox(xy, text, font=font, anchor=anchor)
+            area = (math.floor(left) - 2, math.floor(top) - 2, math.ceil(right) + 2, math.ceil(bottom) + 2)
+
+            def paint(region: Image.Image, at: tuple[int, int]) -> None:
+                ImageDraw.Draw(region).text((xy[0] + at[0] - area[0], xy[1] + at[1] - area[1]), text, fill, font,
+                                            anchor, *args, **kwargs)
+
+            _through_rgb(self._image, area, paint)
+            return
         super().text(xy, text, fill, font, anchor, *args, **kwargs)
+
+    def _getink(self, ink: Any, fill: Any = None) -> tuple[int | None, int | None]:
+        """On a board drawn in the palette a colour is its palette index (Pillow would add it to the image's own
+        palette): the named colours are in it exactly, and shapes are not anti-aliased."""
+        if self.mode != "P" or (ink is None and fill is None):
+            return super()._getink(ink, fill)
+        return (None if ink is None else palette_index(ink)), (None if fill is None else palette_index(fill))
 
 
     def rectangle(self, xy: Any, fill: Any = None, outline: Any = None, width: int = 1) -> None:
         """A large plain fill (a board's bands and panels) is pasted as a colour: a quarter of the time Pillow's
         rectangle takes to fill it line by line, and the same pixels."""
-        box = _fill_box(xy) if fill is not None and outline is None and self.mode == "RGB" else None
+        box = _fill_box(xy) if fill is not None and outline is None and self.mode in ("RGB", "P") else None
         if box is not None:
-            self._image.im.paste(_rgb(fill), box)
+            self._image.im.paste(_rgb(fill) if self.mode == "RGB" else palette_index(fill), box)
             return
         super().rectangle(xy, fill, outline, width)
 
@@ -305,8 +392,9 @@ def _ink(draw: ImageDraw.ImageDraw, fill: Any) -> int:
 
 @lru_cache(maxsize=8192)
 def _layout(face: ImageFont.FreeTypeFont, text: str, vertical: str) -> tuple[int, tuple[tuple[Any, float, int, int],
-                                                                                      ...]]:
-    """A line's width and its words: (mask, x from the line's start, mask offset) each, cached per line."""
+                                                                                      ...], Inked]:
+    """A line's width and its words: (mask, x from the line's start, mask offset) each, cached per line; and its
+    inked words for a board drawn in the palette (`Inked`)."""
     size, weight = int(face.size), _WEIGHT_OF[face.path]
     space = _word_width(" ", size, weight)
     x = words_width = 0.0
@@ -320,7 +408,23 @@ def _layout(face: ImageFont.FreeTypeFont, text: str, vertical: str) -> tuple[int
             x += width
             words_width += width
         x += space
-    return math.ceil(words_width + space * (len(parts) - 1)), tuple(words)  # as `measure` adds it up
+    return math.ceil(words_width + space * (len(parts) - 1)), tuple(words), _inked(words)
+
+
+Inked = tuple[int, int, bool, tuple[tuple[Any, float, int, int, int, int], ...]]
+"""A line's words that leave ink, for `_indexed_line`: the top and bottom of their masks (from the line's y), whether
+their masks are clear of each other wherever the line starts (a pixel apart before rounding), and each word as
+(mask, x from the line's start, mask offset x, y, width, height)."""
+
+
+def _inked(words: list[tuple[Any, float, int, int]]) -> Inked:
+    inked = tuple((mask, offset, dx, dy, *mask.size) for mask, offset, dx, dy in words
+                  if mask.size[0] and mask.size[1])
+    if not inked:
+        return 0, 0, True, ()
+    clear = all(after[1] + after[2] - (before[1] + before[2] + before[4]) >= 1
+                for before, after in itertools.pairwise(inked))
+    return min(w[3] for w in inked), max(w[3] + w[5] for w in inked), clear, inked
 
 
 def warm_word(face: ImageFont.FreeTypeFont, word: str, vertical: str = "a") -> None:
@@ -469,9 +573,10 @@ def keep_freed_memory() -> bool:
     return bool(mallopt(m_mmap_threshold, 32 << 20)) and bool(mallopt(m_trim_threshold, MALLOC_KEPT))
 
 
-FREED_KEPT_AFTER_TRIM = 32 << 20
+FREED_KEPT_AFTER_TRIM = 8 << 20
 """Free memory left at the top of the heap when a worker hands the rest back (a few boards' worth of canvases and
-encoder buffers, still reused without page faults)."""
+encoder buffers, still reused without page faults: a public board drawn in the palette is 0.5 MB and needs no
+full-size RGB copy or quantiser tables)."""
 
 
 def release_freed_memory() -> bool:
@@ -502,20 +607,57 @@ def warm_up() -> None:
             font(size, weight)
 
 
+_IN_RGB: ContextVar[bool] = ContextVar("boards_in_rgb", default=False)
+
+
+@contextlib.contextmanager
+def drawn_in_rgb() -> Iterator[None]:
+    """Draw public boards and their layers in RGB inside the block, mapped to the palette only when encoded (as
+    before issue 25): the reference the tests compare the boards drawn in the palette against. Clear the caches
+    around it (`rendering.clear_caches`): cached layers keep the mode they were drawn in."""
+    token = _IN_RGB.set(True)
+    try:
+        yield
+    finally:
+        _IN_RGB.reset(token)
+
+
+def in_palette(width: int) -> bool:
+    """Whether a canvas `width` px wide is drawn straight in the boards' palette: a public board (PHONE_WIDTH
+    wide) is, so it needs no mapping when encoded; a detail board (full size, on demand) is drawn in RGB."""
+    return width == PHONE_WIDTH and not _IN_RGB.get()
+
+
+def _blank(size: tuple[int, int], colour: str, indexed: bool) -> Image.Image:
+    if not indexed:
+        return Image.new("RGB", size, colour)
+    image = Image.new("P", size, palette_index(colour))
+    image.putpalette(board_palette().palette)
+    return image
+
+
 def new_canvas(height: int, width: int = WIDTH) -> tuple[Image.Image, Draw]:
-    """A blank board (a public board's canvas comes back from the last one encoded: see `recycle`)."""
-    image = _spare((width, height))
+    """A blank board (a public board's canvas comes back from the last one encoded: see `recycle`), in the boards'
+    palette when it is a public board (`in_palette`)."""
+    indexed = in_palette(width)
+    image = _spare((width, height), "P" if indexed else "RGB")
     if image is None:
-        image = Image.new("RGB", (width, height), BACKGROUND)
+        image = _blank((width, height), BACKGROUND, indexed)
     else:
-        image.im.paste(_rgb(BACKGROUND), (0, 0, width, height))
+        image.im.paste(palette_index(BACKGROUND) if indexed else _rgb(BACKGROUND), (0, 0, width, height))
     return image, Draw(image)
+
+
+def new_layer(size: tuple[int, int], colour: str = BACKGROUND) -> Image.Image:
+    """A blank layer for a public board (its map, its grid: drawn once and copied into every board), in the boards'
+    palette like the boards (`in_palette`), so a board starts as a copy of bytes that need no mapping."""
+    return _blank(size, colour, in_palette(size[0]))
 
 
 def canvas_from(layer: Image.Image) -> Image.Image:
     """A board starting as a copy of a cached layer (the map, the grid), drawn into a recycled canvas when there
     is one."""
-    image = _spare(layer.size)
+    image = _spare(layer.size, layer.mode)
     if image is None:
         return layer.copy()
     blit(image, layer, (0, 0))
@@ -532,10 +674,10 @@ encoding, against a fill or a copy into a canvas already in use."""
 _SPARES_LOCK = threading.Lock()
 
 
-def _spare(size: tuple[int, int]) -> Image.Image | None:
+def _spare(size: tuple[int, int], mode: str) -> Image.Image | None:
     with _SPARES_LOCK:
         for index, image in enumerate(_SPARES):
-            if image.size == size:
+            if image.size == size and image.mode == mode:
                 return _SPARES.pop(index)
     return None
 
@@ -544,8 +686,77 @@ def recycle(image: Image.Image) -> None:
     """Hand a public board's canvas back once it is encoded (the renderers' `render` does, and nothing else holds
     the image then); the next board draws into it."""
     with _SPARES_LOCK:
-        if image.mode == "RGB" and len(_SPARES) < SPARES_KEPT and all(spare is not image for spare in _SPARES):
+        if (image.mode in ("RGB", "P") and len(_SPARES) < SPARES_KEPT
+                and all(spare is not image for spare in _SPARES)):
             _SPARES.append(image)
+
+
+def _indexed_line(canvas: Image.Image, x: float, y: int, inked: Inked, ink: Any) -> None:
+    """A line's words onto a board drawn in the palette, the line starting at `x`, each word where an RGB board puts
+    it: on a plain background (nearly always) each word as a patch of palette indices, blended and mapped once per
+    word, ink and background; on a mixed background, or where two words' masks may overlap, blended there in RGB."""
+    line_top, line_bottom, clear, words = inked
+    if not words:
+        return
+    first, last = words[0], words[-1]
+    box = (round(x + first[1]) + first[2], y + line_top, round(x + last[1]) + last[2] + last[4], y + line_bottom)
+    core = canvas.im
+    if clear and box[0] >= 0 and box[1] >= 0 and box[2] <= core.size[0] and box[3] <= core.size[1]:
+        low, high = core.crop(box).getextrema()
+        if low == high:  # (a word's patch is its whole box: where its mask is 0, the background it lies on)
+            paste = core.paste
+            for mask, offset, dx, dy, width, height in words:
+                left, top = round(x + offset) + dx, y + dy
+                paste(_word_patch(mask, ink, low), (left, top, left + width, top + height))
+            return
+    box = (min(round(x + w[1]) + w[2] for w in words), box[1],
+           max(round(x + w[1]) + w[2] + w[4] for w in words), box[3])
+
+    def paint(region: Image.Image, at: tuple[int, int]) -> None:
+        bitmap = Image.core.draw(region.im, 0).draw_bitmap
+        colour = _rgb_ink(ink)
+        for mask, offset, dx, dy, _, _ in words:
+            bitmap((round(x + offset) + dx - box[0] + at[0], y + dy - box[1] + at[1]), mask, colour)
+
+    _through_rgb(canvas, box, paint)
+
+
+WORD_PATCHES = 2048
+"""Words kept as palette patches per ink and background (a few hundred bytes each, ~2 MB in all): the words of
+the boards of the latest matches."""
+
+
+@lru_cache(maxsize=WORD_PATCHES)
+def _word_patch(mask: Any, ink: Any, background: int) -> Any:
+    """A word's mask as palette indices: `ink` on the palette colour `background`."""
+    return mask.point(_blend_levels(ink, background), "L")
+
+
+@lru_cache(maxsize=1024)
+def _blend_levels(ink: Any, background: int) -> list[int]:
+    """The palette index of `ink` drawn at each of the 256 mask levels onto the palette colour `background`
+    (Pillow's own blend, as on an RGB board, then mapped as the RGB board would be)."""
+    channels = board_palette().getpalette() or []
+    row = Image.new("RGB", (256, 1), tuple(channels[3 * background:3 * background + 3]))
+    levels = Image.new("L", (256, 1))
+    levels.putdata(range(256))
+    Image.core.draw(row.im, 0).draw_bitmap((0, 0), levels.im, _rgb_ink(ink))
+    return list(board_indexed(row).tobytes())
+
+
+def _rgb_ink(ink: Any) -> int:
+    """An RGB colour as Pillow's drawing ink for an RGB image."""
+    return _ink(_MEASURE_DRAW, ink)
+
+
+@lru_cache(maxsize=512)
+def palette_index(colour: Any) -> int:
+    """A colour's index in the boards' palette: the one mapping the RGB board would give it (a named colour's own
+    index)."""
+    if isinstance(colour, int):
+        return colour
+    probe = Image.new("RGB", (1, 1), _rgb(colour))
+    return board_indexed(probe).getpixel((0, 0))  # type: ignore[return-value]
 
 
 def finish(image: Image.Image) -> bytes:
@@ -741,10 +952,10 @@ def draw_token(draw: ImageDraw.ImageDraw, centre: tuple[float, float], radius: f
                label: str | None = None, outline: str = INK_DARK, width: int = 3) -> None:
     """A player's piece: their shape in their colour with their letter on it.
 
-    On an RGB board the piece is drawn once per process and pasted (a board has a dozen of them); a test that
+    On a board the piece is drawn once per process and pasted (a board has a dozen of them); a test that
     records sees it drawn in place."""
     image = getattr(draw, "_image", None)
-    if _RECORDER.get() is None and image is not None and image.mode == "RGB":
+    if _RECORDER.get() is None and image is not None and image.mode in ("RGB", "P"):
         sprite = token_sprite(radius, style, label, outline, width)
         half = sprite.width // 2
         blit(image, sprite, (round(centre[0]) - half, round(centre[1]) - half), sprite)
@@ -943,7 +1154,9 @@ def board_palette() -> Image.Image:
 
 def board_indexed(image: Image.Image) -> Image.Image:
     """A board mapped to the boards' palette, each pixel to the nearest colour (no dithering: flat colours stay
-    flat)."""
+    flat); a board drawn in the palette already is."""
+    if image.mode == "P":
+        return image
     return image.quantize(palette=board_palette(), dither=Image.Dither.NONE)
 
 

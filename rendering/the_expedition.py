@@ -545,15 +545,15 @@ def _name_size(name: str) -> int:
     return size
 
 
-CACHED_GRID_BYTES = 16 << 20
-"""The empty grids of the ~10 latest matches (1.5 MB each): a match's grid never changes, but a worker draws every
-match its bot hosts, so the grids of matches long over must go."""
+CACHED_GRID_BYTES = 6 << 20
+"""The empty grids of the ~10 latest matches (0.5 MB each, in the boards' palette): a match's grid never changes, but
+a worker draws every match its bot hosts, so the grids of matches long over must go."""
 
 
 @lru_bytes(CACHED_GRID_BYTES)
 def _p_grid(tiles: tuple[tuple[str, str, int, str], ...]) -> kit.Face:
     """The whole empty grid of a match (its nine tiles never move during the match), built once and copied."""
-    image = Image.new("RGB", (P_W, P_H), BACKGROUND)
+    image = kit.new_layer((P_W, P_H), BACKGROUND)
     with kit.building(image) as drawn:
         for cell, tile in enumerate(tiles):
             x0, y0, _, _ = _p_box(cell)

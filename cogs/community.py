@@ -254,10 +254,28 @@ async def press_mute(interaction: discord.Interaction, fields: dict[str, Any], i
 
 
 async def apply_timer(bot: TableBot, work: Due, now: datetime) -> None:
+    if await channel_gone_unseen(bot, work.channel_id):  # no move is played where nobody can see it
+        return
     timed_out = await community.play_overdue_turn(bot.service, work, now)
     if timed_out is not None:
         await bot.desk.post(timed_out.match.id,
                             note=safe_text(timed_out.note(timed_out.match.language), timed_out.names))
+
+
+async def channel_gone_unseen(bot: TableBot, channel_id: int | None) -> bool:
+    """Whether Discord says the channel no longer exists (deleted while the bot was away, so no event came): its
+    game is then ended. Any other answer (no access, Discord unwell) is not taken for gone."""
+    if channel_id is None:
+        return False
+    try:
+        await bot.fetch_channel(channel_id)
+    except discord.NotFound:
+        if bot.desk.channel_gone is not None:
+            await bot.desk.channel_gone(channel_id)
+        return True
+    except discord.HTTPException:
+        return False
+    return False
 
 
 async def expire_lobby(bot: TableBot, work: Due, now: datetime) -> None:

@@ -148,6 +148,20 @@ async def mode_autocomplete(interaction: discord.Interaction, current: str) -> l
     return choices[:25]
 
 
+def message_parts(text: str, limit: int = 2000) -> list[str]:
+    """`text` in messages of at most `limit` characters (Discord's), cut between lines where it can."""
+    parts: list[str] = []
+    for line in text.split("\n"):
+        while len(line) > limit:
+            parts.append(line[:limit])
+            line = line[limit:]
+        if parts and len(parts[-1]) + 1 + len(line) <= limit:
+            parts[-1] += "\n" + line
+        else:
+            parts.append(line)
+    return parts
+
+
 @app_commands.guild_only()
 class GameCommands(commands.GroupCog, group_name="game", group_description="Start and manage a game here"):
     """The lobby and table commands shared by every game."""
@@ -314,9 +328,13 @@ class GameCommands(commands.GroupCog, group_name="game", group_description="Star
     @app_commands.choices(game=GAME_CHOICES)
     async def rules(self, interaction: discord.Interaction, game: str | None = None) -> None:
         text = await service_of(interaction).rules(interaction.channel_id, game, reader_language(interaction))
-        embed = discord.Embed(description=text[:4000], colour=0xE69F00)
         await acknowledge(interaction)
-        await interaction.followup.send(embed=embed, ephemeral=True)
+        if interaction.app_permissions.embed_links:
+            await interaction.followup.send(embed=discord.Embed(description=text[:4000], colour=0xE69F00),
+                                            ephemeral=True)
+            return
+        for part in message_parts(text[:4000]):  # no Embed Links in this channel: the same words, plainly
+            await interaction.followup.send(part, ephemeral=True, allowed_mentions=NO_PINGS)
 
     # --------------------------------------------------------------------------------- records (cogs/records.py)
     # Undo by consent, history, replays and exports: thin commands; the work is in cogs/records.py.

@@ -6,8 +6,9 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.core.names import contains, plural
+from bot.core.names import contains
 from bot.games.monster_expedition import GAME, campaign_text, capturable_monsters
+from bot.i18n import language_of, translate, translate_plural
 from cogs.common import answers_in_time, channel_id_of, player_of, send_private, service_of
 from cogs.table import acknowledge, play, post_board
 
@@ -27,10 +28,14 @@ async def affordable_monsters(interaction: discord.Interaction, current: str) ->
         return []
     if seen.game is not GAME or seen.state is None or seen.seat is None or seen.seat not in GAME.to_act(seen.state):
         return []
+    language = language_of(interaction.locale)
     choices = []
     for monster in capturable_monsters(seen.state):
-        crates = f", {plural(int(monster['crates']), 'crate')}" if monster.get("crates") else ""
-        label = f"{monster['name']} (level {monster['level']}, {monster['vp']} VP{crates})"
+        crates = (translate("monster.autocomplete.crates", language,
+                            crates=translate_plural("monster.count.crate", int(monster["crates"]), language))
+                  if monster.get("crates") else "")
+        label = translate("monster.autocomplete.monster", language, name=monster["names"][language],
+                          level=monster["level"], points=monster["vp"], crates=crates)
         if contains(current, label):
             choices.append(app_commands.Choice(name=label[:100], value=str(monster["id"])))
     return choices[:25]
@@ -113,7 +118,8 @@ class HuntCommands(commands.GroupCog, group_name="hunt", group_description="Play
         seen = await service_of(interaction).seen(channel_id_of(interaction), interaction.user.id)
         seat = seen.match.seat_of(player.id)
         if seat is None:
-            await send_private(interaction, f"{player.display_name} is not playing in this game.")
+            await send_private(interaction, translate("monster.reply.not_playing", interaction.locale,
+                                                      name=player.display_name))
             return
         await play(interaction, {"type": "steal", "seat": seat})
 
@@ -124,7 +130,7 @@ class HuntCommands(commands.GroupCog, group_name="hunt", group_description="Play
     @app_commands.command(name="campaign", description="Your progress in the 10-expedition solo campaign")
     async def campaign(self, interaction: discord.Interaction) -> None:
         profile = await service_of(interaction).profile(interaction.guild_id or 0, interaction.user.id, GAME.key)
-        await send_private(interaction, campaign_text(profile))
+        await send_private(interaction, campaign_text(profile, language=language_of(interaction.locale)))
 
     @app_commands.command(name="solo", description="Start a solo expedition of the campaign in this channel")
     @app_commands.describe(expedition="1-10 (default: your next expedition)", camps="Which camp set (default I)")
@@ -140,7 +146,7 @@ class HuntCommands(commands.GroupCog, group_name="hunt", group_description="Play
         service = service_of(interaction)
         match = await service.new_match(interaction.guild_id or 0, channel_id_of(interaction), GAME.key,
                                         player_of(interaction), mode="solo", options=options)
-        await post_board(interaction, match.id, note="Your expedition has started; the board is posted below.")
+        await post_board(interaction, match.id, note=translate("monster.reply.solo_started", interaction.locale))
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -443,7 +443,8 @@ class BoardDesk:
         board = await self.service.board(match)
         ping = ping or bool(owed.user_ids)  # a turn's ping that never arrived comes with the next new board
         try:
-            sent = await self._posted_before(match.channel_id, board_content(board, ping=ping, note=note), owed)
+            sent = await self._posted_before(match.channel_id, board_content(board, ping=ping, note=note),
+                                             owed.maybe_posted_since(now))
             if sent is None:  # (taking the items recorded this try: a retry after a crash looks first)
                 sent = await self._send(match.channel_id, board, ping=ping, note=note, interaction=interaction,
                                         nonce=owed.nonce)
@@ -461,14 +462,14 @@ class BoardDesk:
         await outbox.delivered(self.service, owed, match.version, now)
         return sent
 
-    async def _posted_before(self, channel_id: int, content: str, owed: outbox.Owed) -> discord.Message | None:
-        """An owed board whose last try may have reached Discord before the process died: the message, if the
-        channel shows it (posted by the bot since that try, ending with the same words), so it is not posted twice."""
-        tried = [item.attempted_at for item in owed.items if item.attempted_at is not None]
+    async def _posted_before(self, channel_id: int, content: str, since: int | None) -> discord.Message | None:
+        """An owed board that may have reached Discord `since` then, before the process (or the database) died: the
+        message, if the channel shows it (posted by the bot since, ending with the same words), so it is not posted
+        twice."""
         me = getattr(self.client.user, "id", None)
-        if not tried or me is None:
+        if since is None or me is None:
             return None
-        after = discord.Object(id=discord.utils.time_snowflake(datetime.fromtimestamp(min(tried) - 60, UTC)))
+        after = discord.Object(id=discord.utils.time_snowflake(datetime.fromtimestamp(since - 60, UTC)))
         try:
             async for message in self._channel(channel_id).history(limit=100, after=after):
                 if message.author.id == me and message.content.endswith(content):

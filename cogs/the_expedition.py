@@ -9,7 +9,8 @@ from discord.ext import commands
 from bot.core.names import contains, fold
 from bot.games.the_expedition import GAME
 from bot.games.the_expedition.grid import DIRECTIONS
-from bot.games.the_expedition.text import points
+from bot.games.the_expedition.words import pts
+from bot.i18n import language_of
 from cogs.common import answers_in_time, channel_id_of, service_of
 from cogs.table import play
 
@@ -17,17 +18,18 @@ DIRECTION_CHOICES = [app_commands.Choice(name=direction, value=direction) for di
 
 
 def location_id(text: str) -> str:
-    """Accept a location's id or its printed name (any case or accents), as a player would type it."""
+    """Accept a location's id or its printed name in any language (any case or accents), as a player types it."""
     wanted = fold(text)
     for location in GAME.catalog.locations:
-        if wanted in (fold(location.id), fold(location.name)):
+        if wanted == fold(location.id) or wanted in {fold(name) for name in location.names.texts}:
             return location.id
     return text.strip()
 
 
 @answers_in_time
 async def placeable_locations(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
-    """Only the empty locations the player may place on now (the rules re-check on submit)."""
+    """Only the empty locations the player may place on now, named in the reader's language (the rules re-check
+    on submit)."""
     try:
         seen = await service_of(interaction).seen(channel_id_of(interaction), interaction.user.id)
     except Exception:  # autocomplete must never fail loudly; the command itself explains problems
@@ -38,7 +40,8 @@ async def placeable_locations(interaction: discord.Interaction, current: str) ->
     for action in GAME.legal_actions(seen.state, seen.seat):
         if action["type"] == "place":
             location = GAME.catalog.location(action["location"])
-            label = f"{location.name} ({points(location.points)})"
+            language = language_of(interaction.locale)
+            label = f"{location.names[language]} ({pts(location.points)(language)})"
             if contains(current, label):
                 choices.append(app_commands.Choice(name=label, value=location.id))
     return choices[:25]

@@ -8,38 +8,87 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
+from bot.i18n import DEFAULT_LANGUAGE, counted, deferred, language_of, translate, translate_plural
 from rendering import kit
 
 REGION_COLOURS = {"aerie": kit.YELLOW, "depths": kit.BLUE, "forest": kit.BLUISH_GREEN, "all": kit.REDDISH_PURPLE}
 REGION_INK = {"aerie": kit.INK_DARK, "depths": kit.INK, "forest": kit.INK_DARK, "all": kit.INK_DARK}
-REGION_LABEL = {"aerie": "Aerie", "depths": "Depths", "forest": "Enchanted Forest", "all": "all regions"}
+REGION_LABEL = {"aerie": deferred("region.aerie"), "depths": deferred("region.depths"),
+                "forest": deferred("region.forest"), "all": deferred("region.all")}
 """The rulebook's region names (a card's band and the phone board's camp line use the short ones)."""
-REGION_SHORT = {"aerie": "Aerie", "depths": "Depths", "forest": "Forest", "all": "All"}
+REGION_SHORT = {"aerie": deferred("region.aerie"), "depths": deferred("region.depths"),
+                "forest": deferred("monster.region.forest_short"), "all": deferred("monster.region.all_short")}
 FINAL_LEVEL = 8
 
 
-def camp_level(camp: dict[str, Any]) -> str:
+def language(view: dict[str, Any]) -> str:
+    """The table's language, which every word on the board is in (English when the view does not say)."""
+    return language_of(view.get("language") or DEFAULT_LANGUAGE)
+
+
+def region_label(region: str, lang: str = DEFAULT_LANGUAGE) -> str:
+    return translate(REGION_LABEL[region], lang)
+
+
+def region_short(region: str, lang: str = DEFAULT_LANGUAGE) -> str:
+    return translate(REGION_SHORT[region], lang)
+
+
+def region_letter(region: str, lang: str = DEFAULT_LANGUAGE) -> str:
+    """The letter on a card's band and a camp chip: A/D/F in English, H/T/Z in German; * for all regions."""
+    return translate(REGION_LETTERS[region], lang) if region in REGION_LETTERS else "*"
+
+
+def camp_level(camp: dict[str, Any], lang: str = DEFAULT_LANGUAGE) -> str:
     """A camp's equipment level, written as the messages write it: "level 3 of 8", "level 8 of 8 (final)"."""
-    return f"level {camp['level']} of {FINAL_LEVEL}" + (" (final)" if camp["final"] else "")
+    message = deferred("monster.camp_level.final") if camp["final"] else deferred("monster.camp_level")
+    return translate(message, lang, level=int(camp["level"]), final=FINAL_LEVEL)
 
 
-def camp_levels(player: dict[str, Any], board: bool = False) -> str:
+def camp_levels(player: dict[str, Any], board: bool = False, lang: str = DEFAULT_LANGUAGE) -> str:
     """Every camp's level in one line: "camp levels: Aerie 4, Depths 6, Forest 8 (final)" (on a board, a level
     and its "(final)" never split over two lines)."""
-    final = "\u00a0(final)" if board else " (final)"
-    return "camp levels: " + ", ".join(f"{REGION_SHORT[r]} {c['level']}" + (final if c["final"] else "")
-                                       for r, c in player["camps"].items())
+    final = ("\u00a0" if board else " ") + translate("monster.board.final", lang)
+    return translate("monster.board.camp_levels", lang, camps=", ".join(
+        f"{region_short(r, lang)} {c['level']}" + (final if c["final"] else "") for r, c in player["camps"].items()))
 
 
-def plural(count: int, word: str, many: str | None = None) -> str:
-    return f"{count} {word if count == 1 else many or word + 's'}"
+def localized(view: dict[str, Any]) -> dict[str, Any]:
+    """The view with its sentences and card names in the table's language (the game's view carries every
+    language's words; its own fields are English)."""
+    lang = language(view)
+    if lang == DEFAULT_LANGUAGE or view.get("localized") == lang:
+        return view
+    shown = {**view, "localized": lang}
+    words = (view.get("words") or {}).get(lang)
+    if words:
+        shown["turn"] = words["turn"]
+        if view.get("last_move") == words.get("english_last_move"):  # the service did not tell the move itself
+            shown["last_move"] = words["last_move"]
+        shown["log"] = words["log"]
+        shown["scores"] = [{**score, "text": text} for score, text in zip(view["scores"], words["scores"],
+                                                                           strict=False)]
+        if view.get("solo") and words.get("solo"):
+            shown["solo"] = {**view["solo"], **words["solo"]}
+    shown["display"] = [_card_in(card, lang) for card in view["display"]]
+    shown["players"] = [{**player, "monsters": [_card_in(c, lang) for c in player["monsters"]],
+                         "cages_revealed": [_card_in(c, lang) for c in player.get("cages_revealed", [])]}
+                        for player in view["players"]]
+    return shown
+
+
+def _card_in(card: dict[str, Any], lang: str) -> dict[str, Any]:
+    names = card.get("names") or {}
+    texts = card.get("ability_texts") or {}
+    return {**card, "name": names.get(lang, card.get("name")), "ability_text": texts.get(lang, "")}
 DIE_COLOURS = {"yellow": (kit.YELLOW, kit.INK_DARK), "blue": (kit.BLUE, kit.INK), "green": (kit.BLUISH_GREEN,
                                                                                              kit.INK_DARK),
                "black": (kit.DIE_BLACK, kit.INK)}
+DIE_WORDS = {"yellow": deferred("monster.colour.yellow"), "blue": deferred("monster.colour.blue"),
+             "green": deferred("monster.colour.green"), "black": deferred("monster.colour.black")}
 SYMBIOSIS_COLOURS = {"red": kit.VERMILLION, "purple": kit.REDDISH_PURPLE, "white": kit.INK}
 TRADER_FRAME = kit.INK_MUTED
 """The Monster Trader belongs to nobody: framed in a neutral colour, never a player's."""
-ABILITY_TEXT = {"misthrow": "Misthrow: +1 camp", "steal": "Steal a cage", "improve": "On capture: +1 camp", "none": ""}
 
 MARGIN = 24
 CARD_W, CARD_H, CARD_GAP = 236, 176, 12
@@ -68,18 +117,24 @@ def _wrap(text: str, max_width: int, size: int, weight: str = "regular") -> tupl
     return tuple(kit.wrap(_MEASURE, text, max_width, kit.font(size, weight)))
 
 
-def _ability(card: dict[str, Any]) -> str:
-    if card.get("ability") == "bonus":
-        return f"Bonus value {card.get('bonus_value')}"
-    return ABILITY_TEXT.get(str(card.get("ability")), "")
+def _ability(card: dict[str, Any], lang: str = DEFAULT_LANGUAGE) -> str:
+    """The card's ability line, from the game's data in the table's language."""
+    texts = card.get("ability_texts") or {}
+    return str(card.get("ability_text") or texts.get(lang) or texts.get(DEFAULT_LANGUAGE) or "")
 
 
-SYMBIOSIS_LETTERS = {"red": "R", "purple": "P", "white": "W", "wild": "*"}
-"""Each symbiosis symbol carries a letter as well as its colour, so no player has to tell the colours apart."""
-REGION_LETTERS = {"aerie": "A", "depths": "D", "forest": "F", "all": "*"}
+SYMBIOSIS_LETTERS = {"red": deferred("monster.letter.red"), "purple": deferred("monster.letter.purple"),
+                     "white": deferred("monster.letter.white")}
+"""Each symbiosis symbol carries a letter as well as its colour, so no player has to tell the colours apart
+(R/P/W in English, R/L/W in German; the split wild one a star)."""
+REGION_LETTERS = {"aerie": deferred("monster.letter.aerie"), "depths": deferred("monster.letter.depths"),
+                  "forest": deferred("monster.letter.forest")}
+SYMBIOSIS_WORDS = {"red": deferred("monster.symbiosis.red"), "purple": deferred("monster.symbiosis.purple"),
+                   "white": deferred("monster.symbiosis.white"), "wild": deferred("monster.symbiosis.wild")}
 
 
-def _symbiosis_badge(draw: ImageDraw.ImageDraw, centre: tuple[int, int], symbol: str, radius: int = 17) -> None:
+def _symbiosis_badge(draw: ImageDraw.ImageDraw, centre: tuple[int, int], symbol: str, radius: int = 17,
+                     lang: str = DEFAULT_LANGUAGE) -> None:
     """A symbiosis symbol: a disc in its colour with its letter (R, P, W); the split wild one shows all three
     colours and a star."""
     x, y = centre
@@ -95,18 +150,24 @@ def _symbiosis_badge(draw: ImageDraw.ImageDraw, centre: tuple[int, int], symbol:
         return
     draw.ellipse(box, outline=kit.INK_DARK, width=2)
     kit.mark("symbiosis", box)
-    letter = SYMBIOSIS_LETTERS[symbol]
+    letter = translate(SYMBIOSIS_LETTERS[symbol], lang) if symbol in SYMBIOSIS_LETTERS else "*"
     size = int(radius * (2.1 if symbol == "wild" else 1.25))
     dy = radius * 0.42 if symbol == "wild" else 0  # an asterisk sits high in the font
     draw.text((x, y + dy), letter, font=kit.font(size, "bold"), fill=kit.INK_DARK, anchor="mm", role="label")
 
 
-def _card(draw: ImageDraw.ImageDraw, x: int, y: int, card: dict[str, Any]) -> None:
+def _trader_offer(card: dict[str, Any], lang: str) -> str:
+    return translate("monster.board.trader_offer", lang, cages=counted("cage", 6, lang), cost=card.get("cost", 40))
+
+
+def _card(draw: ImageDraw.ImageDraw, x: int, y: int, card: dict[str, Any], lang: str = DEFAULT_LANGUAGE) -> None:
     if card.get("kind") == "trader":
         kit.rounded_panel(draw, (x, y, x + CARD_W, y + CARD_H), fill=kit.PANEL_LIGHT, outline=TRADER_FRAME, width=3)
-        draw.text((x + CARD_W / 2, y + 40), "Monster", font=kit.font(30, "bold"), fill=kit.INK, anchor="mm")
-        draw.text((x + CARD_W / 2, y + 74), "Trader", font=kit.font(30, "bold"), fill=kit.INK, anchor="mm")
-        draw.text((x + CARD_W / 2, y + 124), f"6 cages for {card.get('cost', 40)}", font=kit.font(26, "semibold"),
+        draw.text((x + CARD_W / 2, y + 40), translate("monster.board.trader_top", lang), font=kit.font(30, "bold"),
+                  fill=kit.INK, anchor="mm")
+        draw.text((x + CARD_W / 2, y + 74), translate("monster.board.trader_bottom", lang),
+                  font=kit.font(30, "bold"), fill=kit.INK, anchor="mm")
+        draw.text((x + CARD_W / 2, y + 124), _trader_offer(card, lang), font=kit.font(26, "semibold"),
                   fill=kit.INK, anchor="mm")
         return
     region = str(card.get("region"))
@@ -115,14 +176,17 @@ def _card(draw: ImageDraw.ImageDraw, x: int, y: int, card: dict[str, Any]) -> No
     draw.rectangle((x, y + 36, x + CARD_W, y + 50), fill=REGION_COLOURS[region])
     draw.text((x + 12, y + 25), str(card["level"]), font=kit.font(40, "bold"), fill=REGION_INK[region], anchor="lm")
     room = CARD_W - (124 if card.get("crest") is not None else 84)  # clear of the level and the crest token
-    label = REGION_LABEL[region] if kit.measure(REGION_LABEL[region], 18, "semibold") <= room else REGION_SHORT[region]
+    full = region_label(region, lang)
+    label = full if kit.measure(full, 18, "semibold") <= room else region_short(region, lang)
     label, face = kit.fitted(label, room, 24, "semibold", 18)
     draw.text((x + CARD_W - 12, y + 25), label, font=face, fill=REGION_INK[region], anchor="rm")
-    name_font = kit.font(_fit(str(card["name"]), CARD_W - 20, 27, "semibold", 20), "semibold")
+    # The name stays clear of the symbiosis badge below its right end ("Echoseeschlange" ran under it at 27 px).
+    name_font = kit.font(_fit(str(card["name"]), CARD_W - 64, 27, "semibold", 18), "semibold")
     draw.text((x + 10, y + 58), str(card["name"]), font=name_font, fill=kit.INK)
-    draw.text((x + 10, y + 92), f"{card['vp']} VP · caged {card['caged_vp']}", font=kit.font(24), fill=kit.INK)
-    _symbiosis_badge(draw, (x + CARD_W - 26, y + 106), str(card.get("symbiosis")))
-    ability = _ability(card)
+    points = translate("monster.board.card_points", lang, points=card["vp"], caged=card["caged_vp"])
+    draw.text((x + 10, y + 92), points, font=kit.font(_fit(points, CARD_W - 60, 24, "regular", 16)), fill=kit.INK)
+    _symbiosis_badge(draw, (x + CARD_W - 26, y + 106), str(card.get("symbiosis")), lang=lang)
+    ability = _ability(card, lang)
     if ability:
         draw.text((x + 10, y + 136), ability, font=kit.font(_fit(ability, CARD_W - 20, 23, "regular", 18)),
                   fill=kit.ORANGE)
@@ -155,35 +219,45 @@ def _display_height(count: int) -> int:
 
 
 def _draw_display(draw: ImageDraw.ImageDraw, y: int, view: dict[str, Any]) -> int:
-    facts = [f"Deck {view['deck_size']}", f"Reserve {view['reserve_size']}", f"Round {view['round']}"]
+    lang = language(view)
+    facts = [translate("monster.board.deck", lang, count=view["deck_size"]),
+             translate("monster.board.reserve", lang, count=view["reserve_size"]),
+             translate("monster.board.round", lang, round=view["round"])]
     if view.get("last_round"):
-        facts.append("LAST ROUND")
-    y = _section_title(draw, y, f"Wilderness ({len(view['display'])} cards)", " · ".join(facts))
+        facts.append(translate("monster.board.last_round", lang))
+    y = _section_title(draw, y, translate("monster.board.wilderness", lang,
+                                          cards=counted("card", len(view["display"]), lang)), " · ".join(facts))
     if not view["display"]:
-        draw.text((MARGIN, y + 10), "The display is empty.", font=kit.font(26), fill=kit.INK_MUTED)
+        draw.text((MARGIN, y + 10), translate("monster.board.display_empty", lang), font=kit.font(26),
+                  fill=kit.INK_MUTED)
     for index, card in enumerate(view["display"]):
         col, row = index % 5, index // 5
-        _card(draw, MARGIN + col * (CARD_W + CARD_GAP), y + row * (CARD_H + CARD_GAP), card)
+        _card(draw, MARGIN + col * (CARD_W + CARD_GAP), y + row * (CARD_H + CARD_GAP), card, lang)
     return y + max(1, (len(view["display"]) + 4) // 5) * (CARD_H + CARD_GAP)
 
 
 def _draw_tray(draw: ImageDraw.ImageDraw, y: int, view: dict[str, Any]) -> int:
     tray = view["tray"]
+    lang = language(view)
     kit.rounded_panel(draw, (MARGIN, y, kit.WIDTH - MARGIN, y + 170))
     region = tray.get("region")
     if region is None:
-        draw.text((MARGIN + 20, y + 20), "Dice tray: no hunt yet this turn", font=kit.font(28, "semibold"),
+        draw.text((MARGIN + 20, y + 20), translate("monster.board.no_hunt_tray", lang), font=kit.font(28, "semibold"),
                   fill=kit.INK_MUTED)
         return y + 170 + 16
-    title = f"Hunting from the {REGION_LABEL[region]} camp — banked {tray['banked_total']}"
+    title = translate("monster.board.hunting_from", lang, region=region_label(region, lang),
+                      total=tray["banked_total"])
     if tray.get("remaining") is not None:
-        title = f"{REGION_LABEL[region]} hunt: value {tray['hunting_value']}, {tray['remaining']} left to spend"
+        title = translate("monster.board.hunt_value", lang, region=region_label(region, lang),
+                          value=tray["hunting_value"], left=tray["remaining"])
     if tray.get("misthrows"):
-        title += f" · {tray['misthrows']} misthrow{'s' if tray['misthrows'] > 1 else ''}"
-    draw.text((MARGIN + 20, y + 12), title, font=kit.font(28, "semibold"), fill=kit.INK)
+        title += translate_plural("monster.board.misthrows", int(tray["misthrows"]), lang)
+    title, face = kit.fitted(title, kit.WIDTH - 2 * MARGIN - 40, 28, "semibold", 18)
+    draw.text((MARGIN + 20, y + 12), title, font=face, fill=kit.INK)
     row_y = y + 60
-    draw.text((MARGIN + 20, row_y + DIE / 2), "Banked", font=kit.font(24), fill=kit.INK_MUTED, anchor="lm")
-    x = MARGIN + 120
+    banked_word = translate("monster.board.banked", lang)
+    draw.text((MARGIN + 20, row_y + DIE / 2), banked_word, font=kit.font(24), fill=kit.INK_MUTED, anchor="lm")
+    x = max(MARGIN + 120, MARGIN + 20 + _width(banked_word, 24) + 16)
     for die in tray["banked"]:
         _die(draw, x, row_y, die, banked=True)
         x += DIE + 8
@@ -192,18 +266,20 @@ def _draw_tray(draw: ImageDraw.ImageDraw, y: int, view: dict[str, Any]) -> int:
         x += DIE + 8
     x = max(x + 30, 700)
     if tray["rolled"]:
-        draw.text((x, row_y + DIE / 2), "Rolled", font=kit.font(24), fill=kit.INK_MUTED, anchor="lm")
-        x += 86
+        rolled_word = translate("monster.board.rolled", lang)
+        draw.text((x, row_y + DIE / 2), rolled_word, font=kit.font(24), fill=kit.INK_MUTED, anchor="lm")
+        x += max(86, _width(rolled_word, 24) + 16)
         for die in tray["rolled"]:
             if x + DIE > kit.WIDTH - MARGIN - 10:
                 break
             _die(draw, x, row_y, die)
             x += DIE + 8
-    used = ", ".join(str(n) for n in tray["banked_numbers"]) or "none"
-    note = f"Numbers used this turn: {used}"
+    used = ", ".join(str(n) for n in tray["banked_numbers"]) or translate("monster.board.none", lang)
+    note = translate("monster.board.numbers_used", lang, numbers=used)
     if tray["lost"]:
-        note += " · struck-out dice were lost to a misthrow (their numbers stay used)"
-    draw.text((MARGIN + 20, y + 132), note, font=kit.font(22), fill=kit.INK_MUTED)
+        note += translate("monster.board.struck_out", lang)
+    note, face = kit.fitted(note, kit.WIDTH - 2 * MARGIN - 40, 22, "regular", 16)
+    draw.text((MARGIN + 20, y + 132), note, font=face, fill=kit.INK_MUTED)
     return y + 170 + 16
 
 
@@ -213,21 +289,24 @@ def _player_height(player: dict[str, Any]) -> int:
 
 
 def _draw_player(draw: ImageDraw.ImageDraw, y: int, player: dict[str, Any], active: bool, score: str,
-                 show_crests: bool) -> int:
+                 show_crests: bool, lang: str = DEFAULT_LANGUAGE) -> int:
     height = _player_height(player)
     style = kit.player_style(int(player["seat"]))
     kit.rounded_panel(draw, (MARGIN, y, kit.WIDTH - MARGIN, y + height),
                       outline=style.colour if active else None, width=4)
     kit.draw_token(draw, (MARGIN + 34, y + 34), 20, style)
-    name, name_face = kit.fitted(f"{player['name']} · set {player['set']}", 420, 30, "bold", 16)
+    name, name_face = kit.fitted(translate("monster.board.player_set", lang, name=player["name"], set=player["set"]),
+                                 420, 30, "bold", 16)
     draw.text((MARGIN + 66, y + 16), name, font=name_face, fill=kit.INK)
     if active:  # the outline is in the player's colour; the word says it for everyone
         left = MARGIN + 66 + kit.measure(name, int(name_face.size), "bold") + 16
-        draw.rounded_rectangle((left, y + 16, left + 104, y + 50), radius=8, fill=kit.INK)
-        draw.text((left + 52, y + 33), "TO PLAY", font=kit.font(22, "bold"), fill=kit.INK_DARK, anchor="mm")
-    facts = f"{score} · {player['symbiosis_sets']} symbiosis set{'s' if player['symbiosis_sets'] != 1 else ''}"
+        to_play = translate("monster.board.to_play", lang)
+        badge = max(104, _width(to_play, 22, "bold") + 20)
+        draw.rounded_rectangle((left, y + 16, left + badge, y + 50), radius=8, fill=kit.INK)
+        draw.text((left + badge / 2, y + 33), to_play, font=kit.font(22, "bold"), fill=kit.INK_DARK, anchor="mm")
+    facts = f"{score} · " + translate_plural("monster.count.symbiosis_set", int(player["symbiosis_sets"]), lang)
     if show_crests:
-        facts += f" · {player['crests']} crest{'' if player['crests'] == 1 else 's'}"
+        facts += " · " + counted("crest", int(player["crests"]), lang)
     draw.text((kit.WIDTH - MARGIN - 20, y + 20), facts, font=kit.font(24, "semibold"), fill=kit.INK, anchor="ra")
     camp_w = (kit.WIDTH - 2 * MARGIN - 40 - 2 * 12) // 3
     for index, region in enumerate(("aerie", "depths", "forest")):
@@ -236,16 +315,20 @@ def _draw_player(draw: ImageDraw.ImageDraw, y: int, player: dict[str, Any], acti
         cy = y + 62
         kit.rounded_panel(draw, (cx, cy, cx + camp_w, cy + 104), fill=kit.PANEL_LIGHT, radius=10)
         draw.rectangle((cx, cy + 8, cx + 10, cy + 96), fill=REGION_COLOURS[region])
-        title, face = kit.fitted(f"{REGION_LABEL[region]} · side {camp['side']}", camp_w - 34, 26, "bold", 18)
+        title, face = kit.fitted(translate("monster.board.camp_side", lang, region=region_label(region, lang),
+                                           side=camp["side"]), camp_w - 34, 26, "bold", 18)
         draw.text((cx + 22, cy + 8), title, font=face, fill=kit.INK)
-        draw.text((cx + 22, cy + 42), camp_level(camp), font=kit.font(24), fill=kit.INK)
-        dice = f"{camp['die']} + {camp['black']} black"
-        bonus = f" · bonus value {camp['bonus']}" if camp.get("bonus") else " · no bonus"
-        draw.text((cx + 22, cy + 72), dice + bonus, font=kit.font(22), fill=kit.ORANGE if camp.get("bonus") else
-                  kit.INK_MUTED)
+        draw.text((cx + 22, cy + 42), camp_level(camp, lang), font=kit.font(24), fill=kit.INK)
+        dice = translate("monster.board.camp_dice", lang, die=translate(DIE_WORDS[str(camp["die"])], lang),
+                         black=camp["black"])
+        bonus = (translate("monster.board.bonus", lang, value=camp["bonus"]) if camp.get("bonus")
+                 else translate("monster.board.no_bonus", lang))
+        line, face = kit.fitted(dice + bonus, camp_w - 34, 22, "regular", 16)
+        draw.text((cx + 22, cy + 72), line, font=face, fill=kit.ORANGE if camp.get("bonus") else kit.INK_MUTED)
     chip_y = y + 178
     if not player["monsters"]:
-        draw.text((MARGIN + 20, chip_y), "No monsters captured yet", font=kit.font(22), fill=kit.INK_MUTED)
+        draw.text((MARGIN + 20, chip_y), translate("monster.board.no_monsters", lang), font=kit.font(22),
+                  fill=kit.INK_MUTED)
     chip_w = (kit.WIDTH - 2 * MARGIN - 40 - 3 * 10) // 4
     for index, monster in enumerate(player["monsters"]):
         col, row = index % 4, index // 4
@@ -253,34 +336,37 @@ def _draw_player(draw: ImageDraw.ImageDraw, y: int, player: dict[str, Any], acti
         monster_region = str(monster["region"])
         draw.rounded_rectangle((mx, my, mx + chip_w, my + 34), radius=8, fill=kit.PANEL_LIGHT)
         draw.rounded_rectangle((mx, my, mx + 26, my + 34), radius=8, fill=REGION_COLOURS[monster_region])
-        draw.text((mx + 13, my + 17), REGION_LETTERS[monster_region], font=kit.font(20, "bold"),
+        draw.text((mx + 13, my + 17), region_letter(monster_region, lang), font=kit.font(20, "bold"),
                   fill=REGION_INK[monster_region], anchor="mm")
-        _symbiosis_badge(draw, (mx + 44, my + 17), str(monster["symbiosis"]), radius=14)
+        _symbiosis_badge(draw, (mx + 44, my + 17), str(monster["symbiosis"]), radius=14, lang=lang)
         label, face = kit.fitted(f"{monster['name']} {monster['vp']}", chip_w - 70, 22, "regular", 13)
         draw.text((mx + 64, my + 17), label, font=face, fill=kit.INK, anchor="lm")
     return y + height + 12
 
 
-def _solo_lines(solo: dict[str, Any]) -> list[str]:
+def _solo_lines(solo: dict[str, Any], lang: str = DEFAULT_LANGUAGE) -> list[str]:
     """The expedition panel's text, wrapped to the panel: goal, progress, then the special rules."""
     progress = solo.get("progress_text") or ""
-    facts = [f"Progress: {progress}" if progress else "Progress:", f"lose at {solo['loss_display']} cards"]
+    facts = [translate("monster.board.progress", lang, progress=progress).rstrip(),
+             translate("monster.board.lose_at", lang, count=solo["loss_display"])]
     if solo.get("crate_value"):
-        facts.append(f"crates {solo['crates']} (−{solo['crate_value']} each)")
-    lines = [f"Goal: {solo['victory']}", " · ".join(facts), *solo.get("special_rules", [])]
+        facts.append(translate("monster.board.crates", lang, crates=solo["crates"], value=solo["crate_value"]))
+    lines = [translate("monster.board.goal", lang, goal=solo["victory"]), " · ".join(facts),
+             *solo.get("special_rules", [])]
     return [w for line in lines for w in _wrap(line, kit.WIDTH - 2 * MARGIN - 40, 24)]
 
 
-def _solo_height(solo: dict[str, Any]) -> int:
-    return 62 + 32 * len(_solo_lines(solo)) + 16
+def _solo_height(solo: dict[str, Any], lang: str = DEFAULT_LANGUAGE) -> int:
+    return 62 + 32 * len(_solo_lines(solo, lang)) + 16
 
 
-def _draw_solo(draw: ImageDraw.ImageDraw, y: int, solo: dict[str, Any]) -> int:
-    wrapped = _solo_lines(solo)
-    height = _solo_height(solo) - 16
+def _draw_solo(draw: ImageDraw.ImageDraw, y: int, solo: dict[str, Any], lang: str = DEFAULT_LANGUAGE) -> int:
+    wrapped = _solo_lines(solo, lang)
+    height = _solo_height(solo, lang) - 16
     kit.rounded_panel(draw, (MARGIN, y, kit.WIDTH - MARGIN, y + height), outline=kit.ORANGE, width=3)
-    draw.text((MARGIN + 20, y + 12), f"Expedition {solo['expedition']}: {solo['title']}", font=kit.font(30, "bold"),
-              fill=kit.ORANGE)
+    title, face = kit.fitted(translate("monster.board.expedition_title", lang, number=solo["expedition"],
+                                       title=solo["title"]), kit.WIDTH - 2 * MARGIN - 40, 30, "bold", 18)
+    draw.text((MARGIN + 20, y + 12), title, font=face, fill=kit.ORANGE)
     for index, line in enumerate(wrapped):
         draw.text((MARGIN + 20, y + 56 + 32 * index), line, font=kit.font(24), fill=kit.INK)
     return y + height + 16
@@ -289,38 +375,52 @@ def _draw_solo(draw: ImageDraw.ImageDraw, y: int, solo: dict[str, Any]) -> int:
 LEGEND_H = 40
 
 
-def _draw_legend(draw: ImageDraw.ImageDraw, y: int, show_crests: bool) -> int:
+def _draw_legend(draw: ImageDraw.ImageDraw, y: int, show_crests: bool, lang: str = DEFAULT_LANGUAGE) -> int:
     """One line that explains the symbols: symbiosis letters, region letters and the crest tokens."""
     face = kit.font(22)
     x = MARGIN
-    draw.text((x, y + 18), "Symbiosis:", font=face, fill=kit.INK_MUTED, anchor="lm")
-    x += _width("Symbiosis:", 22) + 22
-    for symbol, word in (("red", "red"), ("purple", "purple"), ("white", "white"), ("wild", "wild = any")):
-        _symbiosis_badge(draw, (x, y + 18), symbol, radius=14)
+    heading = translate("monster.board.symbiosis", lang)
+    draw.text((x, y + 18), heading, font=face, fill=kit.INK_MUTED, anchor="lm")
+    x += _width(heading, 22) + 22
+    for symbol in ("red", "purple", "white", "wild"):
+        word = (translate("monster.board.wild_any", lang) if symbol == "wild"
+                else translate(SYMBIOSIS_WORDS[symbol], lang))
+        _symbiosis_badge(draw, (x, y + 18), symbol, radius=14, lang=lang)
         draw.text((x + 20, y + 18), word, font=face, fill=kit.INK_MUTED, anchor="lm")
         x += 20 + _width(word, 22) + 30
-    text = "· A/D/F = Aerie/Depths/Enchanted Forest, * = all"
+    text = translate("monster.board.region_legend", lang)
     draw.text((x - 8, y + 18), text, font=face, fill=kit.INK_MUTED, anchor="lm")
     x += _width(text, 22) + 14
     if show_crests:
-        draw.text((x, y + 18), "· crest:", font=face, fill=kit.INK_MUTED, anchor="lm")
-        x += _width("· crest:", 22) + 22
+        crest = translate("monster.board.crest", lang)
+        draw.text((x, y + 18), crest, font=face, fill=kit.INK_MUTED, anchor="lm")
+        x += _width(crest, 22) + 22
         kit.draw_token(draw, (x, y + 18), 14, kit.player_style(0), outline=kit.INK, width=2)
-        draw.text((x + 20, y + 18), "= its owner", font=face, fill=kit.INK_MUTED, anchor="lm")
+        draw.text((x + 20, y + 18), translate("monster.board.its_owner", lang), font=face, fill=kit.INK_MUTED,
+                  anchor="lm")
     return y + LEGEND_H
 
 
 def _result_headline(view: dict[str, Any]) -> str:
     """The result in one line: who won, or whether the solo expedition was won."""
+    lang = language(view)
     if view["mode"] == "solo":
         solo = view["solo"]
-        return f"Expedition {solo['expedition']} {'won' if solo['outcome'] == 'won' else 'lost'}"
-    winners = " and ".join(view["players"][s]["name"] for s in view["result"]["winners"])
-    return f"{winners} win{'s' if len(view['result']['winners']) == 1 else ''}!"
+        message = (deferred("monster.board.expedition_won") if solo["outcome"] == "won"
+                   else deferred("monster.board.expedition_lost"))
+        return translate(message, lang, number=solo["expedition"])
+    winners = ""
+    for seat in view["result"]["winners"]:
+        name = view["players"][seat]["name"]
+        winners = translate("monster.and", lang, first=winners, second=name) if winners else name
+    message = (deferred("monster.board.wins_one") if len(view["result"]["winners"]) == 1
+               else deferred("monster.board.wins_many"))
+    return translate(message, lang, winners=winners)
 
 
 def _result_lines(view: dict[str, Any]) -> tuple[str, list[str], bool]:
     text = _result_headline(view)
+    lang = language(view)
     if view["mode"] == "solo":
         solo = view["solo"]
         won = solo["outcome"] == "won"
@@ -328,10 +428,12 @@ def _result_lines(view: dict[str, Any]) -> tuple[str, list[str], bool]:
     else:
         result = view["result"]
         names = [p["name"] for p in view["players"]]
-        detail = " · ".join(f"{names[s]} {result['scores'][s]} VP ({result['monster_points'][s]} from monsters + "
-                            f"{result['cage_points'][s]} from cages)" for s in _ranked_seats(view))
+        detail = " · ".join(translate("monster.summary.score", lang, who=names[s],
+                                      points=translate("monster.vp", lang, points=result["scores"][s]),
+                                      monsters=result["monster_points"][s], cages=result["cage_points"][s])
+                            for s in _ranked_seats(view))
         if result.get("tie_break_used"):
-            detail += " · tie broken by camp levels"
+            detail += translate("monster.board.tie_broken", lang)
         won = True
     return text, list(_wrap(detail, kit.WIDTH - 2 * MARGIN - 40, 26, "semibold")), won
 
@@ -378,11 +480,13 @@ def _headline(view: dict[str, Any]) -> str:
     """The header's big line: whose turn and what to do, or at the end just who won (the scores are below it)."""
     if not view.get("over") or view["mode"] == "solo":
         return str(view["turn"])
-    return f"Game over: {_result_headline(view)}"
+    return translate("monster.board.game_over", language(view), result=_result_headline(view))
 
 
 def render_detail(view: dict[str, Any]) -> bytes:
     """The full-size detail board as a PNG, 1280 px wide, from the public view: every card, camp and monster."""
+    view = localized(view)
+    lang = language(view)
     players = view["players"]
     solo = view.get("solo")
     standard = view["mode"] == "standard"
@@ -391,7 +495,7 @@ def render_detail(view: dict[str, Any]) -> bytes:
     height += _display_height(len(view["display"])) + LEGEND_H + 12 + (0 if view.get("over") else 186)
     height += sum(_player_height(p) + 12 for p in players)
     if solo:
-        height += _solo_height(solo)
+        height += _solo_height(solo, lang)
     height += 16
     image, draw = kit.new_canvas(height)
     active = view.get("active")
@@ -405,17 +509,17 @@ def render_detail(view: dict[str, Any]) -> bytes:
     if view.get("over"):
         y = _draw_result(draw, y, view)
     if solo:
-        y = _draw_solo(draw, y, solo)
+        y = _draw_solo(draw, y, solo, lang)
     y = _draw_display(draw, y, view)
-    y = _draw_legend(draw, y, standard) + 12
+    y = _draw_legend(draw, y, standard, lang) + 12
     if not view.get("over"):  # at the end the dice no longer matter
         y = _draw_tray(draw, y, view)
     by_seat = {int(p["seat"]): p for p in players}
     for player in (by_seat[s] for s in _ranked_seats(view)):  # at the end, best first
         score_text = next((s["text"] for s in view["scores"] if s["seat"] == player["seat"]), "")
         if not standard:
-            score_text = f"{player['cages']} cage{'s' if player['cages'] != 1 else ''}"
-        y = _draw_player(draw, y, player, standard and player["seat"] == active, score_text, standard)
+            score_text = counted("cage", int(player["cages"]), lang)
+        y = _draw_player(draw, y, player, standard and player["seat"] == active, score_text, standard, lang)
     return _encode(image.crop((0, 0, kit.WIDTH, min(height, y + 8))))
 
 
@@ -456,25 +560,30 @@ def _p_card_face(card_key: tuple[Any, ...]) -> kit.Face:
 
 
 def _p_draw_card(draw: kit.Draw, card: dict[str, Any]) -> None:
+    lang = language(card)
     if card.get("kind") == "trader":
         draw.rectangle((0, 0, P_CARD_W - 1, P_CARD_H - 1), outline=TRADER_FRAME, width=3)
-        draw.text((P_CARD_W / 2, 28), "Monster", font=kit.font(BIG, "bold"), fill=kit.INK, anchor="mm", role="name")
-        draw.text((P_CARD_W / 2, 54), "Trader", font=kit.font(BIG, "bold"), fill=kit.INK, anchor="mm", role="name")
-        draw.text((P_CARD_W / 2, 80), f"6 cages for {card.get('cost', 40)}", font=kit.font(SMALL, "semibold"),
-                  fill=kit.INK, anchor="mm")
+        draw.text((P_CARD_W / 2, 28), translate("monster.board.trader_top", lang), font=kit.font(BIG, "bold"),
+                  fill=kit.INK, anchor="mm", role="name")
+        draw.text((P_CARD_W / 2, 54), translate("monster.board.trader_bottom", lang), font=kit.font(BIG, "bold"),
+                  fill=kit.INK, anchor="mm", role="name")
+        offer, face = kit.fitted(_trader_offer(card, lang), P_CARD_W - 8, SMALL, "semibold", 14)
+        draw.text((P_CARD_W / 2, 80), offer, font=face, fill=kit.INK, anchor="mm")
         return
     region = str(card.get("region"))
     draw.rectangle((0, 0, P_CARD_W, 30), fill=REGION_COLOURS[region])
     ink = REGION_INK[region]
-    draw.text((6, 15), f"{card['level']} {REGION_LETTERS[region]}", font=kit.font(BIG, "bold"), fill=ink,
+    draw.text((6, 15), f"{card['level']} {region_letter(region, lang)}", font=kit.font(BIG, "bold"), fill=ink,
               anchor="lm")
-    _symbiosis_badge(draw, (P_CARD_W - 18, 15), str(card.get("symbiosis")), radius=15)
+    _symbiosis_badge(draw, (P_CARD_W - 18, 15), str(card.get("symbiosis")), radius=15, lang=lang)
     size, name = kit.fit_lines(str(card["name"]), P_CARD_W - 10, 2, (20, SMALL), "semibold")
     y = 34 if len(name) > 1 else 44
     for line in name[:2]:
         draw.text((5, y), line, font=kit.font(size, "semibold"), fill=kit.INK, role="card")
         y += size + 2
-    draw.text((5, P_CARD_H - 23), f"{card['vp']} VP · caged {card['caged_vp']}", font=kit.font(SMALL), fill=kit.INK)
+    points, face = kit.fitted(translate("monster.board.card_points", lang, points=card["vp"], caged=card["caged_vp"]),
+                              P_CARD_W - 10, SMALL, "regular", 14)
+    draw.text((5, P_CARD_H - 23), points, font=face, fill=kit.INK)
 
 
 def _p_display(image: Image.Image, draw: kit.Draw, view: dict[str, Any], top: int, rows: int = P_ROWS) -> int:
@@ -482,10 +591,11 @@ def _p_display(image: Image.Image, draw: kit.Draw, view: dict[str, Any], top: in
     room = P_COLUMNS * rows
     shown = cards if len(cards) <= room else cards[: room - 1]
     affordable = set(view["tray"].get("affordable") or ())
+    lang = language(view)
     for index, card in enumerate(shown):
         column, row = index % P_COLUMNS, index // P_COLUMNS
         x, y = 12 + column * (P_CARD_W + P_GAP), top + row * (P_CARD_H + P_GAP)
-        key = tuple(sorted((k, v) for k, v in card.items() if k != "crest"))
+        key = tuple(sorted([*((k, v) for k, v in card.items() if k not in UNDRAWN), ("language", lang)]))
         kit.paste(image, _p_card_face(key), (x, y))
         crest = card.get("crest")
         if crest is not None:  # the crest owner's token in the band
@@ -497,10 +607,12 @@ def _p_display(image: Image.Image, draw: kit.Draw, view: dict[str, Any], top: in
     if len(cards) > room:
         x, y = 12 + (P_COLUMNS - 1) * (P_CARD_W + P_GAP), top + (rows - 1) * (P_CARD_H + P_GAP)
         kit.rounded_panel(draw, (x, y, x + P_CARD_W, y + P_CARD_H), fill=kit.PANEL, radius=8)
-        draw.text((x + P_CARD_W / 2, y + P_CARD_H / 2), f"+{len(cards) - room + 1} more", font=kit.font(BIG, "bold"),
+        draw.text((x + P_CARD_W / 2, y + P_CARD_H / 2),
+                  translate("monster.board.more", lang, count=len(cards) - room + 1), font=kit.font(BIG, "bold"),
                   fill=kit.INK, anchor="mm")
     if not cards:
-        draw.text((12, top + 10), "The display is empty.", font=kit.font(SMALL), fill=kit.INK_MUTED)
+        draw.text((12, top + 10), translate("monster.board.display_empty", lang), font=kit.font(SMALL),
+                  fill=kit.INK_MUTED)
     return _p_legend(draw, view, top + rows * (P_CARD_H + P_GAP) - 2)
 
 
@@ -516,16 +628,20 @@ def _p_tick(draw: kit.Draw, centre: tuple[float, float], radius: int = 11) -> No
 def _p_legend(draw: kit.Draw, view: dict[str, Any], top: int) -> int:
     """What the cards' letters and badges mean, in one line under the display, and the deck on the right."""
     face = kit.font(SMALL)
+    lang = language(view)
     x, y = 12, top + 11
-    text = "A Aerie, D Depths, F Forest, * all:"
+    text = translate("monster.board.phone_region_legend", lang)
     draw.text((x, y), text, font=face, fill=kit.INK_MUTED, anchor="lm")
     x += kit.measure(text, SMALL) + 20
-    for symbol, word in (("red", "red"), ("purple", "purple"), ("white", "white"), ("wild", "wild")):
-        _symbiosis_badge(draw, (x, y), symbol, radius=15)
+    for symbol in ("red", "purple", "white", "wild"):
+        word = translate(SYMBIOSIS_WORDS[symbol], lang)
+        _symbiosis_badge(draw, (x, y), symbol, radius=15, lang=lang)
         draw.text((x + 19, y), word, font=face, fill=kit.INK_MUTED, anchor="lm")
         x += 19 + kit.measure(word, SMALL) + 20
-    facts = [f"deck {view['deck_size']}", f"round {view['round']}"] + (["LAST ROUND"] if view.get("last_round")
-                                                                       else [])
+    facts = [translate("monster.board.phone_deck", lang, count=view["deck_size"]),
+             translate("monster.board.phone_round", lang, round=view["round"])]
+    if view.get("last_round"):
+        facts.append(translate("monster.board.last_round", lang))
     deck = " · ".join(facts)
     if view.get("over"):  # (the deck no longer matters)
         pass
@@ -561,6 +677,7 @@ def _p_hunt(image: Image.Image, draw: kit.Draw, view: dict[str, Any], top: int) 
     """The hunt drawn as dice: banked (framed), rolled, lost to a misthrow (struck out); while a player picks a
     camp, that player's three camps and the dice each would roll; while buying, what is left to spend."""
     tray = view["tray"]
+    lang = language(view)
     region = tray.get("region")
     middle = top + HUNT_H // 2
     dice_y = middle - (DIE_PX + 6) // 2
@@ -568,53 +685,54 @@ def _p_hunt(image: Image.Image, draw: kit.Draw, view: dict[str, Any], top: int) 
     if region is None:
         active = view.get("active")
         if active is None or view.get("phase") != "camp":
-            _p_words(draw, x, middle, "No hunt yet this turn", kit.INK, "semibold")
+            _p_words(draw, x, middle, translate("monster.board.no_hunt", lang), kit.INK, "semibold")
             return top + HUNT_H
         player = next(p for p in view["players"] if int(p["seat"]) == int(active))
-        x = _p_words(draw, x, middle, "Camps:", kit.INK, "semibold")
+        x = _p_words(draw, x, middle, translate("monster.board.camps", lang), kit.INK, "semibold")
         for region_key in ("aerie", "depths", "forest"):
             camp = player["camps"][region_key]
             colour = str(camp["die"])
             fill, ink = DIE_COLOURS.get(colour, DIE_COLOURS["black"])
-            x = _p_words(draw, x, middle, REGION_SHORT[region_key], kit.INK, "semibold") - 2
-            kit.paste(image, kit.die_face(DIE_PX - 8, 0, fill, ink, False, label=REGION_LETTERS[region_key]),
+            x = _p_words(draw, x, middle, region_short(region_key, lang), kit.INK, "semibold") - 2
+            kit.paste(image, kit.die_face(DIE_PX - 8, 0, fill, ink, False, label=region_letter(region_key, lang)),
                       (round(x), dice_y + 4))
             x += DIE_PX - 8 + 8
-            x = _p_words(draw, x, middle, f"+{camp['black']} black") + 10
+            x = _p_words(draw, x, middle, translate("monster.board.plus_black", lang, count=camp["black"])) + 10
         return top + HUNT_H
-    hunt = f"{REGION_SHORT[region]} hunt"
+    hunt = translate("monster.board.hunt", lang, region=region_short(region, lang))
     x = _p_words(draw, x, middle, hunt, kit.INK, "semibold")
     if tray["banked"]:
         x = _p_dice(image, tray["banked"], x, dice_y, "banked")
         x = _p_words(draw, x, middle, f"= {tray['banked_total']}", kit.INK, "bold") + 6
     if tray.get("remaining") is not None:
-        left = f"{tray['remaining']} of {tray['hunting_value']} left to spend"
+        left = translate("monster.board.left_to_spend", lang, left=tray["remaining"], value=tray["hunting_value"])
         if tray.get("cage_affordable"):
-            left += " · a cage costs 10"
+            left += translate("monster.board.cage_costs", lang, cost=10)
         x = _p_words(draw, x, middle, left, kit.INK, "semibold")
     elif tray["rolled"]:
-        x = _p_words(draw, x, middle, "rolled" if tray["banked"] else "rolled, none banked yet:")
+        x = _p_words(draw, x, middle, translate("monster.board.rolled_word", lang) if tray["banked"]
+                     else translate("monster.board.rolled_none_banked", lang))
         x = _p_dice(image, tray["rolled"], x, dice_y, "rolled") + 6
     if tray.get("lost"):
-        x = _p_words(draw, x, middle, "lost")
+        x = _p_words(draw, x, middle, translate("monster.board.lost", lang))
         _p_dice(image, tray["lost"], x, dice_y, "lost")
     return top + HUNT_H
 
 
-def _p_camps(draw: kit.Draw, x: float, y: float, player: dict[str, Any]) -> float:
+def _p_camps(draw: kit.Draw, x: float, y: float, player: dict[str, Any], lang: str = DEFAULT_LANGUAGE) -> float:
     """A player's three camp levels as chips in the regions' colours ("A 5"; a final camp is framed)."""
     for region in ("aerie", "depths", "forest"):
         camp = player["camps"][region]
-        chip = _p_camp_chip(region, int(camp["level"]), bool(camp["final"]))
+        chip = _p_camp_chip(region, int(camp["level"]), bool(camp["final"]), lang)
         kit.paste(draw._image, chip, (round(x), round(y)))  # type: ignore[attr-defined]
         x += chip.image.width + 6
     return x
 
 
 @lru_cache(maxsize=64)
-def _p_camp_chip(region: str, level: int, final: bool) -> kit.Face:
+def _p_camp_chip(region: str, level: int, final: bool, lang: str = DEFAULT_LANGUAGE) -> kit.Face:
     """One camp's chip, drawn once per process on the board's background."""
-    text = f"{REGION_LETTERS[region]} {level}"
+    text = f"{region_letter(region, lang)} {level}"
     width = kit.measure(text, SMALL, "bold") + 14
     image = Image.new("RGB", (width + 1, 25), kit.BACKGROUND)
     with kit.building(image) as drawn:
@@ -627,11 +745,8 @@ def _p_camp_chip(region: str, level: int, final: bool) -> kit.Face:
     return kit.Face(image, drawn)
 
 
-def _place_text(place: int) -> str:
-    return {1: "1st", 2: "2nd", 3: "3rd"}.get(place, f"{place}th")
-
-
 def _p_players(draw: kit.Draw, view: dict[str, Any], top: int) -> int:
+    lang = language(view)
     standard = view["mode"] == "standard"
     active = view.get("active")
     over = bool(view.get("over"))
@@ -655,11 +770,13 @@ def _p_players(draw: kit.Draw, view: dict[str, Any], top: int) -> int:
             kit.draw_token(draw, (x + 18, y + 17), 17, style, width=2)
         score = scores.get(player["seat"], {})
         if ranked:
-            score_text = f"{score['total']} VP" + (" · winner" if player["seat"] in view["result"]["winners"] else "")
+            message = (deferred("monster.board.points_winner") if player["seat"] in view["result"]["winners"]
+                       else deferred("monster.score.final"))
+            score_text = translate(message, lang, points=score["total"])
         elif standard:
             score_text = str(score.get("text", ""))
         else:
-            score_text = plural(int(player["cages"]), "cage")
+            score_text = counted("cage", int(player["cages"]), lang)
         names = kit.name_lines(str(player["name"]), column_w - indent - 6)
         for line in names:
             draw.text((x + indent, y), line, font=kit.font(BIG, "bold"), fill=kit.INK, role="name")
@@ -673,21 +790,25 @@ def _p_players(draw: kit.Draw, view: dict[str, Any], top: int) -> int:
             y += 30
         text_x, text_w = x + 42, column_w - 46
         if over:
-            parts = f"{player['monster_points']} from monsters + {player.get('cage_points', 0)} from cages"
+            parts = translate("monster.board.points_parts", lang, monsters=player["monster_points"],
+                              cages=player.get("cage_points", 0))
             if not standard:
-                parts = f"{player['monster_points']} VP from monsters"
+                parts = translate("monster.board.points_monsters", lang, points=player["monster_points"])
             y = _p_text(draw, text_x, y, parts, text_w)
             cages = ", ".join(f"{c['name']} {c.get('caged_vp', '')}".strip() for c in player.get("cages_revealed", []))
             if cages:
-                y = _p_text(draw, text_x, y, f"Cages: {cages}", text_w, kit.ORANGE, keep_numbers=True)
+                y = _p_text(draw, text_x, y, translate("monster.board.cages_list", lang, cages=cages), text_w,
+                            kit.ORANGE, keep_numbers=True)
             monsters = ", ".join(f"{m['name']} {m['vp']}" for m in player["monsters"])
             if monsters:
-                y = _p_text(draw, text_x, y, f"Monsters: {monsters}", text_w, kit.INK_MUTED, keep_numbers=True)
+                y = _p_text(draw, text_x, y, translate("monster.board.monsters_list", lang, monsters=monsters), text_w,
+                            kit.INK_MUTED, keep_numbers=True)
         else:
-            facts = [plural(len(player["monsters"]), "monster"), plural(int(player["symbiosis_sets"]), "set")]
+            facts = [counted("monster", len(player["monsters"]), lang),
+                     translate_plural("monster.count.set", int(player["symbiosis_sets"]), lang)]
             if standard:
-                facts.append(plural(int(player["crests"]), "crest"))
-            after = _p_camps(draw, text_x, y + 1, player) + 8
+                facts.append(counted("crest", int(player["crests"]), lang))
+            after = _p_camps(draw, text_x, y + 1, player, lang) + 8
             line = kit.facts_line(facts)
             if after + kit.measure(line.replace("\u00a0", " "), SMALL) <= x + column_w - 2:
                 draw.text((after, y + 1), line, font=kit.font(SMALL), fill=kit.INK_MUTED)
@@ -701,25 +822,27 @@ def _p_players(draw: kit.Draw, view: dict[str, Any], top: int) -> int:
     return max(y_of)
 
 
-def _p_solo(draw: kit.Draw, solo: dict[str, Any], top: int) -> int:
-    y = _p_text(draw, 12, top, f"Expedition {solo['expedition']}: {solo['title']}", P_W - 24, kit.ORANGE, "bold",
-                BIG, "title")
+def _p_solo(draw: kit.Draw, solo: dict[str, Any], top: int, lang: str = DEFAULT_LANGUAGE) -> int:
+    y = _p_text(draw, 12, top, translate("monster.board.expedition_title", lang, number=solo["expedition"],
+                                         title=solo["title"]), P_W - 24, kit.ORANGE, "bold", BIG, "title")
     progress = solo.get("progress_text") or ""
-    facts = f"Goal: {solo['victory'].rstrip('.')}. Progress: {progress}."
+    facts = translate("monster.board.solo_facts", lang, goal=solo["victory"].rstrip("."), progress=progress)
     if solo.get("crate_value"):
-        facts += f" Crates: {solo['crates']} (each −{solo['crate_value']})."
-    facts += f" You lose at {solo['loss_display']} cards."
+        facts += translate("monster.board.solo_crates", lang, crates=solo["crates"], value=solo["crate_value"])
+    facts += translate("monster.board.solo_lose_at", lang, count=solo["loss_display"])
     return int(_p_text(draw, 12, y, facts, P_W - 24)) + 6
 
 
 def _p_headline(view: dict[str, Any]) -> str:
     if not view.get("over"):
         return str(view["turn"])
-    return f"Game over: {_result_headline(view)}"
+    return translate("monster.board.game_over", language(view), result=_result_headline(view))
 
 
 def render_image(view: dict[str, Any]) -> Image.Image:
     """The public board before encoding (the benchmark times the encoding of exactly this image)."""
+    view = localized(view)
+    lang = language(view)
     image, draw = kit.new_canvas(P_H, P_W)
     active = view.get("active")
     style = kit.player_style(int(active)) if active is not None else None
@@ -732,7 +855,7 @@ def render_image(view: dict[str, Any]) -> Image.Image:
     kit.phone_header(draw, P_W, _p_headline(view), last, style)
     y = kit.HEADER_H + 8
     if solo:
-        y = _p_solo(draw, solo, y)
+        y = _p_solo(draw, solo, y, lang)
         if view.get("over"):
             y = int(_p_text(draw, 12, y, str(view["turn"]), P_W - 24, kit.INK, "semibold")) + 6
     if not view.get("over"):  # at the end the dice no longer matter: the results take the room
@@ -745,6 +868,11 @@ def render_image(view: dict[str, Any]) -> Image.Image:
         if rows:
             _p_display(image, draw, view, P_H - _display_h(rows) + 4, rows)
     return image
+
+
+UNDRAWN = frozenset({"crest", "names", "ability_texts"})
+"""A display card's fields that are not drawn on its face (the crest token is drawn over it; the names and ability
+texts of every language are picked into "name" and "ability_text")."""
 
 
 def _display_h(rows: int) -> int:
@@ -761,26 +889,33 @@ def render(view: dict[str, Any]) -> bytes:
 def alt_text(view: dict[str, Any]) -> str:
     """The board in words for the image's description (public facts only: cage counts, never their faces before
     the end)."""
-    mode = {"standard": "Standard", "solo": "Solo campaign"}.get(view["mode"], view["mode"])  # the lobby's titles
+    view = localized(view)
+    lang = language(view)
+    modes = {"standard": deferred("monster.mode.standard"), "solo": deferred("monster.mode.solo")}
+    mode = translate(modes[view["mode"]], lang) if view["mode"] in modes else view["mode"]  # the lobby's titles
     parts = [f"Monster Expedition, {mode}.", _p_headline(view) + "."]
     if view.get("solo") and view.get("over"):
         reason = str(view["solo"]["reason"])
         parts += [f"{reason[:1].upper()}{reason[1:]}".rstrip(".") + ".", str(view["turn"])]
     if view.get("last_move"):
-        parts.append(f"Last move: {view['last_move']}")
+        parts.append(translate("monster.alt.last_move", lang, move=view["last_move"]))
     scores = {s["seat"]: s for s in view["scores"]}
     for player in view["players"]:
-        text = f"{player['name']}: {player['monster_points']} VP from monsters, {plural(int(player['cages']), 'cage')}"
+        text = translate("monster.alt.player", lang, name=player["name"], points=player["monster_points"],
+                         cages=counted("cage", int(player["cages"]), lang))
         if view.get("over") and player["cages"]:
-            text += f" worth {player.get('cage_points', 0)} VP"
+            text += translate("monster.alt.worth", lang, points=player.get("cage_points", 0))
             if view["mode"] == "standard":
-                text += f", {scores[player['seat']]['total']} VP in all"
-        parts.append(text + f"; {camp_levels(player)}.")
+                text += translate("monster.alt.total", lang, points=scores[player["seat"]]["total"])
+        parts.append(text + f"; {camp_levels(player, lang=lang)}.")
     if view.get("solo"):
-        parts.append(f"Expedition {view['solo']['expedition']}: {view['solo']['progress_text']}.")
+        parts.append(translate("monster.board.expedition_title", lang, number=view["solo"]["expedition"],
+                               title=view["solo"]["progress_text"]) + ".")
     if not view.get("over"):
-        names = ", ".join(f"the Monster Trader (6 cages for {c.get('cost', 40)})" if c.get("kind") == "trader" else
-                          f"{c['name']} (level {c['level']}, {REGION_LABEL[str(c['region'])]}, {c['vp']} VP)"
+        names = ", ".join(translate("monster.alt.trader", lang, offer=_trader_offer(c, lang))
+                          if c.get("kind") == "trader" else
+                          translate("monster.alt.card", lang, name=c["name"], level=c["level"],
+                                    region=region_label(str(c["region"]), lang), points=c["vp"])
                           for c in view["display"])
-        parts.append(f"Display: {names or 'empty'}.")
+        parts.append(translate("monster.alt.display", lang, cards=names or translate("monster.alt.empty", lang)))
     return kit.clip_alt(parts)

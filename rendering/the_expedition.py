@@ -10,6 +10,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
+from bot.i18n import translate, translate_plural
 from rendering import kit
 from rendering.caches import lru_bytes
 from rendering.kit import (
@@ -49,10 +50,85 @@ MOON = kit.SILVER
 CARD_FACE = kit.CARD_FACE
 CARD_BACK = kit.CARD_BACK
 GOOD_TEXT = kit.GOOD_TEXT  # a lighter bluish green: the palette's #009E73 is too dark for text on the tiles
+KIND_WORDS = {"planet": "expedition.kind.planet", "moon": "expedition.kind.moon"}
+DIRECTION_WORDS = {"up": "choice.up", "down": "choice.down", "left": "choice.left", "right": "choice.right",
+                   "up-left": "choice.up-left", "up-right": "choice.up-right", "down-left": "choice.down-left",
+                   "down-right": "choice.down-right"}
 
 
-def pts(count: int) -> str:
-    return f"{count} pt" if count == 1 else f"{count} pts"
+def pts(count: int, language: str = "en") -> str:
+    """ "1 pt", "3 pts" / "1 Pkt.", "3 Pkt."."""
+    return translate_plural("expedition.pts", count, language)
+
+
+def lang(view: View) -> str:
+    """The table's language (the service sets it; English when absent)."""
+    return str(view.get("language") or "en")
+
+
+def worded(value: Any, language: str) -> Any:
+    """Message JSON from the view (see bot/games/the_expedition/words.py) in `language`: {"message": id,
+    "values": ...} translated, {"en": ..., "de": ...} picked; anything else as it is (numbers stay numbers)."""
+    if isinstance(value, dict):
+        if "message" in value:
+            values = {name: worded(item, language) for name, item in value.get("values", {}).items()}
+            text = translate(value["message"], language, **values)
+            return text[:1].upper() + text[1:] if value.get("capitalized") else text
+        if "en" in value:
+            return value.get(language) or value["en"]
+    return value
+
+
+MODE_TITLES = {"standard": "expedition.mode.standard", "abstract": "expedition.mode.abstract",
+               "solo": "expedition.mode.solo", "solo-hard": "expedition.mode.solo-hard"}
+
+
+def _card_in(card: View, language: str) -> View:
+    card = dict(card)
+    if "names" in card:
+        card["name"] = worded(card["names"], language)
+    if "words" in card:
+        card["text"] = worded(card["words"], language)
+    if "progress" in card:
+        card["progress"] = [{**p, "text": worded(p["words"], language)} if "words" in p else p
+                            for p in card["progress"]]
+    return card
+
+
+def in_words(view: View) -> View:
+    """The view with every text the game put into it worded in the table's language (its names, conditions,
+    sentences, rules), so the drawing below reads plain strings. The English view is returned as it is."""
+    language = lang(view)
+    words = view.get("words")
+    if language == "en" or not isinstance(words, dict):
+        return view
+    shown = dict(view)
+    shown["turn"] = worded(words["turn"], language)
+    # The service may put its own story in "last_move" (already in the table's language): keep that one.
+    if view.get("last_move") == worded(words["last_move"], "en"):
+        shown["last_move"] = worded(words["last_move"], language)
+    shown["log"] = [worded(sentence, language) for sentence in words.get("log", [])]
+    shown["mode_title"] = translate(MODE_TITLES.get(view["mode"], "expedition.mode.standard"), language)
+    shown["grid"] = [{**cell, "location": {**cell["location"], "name": worded(cell["location"]["names"], language),
+                                           "rule": worded(cell["location"]["rule_words"], language)}}
+                     for cell in view["grid"]]
+    participants = []
+    for entry in view["participants"]:
+        entry = dict(entry)
+        if entry["kind"] == "automation":
+            entry["name"] = translate("expedition.automation.name", language, number=entry["number"])
+            entry["card"] = {**entry["card"], "name": worded(entry["card"]["names"], language)}
+        for key in ("scored", "unscored"):
+            if key in entry:
+                entry[key] = [_card_in(card, language) for card in entry[key]]
+        participants.append(entry)
+    shown["participants"] = participants
+    for key in ("market", "market_progress", "hand"):
+        if key in view:
+            shown[key] = [_card_in(card, language) for card in view[key]]
+    if "result" in view:
+        shown["result"] = {**view["result"], "summary": worded(view["result"]["summary_words"], language)}
+    return shown
 
 
 def style_of(view: View, pid: str | None) -> PlayerStyle | None:
@@ -68,24 +144,25 @@ def style_of(view: View, pid: str | None) -> PlayerStyle | None:
 
 
 @lru_cache(maxsize=64)
-def tile_face(name: str, kind: str, points: int, rule: str) -> kit.Face:
+def tile_face(name: str, kind: str, points: int, rule: str, language: str = "en") -> kit.Face:
     """A location tile without pieces: the same location looks the same in every image (built once)."""
     image = Image.new("RGB", (TILE_W, TILE_H), PANEL_LIGHT)
     with kit.building(image) as drawn:
-        _draw_tile(kit.Draw(image), name, kind, points, rule)
+        _draw_tile(kit.Draw(image), name, kind, points, rule, language)
     return kit.Face(image, drawn)
 
 
-def _draw_tile(draw: kit.Draw, name: str, kind: str, points: int, rule: str) -> None:
+def _draw_tile(draw: kit.Draw, name: str, kind: str, points: int, rule: str, language: str) -> None:
     body = kit.body_face(26, kind, PANEL_LIGHT)
     kit.paste(draw._image, body, (46 - body.image.width // 2, 46 - body.image.height // 2))  # type: ignore[attr-defined]
     title, face = kit.fitted(name, TILE_W - 190, 40, "bold", 20)
     draw.text((92, 14), title, font=face, fill=INK)
-    draw.text((92, 58), kind, font=font(24), fill=INK_MUTED)
+    draw.text((92, 58), translate(KIND_WORDS[kind], language), font=font(24), fill=INK_MUTED)
     cx, cy = TILE_W - 50, 46
     draw.ellipse((cx - 34, cy - 34, cx + 34, cy + 34), fill=YELLOW, outline=INK_DARK, width=3)
     draw.text((cx, cy - 6), str(points), font=font(40, "bold"), fill=INK_DARK, anchor="mm")
-    draw.text((cx, cy + 22), "pts", font=font(17, "semibold"), fill=INK_DARK, anchor="mm")
+    draw.text((cx, cy + 22), translate("expedition.board.pts_short", language), font=font(17, "semibold"),
+              fill=INK_DARK, anchor="mm")
     if rule:
         lines = wrap(draw, rule, TILE_W - 32, font(26, "semibold"))[:2]
         for index, line in enumerate(lines):
@@ -131,13 +208,16 @@ def _draw_grid(image: Image.Image, draw: ImageDraw.ImageDraw, view: View, top: i
         cell = entry["cell"]
         x0, y0, x1, y1 = _tile_box(cell, top)
         location = entry["location"]
-        kit.paste(image, tile_face(location["name"], location["kind"], location["points"], location["rule"]), (x0, y0))
+        kit.paste(image, tile_face(location["name"], location["kind"], location["points"], location["rule"],
+                                   lang(view)), (x0, y0))
         if cell in free:
-            draw.text((x1 - 16, y1 - 16), "free", font=font(28, "bold"), fill=GOOD_TEXT, anchor="rd")
+            draw.text((x1 - 16, y1 - 16), translate("expedition.board.free", lang(view)), font=font(28, "bold"),
+                      fill=GOOD_TEXT,
+                      anchor="rd")
         if cell in legal:
             direction = legal[cell]
-            draw.text((x1 - 16, y0 + 160), f"{ARROWS[direction]} {direction}", font=font(28, "bold"),
-                      fill=GOOD_TEXT, anchor="ra")
+            draw.text((x1 - 16, y0 + 160), f"{ARROWS[direction]} {translate(DIRECTION_WORDS[direction], lang(view))}",
+                      font=font(28, "bold"), fill=GOOD_TEXT, anchor="ra")
         # Markers (cubes), oldest first, along the bottom left: the owner's shape and letter.
         for index, owner in enumerate(entry["markers"]):
             style = style_of(view, owner)
@@ -190,7 +270,8 @@ def _draw_card_back(draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], l
 
 
 def _draw_participants(draw: ImageDraw.ImageDraw, view: View, top: int) -> int:
-    top = _section_title(draw, "Explorers", top)
+    top = _section_title(draw, translate("expedition.board.explorers", lang(view)), top)
+    language = lang(view)
     for _, entry in _p_ranked(view):  # at the end, best first
         style = style_of(view, entry["id"])
         scored = entry.get("scored", [])
@@ -201,27 +282,31 @@ def _draw_participants(draw: ImageDraw.ImageDraw, view: View, top: int) -> int:
                       outline=HIGHLIGHT if current else None, width=3)
         if style is not None:
             draw_token(draw, (MARGIN + 40, top + 40), 26, style)
-        name = entry["name"] + ("  (to move)" if current and view["phase"] != "over" else "")
+        name = (translate("expedition.board.name_to_move", lang(view), name=entry["name"])
+                if current and view["phase"] != "over"
+                else entry["name"])
         name, face = kit.fitted(name, 560, 32, "bold", 16)
         draw.text((MARGIN + 80, top + 14), name, font=face, fill=INK)
         score = entry["score"]
+        total = pts(score["total"], language)
         if entry["kind"] == "automation":
-            detail = f"{pts(score['total'])} from locations"
+            detail = translate("expedition.board.detail.automation", lang(view), points=total)
         elif view["mode"] == "solo-hard":
-            detail = f"{pts(score['total'])} (expeditions only; locations not counted)"
+            detail = translate("expedition.board.detail.solo_hard", lang(view), points=total)
         else:
-            detail = (f"{pts(score['total'])} = {score['locations']} from locations + {score['expeditions']} "
-                      "from expeditions")
+            detail = translate("expedition.board.detail.player", lang(view), points=total, locations=score["locations"],
+                         expeditions=score["expeditions"])
         draw.text((MARGIN + 80, top + 56), detail, font=font(26), fill=INK_MUTED)
         right = WIDTH - MARGIN - 20
-        markers = f"markers left {entry['markers_left']}/{view['markers_per_player']}"
+        markers = translate("expedition.board.detail.markers_left", lang(view), left=entry["markers_left"],
+                      total=view["markers_per_player"])
         draw.text((right, top + 16), markers, font=font(26, "semibold"), fill=INK, anchor="ra")
         if entry["kind"] == "player":
             extra = []
             if entry.get("held"):
-                extra.append("held by gravity")
+                extra.append(translate("expedition.board.held", lang(view)))
             if view["mode"] not in ("abstract",) and view["phase"] != "over":
-                extra.append(f"{entry['hand_size']} secret card{'s' if entry['hand_size'] != 1 else ''}")
+                extra.append(translate_plural("expedition.board.secret_cards", entry["hand_size"], language))
             draw.text((right, top + 56), " · ".join(extra), font=font(26), fill=INK_MUTED, anchor="ra")
             backs = entry.get("hand_size", 0) if view["mode"] != "abstract" and view["phase"] != "over" else 0
             for index in range(backs):
@@ -230,13 +315,15 @@ def _draw_participants(draw: ImageDraw.ImageDraw, view: View, top: int) -> int:
         else:
             card = entry["card"]
             left = card["moves_left"]
-            draw.text((right, top + 56), f"{card['name']}: {left} move{'s' if left != 1 else ''} left", font=font(26),
-                      fill=INK_MUTED, anchor="ra")
+            moves_left = translate_plural("expedition.board.card_moves_left", left, language, card=card["name"])
+            draw.text((right, top + 56), moves_left, font=font(26), fill=INK_MUTED, anchor="ra")
         for index, card in enumerate([*scored, *unscored]):
             x, y = MARGIN + 80, top + 94 + index * 38  # one per line: the whole condition stays readable
             done = index < len(scored)
             draw.text((x, y - 2), "✓" if done else "×", font=font(28, "bold"), fill=GOOD_TEXT if done else INK_MUTED)
-            text = f"{card['name']} ({pts(card['points'])}): {card['text']}" + ("" if done else " (not scored)")
+            values = {"name": card["name"], "points": pts(card["points"], language), "condition": card["text"]}
+            text = (translate("expedition.board.card_line", lang(view), **values) if done
+                    else translate("expedition.board.card_line.unscored", lang(view), **values))
             text, face = kit.fitted(text, WIDTH - 2 * MARGIN - 130, 24, "regular", 16)
             draw.text((x + 28, y), text, font=face, fill=INK if done else INK_MUTED)
         top += height + 12
@@ -245,9 +332,10 @@ def _draw_participants(draw: ImageDraw.ImageDraw, view: View, top: int) -> int:
 
 def _draw_market(draw: ImageDraw.ImageDraw, view: View, top: int) -> int:
     cards = view.get("market", [])
-    top = _section_title(draw, f"Expedition market — draw pile: {view.get('draw_pile', 0)} cards", top)
+    top = _section_title(draw, translate_plural("expedition.board.market_title", view.get("draw_pile", 0), lang(view)),
+                         top)
     if not cards:
-        draw.text((MARGIN, top), "The market is empty.", font=font(26), fill=INK_MUTED)
+        draw.text((MARGIN, top), translate("expedition.board.market_empty", lang(view)), font=font(26), fill=INK_MUTED)
         return top + 44
     per_row = min(4, len(cards))
     width = (WIDTH - 2 * MARGIN - (per_row - 1) * GAP) // per_row
@@ -263,7 +351,8 @@ def _draw_market(draw: ImageDraw.ImageDraw, view: View, top: int) -> int:
 
 def _draw_automation_cards(draw: ImageDraw.ImageDraw, view: View, top: int) -> int:
     automations = [e for e in view["participants"] if e["kind"] == "automation"]
-    title = f"Automation cards — round {view.get('round', 0)} of {view.get('rounds', 0)}"
+    title = translate("expedition.board.automation_cards", lang(view), round=view.get("round", 0),
+                      rounds=view.get("rounds", 0))
     top = _section_title(draw, title, top)
     width = (WIDTH - 2 * MARGIN - GAP) // 2
     height = 230
@@ -275,8 +364,8 @@ def _draw_automation_cards(draw: ImageDraw.ImageDraw, view: View, top: int) -> i
         if style is not None:
             draw_token(draw, (x0 + 34, top + 34), 22, style)
         draw.text((x0 + 66, top + 14), f"{entry['name']}: {card['name']}", font=font(28, "bold"), fill=INK)
-        draw.text((x0 + 66, top + 52), f"used {card['moves_used']} of {len(card['path'])} moves",
-                  font=font(24), fill=INK_MUTED)
+        draw.text((x0 + 66, top + 52), translate("expedition.board.moves_used", lang(view), used=card["moves_used"],
+                                           count=len(card["path"])), font=font(24), fill=INK_MUTED)
         size = 48
         gx, gy = x0 + 20, top + 84
         for cell in range(9):
@@ -306,10 +395,13 @@ def _draw_automation_cards(draw: ImageDraw.ImageDraw, view: View, top: int) -> i
             draw.text((ax, ay), arrow, font=line_face, fill=fill)
         if used < len(card["path"]):
             upcoming = card["path"][used]
-            draw.text((text_x, gy + 96), f"next: {ARROWS[upcoming]} {upcoming}", font=font(26, "semibold"),
-                      fill=INK)
+            draw.text((text_x, gy + 96), translate("expedition.board.next", lang(view), arrow=ARROWS[upcoming],
+                                             direction=translate(DIRECTION_WORDS[upcoming], lang(view))),
+                      font=font(26, "semibold"), fill=INK)
         else:
-            draw.text((text_x, gy + 96), "out of moves", font=font(26, "semibold"), fill=INK)
+            draw.text((text_x, gy + 96), translate("expedition.board.out_of_moves", lang(view)),
+                      font=font(26, "semibold"),
+                      fill=INK)
     return top + height + GAP
 
 
@@ -334,13 +426,15 @@ def _draw_result(draw: ImageDraw.ImageDraw, view: View, top: int) -> int:
     winners = [names[w] for w in result["winners"]]
     if view["mode"] in ("solo", "solo-hard"):
         if not result.get("player_won"):
-            headline = "The Automations win"
+            headline = translate("expedition.board.result.automations_win", lang(view))
+        elif len(winners) == 1:
+            headline = translate("expedition.board.result.you_beat", lang(view))
         else:
-            headline = "You beat the Automations!" if len(winners) == 1 else "Shared win with an Automation"
+            headline = translate("expedition.board.result.shared_automation", lang(view))
     elif len(winners) == 1:
-        headline = f"{winners[0]} wins!"
+        headline = translate("expedition.board.result.wins", lang(view), name=winners[0])
     else:
-        headline = f"Shared win: {' and '.join(winners)}"
+        headline = translate("expedition.board.result.shared", lang(view), names=_and(view, winners))
     face = font(24)
     lines = wrap(draw, result["summary"], WIDTH - 2 * MARGIN - 40, face)
     height = 80 + 32 * len(lines)
@@ -357,15 +451,18 @@ def _header_scores(draw: ImageDraw.ImageDraw, view: View) -> list[tuple[PlayerSt
         style = style_of(view, entry["id"])
         if style is not None:
             left = entry["markers_left"]
-            long = f"{pts(entry['score']['total'])} · {left} marker{'s' if left != 1 else ''} left"
+            total = pts(entry["score"]["total"], lang(view))
+            long = translate_plural("expedition.board.header_score", left, lang(view), points=total)
             fits = text_width(draw, f"{entry['name']}  {long}", font(28, "semibold")) <= HEADER_COLUMN
-            scores.append((style, entry["name"], long if fits else f"{pts(entry['score']['total'])} · {left} left"))
+            short = translate("expedition.board.header_score.short", lang(view), points=total, left=left)
+            scores.append((style, entry["name"], long if fits else short))
     return scores
 
 
 def render_detail(view: View) -> bytes:
     """The full-size detail board as PNG bytes: header (turn, last move, scores), the grid, explorers, the cards
     with their conditions, the log and the result."""
+    view = in_words(view)
     canvas, draw = kit.new_canvas(4000)
     over = view["phase"] == "over"
     turn_style = None
@@ -374,7 +471,7 @@ def render_detail(view: View) -> bytes:
     elif not over:
         turn_style = style_of(view, view.get("current"))
     title = f"{view['title']} · {view['mode_title']}"
-    turn = view["turn"] if not over else "Game over"
+    turn = view["turn"] if not over else translate("expedition.board.game_over", lang(view))
     top = header_band(draw, WIDTH, title, turn, view["last_move"] or "", turn_style, _header_scores(draw, view))
     top += GAP
     if over:
@@ -420,11 +517,11 @@ def _p_tile(name: str, kind: str, points: int, rule: str) -> kit.Face:
 def _p_draw_tile(draw: kit.Draw, name: str, kind: str, points: int, rule: str) -> None:
     """A location at phone size: the planet or moon drawn as a body, its name and its points beside it, its rule
     below (two lines: the narrower regular weight when semibold needs three)."""
-    body = kit.body_face(18, kind, PANEL_LIGHT)
-    kit.paste(draw._image, body, (30 - body.image.width // 2, 24 - body.image.height // 2))  # type: ignore[attr-defined]
-    draw.text((63, 4), name, font=font(_name_size(name), "bold"), fill=INK, role="card")
-    cx, cy = P_TILE_W - 20, 22
-    draw.ellipse((cx - 16, cy - 16, cx + 16, cy + 16), fill=YELLOW, outline=INK_DARK, width=2)
+    body = kit.body_face(13, kind, PANEL_LIGHT)
+    kit.paste(draw._image, body, (24 - body.image.width // 2, 22 - body.image.height // 2))  # type: ignore[attr-defined]
+    draw.text((NAME_LEFT, 4), name, font=font(_name_size(name), "bold"), fill=INK, role="card")
+    cx, cy = P_TILE_W - 18, 22
+    draw.ellipse((cx - 15, cy - 15, cx + 15, cy + 15), fill=YELLOW, outline=INK_DARK, width=2)
     draw.text((cx, cy), str(points), font=font(BIG, "bold"), fill=INK_DARK, anchor="mm", role="score")
     if rule:
         lines = kit.lines(rule, P_TILE_W - 12, SMALL, "semibold")
@@ -433,10 +530,17 @@ def _p_draw_tile(draw: kit.Draw, name: str, kind: str, points: int, rule: str) -
             draw.text((6, 50 + index * 20), line, font=font(SMALL, weight), fill=YELLOW)
 
 
+NAME_LEFT = 49
+"""Where a location's name starts on a phone tile: right of a small body, so that the longest shipped names
+("Neptune", "Mercury") keep the headline size, 12 points on a phone, between the body and the points disc."""
+NAME_ROOM = P_TILE_W - NAME_LEFT - 37
+
+
 def _name_size(name: str) -> int:
-    """The largest bold size, 24 down to 18 px, at which a location's name fits between its body and points."""
-    size = 24
-    while size > SMALL and kit.measure(name, size, "bold") > P_TILE_W - 63 - 40:
+    """The largest bold size, 26 down to 24 px (below that only for a name an owner made longer), at which a
+    location's name fits between its body and points."""
+    size = 26
+    while size > SMALL and kit.measure(name, size, "bold") > NAME_ROOM:
         size -= 1
     return size
 
@@ -457,18 +561,27 @@ def _p_grid(tiles: tuple[tuple[str, str, int, str], ...]) -> kit.Face:
     return kit.Face(image, drawn)
 
 
-def _p_pointer(draw: ImageDraw.ImageDraw, move: View, style: PlayerStyle) -> None:
-    """The last step: an arrow in the mover's colour on the crossed border, pointing into the new location, and
-    the new location outlined (shape, letter and direction say it without colour)."""
+POINTER_SLOTS = (0, -44, 44)
+"""Where along a border the arrows of steps across it sit (px from its middle): up to three in one action."""
+
+
+def _p_pointer(draw: ImageDraw.ImageDraw, move: View, style: PlayerStyle, slot: int = 0, arrived: int = 0) -> None:
+    """One step: an arrow in the mover's colour on the crossed border, pointing into the new location, and the new
+    location outlined (shape, letter and direction say it without colour); a second step into the same location
+    outlines it just inside the first one's outline."""
     fx0, fy0, fx1, fy1 = _p_box(move["from_cell"])
     tx0, ty0, tx1, ty1 = _p_box(move["to_cell"])
-    draw.rectangle((tx0 - 2, ty0 - 2, tx1 + 2, ty1 + 2), outline=style.colour, width=4)
+    inset = 2 - 5 * arrived
+    draw.rectangle((tx0 - inset, ty0 - inset, tx1 + inset, ty1 + inset), outline=style.colour, width=4)
     dx = (tx0 > fx0) - (tx0 < fx0)
     dy = (ty0 > fy0) - (ty0 < fy0)
     if not dx and not dy:
         return
-    x = (fx1 + tx0) / 2 if dx > 0 else (tx1 + fx0) / 2 if dx < 0 else (fx0 + fx1) / 2
-    y = (fy1 + ty0) / 2 if dy > 0 else (ty1 + fy0) / 2 if dy < 0 else (fy0 + fy1) / 2
+    along = POINTER_SLOTS[slot % len(POINTER_SLOTS)]
+    x = (fx1 + tx0) / 2 if dx > 0 else (tx1 + fx0) / 2 if dx < 0 else (fx0 + fx1) / 2 + along
+    y = (fy1 + ty0) / 2 if dy > 0 else (ty1 + fy0) / 2 if dy < 0 else (fy0 + fy1) / 2 + along
+    if dx and dy:  # a diagonal step: the corner where four tiles meet, the arrows one beside the other
+        x += along / 4
     norm = (dx * dx + dy * dy) ** 0.5
     ux, uy = dx / norm, dy / norm
     tip = (x + ux * 16, y + uy * 16)
@@ -476,6 +589,18 @@ def _p_pointer(draw: ImageDraw.ImageDraw, move: View, style: PlayerStyle) -> Non
     base = (x - ux * 12, y - uy * 12)
     draw.polygon([tip, (base[0] + side[0], base[1] + side[1]), (base[0] - side[0], base[1] - side[1])],
                  fill=style.colour, outline=HIGHLIGHT, width=2)
+
+
+def _rule_third_line_room(rule: str) -> int | None:
+    """The width free right of a tile rule's third line, as the tile draws it; None when the rule takes two lines
+    or fewer (they end above the label's spot)."""
+    lines = kit.lines(rule, P_TILE_W - 12, SMALL, "semibold") if rule else ()
+    if len(lines) <= 2:
+        return None
+    lines = kit.lines(rule, P_TILE_W - 12, SMALL, "regular")
+    if len(lines) <= 2:
+        return None
+    return P_TILE_W - 12 - kit.measure(lines[2], SMALL) - 8
 
 
 def _p_piece(image: Image.Image, centre: tuple[int, int], style: PlayerStyle, explorer: bool) -> None:
@@ -503,12 +628,17 @@ def _p_draw_grid(draw: kit.Draw, view: View) -> None:
         markers = [s for s in (style_of(view, o) for o in entry["markers"]) if s is not None]
         explorers = [s for s in (style_of(view, o) for o in entry["explorers"]) if s is not None]
         crowded = len(markers) + len(explorers) > 2  # the second and third explorers go up a row
-        label = f"{ARROWS[legal[cell]]} go" if cell in legal else "free" if cell in free else ""
+        label = (translate("expedition.board.go", lang(view), arrow=ARROWS[legal[cell]]) if cell in legal
+                 else translate("expedition.board.free", lang(view)) if cell in free else "")
         if label:  # between the markers and the explorers, or above the markers when the bottom row is full
             low = explorers[:1] if crowded else explorers
             free_left, free_right = x0 + 2 + 40 * len(markers), x1 - 2 - 42 * len(low)
             if kit.measure(label, BIG, "bold") + 8 <= free_right - free_left:
                 spot, anchor = ((free_left + free_right) / 2, y1 - 22), "mm"
+            elif (room := _rule_third_line_room(entry["location"]["rule"])) is not None and (
+                    room >= kit.measure(label, BIG, "bold") + 8 and not (crowded and len(explorers) > 1)):
+                # A three-line rule (German is longer) reaches the left spot: the label goes right of its last line.
+                spot, anchor = (x1 - 6, y1 - 64), "rm"
             else:
                 spot, anchor = (x0 + 6, y1 - 64), "lm"
             draw.text(spot, label, font=font(BIG, "bold"), fill=GOOD_TEXT, anchor=anchor)
@@ -520,10 +650,20 @@ def _p_draw_grid(draw: kit.Draw, view: View) -> None:
             if crowded and index >= 1:
                 cx = x1 - 22 - (index - 1) * 42
             _p_piece(draw._image, (cx, cy), style, explorer=True)
-    for move in view["last_moves"][-1:]:
+    # Every step of the latest action (a solo turn: the player's, then each Automation's), so the arrows show what
+    # the header tells; steps across the same border sit side by side.
+    crossings: dict[frozenset[int], int] = {}
+    arrivals: dict[int, int] = {}
+    for move in view["last_moves"]:
         style = style_of(view, move["who"])
-        if style is not None:
-            _p_pointer(draw, move, style)
+        if style is None:
+            continue
+        border = frozenset((move["from_cell"], move["to_cell"]))
+        slot = crossings.get(border, 0)
+        crossings[border] = slot + 1
+        arrived = arrivals.get(move["to_cell"], 0)
+        arrivals[move["to_cell"]] = arrived + 1
+        _p_pointer(draw, move, style, slot, arrived)
 
 
 def _p_side_line(draw: kit.Draw, x: int, y: int, text: str, width: int, fill: str = INK_MUTED,
@@ -532,6 +672,13 @@ def _p_side_line(draw: kit.Draw, x: int, y: int, text: str, width: int, fill: st
         draw.text((x, y), line, font=font(SMALL, weight), fill=fill)
         y += SMALL + 4
     return y
+
+
+def _and(view: View, names: list[str]) -> str:
+    """ "A and B" / "A und B"."""
+    if len(names) < 2:
+        return "".join(names)
+    return translate("expedition.list.and", lang(view), head=", ".join(names[:-1]), last=names[-1])
 
 
 def _p_cards(cards: list[View]) -> str:
@@ -548,7 +695,7 @@ def _p_draw_side(draw: kit.Draw, view: View) -> int:
     for place, entry in _p_ranked(view):
         style = style_of(view, entry["id"])
         score = entry["score"]
-        score_text = pts(score["total"])
+        score_text = pts(score["total"], lang(view))
         names = kit.name_lines(entry["name"], width - 46)
         top = y
         if place:  # at the end, the place as a medal in place of the token (the name and order say who)
@@ -569,20 +716,23 @@ def _p_draw_side(draw: kit.Draw, view: View) -> int:
             card = entry["card"]
             upcoming = card["path"][card["moves_used"]] if card["moves_left"] else None
             left = card["moves_left"]
-            facts = f"{card['name']} card: " + (f"next {ARROWS[upcoming]}, {left} move{'s' if left != 1 else ''} left"
-                                                if upcoming else "out of moves")
+            if upcoming:
+                facts = translate_plural("expedition.board.automation_next", left, lang(view), card=card["name"],
+                                         arrow=ARROWS[upcoming])
+            else:
+                facts = translate("expedition.board.automation_done", lang(view), card=card["name"])
             y = _p_side_line(draw, x + 42, y, facts, width - 46)
         elif over:
             for text, fill in _p_final_lines(view, entry, detail):
                 y = _p_side_line(draw, x + 42, y, text, width - 46, fill)
         else:
-            facts = [f"{left} marker{'s' if left != 1 else ''} left"]
+            facts = [translate_plural("expedition.board.markers_left", left, lang(view))]
             if view["mode"] != "abstract":
-                facts.append(f"{entry['hand_size']} card{'s' if entry['hand_size'] != 1 else ''} in hand")
+                facts.append(translate_plural("expedition.board.cards_in_hand", entry["hand_size"], lang(view)))
             if entry.get("scored"):
-                facts.append(f"{len(entry['scored'])} scored")
+                facts.append(translate("expedition.board.scored_count", lang(view), count=len(entry["scored"])))
             if entry.get("held"):
-                facts.append("held by gravity")
+                facts.append(translate("expedition.board.held", lang(view)))
             y = _p_side_line(draw, x + 42, y, kit.facts_line(facts), width - 46)
         if place and style is not None:  # the player's piece under the medal
             draw_token(draw, (x + 18, top + 58), 17, style, width=2)
@@ -591,12 +741,15 @@ def _p_draw_side(draw: kit.Draw, view: View) -> int:
             draw.rounded_rectangle((x - 6, top - 6, right + 2, y + 2), radius=8, outline=HIGHLIGHT, width=2)
         y += 10 if over else 14
     if "market" in view and not over:
-        y = _p_side_line(draw, x, y, f"Market (draw pile {view.get('draw_pile', 0)})", width, INK, "bold")
+        market = translate("expedition.board.market", lang(view), count=view.get("draw_pile", 0))
+        y = _p_side_line(draw, x, y, market, width, INK,
+                         "bold")
         for card in view["market"]:
-            y = _p_side_line(draw, x + 8, y, f"{card['name']} · {pts(card['points'])}", width - 8, INK)
+            y = _p_side_line(draw, x + 8, y, f"{card['name']} · {pts(card['points'], lang(view))}", width - 8, INK)
     if view["mode"] in ("solo", "solo-hard") and not over:
         rounds = view.get("rounds", 0)  # round 0 is the placement, before the first round
-        line = f"Round {view['round']} of {rounds}" if view.get("round") else f"Placement, then {rounds} rounds"
+        line = (translate("expedition.board.round", lang(view), round=view["round"], rounds=rounds) if view.get("round")
+                else translate("expedition.board.placement_rounds", lang(view), rounds=rounds))
         y = _p_side_line(draw, x, y, line, width, INK, "bold")
     return y
 
@@ -609,16 +762,20 @@ def _p_final_lines(view: View, entry: View, detail: int) -> list[tuple[str, str]
     if entry["kind"] == "automation":
         return []
     if view["mode"] == "solo-hard":
-        lines = [(f"{score['expeditions']} pts from expeditions (locations not counted)", INK)]
+        lines = [(translate("expedition.board.final.solo_hard", lang(view), expeditions=score["expeditions"]), INK)]
     else:
-        lines = [(f"{score['locations']} from locations + {score['expeditions']} from expeditions", INK)]
+        lines = [(translate("expedition.board.final.player", lang(view), locations=score["locations"],
+                      expeditions=score["expeditions"]), INK)]
     scored, unscored = entry.get("scored") or [], entry.get("unscored") or []
     if scored:
-        lines.append(("✓ " + (_p_cards(scored) if detail >= 1 else f"{len(scored)} scored"),
+        lines.append(("✓ " + (_p_cards(scored) if detail >= 1
+                              else translate("expedition.board.scored_count", lang(view), count=len(scored))),
                       GOOD_TEXT))
     if unscored:
-        count = f"{len(unscored)} card{'s' if len(unscored) != 1 else ''}"
-        lines.append(("unscored: " + (_p_cards(unscored) if detail >= 2 else count), INK_MUTED))
+        count = translate_plural("count.card", len(unscored), lang(view))
+        cards = _p_cards(unscored) if detail >= 2 else count
+        lines.append((translate("expedition.board.unscored", lang(view), cards=cards),
+                      INK_MUTED))
     return lines
 
 
@@ -631,7 +788,7 @@ def _p_final_detail(view: View) -> int:
             names = kit.name_lines(entry["name"], width - 46)
             top = y
             y += 28 * len(names)
-            score = pts(entry["score"]["total"])
+            score = pts(entry["score"]["total"], lang(view))
             if kit.measure(names[-1], BIG, "bold") + kit.measure(score, BIG, "bold") + 12 > width - 46:
                 y += 30
             for text, _ in _p_final_lines(view, entry, detail):
@@ -661,7 +818,8 @@ def _p_legend(image: Image.Image, draw: kit.Draw, view: View, top: int) -> None:
     """Which piece is which: the explorer (a figure) and a marker (a cube), in the colour of the player to move."""
     style = style_of(view, view.get("current")) or player_style(0)
     x = P_SIDE
-    for explorer, word in ((True, "explorer"), (False, "marker")):
+    for explorer, word in ((True, translate("expedition.board.legend.explorer", lang(view))),
+                           (False, translate("expedition.board.legend.marker", lang(view)))):
         _p_piece(image, (x + 18, top + 18), style, explorer)
         draw.text((x + 40, top + 18), word, font=font(SMALL), fill=INK_MUTED, anchor="lm")
         x += 40 + kit.measure(word, SMALL) + 14
@@ -679,9 +837,11 @@ def _p_headline(view: View) -> str:
     winners = [names[w] for w in result["winners"]]
     if view["mode"] in ("solo", "solo-hard"):
         if not result.get("player_won"):
-            return "Game over: the Automations win"
-        return "Game over: you beat the Automations!" if len(winners) == 1 else "Game over: shared win"
-    return f"Game over: {' and '.join(winners)} win{'s' if len(winners) == 1 else ''}"
+            return translate("expedition.board.over.automations_win", lang(view))
+        if len(winners) == 1:
+            return translate("expedition.board.over.you_beat", lang(view))
+        return translate("expedition.board.over.shared", lang(view))
+    return translate_plural("expedition.board.over.wins", len(winners), lang(view), names=_and(view, winners))
 
 
 def _p_turn_style(view: View) -> PlayerStyle | None:
@@ -693,6 +853,7 @@ def _p_turn_style(view: View) -> PlayerStyle | None:
 
 def render_image(view: View) -> Image.Image:
     """The public board before encoding (the benchmark times the encoding of exactly this image)."""
+    view = in_words(view)
     tiles = tuple((e["location"]["name"], e["location"]["kind"], e["location"]["points"], e["location"]["rule"])
                   for e in sorted(view["grid"], key=lambda e: e["cell"]))
     grid = _p_grid(tiles)
@@ -714,19 +875,24 @@ def render(view: View) -> bytes:
 
 def alt_text(view: View) -> str:
     """The board in words for the image's description: turn, last move, scores and the grid (public facts)."""
+    view = in_words(view)
     parts = [f"{view['title']}, {view['mode_title']}.", _p_headline(view) + "."]
     if view["last_move"]:
-        parts.append(f"Last move: {view['last_move']}")
+        parts.append(translate("expedition.alt.last_move", lang(view), text=view["last_move"]))
     names = {entry["id"]: entry["name"] for entry in view["participants"]}
     for entry in view["participants"]:
-        where = next((g["location"]["name"] for g in view["grid"] if entry["id"] in g["explorers"]), "off the grid")
-        parts.append(f"{entry['name']}: {pts(entry['score']['total'])}, at {where}, "
-                     f"{entry['markers_left']} markers left.")
+        where = next((g["location"]["name"] for g in view["grid"] if entry["id"] in g["explorers"]), None)
+        where_words = (translate("expedition.alt.at", lang(view), location=where) if where is not None
+                       else translate("expedition.alt.off_grid", lang(view)))
+        parts.append(translate("expedition.alt.participant", lang(view), name=entry["name"],
+                         points=pts(entry["score"]["total"], lang(view)), where=where_words,
+                         markers=translate_plural("expedition.board.markers_left", entry["markers_left"],
+                                                  lang(view))))
     for row in range(3):
         cells = []
         for g in sorted(view["grid"], key=lambda e: e["cell"])[row * 3:row * 3 + 3]:
             marks = ", ".join(names.get(m, m) for m in g["markers"])
-            cells.append(f"{g['location']['name']} {g['location']['points']}" + (f" (marked by {marks})" if marks
-                                                                                   else ""))
-        parts.append(f"Row {row + 1}: " + "; ".join(cells) + ".")
+            cell = f"{g['location']['name']} {g['location']['points']}"
+            cells.append(translate("expedition.alt.marked_by", lang(view), cell=cell, names=marks) if marks else cell)
+        parts.append(translate("expedition.alt.row", lang(view), number=row + 1, cells="; ".join(cells)))
     return kit.clip_alt(parts)

@@ -58,37 +58,74 @@ def _unprivileged_user() -> pwd.struct_passwd | None:
     raise SystemExit("Running as root and neither a 'postgres' nor a 'nobody' user exists to run PostgreSQL as.")
 
 
+def available() -> bool:
+    """Whether a throwaway cluster can be made here (PostgreSQL's initdb and pg_ctl are installed)."""
+    return find_binary("initdb") is not None and find_binary("pg_ctl") is not None
+
+
+class Cluster:
+    """A throwaway cluster in a temporary folder, which a test may stop and start again (same data, same port):
+    `restartable_cluster()` makes one; `cluster()` only hands out its URL."""
+
+    def __init__(self, *, durable: bool = False) -> None:
+        initdb, pg_ctl = find_binary("initdb"), find_binary("pg_ctl")
+        if initdb is None or pg_ctl is None:
+            raise SystemExit("PostgreSQL's initdb and pg_ctl were not found (on PATH or in "
+                             "/usr/lib/postgresql/*/bin). Install the server, e.g. `apt-get install postgresql`.")
+        self._pg_ctl = pg_ctl
+        self._user = _unprivileged_user()
+        self.root = Path(tempfile.mkdtemp(prefix="expedition-pg-"))
+        self._data, self._log = self.root / "data", self.root / "server.log"
+        if self._user:
+            os.chown(self.root, self._user.pw_uid, self._user.pw_gid)
+        self.port = free_port()
+        self.url = f"postgresql://{SUPERUSER}@127.0.0.1:{self.port}/postgres"
+        self.running = False
+        self._options = ["-p", str(self.port), "-k", str(self.root), "-c", "listen_addresses=127.0.0.1",
+                         "-c", "max_connections=200", *(() if durable else FAST)]
+        self._run([initdb, "-D", str(self._data), "-U", SUPERUSER, "--auth=trust", "-E", "UTF8", "--no-sync"])
+
+    def _run(self, command: list[str], *, check: bool = True) -> None:
+        as_user: dict[str, int] = {"user": self._user.pw_uid, "group": self._user.pw_gid} if self._user else {}
+        subprocess.run(command, check=check, stdout=subprocess.DEVNULL, stderr=None if check else subprocess.DEVNULL,
+                       cwd=self.root, **as_user)  # type: ignore[call-overload]
+
+    def start(self) -> None:
+        """Start the server and wait until it accepts connections."""
+        self._run([self._pg_ctl, "-D", str(self._data), "-l", str(self._log), "-w", "-t", "60",
+                   "-o", " ".join(self._options), "start"])
+        self.running = True
+
+    def stop(self, mode: str = "fast") -> None:
+        """Stop the server the way `pg_ctl -m MODE` does: "smart", "fast" (sessions ended, a clean shutdown) or
+        "immediate" (every process killed at once, recovered from the write-ahead log at the next start)."""
+        self.running = False
+        self._run([self._pg_ctl, "-D", str(self._data), "-m", mode, "-w", "stop"], check=mode != "immediate")
+
+    def remove(self) -> None:
+        if self.running:
+            self.stop("immediate")
+        shutil.rmtree(self.root, ignore_errors=True)
+
+
+@contextmanager
+def restartable_cluster(*, durable: bool = False) -> Iterator[Cluster]:
+    """A running throwaway cluster that may be stopped and started; removed afterwards, whatever happens."""
+    made: Cluster | None = None
+    try:
+        made = Cluster(durable=durable)
+        made.start()
+        yield made
+    finally:
+        if made is not None:
+            made.remove()
+
+
 @contextmanager
 def cluster(*, durable: bool = False) -> Iterator[str]:
     """A running throwaway cluster; yields its superuser URL and removes everything afterwards."""
-    initdb, pg_ctl = find_binary("initdb"), find_binary("pg_ctl")
-    if initdb is None or pg_ctl is None:
-        raise SystemExit("PostgreSQL's initdb and pg_ctl were not found (on PATH or in /usr/lib/postgresql/*/bin). "
-                         "Install the server, e.g. `apt-get install postgresql`.")
-    user = _unprivileged_user()
-    root = Path(tempfile.mkdtemp(prefix="expedition-pg-"))
-    data, log = root / "data", root / "server.log"
-    as_user: dict[str, int] = {"user": user.pw_uid, "group": user.pw_gid} if user else {}
-    if user:
-        os.chown(root, user.pw_uid, user.pw_gid)
-    port = free_port()
-    started = False
-    try:
-        subprocess.run([initdb, "-D", str(data), "-U", SUPERUSER, "--auth=trust", "-E", "UTF8", "--no-sync"],
-                       check=True, stdout=subprocess.DEVNULL, cwd=root, **as_user)  # type: ignore[call-overload]
-        options = ["-p", str(port), "-k", str(root), "-c", "listen_addresses=127.0.0.1", "-c", "max_connections=200"]
-        if not durable:
-            options += FAST
-        subprocess.run([pg_ctl, "-D", str(data), "-l", str(log), "-w", "-t", "60", "-o", " ".join(options), "start"],
-                       check=True, stdout=subprocess.DEVNULL, cwd=root, **as_user)  # type: ignore[call-overload]
-        started = True
-        yield f"postgresql://{SUPERUSER}@127.0.0.1:{port}/postgres"
-    finally:
-        if started:
-            subprocess.run([pg_ctl, "-D", str(data), "-m", "immediate", "-w", "stop"], check=False,
-                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=root,
-                           **as_user)  # type: ignore[call-overload]
-        shutil.rmtree(root, ignore_errors=True)
+    with restartable_cluster(durable=durable) as running:
+        yield running.url
 
 
 def _interrupt(signum: int, frame: object) -> None:

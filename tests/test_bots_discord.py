@@ -78,7 +78,7 @@ async def test_one_person_and_two_bots_play_to_the_end_with_one_board_per_turn(d
                 assert "🤖 Bot 2 (easy)" in boards[-1].content and "🤖 Bot 3 (hard)" in boards[-1].content
         outcome = GAME.outcome(match.state)
         assert match.status == "finished" and outcome is not None and turns >= 5 and expected >= 5
-        assert outcome.summary in discord_.channel_messages()[-1].content
+        assert str(outcome.summary) in discord_.channel_messages()[-1].content
         assert all(m.notified in ((), (alice.id,)) for m in discord_.channel_messages())  # bots are never pinged
         assert await discord_.bot.service.replayed_state(match.id) == match.state  # type: ignore[attr-defined]
 

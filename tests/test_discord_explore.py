@@ -65,7 +65,7 @@ async def test_a_whole_game_of_every_mode(database: Path, mode: str, players: in
         outcome = GAME.outcome(match.state)
         assert match.status == "finished" and outcome is not None and moves > 0
         final = discord_.channel_messages()[-1]
-        assert outcome.summary in final.content and final.files
+        assert str(outcome.summary) in final.content and final.files
         assert final.button_labels() == ["Show mine", "Details"]
         await assert_result_told_once(discord_)
         # the log replays to exactly the stored state

@@ -8,6 +8,8 @@ with `World.fail_next`, `World.deny`, `DiscordHarness.delete_channel`), each mod
 from __future__ import annotations
 
 import random
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -17,7 +19,8 @@ import pytest
 
 from bot.app import create_bot
 from bot.offline import DiscordHarness, FakeUser, InteractionFailed, Message, World
-from cogs.table import APOLOGY, MOVE_STANDS, retry_after_of
+from bot.store import StoreUnavailable
+from cogs.table import APOLOGY, MOVE_STANDS, STORE_NOT_ANSWERING, retry_after_of
 from tests.tables import current_match, open_table, player_to_move
 
 START = datetime(2026, 3, 1, 9, 0, tzinfo=UTC)
@@ -301,3 +304,117 @@ async def _owed(database: Path | str, channels: list[int]) -> list[Any]:
                 if w.kind == "board"]
     finally:
         await store.close()
+
+
+async def test_a_delivery_the_database_forgot_is_not_posted_twice(database: Path) -> None:
+    """The live path records its try and the delivery without waiting for the disk; a database crash (PostgreSQL
+    stopped with `-m immediate`, tests/test_postgres_restart.py) may forget both while Discord has the board. The
+    scheduler, handed the item after its grace, finds the board in the channel instead of posting it again."""
+    clock = FakeClock()
+    async with DiscordHarness(create_bot(database, clock=clock, poll_seconds=None)) as discord_:
+        users = await open_table(discord_, "test-nim", 2, seed=4)
+        await move(discord_, users)
+        shown = len(boards(discord_))
+        store = discord_.bot.service.store  # type: ignore[attr-defined]
+        match = await current_match(discord_)
+        async with store._transaction():  # what the crash forgot: the board item is owed and was never tried
+            await store._execute(
+                "UPDATE scheduled_work SET done_at = NULL, attempted_at = NULL, claimed_until = NULL "
+                "WHERE id = (SELECT MAX(id) FROM scheduled_work WHERE match_id = ? AND kind = 'board')", (match.id,))
+        assert len(await owed_boards(discord_)) == 1
+        clock.advance(61)
+        await discord_.bot.run_due_work()  # type: ignore[attr-defined]
+        assert len(boards(discord_)) == shown, "the board Discord has is not posted again"
+        assert await owed_boards(discord_) == []
+
+
+class DropsAfterTheNextCommit:
+    """The store's engine, where the database goes away right after the next transaction commits (armed), until
+    the test brings it back: every later call fails as a dropped connection does."""
+
+    def __init__(self, engine: Any) -> None:
+        self._engine = engine
+        self.armed = False
+        self.down = False
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._engine, name)
+
+    def _check(self) -> None:
+        if self.down:
+            raise StoreUnavailable("the connection was closed in the middle of operation")
+
+    async def execute(self, *args: Any, **kwargs: Any) -> Any:
+        self._check()
+        return await self._engine.execute(*args, **kwargs)
+
+    async def executemany(self, *args: Any, **kwargs: Any) -> Any:
+        self._check()
+        return await self._engine.executemany(*args, **kwargs)
+
+    async def fetchall(self, *args: Any, **kwargs: Any) -> Any:
+        self._check()
+        return await self._engine.fetchall(*args, **kwargs)
+
+    @asynccontextmanager
+    async def transaction(self, durable: bool = True) -> AsyncIterator[None]:
+        self._check()
+        async with self._engine.transaction(durable):
+            yield
+        if self.armed:
+            self.armed, self.down = False, True
+
+
+async def test_a_database_that_drops_right_after_the_commit_leaves_the_move_standing(database: Path) -> None:
+    """The move's commit is the last thing the database does before it goes: the mover is told the move stands
+    (not "Sorry", not "try again"), and once the database is back the owed board comes with its ping."""
+    clock = FakeClock()
+    async with DiscordHarness(create_bot(database, clock=clock, poll_seconds=None)) as discord_:
+        users = await open_table(discord_, "test-nim", 2, seed=4)
+        store = discord_.bot.store  # type: ignore[attr-defined]
+        engine = DropsAfterTheNextCommit(store._engine)
+        store._engine = engine
+        before = len(boards(discord_))
+        version = (await current_match(discord_)).version
+        engine.armed = True
+        _, replies = await move(discord_, users)
+        assert engine.down, "the database went away after the move's commit"
+        told = [r.content for r in replies.ephemeral()]
+        assert MOVE_STANDS in told and APOLOGY not in told and STORE_NOT_ANSWERING not in told, told
+        assert len(boards(discord_)) == before
+        engine.down = False  # the database is back
+        assert (await current_match(discord_)).version == version + 1, "the move stands"
+        nxt = await player_to_move(discord_, users)
+        clock.advance(61)
+        await discord_.bot.run_due_work()  # type: ignore[attr-defined]
+        assert len(boards(discord_)) == before + 1 and boards(discord_)[-1].notified == (nxt.id,)
+        assert await owed_boards(discord_) == []
+
+
+@pytest.mark.parametrize("due", ["reminder", "timer"])
+async def test_a_reminder_or_timer_in_a_channel_gone_unseen_ends_the_game(database: Path, due: str) -> None:
+    """The channel went while the bot was offline (no deletion event): the first reminder's 404 Unknown Channel,
+    or the turn timer's look at the channel before it plays for the absent player, ends the game as abandoned, its
+    scheduled work cancelled, and no move is played there unseen."""
+    clock = FakeClock()
+    async with DiscordHarness(create_bot(database, clock=clock, poll_seconds=None)) as discord_:
+        alice, bob = discord_.user("alice"), discord_.user("bob")
+        # the timer's computer player needs a real game (test-nim has none)
+        options = {"game": "test-nim"} if due == "reminder" else {"game": "the-expedition", "timer": 6.0}
+        await discord_.command("game new", options, user=alice)
+        await discord_.command("game join", user=bob)
+        await discord_.command("game start", user=alice)
+        match = await current_match(discord_)
+        service = discord_.bot.service  # type: ignore[attr-defined]
+        kinds = {"reminder": ["remind"], "timer": ["remind", "timer"]}[due]
+        assert sorted(w.kind for w in await service.store.pending_work(match.id)) == kinds
+        played = [e for e in await service.store.events(match.id) if e.kind == "action"]
+        discord_.default_channel.deleted = True
+        clock.advance((12 if due == "reminder" else 6) * 3600 + 1)  # the timer comes before the first reminder
+        assert await discord_.bot.run_due_work() == 1  # type: ignore[attr-defined]
+        ended = await service.match(match.id)
+        assert ended.status == "abandoned"
+        assert [e for e in await service.store.events(match.id) if e.kind == "action"] == played, "no move there"
+        assert await service.store.pending_work(match.id) == []
+        clock.advance(48 * 3600)
+        assert await discord_.bot.run_due_work() == 0  # type: ignore[attr-defined]

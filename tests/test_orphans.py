@@ -1,15 +1,13 @@
 """No orphans: a bot (or `expedition-bot simulate`) killed with SIGKILL leaves none of its processes behind.
 
-Each program runs in a session of its own, so every process it starts (render workers, simulate's players, the
-multiprocessing resource tracker) keeps that session id after PID 1 adopts it: once the program is killed, the test
-waits for every live process of the session to be gone.
+Each program runs in a session of its own (tests/processes.py): once it is killed, the test waits for every live
+process of the session to be gone.
 """
 
 from __future__ import annotations
 
 import multiprocessing
 import os
-import signal
 import subprocess
 import sys
 import threading
@@ -20,61 +18,9 @@ from pathlib import Path
 import pytest
 
 from rendering.lifeline import watch_parent
+from tests.processes import has_proc, kill_and_list_survivors, wait_for_children
 
-pytestmark = pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads processes from /proc")
-
-GONE_WITHIN = 5.0
-
-
-def _stat(pid: int) -> tuple[str, int, int] | None:
-    """(state, parent pid, session id) of a process, or None if it no longer exists."""
-    try:
-        text = Path(f"/proc/{pid}/stat").read_text()
-    except (FileNotFoundError, ProcessLookupError):
-        return None
-    fields = text[text.rindex(")") + 2:].split()
-    return fields[0], int(fields[1]), int(fields[3])
-
-
-def _session(session: int) -> list[int]:
-    """Live processes of a session (a zombie has exited: it only waits for PID 1 to reap it)."""
-    alive = []
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            stat = _stat(int(entry.name))
-            if stat is not None and stat[2] == session and stat[0] != "Z":
-                alive.append(int(entry.name))
-    return alive
-
-
-def _wait_for_children(leader: subprocess.Popen[bytes], count: int, seconds: float = 120.0) -> list[int]:
-    """Wait until the program has at least `count` other live processes in its session."""
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        others = [pid for pid in _session(leader.pid) if pid != leader.pid]
-        if len(others) >= count:
-            return others
-        assert leader.poll() is None, f"the program ended early with {leader.returncode}"
-        time.sleep(0.1)
-    raise AssertionError(f"the program never started {count} worker processes")
-
-
-def _kill_and_count_survivors(leader: subprocess.Popen[bytes]) -> list[str]:
-    """SIGKILL the program; what of its session still lives GONE_WITHIN seconds later (command lines)."""
-    leader.send_signal(signal.SIGKILL)
-    leader.wait()
-    deadline = time.monotonic() + GONE_WITHIN
-    while time.monotonic() < deadline and _session(leader.pid):
-        time.sleep(0.05)
-    survivors = _session(leader.pid)
-    lines = []
-    for pid in survivors:
-        try:
-            lines.append(Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode()[:120])
-        except FileNotFoundError:
-            continue
-        os.kill(pid, signal.SIGKILL)  # leave the machine as it was, whatever the verdict
-    return lines
+pytestmark = pytest.mark.skipif(not has_proc(), reason="reads processes from /proc")
 
 
 def _expedition_bot(*arguments: str) -> list[str]:
@@ -97,8 +43,8 @@ def test_a_killed_bot_leaves_no_render_worker_or_resource_tracker(tmp_path: Path
         while not list(tmp_path.glob("boards/*/*.png")):  # the board was drawn by a worker
             assert time.monotonic() < deadline and bot.poll() is None, "the local table drew no board"
             time.sleep(0.1)
-        _wait_for_children(bot, 2)  # at least a worker and the resource tracker
-        assert _kill_and_count_survivors(bot) == []
+        wait_for_children(bot, 2)  # at least a worker and the resource tracker
+        assert kill_and_list_survivors(bot) == []
     finally:
         if bot.poll() is None:
             bot.kill()
@@ -111,9 +57,9 @@ def test_a_killed_simulation_leaves_no_player_process(tmp_path: Path) -> None:
                         "--iterations", "100000", "--seconds", "5"),
         cwd=tmp_path, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
     try:
-        _wait_for_children(simulation, 2)
+        wait_for_children(simulation, 2)
         time.sleep(0.5)  # the players are busy thinking
-        assert _kill_and_count_survivors(simulation) == []
+        assert kill_and_list_survivors(simulation) == []
     finally:
         if simulation.poll() is None:
             simulation.kill()

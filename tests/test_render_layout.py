@@ -95,6 +95,72 @@ def test_the_checker_sees_an_overlap_and_a_text_off_the_board() -> None:
     assert len(found) == 2
 
 
+MONSTER_CASES = [case for case in CASES if case[0] == "monster-expedition"]
+
+
+@pytest.mark.parametrize(("game_key", "mode", "players"), MONSTER_CASES)
+@pytest.mark.parametrize("language", ["en", "de"])
+def test_monster_expedition_fits_in_both_languages_with_whole_names(game_key: str, mode: str, players: int,
+                                                                    language: str) -> None:
+    """Issue 21: Monster Expedition's boards at a German table (view["language"] "de") and an English one: nothing
+    overlaps or runs off, every monster's name on a card is whole (hyphenated by the language's patterns at most,
+    never cut), and a German board and its alt text hold no English word."""
+    from rendering.monster_expedition import alt_text
+    from tests.language import english_left
+
+    game = find_game(game_key)
+    allowed = frozenset(word for name in NAMES[:players] for word in name.split()) | {"Monster", "Expedition"}
+    found: list[str] = []
+    for seed in (3, 11):
+        for number, state in enumerate(positions(game_key, mode, players, seed)):
+            view = {**game.view(state, None), "language": language}
+            for kind, render in (("public", render_board), ("detail", render_detail)):
+                with kit.recording() as drawn:
+                    png = render(game_key, view)
+                with Image.open(io.BytesIO(png)) as image:
+                    found += [f"seed {seed} position {number} {kind}: {p}" for p in problems(drawn, image.size)]
+                found += [f"seed {seed} position {number} {kind}: cut {t.text!r}" for t in drawn
+                          if t.role in ("name", "card") and "…" in t.text]
+                if kind == "public" and not view["over"]:
+                    cards = "".join(t.text for t in drawn if t.role == "card").replace("-", "").replace(" ", "")
+                    for card in view["display"][:9]:
+                        name = card["names"][language].replace("-", "").replace(" ", "")
+                        if card.get("kind") != "trader" and name not in cards:
+                            found.append(f"seed {seed} position {number}: {card['names'][language]!r} not whole")
+                words = " ".join(t.text for t in drawn)
+                left = english_left(words, allowed=allowed) if language == "de" else []
+                found += [f"seed {seed} position {number} {kind}: English {left}"] if left else []
+            described = alt_text(view)
+            if language == "de" and (left := english_left(described, allowed=allowed)):
+                found.append(f"seed {seed} position {number} alt text: English {left} in {described!r}")
+    assert not found, "\n".join(found[:40]) + f"\n({len(found)} in all)"
+
+
+@pytest.mark.parametrize("language", ["en", "de"])
+def test_every_monster_card_fits_in_both_languages(language: str) -> None:
+    """Every one of the 60 cards on both boards, crested or not: no name runs under the symbiosis badge or the crest
+    (the German "Echoseeschlange" ran under the badge of the detail board's card) and every name is whole."""
+    from bot.games.monster_expedition.catalog import catalog
+    from tests.games.monster_expedition.helpers import set_display, standard
+
+    game = find_game("monster-expedition")
+    ids = [card.id for card in catalog().cards.values() if not card.is_trader]
+    found: list[str] = []
+    for start in range(0, len(ids), 9):
+        state = standard(2)
+        set_display(state, ids[start:start + 9], crests={card: start % 2 for card in ids[start:start + 9:2]})
+        view = {**game.view(state, None), "language": language}
+        for kind, render in (("public", render_board), ("detail", render_detail)):
+            found += [f"{kind}: {p}" for p in checked(render, "monster-expedition", view)]
+        with kit.recording() as drawn:
+            render_board("monster-expedition", view)
+        cards = "".join(t.text for t in drawn if t.role == "card").replace("-", "").replace(" ", "")
+        found += [f"{card['names'][language]!r} not whole" for card in view["display"]
+                  if card.get("kind") != "trader"
+                  and card["names"][language].replace("-", "").replace(" ", "") not in cards]
+    assert not found, "\n".join(found)
+
+
 CELL = 8
 """The grid, in px, on which the empty-area check marks what is drawn."""
 EMPTY_SHARE = 1 / 3
@@ -217,4 +283,40 @@ def test_german_boards_fit_nothing_overlaps_or_is_cut(game_key: str, mode: str, 
                 name = space.get("name") or (space.get("card") or {}).get("name")
                 if name and not all(word in joined for word in name.split()):
                     found.append(f"seed {seed} position {number}: {name!r} not whole in {tiles!r}")
+
+
+EXPEDITION_CASES = [case for case in CASES if case[0] == "the-expedition"]
+
+
+@pytest.mark.parametrize(("game_key", "mode", "players"), EXPEDITION_CASES)
+@pytest.mark.parametrize("language", ["en", "de"])
+def test_the_expedition_fits_in_both_languages_with_legible_whole_names(game_key: str, mode: str, players: int,
+                                                                       language: str) -> None:
+    """Issue 21: The Expedition's boards at a German table (view["language"] "de") and an English one: nothing
+    overlaps or runs off, every location's name is whole and at least the headline size (12 points on a phone),
+    and a German board holds no English word."""
+    from rendering.the_expedition import alt_text
+    from tests.language import english_left
+
+    game = find_game(game_key)
+    found: list[str] = []
+    for seed in (3, 11):
+        for number, state in enumerate(positions(game_key, mode, players, seed)):
+            view = {**game.view(state, None), "language": language}
+            names = {cell["location"]["names"][language] for cell in view["grid"]}
+            for kind, render in (("public", render_board), ("detail", render_detail)):
+                with kit.recording() as drawn:
+                    png = render(game_key, view)
+                with Image.open(io.BytesIO(png)) as image:
+                    found += [f"seed {seed} position {number} {kind}: {p}" for p in problems(drawn, image.size)]
+                if kind == "public":
+                    shown = {t.text: t.size for t in drawn if t.role == "card"}
+                    if set(shown) != names or min(shown.values()) < kit.BIG:
+                        found.append(f"seed {seed} position {number}: location names {shown} (wanted {names})")
+                words = " ".join(t.text for t in drawn).replace("The Expedition", "")
+                left = english_left(words, allowed=frozenset(NAMES[:players])) if language == "de" else []
+                found += [f"seed {seed} position {number} {kind}: English {left}"] if left else []
+            described = alt_text(view).replace("The Expedition", "")
+            if language == "de" and (left := english_left(described, allowed=frozenset(NAMES[:players]))):
+                found.append(f"seed {seed} position {number} alt text: English {left} in {described!r}")
     assert not found, "\n".join(found[:40]) + f"\n({len(found)} in all)"

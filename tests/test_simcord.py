@@ -132,7 +132,7 @@ async def test_the_expedition_from_lobby_to_final_board(tmp_path: Path) -> None:
         assert match.status == "finished"
         final = tab.channel.last_message
         outcome = find_game(match.game).outcome(match.state)
-        assert outcome is not None and outcome.summary in final.content and final.attachments
+        assert outcome is not None and str(outcome.summary) in final.content and final.attachments
         assert [c.label for row in final.components for c in row.children] == list(OWN_BUTTONS)
         assert_requests_valid(tab.env)
 

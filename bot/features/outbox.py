@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
-from bot.features.community import BOARD
+from bot.features.community import BOARD, BOARD_GRACE_SECONDS
 from bot.store import ScheduledWork
 
 if TYPE_CHECKING:
@@ -41,6 +41,16 @@ class Owed:
     def nonce(self) -> str | None:
         """Discord's message nonce for posting these items (from the newest), None when nothing is owed."""
         return f"xt-work-{max(item.id for item in self.items)}" if self.items else None
+
+    def maybe_posted_since(self, now: datetime) -> int | None:
+        """Since when (epoch seconds) a board of these items may be in the channel already, None if it cannot be:
+        an item's last recorded try, or, for an item past its grace, the move that owed it (the live path records
+        its try without waiting for the disk, so a database crash, such as PostgreSQL's immediate stop, may forget
+        it while Discord has the board)."""
+        moment = int(now.timestamp())
+        since = [item.attempted_at if item.attempted_at is not None else item.due_at - BOARD_GRACE_SECONDS
+                 for item in self.items if item.attempted_at is not None or item.due_at <= moment]
+        return min(since, default=None)
 
 
 async def take(service: GameService, match_id: int, now: datetime,

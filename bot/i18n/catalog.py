@@ -78,6 +78,8 @@ def placeholders(text: str) -> set[str]:
 
 
 def format_number(value: float, language: str) -> str:
+    if isinstance(value, int) and -1000 < value < 1000:
+        return str(value)  # (the same in every language the bot speaks; Babel takes ~0.3 ms a number)
     return format_decimal(value, locale=language)
 
 

@@ -85,7 +85,7 @@ class Gateway:
             "channel_id": str(channel_id),
             "channel": {**self.world.channel_by_id(channel_id).payload(), "permissions": str(user.permissions.value)},
             "member": user.member_payload(),
-            "app_permissions": str(self.world.bot_permissions.value),
+            "app_permissions": str(self.world.permissions_in(channel_id).value),  # the channel's overrides too
             "locale": user.locale,
             "guild_locale": self.world.guild_locale,
             "entitlements": [],

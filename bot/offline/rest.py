@@ -193,8 +193,9 @@ class RestBackend:
             if not rec.responded:
                 # Discord only creates the followup webhook once the interaction was acknowledged.
                 raise http_error(404, 10015, "Unknown Webhook")
-            if files and not self.world.permissions_in(rec.channel_id).attach_files:
-                raise http_error(403, 50013, "Missing Permissions")  # the app's own permissions hold for files
+            allowed = self.world.permissions_in(rec.channel_id)  # the app's own permissions hold for files, embeds
+            if (files and not allowed.attach_files) or ((body or {}).get("embeds") and not allowed.embed_links):
+                raise http_error(403, 50013, "Missing Permissions")
             if key == "POST /webhooks/{webhook_id}/{webhook_token}":
                 return self._followup(rec, body, files, key)
             if route.path.endswith("/@original"):

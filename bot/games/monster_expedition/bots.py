@@ -11,11 +11,12 @@ import copy
 import random
 
 from bot.core.bots import Budget, Decision, GameBot
-from bot.core.names import plural
 from bot.core.protocol import JSON, Game
 from bot.games.monster_expedition import planner, strategies
-from bot.games.monster_expedition.catalog import REGION_NAMES, catalog
+from bot.games.monster_expedition.catalog import catalog, region_name
 from bot.games.monster_expedition.effects import camp_level_sum, total_points
+from bot.games.monster_expedition.text import WordedText
+from bot.i18n import DEFAULT_LANGUAGE, LANGUAGES, deferred, translate, translate_plural
 
 CAMP_WORTH = 1.0  # points a camp level is worth to a hunter before the end (more black dice, better bonuses)
 STOP_RISK = 0.25  # playouts roll on while the chance that no die shows a new number stays below this
@@ -101,49 +102,54 @@ class MonsterExpeditionBot(GameBot):
         return rng.choice(actions)
 
 
-def _reason(view: JSON, action: JSON) -> str:
-    """Why the greedy hunter makes this move, in one sentence."""
+def _reason(view: JSON, action: JSON) -> WordedText:
+    """Why the greedy hunter makes this move, in one sentence in every language (English where a plain string is
+    read)."""
+    words = tuple((language, _reason_in(view, action, language)) for language in LANGUAGES)
+    return WordedText(dict(words)[DEFAULT_LANGUAGE], words)
+
+
+def _reason_in(view: JSON, action: JSON, lang: str) -> str:
     kind = action["type"]
     tray = view["tray"]
     if kind == "camp":
-        return (f"Hunt from your {REGION_NAMES[action['region']]} camp: its black dice and the monsters of that "
-                f"region in the display make it the most promising.")
+        return translate("monster.reason.camp", lang, region=region_name(action["region"], lang))
     if kind == "bank":
         count = sum(1 for d in tray["rolled"] if d["value"] == action["value"])
         value = action["value"]
-        dice = (f"the {value}: 1 die showing it adds" if count == 1
-                else f"the {value}s: {count} dice showing {value} add")
-        return f"Bank {dice} {count * value} to the hunt, the most of any number rolled."
+        message = deferred("monster.reason.bank_one") if count == 1 else deferred("monster.reason.bank_many")
+        return translate(message, lang, value=value, count=count, total=count * value)
     if kind in ("roll", "stop"):
         left = len(tray["rolled"])
         used = len(set(tray["banked_numbers"]))
         exact = strategies.misthrow_chance(tray["rolled"], tray["banked_numbers"]) if left else 1.0
         risk = round(100 * exact)
         small = risk == 0 and exact > 0  # (1/6)^3 is under 1%, not "about 0%"
-        chance = "under 1%" if small else f"about {risk}%"
-        held = f"with {plural(left, 'die', 'dice')} left and {plural(used, 'number')} banked"
+        chance = (translate("monster.reason.under_one_percent", lang) if small
+                  else translate("monster.reason.about_percent", lang, percent=risk))
+        held = translate("monster.reason.held", lang, dice=translate_plural("monster.count.dice_with", left, lang),
+                         numbers=translate_plural("monster.count.number", used, lang))
         if kind == "roll" and exact == 0:
-            return f"Roll again: {held}, a misthrow cannot happen (no die left has a face banked already)."
+            return translate("monster.reason.roll_safe", lang, held=held)
         if kind == "roll":
-            return f"Roll again: {held}, the chance of a misthrow is {chance if small else 'only ' + chance}."
-        return (f"Stop hunting: {held}, the chance of a misthrow is {chance}, too high to risk the "
-                f"{tray['banked_total']} banked.")
+            chance = chance if small else translate("monster.reason.only", lang, chance=chance)
+            return translate("monster.reason.roll", lang, held=held, chance=chance)
+        return translate("monster.reason.stop", lang, held=held, chance=chance, banked=tray["banked_total"])
     if kind == "capture":
         card = next(c for c in view["display"] if c["id"] == action["card"])
-        return (f"Capture {card['name']}: at {card['vp']} VP for level {card['level']} it is the best value in "
-                f"points for your hunting value.")
+        name = (card.get("names") or {}).get(lang, card["name"])
+        return translate("monster.reason.capture", lang, name=name, points=card["vp"], level=card["level"])
     if kind == "trader":
-        return "Visit the Monster Trader: no monster is affordable, and the trader's cages are worth more than one."
+        return translate("monster.reason.trader", lang)
     if kind == "cage":
-        return "Buy a cage: nothing better is affordable, and every cage scores at the end."
+        return translate("monster.reason.cage", lang)
     if kind == "done":
-        return "Finish your turn: nothing you can afford is worth the hunting value."
+        return translate("monster.reason.done", lang)
     if kind == "steal":
-        return (f"Steal from {view['players'][action['seat']]['name']}: they hold the most cages, so yours is "
-                f"the likeliest good catch.")
+        return translate("monster.reason.steal", lang, name=view["players"][action["seat"]]["name"])
     if kind == "improve":
-        return f"Improve your {REGION_NAMES[action['region']]} camp before the expedition starts."
-    return "Decline the preparation: no camp can be improved to any use."
+        return translate("monster.reason.improve", lang, region=region_name(action["region"], lang))
+    return translate("monster.reason.decline", lang)
 
 
 BOT = MonsterExpeditionBot()

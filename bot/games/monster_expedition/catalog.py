@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.core.datafiles import DataError, Fields, data_dir, load_toml
-from bot.i18n import Localized, deferred, translate
+from bot.i18n import LANGUAGES, Localized, deferred, placeholders, translate
 
 GAME_KEY = "monster-expedition"
 REGIONS: tuple[str, ...] = ("aerie", "depths", "forest")
@@ -64,6 +64,24 @@ class Card:
     def roams_everywhere(self) -> bool:
         """The Draco Chelonia: capturable from any camp."""
         return self.region == "all"
+
+
+@dataclass(frozen=True)
+class Ability:
+    """What a captured monster's ability does, in every language (abilities.toml); `{value}` is a bonus value."""
+
+    key: str
+    board: Localized
+    text: Localized
+    rule: Localized
+
+    def board_text(self, language: str, value: int | None = None) -> str:
+        """The card's line ("Bonus value 7", "Bonuswert 7")."""
+        return self.board[language].format(value=value)
+
+    def list_text(self, language: str, value: int | None = None) -> str:
+        """The ability in a list of monsters ("misthrow improvement", "Fehlwurf-Verbesserung")."""
+        return self.text[language].format(value=value)
 
 
 @dataclass(frozen=True)
@@ -136,6 +154,7 @@ class Catalog:
     dice: dict[str, tuple[int, ...]]
     expeditions: dict[int, Expedition]
     rules: Rules
+    abilities: dict[str, Ability]
 
     def card(self, card_id: str) -> Card:
         return self.cards[card_id]
@@ -334,6 +353,31 @@ def _load_expeditions(path: Path) -> dict[int, Expedition]:
     return expeditions
 
 
+def _load_abilities(path: Path) -> dict[str, Ability]:
+    raw = load_toml(path)
+    entries = raw.get("ability")
+    if not isinstance(entries, list):
+        raise DataError(path, "needs a list of [[ability]] tables")
+    abilities: dict[str, Ability] = {}
+    for index, table in enumerate(entries):
+        item = f"ability #{index + 1} ({table.get('key', '?')})"
+        f = Fields(path, item, table)
+        key = f.text("key", choices=tuple(a for a in ABILITIES if a != "none"))
+        ability = Ability(key, f.localized("board"), f.localized("text"), f.localized("rule"))
+        f.no_unknown_fields()
+        for field in ("board", "text", "rule"):
+            for language, text in zip(LANGUAGES, getattr(ability, field).texts, strict=True):
+                if placeholders(text) - {"value"}:
+                    raise DataError(path, "may only fill in {value}", item, f"{field}.{language}")
+        if key in abilities:
+            raise DataError(path, f"duplicate ability {key!r}", item, "key")
+        abilities[key] = ability
+    missing = [a for a in ABILITIES if a != "none" and a not in abilities]
+    if missing:
+        raise DataError(path, f"missing abilities: {', '.join(missing)}")
+    return abilities
+
+
 def load_catalog(folder: Path) -> Catalog:
     """Read and validate every file in `folder` (a DataError names the file, item and field on a bad value)."""
     cards = _load_cards(folder / "cards.toml")
@@ -341,11 +385,12 @@ def load_catalog(folder: Path) -> Catalog:
     dice = _load_dice(folder / "dice.toml")
     rules = _load_rules(folder / "game.toml")
     expeditions = _load_expeditions(folder / "expeditions.toml")
+    abilities = _load_abilities(folder / "abilities.toml")
     for count, size in rules.draw_deck.items():
         if size - rules.opening_reveal < 1 or size > len([c for c in cards.values() if c.kind == "monster"]):
             raise DataError(folder / "game.toml", f"a {count}-player deck of {size} does not fit 53 monsters",
                             "setup", "draw_deck")
-    return Catalog(cards, camps, dice, expeditions, rules)
+    return Catalog(cards, camps, dice, expeditions, rules, abilities)
 
 
 @cache
@@ -354,10 +399,14 @@ def catalog() -> Catalog:
     return load_catalog(data_dir(GAME_KEY))
 
 
-def as_dict(card: Card) -> dict[str, Any]:
-    """A card's public face, as a view shows it."""
+def as_dict(card: Card, cat: Catalog | None = None) -> dict[str, Any]:
+    """A card's public face, as a view shows it: its name and ability line in every language (the board picks
+    the table's)."""
+    names = dict(zip(LANGUAGES, card.names.texts, strict=True))
     if card.is_trader:
-        return {"id": card.id, "name": card.name, "kind": card.kind}
-    return {"id": card.id, "name": card.name, "kind": card.kind, "region": card.region, "level": card.level,
-            "vp": card.vp, "caged_vp": card.caged_vp, "symbiosis": card.symbiosis, "ability": card.ability,
-            "bonus_value": card.bonus_value}
+        return {"id": card.id, "name": card.name, "names": names, "kind": card.kind}
+    ability = (cat or catalog()).abilities.get(card.ability)
+    texts = {language: ability.board_text(language, card.bonus_value) if ability else "" for language in LANGUAGES}
+    return {"id": card.id, "name": card.name, "names": names, "kind": card.kind, "region": card.region,
+            "level": card.level, "vp": card.vp, "caged_vp": card.caged_vp, "symbiosis": card.symbiosis,
+            "ability": card.ability, "bonus_value": card.bonus_value, "ability_texts": texts}

@@ -9,7 +9,14 @@ from bot.core.rng import Rng
 from bot.games.monster_expedition import rules, text, views
 from bot.games.monster_expedition.solo import updated_profile, won_text
 from bot.games.monster_expedition.state import DATA_VERSION, GAME_KEY, setup_state
-from bot.games.monster_expedition.text import END_EVENTS
+from bot.games.monster_expedition.text import END_EVENTS, WordedText
+from bot.i18n import DEFAULT_LANGUAGE, LANGUAGES, Text, translate
+
+
+def summary(state: JSON) -> WordedText:
+    """The outcome's summary (who won, every score), worded in every language."""
+    words = tuple((language, text.final_summary(state, language=language)) for language in LANGUAGES)
+    return WordedText(dict(words)[DEFAULT_LANGUAGE], words)
 
 
 class MonsterExpedition(Game):
@@ -38,23 +45,24 @@ class MonsterExpedition(Game):
     def apply(self, state: JSON, seat: int, action: JSON, rng: Rng) -> Applied:
         return rules.apply(state, seat, action, rng)
 
-    def revealed(self, before: JSON, after: JSON, events: Sequence[JSON]) -> str | None:
+    def revealed(self, before: JSON, after: JSON, events: Sequence[JSON]) -> Text | None:
         """Decks are shuffled at setup: taking a cage or refilling the display turns up a card without a draw."""
         if len(after["deck"]) < len(before["deck"]) or len(after["reserve"]) < len(before["reserve"]):
-            return "a card was drawn"
+            return Text.of("monster.revealed.card")
         return None
 
     def progress_text(self, profile: JSON, language: str = "en") -> str:
         """The solo campaign: how many of the ten expeditions are won and which comes next."""
-        return f"Solinsula campaign: {won_text(len(set(profile.get('won', []))))}"
+        return translate("monster.campaign.progress", language,
+                         progress=won_text(len(set(profile.get("won", []))), language))
 
     def chance_text(self, events: Sequence[JSON], language: str = "en") -> str:
         kinds = {event.get("kind") for event in events}
         if "dice_rolled" in kinds:
-            return "a die was rolled"
+            return translate("monster.chance.dice", language)
         if "cage_stolen" in kinds:
-            return "a cage was taken at random"
-        return super().chance_text(events)
+            return translate("monster.chance.steal", language)
+        return translate("monster.chance.other", language)
 
     def view(self, state: JSON, viewer: Viewer) -> JSON:
         return views.view(state, viewer)
@@ -66,31 +74,31 @@ class MonsterExpedition(Game):
             solo = state["solo"]
             won = solo["outcome"] == "won"
             return Outcome(scores={0: 1 if won else 0}, winners=(0,) if won else (),
-                           summary=text.final_summary(state), profile_updates={0: updated_profile(state)})
+                           summary=summary(state), profile_updates={0: updated_profile(state)})
         result = state["result"]
         return Outcome(scores=dict(enumerate(result["scores"])), winners=tuple(result["winners"]),
-                       summary=text.final_summary(state))
+                       summary=summary(state))
 
     def describe(self, state: JSON, event: JSON, language: str = "en") -> str:
-        return text.describe(state, event)
+        return text.describe(state, event, language=language)
 
     def round_of(self, state: JSON) -> int | None:
         return int(state["round"])
 
     def turn_text(self, state: JSON, language: str = "en") -> str:
-        return text.turn_text(state)
+        return text.turn_text(state, language=language)
 
     def private_text(self, state: JSON, seat: int, language: str = "en") -> str:
-        return text.private_text(state, seat)
+        return text.private_text(state, seat, language=language)
 
     def rules_text(self, mode: str, language: str = "en") -> str:
-        return text.rules_text(self.mode(mode).key)
+        return text.rules_text(self.mode(mode).key, language=language)
 
     def quick_actions(self, state: JSON, seat: int, language: str = "en") -> list[QuickAction]:
-        return views.quick_actions(state, seat)
+        return views.quick_actions(state, seat, language=language)
 
     def choice_menu(self, state: JSON, seat: int, language: str = "en") -> ChoiceMenu | None:
-        return views.choice_menu(state, seat)
+        return views.choice_menu(state, seat, language=language)
 
 
 GAME = MonsterExpedition()

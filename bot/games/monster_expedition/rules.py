@@ -6,10 +6,18 @@ import copy
 from typing import Any
 
 from bot.core.errors import GameOver, IllegalAction, MalformedAction, NotYourTurn
-from bot.core.names import did_you_mean, fold, plural
+from bot.core.names import closest, fold
 from bot.core.protocol import JSON, Applied
 from bot.core.rng import Rng
-from bot.games.monster_expedition.catalog import REGION_DIE, REGION_NAMES, REGIONS, TRADER_ID, Catalog, catalog
+from bot.games.monster_expedition.catalog import (
+    REGION_DIE,
+    REGION_MESSAGES,
+    REGIONS,
+    TRADER_ID,
+    Catalog,
+    catalog,
+    region_name,
+)
 from bot.games.monster_expedition.effects import (
     FINAL_LEVEL,
     end_standard_game,
@@ -32,6 +40,7 @@ from bot.games.monster_expedition.state import (
     trader_cost,
     trader_present,
 )
+from bot.i18n import LANGUAGES, Localized, Text, deferred, deferred_plural, translate
 
 RECENT_EVENTS = 12
 
@@ -76,48 +85,57 @@ def steal_victims(state: JSON) -> list[int]:
     return [s for s, p in enumerate(state["players"]) if s != active and cage_count(p) > 0]
 
 
-def capture_cost(state: JSON, card_id: str, crates: int, cat: Catalog | None = None) -> tuple[int | None, str]:
+def capture_cost(state: JSON, card_id: str, crates: int, cat: Catalog | None = None) -> tuple[int | None, Text | None]:
     """What capturing `card_id` with `crates` crates costs now, or (None, why not)."""
     cat = cat or catalog()
     if card_id not in display_ids(state):
-        return None, "that card is not in the wilderness display"
+        return None, Text.of("monster.refuse.not_in_display")
     monster = cat.card(card_id)
     if monster.is_trader:
-        return None, "the Monster Trader is visited with the trader action, not captured"
+        return None, Text.of("monster.refuse.trader_not_captured")
     value = crate_value(state, cat)
     if crates and not value:
-        return None, "crates exist only in solo expeditions 9 and 10"
+        return None, Text.of("monster.refuse.crates_solo_only")
     if crates > int((state.get("solo") or {}).get("crates", 0)):
-        return None, f"you have only {plural(int((state.get('solo') or {}).get('crates', 0)), 'crate')}"
+        return None, Text.of("monster.refuse.only_crates", crates=_crates_owned(state))
     if crates and (crates - 1) * value >= monster.level:
-        return None, "that is more crates than this monster needs"
+        return None, Text.of("monster.refuse.too_many_crates_monster")
     level = monster.level - crates * value
     if level > 0 and not monster.roams_everywhere and monster.region != state["turn"]["region"]:
-        return None, (f"{monster.name} lives in the {REGION_NAMES[monster.region]}; from your "
-                      f"{REGION_NAMES[state['turn']['region']]} camp you can capture only "
-                      f"{REGION_NAMES[state['turn']['region']]} monsters and the Draco Chelonia")
+        return None, Text.of("monster.refuse.wrong_region", monster=monster.names,
+                             home=Text.of(REGION_MESSAGES[monster.region]),
+                             camp=Text.of(REGION_MESSAGES[state["turn"]["region"]]))
     cost = max(0, level)
     if cost > remaining_value(state):
-        return None, f"{monster.name} costs {cost} and you have {remaining_value(state)} left"
-    return cost, ""
+        return None, Text.of("monster.refuse.monster_costs", monster=monster.names, cost=cost,
+                             left=remaining_value(state))
+    return cost, None
 
 
-def trader_price(state: JSON, crates: int, cat: Catalog | None = None) -> tuple[int | None, str]:
+CRATES = deferred_plural("monster.count.crate")
+CAGES_COST = deferred_plural("monster.refuse.cages_cost")
+
+
+def _crates_owned(state: JSON) -> Text:
+    return Text.of(CRATES, count=int((state.get("solo") or {}).get("crates", 0)))
+
+
+def trader_price(state: JSON, crates: int, cat: Catalog | None = None) -> tuple[int | None, Text | None]:
     cat = cat or catalog()
     if not trader_present(state):
-        return None, "the Monster Trader has left the display"
+        return None, Text.of("monster.refuse.trader_gone")
     value = crate_value(state, cat)
     if crates and not value:
-        return None, "crates exist only in solo expeditions 9 and 10"
+        return None, Text.of("monster.refuse.crates_solo_only")
     if crates > int((state.get("solo") or {}).get("crates", 0)):
-        return None, f"you have only {plural(int((state.get('solo') or {}).get('crates', 0)), 'crate')}"
+        return None, Text.of("monster.refuse.only_crates", crates=_crates_owned(state))
     base = trader_cost(state, cat)
     if crates and (crates - 1) * value >= base:
-        return None, "that is more crates than the trader asks for"
+        return None, Text.of("monster.refuse.too_many_crates_trader")
     cost = max(0, base - crates * value)
     if cost > remaining_value(state):
-        return None, f"the Monster Trader asks {cost} and you have {remaining_value(state)} left"
-    return cost, ""
+        return None, Text.of("monster.refuse.trader_costs", cost=cost, left=remaining_value(state))
+    return cost, None
 
 
 def purchase_options(state: JSON, cat: Catalog | None = None) -> list[JSON]:
@@ -149,19 +167,19 @@ def apply(state: JSON, seat: int, action: Any, rng: Rng, cat: Catalog | None = N
     """Decide one action; the input state is never changed."""
     cat = cat or catalog()
     if state["over"]:
-        raise GameOver("This hunt is over. Start a new game with /game new.")
+        raise GameOver("monster.refuse.game_over")
     if seat != state["active"]:
         name = state["players"][state["active"]]["name"]
-        raise NotYourTurn(f"It is {name}'s turn; wait for them to finish.")
+        raise NotYourTurn("monster.refuse.not_your_turn", name=name)
     if not isinstance(action, dict) or not isinstance(action.get("type"), str):
-        raise MalformedAction("An action needs a type, e.g. {\"type\": \"roll\"}.")
+        raise MalformedAction("monster.refuse.no_type", example='{"type": "roll"}')
     kind = action["type"]
     handler = _HANDLERS.get(kind)
     if handler is None:
-        raise MalformedAction(f"'{kind}' is not a Monster Expedition action. Actions: {', '.join(sorted(_HANDLERS))}.")
+        raise MalformedAction("monster.refuse.unknown_action", kind=kind, actions=", ".join(sorted(_HANDLERS)))
     phases = _PHASES[kind]
     if state["phase"] not in phases:
-        raise IllegalAction(f"You can't {_DOING[kind]} now: {_phase_hint(state)}")
+        raise IllegalAction("monster.refuse.wrong_phase", doing=Text.of(_DOING[kind]), hint=_phase_hint(state))
     new = copy.deepcopy(state)
     events: list[JSON] = []
     handler(new, action, rng, events, cat)
@@ -170,16 +188,19 @@ def apply(state: JSON, seat: int, action: Any, rng: Rng, cat: Catalog | None = N
     return Applied(new, events)
 
 
-def _phase_hint(state: JSON) -> str:
+def _phase_hint(state: JSON) -> Text:
+    phase = state["phase"]
+    if phase == "bank":
+        return Text.of("monster.hint.bank", numbers=", ".join(map(str, bankable_numbers(state))))
     hints = {
-        "solo_prepare": "first improve a camp for your failed attempts or decline.",
-        "camp": "pick a camp first (aerie, depths or forest).",
-        "bank": f"bank one of the numbers rolled ({', '.join(map(str, bankable_numbers(state)))}).",
-        "continue": "roll again or stop hunting.",
-        "purchase": "capture monsters, buy cages, visit the trader, or finish with done.",
-        "steal": "choose whose cage to steal.",
+        "solo_prepare": deferred("monster.hint.solo_prepare"),
+        "camp": deferred("monster.hint.camp"),
+        "continue": deferred("monster.hint.continue"),
+        "purchase": deferred("monster.hint.purchase"),
+        "steal": deferred("monster.hint.steal"),
     }
-    return hints.get(state["phase"], "the game is over.")
+    over = deferred("monster.hint.over")
+    return Text.of(hints.get(phase, over))
 
 
 def _int_field(action: JSON, name: str, default: int | None = None) -> int:
@@ -187,17 +208,17 @@ def _int_field(action: JSON, name: str, default: int | None = None) -> int:
     if isinstance(value, str) and value.strip().lstrip("-").isdigit():
         value = int(value)
     if isinstance(value, bool) or not isinstance(value, int):
-        raise MalformedAction(f"'{name}' must be a whole number (got {value!r}).")
+        raise MalformedAction("monster.refuse.whole_number", name=name, value=repr(value))
     return value
 
 
 def _region_field(action: JSON) -> str:
     region = str(action.get("region", "")).strip().lower()
     aliases = {"enchanted forest": "forest", "enchanted-forest": "forest", "green": "forest", "yellow": "aerie",
-               "blue": "depths"}
+               "blue": "depths", **{fold(region_name(r, language)): r for r in REGIONS for language in LANGUAGES}}
     region = aliases.get(region, region)
     if region not in REGIONS:
-        raise MalformedAction(f"'{action.get('region')}' is not a camp: choose aerie, depths or forest.")
+        raise MalformedAction("monster.refuse.not_a_camp", region=str(action.get("region")))
     return region
 
 
@@ -208,7 +229,7 @@ def _solo_improve(state: JSON, action: JSON, rng: Rng, events: list[JSON], cat: 
     region = _region_field(action)
     player = state["players"][0]
     if int(player["camps"][region]) >= FINAL_LEVEL:
-        raise IllegalAction(f"Your {REGION_NAMES[region]} camp is already at its highest level; improve another.")
+        raise IllegalAction("monster.refuse.camp_at_top", region=Text.of(REGION_MESSAGES[region]))
     improve(state, 0, region, "campaign", events, cat)
     state["solo"]["prep_left"] -= 1
     if check_victory(state, events, cat):
@@ -265,15 +286,16 @@ def _bank(state: JSON, action: JSON, rng: Rng, events: list[JSON], cat: Catalog)
     turn = state["turn"]
     if value in turn["banked_numbers"]:
         lost = all(int(d["value"]) != value for d in turn["banked"])
-        why = " (a number lost to a misthrow stays used)" if lost else ""
-        raise IllegalAction(f"You already banked {value}s this turn{why}; bank one of: "
-                            f"{', '.join(map(str, bankable_numbers(state)))}.")
+        why = Text.of("monster.refuse.lost_number") if lost else ""
+        raise IllegalAction("monster.refuse.already_banked", value=value, why=why,
+                            numbers=", ".join(map(str, bankable_numbers(state))))
     taken = [d for d in turn["rolled"] if int(d["value"]) == value]
     if not taken:
-        raise IllegalAction(f"No die shows {value}; bank one of: {', '.join(map(str, bankable_numbers(state)))}.")
+        raise IllegalAction("monster.refuse.no_die_shows", value=value,
+                            numbers=", ".join(map(str, bankable_numbers(state))))
     then = action.get("then")
     if then not in (None, "roll", "stop"):
-        raise MalformedAction("'then' may be \"roll\" or \"stop\".")
+        raise MalformedAction("monster.refuse.then")
     turn["rolled"] = [d for d in turn["rolled"] if int(d["value"]) != value]
     turn["banked"].extend(taken)
     turn["banked_numbers"].append(value)
@@ -320,19 +342,19 @@ def _stop_hunting(state: JSON, events: list[JSON], cat: Catalog, all_banked: boo
 def _crates_field(state: JSON, action: JSON) -> int:
     crates = _int_field(action, "crates", 0)
     if crates < 0:
-        raise MalformedAction("'crates' cannot be negative.")
+        raise MalformedAction("monster.refuse.negative_crates")
     return crates
 
 
 def _capture(state: JSON, action: JSON, rng: Rng, events: list[JSON], cat: Catalog) -> None:
     card_id = action.get("card")
     if not isinstance(card_id, str):
-        raise MalformedAction("Name the monster to capture, e.g. {\"type\": \"capture\", \"card\": \"bufomorph\"}.")
+        raise MalformedAction("monster.refuse.name_monster", example='{"type": "capture", "card": "bufomorph"}')
     card_id = _resolve_card(state, card_id, cat)
     crates = _crates_field(state, action)
     cost, why = capture_cost(state, card_id, crates, cat)
     if cost is None:
-        raise IllegalAction(f"You can't capture that: {why}.")
+        raise IllegalAction("monster.refuse.cannot_capture", why=why)
     seat = state["active"]
     slot_index = next(i for i, s in enumerate(state["display"]) if s["card"] == card_id)
     slot = state["display"].pop(slot_index)
@@ -379,11 +401,12 @@ def _resolve_card(state: JSON, text: str, cat: Catalog) -> str:
                or any(fold(name).startswith(wanted) for name in cat.card(i).names.texts)] if wanted else []
     if len(matches) == 1:
         return matches[0]
-    names = [cat.card(i).name for i in ids]
-    guess = did_you_mean(text, names)
+    by_name = {name: cat.card(i) for i in ids for name in cat.card(i).names.texts}
+    guess = closest(text, by_name)
     if guess:
-        raise MalformedAction(f"There is no '{text}' in the wilderness display.{guess} The display: "
-                              f"{', '.join(names)}.")
+        names = Localized(*(", ".join(cat.card(i).names[language] for i in ids) for language in LANGUAGES))
+        raise MalformedAction("monster.refuse.no_such_card", text=text, names=names,
+                              guess=Text.of("monster.refuse.did_you_mean", name=by_name[guess].names))
     return text
 
 
@@ -391,8 +414,9 @@ def _steal(state: JSON, action: JSON, rng: Rng, events: list[JSON], cat: Catalog
     victim = _int_field(action, "seat")
     victims = steal_victims(state)
     if victim not in victims:
-        names = ", ".join(f"{state['players'][s]['name']} (seat {s})" for s in victims)
-        raise IllegalAction(f"Steal from a player who has a cage: {names}.")
+        names = Localized(*(", ".join(translate("monster.refuse.seat", language, name=state["players"][s]["name"],
+                                                seat=s) for s in victims) for language in LANGUAGES))
+        raise IllegalAction("monster.refuse.steal_from", names=names)
     state["turn"]["steal_pending"] = False
     state["phase"] = "purchase"
     _steal_from(state, victim, rng, events)
@@ -417,12 +441,12 @@ def _steal_from(state: JSON, victim: int, rng: Rng, events: list[JSON]) -> None:
 def _buy_cages(state: JSON, action: JSON, rng: Rng, events: list[JSON], cat: Catalog) -> None:
     count = _int_field(action, "count", 1)
     if count < 1:
-        raise MalformedAction("Buy at least one cage.")
+        raise MalformedAction("monster.refuse.buy_one")
     cost = count * cat.rules.cage_cost
     if cost > remaining_value(state):
         most = remaining_value(state) // cat.rules.cage_cost
-        raise IllegalAction(f"{plural(count, 'cage')} cost{'s' if count == 1 else ''} {cost} and you have "
-                            f"{remaining_value(state)} left: you can buy at most {most}.")
+        raise IllegalAction(Text.of(CAGES_COST, count=count, cost=cost, left=remaining_value(state),
+                                    most=most))
     state["turn"]["spent"] += cost
     events.append({"kind": "cages_bought", "seat": state["active"], "count": count, "cost": cost})
     take_cages(state, state["active"], count, "bought", events, cat)
@@ -433,7 +457,7 @@ def _visit_trader(state: JSON, action: JSON, rng: Rng, events: list[JSON], cat: 
     crates = _crates_field(state, action)
     cost, why = trader_price(state, crates, cat)
     if cost is None:
-        raise IllegalAction(f"You can't visit the Monster Trader: {why}.")
+        raise IllegalAction("monster.refuse.cannot_visit", why=why)
     seat = state["active"]
     state["turn"]["spent"] += cost
     if crates:
@@ -503,17 +527,17 @@ _HANDLERS = {
 }
 # What each action does, in the words of a refusal ("You can't visit the Monster Trader now", not "trader").
 _DOING = {
-    "improve": "improve a camp",
-    "decline": "decline a camp improvement",
-    "camp": "pick a camp",
-    "bank": "bank dice",
-    "roll": "roll again",
-    "stop": "stop",
-    "capture": "capture a monster",
-    "steal": "steal a cage",
-    "cage": "buy cages",
-    "trader": "visit the Monster Trader",
-    "done": "finish buying",
+    "improve": deferred("monster.doing.improve"),
+    "decline": deferred("monster.doing.decline"),
+    "camp": deferred("monster.doing.camp"),
+    "bank": deferred("monster.doing.bank"),
+    "roll": deferred("monster.doing.roll"),
+    "stop": deferred("monster.doing.stop"),
+    "capture": deferred("monster.doing.capture"),
+    "steal": deferred("monster.doing.steal"),
+    "cage": deferred("monster.doing.cage"),
+    "trader": deferred("monster.doing.trader"),
+    "done": deferred("monster.doing.done"),
 }
 _PHASES = {
     "improve": ("solo_prepare",),

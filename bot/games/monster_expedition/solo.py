@@ -2,51 +2,50 @@
 
 from __future__ import annotations
 
-from bot.core.names import plural
 from bot.core.protocol import JSON
-from bot.games.monster_expedition.catalog import REGION_NAMES, Catalog, Expedition, catalog
+from bot.games.monster_expedition.catalog import Catalog, Expedition, catalog, region_name
 from bot.games.monster_expedition.effects import FINAL_LEVEL, finish_solo
 from bot.games.monster_expedition.state import cage_count, expedition_of, next_expedition, normalise_profile
+from bot.i18n import counted, deferred, translate, translate_plural
 
 
-def victory_text(expedition: Expedition) -> str:
+def victory_text(expedition: Expedition, language: str = "en") -> str:
     """The victory condition in words."""
     kind = expedition.victory
+    lang = language
     if kind == "display_and_cages":
-        return (f"No more than {expedition.max_display} cards in the display and at least "
-                f"{expedition.min_cages} cage{'s' if expedition.min_cages != 1 else ''}.")
+        return translate("monster.victory.display_and_cages", lang, most=expedition.max_display,
+                         cages=counted("cage", expedition.min_cages or 0, lang))
     if kind == "region":
-        name = REGION_NAMES[expedition.region or ""]
-        return (f"No monster from the {name} in the display (Draco Chelonia doesn't count) and at least "
-                f"{expedition.min_count} {name} monsters and/or cages.")
+        return translate("monster.victory.region", lang, region=region_name(expedition.region or "", lang),
+                         count=expedition.min_count)
     if kind == "cages":
-        return f"At least {plural(expedition.min_cages, 'cage')}."
+        return translate("monster.victory.cages", lang, cages=counted("cage", expedition.min_cages or 0, lang))
     if kind == "final_camps":
-        return f"At least {plural(expedition.min_camps, 'camp')} at the highest equipment level."
+        return translate("monster.victory.final_camps", lang,
+                         camps=translate_plural("monster.count.camp", expedition.min_camps or 0, lang))
     if kind == "trader":
-        return f"Visit the Monster Trader at a discounted hunting value of {expedition.trader_cost}."
+        return translate("monster.victory.trader", lang, cost=expedition.trader_cost)
     if kind == "display_and_trader":
-        return (f"No more than {expedition.max_display} cards in the display and at least "
-                f"{plural(expedition.min_visits, 'visit')} to the Monster Trader.")
-    return "Not a single card in the wilderness display."
+        return translate("monster.victory.display_and_trader", lang, most=expedition.max_display,
+                         visits=translate_plural("monster.count.visit", expedition.min_visits or 0, lang))
+    return translate("monster.victory.empty_display", lang)
 
 
-def special_rules_text(expedition: Expedition, cat: Catalog | None = None) -> list[str]:
+def special_rules_text(expedition: Expedition, cat: Catalog | None = None, language: str = "en") -> list[str]:
     cat = cat or catalog()
+    lang = language
     rules = []
     if expedition.draw_deck:
-        rules.append(f"The draw deck has {expedition.draw_deck} cards.")
+        rules.append(translate("monster.special.draw_deck", lang, count=expedition.draw_deck))
     if expedition.pair_improvements:
-        rules.append("Banked 1s, 2s and 3s improve a camp only in pairs (each complete pair gives one improvement); "
-                     "bonus values work as usual.")
+        rules.append(translate("monster.special.pairs", lang))
     if expedition.trader_cost is not None:
-        rules.append(f"The Monster Trader sells 6 cages for {expedition.trader_cost}.")
+        rules.append(translate("monster.special.trader_cost", lang, cost=expedition.trader_cost))
     if expedition.crate_value:
-        rules.append(f"Each set of 1, 2 and 3 among your banked dice when you stop gives 2 crates; each crate lowers a "
-                     f"monster's level or the trader's price by {expedition.crate_value}. A monster lowered to 0 or "
-                     "below can be caught from any camp.")
+        rules.append(translate("monster.special.crates", lang, value=expedition.crate_value))
     if expedition.trader_leaves:
-        rules.append("The Monster Trader leaves the display after one visit.")
+        rules.append(translate("monster.special.trader_leaves", lang))
     return rules
 
 
@@ -88,36 +87,44 @@ def progress(state: JSON, cat: Catalog | None = None) -> JSON:
     return facts
 
 
-def progress_text(state: JSON, cat: Catalog | None = None) -> str:
+def progress_text(state: JSON, cat: Catalog | None = None, language: str = "en") -> str:
     """Where the player stands against the victory condition, in the goal's own words: "10 cards in the display
     (the goal: 8 or fewer); 0 cages (the goal: at least 1)" (public)."""
     cat = cat or catalog()
+    lang = language
     expedition = expedition_of(state, cat)
     assert expedition is not None
     facts = progress(state, cat)
 
     def display(most: int) -> str:
-        return f"{plural(facts['display'], 'card')} in the display (the goal: {most or 'none'}" + \
-            (" or fewer)" if most else ")")
+        cards = counted("card", facts["display"], lang)
+        if most:
+            return translate("monster.progress.display", lang, cards=cards, most=most)
+        return translate("monster.progress.display_none", lang, cards=cards)
 
     def cages() -> str:
-        return f"{plural(facts['cages'], 'cage')} (the goal: at least {expedition.min_cages})"
+        return translate("monster.progress.cages", lang, cages=counted("cage", facts["cages"], lang),
+                         least=expedition.min_cages)
 
     def visits(least: int) -> str:
-        return f"{plural(facts['trader_visits'], 'visit')} to the Monster Trader (the goal: at least {least})"
+        return translate("monster.progress.visits", lang,
+                         visits=translate_plural("monster.count.visit", facts["trader_visits"], lang), least=least)
 
     kind = expedition.victory
     if kind == "display_and_cages":
         parts = [display(expedition.max_display or 0), cages()]
     elif kind == "region":
-        name = {"forest": "Forest"}.get(expedition.region or "", REGION_NAMES[expedition.region or ""])
-        parts = [f"{plural(facts['region_in_display'], f'{name} monster')} in the display (the goal: none)",
-                 f"{facts['count']} {name} monsters and cages in all (the goal: at least {expedition.min_count})"]
+        region = expedition.region or ""
+        name = translate("monster.region.forest_short", lang) if region == "forest" else region_name(region, lang)
+        parts = [translate_plural("monster.progress.region_display", facts["region_in_display"], lang, region=name),
+                 translate("monster.progress.region_owned", lang, count=facts["count"], region=name,
+                           least=expedition.min_count)]
     elif kind == "cages":
         parts = [cages()]
     elif kind == "final_camps":
-        parts = [f"{plural(facts['final_camps'], 'camp')} at the highest equipment level (the goal: at least "
-                 f"{expedition.min_camps})"]
+        parts = [translate("monster.progress.final_camps", lang,
+                           camps=translate_plural("monster.count.camp", facts["final_camps"], lang),
+                           least=expedition.min_camps)]
     elif kind == "trader":
         parts = [visits(1)]
     elif kind == "display_and_trader":
@@ -156,21 +163,26 @@ def updated_profile(state: JSON) -> JSON:
     return profile
 
 
-def won_text(won: int) -> str:
+def won_text(won: int, language: str = "en") -> str:
     """How much of the ten-expedition campaign is won, in words: "no expedition won yet", "3 of 10 expeditions won"."""
     if won == 0:
-        return "no expedition won yet, 10 to go"
+        return translate("monster.campaign.none_won", language)
     if won >= 10:
-        return "all 10 expeditions won"
-    return f"{won} of 10 expeditions won"
+        return translate("monster.campaign.all_won", language)
+    return translate("monster.campaign.some_won", language, count=won)
 
 
-def campaign_text(profile: JSON | None, cat: Catalog | None = None) -> str:
+MARKS = {"won": deferred("monster.campaign.mark.won"), "next": deferred("monster.campaign.mark.next"),
+         "open": deferred("monster.campaign.mark.open"), "locked": deferred("monster.campaign.mark.locked")}
+
+
+def campaign_text(profile: JSON | None, cat: Catalog | None = None, language: str = "en") -> str:
     """A player's campaign progress in words, for /hunt campaign."""
     cat = cat or catalog()
+    lang = language
     record = normalise_profile(profile or {})
     won = set(record["won"])
-    lines = [f"Solinsula campaign: {won_text(len(won))}."]
+    lines = [translate("monster.campaign.title", lang, progress=won_text(len(won), lang))]
     upcoming = next_expedition(record)
     for number in range(1, 11):
         expedition = cat.expeditions[number]
@@ -185,13 +197,16 @@ def campaign_text(profile: JSON | None, cat: Catalog | None = None) -> str:
             mark = "locked"
         extra = ""
         if failed:
-            extra = f" - {failed} failed attempt{'s' if failed != 1 else ''}"
-            if number not in won:
-                extra += f", {failed} camp improvement{'s' if failed != 1 else ''} before the next try"
-        lines.append(f"{number}. {expedition.title} [{mark}]{extra}")
+            attempts = translate_plural("monster.count.failed_attempt", failed, lang)
+            if number in won:
+                extra = translate("monster.campaign.failed", lang, attempts=attempts)
+            else:
+                extra = translate("monster.campaign.failed_improvements", lang, attempts=attempts,
+                                  improvements=translate_plural("monster.count.camp_improvement", failed, lang))
+        lines.append(f"{number}. {expedition.titles[lang]} [{translate(MARKS[mark], lang)}]{extra}")
     if len(won) == 10:
-        lines.append("Campaign complete: the Royal Monstrological Society is impressed! Replay any expedition.")
+        lines.append(translate("monster.campaign.complete", lang))
     else:
         nxt = cat.expeditions[upcoming]
-        lines.append(f"Next: expedition {upcoming} - {victory_text(nxt)}")
+        lines.append(translate("monster.campaign.next", lang, number=upcoming, goal=victory_text(nxt, lang)))
     return "\n".join(lines)

@@ -73,14 +73,13 @@ def _choose_expedition(options: JSON, profile: JSON) -> int:
     try:
         number = int(wanted)
     except (TypeError, ValueError):
-        raise LobbyError(f"'{wanted}' is not an expedition: choose a number from 1 to 10.") from None
+        raise LobbyError("monster.refuse.not_an_expedition", wanted=str(wanted)) from None
     if not 1 <= number <= 10:
-        raise LobbyError(f"There is no expedition {number}: choose a number from 1 to 10.")
+        raise LobbyError("monster.refuse.no_expedition", number=number)
     won = set(profile["won"])
     locked = [n for n in range(1, number) if n not in won]
     if locked:
-        raise LobbyError(f"Expedition {number} is still locked: win expedition {locked[0]} first "
-                         f"(the next one open to you is {next_expedition(profile)}).")
+        raise LobbyError("monster.refuse.locked", number=number, first=locked[0], next=next_expedition(profile))
     return number
 
 
@@ -92,7 +91,7 @@ def _choose_set(options: JSON) -> str:
     by_number = {"1": "I", "2": "II", "3": "III", "4": "IV"}
     text = by_number.get(text, text)
     if text not in SETS:
-        raise LobbyError(f"'{wanted}' is not a camp set: choose I, II, III or IV.")
+        raise LobbyError("monster.refuse.not_a_set", wanted=str(wanted))
     return text
 
 
@@ -100,12 +99,12 @@ def setup_state(mode: str, players: Sequence[str], rng: Rng, options: JSON, cat:
     """Deal a new match: decks, the opening display of 10, the camps on side A at the start level."""
     cat = cat or catalog()
     if mode not in MODES:
-        raise LobbyError(f"Monster Expedition has no mode called '{mode}'. Choose one of: {', '.join(MODES)}.")
+        raise LobbyError("monster.refuse.no_mode", mode=mode, modes=", ".join(MODES))
     count = len(players)
     if mode == "solo" and count != 1:
-        raise LobbyError("The solo campaign is for exactly 1 player.")
+        raise LobbyError("monster.refuse.solo_players")
     if mode == "standard" and not 2 <= count <= 4:
-        raise LobbyError("Monster Expedition is for 2 to 4 players (1 player: the solo campaign).")
+        raise LobbyError("monster.refuse.players")
     profiles = list(options.get("profiles") or [])
     expedition: Expedition | None = None
     profile: JSON = {}

@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
-from bot.core.names import a_number, plural
+import re
+
+from bot.core.names import a_number
 from bot.core.protocol import JSON
 from bot.games.monster_expedition.catalog import (
     IMPROVEMENT_NUMBER,
     REGION_DIE,
-    REGION_NAMES,
     REGIONS,
     Card,
     Catalog,
     catalog,
+    region_name,
 )
 from bot.games.monster_expedition.effects import FINAL_LEVEL, cage_points, monster_points, ranking, total_points
 from bot.games.monster_expedition.rules import bankable_numbers, remaining_value
@@ -23,129 +25,243 @@ from bot.games.monster_expedition.state import (
     next_expedition,
     symbiosis_groups,
 )
+from bot.i18n import DEFAULT_LANGUAGE, Text, counted, deferred, language_of, translate, translate_plural
+
+
+class WordedText(str, Text):
+    """A text already put into words in every language (a final summary lists every player's score, which no
+    single message holds; a computer hunter's reason). It is the English text wherever a plain string is expected,
+    and a Text, called with the reader's locale, wherever the language is known."""
+
+    words: tuple[tuple[str, str], ...]
+
+    def __new__(cls, english: str, words: tuple[tuple[str, str], ...] = ()) -> WordedText:
+        worded = super().__new__(cls, english)
+        object.__setattr__(worded, "message_id", "")
+        object.__setattr__(worded, "values", ())
+        object.__setattr__(worded, "words", words or ((DEFAULT_LANGUAGE, english),))
+        return worded
+
+    def __init__(self, english: str, words: tuple[tuple[str, str], ...] = ()) -> None:
+        pass  # everything is set in __new__ (a str is immutable)
+
+    def __getnewargs__(self) -> tuple[str, tuple[tuple[str, str], ...]]:  # type: ignore[override]
+        return str(self), self.words
+
+    def __call__(self, locale: object = DEFAULT_LANGUAGE) -> str:
+        worded = dict(self.words)
+        return worded.get(language_of(locale), worded[DEFAULT_LANGUAGE])
+
+    def __str__(self) -> str:
+        return str.__str__(self)
+
 
 CAUSES = {
-    "dice": "with a banked {n}",
-    "pair": "with a pair",
-    "camp_bonus": "with the camp's bonus value",
-    "monster_bonus": "with a monster's bonus value",
-    "misthrow": "thanks to a misthrow monster",
-    "immediate": "by the monster's immediate effect",
-    "campaign": "before setting out (failed attempts)",
+    "dice": deferred("monster.cause.dice"),
+    "pair": deferred("monster.cause.pair"),
+    "camp_bonus": deferred("monster.cause.camp_bonus"),
+    "monster_bonus": deferred("monster.cause.monster_bonus"),
+    "misthrow": deferred("monster.cause.misthrow"),
+    "immediate": deferred("monster.cause.immediate"),
+    "campaign": deferred("monster.cause.campaign"),
 }
+"""Why a camp improved, as message ids (worded in the reader's language)."""
+COLOURS = {"yellow": deferred("monster.colour.yellow"), "blue": deferred("monster.colour.blue"),
+           "green": deferred("monster.colour.green"), "black": deferred("monster.colour.black")}
+SYMBIOSIS = {"red": deferred("monster.symbiosis.red"), "purple": deferred("monster.symbiosis.purple"),
+             "white": deferred("monster.symbiosis.white"), "wild": deferred("monster.symbiosis.wild")}
 
 
-def camp_level(level: int) -> str:
+def colour_name(colour: str, language: str = "en") -> str:
+    """A die's colour in words ("yellow", "gelb")."""
+    return translate(COLOURS[colour], language) if colour in COLOURS else colour
+
+
+def symbiosis_name(symbol: str, language: str = "en") -> str:
+    """A symbiosis symbol in words ("purple", "lila"; the split one is "wild"/"Joker")."""
+    return translate(SYMBIOSIS[symbol], language) if symbol in SYMBIOSIS else symbol
+
+
+def camp_level(level: int, language: str = "en") -> str:
     """A camp level, written one way everywhere: "level 3 of 8", "level 8 of 8 (final)"."""
-    final = " (final)" if int(level) >= FINAL_LEVEL else ""
-    return f"level {level} of {FINAL_LEVEL}{final}"
+    if int(level) >= FINAL_LEVEL:
+        return translate("monster.camp_level.final", language, level=int(level), final=FINAL_LEVEL)
+    return translate("monster.camp_level", language, level=int(level), final=FINAL_LEVEL)
 
 
-def _name(state: JSON, seat: int | None) -> str:
+def vp(points: int, language: str = "en") -> str:
+    """Victory points: "12 VP", "12 SP"."""
+    return translate("monster.vp", language, points=points)
+
+
+def joined_and(names: list[str], language: str = "en") -> str:
+    """Names joined by "and" ("Ann and Bo and Cy", as the messages always said)."""
+    text = names[0] if names else ""
+    for name in names[1:]:
+        text = translate("monster.and", language, first=text, second=name)
+    return text
+
+
+def _name(state: JSON, seat: int | None, language: str = "en") -> str:
     if seat is None:
-        return "nobody"
+        return translate("monster.nobody", language)
     return str(state["players"][int(seat)]["name"])
 
 
-def _dice_text(dice: list[JSON]) -> str:
-    return ", ".join(f"{d['value']}" + ("" if d["colour"] == "black" else f" ({d['colour']})") for d in dice)
+def _dice_text(dice: list[JSON], language: str = "en") -> str:
+    return ", ".join(f"{d['value']}" + ("" if d["colour"] == "black" else f" ({colour_name(d['colour'], language)})")
+                     for d in dice)
 
 
-def describe(state: JSON, event: JSON, cat: Catalog | None = None) -> str:
+def card_name(card: Card, language: str = "en") -> str:
+    return card.names[language]
+
+
+def solo_reason(state: JSON, language: str = "en", cat: Catalog | None = None) -> str:
+    """Why a solo expedition ended, in `language` (the state keeps the English words of older saves: the German
+    ones are worded again from the facts)."""
+    solo = state["solo"]
+    reason = str(solo.get("reason") or "")
+    if language == "en" or not reason:
+        return reason
+    return _reason_in(state, reason, solo.get("outcome"), language, cat)
+
+
+def _reason_in(state: JSON, reason: str, outcome: object, language: str, cat: Catalog | None) -> str:
+    if outcome == "won":
+        expedition = expedition_of(state, cat or catalog())
+        return victory_text(expedition, language) if expedition is not None else reason
+    if reason.startswith("no card left"):
+        return translate("monster.solo.lost.deck_empty", language)
+    found = re.match(r"(\d+) cards", reason)
+    if found:
+        return translate("monster.solo.lost.display", language, count=int(found.group(1)))
+    return reason
+
+
+def describe(state: JSON, event: JSON, cat: Catalog | None = None, language: str = "en") -> str:
     """One event as a public sentence (never names a caged monster)."""
     cat = cat or catalog()
     kind = event.get("kind")
-    who = _name(state, event.get("seat"))
+    who = _name(state, event.get("seat"), language)
+    lang = language
     if kind == "camp_chosen":
-        return (f"{who} hunts from the {REGION_NAMES[event['region']]} camp ({camp_level(event['level'])}) "
-                f"with {plural(event['dice'], 'die', 'dice')}.")
+        return translate("monster.event.camp_chosen", lang, who=who, region=region_name(event["region"], lang),
+                         level=camp_level(event["level"], lang),
+                         dice=translate_plural("monster.count.dice_with", int(event["dice"]), lang))
     if kind == "dice_rolled":
-        return f"{who} rolls {_dice_text(event['dice'])}."
+        return translate("monster.event.dice_rolled", lang, who=who, dice=_dice_text(event["dice"], lang))
     if kind == "dice_banked":
-        dice = f"{event['count']} × {event['value']}" if event["count"] > 1 else a_number(event["value"])
-        return f"{who} banks {dice} (banked total {event['total']})."
+        if event["count"] > 1:
+            dice = translate("monster.dice.many", lang, count=event["count"], value=event["value"])
+        else:
+            dice = a_number(event["value"]) if lang == "en" else translate("monster.dice.one", lang,
+                                                                            value=event["value"])
+        return translate("monster.event.dice_banked", lang, who=who, dice=dice, total=event["total"])
     if kind == "misthrow":
         lost = event.get("lost")
-        return f"Misthrow! {who} loses a banked {lost['value']}." if lost else f"Misthrow! {who} had nothing to lose."
+        if lost:
+            return translate("monster.event.misthrow", lang, who=who, value=lost["value"])
+        return translate("monster.event.misthrow_nothing", lang, who=who)
     if kind == "hunt_stopped":
-        crates = f" and gains {plural(event['crates'], 'crate')}" if event.get("crates") else ""
-        return f"{who} stops with a hunting value of {event['value']}{crates}."
+        if event.get("crates"):
+            return translate("monster.event.hunt_stopped_crates", lang, who=who, value=event["value"],
+                             crates=translate_plural("monster.count.crate", int(event["crates"]), lang))
+        return translate("monster.event.hunt_stopped", lang, who=who, value=event["value"])
     if kind == "monster_captured":
         monster = cat.card(event["card"])
-        crates = f" using {plural(event['crates'], 'crate')}" if event.get("crates") else ""
         crest = ""
         if event.get("crest_returned_to") is not None:
-            crest = f"; {_name(state, event['crest_returned_to'])}'s crest goes home"
-        return f"{who} captures {monster.name} for {event['cost']}{crates}{crest}."
+            crest = translate("monster.event.crest_home", lang, owner=_name(state, event["crest_returned_to"], lang))
+        return translate("monster.event.captured", lang, who=who, monster=monster.names[lang], cost=event["cost"],
+                         crates=_using_crates(event, lang), crest=crest)
     if kind == "cages_bought":
-        return f"{who} buys {plural(event['count'], 'cage')} for {event['cost']}."
+        return translate("monster.event.cages_bought", lang, who=who, cages=counted("cage", event["count"], lang),
+                         cost=event["cost"])
     if kind == "cages_taken":
         if event["reason"] == "bought":
-            return f"{who} now has {plural(event['total'], 'cage')}."
+            return translate("monster.event.cages_now", lang, who=who, cages=counted("cage", event["total"], lang))
         if event["reason"] == "final_level":
-            return f"{who} reaches a camp's final level and takes {plural(event['count'], 'cage')}."
+            return translate("monster.event.cages_final_level", lang, who=who,
+                             cages=counted("cage", event["count"], lang))
         if event["reason"] == "steal":
-            return f"{who} takes a cage from the reserve deck."
-        return f"{who} takes {plural(event['count'], 'cage')} ({event['total']} in all)."
+            return translate("monster.event.cage_from_reserve", lang, who=who)
+        return translate("monster.event.cages_taken", lang, who=who, cages=counted("cage", event["count"], lang),
+                         total=event["total"])
     if kind == "trader_visited":
-        crates = f" using {plural(event['crates'], 'crate')}" if event.get("crates") else ""
-        return f"{who} visits the Monster Trader for {event['cost']}{crates}: {plural(cat.rules.trader_cages, 'cage')}."
+        return translate("monster.event.trader_visited", lang, who=who, cost=event["cost"],
+                         crates=_using_crates(event, lang), cages=counted("cage", cat.rules.trader_cages, lang))
     if kind == "trader_left":
-        return "The Monster Trader leaves the display."
+        return translate("monster.event.trader_left", lang)
     if kind == "cage_stolen":
-        return f"{who} steals a random cage from {_name(state, event['victim'])}."
+        return translate("monster.event.cage_stolen", lang, who=who, victim=_name(state, event["victim"], lang))
     if kind == "steal_nothing":
-        return f"{who} finds no cage to steal."
+        return translate("monster.event.steal_nothing", lang, who=who)
     if kind == "camp_improved":
         region = event["region"]
-        cause = CAUSES.get(event["cause"], "").format(n=IMPROVEMENT_NUMBER[region])
-        flip = " (turned to side B)" if event.get("flipped") else ""
-        return (f"{who}'s {REGION_NAMES[region]} camp rises to {camp_level(event['level'])}{flip} {cause}."
-                .replace(" .", "."))
+        cause = CAUSES.get(event["cause"])
+        flip = translate("monster.event.flipped", lang) if event.get("flipped") else ""
+        because = " " + translate(cause, lang, n=IMPROVEMENT_NUMBER[region]) if cause else ""
+        return translate("monster.event.camp_improved", lang, who=who, region=region_name(region, lang),
+                         level=camp_level(event["level"], lang), flip=flip, cause=because)
     if kind == "purchases_done":
-        lost = f" ({event['unspent']} unspent is lost)" if event.get("unspent") else ""
-        return f"{who} is done hunting{lost}."
+        if event.get("unspent"):
+            return translate("monster.event.done_lost", lang, who=who, unspent=event["unspent"])
+        return translate("monster.event.done", lang, who=who)
     if kind == "display_refilled":
-        cards = [cat.card(c["card"]).name for c in event["cards"]]
+        cards = [cat.card(c["card"]).names[lang] for c in event["cards"]]
         if not cards:
             if "short" not in event:  # recorded before the event said how many cards were missing
-                return "No card is added to the display."
+                return translate("monster.event.refill_none", lang)
             if event["short"]:
-                return "Both decks are empty: the display is not refilled."
-            return "The display is full: no card is added."
+                return translate("monster.event.refill_short", lang)
+            return translate("monster.event.refill_full", lang)
         crests = sum(1 for c in event["cards"] if c["crest"] is not None)
         crest_text = ""
-        if crests:
-            which = ("it" if len(cards) == 1 else "each") if crests == len(cards) else plural(crests, "of them",
-                                                                                               "of them")
-            crest_text = f"; {who} puts a crest on {which}"
-        return f"The display is refilled with {', '.join(cards)}{crest_text}."
+        if crests == len(cards):
+            which = (deferred("monster.event.crest_on_it") if len(cards) == 1
+                     else deferred("monster.event.crest_on_each"))
+            crest_text = translate(which, lang, who=who)
+        elif crests:
+            crest_text = translate("monster.event.crest_on_some", lang, who=who, count=crests)
+        return translate("monster.event.refilled", lang, cards=", ".join(cards), crests=crest_text)
     if kind == "card_revealed":
-        name = cat.card(event["card"]).name
-        return (f"{name} appears in the display ({plural(event['display'], 'card')}, {event['deck']} left in the "
-                "deck).")
+        return translate("monster.event.card_revealed", lang, name=cat.card(event["card"]).names[lang],
+                         cards=counted("card", event["display"], lang), deck=event["deck"])
     if kind == "deck_used_up":
-        return "The draw deck is used up: this is the last round."
+        return translate("monster.event.deck_used_up", lang)
     if kind == "improvements_declined":
-        return "The expedition sets out without further camp improvements."
+        return translate("monster.event.improvements_declined", lang)
     if kind == "turn_started":
-        return f"Round {event['round']}: {who}'s turn."
+        return translate("monster.event.turn_started", lang, round=event["round"], who=who)
     if kind == "crested_cards_caged":
-        parts = [f"{_name(state, s)} {n}" for s, n in enumerate(event["counts"]) if n]
-        return f"Crested cards become cages: {', '.join(parts)}."
+        parts = [f"{_name(state, s, lang)} {n}" for s, n in enumerate(event["counts"]) if n]
+        return translate("monster.event.crested_caged", lang, counts=", ".join(parts))
     if kind == "game_ended":
         camps = event.get("camp_levels", [0] * len(event["scores"]))
         ranked = ranking({"scores": event["scores"], "winners": event["winners"], "camp_levels": camps})
-        scores = ", ".join(f"{_name(state, s)} {event['scores'][s]} VP" for s in ranked)
-        winners = " and ".join(_name(state, s) for s in event["winners"])
-        return f"The hunt is over: {scores}. {winners} win{'s' if len(event['winners']) == 1 else ''}!"
+        scores = ", ".join(f"{_name(state, s, lang)} {vp(event['scores'][s], lang)}" for s in ranked)
+        winners = joined_and([_name(state, s, lang) for s in event["winners"]], lang)
+        message = (deferred("monster.event.game_ended_one") if len(event["winners"]) == 1
+                   else deferred("monster.event.game_ended_many"))
+        return translate(message, lang, scores=scores, winners=winners)
     if kind == "expedition_won":
-        return f"Expedition {event['expedition']} won!"
+        return translate("monster.event.expedition_won", lang, number=event["expedition"])
     if kind == "expedition_lost":
-        return f"Expedition {event['expedition']} lost: {event['reason']}."
+        reason = str(event["reason"])
+        if lang != "en":
+            reason = _reason_in(state, reason, "lost", lang, cat)
+        return translate("monster.event.expedition_lost", lang, number=event["expedition"], reason=reason)
     if kind == "game_started":
-        return "The hunt begins."
+        return translate("monster.event.game_started", lang)
     return str(kind).replace("_", " ")
+
+
+def _using_crates(event: JSON, language: str) -> str:
+    if not event.get("crates"):
+        return ""
+    return translate("monster.event.using_crates", language,
+                     crates=translate_plural("monster.count.crate", int(event["crates"]), language))
 
 
 END_EVENTS = ("game_ended", "expedition_won", "expedition_lost")
@@ -163,197 +279,184 @@ def _telling(event: JSON) -> bool:
     return True
 
 
-def last_move(state: JSON, cat: Catalog | None = None) -> str:
+def last_move(state: JSON, cat: Catalog | None = None, language: str = "en") -> str:
     """The latest action in words: its most telling events, at most four sentences."""
     events = [e for e in state.get("last_events", []) if _telling(e)]
     if not events:
-        return "The hunt begins." if not state.get("recent") else ""
-    return " ".join(describe(state, e, cat) for e in events[-4:])
+        return translate("monster.event.game_started", language) if not state.get("recent") else ""
+    return " ".join(describe(state, e, cat, language) for e in events[-4:])
 
 
-def turn_text(state: JSON, cat: Catalog | None = None) -> str:
+def turn_text(state: JSON, cat: Catalog | None = None, language: str = "en") -> str:
     cat = cat or catalog()
+    lang = language
     if state["over"]:
         if state["mode"] == "solo":
-            return _after_solo(state)
-        return final_summary(state, cat)
-    who = _name(state, state["active"])
+            return _after_solo(state, lang)
+        return final_summary(state, cat, lang)
+    who = _name(state, state["active"], lang)
     phase = state["phase"]
     turn = state["turn"]
     if phase == "solo_prepare":
-        left = state["solo"]["prep_left"]
-        return f"{who}: improve a camp ({plural(left, 'improvement')} left) or decline"
+        left = translate_plural("monster.count.improvement", int(state["solo"]["prep_left"]), lang)
+        return translate("monster.turn.solo_prepare", lang, who=who, left=left)
     if phase == "camp":
-        return f"{who}: pick a camp (aerie, depths or forest)"
+        return translate("monster.turn.camp", lang, who=who)
     if phase == "bank":
-        return f"{who}: bank a number ({', '.join(map(str, bankable_numbers(state)))})"
+        return translate("monster.turn.bank", lang, who=who, numbers=", ".join(map(str, bankable_numbers(state))))
     if phase == "continue":
         banked = sum(int(d["value"]) for d in turn["banked"])
-        return f"{who}: roll {plural(len(turn['rolled']), 'die', 'dice')} again or stop at {banked}"
+        return translate("monster.turn.continue", lang, who=who, dice=counted("die", len(turn["rolled"]), lang),
+                         banked=banked)
     if phase == "purchase":
-        return f"{who}: spend {remaining_value(state)} on monsters or cages, or done"
+        return translate("monster.turn.purchase", lang, who=who, value=remaining_value(state))
     if phase == "steal":
-        return f"{who}: choose whose cage to steal"
-    return f"{who} to move"
+        return translate("monster.turn.steal", lang, who=who)
+    return translate("monster.turn.other", lang, who=who)
 
 
-def _after_solo(state: JSON) -> str:
+def _after_solo(state: JSON, language: str = "en") -> str:
     """The board's headline once a solo expedition is over: what comes next (the result panel and the posted
     summary already say won or lost, and why)."""
     solo = state["solo"]
     following = next_expedition(updated_profile(state))
     if solo["outcome"] == "won":
         if following == 1:
-            return "The whole Solinsula campaign is won! Replay any expedition with /hunt solo expedition:<1-10>."
-        return f"Next: expedition {following}; set out with /hunt solo."
-    return (f"Try expedition {solo['expedition']} again with /hunt solo: each failed attempt gives one more camp "
-            "improvement before you set out.")
+            return translate("monster.after_solo.campaign_won", language)
+        return translate("monster.after_solo.next", language, number=following)
+    return translate("monster.after_solo.retry", language, number=solo["expedition"])
 
 
-def final_summary(state: JSON, cat: Catalog | None = None) -> str:
+def final_summary(state: JSON, cat: Catalog | None = None, language: str = "en") -> str:
+    lang = language
     if state["mode"] == "solo":
         solo = state["solo"]
-        who = _name(state, 0)
-        if solo["outcome"] == "won":
-            return f"{who} won expedition {solo['expedition']}: {solo['reason'].rstrip('.')}."
-        return f"{who} lost expedition {solo['expedition']}: {solo['reason'].rstrip('.')}."
+        who = _name(state, 0, lang)
+        reason = solo_reason(state, lang, cat).rstrip(".")
+        message = (deferred("monster.summary.solo_won") if solo["outcome"] == "won"
+                   else deferred("monster.summary.solo_lost"))
+        return translate(message, lang, who=who, number=solo["expedition"], reason=reason)
     cat = cat or catalog()
     result = state["result"]
     # Best first, each score with where it came from: the log's last line already lists the bare totals.
     ranked = ranking(result)
     scores = ", ".join(
-        f"{_name(state, s)} {result['scores'][s]} VP ({monster_points(state['players'][s], cat)} from monsters + "
-        f"{cage_points(state['players'][s], cat)} from cages)" for s in ranked)
-    winners = " and ".join(_name(state, s) for s in result["winners"])
-    tie = " (tie broken by camp levels)" if result["tie_break_used"] and len(result["winners"]) == 1 else ""
-    shared = " share the win" if len(result["winners"]) > 1 else " wins"
-    return f"{winners}{shared}{tie}: {scores}."
+        translate("monster.summary.score", lang, who=_name(state, s, lang), points=vp(result["scores"][s], lang),
+                  monsters=monster_points(state["players"][s], cat), cages=cage_points(state["players"][s], cat))
+        for s in ranked)
+    winners = joined_and([_name(state, s, lang) for s in result["winners"]], lang)
+    if len(result["winners"]) > 1:
+        return translate("monster.summary.share", lang, winners=winners, scores=scores)
+    if result["tie_break_used"]:
+        return translate("monster.summary.wins_tie", lang, winners=winners, scores=scores)
+    return translate("monster.summary.wins", lang, winners=winners, scores=scores)
 
 
-ABILITY_WORDS = {
-    "misthrow": "misthrow improvement",
-    "steal": "stole a cage on capture",
-    "improve": "improved a camp on capture",
-    "none": "",
-}
-
-
-def _ability_words(card: Card) -> str:
-    if card.ability == "bonus":
-        return f"bonus value {card.bonus_value}"
-    return ABILITY_WORDS.get(card.ability, "")
+def ability_words(card: Card, cat: Catalog, language: str = "en") -> str:
+    """A monster's ability as a list shows it ("misthrow improvement", "bonus value 7"); "" for none."""
+    ability = cat.abilities.get(card.ability)
+    return ability.list_text(language, card.bonus_value) if ability is not None else ""
 
 
 PRIVATE_LIMIT = 1990
 """Discord cuts a private answer at this length: the text is built to fit, most secret facts first."""
 
 
-def private_text(state: JSON, seat: int, cat: Catalog | None = None) -> str:
+def private_text(state: JSON, seat: int, cat: Catalog | None = None, language: str = "en") -> str:
     """/game mine: your score, your face-down cages (only you see them), captured monsters, symbiosis sets, camps;
     in solo, the expedition's goal and how far you are."""
     cat = cat or catalog()
     for detailed in (True, False):
-        text = _private_text(state, seat, cat, detailed)
+        text = _private_text(state, seat, cat, detailed, language)
         if len(text) <= PRIVATE_LIMIT:
             return text
     return text[:PRIVATE_LIMIT - 1] + "…"
 
 
-def _private_text(state: JSON, seat: int, cat: Catalog, detailed: bool) -> str:
+def _private_text(state: JSON, seat: int, cat: Catalog, detailed: bool, lang: str) -> str:
     player = state["players"][seat]
-    lines = [f"**{player['name']}** — camp set {player['set']}"]
+    lines = [translate("monster.mine.title", lang, name=f"**{player['name']}**", set=player["set"])]
     if state["mode"] == "standard":
-        score = "Final score" if state["over"] else "Score so far"
-        lines.append(f"{score}: {total_points(player, cat)} VP ({monster_points(player, cat)} from monsters, "
-                     f"{cage_points(player, cat)} from cages); {plural(player['crests'], 'crest')} in hand.")
+        message = deferred("monster.mine.final_score") if state["over"] else deferred("monster.mine.score")
+        lines.append(translate(message, lang, points=vp(total_points(player, cat), lang),
+                               monsters=monster_points(player, cat), cages=cage_points(player, cat),
+                               crests=counted("crest", int(player["crests"]), lang)))
     else:
         expedition = expedition_of(state, cat)
         assert expedition is not None
-        lines.append(f"Expedition {expedition.number} goal: {victory_text(expedition)}")
-        lines.append(f"Progress: {progress_text(state, cat)}.")
+        lines.append(translate("monster.mine.goal", lang, number=expedition.number,
+                               goal=victory_text(expedition, lang)))
+        lines.append(translate("monster.mine.progress", lang, progress=progress_text(state, cat, lang)))
         if expedition.crate_value:
-            lines.append(f"Crates: {state['solo']['crates']} (each lowers a cost by {expedition.crate_value}).")
-    cages = sorted((cat.card(i) for i in player["cages"]), key=lambda m: (-m.caged_vp, m.name))
+            lines.append(translate("monster.mine.crates", lang, crates=state["solo"]["crates"],
+                                   value=expedition.crate_value))
+    cages = sorted((cat.card(i) for i in player["cages"]), key=lambda m: (-m.caged_vp, m.names[lang]))
     if cages:
-        lines.append(f"Your cages ({cage_count(player)}, {cage_points(player, cat)} VP; face down, only you see "
-                     "them): " + ", ".join(f"{m.name} {m.caged_vp} VP" for m in cages) + ".")
+        lines.append(translate("monster.mine.cages", lang, count=cage_count(player),
+                               points=vp(cage_points(player, cat), lang),
+                               cages=", ".join(f"{m.names[lang]} {vp(m.caged_vp, lang)}" for m in cages)))
     elif not player["noted_cages"]:
-        lines.append("Your cages: none yet.")
+        lines.append(translate("monster.mine.no_cages", lang))
     if player["noted_cages"]:
-        lines.append(f"Noted cages (both decks were empty): {player['noted_cages']} × "
-                     f"{cat.rules.noted_cage_vp} VP.")
+        lines.append(translate("monster.mine.noted", lang, count=player["noted_cages"],
+                               points=vp(cat.rules.noted_cage_vp, lang)))
     monsters = [cat.card(i) for i in player["monsters"]]
     if monsters:
         def monster_words(card: Card) -> str:
             if not detailed:
-                return f"{card.name} {card.vp}"
-            ability = _ability_words(card)
-            return (f"{card.name} ({REGION_NAMES[card.region]}, {card.vp} VP, {card.symbiosis}"
-                    f"{', ' + ability if ability else ''})")
-        lines.append(f"Captured monsters ({len(monsters)}, {monster_points(player, cat)} VP): "
-                     + ", ".join(monster_words(m) for m in monsters) + ".")
+                return f"{card.names[lang]} {card.vp}"
+            ability = ability_words(card, cat, lang)
+            return (f"{card.names[lang]} ({region_name(card.region, lang)}, {vp(card.vp, lang)}, "
+                    f"{symbiosis_name(card.symbiosis, lang)}{', ' + ability if ability else ''})")
+        lines.append(translate("monster.mine.monsters", lang, count=len(monsters),
+                               points=vp(monster_points(player, cat), lang),
+                               monsters=", ".join(monster_words(m) for m in monsters)))
     else:
-        lines.append("Captured monsters: none yet.")
+        lines.append(translate("monster.mine.no_monsters", lang))
     groups = symbiosis_groups(player["monsters"], cat)
     if groups:
-        extra = plural(len(groups), "black die", "black dice")
-        lines.append(f"Symbiosis sets: {len(groups)} (+{extra}, {cat.rules.max_black_dice} black at most): "
-                     + "; ".join(
-            " + ".join(f"{cat.card(i).name} ({cat.card(i).symbiosis})" if detailed else cat.card(i).name
-                       for i in group) for group in groups) + ".")
+        sets = "; ".join(" + ".join(f"{cat.card(i).names[lang]} ({symbiosis_name(cat.card(i).symbiosis, lang)})"
+                                    if detailed else cat.card(i).names[lang] for i in group) for group in groups)
+        lines.append(translate("monster.mine.symbiosis", lang, count=len(groups),
+                               extra=translate_plural("monster.count.black_die", len(groups), lang),
+                               most=cat.rules.max_black_dice, sets=sets))
     else:
-        lines.append("Symbiosis sets: none (three different colours make a set; wild counts as any).")
-    lines.append("Camps: " + "; ".join(
-        f"{REGION_NAMES[r]} {camp_level(player['camps'][r])} "
-        f"({REGION_DIE[r]} + {black_dice(state, seat, r, cat)} black)"
-        for r in REGIONS) + ".")
+        lines.append(translate("monster.mine.no_symbiosis", lang))
+    lines.append(translate("monster.mine.camps", lang, camps="; ".join(
+        translate(CAMP_LINE, lang, region=region_name(r, lang), level=camp_level(player["camps"][r], lang),
+                  die=colour_name(REGION_DIE[r], lang), black=black_dice(state, seat, r, cat))
+        for r in REGIONS)))
     return "\n".join(lines)
 
 
-def rules_text(mode: str, cat: Catalog | None = None) -> str:
+CAMP_LINE = deferred("monster.mine.camp")
+
+
+def rules_text(mode: str, cat: Catalog | None = None, language: str = "en") -> str:
+    """/game rules: the rules of a mode and the rulings that apply, in `language`."""
     cat = cat or catalog()
     r = cat.rules
+    lang = language
     common = [
-        "**Monster Expedition** — push your luck with the dice, capture monsters and cages.",
-        "1. Pick a camp: its level gives its coloured die plus black dice, +1 black die per symbiosis set "
-        f"(3 different colours; wild = any), never more than {r.max_black_dice} black.",
-        "2. Roll; bank all dice of one number not banked yet this turn; roll the rest again or stop. A roll showing "
-        "only banked numbers is a misthrow: you lose one highest banked die (its number stays used), then roll on or "
-        "stop. Hunting value = sum of banked dice.",
-        f"   Spend it on monsters of your camp's region (Draco Chelonia from any camp) at their level, cages at "
-        f"{r.cage_cost}, the Monster Trader's {r.trader_cages} cages at {r.trader_cost}; leftover is lost.",
-        "3. Improvements, automatic: banked 1s improve the Aerie, 2s the Depths, 3s the Enchanted Forest; bonus "
-        "values on camp levels and monsters improve the matching camp whoever banked them (active player first, "
-        "then the others in order). A bonus value is read from the camp's current level, so one improvement can "
-        "open the next; each die improves a given camp at most once. 7 improvements at most; side B after the 4th; "
-        "the final level gives "
-        f"{r.final_level_cages} cages at once. Misthrow monsters improve once per turn on any misthrow.",
-        "   Immediate effects on capture: steal a random cage (you pick the opponent), or improve the matching camp. "
-        "Caged monsters have no abilities.",
-        "   Bonus and misthrow improvements are automatic: a player cannot decline them.",
+        translate("monster.rules.title", lang),
+        translate("monster.rules.camp", lang, most=r.max_black_dice),
+        translate("monster.rules.roll", lang),
+        translate("monster.rules.spend", lang, cage=r.cage_cost, cages=r.trader_cages, trader=r.trader_cost),
+        translate("monster.rules.improve", lang, final=r.final_level_cages),
+        translate("monster.rules.immediate", lang),
+        translate("monster.rules.automatic", lang),
     ]
     if mode == "solo":
-        lines = [*common,
-                 "4. Solo: cages always come from the reserve deck; at the end of every round one card is revealed "
-                 "into the display (no crests, no refill to 10). You win the moment the expedition's condition holds; "
-                 f"you lose with {r.solo_loss_display} display cards (the trader counts) or when a card must be "
-                 "revealed from an empty draw deck. Each failed attempt gives one more optional camp improvement "
-                 "for the next try of that expedition.",
-                 "Expeditions:"]
+        lines = [*common, translate("monster.rules.solo", lang, loss=r.solo_loss_display),
+                 translate("monster.rules.expeditions", lang)]
         for number, expedition in sorted(cat.expeditions.items()):
-            specials = " ".join(special_rules_text(expedition, cat))
-            lines.append(f"{number}. {expedition.title}: {victory_text(expedition)} {specials}".rstrip())
+            specials = " ".join(special_rules_text(expedition, cat, lang))
+            lines.append(f"{number}. {expedition.titles[lang]}: {victory_text(expedition, lang)} {specials}".rstrip())
         return "\n".join(lines)
     return "\n".join([
         *common,
-        "4. Refill: only if you gained a cage this turn (bought, from the trader, a final level or stolen), refill "
-        f"the display to {r.display_size} and put one of your {r.crests} crests on each new card; a captured card's "
-        "crest returns to its owner.",
-        "End: when the draw deck is used up, the round is finished (the reserve deck supplies cages and refills; "
-        f"with both empty, cages are noted at {r.noted_cage_vp} VP). Crested display cards go to their owners as "
-        "cages. Most VP wins; ties go to the highest sum of camp levels, then the win is shared.",
-        "Caged VP: a monster worth 2 VP or more is worth fewer VP caged (a 5 VP monster is worth 3); a 1 VP monster "
-        "is worth 1 VP caged, like a noted cage: a cage is never worth nothing.",
-        f"Draw deck: {r.draw_deck[2]}/{r.draw_deck[3]}/{r.draw_deck[4]} cards for 2/3/4 players; the 3 cards "
-        "revealed at setup come from it and get no crests.",
+        translate("monster.rules.refill", lang, display=r.display_size, crests=r.crests),
+        translate("monster.rules.end", lang, noted=r.noted_cage_vp),
+        translate("monster.rules.caged_vp", lang),
+        translate("monster.rules.deck", lang, two=r.draw_deck[2], three=r.draw_deck[3], four=r.draw_deck[4]),
     ])

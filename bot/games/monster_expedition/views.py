@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
-from bot.core.names import plural
 from bot.core.protocol import JSON, ChoiceMenu, QuickAction, Viewer
 from bot.games.monster_expedition.catalog import (
     REGION_DIE,
-    REGION_NAMES,
     REGIONS,
     TRADER_ID,
     Catalog,
+    Expedition,
     as_dict,
     catalog,
+    region_name,
 )
 from bot.games.monster_expedition.effects import FINAL_LEVEL, cage_points, monster_points, ranking, total_points
 from bot.games.monster_expedition.rules import (
@@ -33,11 +33,12 @@ from bot.games.monster_expedition.state import (
     symbiosis_sets,
     trader_cost,
 )
-from bot.games.monster_expedition.text import describe, last_move, turn_text
+from bot.games.monster_expedition.text import colour_name, describe, last_move, solo_reason, turn_text
+from bot.i18n import DEFAULT_LANGUAGE, LANGUAGES, counted, deferred, translate, translate_plural
 
 
 def _card_view(card_id: str, cat: Catalog) -> JSON:
-    return as_dict(cat.card(card_id))
+    return as_dict(cat.card(card_id), cat)
 
 
 def _camp_view(state: JSON, seat: int, region: str, cat: Catalog) -> JSON:
@@ -72,10 +73,51 @@ def _player_view(state: JSON, seat: int, cat: Catalog) -> JSON:
     }
 
 
-def _score_text(player: JSON) -> str:
+def _score_text(player: JSON, language: str = "en") -> str:
     """The public score so far: captured monsters' points and a cage count (cage values stay secret)."""
-    cages = int(player["cages"])
-    return f"{player['monster_points']} VP + {cages} cage{'' if cages == 1 else 's'}"
+    return translate("monster.score.running", language, points=player["monster_points"],
+                     cages=counted("cage", int(player["cages"]), language))
+
+
+def _final_score_text(result: JSON, seat: int, language: str = "en") -> str:
+    message = deferred("monster.score.winner") if seat in result["winners"] else deferred("monster.score.final")
+    return translate(message, language, points=result["scores"][seat])
+
+
+def _solo_status(state: JSON, expedition: Expedition, progress_words: str, language: str = "en") -> str:
+    outcome = state["solo"]["outcome"]
+    if outcome == "won":
+        return translate("monster.score.solo_won", language, number=expedition.number)
+    if outcome == "lost":
+        return translate("monster.score.solo_lost", language, number=expedition.number)
+    return translate("monster.score.solo_goal", language, progress=progress_words)
+
+
+def words(state: JSON, cat: Catalog, language: str) -> JSON:
+    """Every sentence of a view in one language: the renderer draws the board in the table's language from these
+    (the view's own fields are the English ones)."""
+    worded: JSON = {
+        "turn": turn_text(state, cat, language),
+        "last_move": last_move(state, cat, language),
+        "english_last_move": last_move(state, cat),  # what the board shows unless the service tells the move
+        "log": [describe(state, e, cat, language) for e in state["recent"]],
+    }
+    players = [_player_view(state, seat, cat) for seat in range(len(state["players"]))]
+    if state["over"] and state["mode"] == "standard":
+        worded["scores"] = [_final_score_text(state["result"], s, language) for s in range(len(players))]
+    else:
+        worded["scores"] = [_score_text(p, language) for p in players]
+    expedition = expedition_of(state, cat)
+    if state["mode"] == "solo" and expedition is not None:
+        progress_words = progress_text(state, cat, language)
+        worded["solo"] = {
+            "title": expedition.titles[language], "story": expedition.stories[language],
+            "victory": victory_text(expedition, language),
+            "special_rules": special_rules_text(expedition, cat, language), "progress_text": progress_words,
+            "reason": solo_reason(state, language, cat),
+        }
+        worded["scores"] = [_solo_status(state, expedition, progress_words, language)]
+    return worded
 
 
 def view(state: JSON, viewer: Viewer, cat: Catalog | None = None) -> JSON:
@@ -100,6 +142,7 @@ def view(state: JSON, viewer: Viewer, cat: Catalog | None = None) -> JSON:
         "round": state["round"],
         "over": state["over"],
         "turn": turn_text(state, cat),
+        "words": {language: words(state, cat, language) for language in LANGUAGES if language != DEFAULT_LANGUAGE},
         "last_move": last_move(state, cat),
         "log": [describe(state, e, cat) for e in state["recent"]],
         "display": display,
@@ -134,7 +177,7 @@ def view(state: JSON, viewer: Viewer, cat: Catalog | None = None) -> JSON:
         public["ranking"] = ranking(result)  # best first: the final board lists the players in this order
         public["scores"] = [{"seat": s, "name": state["players"][s]["name"], "total": result["scores"][s],
                              "monster_points": result["monster_points"][s], "cage_points": result["cage_points"][s],
-                             "text": f"{result['scores'][s]} VP" + (" (winner)" if s in result["winners"] else "")}
+                             "text": _final_score_text(result, s)}
                             for s in range(len(state["players"]))]
     if state["over"]:  # cages are counted face up at the end: every player's cages become public
         for seat, entry in enumerate(players):
@@ -153,9 +196,7 @@ def view(state: JSON, viewer: Viewer, cat: Catalog | None = None) -> JSON:
             "progress_text": progress_text(state, cat),
             "outcome": solo["outcome"], "reason": solo["reason"], "loss_display": cat.rules.solo_loss_display,
         }
-        running = f"Goal: {public['solo']['progress_text']}"
-        status = {"won": f"expedition {expedition.number} won", "lost": f"expedition {expedition.number} lost"}.get(
-            solo["outcome"] or "", running)
+        status = _solo_status(state, expedition, public["solo"]["progress_text"])
         public["scores"] = [{"seat": 0, "name": state["players"][0]["name"], "text": status}]
     if viewer is not None and 0 <= viewer < len(state["players"]):
         player = state["players"][viewer]
@@ -184,7 +225,9 @@ def capturable_monsters(state: JSON, cat: Catalog | None = None) -> list[JSON]:
         monster = cat.card(action["card"])
         crates = int(action.get("crates", 0))
         cost, _ = capture_cost(state, monster.id, crates, cat)
-        choices.append({"id": monster.id, "name": monster.name, "level": monster.level, "region": monster.region,
+        choices.append({"id": monster.id, "name": monster.name, "names": dict(zip(LANGUAGES, monster.names.texts,
+                                                                                   strict=True)),
+                        "level": monster.level, "region": monster.region,
                         "vp": monster.vp, "cost": cost, "crates": crates})
     return choices
 
@@ -206,9 +249,10 @@ def _style(region: str) -> str:
     return {"aerie": "primary", "depths": "primary", "forest": "success"}.get(region, "secondary")
 
 
-def quick_actions(state: JSON, seat: int, cat: Catalog | None = None) -> list[QuickAction]:
+def quick_actions(state: JSON, seat: int, cat: Catalog | None = None, language: str = "en") -> list[QuickAction]:
     """Buttons for the seat to move: only legal actions, at most 20, 5 per row."""
     cat = cat or catalog()
+    lang = language
     if state["over"] or seat != state["active"]:
         return []
     phase = state["phase"]
@@ -218,50 +262,64 @@ def quick_actions(state: JSON, seat: int, cat: Catalog | None = None) -> list[Qu
         for action in legal_actions(state, seat, cat):
             if action["type"] == "improve":
                 region = action["region"]
-                short = REGION_NAMES[region].split()[-1]  # "Forest": the board names the camps in full
-                buttons.append(QuickAction(f"Improve {short} (L{player['camps'][region]})", action, "⬆️", "success",
-                                           0))
-        buttons.append(QuickAction("Set out", {"type": "decline"}, "🧭", "secondary", 1))
+                label = translate("monster.button.improve", lang, region=short_region(region, lang),
+                                  level=player["camps"][region])
+                buttons.append(QuickAction(label, action, "⬆️", "success", 0))
+        buttons.append(QuickAction(translate("monster.button.set_out", lang), {"type": "decline"}, "🧭", "secondary",
+                                   1))
     elif phase == "camp":
         icons = {"aerie": "🦅", "depths": "🐙", "forest": "🌲"}
         for region in REGIONS:
-            black = black_dice(state, seat, region, cat)
-            label = f"{REGION_NAMES[region].split()[-1]}: {REGION_DIE[region]} + {black} black"
+            label = translate("monster.button.camp", lang, region=short_region(region, lang),
+                              die=colour_name(REGION_DIE[region], lang), black=black_dice(state, seat, region, cat))
             buttons.append(QuickAction(label, {"type": "camp", "region": region}, icons[region], _style(region), 0))
     elif phase == "bank":
         rolled = state["turn"]["rolled"]
         for index, value in enumerate(bankable_numbers(state)):
             count = sum(1 for d in rolled if int(d["value"]) == value)
-            label = f"Bank {value}" + (f" ×{count}" if count > 1 else "")
+            label = (translate("monster.button.bank_many", lang, value=value, count=count) if count > 1
+                     else translate("monster.button.bank", lang, value=value))
             buttons.append(QuickAction(label, {"type": "bank", "value": value}, "🎲", "primary", index // 5))
     elif phase == "continue":
         turn = state["turn"]
         banked = sum(int(d["value"]) for d in turn["banked"])
-        dice = plural(len(turn["rolled"]), "die", "dice")
-        buttons.append(QuickAction(f"Roll again ({dice})", {"type": "roll"}, "🎲", "primary", 0))
-        buttons.append(QuickAction(f"Stop at {banked}", {"type": "stop"}, "✋", "success", 0))
+        dice = counted("die", len(turn["rolled"]), lang)
+        buttons.append(QuickAction(translate("monster.button.roll", lang, dice=dice), {"type": "roll"}, "🎲",
+                                   "primary", 0))
+        buttons.append(QuickAction(translate("monster.button.stop", lang, banked=banked), {"type": "stop"}, "✋",
+                                   "success", 0))
     elif phase == "purchase":
         options = purchase_options(state, cat)
         if any(a["type"] == "cage" and a["count"] == 1 for a in options):
-            buttons.append(QuickAction(f"Buy cage ({cat.rules.cage_cost})", {"type": "cage", "count": 1}, "🧺",
-                                       "primary", 0))
+            buttons.append(QuickAction(translate("monster.button.cage", lang, cost=cat.rules.cage_cost),
+                                       {"type": "cage", "count": 1}, "🧺", "primary", 0))
         most = max((a["count"] for a in options if a["type"] == "cage"), default=0)
         if most > 1:
-            buttons.append(QuickAction(f"Buy {most} cages ({most * cat.rules.cage_cost})",
+            buttons.append(QuickAction(translate("monster.button.cages", lang, count=most,
+                                                 cost=most * cat.rules.cage_cost),
                                        {"type": "cage", "count": most}, "🧺", "primary", 0))
         trader = next((a for a in options if a["type"] == "trader"), None)
         if trader is not None:
             cost, _ = trader_price(state, int(trader.get("crates", 0)), cat)
-            buttons.append(QuickAction(f"Trader: 6 cages ({cost})", trader, "🛒", "primary", 0))
-        buttons.append(QuickAction(f"Done ({remaining_value(state)} left is lost)", {"type": "done"}, "✅",
-                                   "success", 0))
+            buttons.append(QuickAction(translate("monster.button.trader", lang, cost=cost), trader, "🛒", "primary",
+                                       0))
+        buttons.append(QuickAction(translate("monster.button.done", lang, left=remaining_value(state)),
+                                   {"type": "done"}, "✅", "success", 0))
     return buttons[:20]
 
 
-def choice_menu(state: JSON, seat: int, cat: Catalog | None = None) -> ChoiceMenu | None:
+def short_region(region: str, language: str = "en") -> str:
+    """A camp's short name on a button ("Forest": the board names the camps in full)."""
+    if region == "forest":
+        return translate("monster.region.forest_short", language)
+    return region_name(region, language)
+
+
+def choice_menu(state: JSON, seat: int, cat: Catalog | None = None, language: str = "en") -> ChoiceMenu | None:
     """The long lists as one select menu: the monsters the seat to move can capture (name, then cost, points and
     crates below), or whom to steal a cage from."""
     cat = cat or catalog()
+    lang = language
     if state["over"] or seat != state["active"]:
         return None
     if state["phase"] == "steal":
@@ -269,18 +327,22 @@ def choice_menu(state: JSON, seat: int, cat: Catalog | None = None) -> ChoiceMen
         for victim in steal_victims(state):
             other = state["players"][victim]
             options.append(QuickAction(str(other["name"])[:100], {"type": "steal", "seat": victim}, "🗝️",
-                                       description=f"{plural(cage_count(other), 'cage')}: take one at random"))
-        return ChoiceMenu("Steal a cage from…", tuple(options)) if options else None
+                                       description=translate("monster.menu.steal_option", lang,
+                                                             cages=counted("cage", cage_count(other), lang))))
+        return ChoiceMenu(translate("monster.menu.steal", lang), tuple(options)) if options else None
     if state["phase"] != "purchase":
         return None
     monsters = capturable_monsters(state, cat)
-    monsters.sort(key=lambda m: (-m["vp"], m["cost"], m["name"]))
+    monsters.sort(key=lambda m: (-m["vp"], m["cost"], m["names"][lang]))
     options = []
     for monster in monsters[:25]:
         action: JSON = {"type": "capture", "card": monster["id"]}
         if monster["crates"]:
             action["crates"] = monster["crates"]
-        crates = f" · uses {plural(monster['crates'], 'crate')}" if monster["crates"] else ""
-        description = f"costs {monster['cost']} · {monster['vp']} VP · level {monster['level']}{crates}"
-        options.append(QuickAction(str(monster["name"])[:100], action, "🪤", description=description))
-    return ChoiceMenu("Capture a monster…", tuple(options)) if options else None
+        crates = (translate("monster.menu.uses_crates", lang,
+                            crates=translate_plural("monster.count.crate", monster["crates"], lang))
+                  if monster["crates"] else "")
+        description = translate("monster.menu.capture_option", lang, cost=monster["cost"], points=monster["vp"],
+                                level=monster["level"], crates=crates)
+        options.append(QuickAction(str(monster["names"][lang])[:100], action, "🪤", description=description))
+    return ChoiceMenu(translate("monster.menu.capture", lang), tuple(options)) if options else None

@@ -9,7 +9,7 @@ from typing import Any
 
 from bot.core.datafiles import DataError, Fields, data_dir, load_toml
 from bot.games.the_expedition.grid import ORTHOGONAL, SIDES, cell_at
-from bot.i18n import Localized, deferred, join_or, translate, translate_plural
+from bot.i18n import Localized, Text, deferred, deferred_plural
 
 GAME_KEY = "the-expedition"
 
@@ -43,22 +43,47 @@ class Location:
         """The rule as printed on the tile (English)."""
         return self.rule_text_in("en")
 
+    @cache  # noqa: B019  (the nine locations live as long as the process)
     def rule_text_in(self, language: str) -> str:
         """The rule as printed on the tile in `language`, written from the fields so it always matches what the
         rules do."""
-        parts: list[str] = []
-        if self.holds == 0:
-            parts.append(translate("location.rule.never_removed", language))
-        elif self.holds > 1:
-            parts.append(translate_plural("location.rule.holds", self.holds, language))
-        if self.no_entry_from:
-            sides = [translate(SIDE_MESSAGES[side], language) for side in self.no_entry_from]
-            parts.append(translate("location.rule.no_entry", language, sides=join_or(sides, language)))
-        if self.diagonal_exit:
-            parts.append(translate("location.rule.diagonal_exit", language))
-        if self.gravity:
-            parts.append(translate("location.rule.gravity", language))
-        return " ".join(parts)
+        rule = rule_words(self)
+        return rule(language) if isinstance(rule, Text) else rule
+
+
+@cache
+def rule_words(location: Location) -> Text | str:
+    """The tile's rule as a message tree (worded in the reader's language), "" for a location without one."""
+    parts: list[Text] = []
+    if location.holds == 0:
+        parts.append(Text.of("location.rule.never_removed"))
+    elif location.holds > 1:
+        parts.append(Text.of(deferred_plural("location.rule.holds"), count=location.holds))
+    if location.no_entry_from:
+        parts.append(Text.of("location.rule.no_entry", sides=side_words(location.no_entry_from)))
+    if location.diagonal_exit:
+        parts.append(Text.of("location.rule.diagonal_exit"))
+    if location.gravity:
+        parts.append(Text.of("location.rule.gravity"))
+    if not parts:
+        return ""
+    result = parts[-1]
+    for part in reversed(parts[:-1]):
+        result = Text.of("expedition.two_sentences", first=part, second=result)
+    return result
+
+
+def side_words(sides: tuple[str, ...] | list[str]) -> Text | str:
+    """ "below or left" / "unten oder links"."""
+    words = [Text.of(SIDE_MESSAGES[side]) for side in sides]
+    if not words:
+        return ""
+    if len(words) == 1:
+        return words[0]
+    head: Text = words[0]
+    for word in words[1:-1]:
+        head = Text.of("expedition.list.comma", first=head, second=word)
+    return Text.of("expedition.list.or", head=head, last=words[-1])
 
 
 SIDE_MESSAGES = {"above": deferred("side.above"), "below": deferred("side.below"), "left": deferred("side.left"),

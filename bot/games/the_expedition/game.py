@@ -7,9 +7,21 @@ from collections.abc import Sequence
 from bot.core.errors import LobbyError
 from bot.core.protocol import JSON, Applied, Game, Mode, Outcome, QuickAction, Viewer
 from bot.core.rng import Rng
-from bot.games.the_expedition import rules, text, views
+from bot.games.the_expedition import rules, text, views, words
 from bot.games.the_expedition.catalog import Catalog, load_catalog
 from bot.games.the_expedition.grid import ARROWS, DIAGONAL
+from bot.i18n import Text, deferred
+
+MODE_TITLES = {"standard": deferred("expedition.mode.standard"), "abstract": deferred("expedition.mode.abstract"),
+               "solo": deferred("expedition.mode.solo"), "solo-hard": deferred("expedition.mode.solo-hard")}
+"""Each mode's title in words ("Abstract Mode" / "Abstrakter Modus"); the board words it for its table."""
+
+
+class WordedMode(Mode):
+    """A mode whose title the table reads in its language (the service asks `title_in`)."""
+
+    def title_in(self, language: str) -> str:
+        return Text.of(MODE_TITLES[self.key])(language)
 
 
 class TheExpedition(Game):
@@ -20,11 +32,11 @@ class TheExpedition(Game):
     result_events = ("game_over",)
     aliases = ("expedition", "te", "grid", "the expedition")
     modes = (
-        Mode("standard", "Standard", 2, 3, "2-3 players, 3 secret expedition cards each."),
-        Mode("abstract", "Abstract Mode", 2, 3, "2-3 players, an open market of 1 + players expedition cards."),
-        Mode("solo", "Solo", 1, 1, "1 player against 2 Automations; you score locations and expeditions."),
-        Mode("solo-hard", "Solo (added challenge)", 1, 1,
-             "1 player against 2 Automations; only your expedition points count."),
+        WordedMode("standard", "Standard", 2, 3, "2-3 players, 3 secret expedition cards each."),
+        WordedMode("abstract", "Abstract Mode", 2, 3, "2-3 players, an open market of 1 + players expedition cards."),
+        WordedMode("solo", "Solo", 1, 1, "1 player against 2 Automations; you score locations and expeditions."),
+        WordedMode("solo-hard", "Solo (added challenge)", 1, 1,
+                   "1 player against 2 Automations; only your expedition points count."),
     )
     data_version = "1"
 
@@ -41,8 +53,8 @@ class TheExpedition(Game):
     def setup(self, mode: str, players: Sequence[str], rng: Rng, options: JSON) -> JSON:
         chosen = self.mode(mode)
         if not chosen.min_players <= len(players) <= chosen.max_players:
-            raise LobbyError(f"{self.title} {chosen.title} is for {chosen.min_players}-{chosen.max_players} "
-                             f"players (got {len(players)}).")
+            raise LobbyError("expedition.refuse.players", mode=Text.of(MODE_TITLES[chosen.key]),
+                             low=chosen.min_players, high=chosen.max_players, got=len(players))
         return rules.setup_state(self.catalog, chosen.key, list(players), rng, self.data_version)
 
     def to_act(self, state: JSON) -> tuple[int, ...]:
@@ -67,32 +79,32 @@ class TheExpedition(Game):
         winners = tuple(participant["seat"] for participant in state["players"]
                         if participant["id"] in result["winners"])
         return Outcome(scores=scores, winners=winners,
-                       summary=text.summary(state, result["scores"], result["winners"], result["reason"],
-                                            self.catalog))
+                       summary=text.summary_words(state, result["scores"], result["winners"], result["reason"],
+                                                  self.catalog))
 
     def describe(self, state: JSON, event: JSON, language: str = "en") -> str:
-        return text.describe(state, event, self.catalog)
+        return text.describe(state, event, self.catalog, language)
 
     def round_of(self, state: JSON) -> int | None:
         return int(state["round"])  # a solo game's 9 rounds (placement is round 0)
 
     def turn_text(self, state: JSON, language: str = "en") -> str:
-        return text.turn_text(state, self.catalog)
+        return text.turn_text(state, self.catalog, language)
 
     def private_text(self, state: JSON, seat: int, language: str = "en") -> str:
-        return text.private_text(state, self.catalog, seat)
+        return text.private_text(state, self.catalog, seat, language)
 
     def rules_text(self, mode: str, language: str = "en") -> str:
-        return text.rules_text(self.mode(mode).key, self.catalog)
+        return text.rules_text(self.mode(mode).key, self.catalog, language)
 
-    def revealed(self, before: JSON, after: JSON, events: Sequence[JSON]) -> str | None:
+    def revealed(self, before: JSON, after: JSON, events: Sequence[JSON]) -> Text | None:
         """The draw pile was shuffled at setup: a market refill shows its next card, and scoring a secret
         expedition shows a card from a hand; neither draws from the Rng."""
         if len(after["draw_pile"]) < len(before["draw_pile"]) or len(after["undealt"]) < len(before["undealt"]):
-            return "a card was drawn"
+            return Text.of("expedition.revealed.drawn")
         for old, new in zip(before["players"], after["players"], strict=True):
             if len(new["hand"]) < len(old["hand"]):
-                return "a secret expedition card was shown"
+                return Text.of("expedition.revealed.secret_card")
         return None
 
     def quick_actions(self, state: JSON, seat: int, language: str = "en") -> list[QuickAction]:
@@ -102,16 +114,17 @@ class TheExpedition(Game):
         for index, action in enumerate(actions):
             if action["type"] == "place":
                 location = self.catalog.location(action["location"])
-                buttons.append(QuickAction(f"{location.name} ({location.points})", action, "📍", "primary",
-                                           row=index // 5))
+                label = Text.of("expedition.button.place", location=location.names, points=location.points)
+                buttons.append(QuickAction(label(language), action, "📍", "primary", row=index // 5))
             else:
                 direction = action["direction"]
                 pid = f"p{seat}"
                 cell = rules.participant(state, pid)["cell"]
                 target = rules.step(cell, direction)
                 assert target is not None
-                there = self.catalog.location(state["grid"][target]).name
-                buttons.append(QuickAction(f"{direction.capitalize()}: {there}", action, ARROWS[direction],
+                there = self.catalog.location(state["grid"][target]).names[language]
+                word = words.direction(direction)(language)
+                buttons.append(QuickAction(f"{word[:1].upper()}{word[1:]}: {there}", action, ARROWS[direction],
                                            "primary", row=1 if direction in DIAGONAL else 0))
         return buttons
 

@@ -13,12 +13,14 @@ from collections.abc import Sequence
 from typing import Any
 
 from bot.core.errors import GameOver, IllegalAction, MalformedAction, NotYourTurn
-from bot.core.names import did_you_mean, fold
+from bot.core.names import closest, fold
 from bot.core.protocol import JSON
 from bot.core.rng import Rng
-from bot.games.the_expedition.catalog import Catalog
+from bot.games.the_expedition.catalog import Catalog, rule_words, side_words
 from bot.games.the_expedition.conditions import card_met
 from bot.games.the_expedition.grid import CELLS, DIRECTIONS, ORTHOGONAL, sides_entered_from, step
+from bot.games.the_expedition.words import DIRECTION_WORDS, separated
+from bot.i18n import Text, deferred
 
 GAME_KEY = "the-expedition"
 SOLO_MODES = ("solo", "solo-hard")
@@ -123,21 +125,37 @@ def to_act(state: JSON) -> tuple[int, ...]:
 # --- movement ----------------------------------------------------------------------------------------------------
 
 
-def step_refusal(state: JSON, catalog: Catalog, pid: str, direction: str) -> str | None:
+def _step_allowed(state: JSON, catalog: Catalog, pid: str, direction: str) -> bool:
+    """Whether `pid` may step in `direction` now (step_refusal says why not)."""
+    explorer = participant(state, pid)
+    if explorer.get("held"):
+        return False
+    if direction not in ORTHOGONAL and not catalog.location(state["grid"][explorer["cell"]]).diagonal_exit:
+        return False
+    target = step(explorer["cell"], direction)
+    return target is not None and not (set(sides_entered_from(direction))
+                                       & set(catalog.location(state["grid"][target]).no_entry_from))
+
+
+def step_refusal(state: JSON, catalog: Catalog, pid: str, direction: str) -> Text | None:
     """Why `pid` may not step in `direction` now (in words for the player), or None if the step is legal."""
+    if _step_allowed(state, catalog, pid, direction):
+        return None
     explorer = participant(state, pid)
     here = catalog.location(state["grid"][explorer["cell"]])
     if explorer.get("held"):
-        return f"{here.name}'s gravity holds you this turn ({here.rule_text})"
+        return Text.of("expedition.refuse.step.held", location=here.names, rule=rule_words(here))
     if direction not in ORTHOGONAL and not here.diagonal_exit:
-        return f"you may move diagonally only when leaving a location that allows it; {here.name} does not"
+        return Text.of("expedition.refuse.step.diagonal", location=here.names)
     target = step(explorer["cell"], direction)
     if target is None:
-        return f"{direction} from {here.name} leaves the grid"
+        return Text.of("expedition.refuse.step.off_grid", direction=Text.of(DIRECTION_WORDS[direction]),
+                       location=here.names)
     there = catalog.location(state["grid"][target])
     blocked = set(sides_entered_from(direction)) & set(there.no_entry_from)
     if blocked:
-        return f"{there.name} can't be entered from {' or '.join(sorted(blocked))} ({there.rule_text})"
+        return Text.of("expedition.refuse.step.no_entry", location=there.names, sides=side_words(sorted(blocked)),
+                       rule=rule_words(there))
     return None
 
 
@@ -146,7 +164,7 @@ def legal_steps(state: JSON, catalog: Catalog, pid: str) -> list[tuple[str, int]
     explorer = participant(state, pid)
     steps: list[tuple[str, int]] = []
     for direction in DIRECTIONS:
-        if step_refusal(state, catalog, pid, direction) is None:
+        if _step_allowed(state, catalog, pid, direction):
             target = step(explorer["cell"], direction)
             assert target is not None
             steps.append((direction, target))
@@ -416,26 +434,26 @@ def _location_by_name(state: JSON, catalog: Catalog, wanted: str) -> int:
         location = catalog.location(location_id)
         if needle == fold(location.id) or needle in {fold(name) for name in location.names.texts}:
             return cell
-    names = [catalog.location(i).name for i in state["grid"]]
-    raise MalformedAction(f"There is no location called '{wanted}'.{did_you_mean(wanted, names)} "
-                          f"The locations are: {', '.join(names)}.")
+    names = [catalog.location(i).names for i in state["grid"]]
+    guess = closest(wanted, [text for name in names for text in name.texts])
+    locations = separated(names)
+    if guess:
+        raise MalformedAction("expedition.refuse.no_such_location.guess", wanted=wanted, guess=guess,
+                              locations=locations)
+    raise MalformedAction("expedition.refuse.no_such_location", wanted=wanted, locations=locations)
 
 
 def _apply_place(state: JSON, catalog: Catalog, pid: str, action: JSON, events: list[JSON]) -> None:
     if state["phase"] != "placement":
-        options = ", ".join(f"{d} to {catalog.location(state['grid'][t]).name}"
-                            for d, t in legal_steps(state, catalog, pid))
-        raise IllegalAction("Explorers are placed only during setup; now you move one step with "
-                            f"/explore move (or the arrow buttons under the board). Your legal moves: {options}.")
+        raise IllegalAction("expedition.refuse.place_in_play", options=_options(state, catalog, pid, "to"))
     wanted = action.get("location")
     if not isinstance(wanted, str) or not wanted.strip():
-        raise MalformedAction("Name the location to place your explorer on, e.g. /explore place location:Mars.")
+        raise MalformedAction("expedition.refuse.place_no_location")
     cell = _location_by_name(state, catalog, wanted)
     free = empty_locations(state)
     if cell not in free:
-        names = ", ".join(catalog.location(state["grid"][c]).name for c in free)
-        raise IllegalAction(f"{catalog.location(state['grid'][cell]).name} already has an explorer: during setup "
-                            f"explorers go onto empty locations. Empty now: {names}.")
+        raise IllegalAction("expedition.refuse.place_taken", location=catalog.location(state["grid"][cell]).names,
+                            empty=separated([catalog.location(state["grid"][c]).names for c in free]))
     participant(state, pid)["cell"] = cell
     events.append({"kind": "placed", "who": pid, "cell": cell, "location": state["grid"][cell]})
     state["placed"] += 1
@@ -451,34 +469,41 @@ def _apply_place(state: JSON, catalog: Catalog, pid: str, action: JSON, events: 
 
 def _apply_move(state: JSON, catalog: Catalog, pid: str, action: JSON, events: list[JSON]) -> None:
     if state["phase"] != "play":
-        names = ", ".join(catalog.location(state["grid"][c]).name for c in empty_locations(state))
-        raise IllegalAction("Setup first: place your explorer with /explore place (or a location button under "
-                            f"the board). Empty locations: {names}.")
+        raise IllegalAction("expedition.refuse.move_in_setup", empty=separated(
+            [catalog.location(state["grid"][c]).names for c in empty_locations(state)]))
     direction = action.get("direction")
     if not isinstance(direction, str) or direction.strip().lower() not in DIRECTIONS:
-        raise MalformedAction(f"A move needs a direction: one of {', '.join(DIRECTIONS)} (got {direction!r}); "
-                              "diagonals only from a location that allows them.")
+        raise MalformedAction("expedition.refuse.move_no_direction", got=repr(direction),
+                              directions=separated([Text.of(DIRECTION_WORDS[d]) for d in DIRECTIONS]))
     direction = direction.strip().lower()
     refusal = step_refusal(state, catalog, pid, direction)
     if refusal is not None:
-        options = ", ".join(f"{d} (to {catalog.location(state['grid'][t]).name})"
-                            for d, t in legal_steps(state, catalog, pid))
-        raise IllegalAction(f"You can't move {direction}: {refusal}. Legal moves now: {options}.")
+        raise IllegalAction("expedition.refuse.step", direction=Text.of(DIRECTION_WORDS[direction]), reason=refusal,
+                            options=_options(state, catalog, pid, "bracketed"))
     _take_turn(state, catalog, pid, direction, events)
     _next_turn(state, catalog, events)
+
+
+def _options(state: JSON, catalog: Catalog, pid: str, style: str) -> Text | str:
+    """The legal steps as /explore move takes them: "up to Mars, left to Io" (`style` "to") or "up (to Mars), left
+    (to Io)" ("bracketed")."""
+    message = deferred("expedition.option.to") if style == "to" else deferred("expedition.option.bracketed")
+    return separated([Text.of(message, direction=Text.of(DIRECTION_WORDS[d]),
+                              location=catalog.location(state["grid"][t]).names)
+                      for d, t in legal_steps(state, catalog, pid)])
 
 
 def apply_action(state: JSON, catalog: Catalog, seat: int, action: Any) -> tuple[JSON, list[JSON]]:
     """Validate and play `seat`'s action; returns the new state and the events (the input is not touched)."""
     if state["phase"] == "over":
-        raise GameOver("The game is over. Start a new one with /game new.")
+        raise GameOver("expedition.refuse.over")
     if not isinstance(action, dict) or not isinstance(action.get("type"), str):
-        raise MalformedAction("An action is a dict with a \"type\": \"place\" or \"move\".")
+        raise MalformedAction("expedition.refuse.not_an_action")
     acting = to_act(state)
     if seat not in acting:
         pid = current_pid(state)
-        name = participant(state, pid)["name"] if pid else "nobody"
-        raise NotYourTurn(f"It is {name}'s turn, not yours.")
+        assert pid is not None  # (over: refused above)
+        raise NotYourTurn("expedition.refuse.not_your_turn", name=participant(state, pid)["name"])
     new_state = copy.deepcopy(state)
     pid = f"p{seat}"
     events: list[JSON] = []
@@ -488,7 +513,7 @@ def apply_action(state: JSON, catalog: Catalog, seat: int, action: Any) -> tuple
     elif kind == "move":
         _apply_move(new_state, catalog, pid, action, events)
     else:
-        raise MalformedAction(f"Unknown action type {kind!r}: use \"place\" (during setup) or \"move\".")
+        raise MalformedAction("expedition.refuse.unknown_action", kind=repr(kind))
     new_state["last_events"] = events
     return new_state, events
 

@@ -1,11 +1,14 @@
-"""The Expedition in words: events for the channel, whose turn it is, a player's private hand, the rules, results."""
+"""The Expedition in words: events for the channel, whose turn it is, a player's private hand, the rules, results.
+
+Each text is made as a message tree (`*_words`, see words.py) and worded in the reader's language; the functions
+without the suffix word it ("en" unless told).
+"""
 
 from __future__ import annotations
 
-from bot.core.names import plural
 from bot.core.protocol import JSON
-from bot.games.the_expedition.catalog import Catalog
-from bot.games.the_expedition.conditions import card_progress, card_text, closeness
+from bot.games.the_expedition.catalog import Catalog, rule_words
+from bot.games.the_expedition.conditions import card_progress, card_words_in, closeness
 from bot.games.the_expedition.rules import (
     current_pid,
     is_automation,
@@ -17,98 +20,121 @@ from bot.games.the_expedition.rules import (
     participant,
     ranking_key,
 )
+from bot.games.the_expedition.words import (
+    Words,
+    direction,
+    kind,
+    listed,
+    points,
+    pts,
+    sentences,
+    separated,
+    toward,
+    worded,
+)
+from bot.i18n import Text, deferred, deferred_plural, translate
 
-
-def points(value: int) -> str:
-    """ "1 pt", "3 pts"."""
-    return f"{value} pt" if value == 1 else f"{value} pts"
-
-
-END_REASONS = {
-    "expeditions": "completed {n} expeditions",
-    "markers": "placed {their} last marker",
-    "out_of_moves": "is out of moves",
-}
 FINISH_REASONS = {
-    "final_turns": "every other explorer had a final turn",
-    "rounds": "the {rounds} rounds were over",
-    "stuck": "no explorer could move any more",
-    "repetition": "the same position arose for the third time, so the game was scored as it stood",
+    "final_turns": deferred("expedition.finish.final_turns"),
+    "rounds": deferred("expedition.finish.rounds"),
+    "stuck": deferred("expedition.finish.stuck"),
+    "repetition": deferred("expedition.finish.repetition"),
 }
 
 
-def end_reason(state: JSON, catalog: Catalog, pid: str, reason: str, count: int | None) -> str:
+def end_reason(state: JSON, catalog: Catalog, pid: str, reason: str, count: int | None) -> Text:
     """Why `pid` triggered the end, with the number of expeditions they had actually completed by then."""
-    completed = catalog.expeditions_to_end if count is None else count
-    return END_REASONS[reason].format(n=completed, their="its" if is_automation(pid) else "their")
+    if reason == "expeditions":
+        completed = catalog.expeditions_to_end if count is None else count
+        return Text.of(deferred_plural("expedition.end.expeditions"), count=completed)
+    if reason == "markers":
+        if is_automation(pid):
+            return Text.of("expedition.end.markers.automation")
+        return Text.of("expedition.end.markers")
+    return Text.of("expedition.end.out_of_moves")
 
 
-def name_of(state: JSON, pid: str) -> str:
+def name_of(state: JSON, pid: str) -> Words:
+    """A player's own name; an Automation's in the reader's language ("Automation 1" / "Automat 1")."""
+    if is_automation(pid):
+        return Text.of("expedition.automation.name", number=participant(state, pid)["number"])
     return str(participant(state, pid)["name"])
 
 
-def _names(state: JSON, pids: list[str]) -> str:
-    names = [name_of(state, pid) for pid in pids]
-    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+def _names(state: JSON, pids: list[str]) -> Words:
+    return listed([name_of(state, pid) for pid in pids])
 
 
-def describe(state: JSON, event: JSON, catalog: Catalog) -> str:
+def describe_words(state: JSON, event: JSON, catalog: Catalog) -> Words:
     """One public sentence per event (hands are never mentioned; a scored card is public once scored)."""
-    kind = event.get("kind")
-    if kind == "placed":
+    kind_ = event.get("kind")
+    if kind_ == "placed":
         who = name_of(state, event["who"])
-        text = f"{who} placed their explorer on {catalog.location(event['location']).name}."
+        placed = Text.of("expedition.event.placed", who=who, location=catalog.location(event["location"]).names)
         if not is_solo(state) and len(state["players"]) > 1 and event["who"] == f"p{state['placement'][-1]}":
-            text += f" {who} placed last, so {who} moves first; then play goes clockwise."
-        return text
-    if kind == "moved":
-        who = name_of(state, event["who"])
-        there = catalog.location(event["to_location"]).name
-        left = catalog.location(event["from_location"]).name
-        text = f"{who} moved {event['direction']} to {there} and marked {left}"
-        if not event["marked"]:
-            text += f" ({'its' if is_automation(event['who']) else 'their'} marker was already there)"
-        if event["removed"]:
-            text += f", removing {_names(state, event['removed'])}'s marker" + ("s" if len(event["removed"]) > 1
-                                                                                    else "")
-        text += "."
-        if event.get("held") and state.get("phase") != "over":  # (the game's last move: there is no next turn)
-            text += f" {there}'s gravity holds them next turn."
-        if "moves_left" in event:
-            text = f"{text[:-1]}; {_moves_left(event['moves_left'])}."
-        return text
-    if kind == "automation_blocked":
-        return (f"{name_of(state, event['who'])} can't move {event['direction']} off the grid: it stays on "
-                f"{catalog.location(state['grid'][event['cell']]).name} and marks nothing; "
-                f"{_moves_left(event['moves_left'])}.")
-    if kind == "stayed":
+            return sentences([placed, Text.of("expedition.event.placed_last", who=who)])
+        return placed
+    if kind_ == "moved":
+        return _moved(state, event, catalog)
+    if kind_ == "automation_blocked":
+        return Text.of("expedition.event.automation_blocked", who=name_of(state, event["who"]),
+                       direction=toward(event["direction"]),
+                       location=catalog.location(state["grid"][event["cell"]]).names,
+                       moves=_moves_left(event["moves_left"]))
+    if kind_ == "stayed":
         who = name_of(state, event["who"])
         if event["reason"] == "gravity":
-            return f"{who} is held by gravity: they stay put and mark nothing."
-        return f"{who} has no legal step: they stay put and mark nothing."
-    if kind == "expedition_scored":
+            return Text.of("expedition.event.stayed.gravity", who=who)
+        return Text.of("expedition.event.stayed.blocked", who=who)
+    if kind_ == "expedition_scored":
         card = catalog.expedition(event["card"])
-        source = " from the market" if event["source"] == "market" else ""
-        return (f"{name_of(state, event['who'])} completed the expedition {card.name}{source} "
-                f"({card_text(card, catalog)}) for {plural(card.points, 'point')}.")
-    if kind == "market_refilled":
+        values = {"who": name_of(state, event["who"]), "card": card.names, "condition": card_words_in(card, catalog),
+                  "points": points(card.points)}
+        if event["source"] == "market":
+            return Text.of("expedition.event.scored.market", **values)
+        return Text.of("expedition.event.scored", **values)
+    if kind_ == "market_refilled":
         card = catalog.expedition(event["card"])
-        return f"New in the market: {card.name} ({card_text(card, catalog)} {plural(card.points, 'point')})."
-    if kind == "market_shrank":
-        return "The draw pile is empty: the market shrinks."
-    if kind == "end_triggered":
+        return Text.of("expedition.event.market_refilled", card=card.names, condition=card_words_in(card, catalog),
+                       points=points(card.points))
+    if kind_ == "market_shrank":
+        return Text.of("expedition.event.market_shrank")
+    if kind_ == "end_triggered":
+        who = name_of(state, event["who"])
         reason = end_reason(state, catalog, event["who"], event["reason"], event.get("count"))
-        triggered = f"{name_of(state, event['who'])} {reason}: the end is triggered"
         if is_solo(state):
-            return f"{triggered}{_solo_final_turns(state, catalog, event['who'])}."
-        return f"{triggered}, everyone else gets one final turn."
-    if kind == "game_over":
+            return _solo_final_turns(state, catalog, event["who"], who, reason)
+        return Text.of("expedition.event.end_triggered", who=who, reason=reason)
+    if kind_ == "game_over":
         # The verdict only: the board under this line carries the whole summary with the scores.
-        return f"Game over: {verdict(state, event['winners'])}"
-    return f"({kind})"
+        return Text.of("expedition.game_over", text=verdict_words(state, event["winners"]))
+    return f"({kind_})"
 
 
-def _solo_final_turns(state: JSON, catalog: Catalog, pid: str) -> str:
+def _moved(state: JSON, event: JSON, catalog: Catalog) -> Words:
+    pid = event["who"]
+    there = catalog.location(event["to_location"]).names
+    already: Words = ""
+    if not event["marked"] and is_automation(pid):
+        already = Text.of("expedition.event.moved.already_automation")
+    elif not event["marked"]:
+        already = Text.of("expedition.event.moved.already")
+    removing: Words = ""
+    if event["removed"]:
+        removing = Text.of(deferred_plural("expedition.event.moved.removing"), count=len(event["removed"]),
+                           names=_names(state, event["removed"]))
+    ending: Words = "."
+    if "moves_left" in event:
+        ending = Text.of("expedition.event.moved.moves_left", moves=_moves_left(event["moves_left"]))
+    moved = Text.of("expedition.event.moved", who=name_of(state, pid), direction=toward(event["direction"]),
+                    there=there, left=catalog.location(event["from_location"]).names, already=already,
+                    removing=removing, ending=ending)
+    if event.get("held") and state.get("phase") != "over":  # (the game's last move: there is no next turn)
+        return sentences([moved, Text.of("expedition.event.moved.held", there=there)])
+    return moved
+
+
+def _solo_final_turns(state: JSON, catalog: Catalog, pid: str, who: Words, reason: Text) -> Text:
     """Who really gets a final turn after `pid` triggered the end of a solo game (said in the same move's story,
     from the state after it). The others follow in turn order; but the 9 rounds end the game even so (RULINGS),
     so an end triggered in round 9 leaves only the explorers after `pid` in that round, if any."""
@@ -117,200 +143,203 @@ def _solo_final_turns(state: JSON, catalog: Catalog, pid: str) -> str:
     result = state.get("result") or {}
     if result.get("reason") == "rounds":  # triggered in the last round: it ended with that round
         if not later:
-            return f" on the last turn of the {catalog.solo_rounds} rounds, so the game ends now"
-        one = len(later) == 1
-        return (f" in round {catalog.solo_rounds}, the last: {_names(state, later)} take{'s' if one else ''} "
-                f"{'its' if one else 'their'} turn, then the game ends")
+            return Text.of("expedition.event.end_triggered.solo_now", who=who, reason=reason,
+                           rounds=catalog.solo_rounds)
+        return Text.of(deferred_plural("expedition.event.end_triggered.solo_last_round"), who=who, reason=reason,
+                       rounds=catalog.solo_rounds, names=_names(state, later), count=len(later))
     others = later + order[:order.index(pid)]
-    return f": {_names(state, others)} each get one final turn, then the game ends"
+    return Text.of("expedition.event.end_triggered.solo", who=who, reason=reason, names=_names(state, others))
 
 
-def _moves_left(count: int) -> str:
+def _moves_left(count: int) -> Text:
     """An Automation's moves left on its card, said after its move: "6 moves left on its card"."""
-    return f"{count} move{'s' if count != 1 else ''} left on its card"
+    return Text.of(deferred_plural("expedition.moves_left_on_card"), count=count)
 
 
-def summary(state: JSON, scores: dict[str, JSON], winners: list[str], reason: str, catalog: Catalog) -> str:
+def describe(state: JSON, event: JSON, catalog: Catalog, language: str = "en") -> str:
+    return worded(describe_words(state, event, catalog), language)
+
+
+def summary_words(state: JSON, scores: dict[str, JSON], winners: list[str], reason: str, catalog: Catalog) -> Text:
     """The final result in words: why it ended, who won (or whether the solo player beat the Automations)."""
-    why = FINISH_REASONS[reason].format(rounds=catalog.solo_rounds)
+    why: Words = Text.of(FINISH_REASONS[reason], rounds=catalog.solo_rounds)
     end = state.get("end")
     if end is not None:
         trigger = end_reason(state, catalog, end["by"], end["reason"], end.get("count"))
-        why = f"{name_of(state, end['by'])} {trigger} and then {why}"
+        why = Text.of("expedition.summary.triggered_then", who=name_of(state, end["by"]), reason=trigger, then=why)
     # Best first (the stored state may come back with its keys sorted, so never rely on the dict's order).
     ranked = sorted(scores, key=lambda pid: (ranking_key(scores[pid]), pid in winners), reverse=True)
-    table = "; ".join(_score_phrase(state, pid, scores[pid]) for pid in ranked)
+    table = separated([_score_phrase(state, pid, scores[pid]) for pid in ranked], "semicolon")
+    headline: Words
     if is_solo(state) or len(winners) != 1:
-        headline = verdict(state, winners)
+        headline = verdict_words(state, winners)
     else:
-        headline = f"{name_of(state, winners[0])} wins{_tie_note(scores, winners)}."
-    return f"{headline} The game ended: {why}. {table}."
+        headline = Text.of(_tie_note(scores, winners), who=name_of(state, winners[0]))
+    return Text.of("expedition.summary", headline=headline, why=why, table=table)
 
 
-def verdict(state: JSON, winners: list[str]) -> str:
+def summary(state: JSON, scores: dict[str, JSON], winners: list[str], reason: str, catalog: Catalog,
+            language: str = "en") -> str:
+    return summary_words(state, scores, winners, reason, catalog)(language)
+
+
+def verdict_words(state: JSON, winners: list[str]) -> Text:
     """Who won, in one sentence; in solo, whether the player beat the Automations."""
     if is_solo(state):
         player = state["players"][0]["name"]
         if "p0" in winners and len(winners) == 1:
-            return f"{player} beat the Automations!"
+            return Text.of("expedition.verdict.solo_won", player=player)
         if "p0" in winners:
-            return f"{player} shares the win with {_names(state, [w for w in winners if w != 'p0'])}."
-        return f"{player} did not beat the Automations: {_names(state, winners)} won."
+            return Text.of("expedition.verdict.solo_shared", player=player,
+                           names=_names(state, [w for w in winners if w != "p0"]))
+        return Text.of("expedition.verdict.solo_lost", player=player, names=_names(state, winners))
     if len(winners) == 1:
-        return f"{name_of(state, winners[0])} wins."
-    return f"{_names(state, winners)} share the win (tied on points, markers and expedition points)."
+        return Text.of("expedition.verdict.wins", who=name_of(state, winners[0]))
+    return Text.of("expedition.verdict.shared", names=_names(state, winners))
 
 
-def _score_phrase(state: JSON, pid: str, score: JSON) -> str:
-    name = name_of(state, pid)
+def verdict(state: JSON, winners: list[str], language: str = "en") -> str:
+    return verdict_words(state, winners)(language)
+
+
+def _score_phrase(state: JSON, pid: str, score: JSON) -> Text:
+    values = {"name": name_of(state, pid), "points": pts(score["total"]), "locations": score["locations"],
+              "expeditions": score["expeditions"], "markers": _markers(score["markers"])}
     if is_automation(pid):
-        return (f"{name}: {points(score['total'])} ({score['locations']} from locations, "
-                f"{_markers(score['markers'])})")
+        return Text.of("expedition.score.automation", **values)
     if state["mode"] == "solo-hard":
-        return (f"{name}: {points(score['total'])} (expeditions only; {score['locations']} location points not "
-                f"counted, {_markers(score['markers'])})")
-    return (f"{name}: {points(score['total'])} ({score['locations']} from locations + {score['expeditions']} "
-            f"from expeditions, {_markers(score['markers'])})")
+        return Text.of("expedition.score.solo_hard", **values)
+    return Text.of("expedition.score.player", **values)
 
 
-def _markers(count: int) -> str:
+def _markers(count: int) -> Text:
     """Markers on the grid at the end (the board counts the ones left to place: say which this is)."""
-    return f"{plural(count, 'marker')} on the grid"
+    return Text.of(deferred_plural("expedition.markers_on_grid"), count=count)
 
 
 def _tie_note(scores: dict[str, JSON], winners: list[str]) -> str:
+    """The message that says who won, with the tie-break that decided it, if one did."""
     best = scores[winners[0]]
     tied = [pid for pid, s in scores.items() if s["total"] == best["total"] and pid != winners[0]]
     if not tied:
-        return ""
+        return deferred("expedition.summary.wins")
     if all(scores[pid]["markers"] < best["markers"] for pid in tied):
-        return " on the tie-break: most markers on the grid"
-    return " on the tie-break: most expedition points"
+        return deferred("expedition.summary.wins_on_markers")
+    return deferred("expedition.summary.wins_on_expedition_points")
 
 
-def turn_text(state: JSON, catalog: Catalog) -> str:
+def turn_words(state: JSON, catalog: Catalog) -> Text:
     pid = current_pid(state)
     if pid is None:
         result = state["result"]
-        return "Game over: " + summary(state, result["scores"], result["winners"], result["reason"], catalog)
+        return Text.of("expedition.game_over", text=summary_words(state, result["scores"], result["winners"],
+                                                                  result["reason"], catalog))
     name = name_of(state, pid)
     if state["phase"] == "placement":
-        text = f"{name} to place their explorer on an empty location"
         if is_solo(state):
-            revealed = "; ".join(f"{a['name']} is {catalog.automation(a['card']).name}, starting on "
-                                 f"{catalog.location(state['grid'][a['cell']]).name}" for a in state["automations"])
-            text += f" (Automation cards revealed: {revealed})"
-        return text
-    text = f"{name} to move"
+            revealed = separated([
+                Text.of("expedition.turn.automation_card", name=name_of(state, a["id"]),
+                        card=catalog.automation(a["card"]).names,
+                        location=catalog.location(state["grid"][a["cell"]]).names)
+                for a in state["automations"]], "semicolon")
+            return Text.of("expedition.turn.place.solo", name=name, revealed=revealed)
+        return Text.of("expedition.turn.place", name=name)
+    final = state["end"] is not None
+    if is_solo(state) and final:
+        return Text.of("expedition.turn.move.solo.final", name=name, round=state["round"], rounds=catalog.solo_rounds)
     if is_solo(state):
-        text += f" (round {state['round']} of {catalog.solo_rounds})"
-    if state["end"] is not None:
-        text += " (final turn)"
-    return text
+        return Text.of("expedition.turn.move.solo", name=name, round=state["round"], rounds=catalog.solo_rounds)
+    if final:
+        return Text.of("expedition.turn.move.final", name=name)
+    return Text.of("expedition.turn.move", name=name)
 
 
-def _card_lines(state: JSON, catalog: Catalog, pid: str, card_ids: list[str]) -> list[str]:
+def turn_text(state: JSON, catalog: Catalog, language: str = "en") -> str:
+    return turn_words(state, catalog)(language)
+
+
+def step_options(state: JSON, catalog: Catalog, pid: str) -> Words:
+    """ "up to Mars, left to Io" / "hoch nach Mars, links nach Io": the legal steps, as /explore move takes them."""
+    return separated([Text.of("expedition.option.to", direction=direction(d),
+                              location=catalog.location(state["grid"][t]).names)
+                      for d, t in legal_steps(state, catalog, pid)])
+
+
+def _card_lines(state: JSON, catalog: Catalog, pid: str, card_ids: list[str]) -> list[Words]:
     mine = marked_cells(state, pid)
-    lines = []
+    lines: list[Words] = []
     ranked = sorted(card_ids, key=lambda c: -closeness(card_progress(catalog.expedition(c), mine, state["grid"],
                                                                          catalog)))
     for card_id in ranked:
         card = catalog.expedition(card_id)
         progress = card_progress(card, mine, state["grid"], catalog)
-        status = "; ".join(p.text for p in progress)
-        lines.append(f"- **{card.name}** ({points(card.points)}): {card_text(card, catalog)} Now: {status}.")
+        status = separated([p.words for p in progress], "semicolon")
+        lines.append(Text.of("expedition.mine.card", name=card.names, points=pts(card.points),
+                             condition=card_words_in(card, catalog), status=status))
     return lines
 
 
-def private_text(state: JSON, catalog: Catalog, seat: int) -> str:
+def private_text(state: JSON, catalog: Catalog, seat: int, language: str = "en") -> str:
     """The /game mine text: the player's secret expedition cards and how close each is, closest first."""
     pid = f"p{seat}"
     player = participant(state, pid)
-    lines: list[str] = []
+    lines: list[Words] = []
     if is_market(state):
-        lines.append("Abstract Mode: there are no secret cards; any market card you meet at the end of your turn "
-                     "is yours.")
+        lines.append(Text.of("expedition.mine.abstract"))
         if state["market"]:
-            lines.append("Market, closest first:")
+            lines.append(Text.of("expedition.mine.market"))
             lines += _card_lines(state, catalog, pid, state["market"])
     else:
         if player["hand"]:
-            lines.append("Your secret expedition cards, closest first:")
+            lines.append(Text.of("expedition.mine.hand"))
             lines += _card_lines(state, catalog, pid, player["hand"])
         else:
-            lines.append("You have no secret expedition cards left.")
+            lines.append(Text.of("expedition.mine.no_cards"))
     if player["scored"]:
-        scored = ", ".join(f"{catalog.expedition(c).name} ({catalog.expedition(c).points})"
-                           for c in player["scored"])
-        lines.append(f"Completed: {scored}.")
-    lines.append(f"Markers left: {markers_left(state, catalog, pid)} of {catalog.markers_per_player}.")
+        scored = separated([Text.of("expedition.mine.scored_card", name=catalog.expedition(c).names,
+                                    points=catalog.expedition(c).points) for c in player["scored"]])
+        lines.append(Text.of("expedition.mine.completed", cards=scored))
+    lines.append(Text.of("expedition.mine.markers_left", left=markers_left(state, catalog, pid),
+                         total=catalog.markers_per_player))
     if state["phase"] == "play" and current_pid(state) == pid:
-        options = ", ".join(f"{d} to {catalog.location(state['grid'][t]).name}"
-                            for d, t in legal_steps(state, catalog, pid))
-        lines.append(f"Your legal moves: {options}.")
-    return "\n".join(lines)
+        lines.append(Text.of("expedition.mine.legal_moves", options=step_options(state, catalog, pid)))
+    return "\n".join(worded(line, language) for line in lines)
 
 
-def rules_text(mode: str, catalog: Catalog) -> str:
+def rules_text(mode: str, catalog: Catalog, language: str = "en") -> str:
     """The rules of one mode, the location rules in play and the rulings that decide ambiguous cases."""
-    location_rules = "\n".join(f"- {loc.name} ({loc.kind}, {points(loc.points)}): {loc.rule_text or 'no special rule.'}"
-                               for loc in catalog.locations)
-    common = (
-        "**The Expedition** — claim planets and moons on a 3x3 grid.\n"
-        "**Setup:** the 9 locations are shuffled into the grid. Explorers are placed on empty locations "
-        "counter-clockwise from a random player; the last to place moves first, then play goes clockwise.\n"
-        "**Your turn:** move your explorer one step up, down, left or right (explorers may share a location) and "
-        "mark the location you just left: all other markers there go back to their owners unless the location "
-        "says otherwise. Then any expedition whose condition your markers meet is completed and revealed "
-        "(once is enough).\n"
-        f"**The end:** when a player completes {catalog.expeditions_to_end} expeditions or has all "
-        f"{catalog.markers_per_player} markers on the grid, everyone else gets one final turn. Score the points of "
-        "each location with your marker, plus your completed expeditions. Ties: most markers on the grid, then most "
-        "expedition points, then a shared win.\n"
-        f"**Locations:**\n{location_rules}\n"
-    )
-    rulings = [
-        "Removed markers return to their owners; after marking, a location holds exactly one marker, the active "
-        "player's (unless its rule says otherwise). You never have two markers on one location.",
-        "A player with no legal step stays put, places no marker, and the turn passes.",
-        "Only the active player's cards are checked, at the end of their own turn.",
-        "\"Most markers\" in the tie-break means markers on the grid at the end.",
-        "Repetition (the rulebook sets no limit): when the same position (explorers, markers, scored and held cards, "
-        "the player to move) arises for the third time, the game ends at once and is scored as it stands.",
+    location_rules = "\n".join(
+        translate("expedition.rules.location", language, name=loc.names, kind=kind(loc.kind), points=pts(loc.points),
+            rule=rule_words(loc) or Text.of("expedition.rules.no_special_rule"))
+        for loc in catalog.locations)
+    parts = [
+        translate("expedition.rules.title", language),
+        translate("expedition.rules.setup", language),
+        translate("expedition.rules.turn", language),
+        translate("expedition.rules.end", language, expeditions=catalog.expeditions_to_end,
+                  markers=catalog.markers_per_player),
+        translate("expedition.rules.locations", language, rules=location_rules),
     ]
+    rulings = [translate("expedition.ruling.one_marker", language), translate("expedition.ruling.no_step", language),
+               translate("expedition.ruling.own_cards", language),
+               translate("expedition.ruling.most_markers", language),
+               translate("expedition.ruling.repetition", language)]
     if mode in ("solo", "solo-hard"):
-        scoring = ("only your expedition points count for you (the added challenge)" if mode == "solo-hard"
-                   else "you score locations plus expeditions")
-        common += (
-            f"**Solo:** you get {catalog.hand_size} secret expeditions; {catalog.solo_automations} Automation cards "
-            "are revealed. Automation 1 then Automation 2 start on their S cells (they may share), you place last "
-            "and move first, then Automation 2, then Automation 1. Automations follow their printed path one move "
-            "a turn, ignore movement restrictions (entry sides, gravity) and mark and remove like players. "
-            f"The game lasts {catalog.solo_rounds} rounds, and also ends (after the final turns) when an "
-            f"Automation is out of moves. Automations score their marked locations; {scoring}, and you win with "
-            "the highest total (same tie-breaks).\n"
-        )
-        rulings += [
-            f"\"{catalog.solo_rounds} turns\" means {catalog.solo_rounds} rounds. The {catalog.solo_rounds}-round "
-            f"limit ends the game even when the end was triggered during round {catalog.solo_rounds}: no explorer "
-            f"moves more than {catalog.solo_rounds} times.",
-            "An Automation is out of moves at the end of the turn that uses its last printed move.",
-            "An Automation that places its last marker triggers the end like a player.",
-            "A printed move that would leave the grid is used up: the Automation stays and marks nothing.",
-        ]
+        scoring = (Text.of("expedition.rules.solo.scoring_hard") if mode == "solo-hard"
+                   else Text.of("expedition.rules.solo.scoring"))
+        parts.append(translate("expedition.rules.solo", language, hand=catalog.hand_size,
+                               automations=catalog.solo_automations,
+                         rounds=catalog.solo_rounds, scoring=scoring))
+        rulings += [translate("expedition.ruling.solo_rounds", language, rounds=catalog.solo_rounds),
+                    translate("expedition.ruling.out_of_moves", language),
+                    translate("expedition.ruling.automation_markers", language),
+                    translate("expedition.ruling.off_grid", language)]
     if mode == "abstract":
-        common += (
-            "**Abstract Mode:** no secret cards. An open market of 1 + number of players expeditions; any player "
-            "may complete any market card. At the end of your turn you take every market card your markers meet, "
-            "then each one taken is replaced from the draw pile.\n"
-        )
-        rulings.append("With the draw pile empty the market shrinks and play goes on. A card that comes into the "
-                       "market is first checked at the end of the next turn.")
-    commands = ("**Commands:** `/explore place location:<name>` during setup and `/explore move direction:<up|down|"
-                "left|right>` on your turn (diagonals only from a location that allows them), or the buttons under "
-                "the board, which offer only your legal moves. `/game mine` shows your cards privately, with how "
-                "close you are to each.\n")
-    return common + commands + "**Rulings:**\n" + "\n".join(f"- {r}" for r in rulings)
+        parts.append(translate("expedition.rules.abstract", language))
+        rulings.append(translate("expedition.ruling.market", language))
+    parts.append(translate("expedition.rules.commands", language))
+    parts.append(translate("expedition.rules.rulings", language))
+    return "\n".join(parts) + "\n" + "\n".join(f"- {r}" for r in rulings)
 
 
 __all__ = ["describe", "private_text", "rules_text", "summary", "turn_text"]

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from functools import cache
+
 from bot.core.protocol import JSON, Viewer
-from bot.games.the_expedition.catalog import Catalog, Expedition
-from bot.games.the_expedition.conditions import card_progress, card_text
+from bot.games.the_expedition.catalog import Catalog, Expedition, rule_words
+from bot.games.the_expedition.conditions import card_progress, card_words_in
 from bot.games.the_expedition.grid import CELL_NAMES, CELLS, row_col, step
 from bot.games.the_expedition.rules import (
     current_pid,
@@ -20,17 +22,29 @@ from bot.games.the_expedition.rules import (
     participants,
     to_act,
 )
-from bot.games.the_expedition.text import describe, summary, turn_text
+from bot.games.the_expedition.text import describe_words, summary_words, turn_words
+from bot.games.the_expedition.words import as_json, sentences, worded
+from bot.i18n import Text
 
 
 def card_view(card: Expedition, catalog: Catalog) -> JSON:
-    return {"id": card.id, "name": card.name, "points": card.points, "text": card_text(card, catalog)}
+    """A card's face: its English name and condition, and both as message JSON (`names`, `words`) for a renderer
+    that words them in its table's language."""
+    return dict(_card_face(card, catalog))  # (its inner parts are never changed: the face is shared)
+
+
+@cache
+def _card_face(card: Expedition, catalog: Catalog) -> JSON:
+    condition = card_words_in(card, catalog)
+    return {"id": card.id, "name": card.name, "points": card.points, "text": condition("en"),
+            "names": as_json(card.names), "words": as_json(condition)}
 
 
 def _progress_view(card: Expedition, catalog: Catalog, mine: set[int], grid: list[str]) -> JSON:
     entry = card_view(card, catalog)
     progress = card_progress(card, mine, grid, catalog)
-    entry["progress"] = [{"have": p.have, "need": p.need, "text": p.text, "met": p.met} for p in progress]
+    entry["progress"] = [{"have": p.have, "need": p.need, "text": p.text, "words": as_json(p.words), "met": p.met}
+                         for p in progress]
     return entry
 
 
@@ -43,7 +57,8 @@ def _grid_view(state: JSON, catalog: Catalog) -> list[JSON]:
         cells.append({
             "cell": cell, "row": row, "col": column, "position": CELL_NAMES[cell],
             "location": {"id": location.id, "name": location.name, "kind": location.kind,
-                         "points": location.points, "rule": location.rule_text},
+                         "points": location.points, "rule": location.rule_text, "names": as_json(location.names),
+                         "rule_words": as_json(rule_words(location))},
             "markers": list(state["markers"][cell]),
             "explorers": [e["id"] for e in explorers if e["cell"] == cell],
         })
@@ -57,7 +72,8 @@ def _automation_card_view(catalog: Catalog, automaton: JSON) -> JSON:
     for direction in card.path:
         following = step(cells[-1], direction)
         cells.append(cells[-1] if following is None else following)
-    return {"id": card.id, "name": card.name, "start": card.start, "path": list(card.path), "path_cells": cells,
+    return {"id": card.id, "name": card.name, "names": as_json(card.names), "start": card.start,
+            "path": list(card.path), "path_cells": cells,
             "moves_used": automaton["moves_used"], "moves_left": len(card.path) - automaton["moves_used"]}
 
 
@@ -81,28 +97,29 @@ def _participant_view(state: JSON, catalog: Catalog, explorer: JSON, scores: dic
     return entry
 
 
-def _last_move(state: JSON, catalog: Catalog) -> tuple[str, list[str], list[JSON]]:
-    """The latest action's events in words (one string and one sentence each) and the steps taken, to highlight."""
-    sentences = [describe(state, e, catalog) for e in state["last_events"] if e["kind"] != "game_over"]
+def _last_move(state: JSON, catalog: Catalog) -> tuple[list[object], list[JSON]]:
+    """The latest action's events as message trees (one sentence each) and the steps taken, to highlight."""
+    told = [describe_words(state, e, catalog) for e in state["last_events"] if e["kind"] != "game_over"]
+    if not told and state["phase"] == "placement":
+        told = [Text.of("expedition.board.shuffled")]
     moves = [{"who": e["who"], "from_cell": e["from_cell"], "to_cell": e["to_cell"]}
              for e in state["last_events"] if e["kind"] == "moved"]
-    if sentences:
-        text = " ".join(sentences)
-    elif state["phase"] == "placement":
-        text = "The grid is shuffled: explorers are placed on empty locations."
-    else:
-        text = ""
-    return text, sentences, moves
+    return told, moves
 
 
 def build_view(state: JSON, catalog: Catalog, viewer: Viewer, mode_title: str) -> JSON:
     """The public view (viewer None), or a seat's view with its own hand and progress added."""
     scores = final_scores(state, catalog)
-    last_move, log, moves = _last_move(state, catalog)
+    told, moves = _last_move(state, catalog)
+    log = [worded(sentence, "en") for sentence in told if not _is_setup_note(sentence)]
+    turn = turn_words(state, catalog)
     pid = current_pid(state)
     view: JSON = {
         "game": "the-expedition", "title": "The Expedition", "mode": state["mode"], "mode_title": mode_title,
-        "phase": state["phase"], "turn": turn_text(state, catalog), "last_move": last_move, "log": log,
+        "phase": state["phase"], "turn": turn("en"), "last_move": worded(sentences(told), "en"), "log": log,
+        # The same words as message JSON: the renderer words them in the table's language (view["language"]).
+        "words": {"turn": as_json(turn), "last_move": as_json(sentences(told)),
+                  "log": [as_json(sentence) for sentence in told if not _is_setup_note(sentence)]},
         "last_moves": moves, "to_act": list(to_act(state)), "current": pid, "order": list(state["order"]),
         "grid": _grid_view(state, catalog),
         "participants": [_participant_view(state, catalog, e, scores) for e in participants(state)],
@@ -123,9 +140,10 @@ def build_view(state: JSON, catalog: Catalog, viewer: Viewer, mode_title: str) -
         view["rounds"] = catalog.solo_rounds
     if state["result"] is not None:
         result = state["result"]
+        said = summary_words(state, result["scores"], result["winners"], result["reason"], catalog)
         view["result"] = {
             "reason": result["reason"], "scores": result["scores"], "winners": list(result["winners"]),
-            "summary": summary(state, result["scores"], result["winners"], result["reason"], catalog),
+            "summary": said("en"), "summary_words": as_json(said),
         }
         if is_solo(state):
             view["result"]["player_won"] = "p0" in result["winners"]
@@ -138,3 +156,8 @@ def build_view(state: JSON, catalog: Catalog, viewer: Viewer, mode_title: str) -
             view["hand"] = [_progress_view(catalog.expedition(c), catalog, mine, state["grid"])
                             for c in participant(state, f"p{viewer}")["hand"]]
     return view
+
+
+def _is_setup_note(sentence: object) -> bool:
+    """The note on a fresh grid is the header's, not a move for the log."""
+    return isinstance(sentence, Text) and sentence.message_id == "expedition.board.shuffled"

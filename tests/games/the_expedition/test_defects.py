@@ -40,7 +40,7 @@ def test_the_third_occurrence_of_a_position_ends_the_game_scored_as_it_stands() 
     outcome = GAME.outcome(state)
     assert outcome is not None
     assert ("The game ended: the same position arose for the third time, so the game was scored as it stood."
-            in outcome.summary)
+            in str(outcome.summary))
     with pytest.raises(GameOver):
         move(state, 1, "right")
 
@@ -80,7 +80,7 @@ def test_completing_two_expeditions_in_one_move_is_told_as_three_completed() -> 
     outcome = GAME.outcome(state)
     assert outcome is not None
     assert "The game ended: Alice completed 3 expeditions and then every other explorer had a final turn." in \
-        outcome.summary
+        str(outcome.summary)
 
 
 def test_the_summary_counts_markers_on_the_grid_and_an_automation_places_its_last_marker() -> None:
@@ -89,9 +89,9 @@ def test_the_summary_counts_markers_on_the_grid_and_an_automation_places_its_las
     rules.finish(state, CATALOG, "final_turns", [])
     outcome = GAME.outcome(state)
     assert outcome is not None
-    assert "Automation 1 placed its last marker and then every other explorer had a final turn." in outcome.summary
-    assert "(2 from locations, 1 marker on the grid)" in outcome.summary
-    assert outcome.summary.endswith("Automation 2: 0 pts (0 from locations, 0 markers on the grid).")
+    assert "Automation 1 placed its last marker and then every other explorer had a final turn." in str(outcome.summary)
+    assert "(2 from locations, 1 marker on the grid)" in str(outcome.summary)
+    assert str(outcome.summary).endswith("Automation 2: 0 pts (0 from locations, 0 markers on the grid).")
     assert GAME.describe(state, {"kind": "end_triggered", "who": "a1", "reason": "markers"}).startswith(
         "Automation 1 placed its last marker: the end is triggered")
 

@@ -139,16 +139,16 @@ def test_solo_scores_and_whether_the_player_beat_the_automations() -> None:
     # Alice: Neptune 3 + Mercury 1 + Supply Chain 2 = 6 > Automation 2 (Jupiter 3) and Automation 1 (Mars 2).
     state, outcome = _solo_result("solo", [CELL["neptune"], CELL["mercury"]], ["supply-chain"])
     assert outcome.scores == {0: 6} and outcome.winners == (0,)
-    assert outcome.summary.startswith("Alice beat the Automations!")
+    assert str(outcome.summary).startswith("Alice beat the Automations!")
     view = GAME.view(state, None)
     assert view["result"]["player_won"] is True
     # The added challenge counts only her expedition points: 2 < 3, so Automation 2 wins.
     state, outcome = _solo_result("solo-hard", [CELL["neptune"], CELL["mercury"]], ["supply-chain"])
     assert outcome.scores == {0: 2} and outcome.winners == ()
-    assert outcome.summary == ("Alice did not beat the Automations: Automation 2 won. The game ended: the 9 rounds "
-                               "were over. Automation 2: 3 pts (3 from locations, 1 marker on the grid); Alice: 2 pts "
-                               "(expeditions only; 4 location points not counted, 2 markers on the grid); "
-                               "Automation 1: 2 pts (2 from locations, 1 marker on the grid).")
+    assert str(outcome.summary) == (
+        "Alice did not beat the Automations: Automation 2 won. The game ended: the 9 rounds were over. Automation 2: "
+        "3 pts (3 from locations, 1 marker on the grid); Alice: 2 pts (expeditions only; 4 location points not "
+        "counted, 2 markers on the grid); Automation 1: 2 pts (2 from locations, 1 marker on the grid).")
     assert GAME.describe(state, {"kind": "game_over", "winners": ["a2"]}) == ("Game over: Alice did not beat the "
                                                                               "Automations: Automation 2 won.")
     # A tie on points with an Automation goes to the tie-breaks: Alice has more markers, so she wins.

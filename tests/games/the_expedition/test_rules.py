@@ -282,7 +282,7 @@ def test_two_expeditions_trigger_the_end_and_everyone_else_gets_one_final_turn()
     assert outcome is not None
     # Alice: Luna 1 + Mercury 1 + Titan 2 + Neptune 3 = 7 from locations; 3 + 4 from expeditions.
     assert outcome.scores[0] == 14
-    assert "Alice completed 2 expeditions and then every other explorer had a final turn" in outcome.summary
+    assert "Alice completed 2 expeditions and then every other explorer had a final turn" in str(outcome.summary)
 
 
 def test_when_the_second_player_triggers_the_end_the_third_and_then_the_first_get_their_final_turns() -> None:
@@ -319,7 +319,7 @@ def _finished(scores: dict[str, tuple[int, int, int]]) -> tuple[list[str], str]:
     state["result"] = {"reason": "final_turns", "scores": fake, "winners": winners}
     outcome = GAME.outcome(state)
     assert outcome is not None
-    return winners, outcome.summary
+    return winners, str(outcome.summary)
 
 
 def test_tie_breaks_most_points_then_most_markers_then_expedition_points_then_shared() -> None:
@@ -384,7 +384,9 @@ def test_private_text_lists_the_hand_and_how_close_each_card_is() -> None:
     assert "Outposts" not in text
     view = GAME.view(state, 0)
     assert [c["id"] for c in view["hand"]] == ["corner-stations", "gas-giants", "wide-reach"]
-    assert view["hand"][0]["progress"] == [{"have": 2, "need": 3, "text": "2 of 3 corners", "met": False}]
+    assert view["hand"][0]["progress"] == [{"have": 2, "need": 3, "text": "2 of 3 corners", "met": False,
+                                            "words": {"message": "expedition.progress.corners",
+                                                      "values": {"have": 2, "count": 3}}}]
     assert "hand" not in GAME.view(state, None)
 
 
@@ -406,4 +408,4 @@ def test_if_edited_locations_wall_every_explorer_in_the_game_ends() -> None:
         state = game.apply(state, seat, game.legal_actions(state, seat)[0], Rng(1, step_number)).state
     assert state["phase"] == "over" and state["result"]["reason"] == "stuck"
     assert [e["kind"] for e in state["last_events"]].count("stayed") == 4
-    assert "no explorer could move any more" in game.outcome(state).summary
+    assert "no explorer could move any more" in str(game.outcome(state).summary)

@@ -3,13 +3,16 @@
 A 2,000-move game's export (decode every event, replay it, digest every state, write the JSON) took 1.6 s, and
 /stats of a player with 800 finished games decoded 800 final states (87 ms): on the event loop, every channel of
 the shard waited that long. Such work runs here, in a spawned process (as the render and thinking pools, since
-the bot process runs database and gateway threads); the loop only reads the stored text and sends it over.
+the bot process runs database and gateway threads). The worker reads the database itself (bot/store/reading.py),
+so the loop fetches none of a long game's rows either; and it runs at a lower priority than the bot, so on a small
+machine an export yields the core to the event loop instead of sharing it.
 """
 
 from __future__ import annotations
 
 import asyncio
 import multiprocessing
+import os
 from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor
 from typing import Any, TypeVar
@@ -21,8 +24,15 @@ T = TypeVar("T")
 _pool: Executor | None = None
 
 
+WORKER_NICENESS = 10
+"""How much lower than the bot's the worker's CPU priority is (Unix niceness): its work is never urgent, the event
+loop's always is."""
+
+
 def register_games() -> None:
-    """A worker's start: register the shipped games."""
+    """A worker's start: step back in priority, and register the shipped games."""
+    if hasattr(os, "nice"):
+        os.nice(WORKER_NICENESS)
     import bot.games  # noqa: F401  (a fresh worker process registers the games)
 
 

@@ -10,6 +10,7 @@ a freshly spawned child, so those render in a thread instead.
 from __future__ import annotations
 
 import asyncio
+import gc
 import multiprocessing
 import os
 import threading
@@ -27,16 +28,30 @@ View = dict[str, Any]
 Renderer = Callable[[str, View], bytes]
 
 
+WORKER_NICENESS = 10
+"""How much lower than the bot's a worker's CPU priority is (Unix niceness). When the event loop and a board want
+the same core, the loop goes first: with workers at the bot's priority, 50 playing channels lagged the loop 1-4x a
+bare process's lag at the same moment on a busy 2-core machine; niced, no more than the bare process's (issue 25,
+benchmarks/bench_loop_lag.py). An idle core still draws boards at full speed."""
+
+
 def _warm_up(data_root: str | None = None) -> None:
     """A worker's start: import every game's renderer, load the fonts and rasterise the words boards write (with
-    every card, monster and location name from the games' data folder `data_root`), so no board pays for them.
-    First the worker ties its life to the bot's: a killed bot leaves no worker behind (rendering/lifeline.py)."""
+    every card, monster and location name from the games' data folder `data_root`), so no board pays for them, and
+    set them aside from the garbage collector (a full collection of a warm worker's ~40,000 objects took 16 ms,
+    paid by whichever board it fell on).
+    First the worker ties its life to the bot's: a killed bot leaves no worker behind (rendering/lifeline.py); and
+    it steps back in priority, so the event loop never waits for a board to get a core."""
     lifeline.watch_parent()
+    if hasattr(os, "nice"):
+        os.nice(WORKER_NICENESS)
     for module in ("the_expedition", "monster_expedition", "expeditions"):
         __import__(f"rendering.{module}")
     kit.warm_up()
     glyphs.drawable_view({})  # reads which characters the fonts can draw
     vocabulary.warm_up(Path(data_root) if data_root else None)
+    gc.collect()
+    gc.freeze()  # the fonts and the warmed words stay: the collector need not look at them again
 
 
 TRIM_EVERY = 16

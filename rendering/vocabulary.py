@@ -60,8 +60,22 @@ def words(root: Path) -> set[str]:
 
 
 FILE = "vocabulary.txt"
-"""The harvested words, next to this module: `size weight vertical word` a line, most used first (written by
-benchmarks/harvest_vocabulary.py from seeded playouts; vertical `-` is a width only)."""
+"""The harvested words of English boards, next to this module: `size weight vertical word` a line, most used first
+(written by benchmarks/harvest_vocabulary.py from seeded playouts; vertical `-` is a width only). The words of
+another language's boards are in `vocabulary-<language>.txt` beside it (`harvest_vocabulary.py --language de`)."""
+
+
+def file_name(language: str = "en") -> str:
+    """The vocabulary file of boards in `language` ("en": vocabulary.txt, "de": vocabulary-de.txt)."""
+    return FILE if language == "en" else f"vocabulary-{language}.txt"
+
+
+def languages() -> list[str]:
+    """The languages a vocabulary file was harvested for, English first."""
+    found = [entry.name for entry in resources.files(__package__).iterdir()]
+    others = sorted(name[len("vocabulary-"):-len(".txt")] for name in found
+                    if name.startswith("vocabulary-") and name.endswith(".txt"))
+    return ["en", *others]
 WEIGHTS = frozenset({"regular", "semibold", "bold"})
 _ESCAPE = re.compile(r"\\(\\|x[0-9a-f]{2}|u[0-9a-f]{4}|U[0-9a-f]{8})")
 
@@ -100,13 +114,19 @@ def parse(text: str) -> list[Entry]:
     return out
 
 
-def harvested() -> list[Entry]:
-    """The harvested entries (none when the file is missing: this only warms)."""
+def harvested(language: str = "en") -> list[Entry]:
+    """The harvested entries of boards in `language` (none when its file is missing: this only warms)."""
     try:
-        text = resources.files(__package__).joinpath(FILE).read_text(encoding="utf-8")
+        text = resources.files(__package__).joinpath(file_name(language)).read_text(encoding="utf-8")
     except OSError:
         return []
     return parse(text)
+
+
+def every_language() -> list[Entry]:
+    """The harvested entries of every language's boards (a worker draws the boards of every table it serves),
+    each once."""
+    return list(dict.fromkeys(entry for language in languages() for entry in harvested(language)))
 
 
 def _faces(size: int, weight: str) -> list[ImageFont.FreeTypeFont]:
@@ -149,11 +169,11 @@ def numbers(entries: list[Entry]) -> list[Entry]:
 
 
 def warm_up(root: Path | None = None, entries: list[Entry] | None = None) -> int:
-    """Rasterise and measure the harvested words (`entries`, else the file's) in the faces boards drew them in,
-    and, given the games' data folder `root`, every data-file name's words in the faces the harvest saw names in
-    (cards, monsters and locations no playout happened to show); returns how many masks and widths were asked
-    for."""
-    entries = harvested() if entries is None else entries
+    """Rasterise and measure the harvested words (`entries`, else every language's files) in the faces boards drew
+    them in, and, given the games' data folder `root`, every data-file name's words in the faces the harvest saw
+    names in (cards, monsters and locations no playout happened to show); returns how many masks and widths were
+    asked for."""
+    entries = every_language() if entries is None else entries
     names = words(root) if root is not None else set()
     count = 0
     for size, weight, vertical, word in entries:

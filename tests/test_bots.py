@@ -161,13 +161,10 @@ def test_a_determinisation_keeps_what_the_seat_knows_and_redeals_the_rest(key: s
     assert game.legal_actions(sample, seat) == game.legal_actions(state, seat)
     recent = ("last_move", "log", "last_moves", "english_last_move")  # the bot's view drops the last events
 
-    def settled(view: JSON) -> JSON:  # (a view's words, per language or not, tell the last events too)
-        settled_view = {k: v for k, v in view.items() if k not in recent}
-        words = settled_view.get("words")
-        if isinstance(words, dict):
-            settled_view["words"] = settled({k: settled(v) if k in ("en", "de") and isinstance(v, dict) else v
-                                             for k, v in words.items()})
-        return settled_view
+    def settled(value: object) -> object:  # at any depth: a view's words in other languages tell them too
+        if isinstance(value, dict):
+            return {k: settled(v) for k, v in value.items() if k not in recent}
+        return [settled(v) for v in value] if isinstance(value, list) else value
 
     assert settled(game.view(sample, seat)) == settled(game.view(state, seat))
 

@@ -119,3 +119,69 @@ async def test_refusals_are_private_and_explain(database: Path) -> None:
         reply = (await discord_.command("explore place", {"location": "Pluto"}, user=users[seat])).one()
         assert reply.ephemeral and "Pluto" in (reply.content or "")
         assert (await _match(discord_)).version == match.version
+
+
+async def test_a_german_table_plays_in_german_and_each_reader_is_answered_in_their_language(database: Path) -> None:
+    """Issue 21: /game new language:de; a German and an English client at the table. Every public message (story,
+    turn, buttons, result) and the board's description are German; autocomplete, /game mine, /game rules and
+    refusals follow each reader's client."""
+    from tests.language import english_left
+
+    names = frozenset({"Alice", "Bob"})
+
+    def german(text: str) -> list[str]:
+        return english_left(text.replace("The Expedition", ""), allowed=names)
+
+    async with DiscordHarness(create_bot(database)) as discord_:
+        alice, bob = discord_.user("alice", locale="de"), discord_.user("bob")
+        await discord_.command("game new", {"game": "the-expedition", "mode": "standard", "seed": 3,
+                                            "language": "de"}, user=alice)
+        await discord_.command("game join", user=bob)
+        await discord_.command("game start", user=alice)
+        users = {}
+        match = await _match(discord_)
+        for seat in range(2):
+            users[seat] = alice if match.user_at(seat).user_id == alice.id else bob
+        chooser = random.Random(3)
+        for move in range(200):
+            match = await _match(discord_)
+            if match.status != "active":
+                break
+            seat = GAME.to_act(match.state)[0]
+            user = users[seat]
+            language = "de" if user is alice else "en"
+            action = greedy_action(match.state, GAME.catalog, seat, chooser)
+            if action["type"] == "place":
+                name = GAME.catalog.location(action["location"]).names[language]
+                choices = await discord_.autocomplete("explore place", {"location": name[:3]}, focused="location",
+                                                      user=user)
+                assert name in [c["name"].split(" (")[0] for c in choices], choices
+                if user is alice:
+                    assert all(" Pkt.)" in c["name"] for c in choices)
+                replies = await discord_.command("explore place", {"location": name}, user=user)
+            elif move % 2:
+                board = discord_.last_public_message(with_components=True)
+                word = {"up": "Hoch", "down": "Runter", "left": "Links", "right": "Rechts"}.get(action["direction"])
+                label = next(label for label in board.button_labels() if label.startswith(f"{word}:"))
+                replies = await discord_.click(board, label=label, user=user)
+            else:
+                replies = await discord_.command("explore move", {"direction": action["direction"]}, user=user)
+            assert replies.public(), [r.content for r in replies]
+        match = await _match(discord_)
+        assert match.status == "finished"
+        found = []
+        for message in discord_.channel_messages():
+            found += german(message.content or "")
+            found += german(" ".join(message.button_labels()))
+            for file in message.files:
+                found += german(file.description or "")
+        assert not found, found[:10]
+        final = discord_.channel_messages()[-1]
+        assert "Das Spiel endete, denn " in final.content
+        # Private answers follow the reader: the rules, and a refusal, for each client.
+        rules_de = (await discord_.command("game rules", user=alice)).last.embed["description"]
+        assert "**Regelentscheidungen:**" in rules_de and not german(rules_de)
+        rules_en = (await discord_.command("game rules", user=bob)).last.embed["description"]
+        assert "**Rulings:**" in rules_en
+        refused = (await discord_.command("explore move", {"direction": "up"}, user=alice)).last.content or ""
+        assert not german(refused), refused

@@ -77,8 +77,11 @@ def board(discord_: DiscordHarness):
 
 
 async def take(discord_: DiscordHarness, user: FakeUser, count: int = 1) -> None:
-    latest = next(m for m in reversed(discord_.channel_messages()) if f"Take {count}" in m.button_labels())
-    replies = await discord_.click(latest, label=f"Take {count}", user=user)
+    """Press "Take <count>" ("Nimm <count>" at a German table) on the current Nim board as `user`."""
+    labels = (f"Take {count}", f"Nimm {count}")
+    latest = next(m for m in reversed(discord_.channel_messages()) if set(labels) & set(m.button_labels()))
+    label = next(label for label in labels if label in latest.button_labels())
+    replies = await discord_.click(latest, label=label, user=user)
     assert not replies.ephemeral(), [r.content for r in replies.ephemeral()]
 
 
@@ -380,3 +383,24 @@ async def test_a_german_games_log_says_in_german_that_its_channel_was_deleted(da
         await discord_.delete_channel(place)
         events = await service.store.events(match.id)
         assert events[-1].text == "Sein Kanal wurde gelöscht, also wurde das Spiel abgebrochen."
+
+
+async def test_an_undo_after_a_die_roll_is_refused_with_the_reason_in_the_readers_language(database: Path) -> None:
+    """The reason (the game's chance text) crosses from the plan, maybe a worker process, in both languages."""
+    async with DiscordHarness(create_bot(database)) as discord_:
+        users = await open_nim(discord_, "en", locales=("de", "de"), game="monster-expedition", seed=5)
+        service = discord_.bot.service
+        game = find_game("monster-expedition")
+        for _ in range(60):  # play the first legal move until someone's move rolls dice
+            match = await current_match(discord_)
+            seat = game.to_act(match.state)[0]
+            user = next(u for u in users if u.id == match.user_at(seat).user_id)
+            await service.act(match.channel_id, user.id, game.legal_actions(match.state, seat)[0])
+            if (await service.store.events(match.id, last=1))[-1].draws:
+                break
+        else:
+            pytest.fail("no move rolled a die")
+        refused = (await discord_.command("game undo", user=user)).last
+        assert refused.ephemeral and refused.content == (
+            "Dein letzter Zug kann nicht zurückgenommen werden: ein Würfel wurde geworfen (bei diesem Zug). "
+            "Rückgängig geht nur, solange nichts Verdecktes oder Zufälliges ans Licht gekommen ist.")

@@ -1,13 +1,17 @@
 """Work that grows with a game runs off the event loop (issue 25): an export and /stats of a real game are built in
-the records worker process, and give what building them in the bot process gives."""
+the records worker process, which reads the database itself (the loop fetches no more rows for a long game or a
+long career), and give what building them in the bot process gives; the records and render workers run at a lower
+CPU priority than the bot, so the loop goes first when they want the same core."""
 
 from __future__ import annotations
 
 import json
 import multiprocessing
+import os
 import random
 from collections.abc import Awaitable
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -17,6 +21,8 @@ from bot.core import find_game
 from bot.features import history, stats
 from bot.service import GameService, Player
 from bot.store.engines import PostgresEngine, SqliteEngine
+from rendering import pool as pool_module
+from rendering.pool import RenderPool
 
 
 class CountingPool(ProcessPoolExecutor):
@@ -145,3 +151,44 @@ async def test_the_loop_fetches_no_more_rows_for_a_long_export_or_a_long_career(
         workers.close()
     assert found.per_game[0].played == 62  # the worker read and counted every finished game
     assert few == many <= 4
+
+
+async def test_the_records_worker_runs_at_a_lower_priority_than_the_bot() -> None:
+    """An export or a /stats in the worker must not take a core from the event loop on a small machine."""
+    try:
+        niceness = await workers.run(find_game("the-expedition"), os.nice, 0)
+    finally:
+        workers.close()
+    assert niceness == min(19, os.nice(0) + workers.WORKER_NICENESS)
+
+
+def _spawned_children() -> dict[int, int]:
+    """This process's spawned worker processes (pid: niceness), from /proc."""
+    found = {}
+    for task in Path("/proc/self/task").iterdir():
+        try:
+            children = (task / "children").read_text().split()
+        except OSError:  # a thread that ended meanwhile
+            continue
+        for pid in children:
+            try:
+                command = Path(f"/proc/{pid}/cmdline").read_bytes()
+            except OSError:
+                continue
+            if b"spawn_main" in command:
+                found[int(pid)] = os.getpriority(os.PRIO_PROCESS, int(pid))
+    return found
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="reads the worker processes from Linux's /proc")
+async def test_render_workers_run_at_a_lower_priority_than_the_bot() -> None:
+    """A board must not take a core from the event loop: the render pool's workers step back in priority."""
+    before = _spawned_children()
+    pool = RenderPool(workers=2)
+    try:
+        await pool.start()
+        started = {pid: nice for pid, nice in _spawned_children().items() if pid not in before}
+    finally:
+        pool.close()
+    assert len(started) == 2
+    assert set(started.values()) == {min(19, os.nice(0) + pool_module.WORKER_NICENESS)}

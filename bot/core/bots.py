@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from bot.core.protocol import JSON, Game
 from bot.core.rng import Rng
 from bot.core.seats import BOT_LEVELS
+from bot.i18n import Localized, Text, translate
 
 ONLY_MOVE = "it is the only legal move."
 UCT_C = 0.7  # exploration in [0, 1] rewards: lower than sqrt(2) because rewards are shaped, not just wins
@@ -43,6 +44,8 @@ class Decision:
 
     action: JSON
     reason: str
+    words: Localized | None = None
+    """The reason in every language, when the game gives it so (`/game hint` shows the reader's); else `reason`."""
 
 
 class GameBot(ABC):
@@ -122,15 +125,23 @@ def decide(game: Game, view: JSON, seat: int, level: str, rng: random.Random,
     return own if own is not None else ismcts(game, bot, view, seat, rng, budget)
 
 
-def explain(game: Game, view: JSON, seat: int, rng: random.Random) -> str:
-    """The normal bot's suggestion as a sentence, for `/game hint`."""
+def explain(game: Game, view: JSON, seat: int, rng: random.Random, language: str = "en") -> str:
+    """The normal bot's suggestion as a sentence, for `/game hint`, in the reader's `language` where the game words
+    its reasons in every language."""
     decision = decide(game, view, seat, "normal", rng)
-    reason = decision.reason.strip()
-    if reason == ONLY_MOVE:  # name the move: the buttons' label for it, as the player sees it
+    if decision.words is not None:
+        reason = decision.words[language].strip()
+    elif isinstance(decision.reason, Text):  # a reason worded in every language that reads as English text
+        reason = decision.reason(language).strip()
+    else:
+        reason = decision.reason.strip()
+    if decision.reason.strip() == ONLY_MOVE:  # name the move: the buttons' label for it, as the player sees it
         sample = bot_for(game).determinize(game, view, seat, rng)
         wanted = action_key(decision.action)
-        label = next((q.label for q in game.quick_actions(sample, seat) if action_key(q.action) == wanted), None)
-        reason = f"{label}: it is your only legal move." if label else "Play on: it is your only legal move."
+        label = next((q.label for q in game.quick_actions(sample, seat, language)
+                      if action_key(q.action) == wanted), None)
+        reason = (translate("bots.hint.only_move", language, label=label) if label
+                  else translate("bots.hint.play_on", language))
     if not reason.endswith((".", "!", "?")):
         reason += "."
     return reason[0].upper() + reason[1:]

@@ -68,10 +68,10 @@ def _decide(game_key: str, view: JSON, seat: int, level: str, seed: int, budget:
     return decide(find_game(game_key), view, seat, level, random.Random(seed), budget)
 
 
-def _hint(game_key: str, view: JSON, seat: int, seed: int) -> str:
+def _hint(game_key: str, view: JSON, seat: int, seed: int, language: str = "en") -> str:
     import bot.games  # noqa: F401
 
-    return explain(find_game(game_key), view, seat, random.Random(seed))
+    return explain(find_game(game_key), view, seat, random.Random(seed), language)
 
 
 async def think(game: Game, state: JSON, seat: int, user_id: int, seed: int,
@@ -86,11 +86,12 @@ async def think(game: Game, state: JSON, seat: int, user_id: int, seed: int,
                                       budget or LIVE_BUDGET)
 
 
-async def hint(game: Game, state: JSON, seat: int, seed: int) -> str:
-    """What the normal bot would do in `seat` and why, in a sentence (for `/game hint`; shown privately)."""
+async def hint(game: Game, state: JSON, seat: int, seed: int, language: str = "en") -> str:
+    """What the normal bot would do in `seat` and why, in a sentence in `language` (for `/game hint`; shown
+    privately)."""
     view = bot_view(game, state, seat)
     loop = asyncio.get_running_loop()
-    return await loop.run_in_executor(_executor(), _hint, game.key, view, seat, seed)
+    return await loop.run_in_executor(_executor(), _hint, game.key, view, seat, seed, language)
 
 
 @dataclass
@@ -317,5 +318,5 @@ async def hint_for(service: GameService, channel_id: int, user_id: int, language
     if seen.seat not in seen.game.to_act(seen.state):
         turn = Localized(en=seen.game.turn_text(seen.state, "en"), de=seen.game.turn_text(seen.state, "de"))
         raise NotYourTurn("community.hint.refuse.not_your_turn", turn=turn)
-    suggestion = await hint(seen.game, seen.state, seen.seat, move_seed(seen.match))
+    suggestion = await hint(seen.game, seen.state, seen.seat, move_seed(seen.match), language)
     return translate("community.hint.text", language, suggestion=suggestion)

@@ -14,7 +14,6 @@ import random
 import time
 
 from bot.core.bots import Budget, Decision, GameBot, action_key
-from bot.core.names import plural
 from bot.core.protocol import JSON, Game
 from bot.core.rng import Rng
 from bot.games.expeditions import policies
@@ -22,7 +21,9 @@ from bot.games.expeditions import queries as q
 from bot.games.expeditions.data import Components
 from bot.games.expeditions.engine import pending_options
 from bot.games.expeditions.game import ExpeditionsGame
-from bot.games.expeditions.views import card_name, location_label
+from bot.games.expeditions.text import amount, and_list, money
+from bot.games.expeditions.views import action_name, card_name, location_label
+from bot.i18n import LANGUAGES, Localized, translate, translate_plural
 
 SEARCHED_CHOICES = ("or", "take_card", "worker_colour", "location_benefit", "activate_adjacent", "boast", "upgrade",
                     "meld", "play", "vanquish", "solve", "discard", "trash", "card_destination", "rescue")
@@ -70,12 +71,17 @@ class ExpeditionsBot(GameBot):
         action = policies.greedy_action(game, state, seat, rng)
         comp = game.comp
         after = game.apply(state, seat, action, Rng(0, 0)).state
-        gains = _gains(comp, state["players"][seat], after["players"][seat])
-        # The rule of thumb's own figure (policies.estimate) means nothing to a player: say what the move brings.
-        brings = (f"bringing {_listed(gains)}" if gains else
-                  "setting up what comes next rather than gaining something at once")
-        return Decision(action, f"{describe_action(game, state, action)}: of the moves open now it does the most "
-                                f"for your money and stars, {brings}.")
+        before_me, after_me = state["players"][seat], after["players"][seat]
+
+        def reason(language: str) -> str:
+            # The rule of thumb's own figure (policies.estimate) means nothing to a player: say what it brings.
+            gains = _gains(comp, before_me, after_me, language)
+            brings = (translate("expeditions.hint.bringing", language, gains=and_list_commas(gains, language))
+                      if gains else translate("expeditions.hint.setting_up", language))
+            return translate("expeditions.hint.greedy", language, action=describe_action(game, state, action,
+                                                                                         language), brings=brings)
+
+        return Decision(action, reason("en"), _in_every_language(reason))
 
     def evaluate(self, game: Game, state: JSON) -> dict[int, float]:
         assert isinstance(game, ExpeditionsGame)
@@ -113,32 +119,49 @@ class ExpeditionsBot(GameBot):
                 break
         key = max(totals, key=lambda k: (totals[k], k))
         state = self.determinize(game, view, seat, rng)
-        return Decision(actions[key], f"{describe_action(game, state, actions[key])}: over {deals} sampled deals, "
-                                      f"the best plan for the rest of the turn starts with it.")
+
+        def reason(language: str) -> str:
+            return translate_plural("expeditions.hint.searched", deals, language,
+                                    action=describe_action(game, state, actions[key], language))
+
+        return Decision(actions[key], reason("en"), _in_every_language(reason))
 
 
-GAINS = (  # what a move can bring a player, in words: (the count before and after -> the words for a gain of n)
-    (lambda comp, p: q.score(comp, p), lambda n: f"${n} of final score"),
-    (lambda comp, p: p["stars"], lambda n: plural(n, "star")),
-    (lambda comp, p: p["power"], lambda n: f"{n} power"),
-    (lambda comp, p: p["guile"], lambda n: f"{n} guile"),
-    (lambda comp, p: p["map_tokens"], lambda n: plural(n, "map token")),
-    (lambda comp, p: len(p["quests"]), lambda n: plural(n, "quest") + " solved"),
-    (lambda comp, p: len(p["upgrades"]), lambda n: plural(n, "item") + " upgraded"),
-    (lambda comp, p: len(p["melds"]), lambda n: plural(n, "meteorite") + " melded"),
-    (lambda comp, p: q.corruption_count(p), lambda n: plural(n, "corruption token") + " vanquished"),
-    (lambda comp, p: q.workers_owned(p), lambda n: plural(n, "worker")),
-    (lambda comp, p: len(q.controlled(p)), lambda n: plural(n, "card")),
+def _in_every_language(reason: object) -> Localized:
+    """A hint's reason in every language (`reason(language)`), for the reader's language at /game hint."""
+    return Localized.from_mapping({language: reason(language) for language in LANGUAGES})  # type: ignore[operator]
+
+
+GAINS = (  # what a move can bring a player: (the count before and after -> the words for a gain of n)
+    (lambda comp, p: q.score(comp, p), lambda n, language: translate("expeditions.hint.gain_score", language,
+                                                                     money=money(n, language))),
+    (lambda comp, p: p["stars"], lambda n, language: translate_plural("expeditions.hint.gain_stars", n, language)),
+    (lambda comp, p: p["power"], lambda n, language: amount("power", n, language)),
+    (lambda comp, p: p["guile"], lambda n, language: amount("guile", n, language)),
+    (lambda comp, p: p["map_tokens"], lambda n, language: amount("map_token", n, language)),
+    (lambda comp, p: len(p["quests"]),
+     lambda n, language: translate_plural("expeditions.hint.gain_quests", n, language)),
+    (lambda comp, p: len(p["upgrades"]),
+     lambda n, language: translate_plural("expeditions.hint.gain_upgrades", n, language)),
+    (lambda comp, p: len(p["melds"]),
+     lambda n, language: translate_plural("expeditions.hint.gain_melds", n, language)),
+    (lambda comp, p: q.corruption_count(p),
+     lambda n, language: translate_plural("expeditions.hint.gain_corruption", n, language)),
+    (lambda comp, p: q.workers_owned(p),
+     lambda n, language: translate_plural("expeditions.hint.gain_workers", n, language)),
+    (lambda comp, p: len(q.controlled(p)),
+     lambda n, language: translate_plural("expeditions.hint.gain_cards", n, language)),
 )
 
 
-def _gains(comp: Components, before: JSON, after: JSON) -> list[str]:
+def _gains(comp: Components, before: JSON, after: JSON, language: str = "en") -> list[str]:
     """What a move brings the player, in words ("1 power", "$2 of final score"); losses are not told."""
-    return [words(gain) for count, words in GAINS if (gain := count(comp, after) - count(comp, before)) > 0]
+    return [words(gain, language) for count, words in GAINS if (gain := count(comp, after) - count(comp, before)) > 0]
 
 
-def _listed(parts: list[str]) -> str:
-    return parts[0] if len(parts) == 1 else f"{', '.join(parts[:-1])} and {parts[-1]}"
+def and_list_commas(parts: list[str], language: str = "en") -> str:
+    """"a, b and c" / "a, b und c"."""
+    return parts[0] if len(parts) == 1 else and_list([", ".join(parts[:-1]), parts[-1]], language)
 
 
 def _candidates(game: ExpeditionsGame, state: JSON, seat: int) -> list[JSON]:
@@ -151,30 +174,31 @@ def _candidates(game: ExpeditionsGame, state: JSON, seat: int) -> list[JSON]:
     return policies.top_level_actions(game, state, seat)
 
 
-def describe_action(game: ExpeditionsGame, state: JSON, action: JSON) -> str:
+def describe_action(game: ExpeditionsGame, state: JSON, action: JSON, language: str = "en") -> str:
     """An action as an instruction ("Move to location 7", "Play Lantern")."""
     kind = action["type"]
     comp = game.comp
     if kind == "cover":
-        return f"Cover {action['action']} and take the other two actions"
+        return translate("expeditions.hint.cover", language, action=action_name(action["action"], language))
     if kind == "refresh":
-        return "Refresh (cards and workers back, all three actions next turn)"
+        return translate("expeditions.hint.refresh", language)
     if kind == "move":
         space = state["spaces"].get(action["space"])
         if space is None:
-            return "Stay where you are"
+            return translate("expeditions.hint.stay", language)
         if not space["revealed"]:
-            return f"Move to the face-down location at {action['space']}"
-        return f"Move to {location_label(comp, space['tile'])}"
+            return translate("expeditions.hint.move_face_down", language, space=action["space"])
+        return translate("expeditions.hint.move", language, place=location_label(comp, space["tile"], language))
     if kind == "play":
-        return f"Play {card_name(comp, action['card'])}"
+        return translate("expeditions.option.play", language, card=card_name(comp, action["card"], language))
     if kind == "gather":
-        return "Gather the benefits of your location"
+        return translate("expeditions.hint.gather", language)
     if kind == "odin":
-        return "Trash a map token for $1" if action["gain"] == "coins" else f"Trash a map token for 1 {action['gain']}"
+        return translate("expeditions.hint.odin", language, amount=amount(action["gain"], 1, language))
     pending = state["turn"]["pending"]
-    labels = {o["id"]: o["label"] for o in pending_options(comp, state, pending)} if pending else {}
-    return f"Choose {labels.get(action.get('option'), action.get('option'))}"
+    labels = {o["id"]: o["label"] for o in pending_options(comp, state, pending, language)} if pending else {}
+    return translate("expeditions.hint.choose", language, option=labels.get(action.get("option"),
+                                                                            action.get("option")))
 
 
 BOT = ExpeditionsBot()

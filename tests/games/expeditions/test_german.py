@@ -327,3 +327,26 @@ def test_the_board_and_its_alt_text_are_german(players: int) -> None:
     with kit.recording() as drawn:
         render_board("expeditions", english)
     assert "Basecamp" in [text.text for text in drawn]
+
+
+def test_the_hint_is_worded_in_the_readers_language() -> None:
+    """/game hint: the normal computer player's move and why, for a German reader in German, for an English one as
+    before; the only legal move is named with its button's German label."""
+    import random
+
+    from bot.core.bots import bot_view, explain
+
+    state = german(4, 2)
+    chooser = Rng(4, 10**6)
+    hints: list[str] = []
+    for step in range(1, 60):
+        seat = GAME.to_act(state)[0]
+        view = bot_view(GAME, state, seat)
+        deutsch, english = explain(GAME, view, seat, random.Random(step), "de"), explain(GAME, view, seat,
+                                                                                        random.Random(step))
+        assert deutsch != english and english_left(english), (deutsch, english)
+        hints.append(deutsch)
+        state = GAME.apply(state, seat, chooser.choice(GAME.legal_actions(state, seat)), Rng(4, step)).state
+    assert_german(hints)
+    assert any("am meisten für dein Geld und deine Sterne" in h for h in hints)
+    assert any(h.endswith(": Das ist dein einziger erlaubter Zug.") for h in hints)

@@ -222,3 +222,12 @@ def test_a_german_result_in_whole_sentences() -> None:
         "waren vorbei. Automat 2: 3 Pkt. (3 aus Orten, 1 Markierung im Raster); Alice: 2 Pkt. (nur Expeditionen; 4 "
         "Ortspunkte nicht gezählt, 2 Markierungen im Raster); Automat 1: 2 Pkt. (2 aus Orten, 1 Markierung im "
         "Raster).")
+
+
+def test_a_wrong_number_of_players_is_refused_in_the_readers_language() -> None:
+    from bot.core.errors import LobbyError
+
+    with pytest.raises(LobbyError) as caught:
+        GAME.setup("abstract", ["Alice"], Rng(1, 0), {})
+    assert caught.value.text("de") == "The Expedition (Abstrakter Modus) ist für 2-3 Personen (erhalten: 1)."
+    assert caught.value.text("en") == "The Expedition Abstract Mode is for 2-3 players (got 1)."

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 import uuid
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import pytest
@@ -92,3 +92,19 @@ async def store(database: Path | str) -> AsyncIterator[Store]:
 @pytest.fixture
 async def service(store: Store) -> GameService:
     return install(GameService(store, renderer=tiny_png))
+
+
+@pytest.fixture
+def thread_bots(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """Computer players think in a thread with a small iteration budget (the process pool is tested elsewhere);
+    a module uses it with `pytestmark = pytest.mark.usefixtures("thread_bots")`."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from bot.core.bots import Budget
+    from bot.features import autoplay
+
+    monkeypatch.setattr(autoplay, "LIVE_BUDGET", Budget(seconds=5.0, iterations=15))
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        autoplay.use_executor(pool)
+        yield
+        autoplay.use_executor(None)

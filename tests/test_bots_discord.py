@@ -4,14 +4,11 @@ never pinged; a hint in private; a table of bots alone plays itself a board per 
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
 
 from bot.app import create_bot
-from bot.core.bots import Budget
 from bot.core.seats import bot_level, is_bot
 from bot.features import autoplay
 from bot.games.the_expedition import GAME
@@ -19,15 +16,7 @@ from bot.games.the_expedition.policies import greedy_action
 from bot.offline import DiscordHarness
 from tests.tables import current_match
 
-
-@pytest.fixture(autouse=True)
-def quick_bots(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    """Bots think in a thread with a small iteration budget here (the process pool is tested elsewhere)."""
-    monkeypatch.setattr(autoplay, "LIVE_BUDGET", Budget(seconds=5.0, iterations=15))
-    with ThreadPoolExecutor(max_workers=1) as pool:
-        autoplay.use_executor(pool)
-        yield
-        autoplay.use_executor(None)
+pytestmark = pytest.mark.usefixtures("thread_bots")  # computer players think in a thread, briefly
 
 
 async def test_one_person_and_two_bots_play_to_the_end_with_one_board_per_turn(database: Path) -> None:

@@ -7,8 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import copy
-from collections.abc import Iterator, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Sequence
 from datetime import timedelta
 from pathlib import Path
 
@@ -16,9 +15,7 @@ import pytest
 
 from bot.app import create_bot
 from bot.core import JSON, Applied, QuickAction, Rng, register
-from bot.core.bots import Budget
 from bot.core.seats import bot_level, is_bot
-from bot.features import autoplay
 from bot.features.community import pass_action
 from bot.offline import DiscordHarness, FakeUser, World
 from bot.service import Player
@@ -62,13 +59,7 @@ PASSING = register(PassingNim())
 register_renderer(PASSING.key, lambda view: tiny_png(PASSING.key, view))
 
 
-@pytest.fixture(autouse=True)
-def quick_bots(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    monkeypatch.setattr(autoplay, "LIVE_BUDGET", Budget(seconds=5.0, iterations=15))
-    with ThreadPoolExecutor(max_workers=1) as pool:
-        autoplay.use_executor(pool)
-        yield
-        autoplay.use_executor(None)
+pytestmark = pytest.mark.usefixtures("thread_bots")  # computer players think in a thread, briefly
 
 
 async def press_first(discord_: DiscordHarness, users: Sequence[FakeUser]) -> None:

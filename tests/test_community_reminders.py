@@ -7,29 +7,15 @@ message pinging only the player to move; restarts and concurrent passes never se
 from __future__ import annotations
 
 import asyncio
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
 
 from bot.app import create_bot
 from bot.offline import DiscordHarness, World
+from tests.clock import START, FakeClock
 from tests.tables import current_match, open_table, player_to_move
-
-START = datetime(2026, 3, 1, 9, 0, tzinfo=UTC)
-
-
-class FakeClock:
-    """The bot's time, moved by the test."""
-
-    def __init__(self, now: datetime = START) -> None:
-        self.now = now
-
-    def __call__(self) -> datetime:
-        return self.now
-
-    def advance(self, hours: float) -> None:
-        self.now += timedelta(hours=hours)
 
 
 def board(discord_: DiscordHarness):

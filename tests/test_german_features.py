@@ -10,48 +10,26 @@ from __future__ import annotations
 
 import io
 import re
-from collections.abc import Iterator
-from concurrent.futures import ThreadPoolExecutor
-from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
 
 from bot.app import create_bot
 from bot.core import find_game
-from bot.core.bots import Budget
-from bot.features import autoplay
 from bot.features.history import log_text, result_text
 from bot.features.undo import taken_back_text
 from bot.features.wording import duration_text, names_and
 from bot.i18n import translate
 from bot.offline import DiscordHarness, FakeUser
 from bot.service import Player
+from tests.clock import FakeClock
 from tests.language import english_left
 from tests.tables import current_match, player_to_move
 
-START = datetime(2026, 3, 1, 9, 0, tzinfo=UTC)
 NAMES = frozenset({"Alice", "Bob", "Carol", "Test", "Nim"})  # names and the test game's title are no English
 
 
-class FakeClock:
-    def __init__(self, now: datetime = START) -> None:
-        self.now = now
-
-    def __call__(self) -> datetime:
-        return self.now
-
-    def advance(self, hours: float) -> None:
-        self.now += timedelta(hours=hours)
-
-
-@pytest.fixture(autouse=True)
-def quick_bots(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    monkeypatch.setattr(autoplay, "LIVE_BUDGET", Budget(seconds=5.0, iterations=15))
-    with ThreadPoolExecutor(max_workers=1) as pool:
-        autoplay.use_executor(pool)
-        yield
-        autoplay.use_executor(None)
+pytestmark = pytest.mark.usefixtures("thread_bots")  # computer players think in a thread, briefly
 
 
 async def open_nim(discord_: DiscordHarness, language: str, players: int = 2, *, locales: tuple[str, ...] = (),

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -13,19 +11,10 @@ from openskill.models import PlackettLuce
 from bot.app import create_bot
 from bot.cli import main
 from bot.core import find_game
-from bot.core.bots import Budget
-from bot.features import autoplay
 from bot.offline import DiscordHarness, FakeUser
 from tests.tables import current_match, open_table
 
-
-@pytest.fixture(autouse=True)
-def quick_bots(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    monkeypatch.setattr(autoplay, "LIVE_BUDGET", Budget(seconds=5.0, iterations=15))
-    with ThreadPoolExecutor(max_workers=1) as pool:
-        autoplay.use_executor(pool)
-        yield
-        autoplay.use_executor(None)
+pytestmark = pytest.mark.usefixtures("thread_bots")  # computer players think in a thread, briefly
 
 
 async def take(discord_: DiscordHarness, user: FakeUser, count: int) -> None:

@@ -15,6 +15,8 @@ from bot.core.rng import Rng
 from bot.games.the_expedition.game import TheExpedition
 from bot.games.the_expedition.policies import greedy_action
 from bot.games.the_expedition.rules import final_scores, is_market, participant, step
+from bot.games.the_expedition.words import Words, listed, points, separated, toward
+from bot.i18n import LANGUAGES, Localized, Text
 
 
 class TheExpeditionBot(GameBot):
@@ -58,25 +60,30 @@ class TheExpeditionBot(GameBot):
         completed = [catalog.expedition(c) for c in mover["scored"]
                      if c not in participant(state, f"p{seat}")["scored"]]
         cards = state["market"] if is_market(state) else participant(state, f"p{seat}")["hand"]
-        aim = f" and expedition cards ({', '.join(catalog.expedition(c).name for c in cards)})" if cards else ""
         if action["type"] == "place":
             location = catalog.location(action["location"])
-            what = f"Place your explorer on {location.name} ({_points(location.points)})"
-            next_mark = location
+            what: Words = Text.of("expedition.hint.place", location=location.names, points=points(location.points))
+            # The rule of thumb's own figure (position_value) means nothing to a player, and in a solo game the
+            # Automations' turns that follow can make it fall: say what the move counts on instead.
+            ahead: Words = Text.of("expedition.hint.ahead_place")
         else:
             cell = participant(state, f"p{seat}")["cell"]
             target = step(cell, action["direction"])
             assert target is not None
             next_mark = catalog.location(state["grid"][target])
             here = catalog.location(state["grid"][cell])
-            what = f"Step {action['direction']} to {next_mark.name}, which marks {here.name} ({_points(here.points)})"
+            what = Text.of("expedition.hint.step", direction=toward(action["direction"]), target=next_mark.names,
+                           here=here.names, points=points(here.points))
+            ahead = Text.of("expedition.hint.ahead_step", target=next_mark.names, points=points(next_mark.points))
         if completed:
-            what += " and completes " + " and ".join(f"{c.name} ({_points(c.points)})" for c in completed)
-        # The rule of thumb's own figure (position_value) means nothing to a player, and in a solo game the
-        # Automations' turns that follow can make it fall: say what the move counts on instead.
-        ahead = "; you mark it when you step off" if action["type"] == "place" else \
-            f", counting {next_mark.name} ({_points(next_mark.points)}), which you mark when you leave it"
-        return Decision(action, f"{what}: of your legal moves it does the most for your points{aim}{ahead}.")
+            named = [Text.of("expedition.hint.named", name=c.names, points=points(c.points)) for c in completed]
+            what = Text.of("expedition.hint.completes", what=what, cards=listed(named))
+        if cards:
+            aim = separated([catalog.expedition(c).names for c in cards])
+            reason = Text.of("expedition.hint.best_with_cards", what=what, cards=aim, ahead=ahead)
+        else:
+            reason = Text.of("expedition.hint.best", what=what, ahead=ahead)
+        return Decision(action, reason("en"), Localized.from_mapping({lang: reason(lang) for lang in LANGUAGES}))
 
     def evaluate(self, game: Game, state: JSON) -> dict[int, float]:
         assert isinstance(game, TheExpedition)
@@ -86,10 +93,6 @@ class TheExpeditionBot(GameBot):
             best = max(float(scores[a["id"]]["total"]) for a in state["automations"])
             values = {seat: value - best for seat, value in values.items()}
         return values
-
-
-def _points(count: int) -> str:
-    return f"{count} point{'' if count == 1 else 's'}"
 
 
 _NO_DRAWS = Rng(0, 0)  # moves draw nothing after setup

@@ -19,12 +19,13 @@ import math
 import random
 import time
 from abc import ABC, abstractmethod
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from bot.core.protocol import JSON, Game
 from bot.core.rng import Rng
 from bot.core.seats import BOT_LEVELS
-from bot.i18n import Localized, Text, translate
+from bot.i18n import DEFAULT_LANGUAGE, LANGUAGES, Localized, translate
 
 ONLY_MOVE = "it is the only legal move."
 UCT_C = 0.7  # exploration in [0, 1] rewards: lower than sqrt(2) because rewards are shaped, not just wins
@@ -44,8 +45,17 @@ class Decision:
 
     action: JSON
     reason: str
+    """The reason in English (what logs and plain-string readers see)."""
     words: Localized | None = None
     """The reason in every language, when the game gives it so (`/game hint` shows the reader's); else `reason`."""
+
+    @classmethod
+    def worded(cls, action: JSON, reason: Callable[[str], str]) -> Decision:
+        """A decision whose reason the game words in every language: `reason(language)` (a Text is such a callable)
+        gives the sentence in it. The one way every game hands `/game hint` a reason for the reader's language.
+        A reason that is itself a string (Monster Expedition's WordedText) stays the `reason` as it is."""
+        words = Localized.from_mapping({language: reason(language) for language in LANGUAGES})
+        return cls(action, reason if isinstance(reason, str) else words[DEFAULT_LANGUAGE], words)
 
 
 class GameBot(ABC):
@@ -129,12 +139,7 @@ def explain(game: Game, view: JSON, seat: int, rng: random.Random, language: str
     """The normal bot's suggestion as a sentence, for `/game hint`, in the reader's `language` where the game words
     its reasons in every language."""
     decision = decide(game, view, seat, "normal", rng)
-    if decision.words is not None:
-        reason = decision.words[language].strip()
-    elif isinstance(decision.reason, Text):  # a reason worded in every language that reads as English text
-        reason = decision.reason(language).strip()
-    else:
-        reason = decision.reason.strip()
+    reason = (decision.words[language] if decision.words is not None else decision.reason).strip()
     if decision.reason.strip() == ONLY_MOVE:  # name the move: the buttons' label for it, as the player sees it
         sample = bot_for(game).determinize(game, view, seat, rng)
         wanted = action_key(decision.action)

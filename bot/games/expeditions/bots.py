@@ -23,7 +23,7 @@ from bot.games.expeditions.engine import pending_options
 from bot.games.expeditions.game import ExpeditionsGame
 from bot.games.expeditions.text import amount, and_list, money
 from bot.games.expeditions.views import action_name, card_name, location_label
-from bot.i18n import LANGUAGES, Localized, translate, translate_plural
+from bot.i18n import translate, translate_plural
 
 SEARCHED_CHOICES = ("or", "take_card", "worker_colour", "location_benefit", "activate_adjacent", "boast", "upgrade",
                     "meld", "play", "vanquish", "solve", "discard", "trash", "card_destination", "rescue")
@@ -81,7 +81,7 @@ class ExpeditionsBot(GameBot):
             return translate("expeditions.hint.greedy", language, action=describe_action(game, state, action,
                                                                                          language), brings=brings)
 
-        return Decision(action, reason("en"), _in_every_language(reason))
+        return Decision.worded(action, reason)
 
     def evaluate(self, game: Game, state: JSON) -> dict[int, float]:
         assert isinstance(game, ExpeditionsGame)
@@ -124,12 +124,7 @@ class ExpeditionsBot(GameBot):
             return translate_plural("expeditions.hint.searched", deals, language,
                                     action=describe_action(game, state, actions[key], language))
 
-        return Decision(actions[key], reason("en"), _in_every_language(reason))
-
-
-def _in_every_language(reason: object) -> Localized:
-    """A hint's reason in every language (`reason(language)`), for the reader's language at /game hint."""
-    return Localized.from_mapping({language: reason(language) for language in LANGUAGES})  # type: ignore[operator]
+        return Decision.worded(actions[key], reason)
 
 
 GAINS = (  # what a move can bring a player: (the count before and after -> the words for a gain of n)

@@ -56,7 +56,7 @@ class MonsterExpeditionBot(GameBot):
         state = self.determinize(game, view, seat, rng)
         seen = game.view(state, seat)
         action = strategies.choose(seen, "greedy", rng)
-        return Decision(action, _reason(seen, action))
+        return Decision.worded(action, _reason(seen, action))
 
     def search(self, game: Game, view: JSON, seat: int, rng: random.Random, budget: Budget) -> Decision | None:
         """The expectimax planner over the dice (standard games); the solo campaign keeps the shared search."""

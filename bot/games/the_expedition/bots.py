@@ -16,7 +16,7 @@ from bot.games.the_expedition.game import TheExpedition
 from bot.games.the_expedition.policies import greedy_action
 from bot.games.the_expedition.rules import final_scores, is_market, participant, step
 from bot.games.the_expedition.words import Words, listed, points, separated, toward
-from bot.i18n import LANGUAGES, Localized, Text
+from bot.i18n import Text
 
 
 class TheExpeditionBot(GameBot):
@@ -83,7 +83,7 @@ class TheExpeditionBot(GameBot):
             reason = Text.of("expedition.hint.best_with_cards", what=what, cards=aim, ahead=ahead)
         else:
             reason = Text.of("expedition.hint.best", what=what, ahead=ahead)
-        return Decision(action, reason("en"), Localized.from_mapping({lang: reason(lang) for lang in LANGUAGES}))
+        return Decision.worded(action, reason)
 
     def evaluate(self, game: Game, state: JSON) -> dict[int, float]:
         assert isinstance(game, TheExpedition)

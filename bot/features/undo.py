@@ -18,7 +18,7 @@ from bot import workers
 from bot.core import JSON, Game, GameOver, LobbyError, NotYourTurn, RuleError, find_game
 from bot.core.replay import RecordedStep, Replayer, Rewind, replay_line
 from bot.core.seats import is_bot
-from bot.i18n import Localized, Text, deferred, translate, translate_plural
+from bot.i18n import Localized, Text, deferred, in_language, translate, translate_plural
 from bot.store import EventColumns, EventRecord, MatchRecord, Store, UndoRequest, decode_event, reading
 from bot.table import UNDO_KIND, setup_of, steps_of
 
@@ -263,7 +263,8 @@ async def answer_undo(service: GameService, request_id: int, user_id: int, appro
         request = await service.store.approve_undo(request_id, user_id)
         assert request is not None
         if request.waiting_for:
-            waiting = ", ".join(str(_name(match, uid)) for uid in request.waiting_for)
+            # The request's words are the table's: a seat a computer took over is "Someone" / "Jemand" in them.
+            waiting = ", ".join(str(in_language(_name(match, uid), match.language)) for uid in request.waiting_for)
             return UndoResult(match, request, False, Text.of("undo.request.waiting", name=asker, waiting=waiting))
         moves, state = await _plan(service, match, request.user_id)
         if moves != request.moves:  # cannot happen at the same version; refuse rather than guess

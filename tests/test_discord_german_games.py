@@ -3,8 +3,8 @@
 Whole games the other German tests do not play: Monster Expedition (standard and the solo campaign), Expeditions
 solo, The Expedition's abstract and solo modes. Moves are the normal computer player's choice, submitted by the
 board's buttons where one offers it and by the game's slash command otherwise. Every public message (content,
-buttons, menus, alt text), and the German reader's /game mine and /game rules, must hold no English; an English
-table in the same server stays English."""
+buttons, menus, alt text), and the German reader's /game mine, /game hint and /game rules, must hold no English;
+an English table in the same server stays English."""
 
 from __future__ import annotations
 
@@ -16,7 +16,8 @@ import pytest
 
 from bot.app import create_bot
 from bot.core import find_game
-from bot.core.bots import bot_view, choose
+from bot.core.bots import bot_view, choose, explain
+from bot.core.rng import Rng
 from bot.offline import DiscordHarness, FakeUser
 from tests.language import english_left
 from tests.test_discord_mech import command_for
@@ -77,8 +78,11 @@ async def _play_to_the_end(discord_: DiscordHarness, game: Any, users: dict[int,
                                            user=user)
         assert replies.public(), [r.content for r in replies]
         texts += words_of(replies)
-        if step % 40 == 0:
+        if step % 40 == 0:  # the reader's private answers, at the table's turn: theirs, and a hint
             texts += words_of(await discord_.command("game mine", user=user))
+            if (await _match(discord_)).status == "active":
+                now = game.to_act((await _match(discord_)).state)[0]
+                texts += words_of(await discord_.command("game hint", user=users[now]))
     raise AssertionError(f"no end after {limit} moves")
 
 
@@ -124,3 +128,19 @@ async def test_a_whole_german_game_reads_german(database: Path, key: str, mode: 
         assert board.button_labels()[-2:] == ["Show mine", "Details"]
         rules = await discord_.command("game rules", user=carol, channel=english)
         assert english_left(" ".join(words_of(rules)))
+
+
+def test_the_expedition_hint_is_worded_for_the_reader() -> None:
+    """The Expedition's /game hint reason was English for every reader (found by the test above)."""
+    game = find_game("the-expedition")
+    state = game.setup("standard", ["a", "b"], Rng(3, 0), {})
+    seat = game.to_act(state)[0]
+    hints = {language: explain(game, bot_view(game, state, seat), seat, random.Random(1), language)
+             for language in ("en", "de")}
+    assert hints["de"] == (
+        "Setz deinen Entdecker auf Titan (2 Punkte): Von deinen erlaubten Zügen bringt dieser am meisten für deine "
+        "Punkte und deine Expeditionskarten (Große Reichweite, Gerade Strecke, Außenposten); markiert wird der Ort, "
+        "wenn du ihn verlässt.")
+    assert hints["en"] == (
+        "Place your explorer on Titan (2 points): of your legal moves it does the most for your points and "
+        "expedition cards (Wide Reach, Straight Route, Outposts); you mark it when you step off.")

@@ -12,9 +12,12 @@ import random
 from bot.core.bots import Decision, GameBot
 from bot.core.protocol import JSON, Game
 from bot.core.rng import Rng
+from bot.games.the_expedition.catalog import Expedition
 from bot.games.the_expedition.game import TheExpedition
 from bot.games.the_expedition.policies import greedy_action
 from bot.games.the_expedition.rules import final_scores, is_market, participant, step
+from bot.games.the_expedition.words import listed, points, separated, toward, worded
+from bot.i18n import LANGUAGES, Localized, Text, deferred, translate
 
 
 class TheExpeditionBot(GameBot):
@@ -58,25 +61,39 @@ class TheExpeditionBot(GameBot):
         completed = [catalog.expedition(c) for c in mover["scored"]
                      if c not in participant(state, f"p{seat}")["scored"]]
         cards = state["market"] if is_market(state) else participant(state, f"p{seat}")["hand"]
-        aim = f" and expedition cards ({', '.join(catalog.expedition(c).name for c in cards)})" if cards else ""
-        if action["type"] == "place":
-            location = catalog.location(action["location"])
-            what = f"Place your explorer on {location.name} ({_points(location.points)})"
-            next_mark = location
-        else:
+        here = next_mark = catalog.location(action["location"]) if action["type"] == "place" else None
+        direction = ""
+        if action["type"] == "move":
             cell = participant(state, f"p{seat}")["cell"]
             target = step(cell, action["direction"])
             assert target is not None
             next_mark = catalog.location(state["grid"][target])
             here = catalog.location(state["grid"][cell])
-            what = f"Step {action['direction']} to {next_mark.name}, which marks {here.name} ({_points(here.points)})"
-        if completed:
-            what += " and completes " + " and ".join(f"{c.name} ({_points(c.points)})" for c in completed)
-        # The rule of thumb's own figure (position_value) means nothing to a player, and in a solo game the
-        # Automations' turns that follow can make it fall: say what the move counts on instead.
-        ahead = "; you mark it when you step off" if action["type"] == "place" else \
-            f", counting {next_mark.name} ({_points(next_mark.points)}), which you mark when you leave it"
-        return Decision(action, f"{what}: of your legal moves it does the most for your points{aim}{ahead}.")
+            direction = action["direction"]
+        assert here is not None and next_mark is not None
+
+        def reason(language: str) -> str:
+            # The rule of thumb's own figure (position_value) means nothing to a player, and in a solo game the
+            # Automations' turns that follow can make it fall: say what the move counts on instead.
+            aim = translate("expedition.hint.aim", language, cards=worded(
+                separated([catalog.expedition(c).names for c in cards]), language)) if cards else ""
+            if action["type"] == "place":
+                move = translate("expedition.hint.place", language, location=here.names[language],
+                                 points=worded(points(here.points), language))
+            else:
+                move = translate("expedition.hint.step", language, direction=worded(toward(direction), language),
+                                 target=next_mark.names[language], here=here.names[language],
+                                 points=worded(points(here.points), language))
+            if completed:
+                done = worded(listed([_card_points(card) for card in completed]), language)
+                move = translate("expedition.hint.completes", language, move=move, cards=done)
+            if action["type"] == "place":
+                return translate("expedition.hint.reason_place", language, move=move, aim=aim)
+            return translate("expedition.hint.reason_step", language, move=move, aim=aim,
+                             target=next_mark.names[language], points=worded(points(next_mark.points), language))
+
+        words = Localized.from_mapping({language: reason(language) for language in LANGUAGES})
+        return Decision(action, words.en, words)
 
     def evaluate(self, game: Game, state: JSON) -> dict[int, float]:
         assert isinstance(game, TheExpedition)
@@ -88,8 +105,9 @@ class TheExpeditionBot(GameBot):
         return values
 
 
-def _points(count: int) -> str:
-    return f"{count} point{'' if count == 1 else 's'}"
+def _card_points(card: Expedition) -> Text:
+    """ "Rich Claims (4 points)" / "Reiche Funde (4 Punkte)": an expedition card a move completes."""
+    return Text.of(deferred("expedition.hint.card_points"), card=card.names, points=points(card.points))
 
 
 _NO_DRAWS = Rng(0, 0)  # moves draw nothing after setup

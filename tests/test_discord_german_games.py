@@ -16,8 +16,7 @@ import pytest
 
 from bot.app import create_bot
 from bot.core import find_game
-from bot.core.bots import bot_view, choose, explain
-from bot.core.rng import Rng
+from bot.core.bots import bot_view, choose
 from bot.offline import DiscordHarness, FakeUser
 from tests.language import english_left
 from tests.test_discord_mech import command_for
@@ -129,18 +128,3 @@ async def test_a_whole_german_game_reads_german(database: Path, key: str, mode: 
         rules = await discord_.command("game rules", user=carol, channel=english)
         assert english_left(" ".join(words_of(rules)))
 
-
-def test_the_expedition_hint_is_worded_for_the_reader() -> None:
-    """The Expedition's /game hint reason was English for every reader (found by the test above)."""
-    game = find_game("the-expedition")
-    state = game.setup("standard", ["a", "b"], Rng(3, 0), {})
-    seat = game.to_act(state)[0]
-    hints = {language: explain(game, bot_view(game, state, seat), seat, random.Random(1), language)
-             for language in ("en", "de")}
-    assert hints["de"] == (
-        "Setz deinen Entdecker auf Titan (2 Punkte): Von deinen erlaubten Zügen bringt dieser am meisten für deine "
-        "Punkte und deine Expeditionskarten (Große Reichweite, Gerade Strecke, Außenposten); markiert wird der Ort, "
-        "wenn du ihn verlässt.")
-    assert hints["en"] == (
-        "Place your explorer on Titan (2 points): of your legal moves it does the most for your points and "
-        "expedition cards (Wide Reach, Straight Route, Outposts); you mark it when you step off.")

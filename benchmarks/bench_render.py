@@ -5,7 +5,9 @@ measured side by side in this run.
     python benchmarks/bench_render.py --write DIR      # also save the README pictures (and each at phone size)
     python benchmarks/bench_render.py --language de    # the same matches with German boards
 
-Each game and mode is played from a fixed seed with legal moves; the benchmark takes 7 consecutive boards from the
+Each game and mode is played with legal moves from a fixed seed of its own (`--seed`, the next for the next match:
+two modes played from one seed can be the same match, whose boards the other's would find in the caches); the
+benchmark takes 7 consecutive boards from the
 middle of each match and its last 3 (the final board among them). Boards are drawn in turn across the matches (one
 board of each, then the next of each), as a render worker serving many channels does, so no cache is warm for one
 image only. Each pass starts with every rendering cache empty (fonts loaded, as a worker's start does) and draws
@@ -93,7 +95,7 @@ def cases(seed: int, language: str = "en") -> list[Case]:
         module = importlib.import_module(f"rendering.{game.key.replace('-', '_')}")
         for mode in game.modes:
             for players in COUNTS.get((game.key, mode.key), (mode.min_players,)):
-                states = play(game, mode.key, players, seed)
+                states = play(game, mode.key, players, seed + len(out))
                 middle = max(0, min(len(states) // 2, len(states) - MIDDLE - END))
                 picked = list(range(middle, middle + MIDDLE)) + list(range(len(states) - END, len(states)))
                 labels = [f"mid+{i}" for i in range(MIDDLE)] + [f"end-{END - 1 - i}" for i in range(END)]

@@ -72,8 +72,9 @@ KEPT_CACHES = frozenset({"font", "_font", "_drawable_codepoints", "_drawable_cha
 """What a render worker loads once at its start and never drops: the font faces, the characters they draw, the
 hyphenation patterns and the boards' palette."""
 OWN_CACHES = ("rendering.expeditions._SPACES", "rendering.expeditions._LAYERS", "rendering.kit._INKS",
-              "rendering.kit._SPARES")
-"""The renderers' own bounded caches (dicts rather than lru caches) and the recycled canvases."""
+              "rendering.kit._SPARES", "rendering.png._BANDS", "rendering.png._ROWS")
+"""The renderers' own bounded caches (dicts rather than lru caches), the recycled canvases and the compressed
+bands of earlier boards."""
 
 
 def clear_caches() -> None:

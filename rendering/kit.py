@@ -25,6 +25,8 @@ from typing import Any
 import pyphen
 from PIL import Image, ImageColor, ImageDraw, ImageFont
 
+from rendering import png
+
 # Okabe-Ito, the colour-blind-safe palette.
 ORANGE = "#E69F00"
 SKY_BLUE = "#56B4E9"
@@ -1169,8 +1171,9 @@ def compress_board(indexed: Image.Image) -> bytes:
 
 def encode_board(image: Image.Image) -> bytes:
     """A public board's PNG: in the boards' fixed palette (flat colours and anti-aliased text look the same, and
-    it compresses to a third of the bytes of RGB)."""
-    return compress_board(board_indexed(image))
+    it compresses to a third of the bytes of RGB), compressed in bands of rows that earlier boards' bands are
+    reused for (rendering/png.py: consecutive boards of a match share most of their rows)."""
+    return png.encode(board_indexed(image), BOARD_COMPRESSION)
 
 
 def clip_alt(parts: Sequence[str], limit: int = 1000) -> str:

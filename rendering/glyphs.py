@@ -4,7 +4,6 @@ Discord draws emoji itself."""
 
 from __future__ import annotations
 
-import json
 import re
 from functools import lru_cache
 from typing import Any
@@ -14,7 +13,6 @@ from fontTools.ttLib import TTFont
 from rendering.kit import font_paths
 
 _SPACES = re.compile(r"[ \t]{2,}")
-_NON_ASCII = re.compile(r"[^\x00-\x7f]")
 _INVISIBLE = {0x200D, 0xFE0E, 0xFE0F}  # zero-width joiner and emoji/text variation selectors
 
 
@@ -47,14 +45,35 @@ def _drawable_characters() -> frozenset[str]:
 def drawable_view(value: Any) -> Any:
     """A view with every string value made drawable (keys are the game's own identifiers).
 
-    Almost every view is drawable already: one look at its JSON text says so, and the view is used as it is."""
-    try:
-        text = json.dumps(value, ensure_ascii=False, check_circular=False)
-    except (TypeError, ValueError, RecursionError):
-        return _drawable_view(value)
-    if text.isascii() or _drawable_characters().issuperset(_NON_ASCII.findall(text)):
-        return value  # (printable ASCII is drawable; JSON escapes control characters)
+    Almost every view is drawable already: its strings are ASCII (which Python knows of a string without reading
+    it) or hold only characters the fonts have, and the view is used as it is."""
+    unusual: list[str] = []
+    _non_ascii(value, unusual)
+    if not unusual or _drawable_characters().issuperset("".join(unusual)):
+        return value
     return _drawable_view(value)
+
+
+_CONTAINERS = frozenset({dict, list, tuple})
+_PLAIN = frozenset({int, float, bool, type(None)})
+
+
+def _non_ascii(value: Any, found: list[str]) -> None:
+    """Every string in `value` (dict values, list and tuple items, at any depth) with a character past ASCII."""
+    if isinstance(value, str):
+        if not value.isascii():
+            found.append(value)
+        return
+    items = value.values() if isinstance(value, dict) else value if isinstance(value, list | tuple) else ()
+    for item in items:
+        kind = type(item)
+        if kind is str:
+            if not item.isascii():
+                found.append(item)
+        elif kind in _CONTAINERS:
+            _non_ascii(item, found)
+        elif kind not in _PLAIN:
+            _non_ascii(item, found)  # (a subclass of str, dict, list or tuple; anything else holds no text)
 
 
 def _drawable_view(value: Any) -> Any:

@@ -80,7 +80,7 @@ bands of earlier boards."""
 def clear_caches() -> None:
     """Every rendering cache empty but the fonts, as in a freshly started worker before its warm-up (benchmarks and
     tests start from here)."""
-    for name in ("kit", "glyphs", "the_expedition", "monster_expedition", "expeditions"):
+    for name in ("kit", "glyphs", "wording", "the_expedition", "monster_expedition", "expeditions"):
         module = importlib.import_module(f"{__name__}.{name}")
         for attribute in dir(module):
             function = getattr(module, attribute)

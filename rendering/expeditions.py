@@ -14,9 +14,10 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from bot.i18n import deferred, translate, translate_plural
+from bot.i18n import deferred
 from rendering import kit
 from rendering.caches import LruCache, footprint
+from rendering.wording import translate, translate_plural
 
 HEX_R = 74
 HEX_W = math.sqrt(3) * HEX_R

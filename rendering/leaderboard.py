@@ -10,8 +10,8 @@ from typing import Any
 
 from babel.numbers import format_decimal
 
-from bot.i18n import translate, translate_plural
 from rendering import kit
+from rendering.wording import translate, translate_plural
 
 ROW_H = 54
 GAP = 14

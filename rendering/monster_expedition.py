@@ -8,8 +8,9 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from bot.i18n import DEFAULT_LANGUAGE, counted, deferred, language_of, translate, translate_plural
+from bot.i18n import DEFAULT_LANGUAGE, counted, deferred, language_of
 from rendering import kit
+from rendering.wording import translate, translate_plural
 
 REGION_COLOURS = {"aerie": kit.YELLOW, "depths": kit.BLUE, "forest": kit.BLUISH_GREEN, "all": kit.REDDISH_PURPLE}
 REGION_INK = {"aerie": kit.INK_DARK, "depths": kit.INK, "forest": kit.INK_DARK, "all": kit.INK_DARK}

@@ -10,7 +10,6 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from bot.i18n import translate, translate_plural
 from rendering import kit
 from rendering.caches import lru_bytes
 from rendering.kit import (
@@ -34,6 +33,7 @@ from rendering.kit import (
     text_width,
     wrap,
 )
+from rendering.wording import translate, translate_plural
 
 View = dict[str, Any]
 

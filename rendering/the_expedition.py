@@ -550,8 +550,12 @@ CACHED_GRID_BYTES = 6 << 20
 a worker draws every match its bot hosts, so the grids of matches long over must go."""
 
 
+Tiles = tuple[tuple[str, str, int, str], ...]
+"""A match's nine tiles in cell order: (name, kind, points, rule) each."""
+
+
 @lru_bytes(CACHED_GRID_BYTES)
-def _p_grid(tiles: tuple[tuple[str, str, int, str], ...]) -> kit.Face:
+def _p_grid(tiles: Tiles) -> kit.Face:
     """The whole empty grid of a match (its nine tiles never move during the match), built once and copied."""
     image = kit.new_layer((P_W, P_H), BACKGROUND)
     with kit.building(image) as drawn:
@@ -619,17 +623,18 @@ def _p_piece_face(style: PlayerStyle, explorer: bool) -> kit.Face:
     return kit.piece_face("pawn" if explorer else "cube", 2 * PIECE_HALF - 6, style)
 
 
-def _p_draw_grid(draw: kit.Draw, view: View) -> None:
+def _p_draw_grid(draw: kit.Draw, view: View, tiles: Tiles) -> None:
     legal = {move["to_cell"]: move["direction"] for move in view["legal_moves"]}
     free = set(view.get("empty_cells", []))
     for entry in view["grid"]:
-        x0, _, x1, y1 = _p_box(entry["cell"])
+        x0, y0, x1, y1 = _p_box(entry["cell"])
         cell = entry["cell"]
-        markers = [s for s in (style_of(view, o) for o in entry["markers"]) if s is not None]
-        explorers = [s for s in (style_of(view, o) for o in entry["explorers"]) if s is not None]
+        markers = tuple(s for s in (style_of(view, o) for o in entry["markers"]) if s is not None)
+        explorers = tuple(s for s in (style_of(view, o) for o in entry["explorers"]) if s is not None)
         crowded = len(markers) + len(explorers) > 2  # the second and third explorers go up a row
         label = (translate("expedition.board.go", lang(view), arrow=ARROWS[legal[cell]]) if cell in legal
                  else translate("expedition.board.free", lang(view)) if cell in free else "")
+        spot, anchor = (0.0, 0.0), ""
         if label:  # between the markers and the explorers, or above the markers when the bottom row is full
             low = explorers[:1] if crowded else explorers
             free_left, free_right = x0 + 2 + 40 * len(markers), x1 - 2 - 42 * len(low)
@@ -641,15 +646,11 @@ def _p_draw_grid(draw: kit.Draw, view: View) -> None:
                 spot, anchor = (x1 - 6, y1 - 64), "rm"
             else:
                 spot, anchor = (x0 + 6, y1 - 64), "lm"
-            draw.text(spot, label, font=font(BIG, "bold"), fill=GOOD_TEXT, anchor=anchor)
-        for index, style in enumerate(markers):  # cubes: square plates along the bottom left, oldest first
-            _p_piece(draw._image, (x0 + 22 + index * 40, y1 - 22), style, explorer=False)
-        for index, style in enumerate(explorers):  # explorers, standing figures, along the bottom right
-            cx = x1 - 22 - index * 42
-            cy = y1 - 22 - (40 if crowded and index >= 1 else 0)
-            if crowded and index >= 1:
-                cx = x1 - 22 - (index - 1) * 42
-            _p_piece(draw._image, (cx, cy), style, explorer=True)
+        if not (label or markers or explorers):
+            continue  # the grid layer shows the bare tile
+        face = _p_cell(tiles, kit.in_palette(P_W), (x0, y0, x1, y1), label, (spot[0] - x0, spot[1] - y0), anchor,
+                       markers, explorers, crowded)
+        kit.paste(draw._image, face, (x0, y0))
     # Every step of the latest action (a solo turn: the player's, then each Automation's), so the arrows show what
     # the header tells; steps across the same border sit side by side.
     crossings: dict[frozenset[int], int] = {}
@@ -683,6 +684,37 @@ def _and(view: View, names: list[str]) -> str:
 
 def _p_cards(cards: list[View]) -> str:
     return ", ".join(f"{card['name']} {card['points']}" for card in cards)
+
+
+CACHED_CELLS_BYTES = 3 << 20
+"""Grid cells with their pieces and label (30 KB each, in the boards' palette): a move changes two or three of the
+nine, so most of a board's cells are pasted as the board before had them."""
+
+
+@lru_bytes(CACHED_CELLS_BYTES)
+def _p_cell(tiles: Tiles, in_palette: bool, box: tuple[int, int, int, int], label: str, spot: tuple[float, float],
+            anchor: str, markers: tuple[PlayerStyle, ...], explorers: tuple[PlayerStyle, ...], crowded: bool
+            ) -> kit.Face:
+    """One cell of the grid as a board shows it: its tile (from the match's grid layer) with the markers along the
+    bottom left, the explorers along the bottom right and the label at `spot` (from the cell's corner). Drawn as it
+    would be on the board: every piece and word lies inside the cell, and the cell's corner is at even pixels, so
+    rounding puts them on the same pixels."""
+    x0, y0, x1, y1 = box
+    image = _p_grid(tiles).image.crop(box)  # (in the palette or not, as `in_palette` says: a key of its own)
+    with kit.building(image) as drawn:
+        draw = kit.Draw(image)
+        if label:
+            draw.text(spot, label, font=font(BIG, "bold"), fill=GOOD_TEXT, anchor=anchor)
+        width, height = x1 - x0, y1 - y0
+        for index, style in enumerate(markers):  # cubes: square plates along the bottom left, oldest first
+            _p_piece(image, (22 + index * 40, height - 22), style, explorer=False)
+        for index, style in enumerate(explorers):  # explorers, standing figures, along the bottom right
+            cx = width - 22 - index * 42
+            cy = height - 22 - (40 if crowded and index >= 1 else 0)
+            if crowded and index >= 1:
+                cx = width - 22 - (index - 1) * 42
+            _p_piece(image, (cx, cy), style, explorer=True)
+    return kit.Face(image, drawn)
 
 
 def _p_draw_side(draw: kit.Draw, view: View) -> int:
@@ -861,7 +893,7 @@ def render_image(view: View) -> Image.Image:
     kit.replay(grid)
     draw = kit.Draw(image)
     kit.phone_header(draw, P_W, _p_headline(view), view["last_move"] or "", _p_turn_style(view))
-    _p_draw_grid(draw, view)
+    _p_draw_grid(draw, view, tiles)
     bottom = _p_draw_side(draw, view)
     if bottom <= P_LEGEND_TOP:  # (a final board's scores may need the room)
         _p_legend(image, draw, view, P_LEGEND_TOP)

@@ -90,15 +90,17 @@ def encode(image: Image.Image, level: int) -> bytes:
     compressor = None
     segments = [_ZLIB_HEADER]
     adler = 1
+    view = memoryview(data)
     for start in range(0, len(data), step):
-        rows = data[start:start + step]
+        rows = view[start:start + step]  # (no copy: a band is copied only to be kept)
         checksum = zlib.adler32(rows)
         key = (checksum, len(rows), width)
         band = _BANDS.get(key)
-        if band is None or band[0] != rows:
+        if band is None or not data.startswith(band[0], start):
             if compressor is None:
                 compressor = zlib.compressobj(level, zlib.DEFLATED, -zlib.MAX_WBITS)
-            band = (rows, compressor.compress(rows) + compressor.flush(zlib.Z_FULL_FLUSH))
+            kept = bytes(rows)
+            band = (kept, compressor.compress(kept) + compressor.flush(zlib.Z_FULL_FLUSH))
             _BANDS.put(key, band)
         segments.append(band[1])
         adler = _adler_combined(adler, checksum, len(rows))

@@ -392,12 +392,14 @@ def _ink(draw: ImageDraw.ImageDraw, fill: Any) -> int:
     return ink
 
 
-LINES_KEPT = 2048
-"""Lines and wrapped texts kept per cache (~1 KB each with what they hold): more than a few boards of every live
-match; a line seen again after that is laid out again from cached words (tens of microseconds)."""
-NEW_WORDS_KEPT = 4096
-"""Word masks kept besides the warmed vocabulary (~1.2 KB each: ~5 MB): the words a match brings, above all its
-players' names in a few faces each. A word dropped and seen again is rasterised again (50-150 µs)."""
+LINES_KEPT = 1024
+"""Lines and wrapped texts kept per cache (~1 KB each with what they hold): the labels every board draws and a
+few boards of each live match; a line seen again after that is laid out again from cached words (tens of
+microseconds)."""
+NEW_WORDS_KEPT = 2048
+"""Word masks kept besides the warmed vocabulary (~1.2 KB each: ~2.5 MB), twice as many widths: the words a match
+brings, above all its players' names in a few faces each. A word dropped and seen again is rasterised again
+(50-150 µs). With these bounds a worker's text caches are full after ~150 matches of each game (issue 25)."""
 
 
 @lru_cache(maxsize=LINES_KEPT)
@@ -786,7 +788,7 @@ def _word_width(word: str, size: int, weight: str) -> float:
     return face.getlength(word)
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=NEW_WORDS_KEPT)
 def measure(text: str, size: int, weight: str = "regular") -> int:
     """Text width in px as `Draw.text` lays it out (word by word), cached per process: the same names and labels
     come back on every board of a match, and a new sentence is measured from words already measured."""

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.core.rng import Rng
-from bot.i18n import Text
+from bot.i18n import Localized, Text, in_language
 
 JSON = dict[str, Any]
 """A JSON-compatible mapping: states, actions, events and views are all of this shape."""
@@ -34,7 +34,13 @@ class Mode:
     title: str
     min_players: int
     max_players: int
-    summary: str
+    summary: str | Text | Localized
+    """What sets the mode apart, in one sentence, for the lobby, /game rules and the mode choices of /game new: a
+    Text (a catalogue message) or a Localized is worded in the reader's language, a plain str shown as it is."""
+
+    def summary_in(self, language: str = "en") -> str:
+        """The summary in `language` ("en" or "de")."""
+        return str(in_language(self.summary, language))
 
 
 @dataclass(frozen=True)

@@ -10,6 +10,7 @@ import pytest
 import bot.games  # noqa: F401  (registers every game)
 from bot.app import create_bot
 from bot.core import all_games, find_game
+from bot.core.errors import LobbyError
 from bot.offline import DiscordHarness
 from bot.service import GameService
 from tests.language import english_left
@@ -100,3 +101,31 @@ async def test_every_solo_and_german_rules_answer_fits_one_embed(database: Path,
         await discord_.command("game new", {"game": key, "mode": mode.key, "language": "de"}, user=alice)
         rules = (await discord_.command("game rules", user=alice)).last.embed["description"]
         assert rules.endswith(game.rules_text(mode.key, "de")) and mode.summary_in("de") in rules
+
+
+async def test_an_unknown_mode_is_refused_in_the_readers_language(database: Path) -> None:
+    async with DiscordHarness(create_bot(database)) as discord_:
+        alice, bob = discord_.user("alice", locale="de"), discord_.user("bob")
+        refused = (await discord_.command("game new", {"game": "the-expedition", "mode": "blitz"}, user=alice)).last
+        assert refused.ephemeral and refused.content == (
+            "The Expedition hat keinen Modus „blitz“. Wähle einen von: standard, abstract, solo, solo-hard.")
+        refused = (await discord_.command("game new", {"game": "the-expedition", "mode": "blitz"}, user=bob)).last
+        assert refused.content == (
+            "The Expedition has no mode called 'blitz'. Choose one of: standard, abstract, solo, solo-hard.")
+        with pytest.raises(LobbyError):  # nothing was opened
+            await discord_.bot.service.current(discord_.default_channel.id)  # type: ignore[attr-defined]
+
+        admin = discord_.user("admin", locale="de", manage_guild=True)
+        choices = await discord_.autocomplete("settings mode", {"game": "monster-expedition", "mode": ""},
+                                              focused="mode", user=admin)
+        assert [choice["name"] for choice in choices] == ["Standard (2–4 Spieler)", "Solokampagne (1 Spieler)"]
+
+
+def test_an_unknown_game_and_a_generic_chance_are_worded_for_the_reader() -> None:
+    with pytest.raises(LobbyError) as refused:
+        find_game("schach")
+    assert refused.value.text("de").startswith("Es gibt kein Spiel namens „schach“. Die Spiele: expeditions, ")
+    assert refused.value.text("en").startswith("There is no game called 'schach'. The games are: expeditions, ")
+    game = find_game("the-expedition")  # its moves draw nothing, so an undo refusal words the default
+    assert game.chance_text([], "de") == "ein Würfel wurde geworfen oder eine Karte gemischt"
+    assert game.chance_text([], "en") == "a die was rolled or a card was shuffled"

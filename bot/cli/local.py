@@ -11,7 +11,7 @@ import datetime
 import shlex
 import sys
 import tempfile
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
 
@@ -84,10 +84,15 @@ class LocalTable:
         return " ".join(path), node, rest
 
     @staticmethod
-    def _convert(parameter: app_commands.Parameter, text: str) -> Any:
+    def _convert(parameter: app_commands.Parameter, text: str, shown: Callable[[str], str | None] = lambda _: None) \
+            -> Any:
+        """`text` as the option's value; a choice by its value or its name, in English or as the players' Discord
+        shows it (`shown`: "Horst (gelber Würfel)"), with or without the "(…)"."""
         if parameter.choices:
             for choice in parameter.choices:
-                if same_name(text, str(choice.value)) or same_name(text, choice.name):
+                names = [choice.name, shown(choice.name) or choice.name]
+                names += [name.split(" (")[0] for name in names]
+                if same_name(text, str(choice.value)) or any(same_name(text, name) for name in names):
                     return choice.value
             allowed = ", ".join(str(c.value) for c in parameter.choices)
             raise HarnessError(f"{parameter.display_name} must be one of: {allowed}")
@@ -142,7 +147,7 @@ class LocalTable:
             local = self._local(choice_message_id(choice.name))
             if local and same_name(text, local):
                 return choice.value
-        return self._convert(parameter, text)
+        return self._convert(parameter, text, lambda name: self._local(choice_message_id(name)))
 
     # ------------------------------------------------------------------------------------------- output
 

@@ -73,9 +73,11 @@ class Case:
         return f"{self.game.key} {self.mode} {self.players}p"
 
 
-def play(game: Game, mode: str, players: int, seed: int) -> list[JSON]:
-    """Every state of one match played with seeded random legal moves, from setup to the end."""
-    state = game.setup(mode, [f"Player {i + 1}" for i in range(players)], Rng(seed, 0), {"profiles": [{}] * players})
+def play(game: Game, mode: str, players: int, seed: int, language: str = "en") -> list[JSON]:
+    """Every state of one match played with seeded random legal moves, from setup to the end, at a table of the
+    language given (a game may keep it in its state, as the service's setup options give it: Expeditions does)."""
+    options = {"profiles": [{}] * players, "language": language}
+    state = game.setup(mode, [f"Player {i + 1}" for i in range(players)], Rng(seed, 0), options)
     states = [state]
     chooser = Rng(seed, 10**6)
     step = 0
@@ -93,7 +95,7 @@ def cases(seed: int, language: str = "en") -> list[Case]:
         module = importlib.import_module(f"rendering.{game.key.replace('-', '_')}")
         for mode in game.modes:
             for players in COUNTS.get((game.key, mode.key), (mode.min_players,)):
-                states = play(game, mode.key, players, seed)
+                states = play(game, mode.key, players, seed, language)
                 middle = max(0, min(len(states) // 2, len(states) - MIDDLE - END))
                 picked = list(range(middle, middle + MIDDLE)) + list(range(len(states) - END, len(states)))
                 labels = [f"mid+{i}" for i in range(MIDDLE)] + [f"end-{END - 1 - i}" for i in range(END)]

@@ -100,7 +100,7 @@ def spying(seen: Callable[[Key], None], *, new_only: bool = False) -> Iterator[N
 def boards(game: Any, mode: str, players: int, seed: int) -> Iterator[Callable[[], Any]]:
     """Every public board of one match, as a drawing (the image, no PNG encoding)."""
     module = importlib.import_module(f"rendering.{game.key.replace('-', '_')}")
-    for state in play(game, mode, players, seed):
+    for state in play(game, mode, players, seed, LANGUAGE[0]):
         view = drawable_view({**game.view(state, None), "language": LANGUAGE[0]})
         yield lambda view=view: module.render_image(view)
 

@@ -37,7 +37,7 @@ from bot.core import (
 from bot.core.bots import action_key
 from bot.core.datafiles import data_root
 from bot.core.replay import replay
-from bot.core.seats import bot_level, is_bot
+from bot.core.seats import bot_level, is_bot, taken_over_name
 from bot.i18n import LANGUAGES, Localized, Text, in_language, language_of, translate, translate_plural
 from bot.settings import server_settings
 from bot.store import ChannelBusy, EventRecord, MatchRecord, Store
@@ -798,8 +798,8 @@ def shown_state(match: MatchRecord, state: JSON) -> JSON:
     in the game (its replay knows the player by it), so on the board and in the story it is shown with the robot
     badge and level ("🤖 Bob (normal bot)") instead of passing for the person. The stored state is untouched."""
     players = state.get("players")
-    renamed = {seat.seat: f"🤖 {seat.name} ({bot_level(seat.user_id)} bot)" for seat in match.seats
-               if is_bot(seat.user_id) and not seat.name.startswith("🤖")}
+    renamed = {seat.seat: taken_over_name(seat.name, bot_level(seat.user_id) or "normal", match.language)
+               for seat in match.seats if is_bot(seat.user_id) and not seat.name.startswith("🤖")}
     if not renamed or not isinstance(players, list):
         return state
     shown = dict(state)

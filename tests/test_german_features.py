@@ -21,7 +21,7 @@ from bot.features.undo import taken_back_text
 from bot.features.wording import duration_text, names_and
 from bot.i18n import translate
 from bot.offline import DiscordHarness, FakeUser
-from bot.service import Player
+from bot.service import Player, shown_state
 from tests.clock import FakeClock
 from tests.language import english_left
 from tests.tables import current_match, player_to_move
@@ -382,3 +382,26 @@ async def test_an_undo_after_a_die_roll_is_refused_with_the_reason_in_the_reader
         assert refused.ephemeral and refused.content == (
             "Dein letzter Zug kann nicht zurückgenommen werden: ein Würfel wurde geworfen (bei diesem Zug). "
             "Rückgängig geht nur, solange nichts Verdecktes oder Zufälliges ans Licht gekommen ist.")
+
+
+async def test_computer_players_are_named_in_the_tables_language(database: Path) -> None:
+    """A seated bot's name ("🤖 Bot 2 (hard)") and a kicked seat's badge ("🤖 Carol (normal bot)") were English at
+    a German table: both are worded in the table's language, and stay English at an English one."""
+    async with DiscordHarness(create_bot(database)) as discord_:
+        alice = discord_.user("alice", locale="de")
+        await discord_.command("game new", {"game": "test-nim", "language": "de"}, user=alice)
+        seated = await discord_.command("game add-bot", {"level": "hard"}, user=alice)
+        assert any("\n2. 🤖 Bot 2 (schwer)\n" in m.content for m in seated.public()), \
+            [m.content for m in seated.public()]
+        english = discord_.channel("english")
+        await discord_.command("game new", {"game": "test-nim", "language": "en"}, user=alice, channel=english)
+        seated = await discord_.command("game add-bot", {"level": "hard"}, user=alice, channel=english)
+        assert any("\n2. 🤖 Bot 2 (hard)\n" in m.content for m in seated.public()), \
+            [m.content for m in seated.public()]
+
+    async with DiscordHarness(create_bot(database.with_name("kick.sqlite3"))) as discord_:
+        alice, _, carol = await open_nim(discord_, "de", 3)
+        await discord_.command("game kick", {"player": carol}, user=alice)
+        match = await current_match(discord_)
+        names = [player["name"] for player in shown_state(match, match.state)["players"]]
+        assert "🤖 Carol (Bot, normal)" in names, names

@@ -224,6 +224,22 @@ async def test_a_postgres_table_locked_by_someone_else_fails_reads_and_writes_af
     await store.close()
 
 
+async def test_a_postgres_connection_cut_inside_a_transaction_is_store_unavailable(
+        postgres_schema: tuple[str, str]) -> None:
+    """A server shutting down ends the session in the middle of a transaction: asyncpg then raises InterfaceError
+    from the transaction's exit ("the underlying connection is closed"), which the player must hear as "the store is
+    not answering", not as the generic apology (seen in CI while PostgreSQL stopped under three tables' presses)."""
+    url, _ = postgres_schema
+    engine = await engines.PostgresEngine.open(url)
+    try:
+        with pytest.raises(StoreUnavailable, match="terminating connection"):
+            async with engine.transaction():
+                await engine.execute("SELECT pg_terminate_backend(pg_backend_pid())")
+        assert (await engine.fetchall("SELECT 1"))[0][0] == 1  # the pool answers again with a fresh connection
+    finally:
+        await engine.close()
+
+
 async def test_a_postgres_pool_with_no_free_connection_fails_after_the_deadline(
         postgres_schema: tuple[str, str]) -> None:
     url, _ = postgres_schema

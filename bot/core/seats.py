@@ -6,6 +6,8 @@ so a bot seat survives restarts, replays and engine moves exactly like a person'
 
 from __future__ import annotations
 
+from bot.i18n import translate
+
 BOT_LEVELS: tuple[str, ...] = ("easy", "normal", "hard")
 _LEVEL_STRIDE = 100
 
@@ -32,6 +34,19 @@ def bot_level(user_id: int) -> str | None:
     return BOT_LEVELS[index] if 0 <= index < len(BOT_LEVELS) else None
 
 
-def bot_name(level: str, seat_number: int) -> str:
-    """How a computer player is shown: a robot badge, its seat and its level ("🤖 Bot 2 (hard)")."""
-    return f"🤖 Bot {seat_number} ({level})"
+def bot_name(level: str, seat_number: int, language: str = "en") -> str:
+    """How a computer player is shown, in the table's language: a robot badge, its seat and its level ("🤖 Bot 2
+    (hard)", "🤖 Bot 2 (schwer)"). It becomes the seat's name, which the game's state and replay keep."""
+    return translate("seats.bot_name", language, number=seat_number, level=level_word(level, language))
+
+
+def level_word(level: str, language: str = "en") -> str:
+    """A computer player's level as the reader says it ("hard", "schwer"): the choice words of /game add-bot."""
+    if level not in BOT_LEVELS:
+        raise ValueError(f"unknown bot level {level!r}")
+    return translate(f"choice.{level}", language)  # the ids of the command tree's level choices
+
+
+def taken_over_name(name: str, level: str, language: str = "en") -> str:
+    """A person's seat a computer player took over (/game kick), as the channel is shown it: "🤖 Bob (normal bot)"."""
+    return translate("seats.taken_over", language, name=name, level=level_word(level, language))

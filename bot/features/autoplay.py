@@ -275,7 +275,7 @@ async def add_bot(service: GameService, channel_id: int, user_id: int, level: st
             raise LobbyError(TABLE_FULL, game=game.title, mode=mode_title(mode), count=mode.max_players)
         used = {-seat.user_id % 100 for seat in match.seats if is_bot(seat.user_id)}
         number = min(n for n in range(1, 100) if n not in used)
-        name = bot_name(level, len(match.seats) + 1)
+        name = bot_name(level, len(match.seats) + 1, match.language)
         seats = [(s.user_id, s.name) for s in match.seats] + [(bot_user_id(level, number), name)]
         await service.tables.record(match, "joined", user_id=user_id, seat=len(match.seats), seats=seats,
                               text=translate("community.bot.joined", match.language, name=name))

@@ -349,7 +349,7 @@ async def kick(service: GameService, channel_id: int, actor_id: int, target_id: 
         owner = SeatOwner(match.id, seat, target_id, record.name, actor_id)
         await service.tables.record(match, "kicked", user_id=actor_id, seat=seat, seats=seats,
                               text=translate("community.log.kicked", match.language, name=record.name,
-                                             bot=bot_name("normal", seat + 1)),
+                                             bot=bot_name("normal", seat + 1, match.language)),
                               community=CommunityChange(owners_set=(owner,)))
         kicked = await service.tables.reload(match)
         played = await service.after_move(kicked)

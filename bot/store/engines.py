@@ -380,8 +380,23 @@ class PostgresEngine(Engine):
         """A deadline passed or the connection was lost: StoreUnavailable (the transaction, if any, rolls back)."""
         try:
             yield
-        except self._unanswered_errors as error:
-            raise StoreUnavailable(f"{redact(self.location)}: {type(error).__name__} {error}".strip()) from error
+        except Exception as error:
+            lost = self._lost_connection(error)
+            if lost is None:
+                raise
+            raise StoreUnavailable(f"{redact(self.location)}: {type(lost).__name__} {lost}".strip()) from error
+
+    def _lost_connection(self, error: BaseException) -> BaseException | None:
+        """The error (or one it was raised from) that says the server did not answer: asyncpg reports a connection
+        cut mid-transaction as an InterfaceError from the transaction's exit, raised from the real cause."""
+        seen: set[int] = set()
+        current: BaseException | None = error
+        while current is not None and id(current) not in seen:
+            if isinstance(current, self._unanswered_errors):
+                return current
+            seen.add(id(current))
+            current = current.__cause__ or current.__context__
+        return None
 
     @asynccontextmanager
     async def _target(self) -> AsyncIterator[Any]:

@@ -18,6 +18,7 @@ from concurrent.futures import Executor, ProcessPoolExecutor
 from typing import Any, TypeVar
 
 from bot.core import Game
+from rendering.lifeline import watch_parent
 
 T = TypeVar("T")
 
@@ -30,7 +31,9 @@ loop's always is."""
 
 
 def register_games() -> None:
-    """A worker's start: step back in priority, and register the shipped games."""
+    """A worker's start: die with the bot (rendering/lifeline.py), step back in priority, and register the shipped
+    games."""
+    watch_parent()
     if hasattr(os, "nice"):
         os.nice(WORKER_NICENESS)
     import bot.games  # noqa: F401  (a fresh worker process registers the games)

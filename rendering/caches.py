@@ -1,9 +1,11 @@
-"""Bounded least-recently-used caches for pieces of boards, bounded in bytes.
+"""Bounded least-recently-used caches for pieces of boards, bounded in bytes or entries.
 
 A render worker runs for weeks and draws every match its bot hosts: a cache keyed by something a match brings (its
 grid, its map spaces, its players' names) must forget old matches, or the worker grows without bound. The text
-caches are plain `functools.lru_cache`s with entry bounds (a word's mask is a few hundred bytes); the caches of
-images use `LruCache`, bounded by the bytes of the images they hold, since one entry can be 2 MB.
+caches are `functools.lru_cache`s with entry bounds (a word's mask is ~1.2 KB with its key, a wrapped text or a
+line's layout ~1 KB); the word masks and widths a worker warms at its start are kept apart from them (`kept_lru`),
+so a stream of new names never pushes the boards' own vocabulary out; the caches of images use `LruCache`, bounded
+by the bytes of the images they hold, since one entry can be 2 MB.
 """
 
 from __future__ import annotations
@@ -12,12 +14,21 @@ import functools
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Iterator
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, NamedTuple, TypeVar
 
 from PIL import Image
 
 K = TypeVar("K", bound=Hashable)
 V = TypeVar("V")
+
+
+class CacheInfo(NamedTuple):
+    """What `functools.lru_cache`'s `cache_info()` gives."""
+
+    hits: int
+    misses: int
+    maxsize: int | None
+    currsize: int
 
 
 def footprint(value: Any) -> int:
@@ -119,6 +130,54 @@ def lru_bytes(max_bytes: int, size: Callable[[Any], int] = footprint) -> Callabl
 
         cached.cache_clear = cache.clear  # type: ignore[attr-defined]
         cached.cache = cache  # type: ignore[attr-defined]
+        return cached
+
+    return decorate
+
+
+def kept_lru(maxsize: int) -> Callable[[Callable[..., V]], Callable[..., V]]:
+    """`functools.lru_cache(maxsize)` with a second part that is never dropped: `cached.keep(*args)` computes (or
+    finds) a value and keeps it for the life of the process. A render worker keeps the words it warms at its start
+    (rendering/vocabulary.py: a fixed set, read from files), and the words a match brings (its players' names) go
+    through the bounded part, so they neither grow the worker nor push the boards' own vocabulary out.
+
+    `cache_info()` as an lru_cache's: `misses` are the values computed (kept ones included), `hits` the bounded
+    part's, `maxsize` its bound, `currsize` both parts' entries; `cache_clear()` empties both
+    (`rendering.clear_caches`: a worker before its warm-up)."""
+
+    def decorate(function: Callable[..., V]) -> Callable[..., V]:
+        recent = functools.lru_cache(maxsize=maxsize)(function)
+        kept: dict[tuple[Any, ...], V] = {}
+        computed_to_keep = 0
+
+        @functools.wraps(function)
+        def cached(*args: Any) -> V:
+            found = kept.get(args)
+            return recent(*args) if found is None else found
+
+        def keep(*args: Any) -> V:
+            nonlocal computed_to_keep
+            found = kept.get(args)
+            if found is None:
+                found = kept[args] = function(*args)
+                computed_to_keep += 1
+            return found
+
+        def cache_info() -> CacheInfo:
+            info = recent.cache_info()
+            return CacheInfo(info.hits, info.misses + computed_to_keep, maxsize, info.currsize + len(kept))
+
+        def cache_clear() -> None:
+            nonlocal computed_to_keep
+            recent.cache_clear()
+            kept.clear()
+            computed_to_keep = 0
+
+        cached.keep = keep  # type: ignore[attr-defined]
+        cached.kept = kept  # type: ignore[attr-defined]
+        cached.recent = recent  # type: ignore[attr-defined]
+        cached.cache_info = cache_info  # type: ignore[attr-defined]
+        cached.cache_clear = cache_clear  # type: ignore[attr-defined]
         return cached
 
     return decorate

@@ -25,6 +25,8 @@ from typing import Any
 import pyphen
 from PIL import Image, ImageColor, ImageDraw, ImageFont
 
+from rendering.caches import kept_lru
+
 # Okabe-Ito, the colour-blind-safe palette.
 ORANGE = "#E69F00"
 SKY_BLUE = "#56B4E9"
@@ -390,7 +392,17 @@ def _ink(draw: ImageDraw.ImageDraw, fill: Any) -> int:
     return ink
 
 
-@lru_cache(maxsize=8192)
+LINES_KEPT = 1024
+"""Lines and wrapped texts kept per cache (~1 KB each with what they hold): the labels every board draws and a
+few boards of each live match; a line seen again after that is laid out again from cached words (tens of
+microseconds)."""
+NEW_WORDS_KEPT = 2048
+"""Word masks kept besides the warmed vocabulary (~1.2 KB each: ~2.5 MB), twice as many widths: the words a match
+brings, above all its players' names in a few faces each. A word dropped and seen again is rasterised again
+(50-150 µs). With these bounds a worker's text caches are full after ~150 matches of each game (issue 25)."""
+
+
+@lru_cache(maxsize=LINES_KEPT)
 def _layout(face: ImageFont.FreeTypeFont, text: str, vertical: str) -> tuple[int, tuple[tuple[Any, float, int, int],
                                                                                       ...], Inked]:
     """A line's width and its words: (mask, x from the line's start, mask offset) each, cached per line; and its
@@ -428,12 +440,13 @@ def _inked(words: list[tuple[Any, float, int, int]]) -> Inked:
 
 
 def warm_word(face: ImageFont.FreeTypeFont, word: str, vertical: str = "a") -> None:
-    """Rasterise and measure a word ahead of the first board that draws it (rendering.vocabulary)."""
-    _word_mask(face, word, vertical)
-    _word_width(word, int(face.size), _WEIGHT_OF.get(face.path, "regular"))
+    """Rasterise and measure a word ahead of the first board that draws it (rendering.vocabulary), kept for the life
+    of the process: the warmed vocabulary is fixed by its files, so it cannot grow a worker."""
+    _word_mask.keep(face, word, vertical)  # type: ignore[attr-defined]
+    _word_width.keep(word, int(face.size), _WEIGHT_OF.get(face.path, "regular"))  # type: ignore[attr-defined]
 
 
-@lru_cache(maxsize=32768)
+@kept_lru(NEW_WORDS_KEPT)
 def _word_mask(face: ImageFont.FreeTypeFont, word: str, vertical: str) -> tuple[Any, tuple[int, int]]:
     """A word's anti-aliased mask and offset from its left edge at the `vertical` anchor (faces are cached, so the
     same object every time)."""
@@ -767,7 +780,7 @@ def finish(image: Image.Image) -> bytes:
         recycle(image)
 
 
-@lru_cache(maxsize=32768)
+@kept_lru(2 * NEW_WORDS_KEPT)
 def _word_width(word: str, size: int, weight: str) -> float:
     face = font(size, weight)
     if word[:1] in TURNED_ARROWS:  # drawn as a turned "→" (see _word_mask)
@@ -775,7 +788,7 @@ def _word_width(word: str, size: int, weight: str) -> float:
     return face.getlength(word)
 
 
-@lru_cache(maxsize=32768)
+@lru_cache(maxsize=NEW_WORDS_KEPT)
 def measure(text: str, size: int, weight: str = "regular") -> int:
     """Text width in px as `Draw.text` lays it out (word by word), cached per process: the same names and labels
     come back on every board of a match, and a new sentence is measured from words already measured."""
@@ -836,13 +849,13 @@ def wrap(draw: ImageDraw.ImageDraw, text: str, max_width: int, face: ImageFont.F
     return lines
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=LINES_KEPT // 2)
 def _wrapped(text: str, max_width: int, size: int, weight: str) -> tuple[str, ...]:
     """`wrap` on running word widths, for the shipped fonts (a word wider than the line stays whole)."""
     return _greedy(text, max_width, size, weight, split_long=False, keep_numbers=False)
 
 
-@lru_cache(maxsize=8192)
+@lru_cache(maxsize=LINES_KEPT)
 def lines(text: str, max_width: int, size: int, weight: str = "regular", keep_numbers: bool = False
           ) -> tuple[str, ...]:
     """Word wrap on cached widths; a word wider than the line is split with a hyphen (never cut or ellipsized).

@@ -98,13 +98,13 @@ DIE = 58
 _MEASURE = ImageDraw.Draw(Image.new("RGB", (1, 1)))
 
 
-@lru_cache(maxsize=8192)
+@lru_cache(maxsize=4096)
 def _width(text: str, size: int, weight: str = "regular") -> int:
     """Text width in pixels, cached: the same names and labels come back on every board."""
     return kit.text_width(_MEASURE, text, kit.font(size, weight))
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=2048)
 def _fit(text: str, max_width: int, size: int, weight: str = "regular", min_size: int = 16) -> int:
     """The largest font size (down to min_size) in which `text` fits `max_width`."""
     while size > min_size and _width(text, size, weight) > max_width:

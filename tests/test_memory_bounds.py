@@ -47,6 +47,22 @@ def _worker_pid() -> int:
     return os.getpid()
 
 
+TEXT_CACHES = ("_layout", "lines", "_word_mask", "_word_width", "measure")
+"""The kit's caches that every new match adds to (its players' names, its lines)."""
+
+
+def _text_caches_full() -> dict[str, tuple[int, int]]:
+    """Each text cache's entries besides the warmed vocabulary, and its bound, in the worker."""
+    from rendering import kit
+
+    out = {}
+    for name in TEXT_CACHES:
+        info = getattr(kit, name).cache_info()
+        kept = len(getattr(getattr(kit, name), "kept", ()))
+        out[name] = (info.currsize - kept, info.maxsize)
+    return out
+
+
 async def _draw_matches(pool: RenderPool, first: int, count: int) -> None:
     for game_key, mode, players in GAMES:
         for view in first_boards(game_key, mode, players, first, count):
@@ -55,25 +71,28 @@ async def _draw_matches(pool: RenderPool, first: int, count: int) -> None:
 
 @pytest.mark.slow
 def test_a_render_worker_stays_the_same_size_over_hundreds_of_matches() -> None:
-    async def run() -> tuple[float, list[float]]:
+    async def run() -> tuple[float, list[float], dict[str, tuple[int, int]]]:
         pool = RenderPool(1)
         try:
             await pool.start()
-            pid = await asyncio.get_running_loop().run_in_executor(pool._pool(), _worker_pid)
+            loop = asyncio.get_running_loop()
+            pid = await loop.run_in_executor(pool._pool(), _worker_pid)
             await _draw_matches(pool, 0, WARM_UP)
             warm = rss_mb(pid)
             sizes = []
             for first in range(WARM_UP, WARM_UP + MEASURED, 100):
                 await _draw_matches(pool, first, 100)
                 sizes.append(rss_mb(pid))
-            return warm, sizes
+            return warm, sizes, await loop.run_in_executor(pool._pool(), _text_caches_full)
         finally:
             pool.close()
 
-    warm, sizes = asyncio.run(run())
+    warm, sizes, caches = asyncio.run(run())
     print(f"render worker RSS after {WARM_UP} matches of each game: {warm:.1f} MB; then every 100: "
-          + ", ".join(f"{size:.1f}" for size in sizes))
+          + ", ".join(f"{size:.1f}" for size in sizes) + f"; text caches (entries, bound): {caches}")
     assert max(sizes) - warm <= GROWTH_ALLOWED_MB, (warm, sizes)
+    # The matches brought more than the caches hold: flat because the bounds were reached, not by a short run.
+    assert all(entries == bound for entries, bound in caches.values()), caches
 
 
 def test_every_rendering_cache_has_a_bound() -> None:

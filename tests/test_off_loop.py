@@ -5,6 +5,7 @@ CPU priority than the bot, so the loop goes first when they want the same core."
 
 from __future__ import annotations
 
+import asyncio
 import json
 import multiprocessing
 import os
@@ -18,7 +19,7 @@ import pytest
 
 from bot import workers
 from bot.core import find_game
-from bot.features import history, stats
+from bot.features import autoplay, history, stats
 from bot.service import GameService, Player
 from bot.store.engines import PostgresEngine, SqliteEngine
 from rendering import pool as pool_module
@@ -159,6 +160,16 @@ async def test_the_records_worker_runs_at_a_lower_priority_than_the_bot() -> Non
         niceness = await workers.run(find_game("the-expedition"), os.nice, 0)
     finally:
         workers.close()
+    assert niceness == min(19, os.nice(0) + workers.WORKER_NICENESS)
+
+
+async def test_computer_players_think_at_a_lower_priority_than_the_bot() -> None:
+    """A hard bot's second of thinking must not take a core from the event loop either."""
+    autoplay.use_executor(None)
+    try:
+        niceness = await asyncio.get_running_loop().run_in_executor(autoplay._executor(), os.nice, 0)
+    finally:
+        autoplay.close()
     assert niceness == min(19, os.nice(0) + workers.WORKER_NICENESS)
 
 

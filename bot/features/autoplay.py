@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import multiprocessing
+import os
 import random
 from collections.abc import Awaitable, Callable
 from concurrent.futures import Executor, ProcessPoolExecutor
@@ -24,6 +25,8 @@ from bot.core.registry import find_game
 from bot.core.seats import BOT_LEVELS, bot_level, bot_name, bot_user_id, is_bot
 from bot.i18n import Localized, Text, deferred, deferred_plural, translate
 from bot.service import mode_title
+from bot.workers import WORKER_NICENESS
+from rendering.lifeline import watch_parent
 
 if TYPE_CHECKING:
     from bot.service import GameService
@@ -39,12 +42,22 @@ WORKERS = 1  # one core thinks; the other keeps the event loop, rendering and th
 _pool: Executor | None = None
 
 
+def _start_thinker() -> None:
+    """A thinking worker's start: it dies with the bot (rendering/lifeline.py: a SIGKILLed bot leaves no worker
+    behind) and steps back in CPU priority like the render and records workers, so a bot's thinking never takes a
+    core from the event loop (on a busy machine a hard bot then reaches fewer iterations in its second)."""
+    watch_parent()
+    if hasattr(os, "nice"):
+        os.nice(WORKER_NICENESS)
+
+
 def _executor() -> Executor:
     """The thinking pool, started on first use. Workers are spawned, not forked: the bot process runs database and
     gateway threads, and forking a process with running threads can copy a held lock into the child."""
     global _pool
     if _pool is None:
-        _pool = ProcessPoolExecutor(max_workers=WORKERS, mp_context=multiprocessing.get_context("spawn"))
+        _pool = ProcessPoolExecutor(max_workers=WORKERS, mp_context=multiprocessing.get_context("spawn"),
+                                    initializer=_start_thinker)
     return _pool
 
 

@@ -751,26 +751,30 @@ class GameService:
 
     async def rules(self, channel_id: int | None, game_name: str | None = None, language: str = "en") -> str:
         """/game rules in the reader's `language`: a game's, the channel's game's, or what there is to play."""
-        if game_name:
+        if game_name:  # the game's modes, each with what sets it apart, then the rules of its first
             game = find_game(game_name)
-            return "\n\n".join(game.rules_text(mode.key, language) for mode in game.modes[:1])
+            modes = "\n".join([translate("table.rules.modes", language),
+                               *(mode_line(mode, language) for mode in game.modes)])
+            return "\n\n".join([game.rules_text(game.modes[0].key, language), modes])
         match = None
         if channel_id is not None:
             match = await self.store.open_match(channel_id) or await self.store.latest_match(channel_id)
         if match is None:
             return self.games_text(language)
-        return find_game(match.game).rules_text(match.mode, language)
+        game = find_game(match.game)
+        mode = game.mode(match.mode)
+        here = translate("table.rules.this_mode", language, choice=mode_players(mode, language),
+                         summary=mode.summary_in(language))
+        return "\n\n".join([here, game.rules_text(mode.key, language)])
 
     @staticmethod
     def games_text(language: str = "en") -> str:
         """What to play: every game, its modes and player counts, and how to start one."""
         lines = [translate("table.games.heading", language)]
         for game in all_games():
-            modes = ", ".join(
-                f"{mode.key} ({mode.min_players}-{mode.max_players})" if mode.min_players != mode.max_players
-                else f"{mode.key} ({mode.min_players})" for mode in game.modes)
             lines.append(translate("table.games.game", language, title=game.title,
-                                   command=GAME_COMMANDS.get(game.key, ""), modes=modes))
+                                   command=GAME_COMMANDS.get(game.key, "")))
+            lines += ["  " + mode_line(mode, language) for mode in game.modes]
         lines.append(translate("table.games.how", language))
         return "\n".join(lines)
 
@@ -838,6 +842,21 @@ def mode_title(mode: Any, language: str | None = None) -> str | Localized:
             return Localized.from_mapping({each: str(title_in(each)) for each in LANGUAGES})
         return str(title_in(language))
     return mode.title if language is None else str(in_language(mode.title, language))
+
+
+def mode_players(mode: Any, language: str = "en") -> str:
+    """The mode's title and player count as the mode choices show them: "Solo campaign (1 player)",
+    "Standard (2–4 Spieler)"."""
+    if mode.min_players == mode.max_players:
+        return translate_plural("lobby.mode_choice.one", mode.min_players, language, mode=mode_title(mode, language))
+    return translate("lobby.mode_choice", language, mode=mode_title(mode, language), low=mode.min_players,
+                     high=mode.max_players)
+
+
+def mode_line(mode: Any, language: str = "en") -> str:
+    """One mode in a line, with what sets it apart (its summary): /game rules lists the modes so."""
+    return translate("table.rules.mode", language, key=mode.key, choice=mode_players(mode, language),
+                     summary=mode.summary_in(language))
 
 
 def latest_move(story: str) -> str:

@@ -15,7 +15,7 @@ from bot.core import all_games, find_game
 from bot.core.seats import BOT_LEVELS
 from bot.features import autoplay
 from bot.i18n import LANGUAGE_NAMES, LANGUAGES, translate
-from bot.service import LOG_LIMIT, MAX_SEED, InvalidControl, MatchRecord, mode_title
+from bot.service import LOG_LIMIT, MAX_SEED, InvalidControl, MatchRecord, mode_players, mode_title
 from cogs import community, records
 from cogs.common import (
     NO_PINGS,
@@ -33,6 +33,10 @@ from cogs.controls import Router, register_control, send_detail
 from cogs.table import acknowledge, desk_of, lobby_content, lobby_view, post_board, tell
 
 LOG_MESSAGE_CHARS = 1900
+CHOICE_NAME_LIMIT = 100
+"""Discord's longest autocomplete choice name."""
+RULES_CHARS = 4096
+"""Discord's longest embed description: /game rules of a solo mode in German comes near it."""
 GAME_CHOICES = [app_commands.Choice(name=game.title, value=game.key) for game in all_games()]
 LANGUAGE_CHOICES = [app_commands.Choice(name=LANGUAGE_NAMES[language], value=language) for language in LANGUAGES]
 """English, Deutsch: a table's language (each name in its own language; the German client shows "Englisch")."""
@@ -137,12 +141,17 @@ async def confirm_abandon(interaction: discord.Interaction, fields: dict[str, An
 async def mode_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
     game_key = getattr(interaction.namespace, "game", None)
     games = [find_game(game_key)] if game_key else all_games()
+    language = reader_language(interaction)
     choices = []
     for game in games:
         for mode in game.modes:
-            title = mode_title(mode, reader_language(interaction))
-            label = translate("lobby.mode_choice", reader_language(interaction), mode=title, low=mode.min_players,
-                              high=mode.max_players) if len(games) == 1 else f"{game.title}: {title}"
+            if len(games) == 1:  # "Solo campaign (1 player): Ten expeditions…", its summary where it fits
+                label = translate("lobby.mode_choice.described", language, choice=mode_players(mode, language),
+                                  summary=mode.summary_in(language))
+                if len(label) > CHOICE_NAME_LIMIT:
+                    label = mode_players(mode, language)
+            else:
+                label = f"{game.title}: {mode_title(mode, language)}"
             if current.lower() in label.lower() or current.lower() in mode.key:
                 choices.append(app_commands.Choice(name=label[:100], value=mode.key))
     return choices[:25]
@@ -330,10 +339,10 @@ class GameCommands(commands.GroupCog, group_name="game", group_description="Star
         text = await service_of(interaction).rules(interaction.channel_id, game, reader_language(interaction))
         await acknowledge(interaction)
         if interaction.app_permissions.embed_links:
-            await interaction.followup.send(embed=discord.Embed(description=text[:4000], colour=0xE69F00),
+            await interaction.followup.send(embed=discord.Embed(description=text[:RULES_CHARS], colour=0xE69F00),
                                             ephemeral=True)
             return
-        for part in message_parts(text[:4000]):  # no Embed Links in this channel: the same words, plainly
+        for part in message_parts(text[:RULES_CHARS]):  # no Embed Links in this channel: the same words, plainly
             await interaction.followup.send(part, ephemeral=True, allowed_mentions=NO_PINGS)
 
     # --------------------------------------------------------------------------------- records (cogs/records.py)

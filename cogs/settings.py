@@ -15,7 +15,7 @@ from discord.ext import commands
 from bot.core import RuleError, all_games, find_game
 from bot.features.community import settings_for, update_setting
 from bot.i18n import LANGUAGE_NAMES, LANGUAGES, Text, deferred, translate
-from bot.service import mode_title
+from bot.service import mode_players, mode_title
 from bot.settings import (
     BOARD_STYLES,
     MAX_HOURS,
@@ -91,8 +91,7 @@ async def mode_autocomplete(interaction: discord.Interaction, current: str) -> l
     if not key:
         return []
     language = reader_language(interaction)
-    return [app_commands.Choice(name=translate("lobby.mode_choice", language, mode=mode_title(mode, language),
-                                               low=mode.min_players, high=mode.max_players)[:100], value=mode.key)
+    return [app_commands.Choice(name=mode_players(mode, language)[:100], value=mode.key)
             for mode in find_game(key).modes if current.lower() in mode.key][:25]
 
 

@@ -174,7 +174,7 @@ def lobby_text(match: MatchRecord, note: str | None = None, closes: datetime | N
     else:
         count = translate("lobby.heading.players_range", language, title=game.title, mode=title,
                           low=mode.min_players, high=mode.max_players)
-    lines = [count, translate("lobby.language", language, name=LANGUAGE_NAMES[language])]
+    lines = [count, mode.summary_in(language), translate("lobby.language", language, name=LANGUAGE_NAMES[language])]
     if match.seed_chosen:  # on every update of the lobby, not only the first: who joins later sees it too
         lines.append(translate("lobby.seed_chosen", language, seed=str(match.seed)))
     if note:

@@ -21,6 +21,7 @@ from bot.core import (
     Rng,
     Viewer,
 )
+from bot.i18n import Localized
 
 
 class Nim(Game):
@@ -30,8 +31,10 @@ class Nim(Game):
     key = "test-nim"
     title = "Test Nim"
     aliases = ("nim",)
-    modes = (Mode("standard", "Standard", 2, 3, "Take 1-3 stones; the last stone wins."),
-             Mode("solo", "Solo", 1, 1, "Take stones alone until the pile is empty."))
+    modes = (Mode("standard", "Standard", 2, 3, Localized("Take 1-3 stones; the last stone wins.",
+                                                          "Nimm 1-3 Steine; der letzte Stein gewinnt.")),
+             Mode("solo", "Solo", 1, 1, Localized("Take stones alone until the pile is empty.",
+                                                  "Nimm allein Steine, bis der Haufen leer ist.")))
 
     def setup(self, mode: str, players: Sequence[str], rng: Rng, options: JSON) -> JSON:
         pile = 6 + rng.randint(1, 6)

@@ -257,7 +257,7 @@ async def test_the_default_mode_is_chosen_from_the_games_own_modes(database: Pat
         admin = discord_.user("admin", manage_guild=True)
         choices = await discord_.autocomplete("settings mode", {"game": "test-nim", "mode": "so"}, focused="mode",
                                               user=admin)
-        assert choices == [{"name": "Solo (1-1 players)", "value": "solo"}]
+        assert choices == [{"name": "Solo (1 player)", "value": "solo"}]
 
 
 async def test_without_the_thread_permission_the_host_is_told_what_to_do(database: Path) -> None:

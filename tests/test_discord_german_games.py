@@ -22,7 +22,7 @@ from tests.language import english_left
 from tests.test_discord_mech import command_for
 from tests.test_discord_mech_german import words_of
 
-ALLOWED = frozenset({"Alice", "Bob", "Expeditions", "Highlander", "Tatanka", "Dusk", "Cinder", "mech", "odin",
+ALLOWED = frozenset({"Alice", "Bob", "Expeditions", "Highlander", "Tatanka", "mech", "odin",
                      "Marsh", "Expedition", "Monster"})
 """Player names, game titles, and names the same in both languages (see tests/test_discord_mech_german.py)."""
 

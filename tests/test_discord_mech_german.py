@@ -17,10 +17,9 @@ from tests.language import english_left
 from tests.test_discord_mech import command_for
 
 SEED = 5
-ALLOWED = frozenset({"Alice", "Bob", "Expeditions", "Highlander", "Tatanka", "Dusk", "Cinder", "mech", "odin",
+ALLOWED = frozenset({"Alice", "Bob", "Expeditions", "Highlander", "Tatanka", "mech", "odin",
                      "Marsh"})
-"""Player names, names the same in both languages, command words (/mech odin), and the English first names of
-characters whose German titles follow them ("Dusk der Wolf")."""
+"""Player names, names the same in both languages and command words (/mech odin)."""
 
 
 async def _match(discord_: DiscordHarness) -> Any:

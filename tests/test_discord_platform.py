@@ -26,7 +26,7 @@ async def test_lobby_to_finished_game_through_buttons(database: Path) -> None:
         await discord_.click(lobby, label="Join", user=bob)
         lines = discord_.last_public_message().content.split("\n")
         assert lines[:-1] == [  # the seed line stays for whoever reads it later
-            "**Test Nim** — Standard (2-3 players)", "Language: English",
+            "**Test Nim** — Standard (2-3 players)", "Take 1-3 stones; the last stone wins.", "Language: English",
             "Seed 3 chosen: shuffles and dice are reproducible.", "Seated:",
             "1. Alice (host)", "2. Bob", "Join with the button or `/game join`; the host starts with Start or "
             "`/game start`."]

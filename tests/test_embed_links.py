@@ -31,7 +31,10 @@ async def test_rules_come_as_plain_private_messages_without_embed_links(database
         parts = plain.ephemeral()
         assert parts and all(not part.embeds and len(part.content) <= 2000 for part in parts)
         assert plain.public() == []
-        assert "\n".join(part.content for part in parts) == embedded[0].embeds[0]["description"] == expected
+        described = embedded[0].embeds[0]["description"]
+        assert "\n".join(part.content for part in parts) == described
+        assert described.startswith(expected)  # then the game's modes, each with its summary
+        assert all(mode.summary_in("en") in described.removeprefix(expected) for mode in game.modes)
 
 
 async def test_boards_come_in_a_channel_without_embed_links(database: Path) -> None:

@@ -388,9 +388,15 @@ async def test_computer_players_are_named_in_the_tables_language(database: Path)
     """A seated bot's name ("🤖 Bot 2 (hard)") and a kicked seat's badge ("🤖 Carol (normal bot)") were English at
     a German table: both are worded in the table's language, and stay English at an English one."""
     async with DiscordHarness(create_bot(database)) as discord_:
-        alice = discord_.user("alice", locale="de")
-        await discord_.command("game new", {"game": "test-nim", "language": "de"}, user=alice)
-        seated = await discord_.command("game add-bot", {"level": "hard"}, user=alice)
+        alice, _, carol = await open_nim(discord_, "de", 3)
+        await discord_.command("game kick", {"player": carol}, user=alice)
+        match = await current_match(discord_)
+        names = [player["name"] for player in shown_state(match, match.state)["players"]]
+        assert "🤖 Carol (Bot, normal)" in names, names
+
+        german = discord_.channel("german")
+        await discord_.command("game new", {"game": "test-nim", "language": "de"}, user=alice, channel=german)
+        seated = await discord_.command("game add-bot", {"level": "hard"}, user=alice, channel=german)
         assert any("\n2. 🤖 Bot 2 (schwer)\n" in m.content for m in seated.public()), \
             [m.content for m in seated.public()]
         english = discord_.channel("english")
@@ -398,10 +404,3 @@ async def test_computer_players_are_named_in_the_tables_language(database: Path)
         seated = await discord_.command("game add-bot", {"level": "hard"}, user=alice, channel=english)
         assert any("\n2. 🤖 Bot 2 (hard)\n" in m.content for m in seated.public()), \
             [m.content for m in seated.public()]
-
-    async with DiscordHarness(create_bot(database.with_name("kick.sqlite3"))) as discord_:
-        alice, _, carol = await open_nim(discord_, "de", 3)
-        await discord_.command("game kick", {"player": carol}, user=alice)
-        match = await current_match(discord_)
-        names = [player["name"] for player in shown_state(match, match.state)["players"]]
-        assert "🤖 Carol (Bot, normal)" in names, names

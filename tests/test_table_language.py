@@ -30,8 +30,9 @@ async def test_a_german_table_and_an_english_table_in_one_server(database: Path)
         assert [r.content for r in opened.ephemeral()][-1] == (
             "Deine Lobby ist unten offen; andere treten mit der Schaltfläche Beitreten oder /spiel beitreten bei.")
         lobby = opened.public()[0]
-        assert (lobby.content or "").split("\n")[:5] == [
-            "**Test Nim** — Standard (2–3 Spieler)", "Sprache: Deutsch", "Am Tisch:", "1. Alice (Gastgeber)",
+        assert (lobby.content or "").split("\n")[:6] == [
+            "**Test Nim** — Standard (2–3 Spieler)", "Nimm 1-3 Steine; der letzte Stein gewinnt.", "Sprache: Deutsch",
+            "Am Tisch:", "1. Alice (Gastgeber)",
             "Tritt mit der Schaltfläche oder `/spiel beitreten` bei; der Gastgeber startet mit Starten oder "
             "`/spiel starten`."]
         assert lobby.button_labels() == ["Beitreten", "Verlassen", "Starten"]

@@ -11,7 +11,7 @@ import datetime
 import shlex
 import sys
 import tempfile
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
 
@@ -22,21 +22,9 @@ from bot.app import create_bot
 from bot.cli.config import database_location
 from bot.command_translator import choice_message_id, command_message_id, option_message_id
 from bot.core.names import same_name
-from bot.i18n import DEFAULT_LANGUAGE, message_ids, translate
+from bot.i18n import DEFAULT_LANGUAGE, deferred, message_ids, translate
 from bot.offline import DiscordHarness, FakeUser, HarnessError, Message, Reply, TerminalClient
 from bot.store.engines import redact
-
-HELP = """Type slash commands as in Discord, e.g.
-  /game new the-expedition            (or: /game new game:the-expedition seed:7)
-  /game join        /game start       /explore move up      /game mine
-Table commands:
-  as NAME           switch who is typing (a new name joins the server)
-  as NAME admin     the same, and NAME may manage the server (/settings)
-  buttons           list the buttons under the latest message
-  click LABEL|N     press a button of the latest message that has buttons (by label or number)
-  choose N|VALUE    pick an option in the latest select menu
-  commands          list every slash command
-  help, quit"""
 
 
 class LocalTable:
@@ -61,6 +49,10 @@ class LocalTable:
             return None
         return translate(message_id, self.language)
 
+    def _shown_name(self, command: Any) -> str:
+        """A command's name as the players' Discord shows it ("neu" for /game new with --language de)."""
+        return self._local(command_message_id(command.qualified_name, "name")) or command.name
+
     def _named(self, commands: list[Any], name: str) -> Any:
         return next((c for c in commands if c.name == name), None) or next(
             (c for c in commands if self._local(command_message_id(c.qualified_name, "name")) == name), None)
@@ -69,28 +61,36 @@ class LocalTable:
         tree = self.table.bot.tree
         node: Any = self._named(tree.get_commands(), tokens[0].lstrip("/"))
         if node is None:
-            raise HarnessError(f"There is no command /{tokens[0].lstrip('/')}. Type 'commands' to list them.")
-        path = [node.name]
+            raise HarnessError(translate("local.refuse.no_command", self.language, name=tokens[0].lstrip("/")))
+        path, shown = [node.name], [self._shown_name(node)]
         rest = tokens[1:]
         while isinstance(node, app_commands.Group):
             if not rest:
-                names = ", ".join(c.name for c in node.commands)
-                raise HarnessError(f"/{' '.join(path)} needs a subcommand: {names}")
+                names = ", ".join(self._shown_name(c) for c in node.commands)
+                raise HarnessError(translate("local.refuse.needs_subcommand", self.language, path=" ".join(shown),
+                                             names=names))
             child = self._named(node.commands, rest[0])
             if child is None:
-                names = ", ".join(c.name for c in node.commands)
-                raise HarnessError(f"/{' '.join(path)} has no subcommand {rest[0]!r}; it has: {names}")
-            node, path, rest = child, [*path, child.name], rest[1:]
+                names = ", ".join(self._shown_name(c) for c in node.commands)
+                raise HarnessError(translate("local.refuse.no_subcommand", self.language, path=" ".join(shown),
+                                             name=rest[0], names=names))
+            node, path, shown, rest = child, [*path, child.name], [*shown, self._shown_name(child)], rest[1:]
         return " ".join(path), node, rest
 
     @staticmethod
-    def _convert(parameter: app_commands.Parameter, text: str) -> Any:
+    def _convert(parameter: app_commands.Parameter, text: str, shown: Callable[[str], str | None] = lambda _: None,
+                 language: str = DEFAULT_LANGUAGE) -> Any:
+        """`text` as the option's value; a choice by its value or its name, in English or as the players' Discord
+        shows it (`shown`: "Horst (gelber Würfel)"), with or without the "(…)"."""
         if parameter.choices:
             for choice in parameter.choices:
-                if same_name(text, str(choice.value)) or same_name(text, choice.name):
+                names = [choice.name, shown(choice.name) or choice.name]
+                names += [name.split(" (")[0] for name in names]
+                if same_name(text, str(choice.value)) or any(same_name(text, name) for name in names):
                     return choice.value
-            allowed = ", ".join(str(c.value) for c in parameter.choices)
-            raise HarnessError(f"{parameter.display_name} must be one of: {allowed}")
+            allowed = ", ".join((shown(c.name) or str(c.value)).split(" (")[0] for c in parameter.choices)
+            raise HarnessError(translate("local.refuse.choices", language, option=parameter.display_name,
+                                         choices=allowed))
         kind = parameter.type
         try:
             if kind is discord.AppCommandOptionType.integer:
@@ -98,7 +98,8 @@ class LocalTable:
             if kind is discord.AppCommandOptionType.number:
                 return float(text)
         except ValueError:
-            raise HarnessError(f"{parameter.display_name} must be a number, not {text!r}") from None
+            raise HarnessError(translate("local.refuse.number", language, option=parameter.display_name,
+                                         text=text)) from None
         if kind is discord.AppCommandOptionType.boolean:
             return text.lower() in ("true", "yes", "y", "1", "on")
         return text
@@ -121,7 +122,10 @@ class LocalTable:
                 positional.append(token)
         free = [p for p in command.parameters if p.display_name not in options]
         if len(positional) > len(free):
-            raise HarnessError(f"/{path} takes {', '.join(p.display_name for p in command.parameters) or 'nothing'}")
+            if not command.parameters:
+                raise HarnessError(translate("local.refuse.takes_nothing", self.language, path=path))
+            raise HarnessError(translate("local.refuse.takes", self.language, path=path,
+                                         options=", ".join(p.display_name for p in command.parameters)))
         for parameter, value in zip(free, positional, strict=False):
             options[parameter.display_name] = self._value(parameter, value)
         return path, options
@@ -131,18 +135,18 @@ class LocalTable:
         if parameter.type in (discord.AppCommandOptionType.user, discord.AppCommandOptionType.mentionable):
             name = text.removeprefix("@").strip().lower()
             if not name:
-                raise HarnessError(f"{parameter.display_name} needs a member's name, such as @bob")
+                raise HarnessError(translate("local.refuse.member", self.language, option=parameter.display_name))
             return self.table.user(name)
         if parameter.type is discord.AppCommandOptionType.channel:
             name = text.removeprefix("#").strip().lower()
             if not name:
-                raise HarnessError(f"{parameter.display_name} needs a channel's name, such as #games")
+                raise HarnessError(translate("local.refuse.channel", self.language, option=parameter.display_name))
             return self.table.channel(name)
         for choice in parameter.choices:  # a choice by the name the players' Discord shows ("Englisch")
             local = self._local(choice_message_id(choice.name))
             if local and same_name(text, local):
                 return choice.value
-        return self._convert(parameter, text)
+        return self._convert(parameter, text, lambda name: self._local(choice_message_id(name)), self.language)
 
     # ------------------------------------------------------------------------------------------- output
 
@@ -150,14 +154,11 @@ class LocalTable:
         for message in reversed(self.table.visible_messages(self.user)):
             if (message.selects() if selects else message.buttons()):
                 return message
-        raise HarnessError("No message with " + ("a select menu" if selects else "buttons") + " yet.")
+        raise HarnessError(translate(deferred("local.refuse.no_menu") if selects
+                                     else deferred("local.refuse.no_buttons"), self.language))
 
     def show(self, replies: list[Reply]) -> None:
         self.client.show(replies, self.user)
-
-    @staticmethod
-    def _print_components(holder: Reply | Message) -> None:
-        TerminalClient.print_components(holder)
 
     # ------------------------------------------------------------------------------------------- the loop
 
@@ -170,15 +171,15 @@ class LocalTable:
         if word in ("quit", "exit"):
             return False
         if word == "help":
-            print(HELP)
+            print(translate("local.help", self.language))
         elif word == "as" and len(words) == 2:
             self.user = self.table.user(words[1].lower(), locale=self.locale)
-            print(f"(now typing as {self.user.global_name})")
+            print(translate("local.typing_as", self.language, name=self.user.global_name))
         elif word == "as" and len(words) == 3 and words[2].lower() == "admin":
             # A server admin: /settings needs Manage Server, /game kick and /game abandon take Manage Channels.
             self.user = self.table.user(words[1].lower(), manage_guild=True, manage_channels=True,
                                         locale=self.locale)
-            print(f"(now typing as {self.user.global_name}, who can manage this server)")
+            print(translate("local.typing_as_admin", self.language, name=self.user.global_name))
         elif word == "commands":
             for command in self.table.bot.tree.walk_commands():
                 if isinstance(command, app_commands.Command):
@@ -188,7 +189,7 @@ class LocalTable:
                     about = self._local(command_message_id(command.qualified_name, "description"))
                     print(f"/{' '.join(local)} — {about or command.description}")
         elif word == "buttons":
-            self._print_components(self._latest())
+            self.client.print_components(self._latest())
         elif word == "click" and len(words) >= 2:
             message = self._latest()
             target = " ".join(words[1:])
@@ -199,7 +200,8 @@ class LocalTable:
             else:
                 matches = [b for b in message.buttons() if same_name(target, b.get("label") or "")]
                 if not matches:
-                    raise HarnessError(f"No button {target!r}; the buttons are: {', '.join(labels)}")
+                    raise HarnessError(translate("local.refuse.no_button", self.language, target=target,
+                                                 labels=", ".join(labels)))
                 self.show(await self.table.click(message, custom_id=matches[0]["custom_id"], user=self.user))
         elif word == "choose" and len(words) >= 2:
             message = self._latest(selects=True)
@@ -218,7 +220,7 @@ class LocalTable:
                 options["language"] = self.language  # the table plays in the terminal's language
             self.show(await self.table.command(path, options, user=self.user))
         else:
-            print("Commands start with '/'. Type 'help' for the table commands.")
+            print(translate("local.slash_first", self.language))
         return True
 
 
@@ -265,9 +267,8 @@ async def run_local_table(*, database: str | None = None, boards: str | None = N
     with tempfile.TemporaryDirectory(prefix="expedition-local-") as scratch:
         db = database_location(database) if database else Path(scratch) / "local.sqlite3"
         folder = run_folder(Path(boards or "boards").resolve())
-        print(f"Expedition Table, offline. Database: {redact(str(db))}. Board images: {folder} "
-              "(a new folder for each run)")
-        print("Type 'help' for help; you are alice (switch with 'as bob').")
+        print(translate("local.start", language, database=redact(str(db)), folder=str(folder)))
+        print(translate("local.start.help", language))
         async with DiscordHarness(create_bot(db), raise_errors=False, timeout=30.0) as table:
             local = LocalTable(table, folder, language)
             async for line in _lines(script):

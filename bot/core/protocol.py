@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.core.rng import Rng
-from bot.i18n import Text
+from bot.i18n import Localized, Text, in_language, translate
 
 JSON = dict[str, Any]
 """A JSON-compatible mapping: states, actions, events and views are all of this shape."""
@@ -34,7 +34,13 @@ class Mode:
     title: str
     min_players: int
     max_players: int
-    summary: str
+    summary: str | Text | Localized
+    """What sets the mode apart, in one sentence, for the lobby, /game rules and the mode choices of /game new: a
+    Text (a catalogue message) or a Localized is worded in the reader's language, a plain str shown as it is."""
+
+    def summary_in(self, language: str = "en") -> str:
+        """The summary in `language` ("en" or "de")."""
+        return str(in_language(self.summary, language))
 
 
 @dataclass(frozen=True)
@@ -127,7 +133,7 @@ class Game(ABC):
         choices = ", ".join(m.key for m in self.modes)
         from bot.core.errors import LobbyError
 
-        raise LobbyError(f"{self.title} has no mode called '{key}'. Choose one of: {choices}.")
+        raise LobbyError("lobby.refuse.no_mode", title=self.title, mode=key, modes=choices)
 
     @abstractmethod
     def setup(self, mode: str, players: Sequence[str], rng: Rng, options: JSON) -> JSON:
@@ -201,7 +207,7 @@ class Game(ABC):
 
     def chance_text(self, events: Sequence[JSON], language: str = "en") -> str:
         """How to say, in a refused undo, that a step drew from the Rng ("a die was rolled"). Default: generic."""
-        return "a die was rolled or a card was shuffled"
+        return translate("undo.chance", language)
 
     def progress_text(self, profile: JSON, language: str = "en") -> str:
         """A player's stored record for this game (`Outcome.profile_updates`) in one line, for /stats. Default: its

@@ -28,7 +28,7 @@ def find_game(name: str) -> Game:
     key = _NAMES.get(_normalise(name))
     if key is None:
         known = ", ".join(sorted(_GAMES))
-        raise LobbyError(f"There is no game called '{name}'. The games are: {known}.")
+        raise LobbyError("lobby.refuse.no_game", name=name, games=known)
     return _GAMES[key]
 
 

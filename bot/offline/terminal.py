@@ -12,6 +12,7 @@ from pathlib import Path
 
 from babel.dates import format_datetime, format_timedelta
 
+from bot.i18n import deferred, translate
 from bot.offline.recorder import Message, Reply
 from bot.offline.world import FakeUser, World
 
@@ -32,10 +33,13 @@ class TerminalClient:
             if reply.kind == "edit" and "content" not in reply.payload:
                 continue  # the previous board losing its buttons: nothing new to read
             if reply.ephemeral:
-                who = f"only {viewer.name} sees"
+                who = translate("local.shown.private", self.language, name=viewer.name)
+            elif reply.notified:
+                who = translate("local.shown.pings", self.language,
+                                names=", ".join(self.names(f"<@{u}>") for u in reply.notified))
             else:
-                who = "posted (pings " + ", ".join(self.names(f"<@{u}>") for u in reply.notified) + ")" \
-                    if reply.notified else "posted" if reply.created else "board updated in place"
+                shown = deferred("local.shown.posted") if reply.created else deferred("local.shown.edited")
+                who = translate(shown, self.language)
             print(f"--- {who}:")
             if reply.content:
                 print(self.names(reply.content))
@@ -66,11 +70,12 @@ class TerminalClient:
             return format_timedelta(when - self.world.clock(), add_direction=True, locale=self.language)
         return format_datetime(when, "short" if style in "tTdf" else "medium", locale=self.language)
 
-    @staticmethod
-    def print_components(holder: Reply | Message) -> None:
+    def print_components(self, holder: Reply | Message) -> None:
         buttons = [b.get("label") or b.get("emoji", {}).get("name", "?") for b in holder.buttons()]
         if buttons:
-            print("buttons: " + "  ".join(f"[{i}] {label}" for i, label in enumerate(buttons, start=1)))
+            print(translate("local.shown.buttons", self.language,
+                            buttons="  ".join(f"[{i}] {label}" for i, label in enumerate(buttons, start=1))))
         for select in holder.selects():
             options = "  ".join(f"[{i}] {o['label']}" for i, o in enumerate(select.get("options", []), start=1))
-            print(f"menu ({select.get('placeholder') or 'choose'}): {options}")
+            placeholder = select.get("placeholder") or translate("local.shown.choose", self.language)
+            print(translate("local.shown.menu", self.language, placeholder=placeholder, options=options))

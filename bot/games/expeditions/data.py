@@ -45,7 +45,7 @@ class Space:
 @dataclass(frozen=True)
 class Location:
     number: int
-    region: str  # S, C or N
+    region: str  # S, C or N (a key: its letter in words is text.location_label's, "7 C" / "7 M")
     names: Localized
     corruption: int  # the value revealed corruption must reach (0 for South tiles)
     gather: tuple[Effect, ...]
@@ -55,10 +55,6 @@ class Location:
     def name(self) -> str:
         """The English name (`names` has every language)."""
         return self.names.en
-
-    @property
-    def label(self) -> str:
-        return f"{self.number} {self.region}"
 
 
 @dataclass(frozen=True)

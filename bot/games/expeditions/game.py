@@ -46,7 +46,7 @@ class ExpeditionsGame(Game):
     title = "Expeditions"
     result_events = RESULT_EVENTS
     aliases = ("mech", "mechs", "stonemaier", "expeditions-game")
-    modes = (Mode("standard", "Standard", 1, 5, "The full game for 1-5 players; solo uses the same rules."),)
+    modes = (Mode("standard", "Standard", 1, 5, Text.of("expeditions.mode.standard.summary")),)
     data_version = "1"
 
     @property

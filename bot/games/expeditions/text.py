@@ -96,7 +96,7 @@ def region_word(region: str, language: str = "en") -> str:
 
 
 def location_label(location: Location, language: str = "en") -> str:
-    """"7 C" / "7 Z": the number and the region's letter, as the tile shows them."""
+    """"7 C" / "7 M": the number and the region's letter, as the tile shows them."""
     return f"{location.number} {translate(REGION_LETTERS[location.region], language)}"
 
 

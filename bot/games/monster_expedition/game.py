@@ -38,11 +38,9 @@ class MonsterExpedition(Game):
     result_events = END_EVENTS
     aliases = ("monster", "monsters", "me", "hunt", "monster-hunt")
     modes = (
-        WordedMode("standard", "Standard", 2, 4, "2-4 hunters race for the most victory points.",
+        WordedMode("standard", "Standard", 2, 4, Text.of("monster.mode.standard.summary"),
                    deferred("monster.mode.standard")),
-        WordedMode("solo", "Solo campaign", 1, 1,
-                   "Ten expeditions on Solinsula, one at a time (options: expedition 1-10, set I-IV).",
-                   deferred("monster.mode.solo")),
+        WordedMode("solo", "Solo campaign", 1, 1, Text.of("monster.mode.solo.summary"), deferred("monster.mode.solo")),
     )
     data_version = DATA_VERSION
 

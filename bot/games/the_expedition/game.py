@@ -32,11 +32,10 @@ class TheExpedition(Game):
     result_events = ("game_over",)
     aliases = ("expedition", "te", "grid", "the expedition")
     modes = (
-        WordedMode("standard", "Standard", 2, 3, "2-3 players, 3 secret expedition cards each."),
-        WordedMode("abstract", "Abstract Mode", 2, 3, "2-3 players, an open market of 1 + players expedition cards."),
-        WordedMode("solo", "Solo", 1, 1, "1 player against 2 Automations; you score locations and expeditions."),
-        WordedMode("solo-hard", "Solo (added challenge)", 1, 1,
-                   "1 player against 2 Automations; only your expedition points count."),
+        WordedMode("standard", "Standard", 2, 3, Text.of("expedition.mode.standard.summary")),
+        WordedMode("abstract", "Abstract Mode", 2, 3, Text.of("expedition.mode.abstract.summary")),
+        WordedMode("solo", "Solo", 1, 1, Text.of("expedition.mode.solo.summary")),
+        WordedMode("solo-hard", "Solo (added challenge)", 1, 1, Text.of("expedition.mode.solo-hard.summary")),
     )
     data_version = "1"
 

@@ -20,9 +20,9 @@ from tests.language import english_left
 from .helpers import act, fresh, give, in_actions, place
 
 NAMES = ["Ada", "Bo", "Cleo", "Dana", "Emil"]
-ALLOWED = frozenset(NAMES) | {"Highlander", "Tatanka", "Expeditions", "mech", "odin", "Dusk", "Cinder"}
+ALLOWED = frozenset(NAMES) | {"Highlander", "Tatanka", "Expeditions", "mech", "odin"}
 """Player names, the mechs and the game whose names are the same in both languages, and the commands' own words
-(/mech, /mech odin); character names the data gives German titles ("Dusk der Wolf") keep their English first name."""
+(/mech, /mech odin)."""
 COMMAND_WORDS = frozenset({"refresh", "cover", "move", "play", "gather", "choose", "power", "guile", "coins"})
 """What the player may type after `type:`/`gain:` in a raw action: named as typed, beside their German words."""
 

@@ -10,6 +10,7 @@ from PIL import Image, ImageDraw
 
 from bot.i18n import DEFAULT_LANGUAGE, counted, deferred, language_of
 from rendering import kit
+from rendering.caches import lru_bytes
 from rendering.wording import translate, translate_plural
 
 REGION_COLOURS = {"aerie": kit.YELLOW, "depths": kit.BLUE, "forest": kit.BLUISH_GREEN, "all": kit.REDDISH_PURPLE}
@@ -729,11 +730,10 @@ def _p_hunt(image: Image.Image, draw: kit.Draw, view: dict[str, Any], top: int) 
     return top + HUNT_H
 
 
-def _p_camps(draw: kit.Draw, x: float, y: float, player: dict[str, Any], lang: str = DEFAULT_LANGUAGE) -> float:
+def _p_camps(draw: kit.Draw, x: float, y: float, camps: Camps, lang: str = DEFAULT_LANGUAGE) -> float:
     """A player's three camp levels as chips in the regions' colours ("A 5"; a final camp is framed)."""
-    for region in ("aerie", "depths", "forest"):
-        camp = player["camps"][region]
-        chip = _p_camp_chip(region, int(camp["level"]), bool(camp["final"]), lang)
+    for region, level, final in camps:
+        chip = _p_camp_chip(region, level, final, lang)
         kit.paste(draw._image, chip, (round(x), round(y)))  # type: ignore[attr-defined]
         x += chip.image.width + 6
     return x
@@ -755,6 +755,12 @@ def _p_camp_chip(region: str, level: int, final: bool, lang: str = DEFAULT_LANGU
     return kit.Face(image, drawn)
 
 
+Camps = tuple[tuple[str, int, bool], ...]
+"""A player's three camps as their chips show them: (region, level, final)."""
+Lines = tuple[tuple[str, str], ...]
+"""A final board's lines under a player's name, with their colours."""
+
+
 def _p_players(draw: kit.Draw, view: dict[str, Any], top: int) -> int:
     lang = language(view)
     standard = view["mode"] == "standard"
@@ -770,14 +776,7 @@ def _p_players(draw: kit.Draw, view: dict[str, Any], top: int) -> int:
         x, y = 12 + column * (column_w + 8), y_of[column]
         style = kit.player_style(int(player["seat"]))
         start = y
-        indent = 42
-        if ranked:  # the place as a medal beside the player's piece
-            place = 1 + sum(1 for s in view["scores"] if s["total"] > scores[player["seat"]]["total"])
-            kit.medal(draw, (x + 17, y + 26), 16, place)
-            kit.draw_token(draw, (x + 52, y + 17), 17, style, width=2)
-            indent = 76
-        else:
-            kit.draw_token(draw, (x + 18, y + 17), 17, style, width=2)
+        place = 1 + sum(1 for s in view["scores"] if s["total"] > scores[player["seat"]]["total"]) if ranked else 0
         score = scores.get(player["seat"], {})
         if ranked:
             message = (deferred("monster.board.points_winner") if player["seat"] in view["result"]["winners"]
@@ -787,49 +786,109 @@ def _p_players(draw: kit.Draw, view: dict[str, Any], top: int) -> int:
             score_text = str(score.get("text", ""))
         else:
             score_text = counted("cage", int(player["cages"]), lang)
-        names = kit.name_lines(str(player["name"]), column_w - indent - 6)
-        for line in names:
-            draw.text((x + indent, y), line, font=kit.font(BIG, "bold"), fill=kit.INK, role="name")
-            y += 28
-        room = column_w - indent - 4 - kit.measure(names[-1], BIG, "bold") - 16
-        if kit.measure(score_text, BIG, "bold") <= room:  # the score on the name's last line when both fit
-            draw.text((x + column_w - 4, y - 28), score_text, font=kit.font(BIG, "bold"), fill=kit.INK, anchor="ra",
-                      role="score")
-        else:
-            draw.text((x + indent, y), score_text, font=kit.font(BIG, "bold"), fill=kit.INK, role="score")
-            y += 30
-        text_x, text_w = x + 42, column_w - 46
+        lines: Lines = ()
+        camps: Camps = ()
+        facts = ""
         if over:
-            parts = translate("monster.board.points_parts", lang, monsters=player["monster_points"],
-                              cages=player.get("cage_points", 0))
-            if not standard:
-                parts = translate("monster.board.points_monsters", lang, points=player["monster_points"])
-            y = _p_text(draw, text_x, y, parts, text_w)
-            cages = ", ".join(f"{c['name']} {c.get('caged_vp', '')}".strip() for c in player.get("cages_revealed", []))
-            if cages:
-                y = _p_text(draw, text_x, y, translate("monster.board.cages_list", lang, cages=cages), text_w,
-                            kit.ORANGE, keep_numbers=True)
-            monsters = ", ".join(f"{m['name']} {m['vp']}" for m in player["monsters"])
-            if monsters:
-                y = _p_text(draw, text_x, y, translate("monster.board.monsters_list", lang, monsters=monsters), text_w,
-                            kit.INK_MUTED, keep_numbers=True)
+            lines = _p_final_lines(player, standard, lang)
         else:
-            facts = [counted("monster", len(player["monsters"]), lang),
-                     translate_plural("monster.count.set", int(player["symbiosis_sets"]), lang)]
+            camps = tuple((region, int(player["camps"][region]["level"]), bool(player["camps"][region]["final"]))
+                          for region in ("aerie", "depths", "forest"))
+            facts_list = [counted("monster", len(player["monsters"]), lang),
+                          translate_plural("monster.count.set", int(player["symbiosis_sets"]), lang)]
             if standard:
-                facts.append(counted("crest", int(player["crests"]), lang))
-            after = _p_camps(draw, text_x, y + 1, player, lang) + 8
-            line = kit.facts_line(facts)
-            if after + kit.measure(line.replace("\u00a0", " "), SMALL) <= x + column_w - 2:
-                draw.text((after, y + 1), line, font=kit.font(SMALL), fill=kit.INK_MUTED)
-                y += 28
-            else:
-                y = _p_text(draw, text_x, y + 28, line, text_w, kit.INK_MUTED)
+                facts_list.append(counted("crest", int(player["crests"]), lang))
+            facts = kit.facts_line(facts_list)
+        shown = (str(player["name"]), score_text, place, style, column_w, lines, camps, facts, lang)
+        if kit.is_recording():  # (a test sees every text and token drawn in place)
+            y = _p_draw_player(draw, x, y, *shown)
+        else:
+            face = _p_player_block(*shown, kit.in_palette(P_W))
+            kit.blit(draw._image, face.image, (x - BLOCK_LEFT, y - BLOCK_TOP))  # type: ignore[attr-defined]
+            y += face.image.height - BLOCK_TOP - 1
         if standard and player["seat"] == active and not over:
             draw.rounded_rectangle((x - 6, start - 6, x + column_w + 2, y + 2), radius=8, outline=style.colour,
                                    width=3)
         y_of[column] = y + 8
     return max(y_of)
+
+
+def _p_final_lines(player: dict[str, Any], standard: bool, lang: str) -> Lines:
+    """A player's lines on the final board: where the points came from, the cages revealed, the monsters."""
+    parts = translate("monster.board.points_parts", lang, monsters=player["monster_points"],
+                      cages=player.get("cage_points", 0))
+    if not standard:
+        parts = translate("monster.board.points_monsters", lang, points=player["monster_points"])
+    lines = [(parts, kit.INK)]
+    cages = ", ".join(f"{c['name']} {c.get('caged_vp', '')}".strip() for c in player.get("cages_revealed", []))
+    if cages:
+        lines.append((translate("monster.board.cages_list", lang, cages=cages), kit.ORANGE))
+    monsters = ", ".join(f"{m['name']} {m['vp']}" for m in player["monsters"])
+    if monsters:
+        lines.append((translate("monster.board.monsters_list", lang, monsters=monsters), kit.INK_MUTED))
+    return tuple(lines)
+
+
+BLOCK_LEFT, BLOCK_TOP = 3, 0
+"""How far a player's block reaches left of and above its corner (its piece's square, whose ink starts at the
+corner's row: the hunt band's dice reach down to just above it); it reaches 1 px right of its column and down to
+its last line, clear of the highlight drawn around it and of the next block."""
+CACHED_BLOCKS_BYTES = 1 << 20
+"""Players' blocks (10-60 KB each, in the boards' palette): a move changes the mover's, so the other players'
+blocks are pasted as the board before had them."""
+
+
+@lru_cache(maxsize=2)
+def _p_blank(in_palette: bool) -> Image.Image:
+    """A public board's empty background."""
+    return kit.new_layer((P_W, P_H))
+
+
+@lru_bytes(CACHED_BLOCKS_BYTES)
+def _p_player_block(name: str, score_text: str, place: int, style: kit.PlayerStyle, column_w: int, lines: Lines,
+                    camps: Camps, facts: str, lang: str, in_palette: bool) -> kit.Face:
+    """One player's block of the players' panel, drawn on the board's background as the board draws it in place,
+    from BLOCK_LEFT, BLOCK_TOP before its corner."""
+    image = _p_blank(in_palette).copy()
+    draw = kit.Draw(image)
+    bottom = _p_draw_player(draw, BLOCK_LEFT, BLOCK_TOP, name, score_text, place, style, column_w, lines, camps,
+                            facts, lang)
+    return kit.Face(image.crop((0, 0, BLOCK_LEFT + column_w + 1, bottom + 1)), kit.Recording())
+
+
+def _p_draw_player(draw: kit.Draw, x: int, y: int, name: str, score_text: str, place: int,
+                   style: kit.PlayerStyle, column_w: int, lines: Lines, camps: Camps, facts: str, lang: str) -> int:
+    """One player's block with its corner at (x, y): medal (at the end), piece, name, score, then the final lines
+    or the camps and facts; returns the y below it."""
+    indent = 42
+    if place:  # the place as a medal beside the player's piece
+        kit.medal(draw, (x + 17, y + 26), 16, place)
+        kit.draw_token(draw, (x + 52, y + 17), 17, style, width=2)
+        indent = 76
+    else:
+        kit.draw_token(draw, (x + 18, y + 17), 17, style, width=2)
+    names = kit.name_lines(name, column_w - indent - 6)
+    for line in names:
+        draw.text((x + indent, y), line, font=kit.font(BIG, "bold"), fill=kit.INK, role="name")
+        y += 28
+    room = column_w - indent - 4 - kit.measure(names[-1], BIG, "bold") - 16
+    if kit.measure(score_text, BIG, "bold") <= room:  # the score on the name's last line when both fit
+        draw.text((x + column_w - 4, y - 28), score_text, font=kit.font(BIG, "bold"), fill=kit.INK, anchor="ra",
+                  role="score")
+    else:
+        draw.text((x + indent, y), score_text, font=kit.font(BIG, "bold"), fill=kit.INK, role="score")
+        y += 30
+    text_x, text_w = x + 42, column_w - 46
+    for index, (text, fill) in enumerate(lines):
+        y = _p_text(draw, text_x, y, text, text_w, fill, keep_numbers=index > 0)
+    if camps:
+        after = _p_camps(draw, text_x, y + 1, camps, lang) + 8
+        if after + kit.measure(facts.replace("\u00a0", " "), SMALL) <= x + column_w - 2:
+            draw.text((after, y + 1), facts, font=kit.font(SMALL), fill=kit.INK_MUTED)
+            y += 28
+        else:
+            y = _p_text(draw, text_x, y + 28, facts, text_w, kit.INK_MUTED)
+    return y
 
 
 def _p_solo(draw: kit.Draw, solo: dict[str, Any], top: int, lang: str = DEFAULT_LANGUAGE) -> int:

@@ -726,15 +726,51 @@ def _p_draw_side(draw: kit.Draw, view: View) -> int:
     detail = _p_final_detail(view) if over else 2
     for place, entry in _p_ranked(view):
         style = style_of(view, entry["id"])
-        current = entry["id"] == view.get("current") and not over
-        if kit.is_recording():  # (a test sees every text and token drawn in place)
-            y = _p_draw_entry(draw, view, entry, place, style, current, detail, y)
+        score = entry["score"]
+        score_text = pts(score["total"], lang(view))
+        names = kit.name_lines(entry["name"], width - 46)
+        top = y
+        if place:  # at the end, the place as a medal in place of the token (the name and order say who)
+            kit.medal(draw, (x + 17, y + 20), 16, place)
+        elif style is not None:
+            draw_token(draw, (x + 18, y + 17), 17, style, width=2)
+        for index, line in enumerate(names):
+            draw.text((x + 42, y + index * 28), line, font=font(BIG, "bold"), fill=INK, role="name")
+        y += 28 * len(names)
+        beside = kit.measure(names[-1], BIG, "bold") + kit.measure(score_text, BIG, "bold") + 12 <= width - 46
+        if beside:  # the score on the name's last line when both fit, else on a line of its own
+            draw.text((right - 4, y - 28), score_text, font=font(BIG, "bold"), fill=INK, anchor="ra", role="score")
         else:
-            shown = _Shown((lang(view), view["mode"], over, detail, place, style, current, repr(entry),
-                            kit.in_palette(P_W)), view, entry)
-            face = _p_entry_block(shown)
-            kit.blit(draw._image, face.image, (x - 6, y - 6))
-            y += face.image.height - 9
+            draw.text((x + 42, y), score_text, font=font(BIG, "bold"), fill=INK, role="score")
+            y += 30
+        left = entry["markers_left"]
+        if entry["kind"] == "automation":
+            card = entry["card"]
+            upcoming = card["path"][card["moves_used"]] if card["moves_left"] else None
+            left = card["moves_left"]
+            if upcoming:
+                facts = translate_plural("expedition.board.automation_next", left, lang(view), card=card["name"],
+                                         arrow=ARROWS[upcoming])
+            else:
+                facts = translate("expedition.board.automation_done", lang(view), card=card["name"])
+            y = _p_side_line(draw, x + 42, y, facts, width - 46)
+        elif over:
+            for text, fill in _p_final_lines(view, entry, detail):
+                y = _p_side_line(draw, x + 42, y, text, width - 46, fill)
+        else:
+            facts = [translate_plural("expedition.board.markers_left", left, lang(view))]
+            if view["mode"] != "abstract":
+                facts.append(translate_plural("expedition.board.cards_in_hand", entry["hand_size"], lang(view)))
+            if entry.get("scored"):
+                facts.append(translate("expedition.board.scored_count", lang(view), count=len(entry["scored"])))
+            if entry.get("held"):
+                facts.append(translate("expedition.board.held", lang(view)))
+            y = _p_side_line(draw, x + 42, y, kit.facts_line(facts), width - 46)
+        if place and style is not None:  # the player's piece under the medal
+            draw_token(draw, (x + 18, top + 58), 17, style, width=2)
+            y = max(y, top + 78)
+        if entry["id"] == view.get("current") and not over:
+            draw.rounded_rectangle((x - 6, top - 6, right + 2, y + 2), radius=8, outline=HIGHLIGHT, width=2)
         y += 10 if over else 14
     if "market" in view and not over:
         market = translate("expedition.board.market", lang(view), count=view.get("draw_pile", 0))
@@ -747,95 +783,6 @@ def _p_draw_side(draw: kit.Draw, view: View) -> int:
         line = (translate("expedition.board.round", lang(view), round=view["round"], rounds=rounds) if view.get("round")
                 else translate("expedition.board.placement_rounds", lang(view), rounds=rounds))
         y = _p_side_line(draw, x, y, line, width, INK, "bold")
-    return y
-
-
-class _Shown:
-    """A participant's entry as its side block shows it: compared and hashed by `key` (everything the block draws
-    from), carrying the view and entry to draw it from."""
-
-    __slots__ = ("entry", "key", "view")
-
-    def __init__(self, key: tuple[Any, ...], view: View, entry: View) -> None:
-        self.key, self.view, self.entry = key, view, entry
-
-    def __hash__(self) -> int:
-        return hash(self.key)
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, _Shown) and other.key == self.key
-
-
-CACHED_BLOCKS_BYTES = 1 << 20
-"""Participants' side blocks (5-40 KB each, in the boards' palette): a move changes the mover's block, so the
-others are pasted as the board before had them."""
-
-
-@lru_bytes(CACHED_BLOCKS_BYTES)
-def _p_entry_block(shown: _Shown) -> kit.Face:
-    """One participant's block of the side column, from 6 px left of and above its top left corner (its highlight
-    included) to 3 px below its last line, drawn on the column's background as the board would draw it."""
-    _, _, _, detail, place, style, current, _, _ = shown.key
-    image = kit.new_layer((P_W, P_H))
-    draw = kit.Draw(image)
-    bottom = _p_draw_entry(draw, shown.view, shown.entry, place, style, current, detail, P_GRID_TOP)
-    block = image.crop((P_SIDE - 6, P_GRID_TOP - 6, P_W, bottom + 3))
-    shown.view = shown.entry = {}  # (the key stays in the cache: the view it was drawn from need not)
-    return kit.Face(block, kit.Recording())
-
-
-def _p_draw_entry(draw: kit.Draw, view: View, entry: View, place: int, style: PlayerStyle | None, current: bool,
-                  detail: int, y: int) -> int:
-    """One participant's block of the side column at `y`: medal or token, name, score, then the facts (or the
-    final lines); returns the y below it (its highlight, when it is the player to move, reaches 2 px below)."""
-    over = view["phase"] == "over"
-    x, right = P_SIDE, P_W - 12
-    width = right - x
-    score = entry["score"]
-    score_text = pts(score["total"], lang(view))
-    names = kit.name_lines(entry["name"], width - 46)
-    top = y
-    if place:  # at the end, the place as a medal in place of the token (the name and order say who)
-        kit.medal(draw, (x + 17, y + 20), 16, place)
-    elif style is not None:
-        draw_token(draw, (x + 18, y + 17), 17, style, width=2)
-    for index, line in enumerate(names):
-        draw.text((x + 42, y + index * 28), line, font=font(BIG, "bold"), fill=INK, role="name")
-    y += 28 * len(names)
-    beside = kit.measure(names[-1], BIG, "bold") + kit.measure(score_text, BIG, "bold") + 12 <= width - 46
-    if beside:  # the score on the name's last line when both fit, else on a line of its own
-        draw.text((right - 4, y - 28), score_text, font=font(BIG, "bold"), fill=INK, anchor="ra", role="score")
-    else:
-        draw.text((x + 42, y), score_text, font=font(BIG, "bold"), fill=INK, role="score")
-        y += 30
-    left = entry["markers_left"]
-    if entry["kind"] == "automation":
-        card = entry["card"]
-        upcoming = card["path"][card["moves_used"]] if card["moves_left"] else None
-        left = card["moves_left"]
-        if upcoming:
-            facts = translate_plural("expedition.board.automation_next", left, lang(view), card=card["name"],
-                                     arrow=ARROWS[upcoming])
-        else:
-            facts = translate("expedition.board.automation_done", lang(view), card=card["name"])
-        y = _p_side_line(draw, x + 42, y, facts, width - 46)
-    elif over:
-        for text, fill in _p_final_lines(view, entry, detail):
-            y = _p_side_line(draw, x + 42, y, text, width - 46, fill)
-    else:
-        facts_list = [translate_plural("expedition.board.markers_left", left, lang(view))]
-        if view["mode"] != "abstract":
-            facts_list.append(translate_plural("expedition.board.cards_in_hand", entry["hand_size"], lang(view)))
-        if entry.get("scored"):
-            facts_list.append(translate("expedition.board.scored_count", lang(view), count=len(entry["scored"])))
-        if entry.get("held"):
-            facts_list.append(translate("expedition.board.held", lang(view)))
-        y = _p_side_line(draw, x + 42, y, kit.facts_line(facts_list), width - 46)
-    if place and style is not None:  # the player's piece under the medal
-        draw_token(draw, (x + 18, top + 58), 17, style, width=2)
-        y = max(y, top + 78)
-    if current:
-        draw.rounded_rectangle((x - 6, top - 6, right + 2, y + 2), radius=8, outline=HIGHLIGHT, width=2)
     return y
 
 

@@ -7,7 +7,7 @@
 
 Rerun it after a change to what the boards say (a new sentence, label or face) and commit the file.
 
-A board draws a line word by word from cached masks (rendering/kit.py: one mask per font face, word and vertical
+A board draws a line word by word from cached masks (rendering/typeset.py: one mask per font face, word and vertical
 anchor, and one width per face and word), so a worker pays 50-150 µs for every word the first time it draws it.
 This plays seeded matches of random legal moves of every game, mode and player count (seeds 1000 on: the render
 benchmark plays seed 7, so it measures how well the vocabulary generalises, not a memorised match), draws every
@@ -38,7 +38,7 @@ from bench_render import play
 import bot.games  # noqa: F401  (registers every game)
 from bot.core import all_games
 from bot.core.datafiles import data_root
-from rendering import clear_caches, kit, vocabulary
+from rendering import clear_caches, typeset, vocabulary
 from rendering.glyphs import drawable_view
 from rendering.pool import _warm_up
 
@@ -71,13 +71,13 @@ def configurations() -> Iterator[tuple[Any, Any, int]]:
 def spying(seen: Callable[[Key], None], *, new_only: bool = False) -> Iterator[None]:
     """Every word mask and width the boards ask for goes to `seen` (or only those not in the kit's caches yet,
     when `new_only`); the kit's own caches stay in place."""
-    mask, width = kit._word_mask, kit._word_width
+    mask, width = typeset.word_mask, typeset.word_width
 
     def spy_mask(face: Any, word: str, vertical: str) -> Any:
         before = mask.cache_info().misses
         result = mask(face, word, vertical)
         if not new_only or mask.cache_info().misses > before:
-            seen((int(face.size), kit._WEIGHT_OF.get(face.path, "?"), vertical, word))
+            seen((int(face.size), typeset.WEIGHT_OF.get(face.path, "?"), vertical, word))
         return result
 
     def spy_width(word: str, size: int, weight: str) -> float:
@@ -90,11 +90,11 @@ def spying(seen: Callable[[Key], None], *, new_only: bool = False) -> Iterator[N
     for spy, real in ((spy_mask, mask), (spy_width, width)):
         spy.cache_info = real.cache_info  # type: ignore[attr-defined]
         spy.cache_clear = lambda: None  # type: ignore[attr-defined]  (kept across matches: only the words count)
-    kit._word_mask, kit._word_width = spy_mask, spy_width  # type: ignore[assignment]
+    typeset.word_mask, typeset.word_width = spy_mask, spy_width  # type: ignore[assignment]
     try:
         yield
     finally:
-        kit._word_mask, kit._word_width = mask, width  # type: ignore[assignment]
+        typeset.word_mask, typeset.word_width = mask, width  # type: ignore[assignment]
 
 
 def boards(game: Any, mode: str, players: int, seed: int) -> Iterator[Callable[[], Any]]:
@@ -149,8 +149,8 @@ def check(seeds: range, entries: list[vocabulary.Entry]) -> None:
     for game, mode, players in configurations():
         for seed in seeds:
             clear_caches()
-            kit._word_mask.cache_clear()
-            kit._word_width.cache_clear()
+            typeset.word_mask.cache_clear()
+            typeset.word_width.cache_clear()
             vocabulary.warm_up(DATA, entries=entries)
             board: list[Key] = []
             with spying(board.append, new_only=True):
@@ -174,15 +174,15 @@ def time_warm_up(entries: list[vocabulary.Entry]) -> None:
         for run, into in ((lambda: _warm_up(str(DATA)), timings),
                           (lambda: vocabulary.warm_up(DATA, entries=entries), harvested)):
             clear_caches()
-            kit._word_mask.cache_clear()
-            kit._word_width.cache_clear()
+            typeset.word_mask.cache_clear()
+            typeset.word_width.cache_clear()
             started = time.perf_counter()
             run()
             into.append((time.perf_counter() - started) * 1000)
     print(f"worker warm-up (pool._warm_up, the vocabulary files as they are, fonts loaded): median "
           f"{statistics.median(timings):.0f} ms; this harvest's vocabulary.warm_up: "
-          f"{statistics.median(harvested):.0f} ms for {kit._word_mask.cache_info().currsize} masks and "
-          f"{kit._word_width.cache_info().currsize} widths")
+          f"{statistics.median(harvested):.0f} ms for {typeset.word_mask.cache_info().currsize} masks and "
+          f"{typeset.word_width.cache_info().currsize} widths")
 
 
 def main() -> None:

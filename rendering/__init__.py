@@ -67,12 +67,15 @@ def alt_text(game_key: str, view: dict[str, Any]) -> str:
     return f"{title}: {turn}".strip(": ")[:1000]
 
 
-KEPT_CACHES = frozenset({"font", "_font", "_drawable_codepoints", "_drawable_characters", "_hyphenators",
+KIT_MODULES = ("style", "recorder", "encoding", "typeset", "canvas", "memory", "pieces", "bands")
+"""The modules of the drawing kit (rendering/kit.py gathers their public names)."""
+
+KEPT_CACHES = frozenset({"font", "_font", "_drawable_codepoints", "_drawable_characters", "hyphenators",
                          "board_palette"})
 """What a render worker loads once at its start and never drops: the font faces, the characters they draw, the
 hyphenation patterns and the boards' palette."""
-OWN_CACHES = ("rendering.expeditions._SPACES", "rendering.expeditions._LAYERS", "rendering.kit._INKS",
-              "rendering.kit._SPARES", "rendering.png._BANDS", "rendering.png._ROWS")
+OWN_CACHES = ("rendering.expeditions._SPACES", "rendering.expeditions._LAYERS", "rendering.canvas.INKS",
+              "rendering.canvas.SPARES", "rendering.png._BANDS", "rendering.png._ROWS")
 """The renderers' own bounded caches (dicts rather than lru caches), the recycled canvases and the compressed
 bands of earlier boards."""
 
@@ -80,7 +83,7 @@ bands of earlier boards."""
 def clear_caches() -> None:
     """Every rendering cache empty but the fonts, as in a freshly started worker before its warm-up (benchmarks and
     tests start from here)."""
-    for name in ("kit", "glyphs", "wording", "the_expedition", "monster_expedition", "expeditions"):
+    for name in (*KIT_MODULES, "glyphs", "wording", "the_expedition", "monster_expedition", "expeditions"):
         module = importlib.import_module(f"{__name__}.{name}")
         for attribute in dir(module):
             function = getattr(module, attribute)

@@ -37,7 +37,7 @@ def footprint(value: Any) -> int:
     object."""
     if isinstance(value, Image.Image):
         pixels = value.width * value.height
-        palette_copy = pixels if value.mode in ("RGB", "RGBA") else 0  # (kit.indexed: made when first pasted)
+        palette_copy = pixels if value.mode in ("RGB", "RGBA") else 0  # (canvas.indexed: made when first pasted)
         return pixels * len(value.getbands()) + palette_copy + 200
     image = getattr(value, "image", None)  # a kit.Face
     if isinstance(image, Image.Image):

@@ -10,7 +10,7 @@ from typing import Any
 
 from fontTools.ttLib import TTFont
 
-from rendering.kit import font_paths
+from rendering.typeset import font_paths
 
 _SPACES = re.compile(r"[ \t]{2,}")
 _INVISIBLE = {0x200D, 0xFE0E, 0xFE0F}  # zero-width joiner and emoji/text variation selectors

@@ -1,7 +1,7 @@
 """The /leaderboard image: a server's top players of one game and the asker's own row, legible on a phone.
 
 800 px wide like every public board (shown 400 points wide): names and ratings at the headline size, nothing under
-the body size (rendering/kit.py `min_sizes`). The view is plain data built by the bot; nothing here knows Discord.
+the body size (rendering/style.py `min_sizes`). The view is plain data built by the bot; nothing here knows Discord.
 """
 
 from __future__ import annotations

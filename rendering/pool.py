@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 import rendering
-from rendering import glyphs, kit, lifeline, vocabulary
+from rendering import bands, glyphs, lifeline, memory, vocabulary
 
 View = dict[str, Any]
 Renderer = Callable[[str, View], bytes]
@@ -47,7 +47,7 @@ def _warm_up(data_root: str | None = None) -> None:
         os.nice(WORKER_NICENESS)
     for module in ("the_expedition", "monster_expedition", "expeditions"):
         __import__(f"rendering.{module}")
-    kit.warm_up()
+    memory.warm_up()
     glyphs.drawable_view({})  # reads which characters the fonts can draw
     vocabulary.warm_up(Path(data_root) if data_root else None)
     gc.collect()
@@ -55,7 +55,7 @@ def _warm_up(data_root: str | None = None) -> None:
 
 
 TRIM_EVERY = 16
-"""A worker hands its freed memory back to the system after this many boards (see kit.release_freed_memory)."""
+"""A worker hands its freed memory back to the system after this many boards (see memory.release_freed_memory)."""
 _drawn = 0
 
 
@@ -65,8 +65,8 @@ def _draw(game_key: str, view: View, detail: bool, footer: str | None) -> bytes:
     image = rendering.render_detail(game_key, view) if detail else rendering.render_board(game_key, view)
     _drawn += 1
     if _drawn % TRIM_EVERY == 0:
-        kit.release_freed_memory()
-    return kit.add_footer(image, footer) if footer else image
+        memory.release_freed_memory()
+    return bands.add_footer(image, footer) if footer else image
 
 
 def _draw_leaderboard(view: View) -> bytes:
@@ -138,7 +138,7 @@ class RenderPool:
 
                 def draw() -> bytes:
                     image = custom(game_key, view)
-                    return kit.add_footer(image, footer) if footer else image
+                    return bands.add_footer(image, footer) if footer else image
 
                 return await asyncio.to_thread(draw)
             if rendering.is_registered(game_key):

@@ -1,6 +1,6 @@
 """The words boards draw, rasterised once when a render worker starts (rendering/pool.py `_warm_up`).
 
-A word is rasterised the first time a board draws it in a given face (50-150 µs each, rendering/kit.py), and a
+A word is rasterised the first time a board draws it in a given face (50-150 µs each, rendering/typeset.py), and a
 board full of new words costs more to draw than to encode. The words come from two places:
 
 - vocabulary.txt, next to this module: every word mask (font size, weight, vertical anchor, word) and width the
@@ -23,9 +23,10 @@ from typing import Any
 
 from PIL import ImageFont
 
-from rendering import kit
+from rendering import typeset
+from rendering.style import BIG, SMALL
 
-FACES = ((kit.SMALL, "regular"), (kit.SMALL, "semibold"), (20, "semibold"), (kit.BIG, "bold"))
+FACES = ((SMALL, "regular"), (SMALL, "semibold"), (20, "semibold"), (BIG, "bold"))
 """The faces boards draw names in (lists and rules text, card names, player and location names), when there is
 no harvested vocabulary to tell."""
 KEYS = frozenset({"name", "title"})
@@ -130,8 +131,8 @@ def every_language() -> list[Entry]:
 
 
 def _faces(size: int, weight: str) -> list[ImageFont.FreeTypeFont]:
-    """The face object boards draw `size` and `weight` with (kit.font gives one per size and weight)."""
-    return [kit.font(size, weight)]
+    """The face object boards draw `size` and `weight` with (typeset.font gives one per size and weight)."""
+    return [typeset.font(size, weight)]
 
 
 def name_faces(entries: list[Entry], names: set[str]) -> set[tuple[int, str, str]]:
@@ -178,22 +179,22 @@ def warm_up(root: Path | None = None, entries: list[Entry] | None = None) -> int
     count = 0
     for size, weight, vertical, word in entries:
         if vertical == "-":
-            kit.measure(word, size, weight)
+            typeset.measure(word, size, weight)
             count += 1
             continue
         for face in _faces(size, weight):
-            kit.warm_word(face, word, vertical)
+            typeset.warm_word(face, word, vertical)
             count += 1
     for size, weight, vertical, word in numbers(entries):
         if vertical == "-":
-            kit.measure(word, size, weight)
+            typeset.measure(word, size, weight)
         else:
-            kit.warm_word(kit.font(size, weight), word, vertical)
+            typeset.warm_word(typeset.font(size, weight), word, vertical)
         count += 1
     faces = name_faces(entries, names) or {(size, weight, "a") for size, weight in FACES}
     for size, weight, vertical in sorted(faces):
         for face in _faces(size, weight):
             for word in sorted(names):
-                kit.warm_word(face, word, vertical)
+                typeset.warm_word(face, word, vertical)
                 count += 1
     return count

@@ -10,12 +10,18 @@ from bot.cli import main
 from tests.language import english_left
 
 
+def play_script(tmp_path: Path, lines: list[str], *language: str) -> None:
+    """Run `expedition-bot local` (with `--language X` when given) on these lines; it must end cleanly."""
+    script = tmp_path / "moves.txt"
+    script.write_text("\n".join([*lines, "quit"]))
+    flags = ["--language", *language] if language else []
+    assert main(["local", *flags, "--script", str(script), "--boards", str(tmp_path / "boards")]) == 0
+
+
 def test_a_german_player_picks_a_choice_by_its_german_name(tmp_path: Path,
                                                            capsys: pytest.CaptureFixture[str]) -> None:
-    script = tmp_path / "moves.txt"
-    script.write_text("\n".join(["/spiel neu spiel:monster-expedition modus:solo startwert:3",
-                                 "/jagd lager region:Horst", "quit"]))
-    assert main(["local", "--language", "de", "--script", str(script), "--boards", str(tmp_path / "boards")]) == 0
+    play_script(tmp_path, ["/spiel neu spiel:monster-expedition modus:solo startwert:3", "/jagd lager region:Horst"],
+                "de")
     out = capsys.readouterr().out
     assert "region must be one of" not in out
     assert "Alice jagt vom Lager Horst aus (Stufe 1 von 8)" in out
@@ -23,14 +29,10 @@ def test_a_german_player_picks_a_choice_by_its_german_name(tmp_path: Path,
 
 def test_the_full_german_choice_name_and_the_english_one_work_too(tmp_path: Path,
                                                                   capsys: pytest.CaptureFixture[str]) -> None:
-    script = tmp_path / "moves.txt"
-    script.write_text("\n".join(["/spiel neu spiel:monster-expedition modus:solo startwert:3",
-                                 '/jagd lager "region:Tiefen (blauer Würfel)"', "quit"]))
-    assert main(["local", "--language", "de", "--script", str(script), "--boards", str(tmp_path / "boards")]) == 0
+    play_script(tmp_path, ["/spiel neu spiel:monster-expedition modus:solo startwert:3",
+                           '/jagd lager "region:Tiefen (blauer Würfel)"'], "de")
     assert "Alice jagt vom Lager Tiefen aus" in capsys.readouterr().out
-    script.write_text("\n".join(["/game new game:monster-expedition mode:solo seed:3", "/hunt camp region:Depths",
-                                 "quit"]))
-    assert main(["local", "--script", str(script), "--boards", str(tmp_path / "boards")]) == 0
+    play_script(tmp_path, ["/game new game:monster-expedition mode:solo seed:3", "/hunt camp region:Depths"])
     assert "Alice hunts from the Depths camp (level 1 of 8)" in capsys.readouterr().out
 
 

@@ -18,6 +18,7 @@ from bot.core import find_game
 from bot.core.rng import Rng
 from bot.service import GameService, Player
 from bot.store import Store
+from rendering import KIT_MODULES
 from rendering.pool import RenderPool
 from tests.fakes import tiny_png
 
@@ -47,18 +48,18 @@ def _worker_pid() -> int:
     return os.getpid()
 
 
-TEXT_CACHES = ("_layout", "lines", "_word_mask", "_word_width", "measure")
-"""The kit's caches that every new match adds to (its players' names, its lines)."""
+TEXT_CACHES = ("layout", "lines", "word_mask", "word_width", "measure")
+"""The text caches (rendering/typeset.py) that every new match adds to (its players' names, its lines)."""
 
 
 def _text_caches_full() -> dict[str, tuple[int, int]]:
     """Each text cache's entries besides the warmed vocabulary, and its bound, in the worker."""
-    from rendering import kit
+    from rendering import typeset
 
     out = {}
     for name in TEXT_CACHES:
-        info = getattr(kit, name).cache_info()
-        kept = len(getattr(getattr(kit, name), "kept", ()))
+        info = getattr(typeset, name).cache_info()
+        kept = len(getattr(getattr(typeset, name), "kept", ()))
         out[name] = (info.currsize - kept, info.maxsize)
     return out
 
@@ -99,7 +100,7 @@ def test_every_rendering_cache_has_a_bound() -> None:
     """No function cache without a size (functools.cache, lru_cache(maxsize=None)) in the renderers: each key a
     match brings would stay for the life of the worker."""
     unbounded = []
-    for name in ("kit", "glyphs", "the_expedition", "monster_expedition", "expeditions", "leaderboard"):
+    for name in (*KIT_MODULES, "glyphs", "the_expedition", "monster_expedition", "expeditions", "leaderboard"):
         module = importlib.import_module(f"rendering.{name}")
         for attribute, value in vars(module).items():
             info = getattr(value, "cache_info", None)

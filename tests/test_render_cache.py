@@ -14,7 +14,7 @@ import pytest
 from PIL import Image, ImageChops, ImageDraw
 
 from bot.core import find_game
-from rendering import clear_caches, expeditions, kit, render_board
+from rendering import canvas, clear_caches, expeditions, kit, render_board, typeset
 from rendering.glyphs import drawable_view
 from tests.test_render_boards import NAMES, random_game
 
@@ -135,12 +135,12 @@ def test_a_recycled_canvas_keeps_nothing_of_the_board_before() -> None:
     clear_caches()
     fresh = []
     for key, view in boards:
-        kit._SPARES.clear()  # a new canvas for each
+        canvas.SPARES.clear()  # a new canvas for each
         fresh.append(render_board(key, view))
     clear_caches()
     for _ in range(2):
         assert [render_board(key, view) for key, view in boards] == fresh
-    assert kit._SPARES  # the canvases did come back
+    assert canvas.SPARES  # the canvases did come back
 
 
 _FAULTS = """
@@ -193,15 +193,16 @@ def test_wrapping_on_running_widths_fills_each_line_as_measuring_it_would() -> N
         width = chooser.randint(max(kit.measure(word, size, weight) for word in words), 600)  # no word split
         for glued, wrapped in ((False, kit.lines(text, width, size, weight)),
                                (True, kit.lines(text, width, size, weight, keep_numbers=True)),
-                               (False, tuple(kit.wrap(kit._MEASURE_DRAW, text, width, kit.font(size, weight))))):
+                               (False, tuple(kit.wrap(typeset.MEASURE_DRAW, text, width, kit.font(size, weight))))):
             assert " ".join(wrapped).split(" ") == text.split(" ")
             for line, following in zip(wrapped, [*wrapped[1:], None], strict=True):
                 assert kit.measure(line, size, weight) <= width
                 if following is not None:  # its first word did not fit, or came down with the number after it
                     first, *rest = following.split(" ")
-                    pair = glued and bool(rest) and kit._NUMBER.fullmatch(rest[0]) is not None
+                    pair = glued and bool(rest) and typeset.NUMBER.fullmatch(rest[0]) is not None
                     assert (kit.measure(f"{line} {first}", size, weight) > width
                             or (pair and kit.measure(f"{line} {first} {rest[0]}", size, weight) > width))
                     before = line.split(" ")[-1]
-                    if glued and kit._NUMBER.fullmatch(first) and " " in line and not kit._NUMBER.fullmatch(before):
+                    number = typeset.NUMBER.fullmatch
+                    if glued and number(first) and " " in line and not number(before):
                         assert kit.measure(f"{before} {first}", size, weight) > width  # only if both cannot fit

@@ -36,7 +36,8 @@ def test_boards_draw_only_characters_the_font_has(game_key: str, mode: str, play
 
 
 def test_every_colour_a_renderer_uses_is_a_named_constant_of_the_kit() -> None:
-    """A fixed PNG palette can be built from the kit's named colours: no renderer writes a colour of its own."""
+    """A fixed PNG palette can be built from the kit's named colours (rendering/style.py): no renderer writes a
+    colour of its own."""
     import re
     from pathlib import Path
 
@@ -44,7 +45,7 @@ def test_every_colour_a_renderer_uses_is_a_named_constant_of_the_kit() -> None:
 
     literal = re.compile(r"[\"']#[0-9A-Fa-f]{3,8}[\"']")
     folder = Path(rendering.__file__).parent
-    found = [f"{path.name}: {match}" for path in sorted(folder.glob("*.py")) if path.name != "kit.py"
+    found = [f"{path.name}: {match}" for path in sorted(folder.glob("*.py")) if path.name != "style.py"
              for match in literal.findall(path.read_text(encoding="utf-8"))]
     assert not found, found
-    assert literal.findall((folder / "kit.py").read_text(encoding="utf-8"))  # (the check sees a colour)
+    assert literal.findall((folder / "style.py").read_text(encoding="utf-8"))  # (the check sees a colour)

@@ -11,7 +11,7 @@ import pytest
 import bot.games  # noqa: F401  (registers every game)
 from bot.core import find_game
 from bot.core.datafiles import data_root
-from rendering import clear_caches, kit, render_board, vocabulary
+from rendering import clear_caches, kit, render_board, typeset, vocabulary
 from rendering.glyphs import drawable_view
 from tests.test_render_boards import random_game
 
@@ -22,7 +22,7 @@ MATCHES = [("the-expedition", "standard", 3), ("the-expedition", "solo", 1), ("m
 
 
 def _misses() -> int:
-    return kit._word_mask.cache_info().misses + kit._word_width.cache_info().misses
+    return typeset.word_mask.cache_info().misses + typeset.word_width.cache_info().misses
 
 
 def _boards(game_key: str, mode: str, players: int, seed: int) -> Iterator[dict[str, Any]]:
@@ -56,21 +56,21 @@ def test_a_malformed_line_is_an_error_and_words_round_trip() -> None:
 
 def test_every_face_of_the_file_is_one_a_board_draws_in() -> None:
     seen: set[tuple[int, str]] = set()
-    mask = kit._word_mask
+    mask = typeset.word_mask
 
     def spy(face: Any, word: str, vertical: str) -> Any:
-        seen.add((int(face.size), kit._WEIGHT_OF[face.path]))
+        seen.add((int(face.size), typeset.WEIGHT_OF[face.path]))
         return mask(face, word, vertical)
 
     clear_caches()
-    kit._word_mask = spy  # type: ignore[assignment]
+    typeset.word_mask = spy  # type: ignore[assignment]
     try:
         for game_key, mode, players in MATCHES:
             views = list(_boards(game_key, mode, players, FRESH_SEED))
             for view in views[:: max(1, len(views) // 12)] + views[-1:]:
                 render_board(game_key, view)
     finally:
-        kit._word_mask = mask  # type: ignore[assignment]
+        typeset.word_mask = mask  # type: ignore[assignment]
     drawn = {(size, weight) for size, weight, vertical, _ in vocabulary.harvested() if vertical != "-"}
     assert drawn <= seen
 
@@ -82,7 +82,7 @@ def test_warm_up_warms_every_entry_and_the_names() -> None:
     before = _misses()
     for size, weight, vertical, word in entries:
         if vertical == "-":
-            kit._word_width(word, size, weight)
+            typeset.word_width(word, size, weight)
         else:
             kit.warm_word(kit.font(size, weight), word, vertical)
             if weight == "regular":

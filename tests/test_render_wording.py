@@ -7,7 +7,7 @@ import pytest
 import bot.games  # noqa: F401  (registers every game)
 from bot.core import JSON, find_game
 from bot.games.monster_expedition.text import camp_level as message_camp_level
-from rendering import alt_text, kit, render_board, render_detail
+from rendering import alt_text, kit, render_board, render_detail, typeset
 from rendering import monster_expedition as me
 from tests.test_render_boards import playout
 from tests.test_render_layout import positions
@@ -240,7 +240,7 @@ def test_a_diagonal_arrow_is_drawn_as_an_arrow_not_the_fonts_empty_box(arrow: st
     face = kit.font(kit.BIG, "bold")
     turn = math.radians(kit.TURNED_ARROWS[arrow])  # counterclockwise, y up
     assert (round(math.cos(turn) * math.sqrt(2)), round(math.sin(turn) * math.sqrt(2))) == direction
-    core, _ = kit._word_mask(face, arrow, "a")
+    core, _ = typeset.word_mask(face, arrow, "a")
     box, _ = face.getmask2(arrow, "L", anchor="la")  # what the font alone draws
     drawn, empty = Image.new("L", core.size)._new(core), Image.new("L", box.size)._new(box)
     assert drawn.size != empty.size or ImageChops.difference(drawn, empty).getbbox() is not None

@@ -1,0 +1,98 @@
+"""The bands around a board: the header that answers whose turn, what just happened and who is winning (the detail
+board's and the public board's), a player's name in lines, and the footer strip added below a finished image.
+
+Kept apart because every game's board starts with one of these headers, laid out the same way.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Sequence
+
+from PIL import Image, ImageDraw
+
+from rendering.canvas import Draw
+from rendering.encoding import encode_png
+from rendering.pieces import draw_token
+from rendering.style import BIG, INK, INK_MUTED, PANEL, SMALL, PlayerStyle
+from rendering.typeset import fit_lines, fitted, font, lines, measure, sentences_that_fit
+
+
+def header_band(draw: ImageDraw.ImageDraw, width: int, title: str, turn: str, last_move: str,
+                turn_style: PlayerStyle | None, scores: Sequence[tuple[PlayerStyle, str, str]],
+                top: int = 0) -> int:
+    """The band that answers, at a glance: whose turn, what just happened, who is winning.
+
+    `scores` holds (style, name, score text) per player. Returns the y just below the band.
+    """
+    height = 150 + 44 * ((len(scores) + 2) // 3)
+    draw.rectangle((0, top, width, top + height), fill=PANEL)
+    x = 24
+    if turn_style is not None:
+        draw_token(draw, (x + 22, top + 42), 22, turn_style)
+        x += 58
+    room = width - x - 24 - measure(title, 26, "semibold") - 24  # the turn stops short of the title on the right
+    turn_text, turn_face = fitted(turn, room, 40, "bold", 16)
+    if turn_text != turn and " (" in turn:  # too long even small: the aside goes (the log below tells it)
+        turn_text, turn_face = fitted(turn.split(" (")[0], room, 40, "bold", 16)
+    draw.text((x, top + 18), turn_text, font=turn_face, fill=INK)
+    draw.text((width - 24, top + 24), title, font=font(26, "semibold"), fill=INK_MUTED, anchor="ra")
+    move_text, move_face = fitted(last_move, width - 48, 28, "regular", 20)
+    if move_text != last_move:  # whole sentences only (the log below has the rest): a name is never cut
+        move_text = " ".join(sentences_that_fit(last_move, width - 48, 1, 20))
+    draw.text((24, top + 76), move_text, font=move_face, fill=INK_MUTED)
+    column = (width - 48) // 3
+    for index, (style, name, score) in enumerate(scores):
+        cx = 24 + (index % 3) * column
+        cy = top + 126 + (index // 3) * 44
+        draw_token(draw, (cx + 16, cy + 4), 16, style)
+        label = f"{name}  {score}"
+        label_text, label_face = fitted(label, column - 50, 28, "semibold", 16)
+        draw.text((cx + 40, cy - 12), label_text, font=label_face, fill=INK)
+    return top + height
+
+
+def add_footer(png: bytes, text: str) -> bytes:
+    """The same image with a strip of text added below it (the chosen seed on a final board, for instance)."""
+    with Image.open(io.BytesIO(png)) as original:
+        base = original.convert("RGB")
+    strip = 56
+    image = Image.new("RGB", (base.width, base.height + strip), PANEL)
+    image.paste(base, (0, 0))
+    draw = ImageDraw.Draw(image)
+    draw.text((24, base.height + strip // 2), text, font=font(26), fill=INK_MUTED, anchor="lm")
+    return encode_png(image)
+
+
+HEADER_H = 104
+"""The public board's header band, in px (`phone_header`): every public board's own drawing starts below it."""
+
+
+def phone_header(draw: Draw, width: int, headline: str, last_move: str, style: PlayerStyle | None) -> int:
+    """The fixed-height band on top of every public board: whose turn (their token and the headline, large) and
+    the last move in words. Returns the band's bottom."""
+    draw.rectangle((0, 0, width, HEADER_H), fill=PANEL)
+    x = 14
+    if style is not None:
+        draw_token(draw, (x + 20, 30), 20, style)
+        x += 50
+    size, head = fit_lines(headline, width - x - 14, 1, (30, 28, 26, BIG), "bold")
+    if len(head) > 2 and " (" in headline:  # too long for two lines: the aside goes (the detail board has it)
+        size, head = fit_lines(headline.split(" (")[0], width - x - 14, 1, (30, 28, 26, BIG), "bold")
+    head = head[:2]
+    y = 8
+    for line in head:
+        draw.text((x, y), line, font=font(size, "bold"), fill=INK, role="headline")
+        y += size + 4
+    room = 1 if len(head) > 1 else 2
+    y = max(y, 54)  # below the turn token
+    for line in sentences_that_fit(last_move, width - 28, room, SMALL):
+        draw.text((14, y + 2), line, font=font(SMALL), fill=INK_MUTED)
+        y += SMALL + 4
+    return HEADER_H
+
+
+def name_lines(name: str, max_width: int, size: int = BIG) -> tuple[str, ...]:
+    """A player's name on at most two lines, whole (a word too long for a line is split with a hyphen)."""
+    return lines(name, max_width, size, "bold")
+

@@ -1,0 +1,372 @@
+"""Fonts, words and lines: the shipped faces, each word's mask and width cached per face, a line's layout as the
+sum of its words (so measuring and drawing agree to the pixel), and wrapping, fitting and shortening text without
+ever cutting a name.
+
+Kept apart because these caches are what a render worker warms at its start (rendering/vocabulary.py) and bounds
+for its whole life (issue 25): every text a board draws goes through them.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import re
+from collections.abc import Sequence
+from functools import lru_cache
+from typing import Any
+
+import pyphen
+from PIL import Image, ImageDraw, ImageFont
+
+from rendering.caches import kept_lru
+
+LINES_KEPT = 1024
+"""Lines and wrapped texts kept per cache (~1 KB each with what they hold): the labels every board draws and a
+few boards of each live match; a line seen again after that is laid out again from cached words (tens of
+microseconds)."""
+NEW_WORDS_KEPT = 2048
+"""Word masks kept besides the warmed vocabulary (~1.2 KB each: ~2.5 MB), twice as many widths: the words a match
+brings, above all its players' names in a few faces each. A word dropped and seen again is rasterised again
+(50-150 µs). With these bounds a worker's text caches are full after ~150 matches of each game (issue 25)."""
+
+
+@lru_cache(maxsize=LINES_KEPT)
+def layout(face: ImageFont.FreeTypeFont, text: str, vertical: str
+           ) -> tuple[int, tuple[tuple[Any, float, int, int], ...], Inked]:
+    """A line's width and its words: (mask, x from the line's start, mask offset) each, cached per line; and its
+    inked words for a board drawn in the palette (`Inked`)."""
+    size, weight = int(face.size), WEIGHT_OF[face.path]
+    space = word_width(" ", size, weight)
+    x = words_width = 0.0
+    words = []
+    parts = text.split(" ")
+    for word in parts:
+        if word:
+            mask, (dx, dy) = word_mask(face, word, vertical)
+            words.append((mask, x, dx, dy))
+            width = word_width(word, size, weight)
+            x += width
+            words_width += width
+        x += space
+    return math.ceil(words_width + space * (len(parts) - 1)), tuple(words), _inked(words)
+
+
+Inked = tuple[int, int, bool, tuple[tuple[Any, float, int, int, int, int], ...]]
+"""A line's words that leave ink, for a board drawn in the palette (rendering/canvas.py): the top and bottom of
+their masks (from the line's y), whether their masks are clear of each other wherever the line starts (a pixel apart
+before rounding), and each word as (mask, x from the line's start, mask offset x, y, width, height)."""
+
+
+def _inked(words: list[tuple[Any, float, int, int]]) -> Inked:
+    inked = tuple((mask, offset, dx, dy, *mask.size) for mask, offset, dx, dy in words
+                  if mask.size[0] and mask.size[1])
+    if not inked:
+        return 0, 0, True, ()
+    clear = all(after[1] + after[2] - (before[1] + before[2] + before[4]) >= 1
+                for before, after in itertools.pairwise(inked))
+    return min(w[3] for w in inked), max(w[3] + w[5] for w in inked), clear, inked
+
+
+def warm_word(face: ImageFont.FreeTypeFont, word: str, vertical: str = "a") -> None:
+    """Rasterise and measure a word ahead of the first board that draws it (rendering.vocabulary), kept for the life
+    of the process: the warmed vocabulary is fixed by its files, so it cannot grow a worker."""
+    word_mask.keep(face, word, vertical)  # type: ignore[attr-defined]
+    word_width.keep(word, int(face.size), WEIGHT_OF.get(face.path, "regular"))  # type: ignore[attr-defined]
+
+
+@kept_lru(NEW_WORDS_KEPT)
+def word_mask(face: ImageFont.FreeTypeFont, word: str, vertical: str) -> tuple[Any, tuple[int, int]]:
+    """A word's anti-aliased mask and offset from its left edge at the `vertical` anchor (faces are cached, so the
+    same object every time)."""
+    if word[:1] in TURNED_ARROWS and face.path in WEIGHT_OF:
+        return _turned_arrow_mask(face, word, vertical)
+    return face.getmask2(word, "L", anchor="l" + vertical)
+
+
+TURNED_ARROWS = {"↗": 45, "↖": 135, "↙": 225, "↘": 315}
+"""The diagonal arrows, as "→" turned counterclockwise by so many degrees: the shipped fonts have ← ↑ → ↓ only, and
+a diagonal move would otherwise show the font's empty box."""
+
+
+def _turned_arrow_mask(face: ImageFont.FreeTypeFont, word: str, vertical: str) -> tuple[Any, tuple[int, int]]:
+    """A word that starts with a diagonal arrow ("↘", "↘,"): "→" turned about its centre, then the rest."""
+    anchor = "l" + vertical
+    core, (ax, ay) = face.getmask2("→", "L", anchor=anchor)
+    arrow = Image.new("L", core.size)._new(core)
+    turned = arrow.rotate(TURNED_ARROWS[word[0]], resample=Image.Resampling.BICUBIC, expand=True)
+    ink = turned.getbbox() or (0, 0, turned.width, turned.height)
+    centre_x, centre_y = ax + arrow.width / 2, ay + arrow.height / 2  # turned about the arrow's centre
+    pieces = [(turned.crop(ink), round(centre_x - turned.width / 2) + ink[0],
+               round(centre_y - turned.height / 2) + ink[1])]
+    if word[1:]:
+        rest, (rx, ry) = face.getmask2(word[1:], "L", anchor=anchor)
+        pieces.append((Image.new("L", rest.size)._new(rest), round(face.getlength("→")) + rx, ry))
+    left, top = min(x for _, x, _ in pieces), min(y for _, _, y in pieces)
+    right = max(x + piece.width for piece, x, _ in pieces)
+    bottom = max(y + piece.height for piece, _, y in pieces)
+    mask = Image.new("L", (right - left, bottom - top), 0)
+    for piece, x, y in pieces:
+        mask.paste(255, (x - left, y - top), piece)
+    return mask.im, (left, top)
+
+
+_FILES = {"regular": "SourceSansPro-Regular.ttf", "semibold": "SourceSansPro-Semibold.ttf",
+          "bold": "SourceSansPro-Bold.ttf"}
+
+
+def _font_path(weight: str) -> str | None:
+    try:
+        import font_source_sans_pro as fonts
+
+        return f"{fonts.font_directory}/{_FILES[weight]}"
+    except (ImportError, AttributeError):  # pragma: no cover - a minimal install
+        return None
+
+
+def font_paths() -> tuple[str, ...]:
+    """Every shipped font file (rendering.glyphs reads which characters they can draw)."""
+    return tuple(path for weight in _FILES if (path := _font_path(weight)) is not None)
+
+
+WEIGHT_OF = {path: weight for weight in _FILES if (path := _font_path(weight)) is not None}
+"""Font file -> weight, so a face's text widths can be looked up in the cache by (size, weight)."""
+
+
+def font(size: int, weight: str = "regular") -> ImageFont.FreeTypeFont:
+    """A shipped font (Source Sans Pro from its PyPI package; Pillow's own scalable font as a fallback).
+
+    Weights: regular, semibold, bold. Never depends on fonts that happen to be installed on the machine. One face
+    object per (size, weight), however it is asked for (`font(18)` is `font(18, "regular")`): the word masks are
+    cached per face object.
+    """
+    return _font(size, weight)
+
+
+@lru_cache(maxsize=128)
+def _font(size: int, weight: str) -> ImageFont.FreeTypeFont:
+    path = _font_path(weight)
+    try:
+        if path is None:
+            raise OSError("no shipped font")
+        # Basic layout (FreeType with kerning): the fonts are Latin, and it lays text out 3-4 times faster than
+        # Raqm, which matters for every new word on a board.
+        return ImageFont.truetype(path, size, layout_engine=ImageFont.Layout.BASIC)
+    except OSError:  # pragma: no cover - fallback for a minimal install
+        return ImageFont.load_default(size=size)  # type: ignore[return-value]
+
+@kept_lru(2 * NEW_WORDS_KEPT)
+def word_width(word: str, size: int, weight: str) -> float:
+    face = font(size, weight)
+    if word[:1] in TURNED_ARROWS:  # drawn as a turned "→" (see word_mask)
+        return face.getlength("→") + face.getlength(word[1:])
+    return face.getlength(word)
+
+
+@lru_cache(maxsize=NEW_WORDS_KEPT)
+def measure(text: str, size: int, weight: str = "regular") -> int:
+    """Text width in px as `Draw.text` lays it out (word by word), cached per process: the same names and labels
+    come back on every board of a match, and a new sentence is measured from words already measured."""
+    words = text.split(" ")
+    return math.ceil(sum(word_width(w, size, weight) for w in words if w)
+                     + word_width(" ", size, weight) * (len(words) - 1))
+
+
+def text_width(draw: ImageDraw.ImageDraw, text: str, face: ImageFont.FreeTypeFont) -> int:
+    size = getattr(face, "size", None)
+    weight = WEIGHT_OF.get(getattr(face, "path", ""))
+    if size is not None and weight is not None:
+        return measure(text, int(size), weight)
+    left, _, right, _ = draw.textbbox((0, 0), text, font=face)
+    return int(right - left)
+
+
+def fit_text(draw: ImageDraw.ImageDraw, text: str, max_width: int, size: int, weight: str = "regular",
+             min_size: int = 16) -> ImageFont.FreeTypeFont:
+    """The largest font (down to min_size) in which `text` fits `max_width`."""
+    while size > min_size and text_width(draw, text, font(size, weight)) > max_width:
+        size -= 1
+    return font(size, weight)
+
+
+def ellipsize(draw: ImageDraw.ImageDraw, text: str, max_width: int, face: ImageFont.FreeTypeFont) -> str:
+    """`text` cut to fit `max_width` with an ellipsis (detail boards only: the public board never cuts a name).
+
+    Binary search on cached widths: a handful of measurements instead of one per dropped character."""
+    if text_width(draw, text, face) <= max_width:
+        return text
+    low, high = 0, len(text)
+    while low < high:
+        middle = (low + high + 1) // 2
+        if text_width(draw, text[:middle] + "…", face) <= max_width:
+            low = middle
+        else:
+            high = middle - 1
+    return text[:low] + "…"
+
+
+def wrap(draw: ImageDraw.ImageDraw, text: str, max_width: int, face: ImageFont.FreeTypeFont) -> list[str]:
+    """Greedy word wrap to `max_width` pixels (a word wider than the line stays whole on its own line)."""
+    size, weight = getattr(face, "size", None), WEIGHT_OF.get(getattr(face, "path", ""))
+    if size is not None and weight is not None:
+        return list(_wrapped(text, max_width, int(size), weight))
+    lines: list[str] = []
+    for paragraph in text.split("\n"):
+        line = ""
+        for word in (w for w in paragraph.split(" ") if w):  # (a no-break space keeps words together)
+            candidate = f"{line} {word}".strip()
+            if line and text_width(draw, candidate, face) > max_width:
+                lines.append(line)
+                line = word
+            else:
+                line = candidate
+        lines.append(line)
+    return lines
+
+
+@lru_cache(maxsize=LINES_KEPT // 2)
+def _wrapped(text: str, max_width: int, size: int, weight: str) -> tuple[str, ...]:
+    """`wrap` on running word widths, for the shipped fonts (a word wider than the line stays whole)."""
+    return _greedy(text, max_width, size, weight, split_long=False, keep_numbers=False)
+
+
+@lru_cache(maxsize=LINES_KEPT)
+def lines(text: str, max_width: int, size: int, weight: str = "regular", keep_numbers: bool = False
+          ) -> tuple[str, ...]:
+    """Word wrap on cached widths; a word wider than the line is split with a hyphen (never cut or ellipsized).
+    With `keep_numbers` (a list of names and their points) a number that does not fit takes the word before it
+    to the next line ("Felsenharpyie 4", never a lone "4" under its monster), at the cost of a line now and then."""
+    return _greedy(text, max_width, size, weight, split_long=True, keep_numbers=keep_numbers)
+
+
+NUMBER = re.compile(r"[($+\u2212-]?\d[\d.,;:)%]*")
+"""A number with its signs ("4", "12),", "$159."): with `keep_numbers` it stays on the line of the word before it."""
+
+
+def _greedy(text: str, max_width: int, size: int, weight: str, split_long: bool, keep_numbers: bool
+            ) -> tuple[str, ...]:
+    """Greedy word wrap. A line's width is kept as the running sum of its words' widths (as `measure` adds them,
+    so the two agree to the pixel) instead of measuring every candidate line anew: a new sentence costs one lookup
+    per word."""
+    width_of, ceil, number = word_width, math.ceil, NUMBER.fullmatch  # (looked up once: a board wraps dozens)
+    space = width_of(" ", size, weight)
+    out: list[str] = []
+    for paragraph in text.split("\n"):
+        words: list[str] = []
+        widths: list[float] = []
+        words_width = 0.0
+        for word in paragraph.split(" "):
+            if not word:  # (a no-break space keeps words together)
+                continue
+            while split_long and ceil(width_of(word, size, weight)) > max_width and len(word) > 1:
+                if words:
+                    out.append(" ".join(words))
+                    words, widths, words_width = [], [], 0.0
+                cut = _hyphen_cut(word, max_width, size, weight)
+                out.append(word[:cut] if word[cut - 1] == "-" else word[:cut] + "-")
+                word = word[cut:]
+            width = width_of(word, size, weight)
+            if words and ceil(words_width + width + space * len(words)) > max_width:
+                if (keep_numbers and len(words) > 1 and number(word) and not number(words[-1])
+                        and ceil(widths[-1] + width + space) <= max_width):
+                    out.append(" ".join(words[:-1]))
+                    words, widths, words_width = [words[-1]], [widths[-1]], widths[-1]
+                else:
+                    out.append(" ".join(words))
+                    words, widths, words_width = [], [], 0.0
+            words.append(word)
+            widths.append(width)
+            words_width += width
+        out.append(" ".join(words))
+    return tuple(out)
+
+
+def _hyphen_cut(word: str, max_width: int, size: int, weight: str) -> int:
+    """Where to break a word too wide for its line, leaving the first part fitting with its hyphen: after a hyphen
+    the word has, else at the last break English hyphenation allows ("Clock-work", "Whis-per-ing"), else German
+    (some monsters are: "Echo-see-schlange"); failing all, after the most letters that fit."""
+    own = [i + 1 for i, ch in enumerate(word[:-1]) if ch == "-"]
+    for breaks in (own, *(hyphenator.positions(word) for hyphenator in hyphenators())):
+        for cut in sorted(breaks, reverse=True):
+            head = word[:cut] if word[cut - 1] == "-" else word[:cut] + "-"
+            if measure(head, size, weight) <= max_width:
+                return cut
+    cut = len(word) - 1
+    while cut > 1 and measure(word[:cut] + "-", size, weight) > max_width:
+        cut -= 1
+    return cut
+
+
+@lru_cache(maxsize=1)
+def hyphenators() -> tuple[pyphen.Pyphen, ...]:
+    """English, then German hyphenation patterns (pyphen's copy of LibreOffice's dictionaries; at least three
+    letters after a break), loaded once per process."""
+    return pyphen.Pyphen(lang="en_US", right=3), pyphen.Pyphen(lang="de_DE", right=3)
+
+
+def facts_line(facts: Sequence[str]) -> str:
+    """Facts joined with " · ", each kept whole on a line when wrapped ("3 markers left" never splits) and the dot
+    ending a line rather than starting the next."""
+    return "\u00a0· ".join(fact.replace(" ", "\u00a0") for fact in facts)
+
+
+def fit_lines(text: str, max_width: int, max_lines: int, sizes: Sequence[int], weight: str = "regular"
+              ) -> tuple[int, tuple[str, ...]]:
+    """The largest size of `sizes` (largest first) at which `text` wraps into `max_lines`, with its lines; the
+    smallest size's lines when none does (the caller makes room: nothing is ever cut)."""
+    for size in sizes:
+        wrapped = lines(text, max_width, size, weight)
+        if len(wrapped) <= max_lines:
+            return size, wrapped
+    return sizes[-1], lines(text, max_width, sizes[-1], weight)
+
+
+def sentences_that_fit(text: str, max_width: int, max_lines: int, size: int) -> tuple[str, ...]:
+    """The leading whole sentences of `text` that wrap into `max_lines` (the rest stays in the detail board):
+    shortened by dropping sentences, never by cutting one."""
+    parts = [p.strip() for p in text.replace("! ", "!|").replace(". ", ".|").split("|") if p.strip()]
+    kept: tuple[str, ...] = ()
+    for count in range(1, len(parts) + 1):
+        wrapped = lines(" ".join(parts[:count]), max_width, size)
+        if len(wrapped) > max_lines:
+            break
+        kept = wrapped
+    if not kept and parts:  # one sentence longer than the room: its words wrap onto the lines there are
+        kept = lines(parts[0], max_width, size)[:max_lines]
+    return kept
+
+def clip_alt(parts: Sequence[str], limit: int = 1000) -> str:
+    """Alt text from sentences, keeping whole sentences within Discord's `limit` characters."""
+    out = ""
+    for part in parts:
+        candidate = f"{out} {part}".strip() if out else part
+        if len(candidate) > limit:
+            break
+        out = candidate
+    return out
+
+
+def fitted(text: str, max_width: int, size: int, weight: str = "regular", min_size: int = 14
+           ) -> tuple[str, ImageFont.FreeTypeFont]:
+    """`text` and the largest face (down to `min_size`) in which it fits `max_width`: detail boards shrink a name
+    rather than cut it. Only a text too long even at `min_size` (a sentence, not a name) is cut with an ellipsis."""
+    while size > min_size and measure(text, size, weight) > max_width:
+        size -= 1
+    face = font(size, weight)
+    if measure(text, size, weight) <= max_width:
+        return text, face
+    return ellipsize(MEASURE_DRAW, text, max_width, face), face
+
+
+def whole_items(items: Sequence[str], max_width: int, size: int, weight: str = "regular") -> str:
+    """As many whole items as fit, comma-separated, then "+N more": a list is shortened by dropping names, never by
+    cutting one."""
+    for count in range(len(items), -1, -1):
+        rest = len(items) - count
+        text = ", ".join(items[:count]) + (f" +{rest} more" if rest else "")
+        if measure(text, size, weight) <= max_width:
+            return text
+    return f"{len(items)} cards"
+
+
+MEASURE_DRAW = ImageDraw.Draw(Image.new("RGB", (1, 1)))
+"""A drawing context for measuring text where no board is at hand (`ellipsize` and `wrap` take one)."""

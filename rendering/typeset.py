@@ -254,8 +254,15 @@ def _greedy(text: str, max_width: int, size: int, weight: str, split_long: bool,
         words: list[str] = []
         widths: list[float] = []
         words_width = 0.0
-        for word in paragraph.split(" "):
+        pending = paragraph.split(" ")
+        pending.reverse()
+        while pending:
+            word = pending.pop()
             if not word:  # (a no-break space keeps words together)
+                continue
+            if split_long and "\u00a0" in word and ceil(width_of(word, size, weight)) > max_width:
+                # Words kept together that cannot share one line break at their spaces, not inside a word.
+                pending.extend(reversed(word.split("\u00a0")))
                 continue
             while split_long and ceil(width_of(word, size, weight)) > max_width and len(word) > 1:
                 if words:

@@ -190,6 +190,18 @@ def test_a_word_with_its_own_hyphen_breaks_there_without_another() -> None:
     assert kit.lines("down-right", 50, kit.SMALL) == ("down-", "right")
 
 
+def test_a_fact_too_wide_for_its_line_breaks_at_its_spaces_not_inside_a_word() -> None:
+    """A player's facts are kept whole on a line (no-break spaces), but one wider than the whole line broke inside a
+    word: the German Expeditions panel read "alle 3 Aktio-" / "nen in diesem Zug". It breaks between words now,
+    and the facts that fit stay whole."""
+    text = kit.facts_line(["Kraft 10", "List 10", "Hand 2", "alle 3 Aktionen in diesem Zug"])
+    width = kit.measure("Kraft 10 · List 10 · Hand 2 ·", kit.SMALL) + 2
+    wrapped = kit.lines(text, width, kit.SMALL)
+    assert wrapped[0].replace("\u00a0", " ") == "Kraft 10 · List 10 · Hand 2 ·"
+    assert not any(line.endswith("-") for line in wrapped), wrapped
+    assert " ".join(wrapped).replace("\u00a0", " ") == "Kraft 10 · List 10 · Hand 2 · alle 3 Aktionen in diesem Zug"
+
+
 def test_a_german_monster_name_breaks_between_its_words() -> None:
     """Monster Expedition's display cards give a name 138 px a line: English patterns find no break in
     "Echoseeschlange", German ones do ("Echosee-schlange", not "Echoseeschlan-ge")."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from bot.core import find_game
 from bot.offline import DiscordHarness, FakeUser
 
 NAMES = ("alice", "bob", "carol", "dave", "erin")
@@ -67,3 +68,22 @@ async def assert_result_told_once(discord_: DiscordHarness) -> None:
     assert story.endswith(last.text[:-len(result) - 1]) and result not in story
     behind = await discord_.bot.service.store.finished_behind_their_board()  # type: ignore[attr-defined]
     assert match.id not in [m.id for m in behind], "the final board is recorded as posted: no restart re-posts it"
+
+
+async def take(discord_: DiscordHarness, user: FakeUser, count: int = 1) -> None:
+    """Press "Take <count>" ("Nimm <count>" at a German table) on the current Nim board as `user`."""
+    labels = (f"Take {count}", f"Nimm {count}")
+    latest = next(m for m in reversed(discord_.channel_messages()) if set(labels) & set(m.button_labels()))
+    label = next(label for label in labels if label in latest.button_labels())
+    replies = await discord_.click(latest, label=label, user=user)
+    assert not replies.ephemeral(), [r.content for r in replies.ephemeral()]
+
+
+async def finish_nim(discord_: DiscordHarness, users: list[FakeUser]) -> None:
+    """Play Test Nim to its end, each player to move taking 1."""
+    for _ in range(40):
+        match = await current_match(discord_)
+        if match.status != "active":
+            return
+        seat = find_game("test-nim").to_act(match.state)[0]
+        await take(discord_, next(u for u in users if u.id == match.user_at(seat).user_id))

@@ -24,7 +24,7 @@ from bot.offline import DiscordHarness, FakeUser
 from bot.service import Player, shown_state
 from tests.clock import FakeClock
 from tests.language import english_left
-from tests.tables import current_match, player_to_move
+from tests.tables import current_match, finish_nim, player_to_move, take
 
 NAMES = frozenset({"Alice", "Bob", "Carol", "Test", "Nim"})  # names and the test game's title are no English
 
@@ -52,24 +52,6 @@ async def open_nim(discord_: DiscordHarness, language: str, players: int = 2, *,
 
 def board(discord_: DiscordHarness):
     return [m for m in discord_.channel_messages() if m.files][-1]
-
-
-async def take(discord_: DiscordHarness, user: FakeUser, count: int = 1) -> None:
-    """Press "Take <count>" ("Nimm <count>" at a German table) on the current Nim board as `user`."""
-    labels = (f"Take {count}", f"Nimm {count}")
-    latest = next(m for m in reversed(discord_.channel_messages()) if set(labels) & set(m.button_labels()))
-    label = next(label for label in labels if label in latest.button_labels())
-    replies = await discord_.click(latest, label=label, user=user)
-    assert not replies.ephemeral(), [r.content for r in replies.ephemeral()]
-
-
-async def finish_nim(discord_: DiscordHarness, users: list[FakeUser]) -> None:
-    for _ in range(40):
-        match = await current_match(discord_)
-        if match.status != "active":
-            return
-        seat = find_game("test-nim").to_act(match.state)[0]
-        await take(discord_, next(u for u in users if u.id == match.user_at(seat).user_id))
 
 
 def test_durations_and_names_are_worded_by_the_catalogues() -> None:

@@ -11,17 +11,10 @@ from openskill.models import PlackettLuce
 from bot.app import create_bot
 from bot.cli import main
 from bot.core import find_game
-from bot.offline import DiscordHarness, FakeUser
-from tests.tables import current_match, open_table
+from bot.offline import DiscordHarness
+from tests.tables import current_match, finish_nim, open_table, take
 
 pytestmark = pytest.mark.usefixtures("thread_bots")  # computer players think in a thread, briefly
-
-
-async def take(discord_: DiscordHarness, user: FakeUser, count: int) -> None:
-    """Press "Take <count>" on the current Nim board as `user`."""
-    board = next(m for m in reversed(discord_.channel_messages()) if f"Take {count}" in m.button_labels())
-    replies = await discord_.click(board, label=f"Take {count}", user=user)
-    assert not replies.ephemeral(), [r.content for r in replies.ephemeral()]
 
 
 async def replayed_matches_stored(discord_: DiscordHarness) -> None:
@@ -143,15 +136,6 @@ async def test_an_undo_after_a_die_roll_is_refused_privately_with_the_reason(dat
 
 
 # --------------------------------------------------------------------------------------------- history
-
-
-async def finish_nim(discord_: DiscordHarness, users: list[FakeUser]) -> None:
-    for _ in range(40):
-        match = await current_match(discord_)
-        if match.status != "active":
-            return
-        seat = find_game("test-nim").to_act(match.state)[0]
-        await take(discord_, next(u for u in users if u.id == match.user_at(seat).user_id), 1)
 
 
 async def test_undo_kick_and_rejoin_after_the_game_ended_name_the_finished_game(database: Path) -> None:

@@ -31,10 +31,14 @@ def playout(game_key: str, mode: str, players: int, seed: int = 11) -> list[JSON
     return [states[0], states[len(states) // 2], states[-1]]
 
 
-def random_game(game_key: str, mode: str, names: list[str], seed: int) -> list[JSON]:
-    """Every state of one seeded game of random legal moves, from the setup to the end (or 6000 moves)."""
+def random_game(game_key: str, mode: str, names: list[str], seed: int, language: str | None = None) -> list[JSON]:
+    """Every state of one seeded game of random legal moves, from the setup to the end (or 6000 moves), at a table
+    of `language` when given (a game may word its log and names in it)."""
     game = find_game(game_key)
-    state = game.setup(mode, names, Rng(seed, 0), {"profiles": [{}] * len(names)})
+    options: JSON = {"profiles": [{}] * len(names)}
+    if language is not None:
+        options["language"] = language
+    state = game.setup(mode, names, Rng(seed, 0), options)
     states = [state]
     chooser = Rng(seed, 10**6)
     step = 0

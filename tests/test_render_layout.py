@@ -14,7 +14,6 @@ from PIL import Image
 
 import bot.games  # noqa: F401  (registers every game)
 from bot.core import JSON, find_game
-from bot.core.rng import Rng
 from rendering import kit, render_board, render_detail
 from tests.test_render_boards import random_game
 
@@ -264,16 +263,7 @@ GERMAN_CASES = [case for case in CASES if case[0] == "expeditions"]
 
 def positions_in(language: str, game_key: str, mode: str, players: int, seed: int) -> list[JSON]:
     """`positions` of a game played at a table of `language` (its log and names are worded in it)."""
-    game = find_game(game_key)
-    state = game.setup(mode, NAMES[:players], Rng(seed, 0), {"profiles": [{}] * players, "language": language})
-    states = [state]
-    chooser = Rng(seed, 10**6)
-    step = 0
-    while (waiting := game.to_act(state)) and step < 6000:
-        step += 1
-        state = game.apply(state, waiting[0], chooser.choice(game.legal_actions(state, waiting[0])),
-                           Rng(seed, step)).state
-        states.append(state)
+    states = random_game(game_key, mode, list(NAMES[:players]), seed, language)
     return list(spread(states))
 
 

@@ -1,13 +1,29 @@
-"""`expedition-bot local --language de` takes a choice by the German name a German Discord shows (issue 21)."""
+"""`expedition-bot local --language de`: its own commands, the slash commands and their options typed by the
+names a German Discord shows, and its refusals, in German (issue 21); the English names keep working."""
 
 from __future__ import annotations
 
+import asyncio
+import json
+import random
+import shlex
 from pathlib import Path
 
 import pytest
 
+from bot.app import create_bot
 from bot.cli import main
+from bot.cli.local import LocalTable
+from bot.command_translator import choice_message_id
+from bot.core import find_game
+from bot.core.bots import bot_view, choose
+from bot.i18n import translate
+from bot.offline import DiscordHarness
 from tests.language import english_left
+
+ALLOWED = frozenset({"alice", "bob", "Alice", "Bob", "Expedition", "as", "buttons", "click", "choose", "commands",
+                     "help", "quit", "NAME", "N"})
+"""Player names, the game's title, and the English table commands the German help says work too."""
 
 
 def play_script(tmp_path: Path, lines: list[str], *language: str) -> None:
@@ -37,21 +53,114 @@ def test_the_full_german_choice_name_and_the_english_one_work_too(tmp_path: Path
 
 
 def test_the_local_tables_own_words_are_german(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    """Its help, what it could not read, who sees a reply and the buttons under it: the terminal's language."""
-    script = tmp_path / "moves.txt"
-    script.write_text("\n".join(["help", "/spiel neu spiel:monster-expedition", "as bob", "/spiel beitreten", "buttons",
-                                 "choose 1", "/spiel unsinn", "click Nix", "hallo", "quit"]))
-    assert main(["local", "--language", "de", "--script", str(script), "--boards", str(tmp_path / "boards")]) == 0
+    """Its help, its own commands typed in German, what it could not read, who sees a reply and the buttons under
+    it: the terminal's language."""
+    play_script(tmp_path, ["hilfe", "/spiel neu spiel:monster-expedition", "als bob", "/spiel beitreten",
+                           "schaltflächen", "wähle 1", "/spiel unsinn", "klicke Nix", "hallo", "klicke",
+                           "als carol admin", "befehle"], "de")
     out = capsys.readouterr().out
-    for line in ("Tippe 'help' für Hilfe; du bist alice (wechseln mit 'as bob').",
-                 "Tippe Slash-Befehle wie in Discord, z. B.", "--- nur alice sieht:", "--- gepostet:",
-                 "(jetzt tippt Bob)", "--- nur bob sieht:", "Schaltflächen: [1] Beitreten  [2] Verlassen  [3] Starten",
+    for line in ("Tippe 'hilfe' für Hilfe; du bist alice (wechseln mit 'als bob').",
+                 "Tippe Slash-Befehle wie in Discord, z. B.", "  klicke NAME|N      drückt eine Schaltfläche der "
+                 "neuesten Nachricht mit Schaltflächen (Beschriftung oder Nummer)", "--- nur alice sieht:",
+                 "--- gepostet:", "(jetzt tippt Bob)", "--- nur bob sieht:",
+                 "Schaltflächen: [1] Beitreten  [2] Verlassen  [3] Starten",
                  "(!) Noch keine Nachricht mit einem Auswahlmenü.",
                  "(!) Keine Schaltfläche „Nix“; die Schaltflächen: Beitreten, Verlassen, Starten",
-                 "Befehle beginnen mit '/'. Tippe 'help' für die Befehle des Tisches."):
+                 "(!) „hallo“ ist kein Befehl des Tisches. Slash-Befehle beginnen mit '/'; die Befehle des Tisches "
+                 "sind: als, schaltflächen, klicke, wähle, befehle, hilfe, ende",
+                 "(!) Nach „klicke“ fehlt noch etwas; tippe 'hilfe', um zu sehen, wie die Befehle des Tisches gehen.",
+                 "(jetzt tippt Carol, der diesen Server verwalten darf)",
+                 "/einstellungen sprache — Die Sprache, in der neue Tische spielen"):
         assert line in out.split("\n"), line
     assert "(!) /spiel hat keinen Unterbefehl „unsinn“; es gibt: neu, beitreten, verlassen" in out
     words = "\n".join(line for line in out.split("\n") if str(tmp_path) not in line)  # (folders' names)
     assert english_left(words.replace("Expedition Table", "").replace("the-expedition", ""),
-                        allowed=frozenset({"alice", "bob", "Alice", "Bob", "help", "as", "admin", "buttons",
-                                           "click", "choose", "commands", "quit", "LABEL", "VALUE", "NAME"})) == []
+                        allowed=ALLOWED | {"admin", "LABEL", "VALUE"}) == []
+
+
+def test_the_english_words_keep_working_at_a_german_table(tmp_path: Path,
+                                                          capsys: pytest.CaptureFixture[str]) -> None:
+    play_script(tmp_path, ["/game new game:the-expedition seed:4", "as bob", "/spiel beitreten", "buttons",
+                           "help", "exit", "hilfe"], "de")
+    out = capsys.readouterr().out
+    assert "(jetzt tippt Bob)" in out and "Schaltflächen: [1] Beitreten  [2] Verlassen  [3] Starten" in out
+    assert "  als NAME           wechselt, wer tippt (ein neuer Name tritt dem Server bei)" in out
+    assert out.count("Tippe Slash-Befehle wie in Discord") == 1  # 'exit' ended the run before 'hilfe'
+    assert "(!)" not in out
+
+
+def test_a_german_tables_refusals_name_the_options_as_a_german_discord_does(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    play_script(tmp_path, ["/spiel neu spiel:the-expedition startwert:sieben", "/spiel neu spiel:schach",
+                           "/spiel neu spiel:the-expedition thread:vielleicht", "/spiel beitreten zu viel",
+                           "/spiel wer", "/einstellungen sprache sprache:Klingonisch"], "de")
+    out = capsys.readouterr().out.split("\n")
+    for line in ("(!) startwert muss eine Zahl sein, nicht „sieben“",
+                 "(!) spiel muss eines davon sein: Expeditions, Monster Expedition, ",
+                 "(!) thread muss ja oder nein sein, nicht „vielleicht“",
+                 "(!) /spiel beitreten nimmt keine Optionen",
+                 "(!) /spiel hat keinen Unterbefehl „wer“; es gibt: neu, beitreten, verlassen, starten"):
+        assert line in out or any(got.startswith(line) for got in out), (line, out)
+    assert "(!) sprache muss eines davon sein: Englisch, Deutsch" in out
+
+
+def test_an_english_table_says_what_it_could_not_read_in_english(tmp_path: Path,
+                                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    play_script(tmp_path, ["hello", "/game new game:the-expedition seed:seven", "/game new thread:maybe"])
+    out = capsys.readouterr().out.split("\n")
+    assert ("(!) 'hello' is not a table command. Slash commands start with '/'; the table's own commands are: as, "
+            "buttons, click, choose, commands, help, quit") in out
+    assert "(!) seed must be a number, not 'seven'" in out
+    assert "(!) thread must be true or false, not 'maybe'" in out
+
+async def _german_script_for_a_whole_game(folder: Path) -> list[str]:
+    """Play The Expedition (standard, two players, seed 4) at a German local table by typed German lines only,
+    the normal computer player choosing each move, and return the lines typed: the script a German player could
+    have written. Moves go by a board button's German label where one offers the move ("klicke …"), else by the
+    game's German slash command, option and choice names ("/erkunden ziehen richtung:hoch"), taking turns."""
+    game = find_game("the-expedition")
+    chooser = random.Random(4)
+    lines = ["hilfe", "/spiel neu spiel:the-expedition startwert:4", "als bob", "/spiel beitreten", "als alice",
+             "schaltflächen", "/spiel starten"]
+    async with DiscordHarness(create_bot(folder / "script.sqlite3"), raise_errors=False) as table:
+        local = LocalTable(table, folder, "de")
+        for line in lines:
+            assert await local.handle(line)
+        names = {table.user(name).id: name for name in ("alice", "bob")}
+        for step in range(400):
+            match = await table.bot.service.current(table.default_channel.id)  # type: ignore[attr-defined]
+            if match.status != "active":
+                return lines
+            seat = game.to_act(match.state)[0]
+            action = choose(game, bot_view(game, match.state, seat), seat, "normal", chooser)
+            labels = {json.dumps(offer.action, sort_keys=True): offer.label
+                      for offer in game.quick_actions(match.state, seat, "de")}
+            if json.dumps(action, sort_keys=True) in labels and step % 2 == 0:
+                typed = f"klicke {labels[json.dumps(action, sort_keys=True)]}"
+            elif action["type"] == "place":
+                typed = "/erkunden platzieren " + shlex.quote(
+                    "ort:" + game.catalog.location(action["location"]).names["de"])
+            else:
+                typed = f"/erkunden ziehen richtung:{translate(choice_message_id(action['direction']), 'de')}"
+            for line in (f"als {names[match.user_at(seat).user_id]}", typed):
+                lines.append(line)
+                assert await local.handle(line)
+    raise AssertionError("the game did not end")
+
+
+def test_a_german_script_plays_a_whole_game_to_its_result(tmp_path: Path,
+                                                          capsys: pytest.CaptureFixture[str]) -> None:
+    """Every line typed in German (the table's own commands and the slash commands by the names a German Discord
+    shows): the script runs without one refusal of the local table and ends with the result, in German."""
+    lines = asyncio.run(_german_script_for_a_whole_game(tmp_path))
+    assert any(line.startswith("klicke ") for line in lines) and any(line.startswith("/erkunden ziehen")
+                                                                      for line in lines)
+    capsys.readouterr()
+    play_script(tmp_path, lines, "de")
+    out = capsys.readouterr().out
+    assert "(!)" not in out  # nothing the table could not read
+    assert "**Alice gewinnt. Das Spiel endete, denn Alice hat 3 Expeditionen abgeschlossen" in out
+    words = "\n".join(line for line in out.split("\n") if str(tmp_path) not in line and not line.startswith("> "))
+    for name in ("Expedition Table", "The Expedition", "the-expedition"):  # the names of the bot and the game
+        words = words.replace(name, "")
+    assert english_left(words, allowed=ALLOWED) == []

@@ -26,6 +26,20 @@ from bot.i18n import DEFAULT_LANGUAGE, deferred, message_ids, translate
 from bot.offline import DiscordHarness, FakeUser, HarnessError, Message, Reply, TerminalClient
 from bot.store.engines import redact
 
+TABLE_WORDS: dict[str, str] = {
+    "as": deferred("local.word.as"),
+    "admin": deferred("local.word.admin"),
+    "buttons": deferred("local.word.buttons"),
+    "click": deferred("local.word.click"),
+    "choose": deferred("local.word.choose"),
+    "commands": deferred("local.word.commands"),
+    "help": deferred("local.word.help"),
+    "quit": deferred("local.word.quit"),
+}
+"""The local table's own typed commands (not slash commands) by their English word, and the catalogue id of the
+word a player types in the table's language ("als", "klicke"); either works."""
+TRUE_WORDS, FALSE_WORDS = ("true", "yes", "y", "1", "on"), ("false", "no", "n", "0", "off")
+
 
 class LocalTable:
     """Reads lines, turns them into interactions, prints what the bot would post, saves board images."""
@@ -49,6 +63,20 @@ class LocalTable:
             return None
         return translate(message_id, self.language)
 
+    def word(self, typed: str) -> str | None:
+        """The table command a typed word names (its English word), in English or the table's language."""
+        typed = typed.lower()
+        if typed == "exit":
+            return "quit"
+        if typed in TABLE_WORDS:
+            return typed
+        return next((english for english, message_id in TABLE_WORDS.items()
+                     if same_name(typed, translate(message_id, self.language))), None)
+
+    def said(self, english: str) -> str:
+        """A table command's word as this table's players type it ("klicke" for click with --language de)."""
+        return translate(TABLE_WORDS[english], self.language)
+
     def _shown_name(self, command: Any) -> str:
         """A command's name as the players' Discord shows it ("neu" for /game new with --language de)."""
         return self._local(command_message_id(command.qualified_name, "name")) or command.name
@@ -57,11 +85,14 @@ class LocalTable:
         return next((c for c in commands if c.name == name), None) or next(
             (c for c in commands if self._local(command_message_id(c.qualified_name, "name")) == name), None)
 
-    def _command(self, tokens: list[str]) -> tuple[str, app_commands.Command[Any, ..., Any], list[str]]:
+    def _command(self, tokens: list[str]) -> tuple[str, str, app_commands.Command[Any, ..., Any], list[str]]:
+        """The command a typed line names: its English path, its path as the players' Discord shows it, the
+        command, and the words after it."""
         tree = self.table.bot.tree
         node: Any = self._named(tree.get_commands(), tokens[0].lstrip("/"))
         if node is None:
-            raise HarnessError(translate("local.refuse.no_command", self.language, name=tokens[0].lstrip("/")))
+            raise HarnessError(translate("local.refuse.no_command", self.language, name=tokens[0].lstrip("/"),
+                                         commands=self.said("commands")))
         path, shown = [node.name], [self._shown_name(node)]
         rest = tokens[1:]
         while isinstance(node, app_commands.Group):
@@ -75,13 +106,15 @@ class LocalTable:
                 raise HarnessError(translate("local.refuse.no_subcommand", self.language, path=" ".join(shown),
                                              name=rest[0], names=names))
             node, path, shown, rest = child, [*path, child.name], [*shown, self._shown_name(child)], rest[1:]
-        return " ".join(path), node, rest
+        return " ".join(path), " ".join(shown), node, rest
 
     @staticmethod
     def _convert(parameter: app_commands.Parameter, text: str, shown: Callable[[str], str | None] = lambda _: None,
-                 language: str = DEFAULT_LANGUAGE) -> Any:
+                 language: str = DEFAULT_LANGUAGE, option: str | None = None) -> Any:
         """`text` as the option's value; a choice by its value or its name, in English or as the players' Discord
-        shows it (`shown`: "Horst (gelber Würfel)"), with or without the "(…)"."""
+        shows it (`shown`: "Horst (gelber Würfel)"), with or without the "(…)". A refusal names the option as
+        `option` (the name the players' Discord shows), else by its English name."""
+        option = option or parameter.display_name
         if parameter.choices:
             for choice in parameter.choices:
                 names = [choice.name, shown(choice.name) or choice.name]
@@ -89,8 +122,7 @@ class LocalTable:
                 if same_name(text, str(choice.value)) or any(same_name(text, name) for name in names):
                     return choice.value
             allowed = ", ".join((shown(c.name) or str(c.value)).split(" (")[0] for c in parameter.choices)
-            raise HarnessError(translate("local.refuse.choices", language, option=parameter.display_name,
-                                         choices=allowed))
+            raise HarnessError(translate("local.refuse.choices", language, option=option, choices=allowed))
         kind = parameter.type
         try:
             if kind is discord.AppCommandOptionType.integer:
@@ -98,55 +130,65 @@ class LocalTable:
             if kind is discord.AppCommandOptionType.number:
                 return float(text)
         except ValueError:
-            raise HarnessError(translate("local.refuse.number", language, option=parameter.display_name,
-                                         text=text)) from None
+            raise HarnessError(translate("local.refuse.number", language, option=option, text=text)) from None
         if kind is discord.AppCommandOptionType.boolean:
-            return text.lower() in ("true", "yes", "y", "1", "on")
+            yes, no = translate("local.word.true", language), translate("local.word.false", language)
+            if text.lower() in TRUE_WORDS or same_name(text, yes):
+                return True
+            if text.lower() in FALSE_WORDS or same_name(text, no):
+                return False
+            raise HarnessError(translate("local.refuse.boolean", language, option=option, text=text, yes=yes,
+                                         no=no))
         return text
 
     def parse(self, line: str) -> tuple[str, dict[str, Any]]:
         """"/game new the-expedition seed:7" -> ("game new", {"game": "the-expedition", "seed": 7})."""
-        path, command, rest = self._command(shlex.split(line))
+        path, shown, command, rest = self._command(shlex.split(line))
         parameters = {p.display_name: p for p in command.parameters}
         for parameter in command.parameters:  # and by the name the players' Discord shows ("spiel:")
-            local = self._local(option_message_id(command.qualified_name, parameter.name, "name"))
-            if local:
-                parameters.setdefault(local, parameter)
+            parameters.setdefault(self._option_name(command, parameter), parameter)
         options: dict[str, Any] = {}
         positional: list[str] = []
         for token in rest:
             name, colon, value = token.partition(":")
             if colon and name in parameters:
-                options[parameters[name].display_name] = self._value(parameters[name], value)
+                options[parameters[name].display_name] = self._value(command, parameters[name], value)
             else:
                 positional.append(token)
         free = [p for p in command.parameters if p.display_name not in options]
         if len(positional) > len(free):
             if not command.parameters:
-                raise HarnessError(translate("local.refuse.takes_nothing", self.language, path=path))
-            raise HarnessError(translate("local.refuse.takes", self.language, path=path,
-                                         options=", ".join(p.display_name for p in command.parameters)))
+                raise HarnessError(translate("local.refuse.takes_nothing", self.language, path=shown))
+            raise HarnessError(translate("local.refuse.takes", self.language, path=shown, options=", ".join(
+                self._option_name(command, p) for p in command.parameters)))
         for parameter, value in zip(free, positional, strict=False):
-            options[parameter.display_name] = self._value(parameter, value)
+            options[parameter.display_name] = self._value(command, parameter, value)
         return path, options
 
-    def _value(self, parameter: app_commands.Parameter, text: str) -> Any:
+    def _option_name(self, command: app_commands.Command[Any, ..., Any], parameter: app_commands.Parameter) -> str:
+        """An option's name as the players' Discord shows it ("startwert" for seed with --language de)."""
+        return self._local(option_message_id(command.qualified_name, parameter.name, "name")) or parameter.display_name
+
+    def _value(self, command: app_commands.Command[Any, ..., Any], parameter: app_commands.Parameter,
+               text: str) -> Any:
         """A typed option; a member or channel option takes a name as players write it ("@Bob", "#games")."""
+        option = self._option_name(command, parameter)
         if parameter.type in (discord.AppCommandOptionType.user, discord.AppCommandOptionType.mentionable):
             name = text.removeprefix("@").strip().lower()
             if not name:
-                raise HarnessError(translate("local.refuse.member", self.language, option=parameter.display_name))
+                raise HarnessError(translate("local.refuse.member", self.language, option=option))
             return self.table.user(name)
         if parameter.type is discord.AppCommandOptionType.channel:
             name = text.removeprefix("#").strip().lower()
             if not name:
-                raise HarnessError(translate("local.refuse.channel", self.language, option=parameter.display_name))
+                raise HarnessError(translate("local.refuse.channel", self.language, option=option))
             return self.table.channel(name)
         for choice in parameter.choices:  # a choice by the name the players' Discord shows ("Englisch")
             local = self._local(choice_message_id(choice.name))
             if local and same_name(text, local):
                 return choice.value
-        return self._convert(parameter, text, lambda name: self._local(choice_message_id(name)), self.language)
+        return self._convert(parameter, text, lambda name: self._local(choice_message_id(name)), self.language,
+                             option)
 
     # ------------------------------------------------------------------------------------------- output
 
@@ -167,61 +209,76 @@ class LocalTable:
         words = line.split()
         if not words:
             return True
-        word = words[0].lower()
-        if word in ("quit", "exit"):
+        if line.startswith("/"):
+            path, options = self.parse(line)
+            if path == "game new" and "language" not in options:
+                options["language"] = self.language  # the table plays in the terminal's language
+            self.show(await self.table.command(path, options, user=self.user))
+            return True
+        word = self.word(words[0])
+        if word is None:
+            raise HarnessError(translate("local.refuse.no_table_command", self.language, word=words[0],
+                                         words=", ".join(self.said(w) for w in TABLE_WORDS if w != "admin")))
+        if word == "quit":
             return False
         if word == "help":
             print(translate("local.help", self.language))
         elif word == "as" and len(words) == 2:
             self.user = self.table.user(words[1].lower(), locale=self.locale)
             print(translate("local.typing_as", self.language, name=self.user.global_name))
-        elif word == "as" and len(words) == 3 and words[2].lower() == "admin":
+        elif word == "as" and len(words) == 3 and self.word(words[2]) == "admin":
             # A server admin: /settings needs Manage Server, /game kick and /game abandon take Manage Channels.
             self.user = self.table.user(words[1].lower(), manage_guild=True, manage_channels=True,
                                         locale=self.locale)
             print(translate("local.typing_as_admin", self.language, name=self.user.global_name))
         elif word == "commands":
-            for command in self.table.bot.tree.walk_commands():
-                if isinstance(command, app_commands.Command):
-                    path = command.qualified_name.split()
-                    local = [self._local(command_message_id(" ".join(path[:depth]), "name")) or path[depth - 1]
-                             for depth in range(1, len(path) + 1)]
-                    about = self._local(command_message_id(command.qualified_name, "description"))
-                    print(f"/{' '.join(local)} — {about or command.description}")
+            self.print_commands()
         elif word == "buttons":
             self.client.print_components(self._latest())
         elif word == "click" and len(words) >= 2:
-            message = self._latest()
-            target = " ".join(words[1:])
-            labels = [b.get("label") or "" for b in message.buttons()]
-            if target.isdigit() and 1 <= int(target) <= len(labels):
-                custom_id = message.buttons()[int(target) - 1]["custom_id"]
-                self.show(await self.table.click(message, custom_id=custom_id, user=self.user))
-            else:
-                matches = [b for b in message.buttons() if same_name(target, b.get("label") or "")]
-                if not matches:
-                    raise HarnessError(translate("local.refuse.no_button", self.language, target=target,
-                                                 labels=", ".join(labels)))
-                self.show(await self.table.click(message, custom_id=matches[0]["custom_id"], user=self.user))
+            await self.click(" ".join(words[1:]))
         elif word == "choose" and len(words) >= 2:
-            message = self._latest(selects=True)
-            select = message.selects()[0]
-            options = select.get("options", [])
-            target = " ".join(words[1:])
-            if target.isdigit() and 1 <= int(target) <= len(options):
-                value = options[int(target) - 1]["value"]
-            else:
-                value = next((o["value"] for o in options
-                              if same_name(target, o["value"]) or same_name(target, o["label"])), target)
-            self.show(await self.table.select(message, select["custom_id"], [value], user=self.user))
-        elif line.startswith("/"):
-            path, options = self.parse(line)
-            if path == "game new" and "language" not in options:
-                options["language"] = self.language  # the table plays in the terminal's language
-            self.show(await self.table.command(path, options, user=self.user))
+            await self.choose(" ".join(words[1:]))
         else:
-            print(translate("local.slash_first", self.language))
+            raise HarnessError(translate("local.refuse.incomplete", self.language, word=words[0],
+                                         help=self.said("help")))
         return True
+
+    def print_commands(self) -> None:
+        """Every slash command as the players' Discord shows it, with what it does."""
+        for command in self.table.bot.tree.walk_commands():
+            if isinstance(command, app_commands.Command):
+                path = command.qualified_name.split()
+                local = [self._local(command_message_id(" ".join(path[:depth]), "name")) or path[depth - 1]
+                         for depth in range(1, len(path) + 1)]
+                about = self._local(command_message_id(command.qualified_name, "description"))
+                print(f"/{' '.join(local)} — {about or command.description}")
+
+    async def click(self, target: str) -> None:
+        """Press a button of the latest message that has buttons, by its number or its label."""
+        message = self._latest()
+        labels = [b.get("label") or "" for b in message.buttons()]
+        if target.isdigit() and 1 <= int(target) <= len(labels):
+            custom_id = message.buttons()[int(target) - 1]["custom_id"]
+            self.show(await self.table.click(message, custom_id=custom_id, user=self.user))
+            return
+        matches = [b for b in message.buttons() if same_name(target, b.get("label") or "")]
+        if not matches:
+            raise HarnessError(translate("local.refuse.no_button", self.language, target=target,
+                                         labels=", ".join(labels)))
+        self.show(await self.table.click(message, custom_id=matches[0]["custom_id"], user=self.user))
+
+    async def choose(self, target: str) -> None:
+        """Pick an option of the latest select menu, by its number, value or label."""
+        message = self._latest(selects=True)
+        select = message.selects()[0]
+        options = select.get("options", [])
+        if target.isdigit() and 1 <= int(target) <= len(options):
+            value = options[int(target) - 1]["value"]
+        else:
+            value = next((o["value"] for o in options
+                          if same_name(target, o["value"]) or same_name(target, o["label"])), target)
+        self.show(await self.table.select(message, select["custom_id"], [value], user=self.user))
 
 
 async def _lines(script: str | None) -> AsyncIterator[str]:

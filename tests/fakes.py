@@ -5,6 +5,7 @@ from __future__ import annotations
 import copy
 import io
 from collections.abc import Sequence
+from types import MappingProxyType
 
 from PIL import Image
 
@@ -35,6 +36,7 @@ class Nim(Game):
                                                           "Nimm 1-3 Steine; der letzte Stein gewinnt.")),
              Mode("solo", "Solo", 1, 1, Localized("Take stones alone until the pile is empty.",
                                                   "Nimm allein Steine, bis der Haufen leer ist.")))
+    progress_names = MappingProxyType({"wins": Localized("wins kept", "gemerkte Siege")})  # for /stats (default)
 
     def setup(self, mode: str, players: Sequence[str], rng: Rng, options: JSON) -> JSON:
         pile = 6 + rng.randint(1, 6)

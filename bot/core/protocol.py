@@ -12,9 +12,10 @@ a message id; `Outcome.summary` and `revealed` may be a bot.i18n.Text, worded wh
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from types import MappingProxyType
+from typing import Any, ClassVar
 
 from bot.core.rng import Rng
 from bot.i18n import Localized, Text, in_language, translate
@@ -121,6 +122,10 @@ class Game(ABC):
     result_events: tuple[str, ...] = ()
     """Kinds of the events that announce the result. The log keeps their sentence; the final board leaves it out,
     since the board's last line (the outcome's summary, with every score) says the result already."""
+    progress_names: ClassVar[Mapping[str, Text | Localized]] = MappingProxyType({})
+    """What the default progress_text calls each key of a player's stored record (`Outcome.profile_updates`), in
+    the order shown: a catalogue message (`Text.of("nim.progress.wins")`) or a Localized ("wins" / "Siege"). A key
+    not named here is not shown: a record's keys are the game's data, not words a reader can read."""
 
     def mode(self, key: str | None) -> Mode:
         """The mode called `key` (the first mode when None)."""
@@ -210,10 +215,19 @@ class Game(ABC):
         return translate("undo.chance", language)
 
     def progress_text(self, profile: JSON, language: str = "en") -> str:
-        """A player's stored record for this game (`Outcome.profile_updates`) in one line, for /stats. Default: its
-        plain values listed."""
-        parts = [f"{key.replace('_', ' ')} {value}" for key, value in sorted(profile.items())
-                 if isinstance(value, (int, float, str))]
+        """A player's stored record for this game (`Outcome.profile_updates`) in one line, for /stats, in the
+        reader's `language`. Default: the values of the keys `progress_names` names ("Siege: 3"), numbers in the
+        language's format; "" when it names none of them (then /stats shows no line)."""
+        parts = []
+        for key, name in self.progress_names.items():
+            value = profile.get(key)
+            if value is True:
+                value = translate("stats.progress.yes", language)
+            elif value is False:
+                value = translate("stats.progress.no", language)
+            elif not isinstance(value, int | float | str) or value == "":
+                continue  # missing, or a list or mapping: no one value to show
+            parts.append(translate("stats.progress.item", language, name=name, value=value))  # numbers as "1.000"
         return ", ".join(parts)
 
     def player_names(self, state: JSON) -> list[str]:

@@ -341,10 +341,17 @@ def sentences_that_fit(text: str, max_width: int, max_lines: int, size: int) -> 
         kept = lines(parts[0], max_width, size)[:max_lines]
     return kept
 
+DOUBLED_STOP = re.compile(r"(?<![.])([.!?])\.$")
+"""A full stop added after a sentence that already had its mark ("Du hast die Automaten geschlagen!." / "alle
+6 Std.."), not an ellipsis."""
+
+
 def clip_alt(parts: Sequence[str], limit: int = 1000) -> str:
-    """Alt text from sentences, keeping whole sentences within Discord's `limit` characters."""
+    """Alt text from sentences, keeping whole sentences within Discord's `limit` characters; a sentence given a
+    full stop after its own mark keeps only its own."""
     out = ""
     for part in parts:
+        part = DOUBLED_STOP.sub(r"\1", part)
         candidate = f"{out} {part}".strip() if out else part
         if len(candidate) > limit:
             break

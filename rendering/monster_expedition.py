@@ -849,7 +849,7 @@ def _p_player_block(name: str, score_text: str, place: int, style: kit.PlayerSty
                     camps: Camps, facts: str, lang: str, in_palette: bool) -> kit.Face:
     """One player's block of the players' panel, drawn on the board's background as the board draws it in place,
     from BLOCK_LEFT, BLOCK_TOP before its corner."""
-    image = _p_blank(in_palette).copy()
+    image = _p_blank(in_palette).crop((0, 0, BLOCK_LEFT + column_w + 1, P_H))  # (its column only: half the bytes)
     draw = kit.Draw(image)
     bottom = _p_draw_player(draw, BLOCK_LEFT, BLOCK_TOP, name, score_text, place, style, column_w, lines, camps,
                             facts, lang)

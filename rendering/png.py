@@ -65,7 +65,7 @@ _ZLIB_HEADER = b"\x78\x5e"
 """A zlib stream's header: deflate with a 32 KB window, 'fast' level (informative), check bits."""
 _ADLER_BASE = 65521
 
-_ROWS: dict[tuple[int, int], Image.Image] = {}
+SPARE_ROWS: dict[tuple[int, int], Image.Image] = {}
 """A spare image one pixel wider than a board, per board size, whose first column stays 0: a board pasted beside it
 reads back as the PNG's rows with their filter bytes."""
 _ROWS_LOCK = threading.Lock()
@@ -86,14 +86,14 @@ def _filtered(image: Image.Image) -> bytes:
     """The image's rows, each after a 0 (no filter) byte."""
     size = (image.width + 1, image.height)
     with _ROWS_LOCK:
-        rows = _ROWS.pop(size, None)
+        rows = SPARE_ROWS.pop(size, None)
     if rows is None:
         rows = Image.new("L", size, 0)
     rows.im.paste(image.im, (1, 0, size[0], size[1]))
     data = rows.tobytes()
     with _ROWS_LOCK:
-        if len(_ROWS) < 8:
-            _ROWS[size] = rows
+        if len(SPARE_ROWS) < 8:
+            SPARE_ROWS[size] = rows
     return data
 
 

@@ -93,8 +93,11 @@ STORY_EVENTS = 40  # how far back a board looks for the turn it tells
 STORY_LINES = 8
 STORY_CHARS = 1200  # ... and how much of it fits above the ping in one message
 
-GAME_COMMANDS = {"the-expedition": "/explore", "monster-expedition": "/hunt", "expeditions": "/mech"}
-"""The slash command group of each game, named when a command of another game is used in a channel."""
+GAME_COMMANDS = {"the-expedition": Text.of("table.command", name=Text.of("command.explore.name")),
+                 "monster-expedition": Text.of("table.command", name=Text.of("command.hunt.name")),
+                 "expeditions": Text.of("table.command", name=Text.of("command.mech.name"))}
+"""The slash command group of each game, named when a command of another game is used in a channel and in the list
+of games, as the reader's Discord shows it ("/jagd" in German)."""
 
 
 @dataclass(frozen=True)

@@ -144,6 +144,9 @@ class HuntCommands(commands.GroupCog, group_name="hunt", group_description="Play
             options["set"] = camps
         await acknowledge(interaction)
         service = service_of(interaction)
+        # The table's language, as /game new chooses it: the server's /settings language, else its Discord language.
+        options["language"] = await service.table_language(interaction.guild_id or 0,
+                                                           guild_locale=interaction.guild_locale)
         match = await service.new_match(interaction.guild_id or 0, channel_id_of(interaction), GAME.key,
                                         player_of(interaction), mode="solo", options=options)
         await post_board(interaction, match.id, note=translate("monster.reply.solo_started", interaction.locale))

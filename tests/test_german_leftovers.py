@@ -14,6 +14,7 @@ from bot.offline import DiscordHarness
 from rendering.typeset import clip_alt
 from tests.language import english_left
 from tests.test_discord_german_games import _match, _play_to_the_end
+from tests.test_discord_mech_german import words_of
 
 pytestmark = pytest.mark.usefixtures("thread_bots")
 
@@ -57,3 +58,39 @@ async def test_a_won_solo_boards_alt_text_has_one_mark(database: Path) -> None:
         alts = [sent.description or "" for message in discord_.channel_messages() for sent in message.files]
         assert any("Spielende: Du hast die Automaten geschlagen! Letzter Zug: " in alt for alt in alts), alts[-1]
         assert [alt for alt in alts if DOUBLED_MARK.search(alt)] == []
+
+
+async def test_a_solo_campaign_opened_with_hunt_solo_plays_in_the_servers_language(database: Path) -> None:
+    """/hunt solo opened every table in English: it did not ask for the table's language as /game new does."""
+    async with DiscordHarness(create_bot(database)) as discord_:
+        discord_.world.guild_locale = "de"
+        alice = discord_.user("alice", locale="de")
+        await discord_.command("hunt solo", user=alice)
+        match = await _match(discord_)
+        assert match.language == "de"
+        board = discord_.last_public_message()
+        assert "Monster Expedition (Solokampagne) hat begonnen." in board.content, board.content
+        assert english_left(board.content.replace("Monster Expedition", ""), allowed=frozenset({"Alice"})) == []
+        carol = discord_.user("carol", manage_guild=True)
+        await discord_.command("settings language", {"language": "en"}, user=carol)
+        english = discord_.channel("english")
+        await discord_.command("hunt solo", user=carol, channel=english)
+        assert (await _match(discord_, english)).language == "en"
+        assert "Monster Expedition (Solo campaign) started." in discord_.last_public_message(english).content
+
+
+async def test_another_games_command_is_named_as_the_readers_discord_shows_it(database: Path) -> None:
+    """"(/hunt gehört zu Monster Expedition)": a German reader was told the English names of the game's commands."""
+    async with DiscordHarness(create_bot(database)) as discord_:
+        alice, bob = discord_.user("alice", locale="de"), discord_.user("bob", locale="en-US")
+        await discord_.command("game new", {"game": "expeditions", "language": "de"}, user=alice)
+        await discord_.command("game start", user=alice)
+        german = (await discord_.command("hunt roll", user=alice)).last.content
+        assert german == ("In diesem Kanal wird Expeditions gespielt: Züge macht man mit den Befehlen von /mech und "
+                          "den Schaltflächen unter dem Spielplan (/jagd gehört zu Monster Expedition). /spiel "
+                          "regeln erklärt sie.")
+        english = (await discord_.command("explore move", {"direction": "up"}, user=bob)).last.content
+        assert english == ("This channel is playing Expeditions: its moves are made with /mech commands and the "
+                           "buttons under the board (/explore is for The Expedition). /game rules explains them.")
+        listed = "\n".join(words_of(await discord_.command("game rules", user=alice, channel=discord_.channel("leer"))))
+        assert "- **Monster Expedition** (/jagd):" in listed and "- **The Expedition** (/erkunden):" in listed

@@ -93,12 +93,14 @@ def test_a_german_tables_refusals_name_the_options_as_a_german_discord_does(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     play_script(tmp_path, ["/spiel neu spiel:the-expedition startwert:sieben", "/spiel neu spiel:schach",
                            "/spiel neu spiel:the-expedition thread:vielleicht", "/spiel beitreten zu viel",
-                           "/spiel wer", "/einstellungen sprache sprache:Klingonisch"], "de")
+                           "/spiel neu spiel:the-expedition a b c d e f g", "/spiel wer",
+                           "/einstellungen sprache sprache:Klingonisch"], "de")
     out = capsys.readouterr().out.split("\n")
     for line in ("(!) startwert muss eine Zahl sein, nicht „sieben“",
                  "(!) spiel muss eines davon sein: Expeditions, Monster Expedition, ",
                  "(!) thread muss ja oder nein sein, nicht „vielleicht“",
-                 "(!) /spiel beitreten nimmt keine Optionen",
+                 "(!) /spiel beitreten hat keine Optionen",
+                 "(!) /spiel neu kennt nur diese Optionen: spiel, modus, startwert, zeitlimit, thread, sprache",
                  "(!) /spiel hat keinen Unterbefehl „wer“; es gibt: neu, beitreten, verlassen, starten"):
         assert line in out or any(got.startswith(line) for got in out), (line, out)
     assert "(!) sprache muss eines davon sein: Englisch, Deutsch" in out

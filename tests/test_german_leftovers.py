@@ -10,6 +10,7 @@ import pytest
 
 from bot.app import create_bot
 from bot.core import find_game
+from bot.core.names import did_you_mean
 from bot.offline import DiscordHarness
 from rendering.typeset import clip_alt
 from tests.language import english_left
@@ -94,3 +95,10 @@ async def test_another_games_command_is_named_as_the_readers_discord_shows_it(da
                            "buttons under the board (/explore is for The Expedition). /game rules explains them.")
         listed = "\n".join(words_of(await discord_.command("game rules", user=alice, channel=discord_.channel("leer"))))
         assert "- **Monster Expedition** (/jagd):" in listed and "- **The Expedition** (/erkunden):" in listed
+
+
+def test_the_typo_helper_asks_in_the_readers_language() -> None:
+    """bot.core.names.did_you_mean, the helper a game's refusal may use, asked only in English."""
+    assert did_you_mean("Lanten", ["Laterne", "Lantern"], "de") == " Meintest du Lantern?"
+    assert did_you_mean("Lanten", ["Lantern"]) == " Did you mean Lantern?"
+    assert did_you_mean("zebra", ["Lantern"], "de") == ""

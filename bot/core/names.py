@@ -6,6 +6,8 @@ import difflib
 import unicodedata
 from collections.abc import Iterable
 
+from bot.i18n import DEFAULT_LANGUAGE, translate
+
 # Letters that do not decompose into a base letter and a combining mark.
 _EXTRA = str.maketrans({"ß": "ss", "æ": "ae", "œ": "oe", "ø": "o", "ł": "l", "đ": "d", "ð": "d", "þ": "th",
                         "’": "'", "‘": "'"})
@@ -33,10 +35,11 @@ def closest(typed: str, names: Iterable[str]) -> str | None:
     return by_fold[found[0]] if found else None
 
 
-def did_you_mean(typed: str, names: Iterable[str]) -> str:
-    """" Did you mean Clockwork Owl?" when a typo is close to one of `names`, else ""."""
+def did_you_mean(typed: str, names: Iterable[str], language: str = DEFAULT_LANGUAGE) -> str:
+    """" Did you mean Clockwork Owl?" (" Meintest du …?" in German) when a typo is close to one of `names`, else
+    ""."""
     guess = closest(typed, names)
-    return f" Did you mean {guess}?" if guess else ""
+    return translate("error.did_you_mean", language, name=guess) if guess else ""
 
 
 def contains(typed: str, label: str) -> bool:

@@ -56,7 +56,7 @@ def test_the_local_tables_own_words_are_german(tmp_path: Path, capsys: pytest.Ca
     """Its help, its own commands typed in German, what it could not read, who sees a reply and the buttons under
     it: the terminal's language."""
     play_script(tmp_path, ["hilfe", "/spiel neu spiel:monster-expedition", "als bob", "/spiel beitreten",
-                           "schaltflächen", "wähle 1", "/spiel unsinn", "klicke Nix", "hallo", "klicke",
+                           "schaltflächen", "wähle 1", "/spiel unsinn", "klicke Nix", "hallo", "klicke", "admin",
                            "als carol admin", "befehle"], "de")
     out = capsys.readouterr().out
     for line in ("Tippe 'hilfe' für Hilfe; du bist alice (wechseln mit 'als bob').",
@@ -68,7 +68,9 @@ def test_the_local_tables_own_words_are_german(tmp_path: Path, capsys: pytest.Ca
                  "(!) Keine Schaltfläche „Nix“; die Schaltflächen: Beitreten, Verlassen, Starten",
                  "(!) „hallo“ ist kein Befehl des Tisches. Slash-Befehle beginnen mit '/'; die Befehle des Tisches "
                  "sind: als, schaltflächen, klicke, wähle, befehle, hilfe, ende",
-                 "(!) Nach „klicke“ fehlt noch etwas; tippe 'hilfe', um zu sehen, wie die Befehle des Tisches gehen.",
+                 "(!) So wird „klicke“ nicht benutzt; tippe 'hilfe' für die Befehle des Tisches.",
+                 "(!) „admin“ ist kein Befehl des Tisches. Slash-Befehle beginnen mit '/'; die Befehle des Tisches "
+                 "sind: als, schaltflächen, klicke, wähle, befehle, hilfe, ende",
                  "(jetzt tippt Carol, der diesen Server verwalten darf)",
                  "/einstellungen sprache — Die Sprache, in der neue Tische spielen"):
         assert line in out.split("\n"), line

@@ -216,7 +216,7 @@ class LocalTable:
             self.show(await self.table.command(path, options, user=self.user))
             return True
         word = self.word(words[0])
-        if word is None:
+        if word is None or word == "admin":  # ("admin" only follows "as NAME")
             raise HarnessError(translate("local.refuse.no_table_command", self.language, word=words[0],
                                          words=", ".join(self.said(w) for w in TABLE_WORDS if w != "admin")))
         if word == "quit":

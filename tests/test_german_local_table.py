@@ -168,3 +168,17 @@ def test_a_german_script_plays_a_whole_game_to_its_result(tmp_path: Path,
     for name in ("Expedition Table", "The Expedition", "the-expedition"):  # the names of the bot and the game
         words = words.replace(name, "")
     assert english_left(words, allowed=ALLOWED) == []
+
+
+def test_german_names_typed_without_umlauts_or_capitals_work(tmp_path: Path,
+                                                             capsys: pytest.CaptureFixture[str]) -> None:
+    """A keyboard without umlauts: "/einstellungen kanale aktion:hinzufugen", "wahle", "schaltflachen"."""
+    play_script(tmp_path, ["als bob admin", "/Einstellungen kanale Aktion:hinzufugen kanal:#spiele",
+                           "/spiel neu spiel:the-expedition", "/spiel ruckgangig", "schaltflachen", "wahle 1"], "de")
+    out = capsys.readouterr().out.split("\n")
+    assert "Spiele dürfen in #spiele (und seinen Threads) starten." in out
+    assert "Spiele beginnen auf diesem Server in #spiele (das legt die Serververwaltung mit /einstellungen kanäle " \
+           "fest)." in out
+    assert "Schaltflächen: [1] Beitreten  [2] Verlassen  [3] Starten" not in out  # (no lobby here: refused above)
+    assert "(!) Noch keine Nachricht mit einem Auswahlmenü." in out
+    assert not [line for line in out if "Unterbefehl" in line or "keinen Befehl" in line], out

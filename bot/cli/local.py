@@ -21,7 +21,7 @@ from discord import app_commands
 from bot.app import create_bot
 from bot.cli.config import database_location
 from bot.command_translator import choice_message_id, command_message_id, option_message_id
-from bot.core.names import same_name
+from bot.core.names import fold, same_name
 from bot.i18n import DEFAULT_LANGUAGE, deferred, message_ids, translate
 from bot.offline import DiscordHarness, FakeUser, HarnessError, Message, Reply, TerminalClient
 from bot.store.engines import redact
@@ -82,8 +82,11 @@ class LocalTable:
         return self._local(command_message_id(command.qualified_name, "name")) or command.name
 
     def _named(self, commands: list[Any], name: str) -> Any:
-        return next((c for c in commands if c.name == name), None) or next(
-            (c for c in commands if self._local(command_message_id(c.qualified_name, "name")) == name), None)
+        """The command typed by its English name or the one the players' Discord shows, with or without accents
+        ("/einstellungen kanale" on a keyboard without umlauts)."""
+        return next((c for c in commands if same_name(name, c.name)), None) or next(
+            (c for c in commands if same_name(name, self._local(command_message_id(c.qualified_name, "name")) or "")),
+            None)
 
     def _command(self, tokens: list[str]) -> tuple[str, str, app_commands.Command[Any, ..., Any], list[str]]:
         """The command a typed line names: its English path, its path as the players' Discord shows it, the
@@ -144,15 +147,16 @@ class LocalTable:
     def parse(self, line: str) -> tuple[str, dict[str, Any]]:
         """"/game new the-expedition seed:7" -> ("game new", {"game": "the-expedition", "seed": 7})."""
         path, shown, command, rest = self._command(shlex.split(line))
-        parameters = {p.display_name: p for p in command.parameters}
-        for parameter in command.parameters:  # and by the name the players' Discord shows ("spiel:")
-            parameters.setdefault(self._option_name(command, parameter), parameter)
+        parameters = {fold(p.display_name): p for p in command.parameters}
+        for parameter in command.parameters:  # and by the name the players' Discord shows ("spiel:", "kanal:")
+            parameters.setdefault(fold(self._option_name(command, parameter)), parameter)
         options: dict[str, Any] = {}
         positional: list[str] = []
         for token in rest:
             name, colon, value = token.partition(":")
-            if colon and name in parameters:
-                options[parameters[name].display_name] = self._value(command, parameters[name], value)
+            if colon and fold(name) in parameters:
+                parameter = parameters[fold(name)]
+                options[parameter.display_name] = self._value(command, parameter, value)
             else:
                 positional.append(token)
         free = [p for p in command.parameters if p.display_name not in options]

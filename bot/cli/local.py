@@ -167,6 +167,11 @@ class LocalTable:
                 self._option_name(command, p) for p in command.parameters)))
         for parameter, value in zip(free, positional, strict=False):
             options[parameter.display_name] = self._value(command, parameter, value)
+        missing = [self._option_name(command, p) for p in command.parameters
+                   if p.required and p.display_name not in options]
+        if missing:  # (Discord's client would not send it: it asks for them)
+            raise HarnessError(translate("local.refuse.missing", self.language, path=shown,
+                                         options=", ".join(missing)))
         return path, options
 
     def _option_name(self, command: app_commands.Command[Any, ..., Any], parameter: app_commands.Parameter) -> str:

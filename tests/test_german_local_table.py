@@ -185,3 +185,17 @@ def test_german_names_typed_without_umlauts_or_capitals_work(tmp_path: Path,
     assert "Schaltflächen: [1] Beitreten  [2] Verlassen  [3] Starten" not in out  # (no lobby here: refused above)
     assert "(!) Noch keine Nachricht mit einem Auswahlmenü." in out
     assert not [line for line in out if "Unterbefehl" in line or "keinen Befehl" in line], out
+
+
+def test_a_menu_option_that_is_not_there_is_refused_in_the_tables_language(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """"wähle Quatsch" printed the harness's "['Quatsch'] not among options ['0', '1', …]"."""
+    play_script(tmp_path, ["/spiel neu spiel:expeditions startwert:4", "/spiel starten", "wähle Quatsch",
+                           "wähle Marktplatz"], "de")
+    out = capsys.readouterr().out.split("\n")
+    assert ("(!) Keine Option „Quatsch“ im Menü; die Optionen: Verdecktes Plättchen b3, Verdecktes Plättchen c3, "
+            "Verdecktes Plättchen a4, Staubige Kreuzung, Lager am Fluss, Bastlerhof, Marktplatz") in out
+    assert "Alice zieht nach 3 S Marktplatz." in out  # an option by its label
+    play_script(tmp_path, ["/game new game:expeditions seed:4", "/game start", "choose nonsense"])
+    english = capsys.readouterr().out
+    assert "(!) No option 'nonsense' in the menu; its options: Face-down tile b3, " in english

@@ -286,7 +286,10 @@ class LocalTable:
             value = options[int(target) - 1]["value"]
         else:
             value = next((o["value"] for o in options
-                          if same_name(target, o["value"]) or same_name(target, o["label"])), target)
+                          if same_name(target, o["value"]) or same_name(target, o["label"])), None)
+            if value is None:
+                raise HarnessError(translate("local.refuse.no_option", self.language, target=target,
+                                             labels=", ".join(o["label"] for o in options)))
         self.show(await self.table.select(message, select["custom_id"], [value], user=self.user))
 
 

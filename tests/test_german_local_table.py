@@ -96,7 +96,8 @@ def test_a_german_tables_refusals_name_the_options_as_a_german_discord_does(
     play_script(tmp_path, ["/spiel neu spiel:the-expedition startwert:sieben", "/spiel neu spiel:schach",
                            "/spiel neu spiel:the-expedition thread:vielleicht", "/spiel beitreten zu viel",
                            "/spiel neu spiel:the-expedition a b c d e f g", "/spiel wer",
-                           "/einstellungen sprache sprache:Klingonisch", "/spiel neu", "/erkunden ziehen"], "de")
+                           "/einstellungen sprache sprache:Klingonisch", "/spiel neu", "/erkunden ziehen",
+                           '/spiel neu "spiel:the-expedition'], "de")
     out = capsys.readouterr().out.split("\n")
     for line in ("(!) startwert muss eine Zahl sein, nicht „sieben“",
                  "(!) spiel muss eines davon sein: Expeditions, Monster Expedition, ",
@@ -108,17 +109,21 @@ def test_a_german_tables_refusals_name_the_options_as_a_german_discord_does(
     assert "(!) sprache muss eines davon sein: Englisch, Deutsch" in out
     assert "(!) /spiel neu braucht noch einen Wert für: spiel" in out  # (was the harness's English words)
     assert "(!) /erkunden ziehen braucht noch einen Wert für: richtung" in out
+    assert ("(!) Ein Anführungszeichen wird nicht geschlossen; setze einen Wert mit Leerzeichen zwischen zwei: "
+            '"Bruno der Schmied"') in out  # (the local table stopped with a traceback)
 
 
 def test_an_english_table_says_what_it_could_not_read_in_english(tmp_path: Path,
                                                                  capsys: pytest.CaptureFixture[str]) -> None:
-    play_script(tmp_path, ["hello", "/game new game:the-expedition seed:seven", "/game new thread:maybe", "/game new"])
+    play_script(tmp_path, ["hello", "/game new game:the-expedition seed:seven", "/game new thread:maybe", "/game new",
+                           '/game new "game:the-expedition'])
     out = capsys.readouterr().out.split("\n")
     assert ("(!) 'hello' is not a table command. Slash commands start with '/'; the table's own commands are: as, "
             "buttons, click, choose, commands, help, quit") in out
     assert "(!) seed must be a number, not 'seven'" in out
     assert "(!) thread must be true or false, not 'maybe'" in out
     assert "(!) /game new needs a value for: game" in out
+    assert "(!) A quotation mark is not closed; put a value with spaces between two: \"Brass Compass\"" in out
 
 async def _german_script_for_a_whole_game(folder: Path) -> list[str]:
     """Play The Expedition (standard, two players, seed 4) at a German local table by typed German lines only,

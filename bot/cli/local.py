@@ -146,7 +146,11 @@ class LocalTable:
 
     def parse(self, line: str) -> tuple[str, dict[str, Any]]:
         """"/game new the-expedition seed:7" -> ("game new", {"game": "the-expedition", "seed": 7})."""
-        path, shown, command, rest = self._command(shlex.split(line))
+        try:
+            tokens = shlex.split(line)
+        except ValueError:  # an unclosed quotation mark
+            raise HarnessError(translate("local.refuse.quote", self.language)) from None
+        path, shown, command, rest = self._command(tokens)
         parameters = {fold(p.display_name): p for p in command.parameters}
         for parameter in command.parameters:  # and by the name the players' Discord shows ("spiel:", "kanal:")
             parameters.setdefault(fold(self._option_name(command, parameter)), parameter)

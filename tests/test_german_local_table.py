@@ -204,3 +204,11 @@ def test_a_menu_option_that_is_not_there_is_refused_in_the_tables_language(
     play_script(tmp_path, ["/game new game:expeditions seed:4", "/game start", "choose nonsense"])
     english = capsys.readouterr().out
     assert "(!) No option 'nonsense' in the menu; its options: Face-down tile b3, " in english
+
+
+def test_a_german_decimal_comma_is_a_number(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    play_script(tmp_path, ["als bob admin", "/einstellungen erinnerungen stunden:1,5",
+                           "/einstellungen zeitlimit stunden:2.5"], "de")
+    out = capsys.readouterr().out.split("\n")
+    assert "Alle 1,5 Std. eine Erinnerung, ab dem nächsten Zug." in out
+    assert "Zeitlimit: 2,5 Std. pro Zug, ab dem nächsten Zug." in out

@@ -130,8 +130,8 @@ class LocalTable:
         try:
             if kind is discord.AppCommandOptionType.integer:
                 return int(text)
-            if kind is discord.AppCommandOptionType.number:
-                return float(text)
+            if kind is discord.AppCommandOptionType.number:  # "1,5" as German writes it, too
+                return float(text.replace(",", ".") if text.count(",") == 1 and "." not in text else text)
         except ValueError:
             raise HarnessError(translate("local.refuse.number", language, option=option, text=text)) from None
         if kind is discord.AppCommandOptionType.boolean:

@@ -39,7 +39,7 @@ from bot import workers
 from bot.core import JSON, Rng, all_games, find_game
 from bot.features import history, stats
 from bot.service import GameService, Player
-from bot.store import Store, StoreUnavailable
+from bot.store import Store, StoreUnavailable, results_of
 from rendering import kit, render_board, render_detail
 from rendering.pool import RenderPool
 
@@ -167,7 +167,7 @@ async def long_game(service: GameService, moves: int) -> int:
 
 async def long_career(service: GameService, games: int) -> None:
     """Alice's `games` finished games of The Expedition against Bob: one played through the service, the others
-    stored with its final state (their cost to /stats is the same), then rated by a first /stats."""
+    stored with its final state and results (their cost to /stats is the same), then rated by a first /stats."""
     game = find_game("the-expedition")
     await service.new_match(GUILD, 800_000, "the-expedition", ALICE)
     await service.join(800_000, BOB)
@@ -178,12 +178,13 @@ async def long_career(service: GameService, games: int) -> None:
         match = (await service.act(800_000, match.seats[seat].user_id,
                                    chooser.choice(game.legal_actions(match.state, seat)))).match
     store = service.store
+    results = results_of(game.outcome(match.state), range(2))  # what finishing it through the service keeps
     for number in range(1, games):
         copy = await store.create_match(guild_id=GUILD, channel_id=800_000 + number, game=match.game,
                                         mode=match.mode, host_id=ALICE.user_id, host_name=ALICE.name, seed=number,
                                         seed_chosen=False, options={}, data_version=match.data_version)
         await store.record(copy.id, copy.version, "started", state=match.state, status="finished",
-                           seats=[(ALICE.user_id, ALICE.name), (BOB.user_id, BOB.name)])
+                           seats=[(ALICE.user_id, ALICE.name), (BOB.user_id, BOB.name)], results=results)
     await stats.player_stats(service, GUILD, ALICE.user_id)  # rates the copies once
     print(f"  Alice has {games} finished games of The Expedition")
 

@@ -10,6 +10,9 @@ channel's button press waits on. Targets: at most 25 ms of lag while 50 channels
 play and a long export and a long career's /stats are made (issue 25). The records part also makes the export and
 the stats as they were made before, on the loop, for comparison in the same run.
 
+The records part first makes the export and the /stats alone, and prints the CPU the loop's own thread spent on
+them (none of it waits for a core: the figure the work itself costs every channel, now and as it was made before).
+
 The floor, measured at the same moment: a bare process that only runs the same ticker (how late this machine wakes
 any process just then; on a shared machine that alone can exceed 25 ms), and the most CPU the loop's own thread
 spent in one tick's window (the lag its own work can explain; the rest is waiting for a core or for the
@@ -126,6 +129,14 @@ async def lag_while(work: Callable[[], Awaitable[object]]) -> Lag:
     return Lag(lags[-1], lags[int(len(lags) * 0.99) - 1], bare_max, bare_p99, max(cpu), wall)
 
 
+async def loop_cpu(work: Callable[[], Awaitable[object]]) -> tuple[float, float]:
+    """`work`'s wall time and the CPU the loop's own thread spent on it, in ms (with nothing else on the loop, the
+    thread's CPU is the work's: what every channel waits for; a worker's or a database thread's is not counted)."""
+    started, spent = time.perf_counter(), time.thread_time()
+    await work()
+    return (time.perf_counter() - started) * 1000, (time.thread_time() - spent) * 1000
+
+
 def report(label: str, results: list[Lag], width: int = 44) -> None:
     """One line per kind of work, over its rounds: the worst max lag, the median p99, and the same of the bare
     process measured at the same time; the ratio is the worst round's loop max over that round's bare max."""
@@ -235,15 +246,26 @@ async def records_part(args: argparse.Namespace) -> None:
         assert long_match is not None
         await history.export_file(service, GUILD, long_id)  # the records worker started and warm
 
-        async def off_loop() -> None:
-            await asyncio.gather(history.export_file(service, GUILD, long_id),
-                                 stats.player_stats(service, GUILD, ALICE.user_id))
+        async def export_now() -> None:  # built in the records worker, which reads the events itself
+            await history.export_file(service, GUILD, long_id)
 
-        async def on_loop() -> None:  # as before issue 25: every event and every final state decoded on the loop
+        async def stats_now() -> None:  # counted from the result rows each finished game keeps
+            await stats.player_stats(service, GUILD, ALICE.user_id)
+
+        async def off_loop() -> None:
+            await asyncio.gather(export_now(), stats_now())
+
+        async def export_before() -> None:  # as before issue 25: every event decoded and replayed on the loop
             events = await store.events(long_id)
             json.dumps(history.export_of(long_match, events), indent=1, sort_keys=True, ensure_ascii=False)
+
+        async def stats_before() -> None:  # as before issue 25: every final state read and decoded on the loop
             for match in await store.player_matches(GUILD, ALICE.user_id):
                 find_game(match.game).outcome(match.state)
+
+        async def on_loop() -> None:
+            await export_before()
+            await stats_before()
 
         async def play_while(work: Callable[[], Awaitable[None]] | None) -> Callable[[], Awaitable[None]]:
             async def run() -> None:
@@ -262,6 +284,14 @@ async def records_part(args: argparse.Namespace) -> None:
                     print(f"    ({moved} moves made, {refused} refused: the store's deadline passed)")
             return run
 
+        print(f"export and /stats alone (nothing else on the loop), median of {args.rounds}: wall time, and the CPU "
+              "the loop's own thread spent")
+        for label, work in (("export, in the records worker", export_now), ("/stats, from result rows", stats_now),
+                            ("export on the loop (before)", export_before),
+                            ("/stats from final states on the loop (before)", stats_before)):
+            spent = [await loop_cpu(work) for _ in range(args.rounds)]
+            print(f"  {label:<46} {statistics.median(wall for wall, _ in spent):7.1f} ms, "
+                  f"loop CPU {statistics.median(cpu for _, cpu in spent):7.1f} ms", flush=True)
         print(f"{args.channels} channels play Monster Expedition through the service (move, then board drawn)")
         for label, work in (("play only", None), ("play + export & /stats off the loop", off_loop),
                             ("play + export & /stats on the loop (before)", on_loop)):

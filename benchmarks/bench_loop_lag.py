@@ -4,6 +4,8 @@ service and someone exports a 2,000-move game and asks for /stats of an 800-game
 
     python benchmarks/bench_loop_lag.py [--channels 50] [--rounds 3] [--moves 2000] [--games 800]
     python benchmarks/bench_loop_lag.py --only records     # the second part only
+    python benchmarks/bench_loop_lag.py --only records --freeze   # gc.freeze() first: the bot's start-up objects
+                                                                  # are never walked by a collection again
 
 A ticker sleeps 5 ms at a time on the loop and records how late it wakes: that lateness is what every other
 channel's button press waits on. Targets: at most 25 ms of lag while 50 channels render (issue 9), and while they
@@ -24,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import json
 import os
 import random
@@ -31,7 +34,8 @@ import statistics
 import sys
 import tempfile
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -97,6 +101,27 @@ class Lag:
     bare_p99: float
     loop_cpu: float
     wall: float
+    collection: float = 0.0  # the longest garbage collection of the bot process meanwhile (it stops the loop)
+
+
+@contextmanager
+def collections() -> Iterator[list[float]]:
+    """The garbage collections of this process meanwhile, each one's duration in ms: a collection of the oldest
+    generation walks every object the process holds, with the loop stopped."""
+    pauses: list[float] = []
+    started: list[float] = []
+
+    def watch(phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            started.append(time.perf_counter())
+        elif started:
+            pauses.append((time.perf_counter() - started.pop()) * 1000)
+
+    gc.callbacks.append(watch)
+    try:
+        yield pauses
+    finally:
+        gc.callbacks.remove(watch)
 
 
 async def lag_while(work: Callable[[], Awaitable[object]]) -> Lag:
@@ -119,14 +144,15 @@ async def lag_while(work: Callable[[], Awaitable[object]]) -> Lag:
     task = asyncio.create_task(ticker())
     await asyncio.sleep(0.05)
     started = time.perf_counter()
-    await work()
+    with collections() as pauses:
+        await work()
     wall = (time.perf_counter() - started) * 1000
     done.set()
     await task
     bare.terminate()
     bare_max, bare_p99 = (float(x) for x in (await bare.communicate())[0].split())
     lags.sort()
-    return Lag(lags[-1], lags[int(len(lags) * 0.99) - 1], bare_max, bare_p99, max(cpu), wall)
+    return Lag(lags[-1], lags[int(len(lags) * 0.99) - 1], bare_max, bare_p99, max(cpu), wall, max(pauses, default=0.0))
 
 
 async def loop_cpu(work: Callable[[], Awaitable[object]]) -> tuple[float, float]:
@@ -144,7 +170,8 @@ def report(label: str, results: list[Lag], width: int = 44) -> None:
     print(f"{label:<{width}} max {worst.loop_max:6.1f} ms  p99 {statistics.median(r.loop_p99 for r in results):5.1f}"
           f" | bare process max {worst.bare_max:6.1f}  p99 {statistics.median(r.bare_p99 for r in results):5.1f}"
           f" | ratio {worst.loop_max / max(worst.bare_max, 0.1):4.1f}x"
-          f" | loop CPU per tick <= {max(r.loop_cpu for r in results):5.1f} ms", flush=True)
+          f" | loop CPU per tick <= {max(r.loop_cpu for r in results):5.1f} ms"
+          f" | longest GC {max(r.collection for r in results):5.1f} ms", flush=True)
 
 
 GUILD = 1
@@ -245,6 +272,10 @@ async def records_part(args: argparse.Namespace) -> None:
         long_match = await store.match(long_id)
         assert long_match is not None
         await history.export_file(service, GUILD, long_id)  # the records worker started and warm
+        if args.freeze:  # what the process holds now is never walked by a collection again
+            gc.collect()
+            gc.freeze()
+            print(f"  gc.freeze(): {gc.get_freeze_count()} objects set aside")
 
         async def export_now() -> None:  # built in the records worker, which reads the events itself
             await history.export_file(service, GUILD, long_id)
@@ -314,6 +345,8 @@ async def main() -> None:
     parser.add_argument("--moves", type=int, default=2000, help="moves of the exported game (records part)")
     parser.add_argument("--games", type=int, default=800, help="finished games of the /stats player")
     parser.add_argument("--only", choices=("boards", "records"), help="run one part only")
+    parser.add_argument("--freeze", action="store_true",
+                        help="records part: gc.freeze() once the data is built (collections walk only newer objects)")
     args = parser.parse_args()
     print(f"machine: {machine()}")
     if args.only != "boards":

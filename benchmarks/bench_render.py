@@ -15,9 +15,13 @@ the 2 boards before each window untimed, so every timing is the first time that 
 match's earlier boards drawn before it. A worker's start (fonts, the drawable characters, the games' names
 rasterised: rendering/vocabulary.py) is redone at each pass and not timed. Each view reaches the render as a
 worker receives it, just unpickled from the pool's call queue (untimed: transport, not drawing). Per board:
-the median over passes of the render (view -> PNG bytes, what a worker does) and of the floor (compressing the
-same finished board, already in its palette, with the same settings), timed one right after the other in this
-thread's CPU time, which a shared machine's other processes do not inflate (--wall for wall-clock time).
+the median over passes of the render (view -> PNG bytes, what a worker does) and of the floor (the bare
+compression of the same finished board, already in its palette: Pillow's PNG with the standard library's zlib at
+the boards' level 3, as boards were compressed before the project's own encoder), timed one right after the other
+in this thread's CPU time, which a shared machine's other processes do not inflate (--wall for wall-clock time).
+The render compresses with rendering/png.py: bands of rows reused from recent boards, the rest deflated by ISA-L
+(python-isal) to the size zlib's level 3 gives; its own bare cost (every band compressed afresh, nothing drawn) is
+printed beside the floor, so the two can be told apart.
 
 Targets (issues 9 and 25): every board <= 1.3x the bare compression of its palette image; PNG <= 200 KB.
 """
@@ -40,7 +44,7 @@ from PIL import Image
 import bot.games  # noqa: F401  (registers every game)
 from bot.core import JSON, Game, Rng, all_games
 from bot.core.datafiles import data_root
-from rendering import clear_caches, kit, render_board, render_detail
+from rendering import clear_caches, kit, png, render_board, render_detail
 from rendering.glyphs import drawable_view
 from rendering.pool import _warm_up
 
@@ -109,10 +113,10 @@ def cases(seed: int, language: str = "en") -> list[Case]:
     return out
 
 
-ENCODES: list[tuple[float, float, float]] = []
+ENCODES: list[tuple[float, float, float, float]] = []
 """Per board: ms to draw it again (drawn in the boards' palette, caches warm from the timed render), to compress it
-(the floor), and to encode it as before issue 25 (a 64-colour octree of its own, zlib level 6, from the board drawn
-in RGB), for the same board in the same run."""
+(the floor), to encode it as before issue 25 (a 64-colour octree of its own, zlib level 6, from the board drawn
+in RGB), and to compress it with the render's own encoder with no band reused, for the same board in the same run."""
 
 
 def _octree_ms(image: Image.Image, clock: Callable[[], float]) -> float:
@@ -140,19 +144,22 @@ def one_pass(all_cases: list[Case], clock: Callable[[], float] = CLOCK) -> None:
         for case in all_cases:
             view = pickle.loads(pickle.dumps(case.views[index]))  # as a worker receives it from the pool
             started = clock()
-            png = render_board(case.game.key, view)
+            board = render_board(case.game.key, view)
             render_ms = (clock() - started) * 1000
             started = clock()
             image = case.module.render_image(drawable_view(view))
             drawn = clock()
             kit.compress_board(kit.board_indexed(image))  # (a public board is drawn in the palette: no mapping)
             floor_ms = (clock() - drawn) * 1000
-            ENCODES.append(((drawn - started) * 1000, floor_ms, _octree_ms(image, clock)))
+            bare = clock()
+            png.encode(image, kit.BOARD_COMPRESSION, reuse=False)
+            bare_ms = (clock() - bare) * 1000
+            ENCODES.append(((drawn - started) * 1000, floor_ms, _octree_ms(image, clock), bare_ms))
             kit.recycle(image)  # the measuring copy goes back as a worker's board does, not to fresh memory
             case.renders[-1].append(render_ms)
             case.floors[-1].append(floor_ms)
             if len(case.sizes) <= index:
-                case.sizes.append(len(png))
+                case.sizes.append(len(board))
 
 
 SHOWCASE = {"monster-expedition": lambda view: bool(view["tray"]["rolled"] or view["tray"]["banked"]),
@@ -225,10 +232,12 @@ def main() -> None:
             detail.append((time.perf_counter() - started) * 1000)
     renders = [statistics.median(p[index] for p in case.renders) for case in all_cases
                for index in range(len(case.labels))]
-    drawings, floors, octrees = (statistics.median(column) for column in zip(*ENCODES, strict=True))
-    print(f"medians: render (view -> PNG) {statistics.median(renders):.1f} ms, of which compressing (the floor) "
-          f"{floors:.2f} ms; the same board drawn again with warm caches {drawings:.2f} ms; encoding as before "
-          f"(64-colour octree, level 6) {octrees:.2f} ms = {octrees / floors:.1f}x the encoding now")
+    drawings, floors, octrees, bares = (statistics.median(column) for column in zip(*ENCODES, strict=True))
+    print(f"medians: render (view -> PNG) {statistics.median(renders):.1f} ms; the floor (Pillow, zlib level "
+          f"{kit.BOARD_COMPRESSION}) {floors:.2f} ms; the render's own encoder with no band reused "
+          f"({png.compressor_name()}) {bares:.2f} ms = {bares / floors:.2f}x the floor; the same board drawn again "
+          f"with warm caches {drawings:.2f} ms; encoding as before issue 25 (64-colour octree, level 6) "
+          f"{octrees:.2f} ms = {octrees / floors:.1f}x the floor")
     print(f"detail boards (full size, on demand): median {statistics.median(detail):.1f} ms, "
           f"max {max(detail):.1f} ms")
     if args.write is not None:

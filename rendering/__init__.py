@@ -13,6 +13,7 @@ from collections.abc import Callable
 from types import ModuleType
 from typing import Any
 
+from rendering.caches import LruCache
 from rendering.glyphs import drawable_view
 
 Renderer = Callable[[dict[str, Any]], bytes]
@@ -74,21 +75,21 @@ KEPT_CACHES = frozenset({"font", "_font", "_drawable_codepoints", "_drawable_cha
                          "board_palette"})
 """What a render worker loads once at its start and never drops: the font faces, the characters they draw, the
 hyphenation patterns and the boards' palette."""
-OWN_CACHES = ("rendering.expeditions._SPACES", "rendering.expeditions._LAYERS", "rendering.canvas.INKS",
-              "rendering.canvas.SPARES", "rendering.png._BANDS", "rendering.png._ROWS")
-"""The renderers' own bounded caches (dicts rather than lru caches), the recycled canvases and the compressed
-bands of earlier boards."""
+OWN_CACHES = ("rendering.canvas.INKS", "rendering.canvas.SPARES", "rendering.png.SPARE_ROWS")
+"""Kept things that are neither lru caches nor `LruCache`s (which `clear_caches` finds by themselves): the inks, the
+recycled canvases and the PNG encoder's spare row images."""
 
 
 def clear_caches() -> None:
     """Every rendering cache empty but the fonts, as in a freshly started worker before its warm-up (benchmarks and
     tests start from here)."""
-    for name in (*KIT_MODULES, "glyphs", "wording", "the_expedition", "monster_expedition", "expeditions"):
+    for name in (*KIT_MODULES, "glyphs", "wording", "png", "the_expedition", "monster_expedition", "expeditions"):
         module = importlib.import_module(f"{__name__}.{name}")
-        for attribute in dir(module):
-            function = getattr(module, attribute)
-            if hasattr(function, "cache_clear") and attribute not in KEPT_CACHES:
-                function.cache_clear()
+        for attribute, kept in vars(module).items():
+            if hasattr(kept, "cache_clear") and attribute not in KEPT_CACHES:
+                kept.cache_clear()
+            elif isinstance(kept, LruCache):  # (the renderers' byte-bounded caches, the PNG encoder's bands)
+                kept.clear()
     for cache in OWN_CACHES:
         module_name, _, attribute = cache.rpartition(".")
         getattr(importlib.import_module(module_name), attribute).clear()

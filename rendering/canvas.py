@@ -16,7 +16,7 @@ from contextvars import ContextVar
 from functools import lru_cache
 from typing import Any
 
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageChops, ImageDraw, ImageFont
 
 from rendering.encoding import board_indexed, board_palette, encode_board, palette_index
 from rendering.recorder import DrawnText, Face, current_recording, replay
@@ -50,6 +50,19 @@ def blit(canvas: Image.Image, piece: Image.Image, xy: tuple[int, int], mask: Ima
         canvas.im.paste(piece.im, box)
     else:
         canvas.im.paste(piece.im, box, mask.im)
+
+
+def ink_mask(piece: Image.Image) -> Image.Image:
+    """A mask ("1") of a piece's pixels that differ from its background (its top-left pixel's colour): a piece
+    drawn once on the board's plain background and pasted through it leaves whatever else lies there as drawing the
+    piece there would (its anti-aliased edges were blended on that background when it was drawn)."""
+    background = piece.getpixel((0, 0))
+    if piece.mode == "P":
+        indices = Image.frombytes("L", piece.size, piece.tobytes())
+        return indices.point([0 if value == background else 255 for value in range(256)], "1")
+    difference = ImageChops.difference(piece.convert("RGB"), Image.new("RGB", piece.size, background))
+    red, green, blue = difference.split()
+    return ImageChops.lighter(ImageChops.lighter(red, green), blue).point([0] + [255] * 255, "1")
 
 
 _INDEXED_KEY = "board palette version"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
@@ -630,9 +631,51 @@ def _p_tick(draw: kit.Draw, centre: tuple[float, float], radius: int = 11) -> No
 
 def _p_legend(draw: kit.Draw, view: dict[str, Any], top: int) -> int:
     """What the cards' letters and badges mean, in one line under the display, and the deck on the right."""
-    face = kit.font(SMALL)
     lang = language(view)
-    x, y = 12, top + 11
+    y = top + 11
+    key, x = _p_legend_key(lang, kit.in_palette(P_W))
+    kit.blit(draw._image, key.face.image, (0, y - LEGEND_ABOVE), key.ink)  # type: ignore[attr-defined]
+    kit.replay(key.face, (0, y - LEGEND_ABOVE))
+    deck = translate("monster.board.phone_deck", lang, count=view["deck_size"])
+    round_ = translate("monster.board.phone_round", lang, round=view["round"])
+    last = [translate("monster.board.last_round", lang)] if view.get("last_round") else []
+    # The longest that fits beside the legend: in the last round the deck is empty, so it goes first, then the round.
+    choices = [" · ".join([deck, round_, *last]), " · ".join([round_, *last]), " · ".join(last or [round_])]
+    facts = next((text for text in choices if x + kit.measure(text, SMALL, "semibold") <= P_W - 12), choices[-1])
+    if not view.get("over"):  # (the deck no longer matters at the end)
+        facts, face = kit.fitted(facts, P_W - 12 - int(x), SMALL, "semibold", 12)  # (a face of the fitted size)
+        draw.text((P_W - 12, y), facts, font=face, fill=kit.INK, anchor="rm")
+    return top + 24
+
+
+LEGEND_ABOVE, LEGEND_BELOW = 15, 16
+"""How far the legend's badges and words reach above and below its line's middle."""
+
+
+@dataclass(frozen=True)
+class LegendKey:
+    """The legend's letters and badges, the same on every board of a language: drawn once on the background, with
+    the mask of what they ink (pasted through it, the badges' tops leave the frame of an affordable card above them
+    as drawing them there does)."""
+
+    face: kit.Face
+    ink: Image.Image
+
+
+@lru_cache(maxsize=8)
+def _p_legend_key(lang: str, in_palette: bool) -> tuple[LegendKey, int]:
+    """The legend's key and the x where the facts beside it may start."""
+    image = kit.new_layer((P_W, LEGEND_ABOVE + LEGEND_BELOW))  # (in the palette or not, as `in_palette` says)
+    with kit.building(image) as drawn:
+        x = _p_draw_legend_key(kit.Draw(image), LEGEND_ABOVE, lang)
+    image = image.crop((0, 0, x, image.height))
+    return LegendKey(kit.Face(image, drawn), kit.ink_mask(image)), x
+
+
+def _p_draw_legend_key(draw: kit.Draw, y: int, lang: str) -> int:
+    """The region letters and the symbiosis badges with their words, on the line whose middle is `y`."""
+    face = kit.font(SMALL)
+    x = 12
     text = translate("monster.board.phone_region_legend", lang)
     draw.text((x, y), text, font=face, fill=kit.INK_MUTED, anchor="lm")
     x += kit.measure(text, SMALL) + 20
@@ -641,16 +684,7 @@ def _p_legend(draw: kit.Draw, view: dict[str, Any], top: int) -> int:
         _symbiosis_badge(draw, (x, y), symbol, radius=15, lang=lang)
         draw.text((x + 19, y), word, font=face, fill=kit.INK_MUTED, anchor="lm")
         x += 19 + kit.measure(word, SMALL) + 20
-    deck = translate("monster.board.phone_deck", lang, count=view["deck_size"])
-    round_ = translate("monster.board.phone_round", lang, round=view["round"])
-    last = [translate("monster.board.last_round", lang)] if view.get("last_round") else []
-    # The longest that fits beside the legend: in the last round the deck is empty, so it goes first, then the round.
-    choices = [" · ".join([deck, round_, *last]), " · ".join([round_, *last]), " · ".join(last or [round_])]
-    facts = next((text for text in choices if x + kit.measure(text, SMALL, "semibold") <= P_W - 12), choices[-1])
-    if not view.get("over"):  # (the deck no longer matters at the end)
-        facts, face = kit.fitted(facts, P_W - 12 - int(x), SMALL, "semibold", 12)
-        draw.text((P_W - 12, y), facts, font=face, fill=kit.INK, anchor="rm")
-    return top + 24
+    return x
 
 
 HUNT_H = 52
@@ -849,7 +883,7 @@ def _p_player_block(name: str, score_text: str, place: int, style: kit.PlayerSty
                     camps: Camps, facts: str, lang: str, in_palette: bool) -> kit.Face:
     """One player's block of the players' panel, drawn on the board's background as the board draws it in place,
     from BLOCK_LEFT, BLOCK_TOP before its corner."""
-    image = _p_blank(in_palette).copy()
+    image = _p_blank(in_palette).crop((0, 0, BLOCK_LEFT + column_w + 1, P_H))  # (its column only: half the bytes)
     draw = kit.Draw(image)
     bottom = _p_draw_player(draw, BLOCK_LEFT, BLOCK_TOP, name, score_text, place, style, column_w, lines, camps,
                             facts, lang)

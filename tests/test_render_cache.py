@@ -178,7 +178,9 @@ def test_a_render_worker_reuses_freed_memory_instead_of_faulting_in_new_pages() 
     (default, default_boards), (kept, kept_boards) = faults("default"), faults("kept")
     assert default > 500  # ten octree quantisations, each paging in fresh memory
     assert kept < default / 10
-    assert default_boards < 100 and kept_boards < 100  # ten boards encoded in the fixed palette
+    # Ten boards encoded in the fixed palette: a few pages each by default (glibc trims and regrows the heap's top
+    # around the PNG buffers: 9-17 a board measured), next to none in a worker.
+    assert default_boards < default / 20 and kept_boards < 20
 
 
 def test_wrapping_on_running_widths_fills_each_line_as_measuring_it_would() -> None:

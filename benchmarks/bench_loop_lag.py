@@ -93,7 +93,9 @@ print(lags[-1], lags[int(len(lags) * 0.99) - 1], flush=True)
 @dataclass(frozen=True)
 class Lag:
     """What the ticker saw while some work ran, in ms: the loop's lag, a bare process's lag at the same time (the
-    machine's floor), the most CPU the loop's thread spent in one tick's window, and the work's wall time."""
+    machine's floor), the most CPU the loop's thread spent in one tick's window, the work's wall time, the longest
+    garbage collection of the bot process meanwhile (it stops the loop: a collection of the oldest generation walks
+    every object the process holds), and the loop's max lag over the ticks that saw no collection."""
 
     loop_max: float
     loop_p99: float
@@ -101,32 +103,32 @@ class Lag:
     bare_p99: float
     loop_cpu: float
     wall: float
-    collection: float = 0.0  # the longest garbage collection of the bot process meanwhile (it stops the loop)
+    collection: float
+    max_without_collection: float
 
 
 @contextmanager
-def collections() -> Iterator[list[float]]:
-    """The garbage collections of this process meanwhile, each one's duration in ms: a collection of the oldest
-    generation walks every object the process holds, with the loop stopped."""
-    pauses: list[float] = []
+def collections() -> Iterator[list[tuple[float, float]]]:
+    """The garbage collections of this process meanwhile: each one's start and end (`time.perf_counter`)."""
+    spans: list[tuple[float, float]] = []
     started: list[float] = []
 
     def watch(phase: str, info: dict[str, int]) -> None:
         if phase == "start":
             started.append(time.perf_counter())
         elif started:
-            pauses.append((time.perf_counter() - started.pop()) * 1000)
+            spans.append((started.pop(), time.perf_counter()))
 
     gc.callbacks.append(watch)
     try:
-        yield pauses
+        yield spans
     finally:
         gc.callbacks.remove(watch)
 
 
 async def lag_while(work: Callable[[], Awaitable[object]]) -> Lag:
     """The lag while `work` runs, beside a bare process's (see `Lag`)."""
-    lags: list[float] = []
+    ticks: list[tuple[float, float]] = []  # each tick's window: when it slept, when it woke
     cpu: list[float] = []
     done = asyncio.Event()
 
@@ -134,25 +136,28 @@ async def lag_while(work: Callable[[], Awaitable[object]]) -> Lag:
         while not done.is_set():
             before, spent = time.perf_counter(), time.thread_time()
             await asyncio.sleep(TICK)
-            lags.append((time.perf_counter() - before - TICK) * 1000)
+            ticks.append((before, time.perf_counter()))
             cpu.append((time.thread_time() - spent) * 1000)
 
     bare = await asyncio.create_subprocess_exec(sys.executable, "-c", BARE_TICKER, str(TICK),
                                                 stdout=asyncio.subprocess.PIPE)
     assert bare.stdout is not None
     await bare.stdout.readline()
-    task = asyncio.create_task(ticker())
-    await asyncio.sleep(0.05)
-    started = time.perf_counter()
-    with collections() as pauses:
+    with collections() as spans:
+        task = asyncio.create_task(ticker())
+        await asyncio.sleep(0.05)
+        started = time.perf_counter()
         await work()
-    wall = (time.perf_counter() - started) * 1000
-    done.set()
-    await task
+        wall = (time.perf_counter() - started) * 1000
+        done.set()
+        await task
     bare.terminate()
     bare_max, bare_p99 = (float(x) for x in (await bare.communicate())[0].split())
-    lags.sort()
-    return Lag(lags[-1], lags[int(len(lags) * 0.99) - 1], bare_max, bare_p99, max(cpu), wall, max(pauses, default=0.0))
+    lags = sorted((woke - slept - TICK) * 1000 for slept, woke in ticks)
+    clear = [(woke - slept - TICK) * 1000 for slept, woke in ticks
+             if not any(start < woke and end > slept for start, end in spans)]
+    return Lag(lags[-1], lags[int(len(lags) * 0.99) - 1], bare_max, bare_p99, max(cpu), wall,
+               max(((end - start) * 1000 for start, end in spans), default=0.0), max(clear, default=0.0))
 
 
 async def loop_cpu(work: Callable[[], Awaitable[object]]) -> tuple[float, float]:
@@ -171,7 +176,8 @@ def report(label: str, results: list[Lag], width: int = 44) -> None:
           f" | bare process max {worst.bare_max:6.1f}  p99 {statistics.median(r.bare_p99 for r in results):5.1f}"
           f" | ratio {worst.loop_max / max(worst.bare_max, 0.1):4.1f}x"
           f" | loop CPU per tick <= {max(r.loop_cpu for r in results):5.1f} ms"
-          f" | longest GC {max(r.collection for r in results):5.1f} ms", flush=True)
+          f" | longest GC {max(r.collection for r in results):5.1f} ms"
+          f" | max without GC {max(r.max_without_collection for r in results):5.1f} ms", flush=True)
 
 
 GUILD = 1

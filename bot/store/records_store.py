@@ -196,7 +196,8 @@ class RecordsStore:
         return None if self.path in ("", ":memory:") or self.path.startswith("file:") else self.path
 
     async def player_matches(self, guild_id: int, user_id: int, *, limit: int = 1000) -> list[MatchRecord]:
-        """The newest finished matches of a server in which the user held a seat (for /stats)."""
+        """The newest finished matches of a server in which the user held a seat, final states and all (/stats reads
+        `player_results` instead: bench_loop_lag reads these to show what decoding them cost the loop)."""
         rows = await self._fetchall(
             "SELECT m.id FROM matches m JOIN seats s ON s.match_id = m.id WHERE m.guild_id = ? AND s.user_id = ? "
             "AND m.status = 'finished' ORDER BY m.id DESC LIMIT ?",

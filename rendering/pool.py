@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import importlib
 import multiprocessing
 import os
 import threading
@@ -36,7 +37,8 @@ benchmarks/bench_loop_lag.py). An idle core still draws boards at full speed."""
 
 
 def _warm_up(data_root: str | None = None) -> None:
-    """A worker's start: import every game's renderer, load the fonts and rasterise the words boards write (with
+    """A worker's start: import every game's renderer (and draw the pieces it offers to draw ahead: `warm_up`),
+    load the fonts and rasterise the words boards write (with
     every card, monster and location name from the games' data folder `data_root`), so no board pays for them, and
     set them aside from the garbage collector (a full collection of a warm worker's ~40,000 objects took 16 ms,
     paid by whichever board it fell on).
@@ -45,8 +47,10 @@ def _warm_up(data_root: str | None = None) -> None:
     lifeline.watch_parent()
     if hasattr(os, "nice"):
         os.nice(WORKER_NICENESS)
-    for module in ("the_expedition", "monster_expedition", "expeditions"):
-        __import__(f"rendering.{module}")
+    for name in ("the_expedition", "monster_expedition", "expeditions"):
+        renderer = importlib.import_module(f"rendering.{name}")
+        if hasattr(renderer, "warm_up"):  # (pieces every match may draw: Expeditions' reachable outlines)
+            renderer.warm_up()
     memory.warm_up()
     glyphs.drawable_view({})  # reads which characters the fonts can draw
     vocabulary.warm_up(Path(data_root) if data_root else None)

@@ -4,8 +4,8 @@ service and someone exports a 2,000-move game and asks for /stats of an 800-game
 
     python benchmarks/bench_loop_lag.py [--channels 50] [--rounds 3] [--moves 2000] [--games 800]
     python benchmarks/bench_loop_lag.py --only records     # the second part only
-    python benchmarks/bench_loop_lag.py --only records --freeze   # gc.freeze() first: the bot's start-up objects
-                                                                  # are never walked by a collection again
+    python benchmarks/bench_loop_lag.py --only records --no-freeze   # without the bot's gc.freeze() after its
+                                                                     # start (bot/app.py setup_hook)
 
 A ticker sleeps 5 ms at a time on the loop and records how late it wakes: that lateness is what every other
 channel's button press waits on. Targets: at most 25 ms of lag while 50 channels render (issue 9), and while they
@@ -351,8 +351,9 @@ async def main() -> None:
     parser.add_argument("--moves", type=int, default=2000, help="moves of the exported game (records part)")
     parser.add_argument("--games", type=int, default=800, help="finished games of the /stats player")
     parser.add_argument("--only", choices=("boards", "records"), help="run one part only")
-    parser.add_argument("--freeze", action="store_true",
-                        help="records part: gc.freeze() once the data is built (collections walk only newer objects)")
+    parser.add_argument("--no-freeze", dest="freeze", action="store_false",
+                        help="records part: no gc.freeze() once the data is built (the bot freezes what its start "
+                             "built: collections walk only newer objects)")
     args = parser.parse_args()
     print(f"machine: {machine()}")
     if args.only != "boards":

@@ -4,11 +4,16 @@ service and someone exports a 2,000-move game and asks for /stats of an 800-game
 
     python benchmarks/bench_loop_lag.py [--channels 50] [--rounds 3] [--moves 2000] [--games 800]
     python benchmarks/bench_loop_lag.py --only records     # the second part only
+    python benchmarks/bench_loop_lag.py --only records --no-freeze   # without the bot's gc.freeze() after its
+                                                                     # start (bot/app.py setup_hook)
 
 A ticker sleeps 5 ms at a time on the loop and records how late it wakes: that lateness is what every other
 channel's button press waits on. Targets: at most 25 ms of lag while 50 channels render (issue 9), and while they
 play and a long export and a long career's /stats are made (issue 25). The records part also makes the export and
 the stats as they were made before, on the loop, for comparison in the same run.
+
+The records part first makes the export and the /stats alone, and prints the CPU the loop's own thread spent on
+them (none of it waits for a core: the figure the work itself costs every channel, now and as it was made before).
 
 The floor, measured at the same moment: a bare process that only runs the same ticker (how late this machine wakes
 any process just then; on a shared machine that alone can exceed 25 ms), and the most CPU the loop's own thread
@@ -21,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import json
 import os
 import random
@@ -28,7 +34,8 @@ import statistics
 import sys
 import tempfile
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -39,7 +46,7 @@ from bot import workers
 from bot.core import JSON, Rng, all_games, find_game
 from bot.features import history, stats
 from bot.service import GameService, Player
-from bot.store import Store, StoreUnavailable
+from bot.store import Store, StoreUnavailable, results_of
 from rendering import kit, render_board, render_detail
 from rendering.pool import RenderPool
 
@@ -86,7 +93,9 @@ print(lags[-1], lags[int(len(lags) * 0.99) - 1], flush=True)
 @dataclass(frozen=True)
 class Lag:
     """What the ticker saw while some work ran, in ms: the loop's lag, a bare process's lag at the same time (the
-    machine's floor), the most CPU the loop's thread spent in one tick's window, and the work's wall time."""
+    machine's floor), the most CPU the loop's thread spent in one tick's window, the work's wall time, the longest
+    garbage collection of the bot process meanwhile (it stops the loop: a collection of the oldest generation walks
+    every object the process holds), and the loop's max lag over the ticks that saw no collection."""
 
     loop_max: float
     loop_p99: float
@@ -94,11 +103,32 @@ class Lag:
     bare_p99: float
     loop_cpu: float
     wall: float
+    collection: float
+    max_without_collection: float
+
+
+@contextmanager
+def collections() -> Iterator[list[tuple[float, float]]]:
+    """The garbage collections of this process meanwhile: each one's start and end (`time.perf_counter`)."""
+    spans: list[tuple[float, float]] = []
+    started: list[float] = []
+
+    def watch(phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            started.append(time.perf_counter())
+        elif started:
+            spans.append((started.pop(), time.perf_counter()))
+
+    gc.callbacks.append(watch)
+    try:
+        yield spans
+    finally:
+        gc.callbacks.remove(watch)
 
 
 async def lag_while(work: Callable[[], Awaitable[object]]) -> Lag:
     """The lag while `work` runs, beside a bare process's (see `Lag`)."""
-    lags: list[float] = []
+    ticks: list[tuple[float, float]] = []  # each tick's window: when it slept, when it woke
     cpu: list[float] = []
     done = asyncio.Event()
 
@@ -106,24 +136,36 @@ async def lag_while(work: Callable[[], Awaitable[object]]) -> Lag:
         while not done.is_set():
             before, spent = time.perf_counter(), time.thread_time()
             await asyncio.sleep(TICK)
-            lags.append((time.perf_counter() - before - TICK) * 1000)
+            ticks.append((before, time.perf_counter()))
             cpu.append((time.thread_time() - spent) * 1000)
 
     bare = await asyncio.create_subprocess_exec(sys.executable, "-c", BARE_TICKER, str(TICK),
                                                 stdout=asyncio.subprocess.PIPE)
     assert bare.stdout is not None
     await bare.stdout.readline()
-    task = asyncio.create_task(ticker())
-    await asyncio.sleep(0.05)
-    started = time.perf_counter()
-    await work()
-    wall = (time.perf_counter() - started) * 1000
-    done.set()
-    await task
+    with collections() as spans:
+        task = asyncio.create_task(ticker())
+        await asyncio.sleep(0.05)
+        started = time.perf_counter()
+        await work()
+        wall = (time.perf_counter() - started) * 1000
+        done.set()
+        await task
     bare.terminate()
     bare_max, bare_p99 = (float(x) for x in (await bare.communicate())[0].split())
-    lags.sort()
-    return Lag(lags[-1], lags[int(len(lags) * 0.99) - 1], bare_max, bare_p99, max(cpu), wall)
+    lags = sorted((woke - slept - TICK) * 1000 for slept, woke in ticks)
+    clear = [(woke - slept - TICK) * 1000 for slept, woke in ticks
+             if not any(start < woke and end > slept for start, end in spans)]
+    return Lag(lags[-1], lags[int(len(lags) * 0.99) - 1], bare_max, bare_p99, max(cpu), wall,
+               max(((end - start) * 1000 for start, end in spans), default=0.0), max(clear, default=0.0))
+
+
+async def loop_cpu(work: Callable[[], Awaitable[object]]) -> tuple[float, float]:
+    """`work`'s wall time and the CPU the loop's own thread spent on it, in ms (with nothing else on the loop, the
+    thread's CPU is the work's: what every channel waits for; a worker's or a database thread's is not counted)."""
+    started, spent = time.perf_counter(), time.thread_time()
+    await work()
+    return (time.perf_counter() - started) * 1000, (time.thread_time() - spent) * 1000
 
 
 def report(label: str, results: list[Lag], width: int = 44) -> None:
@@ -133,7 +175,9 @@ def report(label: str, results: list[Lag], width: int = 44) -> None:
     print(f"{label:<{width}} max {worst.loop_max:6.1f} ms  p99 {statistics.median(r.loop_p99 for r in results):5.1f}"
           f" | bare process max {worst.bare_max:6.1f}  p99 {statistics.median(r.bare_p99 for r in results):5.1f}"
           f" | ratio {worst.loop_max / max(worst.bare_max, 0.1):4.1f}x"
-          f" | loop CPU per tick <= {max(r.loop_cpu for r in results):5.1f} ms", flush=True)
+          f" | loop CPU per tick <= {max(r.loop_cpu for r in results):5.1f} ms"
+          f" | longest GC {max(r.collection for r in results):5.1f} ms"
+          f" | max without GC {max(r.max_without_collection for r in results):5.1f} ms", flush=True)
 
 
 GUILD = 1
@@ -167,7 +211,7 @@ async def long_game(service: GameService, moves: int) -> int:
 
 async def long_career(service: GameService, games: int) -> None:
     """Alice's `games` finished games of The Expedition against Bob: one played through the service, the others
-    stored with its final state (their cost to /stats is the same), then rated by a first /stats."""
+    stored with its final state and results (their cost to /stats is the same), then rated by a first /stats."""
     game = find_game("the-expedition")
     await service.new_match(GUILD, 800_000, "the-expedition", ALICE)
     await service.join(800_000, BOB)
@@ -178,12 +222,13 @@ async def long_career(service: GameService, games: int) -> None:
         match = (await service.act(800_000, match.seats[seat].user_id,
                                    chooser.choice(game.legal_actions(match.state, seat)))).match
     store = service.store
+    results = results_of(game.outcome(match.state), range(2))  # what finishing it through the service keeps
     for number in range(1, games):
         copy = await store.create_match(guild_id=GUILD, channel_id=800_000 + number, game=match.game,
                                         mode=match.mode, host_id=ALICE.user_id, host_name=ALICE.name, seed=number,
                                         seed_chosen=False, options={}, data_version=match.data_version)
         await store.record(copy.id, copy.version, "started", state=match.state, status="finished",
-                           seats=[(ALICE.user_id, ALICE.name), (BOB.user_id, BOB.name)])
+                           seats=[(ALICE.user_id, ALICE.name), (BOB.user_id, BOB.name)], results=results)
     await stats.player_stats(service, GUILD, ALICE.user_id)  # rates the copies once
     print(f"  Alice has {games} finished games of The Expedition")
 
@@ -233,16 +278,31 @@ async def records_part(args: argparse.Namespace) -> None:
         long_match = await store.match(long_id)
         assert long_match is not None
         await history.export_file(service, GUILD, long_id)  # the records worker started and warm
+        if args.freeze:  # what the process holds now is never walked by a collection again
+            gc.collect()
+            gc.freeze()
+            print(f"  gc.freeze(): {gc.get_freeze_count()} objects set aside")
+
+        async def export_now() -> None:  # built in the records worker, which reads the events itself
+            await history.export_file(service, GUILD, long_id)
+
+        async def stats_now() -> None:  # counted from the result rows each finished game keeps
+            await stats.player_stats(service, GUILD, ALICE.user_id)
 
         async def off_loop() -> None:
-            await asyncio.gather(history.export_file(service, GUILD, long_id),
-                                 stats.player_stats(service, GUILD, ALICE.user_id))
+            await asyncio.gather(export_now(), stats_now())
 
-        async def on_loop() -> None:  # as before issue 25: every event and every final state decoded on the loop
+        async def export_before() -> None:  # as before issue 25: every event decoded and replayed on the loop
             events = await store.events(long_id)
             json.dumps(history.export_of(long_match, events), indent=1, sort_keys=True, ensure_ascii=False)
+
+        async def stats_before() -> None:  # as before issue 25: every final state read and decoded on the loop
             for match in await store.player_matches(GUILD, ALICE.user_id):
                 find_game(match.game).outcome(match.state)
+
+        async def on_loop() -> None:
+            await export_before()
+            await stats_before()
 
         async def play_while(work: Callable[[], Awaitable[None]] | None) -> Callable[[], Awaitable[None]]:
             async def run() -> None:
@@ -261,6 +321,14 @@ async def records_part(args: argparse.Namespace) -> None:
                     print(f"    ({moved} moves made, {refused} refused: the store's deadline passed)")
             return run
 
+        print(f"export and /stats alone (nothing else on the loop), median of {args.rounds}: wall time, and the CPU "
+              "the loop's own thread spent")
+        for label, work in (("export, in the records worker", export_now), ("/stats, from result rows", stats_now),
+                            ("export on the loop (before)", export_before),
+                            ("/stats from final states on the loop (before)", stats_before)):
+            spent = [await loop_cpu(work) for _ in range(args.rounds)]
+            print(f"  {label:<46} {statistics.median(wall for wall, _ in spent):7.1f} ms, "
+                  f"loop CPU {statistics.median(cpu for _, cpu in spent):7.1f} ms", flush=True)
         print(f"{args.channels} channels play Monster Expedition through the service (move, then board drawn)")
         for label, work in (("play only", None), ("play + export & /stats off the loop", off_loop),
                             ("play + export & /stats on the loop (before)", on_loop)):
@@ -283,6 +351,9 @@ async def main() -> None:
     parser.add_argument("--moves", type=int, default=2000, help="moves of the exported game (records part)")
     parser.add_argument("--games", type=int, default=800, help="finished games of the /stats player")
     parser.add_argument("--only", choices=("boards", "records"), help="run one part only")
+    parser.add_argument("--no-freeze", dest="freeze", action="store_false",
+                        help="records part: no gc.freeze() once the data is built (the bot freezes what its start "
+                             "built: collections walk only newer objects)")
     args = parser.parse_args()
     print(f"machine: {machine()}")
     if args.only != "boards":

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import gc
 import importlib
 import logging
 import os
@@ -40,7 +41,7 @@ class ExpeditionBot(commands.Bot):
 
     def __init__(self, database: str | os.PathLike[str], *, sync_guild: int | None = None,
                  sync_commands: bool = False, clock: Clock = utc_now, poll_seconds: float | None = 60,
-                 **sharding: Any) -> None:
+                 freeze_start_up: bool = False, **sharding: Any) -> None:
         intents = discord.Intents.none()
         intents.guilds = True
         # Nobody is pinged unless a message names exactly whom (cogs.common.pings).
@@ -54,6 +55,7 @@ class ExpeditionBot(commands.Bot):
         # Issue 12: scheduled work (reminders, turn timers, lobby expiry) on the bot's clock.
         self.clock = clock
         self.poll_seconds = poll_seconds
+        self.freeze_start_up = freeze_start_up
         self.scheduler: Scheduler
         self._scheduler_loop: asyncio.Task[None] | None = None
 
@@ -82,6 +84,14 @@ class ExpeditionBot(commands.Bot):
         if self.poll_seconds is not None:
             self._scheduler_loop = asyncio.create_task(
                 self.scheduler.run_forever(self.poll_seconds, self.wait_until_ready), name="expedition-scheduler")
+        if self.freeze_start_up:
+            # What start-up built (discord.py's command tree and cogs, the games' rules and data, the catalogues)
+            # lives as long as the process: set aside, a full garbage collection never walks it again. A full
+            # collection of ~60,000 objects took up to 40 ms on the event loop, every channel's press waiting
+            # (benchmarks/bench_loop_lag.py: 11 ms frozen; issue 25). Only for a process that runs one bot for its
+            # life (`run`): frozen objects are never collected, so tests that make a bot each would keep them all.
+            gc.collect()
+            gc.freeze()
 
     async def run_due_work(self) -> int:
         """One pass of the scheduler: send the reminders, apply the timers and expire the lobbies due now."""
@@ -139,15 +149,16 @@ class ShardedExpeditionBot(ExpeditionBot, commands.AutoShardedBot):
 
 def create_bot(database: str | os.PathLike[str], *, sync_guild: int | None = None, sync_commands: bool = False,
                shard_count: int | None = None, shard_ids: list[int] | None = None, clock: Clock = utc_now,
-               poll_seconds: float | None = 60) -> ExpeditionBot:
+               poll_seconds: float | None = 60, freeze_start_up: bool = False) -> ExpeditionBot:
     """The fully configured bot, not yet connected: tests, the local table and embedders all start here.
 
     `database` is a SQLite file path or a `postgresql://` URL. With `shard_count` the bot is an AutoShardedBot
     running the shards `shard_ids` (all of them if omitted); processes sharing one PostgreSQL split the ids.
     `clock` (a callable returning an aware UTC datetime) is the scheduler's time; the scheduler runs a pass every
-    `poll_seconds` (None: only when `await bot.run_due_work()` is called).
+    `poll_seconds` (None: only when `await bot.run_due_work()` is called). With `freeze_start_up` (the `run`
+    command) what start-up built is set aside from the garbage collector (gc.freeze) once the bot is set up.
     """
-    timing: dict[str, Any] = {"clock": clock, "poll_seconds": poll_seconds}
+    timing: dict[str, Any] = {"clock": clock, "poll_seconds": poll_seconds, "freeze_start_up": freeze_start_up}
     if shard_count is None and shard_ids is None:
         return ExpeditionBot(database, sync_guild=sync_guild, sync_commands=sync_commands, **timing)
     return ShardedExpeditionBot(database, sync_guild=sync_guild, sync_commands=sync_commands,

@@ -40,7 +40,7 @@ from bot.core.replay import replay
 from bot.core.seats import bot_level, is_bot, taken_over_name
 from bot.i18n import LANGUAGES, Localized, Text, in_language, language_of, translate, translate_plural
 from bot.settings import server_settings
-from bot.store import ChannelBusy, EventRecord, MatchRecord, Store
+from bot.store import ChannelBusy, EventRecord, MatchRecord, Store, results_of
 from bot.store import StoreUnavailable as StoreUnavailable  # for the cogs, which never import the store
 from bot.table import Tables, WritePlanner, steps_of
 from rendering import render_board
@@ -472,9 +472,10 @@ class GameService:
                     profiles[(match.guild_id, record.user_id, match.game)] = data
         # bench_scale (issue 13): the committed match comes back from the store without a second read.
         status = "finished" if outcome is not None else None
+        results = results_of(outcome, (s.seat for s in match.seats)) if outcome is not None else None  # for /stats
         moved = await self.tables.commit_move(match, user_id=user_id, seat=seat, action=action, events=applied.events,
                                               draws=rng.draws, text=headline, state=applied.state, status=status,
-                                              profiles=profiles)
+                                              profiles=profiles, results=results)
         new_board = outcome is not None or game.to_act(applied.state) != waiting or (
             len(match.seats) == 1 and game.round_of(state) != game.round_of(applied.state))  # a solo round begins
         move = "" if headline else self._move_words(game, state, seat, action, language)

@@ -1,11 +1,12 @@
-"""Work that grows with a game, off the event loop: a worker process for whole logs and whole careers.
+"""Work that grows with a game, off the event loop: a worker process for whole logs.
 
-A 2,000-move game's export (decode every event, replay it, digest every state, write the JSON) took 1.6 s, and
-/stats of a player with 800 finished games decoded 800 final states (87 ms): on the event loop, every channel of
-the shard waited that long. Such work runs here, in a spawned process (as the render and thinking pools, since
-the bot process runs database and gateway threads). The worker reads the database itself (bot/store/reading.py),
-so the loop fetches none of a long game's rows either; and it runs at a lower priority than the bot, so on a small
-machine an export yields the core to the event loop instead of sharing it.
+A 2,000-move game's export (decode every event, replay it, digest every state, write the JSON) took 1.6 s on the
+event loop: every channel of the shard waited that long. (/stats of an 800-game player decoded 800 final states,
+87 ms; it now counts the result rows each finished match keeps instead.) Such work runs here, in a spawned process
+(as the render and thinking pools, since the bot process runs database and gateway threads). The worker reads the
+database itself (bot/store/reading.py), so the loop fetches none of a long game's rows either; and it runs at a
+lower priority than the bot, so on a small machine an export yields the core to the event loop instead of sharing
+it.
 """
 
 from __future__ import annotations

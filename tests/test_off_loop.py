@@ -1,7 +1,8 @@
-"""Work that grows with a game runs off the event loop (issue 25): an export and /stats of a real game are built in
-the records worker process, which reads the database itself (the loop fetches no more rows for a long game or a
-long career), and give what building them in the bot process gives; the records and render workers run at a lower
-CPU priority than the bot, so the loop goes first when they want the same core."""
+"""Work that grows with a game runs off the event loop (issue 25): an export of a real game is built in the records
+worker process, which reads the database itself, and /stats counts the results kept as each game ended (the loop
+fetches no more rows for a long game or a long career), giving what building them in the bot process gives; the
+records and render workers run at a lower CPU priority than the bot, so the loop goes first when they want the same
+core."""
 
 from __future__ import annotations
 
@@ -21,6 +22,7 @@ from bot import workers
 from bot.core import find_game
 from bot.features import autoplay, history, stats
 from bot.service import GameService, Player
+from bot.store import results_of
 from bot.store.engines import PostgresEngine, SqliteEngine
 from rendering import pool as pool_module
 from rendering.pool import RenderPool
@@ -52,7 +54,8 @@ async def _finished_game(service: GameService, game_key: str) -> int:
     return match.id
 
 
-async def test_an_export_and_stats_of_a_real_game_come_from_the_worker_process(service: GameService) -> None:
+async def test_an_export_of_a_real_game_comes_from_the_worker_process_and_its_stats_from_its_results(
+        service: GameService) -> None:
     match_id = await _finished_game(service, "the-expedition")
     match = await service.store.match(match_id)
     assert match is not None
@@ -64,7 +67,7 @@ async def test_an_export_and_stats_of_a_real_game_come_from_the_worker_process(s
         found = await stats.player_stats(service, GUILD, ALICE.user_id)
     finally:
         workers.close()
-    assert pool.submitted == 2  # the export and the game's tally, each in the worker process
+    assert pool.submitted == 1  # the export; /stats counts the results kept when the game ended
     assert key == "the-expedition"
     data = json.loads(text)
     assert data == json.loads(json.dumps(history.export_of(match, await service.store.events(match_id))))
@@ -116,21 +119,23 @@ async def _game_of(service: GameService, channel: int, moves: int) -> int:
 
 async def _more_finished_games(service: GameService, finished_id: int, count: int, *,
                                first_channel: int = 5_000) -> None:
-    """`count` more finished games of Alice and Bob, stored with the final state of `finished_id`."""
+    """`count` more finished games of Alice and Bob, stored with the final state and results of `finished_id`."""
     match = await service.store.match(finished_id)
     assert match is not None
+    results = results_of(find_game(match.game).outcome(match.state), range(2))
     for number in range(count):
         copy = await service.store.create_match(
             guild_id=GUILD, channel_id=first_channel + number, game=match.game, mode=match.mode, host_id=ALICE.user_id,
             host_name=ALICE.name, seed=number, seed_chosen=False, options={}, data_version=match.data_version)
         await service.store.record(copy.id, copy.version, "started", state=match.state, status="finished",
-                                   seats=[(ALICE.user_id, ALICE.name), (BOB.user_id, BOB.name)])
+                                   seats=[(ALICE.user_id, ALICE.name), (BOB.user_id, BOB.name)], results=results)
 
 
 async def test_the_loop_fetches_no_more_rows_for_a_long_export_or_a_long_career(
         service: GameService, monkeypatch: pytest.MonkeyPatch) -> None:
-    """The records worker reads a game's events and a player's final states from the database itself: what the
-    event loop fetches for /game export and /stats does not grow with the game or the career."""
+    """The records worker reads a game's events from the database itself, and /stats counts a career in the
+    database (one row a game): what the event loop fetches for /game export and /stats does not grow with the game
+    or the career."""
     workers.use_executor(ThreadPoolExecutor(max_workers=1))
     try:
         short, long = await _game_of(service, 61, 4), await _game_of(service, 62, 120)
@@ -150,7 +155,7 @@ async def test_the_loop_fetches_no_more_rows_for_a_long_export_or_a_long_career(
         found = await stats.player_stats(service, GUILD, ALICE.user_id)
     finally:
         workers.close()
-    assert found.per_game[0].played == 62  # the worker read and counted every finished game
+    assert found.per_game[0].played == 62  # every finished game counted
     assert few == many <= 4
 
 

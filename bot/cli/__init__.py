@@ -103,7 +103,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         else:
             wants_sync = bool(args.sync or settings.sync_guild)
             client = create_bot(settings.database, sync_guild=settings.sync_guild, sync_commands=wants_sync,
-                                shard_count=settings.shard_count, shard_ids=settings.shard_ids)
+                                shard_count=settings.shard_count, shard_ids=settings.shard_ids, freeze_start_up=True)
             error = asyncio.run(serve(client, settings.token))
         if error is not None:
             print(error, file=sys.stderr)

@@ -11,24 +11,28 @@ from bot.store.records import (
     MatchRecord,
     ScheduledWork,
     SeatRecord,
+    SeatResult,
     StoreError,
     StoreUnavailable,
     VersionClash,
     decode_event,
+    results_of,
 )
-from bot.store.records_store import Rating, UndoRequest
+from bot.store.records_store import GameResults, Rating, UndoRequest
 
 __all__ = [
     "ChannelBusy",
     "CommunityChange",
     "EventColumns",
     "EventRecord",
+    "GameResults",
     "MatchRecord",
     "NewWork",
     "Rating",
     "ScheduledWork",
     "SeatOwner",
     "SeatRecord",
+    "SeatResult",
     "Store",
     "StoreError",
     "StoreUnavailable",
@@ -37,4 +41,5 @@ __all__ = [
     "decode_event",
     "is_postgres_url",
     "reading",
+    "results_of",
 ]

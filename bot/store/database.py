@@ -33,7 +33,7 @@ from __future__ import annotations
 import json
 import os
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Iterable
+from collections.abc import AsyncIterator, Iterable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
@@ -56,11 +56,12 @@ from bot.store.records import (
     MatchRecord,
     ScheduledWork,
     SeatRecord,
+    SeatResult,
     StoreError,
     VersionClash,
 )
 from bot.store.records_store import RecordsStore
-from bot.store.schema import MIGRATIONS, SCHEMA_VERSION
+from bot.store.schema import MIGRATIONS, RESULTS_MIGRATION, SCHEMA_VERSION
 
 DECODED_KEPT = 256
 """Matches whose latest state this process keeps decoded (see `Store._state_of`)."""
@@ -165,10 +166,12 @@ class Store(RecordsStore, CommunityStore):
                 )
             if current == SCHEMA_VERSION:
                 return
-            for migration in MIGRATIONS[current:]:
+            for number, migration in enumerate(MIGRATIONS[current:], start=current + 1):
                 for statement in migration.split(";"):
                     if statement.strip():
                         await self._engine.execute(self._engine.ddl(statement))
+                if number == RESULTS_MIGRATION:  # the finished matches' results, from their final states
+                    await self.fill_match_results()
             await self._engine.set_schema_version(SCHEMA_VERSION)
 
     async def _check_writable(self) -> None:
@@ -447,10 +450,11 @@ class Store(RecordsStore, CommunityStore):
              _dumps(draws), text, now),
         )
 
-    async def _bump(self, match_id: int, expected_version: int, **columns: Any) -> int:
-        """Raise VersionClash unless the match is at `expected_version`; then set columns and the next version."""
+    async def _bump(self, match_id: int, expected_version: int, *, stamped: str | None = None, **columns: Any) -> int:
+        """Raise VersionClash unless the match is at `expected_version`; then set columns and the next version (and
+        `updated_at` to `stamped`, default now)."""
         assignments = ", ".join(f"{name} = ?" for name in columns)
-        params = [*columns.values(), _now(), expected_version + 1, match_id, expected_version]
+        params = [*columns.values(), stamped or _now(), expected_version + 1, match_id, expected_version]
         prefix = f"{assignments}, " if assignments else ""
         # The version condition, not a read before it: on PostgreSQL a concurrent writer waits for our row lock and
         # then finds the version moved on, so of two processes pressing the same button exactly one row is updated.
@@ -480,13 +484,15 @@ class Store(RecordsStore, CommunityStore):
         seats: list[tuple[int, str]] | None = None,
         profiles: dict[tuple[int, int, str], dict[str, Any]] | None = None,
         community: CommunityChange | None = None,
+        results: Sequence[SeatResult] | None = None,
         now: str | None = None,
     ) -> int:
         """Append one event and apply its effects to the match, atomically. Returns the new version.
 
         `seats`, when given, replaces the seating (user id, name) in seat order. `profiles` maps
         (guild, user, game) to a new per-player record written in the same transaction. `community` replaces the
-        match's scheduled work and seat owners in the same transaction (bot/store/community.py). `now` is the time
+        match's scheduled work and seat owners in the same transaction (bot/store/community.py). `results`, given
+        with the status that finishes the match, are each seat's result, kept for /stats. `now` is the time
         stamped on the match and the event (default: the current time); `state` may be given already encoded
         (`Encoded`), by a caller that keeps the text.
         """
@@ -502,14 +508,15 @@ class Store(RecordsStore, CommunityStore):
             # --- bench_scale (issue 13): a move on PostgreSQL is one statement, one round trip -----------------
             # That statement writes the match row, the event and the snapshot only: an argument added to `record`
             # that writes anything else must keep its calls out of this path (add it to the condition).
-            if self.dialect == "postgresql" and seats is None and not profiles and community is None:
+            if (self.dialect == "postgresql" and seats is None and not profiles and community is None
+                    and results is None):
                 return await self._record_in_one_statement(
                     match_id, expected_version, columns, (kind, user_id, seat,
                                                           _dumps(action) if action is not None else None,
                                                           _dumps(events or []), _dumps(draws or []), text, now))
             # --- end bench_scale ---------------------------------------------------------------------------------
             async with self._transaction():
-                version = await self._bump(match_id, expected_version, **columns)
+                version = await self._bump(match_id, expected_version, stamped=now, **columns)
                 await self._insert_event(match_id, version, kind, user_id, seat, action, events or [], draws or [],
                                          text, now)
                 if seats is not None:
@@ -527,6 +534,8 @@ class Store(RecordsStore, CommunityStore):
                 for (guild_id, uid, game), data in (profiles or {}).items():
                     await self._upsert_profile(guild_id, uid, game, data, now)
                 await self._apply_community(match_id, community)
+                if results is not None:
+                    await self._insert_results(match_id, results, now)
         except self._engine.integrity_errors as error:
             if status in OPEN_STATUSES and "one_unfinished_match_per_channel" in str(error):
                 raise ChannelBusy(match_id) from error
@@ -570,7 +579,8 @@ class Store(RecordsStore, CommunityStore):
                           user_id: int | None = None, seat: int | None = None, action: dict[str, Any] | None = None,
                           events: list[dict[str, Any]] | None = None, draws: list[int] | None = None,
                           text: str = "", profiles: dict[tuple[int, int, str], dict[str, Any]] | None = None,
-                          community: CommunityChange | None = None) -> MatchRecord:
+                          community: CommunityChange | None = None,
+                          results: Sequence[SeatResult] | None = None) -> MatchRecord:
         """`record` a change of state, and return the match as reading it back would, without reading it back.
 
         The state is encoded once and decoded from that text, so the record holds exactly what a fresh read
@@ -581,7 +591,7 @@ class Store(RecordsStore, CommunityStore):
         encoded = Encoded(_dumps(state))
         version = await self.record(match.id, match.version, kind, user_id=user_id, seat=seat, action=action,
                                     events=events, draws=draws, text=text, state=encoded, status=status,
-                                    profiles=profiles, community=community, now=now)
+                                    profiles=profiles, community=community, results=results, now=now)
         decoded = json.loads(encoded.text)
         self._keep_decoded(match.id, encoded.text, decoded)  # the board and the next move read it again
         return replace(match, version=version, state=decoded, status=status or match.status, updated_at=now)

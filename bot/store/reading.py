@@ -1,6 +1,6 @@
 """Reads made by another process with a connection of its own: the records worker (bot/workers.py) reads a long
-game's events and a long career's final states itself, so the bot's event loop fetches, builds and pickles none of
-them (a 2,000-move game is 2,000 rows; /stats of an 800-game player 800 final states).
+game's events itself, so the bot's event loop fetches, builds and pickles none of them (a 2,000-move game is 2,000
+rows). (/stats needs no worker: it counts a career from `match_results`, one row per finished match.)
 
 Synchronous, for a worker process or a thread: SQLite through the standard library, opened read-only (`mode=ro`, so
 a worker can never change the bot's file), PostgreSQL through a short-lived asyncpg connection in a read-only
@@ -23,24 +23,10 @@ EVENT_COLUMNS_SQL = ("SELECT seq, kind, user_id, seat, action_json, events_json,
                      "FROM events WHERE match_id = ? ORDER BY seq")
 """A match's events as stored (`EventColumns`), in order."""
 
-FINISHED_STATES_SQL = (
-    "SELECT game, seat, state_json FROM (SELECT m.id, m.game, s.seat, m.state_json FROM matches m "
-    "JOIN seats s ON s.match_id = m.id WHERE m.guild_id = ? AND s.user_id = ? AND m.status = 'finished' "
-    "AND m.state_json IS NOT NULL ORDER BY m.id DESC LIMIT ?) AS newest WHERE game = ? ORDER BY id DESC")
-"""(game, seat, final state) of one game's matches among a player's newest finished matches on a server."""
-
 
 def event_columns(location: str, match_id: int) -> list[EventColumns]:
     """The match's events as stored, JSON undecoded (`decode_event` decodes one)."""
     return [tuple(row) for row in fetch(location, EVENT_COLUMNS_SQL, (match_id,))]  # type: ignore[misc]
-
-
-def finished_states(location: str, guild_id: int, user_id: int, game: str, *, limit: int = 1000
-                    ) -> list[tuple[str, int, str]]:
-    """(game, the user's seat, final state as JSON text) of `game`'s matches among the newest `limit` finished
-    matches of the server in which the user held a seat."""
-    return [(row[0], row[1], row[2]) for row in fetch(location, FINISHED_STATES_SQL,
-                                                       (guild_id, user_id, int(limit), game))]
 
 
 def fetch(location: str, sql: str, params: Sequence[Any]) -> list[Sequence[Any]]:

@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from bot.core import Outcome
 
 
 class StoreError(RuntimeError):
@@ -89,6 +93,23 @@ class EventRecord:
     draws: list[int]
     text: str
     created_at: str
+
+
+@dataclass(frozen=True)
+class SeatResult:
+    """How one seat ended a finished match: kept in `match_results` by the transaction that finishes it, so /stats
+    counts a career from these rows instead of decoding every final state."""
+
+    seat: int
+    won: bool
+    score: int | None  # None when the game gives this seat no score
+
+
+def results_of(outcome: Outcome | None, seats: Iterable[int]) -> tuple[SeatResult, ...]:
+    """Each seat's result in a game's outcome (none won and no score when the game ended without one)."""
+    winners = outcome.winners if outcome is not None else ()
+    scores = outcome.scores if outcome is not None else {}
+    return tuple(SeatResult(seat, seat in winners, scores.get(seat)) for seat in seats)
 
 
 EventColumns = tuple[int, str, int | None, int | None, str | None, str, str, str, str]

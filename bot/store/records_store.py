@@ -1,25 +1,30 @@
-"""The store's records of play: finished games for history and stats, undo requests, and per-server ratings.
+"""The store's records of play: finished games for history, each seat's result for /stats, undo requests, and
+per-server ratings.
 
-A mixin of `Store` (bot/store/database.py), written once for both engines like the rest of it. Ratings are
-written in the same transaction that marks the match rated, so a match is rated exactly once however many
-processes finish, sweep or retry it.
+A mixin of `Store` (bot/store/database.py), written once for both engines like the rest of it. A finished match's
+results are written by the transaction that finishes it, and ratings in the same transaction that marks the match
+rated, so a match is counted and rated exactly once however many processes finish, sweep or retry it.
 """
 
 from __future__ import annotations
 
 import json
+import logging
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
-from bot.store.reading import EVENT_COLUMNS_SQL, FINISHED_STATES_SQL
-from bot.store.records import EventColumns, MatchRecord
+from bot.core import all_games, find_game
+from bot.store.reading import EVENT_COLUMNS_SQL
+from bot.store.records import EventColumns, MatchRecord, SeatResult, StoreError, results_of
 
 if TYPE_CHECKING:
     from bot.store.engines import Row
 
 OVER = ("finished", "abandoned")
+
+log = logging.getLogger(__name__)
 
 
 def _now() -> str:
@@ -55,6 +60,16 @@ class Rating:
     games: int
 
 
+@dataclass(frozen=True)
+class GameResults:
+    """A player's finished matches of one game on one server: how many, how many won, the best score."""
+
+    game: str
+    played: int
+    wins: int
+    best: int | None
+
+
 RatingUpdate = Callable[[dict[int, Rating]], dict[int, tuple[float, float]]]
 """Given the current ratings of a match's players (absent: never rated), their new (mu, sigma)."""
 
@@ -70,6 +85,7 @@ class RecordsStore:
         async def _execute(self, sql: str, params: Iterable[Any] = ()) -> int: ...
         async def _fetchall(self, sql: str, params: Iterable[Any] = ()) -> list[Row]: ...
         async def _fetchone(self, sql: str, params: Iterable[Any] = ()) -> Row | None: ...
+        async def _executemany(self, sql: str, rows: Iterable[Iterable[Any]]) -> None: ...
         async def _matches(self, where: str, params: Iterable[Any] = ()) -> list[MatchRecord]: ...
 
     # ----------------------------------------------------------------------------------------------- history
@@ -118,20 +134,60 @@ class RecordsStore:
         return [(row["seq"], row["kind"], row["user_id"], row["seat"], row["action_json"], row["events_json"],
                  row["draws_json"], row["text"], row["created_at"]) for row in rows]
 
-    async def finished_games(self, guild_id: int, user_id: int, *, limit: int = 1000) -> list[str]:
-        """The games (keys, sorted) among the newest `limit` finished matches of a server in which the user held a
-        seat: /stats counts each game's matches in a worker process (`reading.finished_states`)."""
+    async def player_results(self, guild_id: int, user_id: int, *, limit: int = 1000) -> list[GameResults]:
+        """Per game (by key), the user's results among their newest `limit` finished matches on a server: one
+        indexed query over `match_results`, no final state decoded."""
         rows = await self._fetchall(
-            "SELECT DISTINCT game FROM (SELECT m.game FROM matches m JOIN seats s ON s.match_id = m.id "
-            "WHERE m.guild_id = ? AND s.user_id = ? AND m.status = 'finished' AND m.state_json IS NOT NULL "
-            "ORDER BY m.id DESC LIMIT ?) AS newest ORDER BY game", (guild_id, user_id, int(limit)))
-        return [row["game"] for row in rows]
+            "SELECT game, COUNT(*) AS played, SUM(won) AS wins, MAX(score) AS best FROM (SELECT game, won, score "
+            "FROM match_results WHERE guild_id = ? AND user_id = ? ORDER BY match_id DESC LIMIT ?) AS newest "
+            "GROUP BY game ORDER BY game", (guild_id, user_id, int(limit)))
+        return [GameResults(row["game"], int(row["played"]), int(row["wins"]),
+                            int(row["best"]) if row["best"] is not None else None) for row in rows]
 
-    async def finished_states(self, guild_id: int, user_id: int, game: str, *, limit: int = 1000
-                              ) -> list[tuple[str, int, str]]:
-        """`reading.finished_states` on this process's connection, for a database only this process can read."""
-        rows = await self._fetchall(FINISHED_STATES_SQL, (guild_id, user_id, int(limit), game))
-        return [(row["game"], row["seat"], row["state_json"]) for row in rows]
+    async def _insert_results(self, match_id: int, results: Sequence[SeatResult], finished_at: str) -> None:
+        """Each seat's result of a finished match (inside the transaction that finishes it), with the user seated
+        there and the match's server, game and mode; a result already kept is left as it is."""
+        await self._executemany(
+            "INSERT INTO match_results (match_id, seat, guild_id, user_id, game, mode, won, score, finished_at) "
+            "SELECT m.id, s.seat, m.guild_id, s.user_id, m.game, m.mode, ?, ?, ? FROM matches m "
+            "JOIN seats s ON s.match_id = m.id WHERE m.id = ? AND s.seat = ? "
+            "ON CONFLICT (match_id, seat) DO NOTHING",
+            [(int(result.won), result.score, finished_at, match_id, result.seat) for result in results])
+
+    async def fill_match_results(self, *, batch: int = 200) -> int:
+        """Keep the results of every finished match that has none, each final state decoded once: the upgrade to
+        `schema.RESULTS_MIGRATION` runs it so a server keeps its /stats. Returns how many matches it filled in.
+
+        The games must be registered in this process (`import bot.games`, as the service does); a finished match of
+        a game no longer installed, or whose final state its rules no longer read, is left out and logged (/stats
+        shows neither)."""
+        filled, after = 0, 0
+        async with self._transaction():
+            while True:
+                rows = await self._fetchall(
+                    "SELECT m.id, m.game, m.state_json, m.updated_at FROM matches m WHERE m.status = 'finished' "
+                    "AND m.state_json IS NOT NULL AND m.id > ? AND NOT EXISTS (SELECT 1 FROM match_results r "
+                    "WHERE r.match_id = m.id) ORDER BY m.id LIMIT ?", (after, int(batch)))
+                if not rows:
+                    return filled
+                if not all_games():
+                    raise StoreError("The games must be registered (import bot.games) before this database is "
+                                     "upgraded: the upgrade reads the result of every finished game.")
+                after = int(rows[-1]["id"])
+                marks = ", ".join("?" for _ in rows)
+                seated: dict[int, list[int]] = {}
+                for seat in await self._fetchall(f"SELECT match_id, seat FROM seats WHERE match_id IN ({marks}) "
+                                                 "ORDER BY match_id, seat", [row["id"] for row in rows]):
+                    seated.setdefault(int(seat["match_id"]), []).append(int(seat["seat"]))
+                for row in rows:
+                    try:
+                        outcome = find_game(row["game"]).outcome(json.loads(row["state_json"]))
+                    except Exception as error:  # an uninstalled game, or rules that changed since
+                        log.warning("Match %s (%s) keeps no result for /stats: %s", row["id"], row["game"], error)
+                        continue
+                    await self._insert_results(int(row["id"]), results_of(outcome, seated.get(int(row["id"]), ())),
+                                               row["updated_at"])
+                    filled += 1
 
     @property
     def shared_location(self) -> str | None:
@@ -140,7 +196,8 @@ class RecordsStore:
         return None if self.path in ("", ":memory:") or self.path.startswith("file:") else self.path
 
     async def player_matches(self, guild_id: int, user_id: int, *, limit: int = 1000) -> list[MatchRecord]:
-        """The newest finished matches of a server in which the user held a seat (for /stats)."""
+        """The newest finished matches of a server in which the user held a seat, final states and all (/stats reads
+        `player_results` instead: bench_loop_lag reads these to show what decoding them cost the loop)."""
         rows = await self._fetchall(
             "SELECT m.id FROM matches m JOIN seats s ON s.match_id = m.id WHERE m.guild_id = ? AND s.user_id = ? "
             "AND m.status = 'finished' ORDER BY m.id DESC LIMIT ?",

@@ -163,6 +163,28 @@ MIGRATIONS: tuple[str, ...] = (
     ALTER TABLE scheduled_work ADD COLUMN attempted_at INTEGER;
     ALTER TABLE scheduled_work ADD COLUMN last_error TEXT
     """,
+    # 8 (issue 25): each seat's result of every finished match, written by the transaction that finishes it, so
+    # /stats counts a career with one indexed query instead of decoding every final state. The rows of the matches
+    # finished before this version are filled in by the same upgrade (`RESULTS_MIGRATION`).
+    """
+    CREATE TABLE IF NOT EXISTS match_results (
+        match_id     INTEGER NOT NULL REFERENCES matches (id) ON DELETE CASCADE,
+        seat         INTEGER NOT NULL,
+        guild_id     INTEGER NOT NULL,
+        user_id      INTEGER NOT NULL,
+        game         TEXT    NOT NULL,
+        mode         TEXT    NOT NULL,
+        won          INTEGER NOT NULL,
+        score        INTEGER,
+        finished_at  TEXT    NOT NULL,
+        PRIMARY KEY (match_id, seat)
+    );
+    CREATE INDEX IF NOT EXISTS match_results_by_player ON match_results (guild_id, user_id, match_id)
+    """,
 )
+
+RESULTS_MIGRATION = 8
+"""The schema version that added `match_results`: upgrading to it also fills the table from the matches already
+finished (`Store.fill_match_results`, which decodes each final state once)."""
 
 SCHEMA_VERSION = len(MIGRATIONS)

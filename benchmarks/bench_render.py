@@ -15,7 +15,8 @@ the 2 boards before each window untimed, so every timing is the first time that 
 match's earlier boards drawn before it. A worker's start (fonts, the drawable characters, the games' names
 rasterised: rendering/vocabulary.py) is redone at each pass and not timed. Each view reaches the render as a
 worker receives it, just unpickled from the pool's call queue (untimed: transport, not drawing). Per board:
-the median over passes of the render (view -> PNG bytes, what a worker does) and of the floor (the bare
+the median over passes of the render (view -> PNG bytes, what a worker does, with its share of the worker's
+upkeep between boards: rendering.pool.upkeep) and of the floor (the bare
 compression of the same finished board, already in its palette: Pillow's PNG with the standard library's zlib at
 the boards' level 3, as boards were compressed before the project's own encoder), timed one right after the other
 in this thread's CPU time, which a shared machine's other processes do not inflate (--wall for wall-clock time).
@@ -46,7 +47,7 @@ from bot.core import JSON, Game, Rng, all_games
 from bot.core.datafiles import data_root
 from rendering import clear_caches, kit, png, render_board, render_detail
 from rendering.glyphs import drawable_view
-from rendering.pool import _warm_up
+from rendering.pool import TRIM_EVERY, upkeep, worker_start
 
 COUNTS = {("the-expedition", "standard"): (2, 3), ("the-expedition", "abstract"): (2, 3),
           ("monster-expedition", "standard"): (2, 3, 4), ("expeditions", "standard"): (1, 3, 5)}
@@ -127,13 +128,31 @@ def _octree_ms(image: Image.Image, clock: Callable[[], float]) -> float:
     return (clock() - started) * 1000
 
 
+UPKEEPS: list[float] = []
+"""Per pass: the ms of the worker's upkeep (rendering.pool.upkeep: garbage collection and memory handed back, every
+TRIM_EVERY boards) shared out over the boards drawn in the pass, added to each board's render."""
+
+
 def one_pass(all_cases: list[Case], clock: Callable[[], float] = CLOCK) -> None:
-    """Every board once, one board of each match in turn; render then floor, side by side."""
+    """Every board once, one board of each match in turn; render then floor, side by side. Every `TRIM_EVERY`
+    boards drawn, the worker's upkeep as a worker does it (between boards); its time is shared out over the pass's
+    boards, so each board's render carries its part."""
     clear_caches()
-    _warm_up(DATA)  # a fresh worker's start
+    worker_start(DATA)  # a fresh worker's start
     for case in all_cases:
         case.renders.append([])
         case.floors.append([])
+    drawn_boards = 0
+    upkeep_ms = 0.0
+
+    def drawn_one() -> None:
+        nonlocal drawn_boards, upkeep_ms
+        drawn_boards += 1
+        if drawn_boards % TRIM_EVERY == 0:
+            started = clock()
+            upkeep(drawn_boards)
+            upkeep_ms += (clock() - started) * 1000
+
     for index in range(MIDDLE + END):
         if index in (0, MIDDLE):  # the boards just before each window, as the match's worker drew them
             for lead in range(LEAD_IN):
@@ -141,11 +160,13 @@ def one_pass(all_cases: list[Case], clock: Callable[[], float] = CLOCK) -> None:
                     views = case.lead_in[:LEAD_IN] if index == 0 else case.lead_in[LEAD_IN:]
                     if lead < len(views):
                         render_board(case.game.key, views[lead])
+                        drawn_one()
         for case in all_cases:
             view = pickle.loads(pickle.dumps(case.views[index]))  # as a worker receives it from the pool
             started = clock()
             board = render_board(case.game.key, view)
             render_ms = (clock() - started) * 1000
+            drawn_one()
             started = clock()
             image = case.module.render_image(drawable_view(view))
             drawn = clock()
@@ -160,6 +181,10 @@ def one_pass(all_cases: list[Case], clock: Callable[[], float] = CLOCK) -> None:
             case.floors[-1].append(floor_ms)
             if len(case.sizes) <= index:
                 case.sizes.append(len(board))
+    share = upkeep_ms / drawn_boards
+    UPKEEPS.append(share)
+    for case in all_cases:
+        case.renders[-1] = [render_ms + share for render_ms in case.renders[-1]]
 
 
 SHOWCASE = {"monster-expedition": lambda view: bool(view["tray"]["rolled"] or view["tray"]["banked"]),
@@ -196,7 +221,7 @@ def main() -> None:
     parser.add_argument("--language", default="en", help="the boards' language (view['language']): en, de")
     args = parser.parse_args()
     clock = time.perf_counter if args.wall else CLOCK
-    _warm_up(DATA)  # as a render worker starts: fonts loaded, the characters they draw read
+    worker_start(DATA)  # as a render worker starts: fonts loaded, the characters they draw read
     all_cases = cases(args.seed, args.language)
     for _ in range(args.passes):
         one_pass(all_cases, clock)
@@ -238,6 +263,8 @@ def main() -> None:
           f"({png.compressor_name()}) {bares:.2f} ms = {bares / floors:.2f}x the floor; the same board drawn again "
           f"with warm caches {drawings:.2f} ms; encoding as before issue 25 (64-colour octree, level 6) "
           f"{octrees:.2f} ms = {octrees / floors:.1f}x the floor")
+    print(f"the worker's upkeep every {TRIM_EVERY} boards (garbage collection, memory handed back), shared out: "
+          f"{statistics.median(UPKEEPS):.3f} ms a board (included in each render above)")
     print(f"detail boards (full size, on demand): median {statistics.median(detail):.1f} ms, "
           f"max {max(detail):.1f} ms")
     if args.write is not None:

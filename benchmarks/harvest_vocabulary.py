@@ -40,7 +40,7 @@ from bot.core import all_games
 from bot.core.datafiles import data_root
 from rendering import clear_caches, typeset, vocabulary
 from rendering.glyphs import drawable_view
-from rendering.pool import _warm_up
+from rendering.pool import worker_start
 
 Key = tuple[int, str, str, str]
 """(size, weight, vertical anchor or "-" for a width only, word)"""
@@ -171,7 +171,7 @@ def time_warm_up(entries: list[vocabulary.Entry]) -> None:
     timings: list[float] = []
     harvested: list[float] = []
     for _ in range(3):
-        for run, into in ((lambda: _warm_up(str(DATA)), timings),
+        for run, into in ((lambda: worker_start(str(DATA)), timings),
                           (lambda: vocabulary.warm_up(DATA, entries=entries), harvested)):
             clear_caches()
             typeset.word_mask.cache_clear()
@@ -179,7 +179,7 @@ def time_warm_up(entries: list[vocabulary.Entry]) -> None:
             started = time.perf_counter()
             run()
             into.append((time.perf_counter() - started) * 1000)
-    print(f"worker warm-up (pool._warm_up, the vocabulary files as they are, fonts loaded): median "
+    print(f"worker warm-up (pool.worker_start, the vocabulary files as they are, fonts loaded): median "
           f"{statistics.median(timings):.0f} ms; this harvest's vocabulary.warm_up: "
           f"{statistics.median(harvested):.0f} ms for {typeset.word_mask.cache_info().currsize} masks and "
           f"{typeset.word_width.cache_info().currsize} widths")
@@ -198,7 +198,7 @@ def main() -> None:
     args = parser.parse_args()
     LANGUAGE[0] = args.language
     args.output = args.output or FOLDER / vocabulary.file_name(args.language)
-    _warm_up(str(DATA))
+    worker_start(str(DATA))
     seeds = range(args.first_seed, args.first_seed + args.seeds)
     used, matches = harvest(seeds)
     kept = entries(used, args.min_matches)

@@ -36,7 +36,7 @@ bare process's lag at the same moment on a busy 2-core machine; niced, no more t
 benchmarks/bench_loop_lag.py). An idle core still draws boards at full speed."""
 
 
-def _warm_up(data_root: str | None = None) -> None:
+def worker_start(data_root: str | None = None) -> None:
     """A worker's start: import every game's renderer (and draw the pieces it offers to draw ahead: `warm_up`),
     load the fonts and rasterise the words boards write (with
     every card, monster and location name from the games' data folder `data_root`), so no board pays for them, and
@@ -56,11 +56,30 @@ def _warm_up(data_root: str | None = None) -> None:
     vocabulary.warm_up(Path(data_root) if data_root else None)
     gc.collect()
     gc.freeze()  # the fonts and the warmed words stay: the collector need not look at them again
+    gc.disable()  # (collected between boards instead: see `upkeep`)
 
 
 TRIM_EVERY = 16
-"""A worker hands its freed memory back to the system after this many boards (see memory.release_freed_memory)."""
+"""A worker's upkeep (`upkeep`) comes after this many boards."""
+FULL_COLLECTION_EVERY = 16
+"""Every so many upkeeps (256 boards) the collection looks at everything the worker made since its start, not only
+the young objects."""
 _drawn = 0
+
+
+def upkeep(boards: int) -> None:
+    """What a render worker does between boards, every `TRIM_EVERY` (its `boards`-th board just drawn): collect the
+    garbage cycles of the boards since the last time, and hand freed memory back to the system (see
+    memory.release_freed_memory).
+
+    A worker's automatic garbage collection is off (`worker_start`): what a board drops is freed by reference counting,
+    and the collector, run by the interpreter every few hundred new objects, spent ~0.4 ms a board (collections of
+    the young objects of up to 2.6 ms falling inside boards) looking for cycles that boards hardly make. Here a
+    collection of the young objects costs ~0.5 ms every 16 boards and a full one ~5 ms every 256: ~0.05 ms a
+    board, between boards (issue 25)."""
+    full = boards % (TRIM_EVERY * FULL_COLLECTION_EVERY) == 0
+    gc.collect(2 if full else 1)
+    memory.release_freed_memory()
 
 
 def _draw(game_key: str, view: View, detail: bool, footer: str | None) -> bytes:
@@ -69,7 +88,7 @@ def _draw(game_key: str, view: View, detail: bool, footer: str | None) -> bytes:
     image = rendering.render_detail(game_key, view) if detail else rendering.render_board(game_key, view)
     _drawn += 1
     if _drawn % TRIM_EVERY == 0:
-        memory.release_freed_memory()
+        upkeep(_drawn)
     return bands.add_footer(image, footer) if footer else image
 
 
@@ -116,7 +135,7 @@ class RenderPool:
         with self._lock:
             if self._executor is None:
                 context = multiprocessing.get_context("spawn")
-                self._executor = ProcessPoolExecutor(self.workers, mp_context=context, initializer=_warm_up,
+                self._executor = ProcessPoolExecutor(self.workers, mp_context=context, initializer=worker_start,
                                                      initargs=(self._data_root,))
             return self._executor
 

@@ -1,4 +1,4 @@
-"""The words boards draw, rasterised once when a render worker starts (rendering/pool.py `_warm_up`).
+"""The words boards draw, rasterised once when a render worker starts (rendering/pool.py `worker_start`).
 
 A word is rasterised the first time a board draws it in a given face (50-150 µs each, rendering/typeset.py), and a
 board full of new words costs more to draw than to encode. The words come from two places:

@@ -271,6 +271,7 @@ async def records_part(args: argparse.Namespace) -> None:
     with tempfile.TemporaryDirectory() as folder:
         store = await Store.open(Path(folder) / "lag.sqlite3")
         service = GameService(store)
+        service.warm_up()  # as the bot's start does
         await service.render_pool.start()
         print(f"records: building the data ({args.moves}-move game, {args.games} finished games)...")
         long_id = await long_game(service, args.moves)

@@ -70,6 +70,7 @@ class ExpeditionBot(commands.Bot):
         store = await self.open_store()
         # The features (computer players, ratings, reminders and timers) plug into the service's hooks.
         self.service = install(GameService(store), clock=self.clock)
+        self.service.warm_up()  # the games' data, the catalogues, the renderers: not on the first move's loop
         self.desk = BoardDesk(self, self.service)
         self.scheduler = Scheduler(self.store, self.clock)  # issue 12: handlers come from cogs/community.py
         await self.service.render_pool.start()  # spawn and warm the render workers now, not on the first board

@@ -38,7 +38,7 @@ from bot.core.bots import action_key
 from bot.core.datafiles import data_root
 from bot.core.replay import replay
 from bot.core.seats import bot_level, is_bot, taken_over_name
-from bot.i18n import LANGUAGES, Localized, Text, in_language, language_of, translate, translate_plural
+from bot.i18n import LANGUAGES, Localized, Text, in_language, language_of, load_catalogues, translate, translate_plural
 from bot.settings import server_settings
 from bot.store import ChannelBusy, EventRecord, MatchRecord, Store, results_of
 from bot.store import StoreUnavailable as StoreUnavailable  # for the cogs, which never import the store
@@ -209,6 +209,15 @@ class GameService:
         # Features plug in here at start-up (bot/features/__init__.py: install); the service never imports them.
         self.after_move_hooks: list[MoveHook] = []
         self.game_end_hooks: list[GameEndHook] = []
+
+    def warm_up(self) -> None:
+        """Load now what the first match of each game would load on the event loop (a bot's start does, before it
+        connects): the catalogues, every game's data and words, the renderers that word alt text. Each first load
+        held the loop 20-40 ms (benchmarks/bench_loop_lag.py, issue 25)."""
+        load_catalogues()
+        for game in all_games():
+            game.warm_up()
+        rendering.load_renderers(game.key for game in all_games())
 
     def on_after_move(self, hook: MoveHook) -> None:
         """Register what follows every committed move and the start of a game (the computer players' turns)."""

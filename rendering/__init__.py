@@ -9,7 +9,7 @@ Renderers take views only: they never import the rules, the store or Discord.
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from types import ModuleType
 from typing import Any
 
@@ -37,6 +37,14 @@ def is_registered(game_key: str) -> bool:
 
 def _module(game_key: str) -> ModuleType:
     return importlib.import_module(f"{__name__}.{game_key.replace('-', '_')}")
+
+
+def load_renderers(game_keys: Iterable[str]) -> None:
+    """Import these games' renderers now (a bot process's start does: it words their alt text; an import takes
+    ~20 ms, which the first board would otherwise wait on, on the event loop)."""
+    for game_key in game_keys:
+        if game_key not in _REGISTERED:
+            _module(game_key)
 
 
 def renderer_for(game_key: str) -> Renderer:

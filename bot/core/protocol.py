@@ -127,6 +127,19 @@ class Game(ABC):
     the order shown: a catalogue message (`Text.of("nim.progress.wins")`) or a Localized ("wins" / "Siege"). A key
     not named here is not shown: a record's keys are the game's data, not words a reader can read."""
 
+    def warm_up(self) -> None:
+        """Load what the game reads on first use (its component data, its words), so that a process's start pays
+        for it and not the first match's move on the event loop (issue 25). Default: set up a match of every mode
+        (with the fewest players) and look at it as the platform does; a game may load its data more directly."""
+        for mode in self.modes:
+            players = [f"Player {seat + 1}" for seat in range(max(1, mode.min_players))]
+            state = self.setup(mode.key, players, Rng(0, 0), {"profiles": [{}] * len(players)})
+            self.view(state, None)
+            self.turn_text(state)
+            for seat in self.to_act(state)[:1]:
+                self.legal_actions(state, seat)
+                self.quick_actions(state, seat)
+
     def mode(self, key: str | None) -> Mode:
         """The mode called `key` (the first mode when None)."""
         if key is None:

@@ -834,8 +834,8 @@ def _p_players(draw: kit.Draw, view: dict[str, Any], top: int) -> int:
                 facts_list.append(counted("crest", int(player["crests"]), lang))
             facts = kit.facts_line(facts_list)
         shown = (str(player["name"]), score_text, place, style, column_w, lines, camps, facts, lang)
-        if kit.is_recording():  # (a test sees every text and token drawn in place)
-            y = _p_draw_player(draw, x, y, *shown)
+        if kit.is_recording() or over:  # (a test sees every text and token drawn in place; a final board's blocks
+            y = _p_draw_player(draw, x, y, *shown)  # are drawn once: kept, they would cost a copy more)
         else:
             face = _p_player_block(*shown, kit.in_palette(P_W))
             kit.blit(draw._image, face.image, (x - BLOCK_LEFT, y - BLOCK_TOP))  # type: ignore[attr-defined]

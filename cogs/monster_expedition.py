@@ -9,6 +9,7 @@ from discord.ext import commands
 from bot.core.names import contains
 from bot.games.monster_expedition import GAME, campaign_text, capturable_monsters
 from bot.i18n import language_of, translate, translate_plural
+from cogs import community
 from cogs.common import answers_in_time, channel_id_of, player_of, send_private, service_of
 from cogs.table import acknowledge, play, post_board
 
@@ -144,11 +145,16 @@ class HuntCommands(commands.GroupCog, group_name="hunt", group_description="Play
             options["set"] = camps
         await acknowledge(interaction)
         service = service_of(interaction)
-        # The table's language, as /game new chooses it: the server's /settings language, else its Discord language.
-        options["language"] = await service.table_language(interaction.guild_id or 0,
-                                                           guild_locale=interaction.guild_locale)
+        # As /game new game:monster-expedition mode:solo would: the server's channels, threads and language.
+        plan = await community.prepare_new_game(interaction, GAME.key, "solo", None, None)
+        plan.options.update(options)
+        plan.options["language"] = await service.table_language(interaction.guild_id or 0,
+                                                                guild_locale=interaction.guild_locale)
+        if plan.thread:
+            await community.open_in_thread(interaction, GAME.key, plan, None)
+            return
         match = await service.new_match(interaction.guild_id or 0, channel_id_of(interaction), GAME.key,
-                                        player_of(interaction), mode="solo", options=options)
+                                        player_of(interaction), mode=plan.mode, options=plan.options)
         await post_board(interaction, match.id, note=translate("monster.reply.solo_started", interaction.locale))
 
 

@@ -273,3 +273,26 @@ async def test_without_the_thread_permission_the_host_is_told_what_to_do(databas
         general = discord_.bot.get_channel(discord_.default_channel.id)
         with pytest.raises(discord.Forbidden):  # the fake Discord refuses it too, as the real one would
             await general.create_thread(name="x", type=discord.ChannelType.public_thread)
+
+
+async def test_a_solo_campaign_started_with_hunt_solo_keeps_to_the_servers_channels_and_threads(database: Path
+                                                                                             ) -> None:
+    """/hunt solo opened its table anywhere, in any channel and never in a thread: it skipped the server's settings
+    that /game new applies."""
+    async with DiscordHarness(create_bot(database, poll_seconds=None)) as discord_:
+        admin, alice = discord_.user("admin", manage_guild=True), discord_.user("alice")
+        games = discord_.channel("games")
+        await discord_.command("settings channels", {"action": "add", "channel": games}, user=admin)
+        refused = await discord_.command("hunt solo", user=alice)
+        assert refused.last.ephemeral and refused.last.content == (
+            f"Games start in <#{games.id}> on this server (a server manager chooses with /settings channels).")
+        assert await discord_.bot.service.open_match(discord_.default_channel.id) is None
+        await discord_.command("settings threads", {"enabled": True}, user=admin)
+        opened = await discord_.command("hunt solo", {"camps": "II"}, user=alice, channel=games)
+        (thread,) = discord_.world.threads.values()
+        assert thread.parent_id == games.id
+        assert opened.ephemeral()[0].content == f"Your game is open in <#{thread.id}>."
+        match = await discord_.bot.service.current(thread.id)
+        assert (match.game, match.mode, match.status) == ("monster-expedition", "solo", "active")
+        assert (match.state["solo"]["expedition"], match.state["players"][0]["set"]) == (1, "II")
+        assert discord_.channel_messages(thread)[-1].notified == (alice.id,)

@@ -196,7 +196,8 @@ class SettingsCommands(commands.GroupCog, group_name="settings",
         language = reader_language(interaction)
         if mode is None:
             modes.pop(chosen.key, None)
-            done = translate("settings.done.mode_first", language, title=chosen.title, mode=chosen.modes[0].key)
+            done = translate("settings.done.mode_first", language, title=chosen.title,
+                             mode=mode_title(chosen.modes[0], language))
         else:
             picked = chosen.mode(mode)  # a LobbyError lists the modes there are
             modes[chosen.key] = picked.key

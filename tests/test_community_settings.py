@@ -76,7 +76,7 @@ async def test_bad_values_are_explained_privately_and_change_nothing(database: P
             ("settings channels", {"action": "remove", "channel": discord_.channel("games")},
              f"<#{discord_.channel('games').id}> is not on the list; /settings show lists it."),
             ("settings mode", {"game": "test-nim", "mode": "duel"},
-             "Test Nim has no mode called 'duel'. Choose one of: standard, solo."),
+             "Test Nim has no mode called 'duel'. Choose one of: Standard, Solo."),
         ]
         for path, options, answer in cases:
             replies = await discord_.command(path, options, user=admin)

@@ -108,10 +108,12 @@ async def test_an_unknown_mode_is_refused_in_the_readers_language(database: Path
         alice, bob = discord_.user("alice", locale="de"), discord_.user("bob")
         refused = (await discord_.command("game new", {"game": "the-expedition", "mode": "blitz"}, user=alice)).last
         assert refused.ephemeral and refused.content == (
-            "The Expedition hat keinen Modus „blitz“. Wähle einen von: standard, abstract, solo, solo-hard.")
+            "The Expedition hat keinen Modus „blitz“. Wähle einen von: Standard, Abstrakter Modus, Solo, "
+            "Solo (zusätzliche Herausforderung).")
         refused = (await discord_.command("game new", {"game": "the-expedition", "mode": "blitz"}, user=bob)).last
         assert refused.content == (
-            "The Expedition has no mode called 'blitz'. Choose one of: standard, abstract, solo, solo-hard.")
+            "The Expedition has no mode called 'blitz'. Choose one of: Standard, Abstract Mode, Solo, "
+            "Solo (added challenge).")
         with pytest.raises(LobbyError):  # nothing was opened
             await discord_.bot.service.current(discord_.default_channel.id)  # type: ignore[attr-defined]
 

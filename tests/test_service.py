@@ -62,7 +62,7 @@ async def test_one_game_per_channel(service: GameService) -> None:
 async def test_unknown_game_and_mode_are_explained(service: GameService) -> None:
     with pytest.raises(LobbyError, match="no game called 'chess'"):
         await service.new_match(1, CHANNEL, "chess", ALICE)
-    with pytest.raises(LobbyError, match=r"no mode called .blitz.\.\s+Choose one of: standard, solo"):
+    with pytest.raises(LobbyError, match=r"no mode called .blitz.\.\s+Choose one of: Standard, Solo"):
         await service.new_match(1, CHANNEL, "nim", ALICE, mode="blitz")
 
 

@@ -18,7 +18,7 @@ from types import MappingProxyType
 from typing import Any, ClassVar
 
 from bot.core.rng import Rng
-from bot.i18n import Localized, Text, in_language, translate
+from bot.i18n import LANGUAGES, Localized, Text, in_language, translate
 
 JSON = dict[str, Any]
 """A JSON-compatible mapping: states, actions, events and views are all of this shape."""
@@ -42,6 +42,16 @@ class Mode:
     def summary_in(self, language: str = "en") -> str:
         """The summary in `language` ("en" or "de")."""
         return str(in_language(self.summary, language))
+
+    def title_in(self, language: str) -> str:
+        """The title in `language`, as the mode choices show it (a game may word its titles per language)."""
+        return str(in_language(self.title, language))
+
+    def called(self, typed: str) -> bool:
+        """Whether `typed` names this mode: its key, or its title in any language (a refusal lists the titles, so
+        a player may type one back)."""
+        wanted = typed.strip().casefold()
+        return wanted == self.key or any(wanted == self.title_in(language).casefold() for language in LANGUAGES)
 
 
 @dataclass(frozen=True)
@@ -141,17 +151,18 @@ class Game(ABC):
                 self.quick_actions(state, seat)
 
     def mode(self, key: str | None) -> Mode:
-        """The mode called `key` (the first mode when None)."""
+        """The mode called `key` (the first mode when None): its key or its title in any language. Refused, the
+        modes are listed by their titles in the reader's language, as Discord's mode choices show them."""
         if key is None:
             return self.modes[0]
-        wanted = key.strip().lower()
         for mode in self.modes:
-            if mode.key == wanted:
+            if mode.called(key):
                 return mode
-        choices = ", ".join(m.key for m in self.modes)
+        titles = Localized.from_mapping({language: ", ".join(mode.title_in(language) for mode in self.modes)
+                                         for language in LANGUAGES})
         from bot.core.errors import LobbyError
 
-        raise LobbyError("lobby.refuse.no_mode", title=self.title, mode=key, modes=choices)
+        raise LobbyError("lobby.refuse.no_mode", title=self.title, mode=key, modes=titles)
 
     @abstractmethod
     def setup(self, mode: str, players: Sequence[str], rng: Rng, options: JSON) -> JSON:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import datetime
+import re
 import shlex
 import sys
 import tempfile
@@ -21,7 +22,7 @@ from discord import app_commands
 from bot.app import create_bot
 from bot.cli.config import database_location
 from bot.command_translator import choice_message_id, command_message_id, option_message_id
-from bot.core.names import fold, same_name
+from bot.core.names import did_you_mean, fold, same_name
 from bot.i18n import DEFAULT_LANGUAGE, deferred, message_ids, translate
 from bot.offline import DiscordHarness, FakeUser, HarnessError, Message, Reply, TerminalClient
 from bot.store.engines import redact
@@ -38,6 +39,9 @@ TABLE_WORDS: dict[str, str] = {
 }
 """The local table's own typed commands (not slash commands) by their English word, and the catalogue id of the
 word a player types in the table's language ("als", "klicke"); either works."""
+OPTION_NAME = re.compile(r"[^\W\d_][\w-]*")
+"""What reads as an option's name before a colon ("seed:7", "startwert:7"): a typed `name:value` whose name is no
+option of the command is refused, not taken as a value ("https://…" is a value: it goes on with "//")."""
 TRUE_WORDS, FALSE_WORDS = ("true", "yes", "y", "1", "on"), ("false", "no", "n", "0", "off")
 
 
@@ -161,6 +165,8 @@ class LocalTable:
             if colon and fold(name) in parameters:
                 parameter = parameters[fold(name)]
                 options[parameter.display_name] = self._value(command, parameter, value)
+            elif colon and OPTION_NAME.fullmatch(name) and not value.startswith("//"):
+                raise self._no_option(command, shown, name)  # (it was taken as a value: "sed:7" as the mode)
             else:
                 positional.append(token)
         free = [p for p in command.parameters if p.display_name not in options]
@@ -177,6 +183,15 @@ class LocalTable:
             raise HarnessError(translate("local.refuse.missing", self.language, path=shown,
                                          options=", ".join(missing)))
         return path, options
+
+    def _no_option(self, command: app_commands.Command[Any, ..., Any], shown: str, name: str) -> HarnessError:
+        """The refusal of an option `name:` the command does not have, naming the options it has (as the players'
+        Discord shows them) and the one a typo most likely meant."""
+        if not command.parameters:
+            return HarnessError(translate("local.refuse.takes_nothing", self.language, path=shown))
+        names = [self._option_name(command, parameter) for parameter in command.parameters]
+        return HarnessError(translate("local.refuse.no_such_option", self.language, path=shown, name=name,
+                                      options=", ".join(names), suggestion=did_you_mean(name, names, self.language)))
 
     def _option_name(self, command: app_commands.Command[Any, ..., Any], parameter: app_commands.Parameter) -> str:
         """An option's name as the players' Discord shows it ("startwert" for seed with --language de)."""

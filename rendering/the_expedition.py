@@ -683,7 +683,8 @@ def _and(view: View, names: list[str]) -> str:
 
 
 def _p_cards(cards: list[View]) -> str:
-    return ", ".join(f"{card['name']} {card['points']}" for card in cards)
+    """ "Gas Giants 3, Moon Survey 3": each card's points kept on the line of its name (a no-break space)."""
+    return ", ".join(f"{card['name']}\u00a0{card['points']}" for card in cards)
 
 
 CACHED_CELLS_BYTES = 3 << 20
@@ -777,7 +778,8 @@ def _p_draw_side(draw: kit.Draw, view: View) -> int:
         y = _p_side_line(draw, x, y, market, width, INK,
                          "bold")
         for card in view["market"]:
-            y = _p_side_line(draw, x + 8, y, f"{card['name']} · {pts(card['points'], lang(view))}", width - 8, INK)
+            worth = kit.facts_line([pts(card["points"], lang(view))])  # "3 pts", whole
+            y = _p_side_line(draw, x + 8, y, f"{card['name']} · {worth}", width - 8, INK)
     if view["mode"] in ("solo", "solo-hard") and not over:
         rounds = view.get("rounds", 0)  # round 0 is the placement, before the first round
         line = (translate("expedition.board.round", lang(view), round=view["round"], rounds=rounds) if view.get("round")
@@ -804,7 +806,7 @@ def _p_final_lines(view: View, entry: View, detail: int) -> list[tuple[str, str]
                               else translate("expedition.board.scored_count", lang(view), count=len(scored))),
                       GOOD_TEXT))
     if unscored:
-        count = translate_plural("count.card", len(unscored), lang(view))
+        count = kit.facts_line([translate_plural("count.card", len(unscored), lang(view))])  # "3 cards", whole
         cards = _p_cards(unscored) if detail >= 2 else count
         lines.append((translate("expedition.board.unscored", lang(view), cards=cards),
                       INK_MUTED))

@@ -96,7 +96,7 @@ def _texts(game_key: str, view: JSON) -> str:
 
 
 def _flat(text: str) -> str:
-    return text.replace("\n", " ").replace("- ", "").replace(" ", "")
+    return text.replace("\n", " ").replace("- ", "").replace(" ", "").replace("\u00a0", "")  # (no-break spaces too)
 
 
 def test_the_expedition_final_board_shows_the_breakdown_and_the_unscored_cards() -> None:

@@ -488,6 +488,11 @@ def _headline(view: dict[str, Any]) -> str:
 
 def render_detail(view: dict[str, Any]) -> bytes:
     """The full-size detail board as a PNG, 1280 px wide, from the public view: every card, camp and monster."""
+    return _encode(detail_image(view))
+
+
+def detail_image(view: dict[str, Any]) -> Image.Image:
+    """The detail board drawn (`render_detail` encodes it)."""
     view = localized(view)
     lang = language(view)
     players = view["players"]
@@ -523,7 +528,7 @@ def render_detail(view: dict[str, Any]) -> bytes:
         if not standard:
             score_text = counted("cage", int(player["cages"]), lang)
         y = _draw_player(draw, y, player, standard and player["seat"] == active, score_text, standard, lang)
-    return _encode(image.crop((0, 0, kit.WIDTH, min(height, y + 8))))
+    return image.crop((0, 0, kit.WIDTH, min(height, y + 8)))
 
 
 def _encode(image: Image.Image) -> bytes:

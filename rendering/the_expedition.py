@@ -462,6 +462,13 @@ def _header_scores(draw: ImageDraw.ImageDraw, view: View) -> list[tuple[PlayerSt
 def render_detail(view: View) -> bytes:
     """The full-size detail board as PNG bytes: header (turn, last move, scores), the grid, explorers, the cards
     with their conditions, the log and the result."""
+    # A 128-colour palette, as Expeditions' detail board: flat colours and anti-aliased text look the same, and the
+    # file stays under 200 KB with every card of a final board face up (full colour: up to 240 KB).
+    return encode_png(detail_image(view).quantize(128, method=Image.Quantize.FASTOCTREE))
+
+
+def detail_image(view: View) -> Image.Image:
+    """The detail board drawn (`render_detail` encodes it)."""
     view = in_words(view)
     canvas, draw = kit.new_canvas(4000)
     over = view["phase"] == "over"
@@ -483,10 +490,7 @@ def render_detail(view: View) -> bytes:
     if view["mode"] in ("solo", "solo-hard"):
         top = _draw_automation_cards(draw, view, top)
     top = _draw_participants(draw, view, top)
-    # A 128-colour palette, as Expeditions' detail board: flat colours and anti-aliased text look the same, and the
-    # file stays under 200 KB with every card of a final board face up (full colour: up to 240 KB).
-    board = canvas.crop((0, 0, WIDTH, top + MARGIN))
-    return encode_png(board.quantize(128, method=Image.Quantize.FASTOCTREE))
+    return canvas.crop((0, 0, WIDTH, top + MARGIN))
 
 
 # --- the public board: 800 x 640 for every mode and player count, read on a phone -----------------------------

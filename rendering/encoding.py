@@ -84,6 +84,13 @@ def encode_board(image: Image.Image) -> bytes:
     return png.encode(board_indexed(image), BOARD_COMPRESSION)
 
 
+def encode_detail(image: Image.Image) -> bytes:
+    """A detail board's PNG (full size, asked for now and then): in the boards' palette and compressed by the same
+    encoder as a public board, but every band afresh and none kept, so a detail board's ~2,000 rows never push the
+    public boards' bands out of the encoder's cache (a detail board seldom repeats another's rows anyway)."""
+    return png.encode(board_indexed(image), BOARD_COMPRESSION, reuse=False)
+
+
 @lru_cache(maxsize=512)
 def palette_index(colour: Any) -> int:
     """A colour's index in the boards' palette: the one mapping the RGB board would give it (a named colour's own

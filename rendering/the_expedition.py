@@ -25,7 +25,6 @@ from rendering.kit import (
     YELLOW,
     PlayerStyle,
     draw_token,
-    encode_png,
     font,
     header_band,
     player_style,
@@ -462,13 +461,11 @@ def _header_scores(draw: ImageDraw.ImageDraw, view: View) -> list[tuple[PlayerSt
 def render_detail(view: View) -> bytes:
     """The full-size detail board as PNG bytes: header (turn, last move, scores), the grid, explorers, the cards
     with their conditions, the log and the result."""
-    # A 128-colour palette, as Expeditions' detail board: flat colours and anti-aliased text look the same, and the
-    # file stays under 200 KB with every card of a final board face up (full colour: up to 240 KB).
-    return encode_png(detail_image(view).quantize(128, method=Image.Quantize.FASTOCTREE))
+    return kit.encode_detail(detail_image(view))
 
 
 def detail_image(view: View) -> Image.Image:
-    """The detail board drawn (`render_detail` encodes it)."""
+    """The detail board drawn, in the boards' palette (`render_detail` encodes it)."""
     view = in_words(view)
     canvas, draw = kit.new_canvas(4000)
     over = view["phase"] == "over"

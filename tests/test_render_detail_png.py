@@ -12,7 +12,7 @@ import pytest
 from PIL import Image, ImageChops
 
 from bot.core import find_game
-from rendering import clear_caches, kit, render_board, render_detail
+from rendering import clear_caches, encoding, kit, render_board, render_detail
 from rendering.glyphs import drawable_view
 from tests.test_render_boards import NAMES, random_game
 
@@ -80,3 +80,18 @@ def test_detail_boards_between_public_boards_with_warm_caches_are_the_boards_dra
     for view, expected in zip(views, wanted, strict=True):
         render_board(game_key, view)
         assert module.detail_image(view).tobytes() == expected
+
+
+def test_a_detail_board_too_large_for_the_band_encoder_is_compressed_again_harder(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A detail board from `DETAIL_RECOMPRESSED_FROM` bytes is compressed again at zlib level 6: fewer bytes, the
+    same pixels in the same palette (every board counts as too large here)."""
+    game = find_game("expeditions")
+    view = game.view(random_game("expeditions", "standard", NAMES[:5], 8)[-1], None)
+    banded = render_detail("expeditions", view)
+    monkeypatch.setattr(encoding, "DETAIL_RECOMPRESSED_FROM", 0)
+    harder = render_detail("expeditions", view)
+    assert len(harder) < 0.9 * len(banded)
+    first, second = (Image.open(io.BytesIO(data)) for data in (banded, harder))
+    assert second.mode == "P" and second.getpalette() == first.getpalette()
+    assert second.tobytes() == first.tobytes()

@@ -7,12 +7,15 @@ from __future__ import annotations
 
 import importlib
 import io
+from collections.abc import Callable
+from typing import Any
 
 import pytest
-from PIL import Image, ImageChops
+from PIL import Image, ImageChops, ImageDraw
 
 from bot.core import find_game
 from rendering import clear_caches, encoding, kit, render_board, render_detail
+from rendering.bands import FOOTER_H, add_footer
 from rendering.glyphs import drawable_view
 from tests.test_render_boards import NAMES, random_game
 
@@ -95,3 +98,24 @@ def test_a_detail_board_too_large_for_the_band_encoder_is_compressed_again_harde
     first, second = (Image.open(io.BytesIO(data)) for data in (banded, harder))
     assert second.mode == "P" and second.getpalette() == first.getpalette()
     assert second.tobytes() == first.tobytes()
+
+
+@pytest.mark.parametrize("render", [render_board, render_detail])
+def test_a_footer_keeps_a_board_in_the_palette(render: Callable[[str, dict[str, Any]], bytes]) -> None:
+    """The chosen seed's footer under a final board (public or detail) leaves it in the boards' palette, at most
+    200 KB: the board's own pixels, then the strip drawn in RGB as the footer was before, and mapped."""
+    game = find_game("the-expedition")
+    view = game.view(random_game("the-expedition", "solo-hard", NAMES[:1], 8)[-1], None)
+    board = render(game.key, view)
+    footed = add_footer(board, "Played with the chosen seed 3.")
+    assert len(footed) <= 200_000
+    image = Image.open(io.BytesIO(footed))
+    assert image.mode == "P" and image.getpalette() == kit.board_palette().getpalette()
+    with Image.open(io.BytesIO(board)) as drawn:
+        before = Image.new("RGB", (drawn.width, drawn.height + FOOTER_H), kit.PANEL)
+        before.paste(drawn.convert("RGB"), (0, 0))
+    ImageDraw.Draw(before).text((24, drawn.height + FOOTER_H // 2), "Played with the chosen seed 3.",
+                                font=kit.font(26), fill=kit.INK_MUTED, anchor="lm")
+    strip = (0, drawn.height, drawn.width, drawn.height + FOOTER_H)
+    assert image.crop(strip).tobytes() == kit.board_indexed(before.crop(strip)).tobytes()
+    assert image.crop((0, 0, drawn.width, drawn.height)).tobytes() == Image.open(io.BytesIO(board)).tobytes()

@@ -84,20 +84,21 @@ def encode_board(image: Image.Image) -> bytes:
     return png.encode(board_indexed(image), BOARD_COMPRESSION)
 
 
-DETAIL_RECOMPRESSED_FROM = 180_000
-"""Bytes from which a detail board is compressed again, harder, to stay under 200 KB. The band encoder gives a detail
-board ~25 % more bytes than the 128-colour octree at zlib level 6 it replaces (benchmark's boards: median 95 KB, the
-largest 176 KB, a German five-player Expeditions board); zlib level 6 takes a fifth off for 15-25 ms more."""
+DETAIL_BYTES = 200_000
+"""The most a detail board's PNG should take (the boards' limit). The band encoder gives a detail board ~25 % more
+bytes than the 128-colour octree at zlib level 6 it replaced (the benchmark's boards: median 95-100 KB, the largest
+~183 KB, German five-player Expeditions boards); one it makes larger is compressed again at zlib level 6, which
+takes a fifth off for 20-35 ms more."""
 
 
 def encode_detail(image: Image.Image) -> bytes:
     """A detail board's PNG (full size, asked for now and then): in the boards' palette and compressed by the same
     encoder as a public board, but every band afresh and none kept, so a detail board's ~2,000 rows never push the
     public boards' bands out of the encoder's cache (a detail board seldom repeats another's rows anyway). A board
-    that comes out too large is compressed again at zlib level 6 (`DETAIL_RECOMPRESSED_FROM`)."""
+    that comes out too large is compressed again at zlib level 6 (`DETAIL_BYTES`)."""
     indexed = board_indexed(image)
     encoded = png.encode(indexed, BOARD_COMPRESSION, reuse=False)
-    if len(encoded) < DETAIL_RECOMPRESSED_FROM:
+    if len(encoded) <= DETAIL_BYTES:
         return encoded
     buffer = io.BytesIO()
     indexed.save(buffer, format="PNG", compress_level=6)

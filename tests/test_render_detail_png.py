@@ -50,7 +50,7 @@ def test_a_detail_board_is_a_png_in_the_palette_that_looks_as_drawn(game_key: st
         assert (drawn.mode, board.mode) == ("RGB", "P")
         assert board.tobytes() == kit.board_indexed(drawn).tobytes()
         png = render_detail(game_key, view)
-        assert len(png) <= 200_000
+        assert len(png) <= encoding.DETAIL_BYTES == 200_000
         with Image.open(io.BytesIO(png)) as check:
             check.verify()
         decoded = Image.open(io.BytesIO(png))
@@ -87,12 +87,12 @@ def test_detail_boards_between_public_boards_with_warm_caches_are_the_boards_dra
 
 def test_a_detail_board_too_large_for_the_band_encoder_is_compressed_again_harder(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    """A detail board from `DETAIL_RECOMPRESSED_FROM` bytes is compressed again at zlib level 6: fewer bytes, the
-    same pixels in the same palette (every board counts as too large here)."""
+    """A detail board the band encoder makes larger than `DETAIL_BYTES` is compressed again at zlib level 6: fewer
+    bytes, the same pixels in the same palette (every board counts as too large here)."""
     game = find_game("expeditions")
     view = game.view(random_game("expeditions", "standard", NAMES[:5], 8)[-1], None)
     banded = render_detail("expeditions", view)
-    monkeypatch.setattr(encoding, "DETAIL_RECOMPRESSED_FROM", 0)
+    monkeypatch.setattr(encoding, "DETAIL_BYTES", 0)
     harder = render_detail("expeditions", view)
     assert len(harder) < 0.9 * len(banded)
     first, second = (Image.open(io.BytesIO(data)) for data in (banded, harder))

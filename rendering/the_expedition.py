@@ -143,12 +143,13 @@ def style_of(view: View, pid: str | None) -> PlayerStyle | None:
 
 
 @lru_cache(maxsize=64)
-def tile_face(name: str, kind: str, points: int, rule: str, language: str = "en") -> kit.Face:
-    """A location tile without pieces: the same location looks the same in every image (built once)."""
+def tile_face(name: str, kind: str, points: int, rule: str, language: str = "en", in_palette: bool = False) -> kit.Face:
+    """A location tile without pieces: the same location looks the same in every image (built once). For a board
+    drawn in the palette it is kept mapped to it, and only so (a quarter of the RGB tile's 470 KB)."""
     image = Image.new("RGB", (TILE_W, TILE_H), PANEL_LIGHT)
     with kit.building(image) as drawn:
         _draw_tile(kit.Draw(image), name, kind, points, rule, language)
-    return kit.Face(image, drawn)
+    return kit.Face(kit.board_indexed(image) if in_palette else image, drawn)
 
 
 def _draw_tile(draw: kit.Draw, name: str, kind: str, points: int, rule: str, language: str) -> None:
@@ -208,7 +209,7 @@ def _draw_grid(image: Image.Image, draw: ImageDraw.ImageDraw, view: View, top: i
         x0, y0, x1, y1 = _tile_box(cell, top)
         location = entry["location"]
         kit.paste(image, tile_face(location["name"], location["kind"], location["points"], location["rule"],
-                                   lang(view)), (x0, y0))
+                                   lang(view), image.mode == "P"), (x0, y0))
         if cell in free:
             draw.text((x1 - 16, y1 - 16), translate("expedition.board.free", lang(view)), font=font(28, "bold"),
                       fill=GOOD_TEXT,

@@ -6,6 +6,7 @@ service and someone exports a 2,000-move game and asks for /stats of an 800-game
     python benchmarks/bench_loop_lag.py --only records     # the second part only
     python benchmarks/bench_loop_lag.py --only records --no-freeze   # without the bot's gc.freeze() after its
                                                                      # start (bot/app.py setup_hook)
+    python benchmarks/bench_loop_lag.py --only records --stalls      # and where the loop was whenever it stalled
 
 A ticker sleeps 5 ms at a time on the loop and records how late it wakes: that lateness is what every other
 channel's button press waits on. Targets: at most 25 ms of lag while 50 channels render (issue 9), and while they
@@ -33,7 +34,10 @@ import random
 import statistics
 import sys
 import tempfile
+import threading
 import time
+import traceback
+from collections import Counter
 from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -124,6 +128,63 @@ def collections() -> Iterator[list[tuple[float, float]]]:
         yield spans
     finally:
         gc.callbacks.remove(watch)
+
+
+class StallWatch:
+    """Where the loop was whenever it stalled: a heartbeat on the loop every millisecond, and a thread that, while
+    the heartbeat is more than `threshold` late, samples the loop thread's stack every `every` seconds. One stall is
+    the samples of one late heartbeat; `report` prints the longest ones with their most sampled stack (the loop's
+    own work shows as the code it ran; waiting for a core or the interpreter lock shows as the selector's poll or
+    whatever line the loop was on when it lost the lock)."""
+
+    def __init__(self, threshold: float = 0.010, every: float = 0.002) -> None:
+        self.threshold, self.every = threshold, every
+        self.beat = time.perf_counter()
+        self.loop_thread = 0
+        self.stalls: list[tuple[float, Counter[tuple[str, ...]]]] = []
+        self.running = False
+
+    def start(self, loop: asyncio.AbstractEventLoop) -> None:
+        self.loop_thread, self.running = threading.get_ident(), True
+
+        def heartbeat() -> None:
+            self.beat = time.perf_counter()
+            if self.running:
+                loop.call_later(0.001, heartbeat)
+
+        heartbeat()
+        threading.Thread(target=self._watch, daemon=True).start()
+
+    def stop(self) -> None:
+        self.running = False
+
+    def _watch(self) -> None:
+        current: Counter[tuple[str, ...]] | None = None
+        began = 0.0
+        while self.running:
+            time.sleep(self.every)
+            late = time.perf_counter() - self.beat
+            if late <= self.threshold:
+                if current is not None:
+                    self.stalls.append(((time.perf_counter() - began) * 1000, current))
+                    current = None
+                continue
+            frame = sys._current_frames().get(self.loop_thread)
+            if frame is None:
+                continue
+            if current is None:
+                current, began = Counter(), self.beat
+            current[tuple(f"{Path(f.filename).name}:{f.lineno} {f.name}"
+                          for f in reversed(traceback.extract_stack(frame)[-14:]))] += 1
+
+    def report(self, longest: int = 8) -> None:
+        print(f"stalls: {len(self.stalls)} heartbeats more than {self.threshold * 1000:.0f} ms late; the longest, "
+              "with the stack sampled most often in each (innermost first):")
+        for span, samples in sorted(self.stalls, key=lambda stall: -stall[0])[:longest]:
+            stack, count = samples.most_common(1)[0]
+            print(f"  {span:6.1f} ms ({count} of {sum(samples.values())} samples)")
+            for line in stack[:10]:
+                print(f"      {line}")
 
 
 async def lag_while(work: Callable[[], Awaitable[object]]) -> Lag:
@@ -331,11 +392,17 @@ async def records_part(args: argparse.Namespace) -> None:
             print(f"  {label:<46} {statistics.median(wall for wall, _ in spent):7.1f} ms, "
                   f"loop CPU {statistics.median(cpu for _, cpu in spent):7.1f} ms", flush=True)
         print(f"{args.channels} channels play Monster Expedition through the service (move, then board drawn)")
+        watch = StallWatch() if args.stalls else None
+        if watch is not None:  # from here on: the stalls of the lag lines below
+            watch.start(asyncio.get_running_loop())
         for label, work in (("play only", None), ("play + export & /stats off the loop", off_loop),
                             ("play + export & /stats on the loop (before)", on_loop)):
             report(label, [await lag_while(await play_while(work)) for _ in range(args.rounds)])
         print("target: max lag <= 25 ms with export and /stats off the loop")
         print(f"machine: {machine()}")
+        if watch is not None:
+            watch.stop()
+            watch.report()
         service.render_pool.close()
         workers.close()
         await store.close()
@@ -355,6 +422,9 @@ async def main() -> None:
     parser.add_argument("--no-freeze", dest="freeze", action="store_false",
                         help="records part: no gc.freeze() once the data is built (the bot freezes what its start "
                              "built: collections walk only newer objects)")
+    parser.add_argument("--stalls", action="store_true",
+                        help="records part: sample the loop's stack whenever it is 10 ms late, and print the longest "
+                             "stalls with where the loop was (the sampling thread itself adds a little lag)")
     args = parser.parse_args()
     print(f"machine: {machine()}")
     if args.only != "boards":

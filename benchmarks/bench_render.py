@@ -4,6 +4,7 @@ measured side by side in this run.
     python benchmarks/bench_render.py                  # print figures
     python benchmarks/bench_render.py --write DIR      # also save the README pictures (and each at phone size)
     python benchmarks/bench_render.py --language de    # the same matches with German boards
+    python benchmarks/bench_render.py --detail         # the detail boards of the same positions instead
 
 Each game and mode is played with legal moves from a fixed seed of its own (`--seed`, the next for the next match:
 two modes played from one seed can be the same match, whose boards the other's would find in the caches); the
@@ -23,6 +24,10 @@ in this thread's CPU time, which a shared machine's other processes do not infla
 The render compresses with rendering/png.py: bands of rows reused from recent boards, the rest deflated by ISA-L
 (python-isal) to the size zlib's level 3 gives; its own bare cost (every band compressed afresh, nothing drawn) is
 printed beside the floor, so the two can be told apart.
+
+With --detail, the detail boards (rendering.render_detail: full size, on demand) of the same positions, against the
+same kind of floor (the finished detail board mapped to the boards' palette, untimed, then compressed by Pillow with
+zlib level 3), one board of each match in turn from empty caches as above, and each one's PNG size.
 
 Targets (issues 9 and 25): every board <= 1.3x the bare compression of its palette image; PNG <= 200 KB.
 """
@@ -74,6 +79,9 @@ class Case:
     renders: list[list[float]] = field(default_factory=list)
     floors: list[list[float]] = field(default_factory=list)
     sizes: list[int] = field(default_factory=list)
+    details: list[list[float]] = field(default_factory=list)
+    detail_floors: list[list[float]] = field(default_factory=list)
+    detail_sizes: list[int] = field(default_factory=list)
 
     @property
     def name(self) -> str:
@@ -187,6 +195,63 @@ def one_pass(all_cases: list[Case], clock: Callable[[], float] = CLOCK) -> None:
         case.renders[-1] = [render_ms + share for render_ms in case.renders[-1]]
 
 
+def detail_pass(all_cases: list[Case], clock: Callable[[], float] = CLOCK) -> None:
+    """Every position's detail board once, one of each match in turn, from empty caches (a fresh worker's start);
+    each render (view -> PNG bytes) then the floor of the same finished board, side by side."""
+    clear_caches()
+    worker_start(DATA)
+    for case in all_cases:
+        case.details.append([])
+        case.detail_floors.append([])
+    for index in range(MIDDLE + END):
+        for case in all_cases:
+            view = pickle.loads(pickle.dumps(case.views[index]))
+            started = clock()
+            board = render_detail(case.game.key, view)
+            render_ms = (clock() - started) * 1000
+            indexed = kit.board_indexed(case.module.detail_image(drawable_view(view)))  # (mapping not timed)
+            started = clock()
+            kit.compress_board(indexed)
+            case.detail_floors[-1].append((clock() - started) * 1000)
+            case.details[-1].append(render_ms)
+            if len(case.detail_sizes) <= index:
+                case.detail_sizes.append(len(board))
+
+
+def summarise(all_cases: list[Case], detail: bool, quiet: bool, wall: bool) -> None:
+    """Per board (unless `quiet`) and per match the median render, floor, ratio and size; then over all boards."""
+    ratios: list[float] = []
+    sizes: list[int] = []
+    renders: list[float] = []
+    worst: tuple[float, str] = (0.0, "")
+    print(f"{'match':<34} {'board':<6} {'render':>8} {'floor':>8} {'ratio':>6} {'KB':>6}")
+    for case in all_cases:
+        passes, floors = (case.details, case.detail_floors) if detail else (case.renders, case.floors)
+        case_sizes = case.detail_sizes if detail else case.sizes
+        case_ratios = []
+        for index, label in enumerate(case.labels):
+            render_ms = statistics.median(p[index] for p in passes)
+            floor_ms = statistics.median(p[index] for p in floors)
+            ratio = render_ms / floor_ms
+            case_ratios.append(ratio)
+            renders.append(render_ms)
+            sizes.append(case_sizes[index])
+            worst = max(worst, (ratio, f"{case.name} {label}"))
+            if not quiet:
+                flag = "  over" if ratio > TARGET else ""
+                print(f"{case.name:<34} {label:<6} {render_ms:6.1f}ms {floor_ms:6.1f}ms {ratio:5.2f}x "
+                      f"{case_sizes[index] / 1024:6.1f}{flag}")
+        ratios += case_ratios
+        print(f"{case.name:<34} median {statistics.median(case_ratios):.2f}x, worst {max(case_ratios):.2f}x")
+    over = sum(1 for r in ratios if r > TARGET)
+    kind = "detail boards: " if detail else ""
+    print(f"{kind}{'wall-clock' if wall else 'CPU'} time; render / encode floor over {len(ratios)} boards:"
+          f" median {statistics.median(ratios):.2f}x, "
+          f"worst {worst[0]:.2f}x ({worst[1]}), {over} over {TARGET}x; render median {statistics.median(renders):.1f}"
+          f" ms, max {max(renders):.1f} ms; PNG median {statistics.median(sizes) / 1024:.1f} KB, "
+          f"max {max(sizes) / 1024:.1f} KB (target <= 200 KB)")
+
+
 SHOWCASE = {"monster-expedition": lambda view: bool(view["tray"]["rolled"] or view["tray"]["banked"]),
             "expeditions": lambda view: bool(view.get("reachable"))}
 """What the README's picture of a game should show when the match's boards have it: dice on the table, the
@@ -211,53 +276,14 @@ def write_pictures(all_cases: list[Case], folder: Path) -> None:
         (folder / f"{case.game.key}-phone.png").write_bytes(kit.encode_png(phone, optimize=True))
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--write", type=Path, default=None, help="folder for the README pictures")
-    parser.add_argument("--passes", type=int, default=9, help="passes over every board (medians are taken)")
-    parser.add_argument("--seed", type=int, default=7)
-    parser.add_argument("--quiet", action="store_true", help="only the summary per match and overall")
-    parser.add_argument("--wall", action="store_true", help="time in wall-clock time instead of CPU time")
-    parser.add_argument("--language", default="en", help="the boards' language (view['language']): en, de")
-    args = parser.parse_args()
-    clock = time.perf_counter if args.wall else CLOCK
-    worker_start(DATA)  # as a render worker starts: fonts loaded, the characters they draw read
-    all_cases = cases(args.seed, args.language)
-    for _ in range(args.passes):
+def public_figures(all_cases: list[Case], passes: int, quiet: bool, clock: Callable[[], float]) -> None:
+    """The public boards' passes and figures (the benchmark's default)."""
+    for _ in range(passes):
         one_pass(all_cases, clock)
-    ratios: list[float] = []
-    sizes: list[int] = []
-    worst: tuple[float, str] = (0.0, "")
-    print(f"{'match':<34} {'board':<6} {'render':>8} {'floor':>8} {'ratio':>6} {'KB':>6}")
-    for case in all_cases:
-        case_ratios = []
-        for index, label in enumerate(case.labels):
-            render_ms = statistics.median(p[index] for p in case.renders)
-            floor_ms = statistics.median(p[index] for p in case.floors)
-            ratio = render_ms / floor_ms
-            case_ratios.append(ratio)
-            sizes.append(case.sizes[index])
-            worst = max(worst, (ratio, f"{case.name} {label}"))
-            if not args.quiet:
-                flag = "  over" if ratio > TARGET else ""
-                print(f"{case.name:<34} {label:<6} {render_ms:6.1f}ms {floor_ms:6.1f}ms {ratio:5.2f}x "
-                      f"{case.sizes[index] / 1024:6.1f}{flag}")
-        ratios += case_ratios
-        print(f"{case.name:<34} median {statistics.median(case_ratios):.2f}x, worst {max(case_ratios):.2f}x")
-    over = sum(1 for r in ratios if r > TARGET)
-    print(f"{'wall-clock' if args.wall else 'CPU'} time; render / encode floor over {len(ratios)} boards:"
-          f" median {statistics.median(ratios):.2f}x, "
-          f"worst {worst[0]:.2f}x ({worst[1]}), {over} over {TARGET}x; PNG max {max(sizes) / 1024:.1f} KB "
-          f"(target <= 200 KB)")
-    detail = []
-    for case in all_cases:
-        for view in (case.views[0], case.views[-1]):
-            started = time.perf_counter()
-            render_detail(case.game.key, view)
-            detail.append((time.perf_counter() - started) * 1000)
+    summarise(all_cases, False, quiet, clock is not CLOCK)
+    drawings, floors, octrees, bares = (statistics.median(column) for column in zip(*ENCODES, strict=True))
     renders = [statistics.median(p[index] for p in case.renders) for case in all_cases
                for index in range(len(case.labels))]
-    drawings, floors, octrees, bares = (statistics.median(column) for column in zip(*ENCODES, strict=True))
     print(f"medians: render (view -> PNG) {statistics.median(renders):.1f} ms; the floor (Pillow, zlib level "
           f"{kit.BOARD_COMPRESSION}) {floors:.2f} ms; the render's own encoder with no band reused "
           f"({png.compressor_name()}) {bares:.2f} ms = {bares / floors:.2f}x the floor; the same board drawn again "
@@ -265,8 +291,28 @@ def main() -> None:
           f"{octrees:.2f} ms = {octrees / floors:.1f}x the floor")
     print(f"the worker's upkeep every {TRIM_EVERY} boards (garbage collection, memory handed back), shared out: "
           f"{statistics.median(UPKEEPS):.3f} ms a board (included in each render above)")
-    print(f"detail boards (full size, on demand): median {statistics.median(detail):.1f} ms, "
-          f"max {max(detail):.1f} ms")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--write", type=Path, default=None, help="folder for the README pictures")
+    parser.add_argument("--passes", type=int, default=9, help="passes over every board (medians are taken)")
+    parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--quiet", action="store_true", help="only the summary per match and overall")
+    parser.add_argument("--wall", action="store_true", help="time in wall-clock time instead of CPU time")
+    parser.add_argument("--detail", action="store_true",
+                        help="the detail boards of the same positions instead of the public boards")
+    parser.add_argument("--language", default="en", help="the boards' language (view['language']): en, de")
+    args = parser.parse_args()
+    clock = time.perf_counter if args.wall else CLOCK
+    worker_start(DATA)  # as a render worker starts: fonts loaded, the characters they draw read
+    all_cases = cases(args.seed, args.language)
+    if args.detail:
+        for _ in range(args.passes):
+            detail_pass(all_cases, clock)
+        summarise(all_cases, True, args.quiet, args.wall)
+    else:
+        public_figures(all_cases, args.passes, args.quiet, clock)
     if args.write is not None:
         write_pictures(all_cases, args.write)
 

@@ -38,6 +38,7 @@ from bot.core.bots import action_key
 from bot.core.datafiles import data_root
 from bot.core.replay import replay
 from bot.core.seats import bot_level, is_bot, taken_over_name
+from bot.games import boards
 from bot.i18n import LANGUAGES, Localized, Text, in_language, language_of, load_catalogues, translate, translate_plural
 from bot.settings import server_settings
 from bot.store import ChannelBusy, EventRecord, MatchRecord, Store, results_of
@@ -202,7 +203,7 @@ class GameService:
         self.store = store
         self._renderer = renderer
         # Boards are drawn in worker processes (a thread would take the interpreter lock from the event loop).
-        self.render_pool = pool or (RenderPool.shared(data_root()) if renderer is render_board
+        self.render_pool = pool or (RenderPool.shared(data_root(), prepare=boards.warm_up) if renderer is render_board
                                     else RenderPool(renderer=renderer))
         # One channel's transaction (lock, load, record, reload, commit at a version): bot/table.py.
         self.tables = Tables(store)
@@ -652,17 +653,17 @@ class GameService:
         outcome = game.outcome(state)
         if headline is None:
             headline = await self.turn_story(match)
-        view = {**game.view(shown_state(match, state), None), "language": language}
-        newest = latest_move(headline)
-        if newest:  # the image's caption is the message's story (its newest move), never a move told otherwise
-            view = {**view, "last_move": newest}
+        # The image's caption is the message's story (its newest move), never a move told otherwise. The view and
+        # the board in words are made where the board is drawn (a render worker), not on the event loop.
+        image: bytes | None = None
+        described = ""
         try:
-            image: bytes | None = await self.render_pool.render(game.key, view,
-                                                                footer=self._footer(match, outcome))
+            image, described = await self.render_pool.render_made(
+                game.key, boards.public_view, game.key, shown_state(match, state), language, latest_move(headline),
+                footer=self._footer(match, outcome))
         except Exception:
             # The move is already committed: announce it in words rather than lose the announcement.
             log.exception("Rendering the %s board of match %s failed", game.key, match.id)
-            image = None
         buttons: list[BoardButton] = []
         mentions: list[int] = []
         menu: BoardMenu | None = None
@@ -693,22 +694,15 @@ class GameService:
         else:
             turn = str(in_language(outcome.summary, language)) if outcome else translate("table.over", language)
         to_move = tuple(record.name for user_id in mentions for record in match.seats if record.user_id == user_id)
-        alt = self._alt_text(game, view, headline, turn, language)
+        alt = self._alt_text(game, described, headline, turn, language)
         return Board(match, headline, turn, image, buttons, mentions, outcome, menu, alt, to_move)
 
     @staticmethod
-    def _alt_text(game: Game, view: JSON, headline: str, turn: str, language: str = "en") -> str:
-        """The board in words, for screen readers and for anyone whose image did not load (Discord's alt text)."""
-        describe = getattr(rendering, "alt_text", None)
-        text = ""
-        if describe is not None:
-            try:
-                text = describe(game.key, view)
-            except Exception:  # a missing description must never cost the board
-                log.exception("Describing the %s board failed", game.key)
-        if not text:
-            text = " ".join(part for part in (translate("table.alt_text", language, title=game.title), headline, turn)
-                            if part)
+    def _alt_text(game: Game, described: str, headline: str, turn: str, language: str = "en") -> str:
+        """The board in words, for screen readers and for anyone whose image did not load (Discord's alt text): the
+        renderer's description, or the game, the story and the turn when it has none."""
+        text = described or " ".join(part for part in (translate("table.alt_text", language, title=game.title),
+                                                       headline, turn) if part)
         return text[:1000]
 
     @staticmethod

@@ -232,9 +232,9 @@ _IN_RGB: ContextVar[bool] = ContextVar("boards_in_rgb", default=False)
 
 @contextlib.contextmanager
 def drawn_in_rgb() -> Iterator[None]:
-    """Draw public boards and their layers in RGB inside the block, mapped to the palette only when encoded (as
-    before issue 25): the reference the tests compare the boards drawn in the palette against. Clear the caches
-    around it (`rendering.clear_caches`): cached layers keep the mode they were drawn in."""
+    """Draw boards (public and detail) and their layers in RGB inside the block, mapped to the palette only when
+    encoded (as before issue 25): the reference the tests compare the boards drawn in the palette against. Clear
+    the caches around it (`rendering.clear_caches`): cached layers keep the mode they were drawn in."""
     token = _IN_RGB.set(True)
     try:
         yield
@@ -244,8 +244,8 @@ def drawn_in_rgb() -> Iterator[None]:
 
 def in_palette(width: int) -> bool:
     """Whether a canvas `width` px wide is drawn straight in the boards' palette: a public board (PHONE_WIDTH
-    wide) is, so it needs no mapping when encoded; a detail board (full size, on demand) is drawn in RGB."""
-    return width == PHONE_WIDTH and not _IN_RGB.get()
+    wide) and a detail board (WIDTH, full size, on demand) are, so they need no mapping when encoded."""
+    return width in (PHONE_WIDTH, WIDTH) and not _IN_RGB.get()
 
 
 def _blank(size: tuple[int, int], colour: str, indexed: bool) -> Image.Image:

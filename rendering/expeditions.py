@@ -357,6 +357,11 @@ def draw_mat(draw: ImageDraw.ImageDraw, player: dict[str, Any], top: int, curren
 
 def render_detail(view: dict[str, Any]) -> bytes:
     """The full-size detail board for one view: header, map with names, side panel, then a mat per player."""
+    return kit.encode_detail(detail_image(view))
+
+
+def detail_image(view: dict[str, Any]) -> Image.Image:
+    """The detail board drawn, in the boards' palette (`render_detail` encodes it)."""
     players = view["players"]
     header = 150 + 44 * ((len(players) + 2) // 3)
     map_bottom = header + map_height()
@@ -377,8 +382,7 @@ def render_detail(view: dict[str, Any]) -> bytes:
     for index, player in enumerate(ranked):
         where = places.get(player["at"], player["at"])
         draw_mat(draw, player, map_bottom + index * MAT_HEIGHT, player["seat"] == current, where, lang)
-    # A 128-colour palette keeps every flat colour of the board, halves the encoding time and the file size.
-    return kit.encode_png(image.quantize(128, method=Image.Quantize.FASTOCTREE))
+    return image
 
 
 

@@ -50,6 +50,7 @@ from rendering.encoding import (
     board_palette,
     compress_board,
     encode_board,
+    encode_detail,
     encode_png,
     palette_index,
 )
@@ -262,6 +263,7 @@ __all__ = [
     "drawn_in_rgb",
     "ellipsize",
     "encode_board",
+    "encode_detail",
     "encode_png",
     "facts_line",
     "finish",

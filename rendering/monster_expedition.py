@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import io
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -488,6 +487,11 @@ def _headline(view: dict[str, Any]) -> str:
 
 def render_detail(view: dict[str, Any]) -> bytes:
     """The full-size detail board as a PNG, 1280 px wide, from the public view: every card, camp and monster."""
+    return kit.encode_detail(detail_image(view))
+
+
+def detail_image(view: dict[str, Any]) -> Image.Image:
+    """The detail board drawn, in the boards' palette (`render_detail` encodes it)."""
     view = localized(view)
     lang = language(view)
     players = view["players"]
@@ -523,17 +527,7 @@ def render_detail(view: dict[str, Any]) -> bytes:
         if not standard:
             score_text = counted("cage", int(player["cages"]), lang)
         y = _draw_player(draw, y, player, standard and player["seat"] == active, score_text, standard, lang)
-    return _encode(image.crop((0, 0, kit.WIDTH, min(height, y + 8))))
-
-
-def _encode(image: Image.Image) -> bytes:
-    """A 128-colour palette PNG. The board is flat colours plus anti-aliased text, so a fast octree palette looks
-    the same and both quantising and compressing it take about half the time of a full-colour PNG (a third of
-    the bytes, too), which matters when every dice roll posts a fresh board."""
-    palette = image.quantize(colors=128, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
-    buffer = io.BytesIO()
-    palette.save(buffer, format="PNG", compress_level=6)
-    return buffer.getvalue()
+    return image.crop((0, 0, kit.WIDTH, min(height, y + 8)))
 
 
 # --- the public board: 800 x 640 for every mode and player count, read on a phone -----------------------------

@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import gc
 import importlib
+import logging
 import multiprocessing
 import os
 import threading
@@ -20,13 +21,18 @@ from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeVar
 
 import rendering
 from rendering import bands, glyphs, lifeline, memory, vocabulary
 
 View = dict[str, Any]
+log = logging.getLogger(__name__)
+T = TypeVar("T")
+
 Renderer = Callable[[str, View], bytes]
+ViewMaker = Callable[..., View]
+"""Makes a board's view from what is picklable to send (a module-level function: a worker imports it by name)."""
 
 
 WORKER_NICENESS = 10
@@ -36,7 +42,7 @@ bare process's lag at the same moment on a busy 2-core machine; niced, no more t
 benchmarks/bench_loop_lag.py). An idle core still draws boards at full speed."""
 
 
-def worker_start(data_root: str | None = None) -> None:
+def worker_start(data_root: str | None = None, prepare: Callable[[], None] | None = None) -> None:
     """A worker's start: import every game's renderer (and draw the pieces it offers to draw ahead: `warm_up`),
     load the fonts and rasterise the words boards write (with
     every card, monster and location name from the games' data folder `data_root`), so no board pays for them, and
@@ -54,6 +60,8 @@ def worker_start(data_root: str | None = None) -> None:
     memory.warm_up()
     glyphs.drawable_view({})  # reads which characters the fonts can draw
     vocabulary.warm_up(Path(data_root) if data_root else None)
+    if prepare is not None:  # what the pool's owner has the workers load too (the games that make views here)
+        prepare()
     gc.collect()
     gc.freeze()  # the fonts and the warmed words stay: the collector need not look at them again
     gc.disable()  # (collected between boards instead: see `upkeep`)
@@ -92,6 +100,24 @@ def _draw(game_key: str, view: View, detail: bool, footer: str | None) -> bytes:
     return bands.add_footer(image, footer) if footer else image
 
 
+def _draw_made(game_key: str, make: ViewMaker, arguments: tuple[Any, ...], footer: str | None,
+               custom: Renderer | None = None) -> tuple[bytes, str]:
+    """One board whose view `make(*arguments)` makes here, with the board in words (its alt text; "" when the
+    renderer cannot say it, and the caller words it otherwise)."""
+    view = make(*arguments)
+    if custom is None:
+        image = _draw(game_key, view, False, footer)
+    else:
+        image = custom(game_key, view)
+        image = bands.add_footer(image, footer) if footer else image
+    try:
+        described = rendering.alt_text(game_key, view)
+    except Exception:  # a missing description must never cost the board
+        log.exception("Describing the %s board failed", game_key)
+        described = ""
+    return image, described
+
+
 def _draw_leaderboard(view: View) -> bytes:
     from rendering import leaderboard
 
@@ -109,12 +135,14 @@ class RenderPool:
     thread, since a spawned worker cannot import them."""
 
     def __init__(self, workers: int | None = None, *, limit: int | None = None,
-                 renderer: Renderer | None = None, data_root: str | os.PathLike[str] | None = None) -> None:
+                 renderer: Renderer | None = None, data_root: str | os.PathLike[str] | None = None,
+                 prepare: Callable[[], None] | None = None) -> None:
         # One core stays free for the event loop: a worker on every core would starve it as surely as a thread.
         self.workers = workers or max(1, min(4, (os.cpu_count() or 2) - 1))
         self._limit = limit or 2 * self.workers
         self._renderer = renderer
         self._data_root = str(data_root) if data_root is not None else None  # the workers warm its names
+        self._prepare = prepare  # (a module-level function every worker runs at its start: see `worker_start`)
         self._executor: ProcessPoolExecutor | None = None
         # One bound per event loop (a semaphore belongs to the loop it first waits on; tests run many loops).
         self._semaphores: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Semaphore] = (
@@ -124,11 +152,13 @@ class RenderPool:
     _shared: ClassVar[RenderPool | None] = None
 
     @classmethod
-    def shared(cls, data_root: str | os.PathLike[str] | None = None) -> RenderPool:
+    def shared(cls, data_root: str | os.PathLike[str] | None = None,
+               prepare: Callable[[], None] | None = None) -> RenderPool:
         """The process's one pool of game renderers: every service in the process shares its workers (the first
-        call's `data_root` is the games' data folder they warm the names of)."""
+        call's `data_root` is the games' data folder they warm the names of, its `prepare` what else they load at
+        their start)."""
         if cls._shared is None:
-            cls._shared = cls(data_root=data_root)
+            cls._shared = cls(data_root=data_root, prepare=prepare)
         return cls._shared
 
     def _pool(self) -> ProcessPoolExecutor:
@@ -136,7 +166,7 @@ class RenderPool:
             if self._executor is None:
                 context = multiprocessing.get_context("spawn")
                 self._executor = ProcessPoolExecutor(self.workers, mp_context=context, initializer=worker_start,
-                                                     initargs=(self._data_root,))
+                                                     initargs=(self._data_root, self._prepare))
             return self._executor
 
     async def start(self) -> None:
@@ -166,15 +196,31 @@ class RenderPool:
                 return await asyncio.to_thread(draw)
             if rendering.is_registered(game_key):
                 return await asyncio.to_thread(_draw, game_key, view, detail, footer)
-            pool = self._pool()
-            try:
-                return await loop.run_in_executor(pool, _draw, game_key, view, detail, footer)
-            except BrokenProcessPool:  # a worker died (killed, out of memory): start fresh workers, try once more
-                with self._lock:
-                    if self._executor is pool:
-                        self._executor = None
-                pool.shutdown(wait=False, cancel_futures=True)
-                return await loop.run_in_executor(self._pool(), _draw, game_key, view, detail, footer)
+            return await self._in_worker(_draw, game_key, view, detail, footer)
+
+    async def render_made(self, game_key: str, make: ViewMaker, *arguments: Any,
+                          footer: str | None = None) -> tuple[bytes, str]:
+        """The PNG of the public board whose view `make(*arguments)` makes, and that board in words (its alt text,
+        "" if the renderer cannot say it), both made where the board is drawn: the event loop pays only for sending
+        `arguments` (a game's view took ~0.6-1 ms of the loop's ~2.5 ms a move; issue 25's loop lag)."""
+        loop = asyncio.get_running_loop()
+        async with self._bound(loop):
+            if self._renderer is not None or rendering.is_registered(game_key):
+                return await asyncio.to_thread(_draw_made, game_key, make, arguments, footer, self._renderer)
+            return await self._in_worker(_draw_made, game_key, make, arguments, footer)
+
+    async def _in_worker(self, function: Callable[..., T], *arguments: Any) -> T:
+        """`function(*arguments)` in a worker; if a worker died (killed, out of memory), in fresh workers, once more."""
+        loop = asyncio.get_running_loop()
+        pool = self._pool()
+        try:
+            return await loop.run_in_executor(pool, function, *arguments)
+        except BrokenProcessPool:
+            with self._lock:
+                if self._executor is pool:
+                    self._executor = None
+            pool.shutdown(wait=False, cancel_futures=True)
+            return await loop.run_in_executor(self._pool(), function, *arguments)
 
     async def render_leaderboard(self, view: View) -> bytes:
         """The /leaderboard image (rendering/leaderboard.py), drawn in a worker like a board."""

@@ -25,7 +25,6 @@ from rendering.kit import (
     YELLOW,
     PlayerStyle,
     draw_token,
-    encode_png,
     font,
     header_band,
     player_style,
@@ -144,12 +143,13 @@ def style_of(view: View, pid: str | None) -> PlayerStyle | None:
 
 
 @lru_cache(maxsize=64)
-def tile_face(name: str, kind: str, points: int, rule: str, language: str = "en") -> kit.Face:
-    """A location tile without pieces: the same location looks the same in every image (built once)."""
+def tile_face(name: str, kind: str, points: int, rule: str, language: str = "en", in_palette: bool = False) -> kit.Face:
+    """A location tile without pieces: the same location looks the same in every image (built once). For a board
+    drawn in the palette it is kept mapped to it, and only so (a quarter of the RGB tile's 470 KB)."""
     image = Image.new("RGB", (TILE_W, TILE_H), PANEL_LIGHT)
     with kit.building(image) as drawn:
         _draw_tile(kit.Draw(image), name, kind, points, rule, language)
-    return kit.Face(image, drawn)
+    return kit.Face(kit.board_indexed(image) if in_palette else image, drawn)
 
 
 def _draw_tile(draw: kit.Draw, name: str, kind: str, points: int, rule: str, language: str) -> None:
@@ -209,7 +209,7 @@ def _draw_grid(image: Image.Image, draw: ImageDraw.ImageDraw, view: View, top: i
         x0, y0, x1, y1 = _tile_box(cell, top)
         location = entry["location"]
         kit.paste(image, tile_face(location["name"], location["kind"], location["points"], location["rule"],
-                                   lang(view)), (x0, y0))
+                                   lang(view), image.mode == "P"), (x0, y0))
         if cell in free:
             draw.text((x1 - 16, y1 - 16), translate("expedition.board.free", lang(view)), font=font(28, "bold"),
                       fill=GOOD_TEXT,
@@ -462,6 +462,11 @@ def _header_scores(draw: ImageDraw.ImageDraw, view: View) -> list[tuple[PlayerSt
 def render_detail(view: View) -> bytes:
     """The full-size detail board as PNG bytes: header (turn, last move, scores), the grid, explorers, the cards
     with their conditions, the log and the result."""
+    return kit.encode_detail(detail_image(view))
+
+
+def detail_image(view: View) -> Image.Image:
+    """The detail board drawn, in the boards' palette (`render_detail` encodes it)."""
     view = in_words(view)
     canvas, draw = kit.new_canvas(4000)
     over = view["phase"] == "over"
@@ -483,10 +488,7 @@ def render_detail(view: View) -> bytes:
     if view["mode"] in ("solo", "solo-hard"):
         top = _draw_automation_cards(draw, view, top)
     top = _draw_participants(draw, view, top)
-    # A 128-colour palette, as Expeditions' detail board: flat colours and anti-aliased text look the same, and the
-    # file stays under 200 KB with every card of a final board face up (full colour: up to 240 KB).
-    board = canvas.crop((0, 0, WIDTH, top + MARGIN))
-    return encode_png(board.quantize(128, method=Image.Quantize.FASTOCTREE))
+    return canvas.crop((0, 0, WIDTH, top + MARGIN))
 
 
 # --- the public board: 800 x 640 for every mode and player count, read on a phone -----------------------------

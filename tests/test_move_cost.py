@@ -21,18 +21,7 @@ async def test_a_press_commits_durably_once_decodes_once_and_reads_no_settings(t
         users = await open_table(discord_, "monster-expedition", 2, seed=21)
         engine = discord_.bot.service.store._engine  # type: ignore[attr-defined]
         statements: list[str] = []
-        execute, fetchall = engine.execute, engine.fetchall
-
-        async def counted_execute(sql: str, params: Any = ()) -> Any:
-            statements.append(sql)
-            return await execute(sql, params)
-
-        async def counted_fetchall(sql: str, params: Any = ()) -> Any:
-            statements.append(sql)
-            return await fetchall(sql, params)
-
-        monkeypatch.setattr(engine, "execute", counted_execute)
-        monkeypatch.setattr(engine, "fetchall", counted_fetchall)
+        await engine.trace(lambda sql: statements.append(sql.strip()))  # every statement SQLite runs
         decoded: list[int] = []
 
         class CountingJson:

@@ -11,6 +11,7 @@ a message id; `Outcome.summary` and `revealed` may be a bot.i18n.Text, worded wh
 
 from __future__ import annotations
 
+import pickle
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -21,6 +22,13 @@ from bot.core.rng import Rng
 from bot.i18n import LANGUAGES, Localized, Text, in_language, translate
 
 JSON = dict[str, Any]
+
+
+def copy_state(state: JSON) -> JSON:
+    """A deep copy of a JSON state, for an `apply` to change instead of its input: a pickle round trip, 3-5x faster
+    than copy.deepcopy (whose 0.1-0.4 ms a move was a tenth of the event loop's work a move; issue 25). Shared
+    references inside the state stay shared, as with deepcopy."""
+    return pickle.loads(pickle.dumps(state, pickle.HIGHEST_PROTOCOL))  # type: ignore[no-any-return]
 """A JSON-compatible mapping: states, actions, events and views are all of this shape."""
 
 Viewer = int | None

@@ -26,10 +26,10 @@ import os
 import re
 import sqlite3
 from abc import ABC, abstractmethod
-from collections.abc import AsyncIterator, Iterable, Iterator, Sequence
+from collections.abc import AsyncIterator, Callable, Iterable, Iterator, Sequence
 from contextlib import asynccontextmanager, contextmanager
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 from urllib.parse import urlsplit, urlunsplit
 
 import aiosqlite
@@ -146,6 +146,11 @@ class Result:
     lastrowid: int | None = None
 
 
+T = TypeVar("T")
+Statement = tuple[str, Sequence[Any]]
+"""One SQL statement and its parameters."""
+
+
 class Engine(ABC):
     """The interface the Store uses; one subclass per database."""
 
@@ -172,6 +177,19 @@ class Engine(ABC):
         `durable=False` (presentation only, such as which message shows the board): the commit does not wait for
         the disk, so a move pays for one flush, not two; a crash may lose it (never a move), and the next durable
         commit flushes it with its own."""
+
+    async def write_if(self, guard: Statement, then: Sequence[Statement]) -> list[Row] | None:
+        """One atomic write: the `guard` statement (an UPDATE ... RETURNING that matches only the expected row
+        version) and, only when it returns rows, the statements `then`; None when it returns none (nothing written).
+        Default: a transaction of single statements. SQLite overrides it with one trip to its thread (a move's
+        write took four: BEGIN, UPDATE, INSERT, COMMIT, each a hand-off the event loop pays for; issue 25)."""
+        async with self.transaction():
+            rows = await self.fetchall(*guard)
+            if not rows:
+                return None
+            for sql, params in then:
+                await self.execute(sql, params)
+            return rows
 
     async def lock_for_migration(self) -> None:
         """Inside a transaction: keep every other process from migrating at the same time (none needed by default)."""
@@ -269,11 +287,44 @@ class SqliteEngine(Engine):
             finally:
                 cursor.close()
 
+        return await self._in_thread(run)
+
+    async def write_if(self, guard: Statement, then: Sequence[Statement]) -> list[Row] | None:
+        """`Engine.write_if` in one trip to aiosqlite's thread: BEGIN, the guard, the rest and COMMIT there."""
+        if self._inside.get():  # inside a transaction already: its statements, one by one
+            return await super().write_if(guard, then)
+
+        def run(connection: sqlite3.Connection) -> list[Row] | None:
+            connection.execute("BEGIN IMMEDIATE").close()  # (busy: nothing begun; `_in_thread` tries again)
+            try:
+                cursor = connection.execute(guard[0], tuple(guard[1]))
+                rows = cursor.fetchall()
+                cursor.close()
+                if rows:
+                    for sql, params in then:
+                        connection.execute(sql, tuple(params)).close()
+                connection.execute("COMMIT").close()
+            except BaseException:
+                if connection.in_transaction:
+                    connection.execute("ROLLBACK").close()
+                raise
+            return rows or None
+
+        async with self._write_locked():
+            return await self._in_thread(run)
+
+    async def trace(self, callback: Callable[[str], object] | None) -> None:
+        """Have `callback` see every statement SQLite runs on this connection, as run (None: stop). Tests count a
+        move's work with it: it sees statements sent one by one and those sent together (`write_if`) alike."""
+        await self._db.set_trace_callback(callback)
+
+    async def _in_thread(self, run: Callable[[sqlite3.Connection], T]) -> T:
+        """`run(connection)` in aiosqlite's thread; while another process holds the file's lock, again, a while."""
         loop = asyncio.get_running_loop()
         give_up = loop.time() + self.deadline
         while True:
             try:
-                return await self._db._execute(run, self._db._conn)
+                return await self._db._execute(run, self._db._conn)  # type: ignore[no-any-return]
             except sqlite3.OperationalError as error:  # another process holds the file's lock: retry, a while
                 if not _sqlite_busy(error):
                     raise
@@ -297,13 +348,7 @@ class SqliteEngine(Engine):
         if self._inside.get():
             yield  # already inside: the outer transaction commits or rolls back
             return
-        try:
-            async with asyncio.timeout(None if _PATIENT.get() else self.deadline):
-                await self._write_lock.acquire()
-        except TimeoutError as error:
-            raise StoreUnavailable(f"{self.location}: this process's earlier writes held it for "
-                                   f"{self.deadline:g} s") from error
-        try:
+        async with self._write_locked():
             token = self._inside.set(True)
             try:
                 if not durable:  # under the write lock, so no other write commits without its flush
@@ -320,6 +365,18 @@ class SqliteEngine(Engine):
                 if not durable:
                     await self.execute("PRAGMA synchronous=FULL")
                 self._inside.reset(token)
+
+    @asynccontextmanager
+    async def _write_locked(self) -> AsyncIterator[None]:
+        """This process's one write at a time on the connection (its transactions must not interleave)."""
+        try:
+            async with asyncio.timeout(None if _PATIENT.get() else self.deadline):
+                await self._write_lock.acquire()
+        except TimeoutError as error:
+            raise StoreUnavailable(f"{self.location}: this process's earlier writes held it for "
+                                   f"{self.deadline:g} s") from error
+        try:
+            yield
         finally:
             self._write_lock.release()
 

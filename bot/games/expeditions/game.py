@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from typing import Any
 
@@ -18,6 +17,7 @@ from bot.core.protocol import (
     Outcome,
     QuickAction,
     Viewer,
+    copy_state,
     phone_label,
 )
 from bot.core.rng import Rng
@@ -108,7 +108,7 @@ class ExpeditionsGame(Game):
         legal = self.legal_actions(state, seat)
         if wanted not in legal:
             raise IllegalAction(self.explain_refusal(state, seat, wanted, legal))
-        new = json.loads(json.dumps(state))  # a deep copy, faster than copy.deepcopy for plain JSON
+        new = copy_state(state)
         engine = Engine(self.comp, new, rng)
         kind = wanted["type"]
         if kind == "refresh":

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 
 from bot.core.errors import GameOver, IllegalAction, MalformedAction, NotYourTurn
 from bot.core.names import closest, fold
-from bot.core.protocol import JSON, Applied
+from bot.core.protocol import JSON, Applied, copy_state
 from bot.core.rng import Rng
 from bot.games.monster_expedition.catalog import (
     REGION_DIE,
@@ -180,7 +179,7 @@ def apply(state: JSON, seat: int, action: Any, rng: Rng, cat: Catalog | None = N
     phases = _PHASES[kind]
     if state["phase"] not in phases:
         raise IllegalAction("monster.refuse.wrong_phase", doing=Text.of(_DOING[kind]), hint=_phase_hint(state))
-    new = copy.deepcopy(state)
+    new = copy_state(state)
     events: list[JSON] = []
     handler(new, action, rng, events, cat)
     new["last_events"] = events

@@ -6,7 +6,6 @@ Each cell's markers are kept oldest first, which is what a location that holds t
 
 from __future__ import annotations
 
-import copy
 import hashlib
 import json
 from collections.abc import Sequence
@@ -14,7 +13,7 @@ from typing import Any
 
 from bot.core.errors import GameOver, IllegalAction, MalformedAction, NotYourTurn
 from bot.core.names import closest, fold
-from bot.core.protocol import JSON
+from bot.core.protocol import JSON, copy_state
 from bot.core.rng import Rng
 from bot.games.the_expedition.catalog import Catalog, rule_words, side_words
 from bot.games.the_expedition.conditions import card_met
@@ -504,7 +503,7 @@ def apply_action(state: JSON, catalog: Catalog, seat: int, action: Any) -> tuple
         pid = current_pid(state)
         assert pid is not None  # (over: refused above)
         raise NotYourTurn("expedition.refuse.not_your_turn", name=participant(state, pid)["name"])
-    new_state = copy.deepcopy(state)
+    new_state = copy_state(state)
     pid = f"p{seat}"
     events: list[JSON] = []
     kind = action["type"]

@@ -1,0 +1,25 @@
+"""A game's public board view, made where the board is drawn.
+
+The render pool calls `public_view` in its worker process (rendering/pool.py `RenderPool.render_made`), so the event
+loop only sends the state: making a view took ~0.6-1 ms of the loop's ~2.5 ms a move, paid by every other channel of
+the shard (issue 25's loop lag). Importing this module registers the shipped games (the package does), which a
+freshly spawned worker needs to find them.
+"""
+
+from __future__ import annotations
+
+from bot.core import JSON, all_games, find_game
+
+
+def public_view(game_key: str, state: JSON, language: str, last_move: str | None = None) -> JSON:
+    """What everyone may see of `state` (no hands, cages or deck order), worded for a table in `language`, its
+    caption `last_move` when given (the message's story names the newest move; the board never tells it otherwise)."""
+    view = {**find_game(game_key).view(state, None), "language": language}
+    return {**view, "last_move": last_move} if last_move else view
+
+
+def warm_up() -> None:
+    """Load every game's data and words in a render worker at its start (`RenderPool(prepare=...)`), so that the
+    first board of each game does not."""
+    for game in all_games():
+        game.warm_up()

@@ -165,7 +165,6 @@ from rendering.typeset import (
     sentences_that_fit,
     text_width,
     warm_word,
-    whole_items,
     wrap,
 )
 
@@ -302,6 +301,5 @@ __all__ = [
     "token_sprite",
     "warm_up",
     "warm_word",
-    "whole_items",
     "wrap",
 ]

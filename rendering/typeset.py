@@ -371,16 +371,5 @@ def fitted(text: str, max_width: int, size: int, weight: str = "regular", min_si
     return ellipsize(MEASURE_DRAW, text, max_width, face), face
 
 
-def whole_items(items: Sequence[str], max_width: int, size: int, weight: str = "regular") -> str:
-    """As many whole items as fit, comma-separated, then "+N more": a list is shortened by dropping names, never by
-    cutting one."""
-    for count in range(len(items), -1, -1):
-        rest = len(items) - count
-        text = ", ".join(items[:count]) + (f" +{rest} more" if rest else "")
-        if measure(text, size, weight) <= max_width:
-            return text
-    return f"{len(items)} cards"
-
-
 MEASURE_DRAW = ImageDraw.Draw(Image.new("RGB", (1, 1)))
 """A drawing context for measuring text where no board is at hand (`ellipsize` and `wrap` take one)."""

@@ -346,7 +346,7 @@ class GameService:
         rng = Rng(match.seed, version)
         state = game.setup(mode.key, [s.name for s in match.seats], rng, options)
         title, shown_mode = game.title, mode_title(mode, match.language)
-        text = (translate("table.log.started_seed", match.language, title=title, mode=shown_mode, seed=str(match.seed))
+        text = (translate("table.log.started_seed", match.language, title=title, mode=shown_mode)
                 if match.seed_chosen else translate("table.log.started", match.language, title=title, mode=shown_mode))
         # The setup options (profiles included) go into the log so that a replay sets up exactly the same game.
         await self.tables.record(match, "started", user_id=user_id, action={"setup_options": options}, draws=rng.draws,
@@ -657,10 +657,11 @@ class GameService:
         # the board in words are made where the board is drawn (a render worker), not on the event loop.
         image: bytes | None = None
         described = ""
+        footer = self._footer(match, outcome)
         try:
             image, described = await self.render_pool.render_made(
                 game.key, boards.public_view, game.key, shown_state(match, state), language, latest_move(headline),
-                footer=self._footer(match, outcome))
+                footer=footer)
         except Exception:
             # The move is already committed: announce it in words rather than lose the announcement.
             log.exception("Rendering the %s board of match %s failed", game.key, match.id)
@@ -694,16 +695,20 @@ class GameService:
         else:
             turn = str(in_language(outcome.summary, language)) if outcome else translate("table.over", language)
         to_move = tuple(record.name for user_id in mentions for record in match.seats if record.user_id == user_id)
-        alt = self._alt_text(game, described, headline, turn, language)
+        alt = self._alt_text(game, described, headline, turn, language, footer)
         return Board(match, headline, turn, image, buttons, mentions, outcome, menu, alt, to_move)
 
     @staticmethod
-    def _alt_text(game: Game, described: str, headline: str, turn: str, language: str = "en") -> str:
+    def _alt_text(game: Game, described: str, headline: str, turn: str, language: str = "en",
+                  footer: str | None = None) -> str:
         """The board in words, for screen readers and for anyone whose image did not load (Discord's alt text): the
-        renderer's description, or the game, the story and the turn when it has none."""
+        renderer's description, or the game, the story and the turn when it has none; and the image's footer line,
+        which a long description must not push out of Discord's 1,024 characters."""
         text = described or " ".join(part for part in (translate("table.alt_text", language, title=game.title),
                                                        headline, turn) if part)
-        return text[:1000]
+        if not footer:
+            return text[:1000]
+        return f"{text[:1000 - len(footer) - 1]} {footer}"
 
     @staticmethod
     def _offers(game: Game, state: JSON, seat: int, from_menu: bool, language: str = "en") -> list[QuickAction]:

@@ -176,7 +176,7 @@ def lobby_text(match: MatchRecord, note: str | None = None, closes: datetime | N
                           low=mode.min_players, high=mode.max_players)
     lines = [count, mode.summary_in(language), translate("lobby.language", language, name=LANGUAGE_NAMES[language])]
     if match.seed_chosen:  # on every update of the lobby, not only the first: who joins later sees it too
-        lines.append(translate("lobby.seed_chosen", language, seed=str(match.seed)))
+        lines.append(translate("lobby.seed_chosen", language))
     if note:
         lines.append(note)
     timer = match.options.get("timer_hours")

@@ -20,14 +20,14 @@ async def test_lobby_to_finished_game_through_buttons(database: Path) -> None:
         replies = await discord_.command("game new", {"game": "test-nim", "seed": 3}, user=alice)
         assert "lobby is open" in (replies.ephemeral()[0].content or "")
         (reply,) = replies.public()
-        assert "Test Nim" in (reply.content or "") and "Seed 3 chosen" in (reply.content or "")
+        assert "Test Nim" in (reply.content or "") and "A seed was chosen" in (reply.content or "")
         assert reply.button_labels() == ["Join", "Leave", "Start"]
         lobby = discord_.last_public_message()
         await discord_.click(lobby, label="Join", user=bob)
         lines = discord_.last_public_message().content.split("\n")
         assert lines[:-1] == [  # the seed line stays for whoever reads it later
             "**Test Nim** — Standard (2-3 players)", "Take 1-3 stones; the last stone wins.", "Language: English",
-            "Seed 3 chosen: shuffles and dice are reproducible.", "Seated:",
+            "A seed was chosen: shuffles and dice are reproducible. Its number is shown when the game ends.", "Seated:",
             "1. Alice (host)", "2. Bob", "Join with the button or `/game join`; the host starts with Start or "
             "`/game start`."]
         assert re.fullmatch(r"The lobby closes <t:\d+:R> if nobody starts it\.", lines[-1])

@@ -37,13 +37,13 @@ def test_a_scripted_local_session(tmp_path: Path, capsys: pytest.CaptureFixture[
     boards = tmp_path / "boards"
     assert main(["local", "--script", str(script), "--boards", str(boards), "--db", str(tmp_path / "t.db")]) == 0
     out = capsys.readouterr().out
-    assert "--- posted:" in out and "The Expedition (Standard) started. Seed 5 was chosen" in out
+    assert "--- posted:" in out and "The Expedition (Standard) started with a chosen seed" in out
     assert "@Alice — Alice to place" in out or "@Bob — Bob to place" in out  # pings read as names
     assert "only carol sees" in out and "not playing" in out  # carol is not seated: a private refusal
     assert "direction must be one of: up, down, left, right" in out
     assert "/game has no subcommand 'nonsense'" in out
     assert "placed their explorer on" in out  # someone placed, so a newer board replaced the first one
-    assert out.count("started. Seed 5 was chosen") == 1  # an old board losing its buttons is not shown again
+    assert out.count("started with a chosen seed") == 1  # an old board losing its buttons is not shown again
     runs = [folder for folder in boards.iterdir() if folder.is_dir()]
     assert len(runs) == 1 and f"Board images: {runs[0]} (a new folder for each run)" in out
     images = sorted(runs[0].glob("*.png"))
@@ -160,7 +160,7 @@ def test_a_local_session_in_german(tmp_path: Path, capsys: pytest.CaptureFixture
     assert "Die Lobby schließt in 1 Tag, wenn niemand sie startet." in out and "<t:" not in out
     assert "Du sitzt am Tisch (2 am Tisch). Der Gastgeber startet das Spiel." in out
     assert "Nur der Gastgeber (Alice) kann das Spiel starten." in out
-    assert "The Expedition (Standard) hat begonnen. Für dieses Spiel wurde der Startwert 5 gewählt." in out
+    assert "The Expedition (Standard) hat mit einem gewählten Startwert begonnen;" in out
     assert "Meins zeigen" in out
     assert "/spiel neu — " in out and "/einstellungen sprache — Die Sprache, in der neue Tische spielen" in out
 

@@ -61,4 +61,4 @@ def test_known_options_and_values_with_a_colon_still_work(tmp_path: Path,
     play_script(tmp_path, ["/game new the-expedition seed:5 mode:solo"])
     out = shown(capsys)
     assert not any(line.startswith("(!)") for line in out)
-    assert any(line.startswith("The Expedition (Solo) started. Seed 5 was chosen") for line in out)
+    assert any(line.startswith("The Expedition (Solo) started with a chosen seed") for line in out)

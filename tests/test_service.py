@@ -106,7 +106,8 @@ async def test_a_whole_game_is_logged_and_scored(service: GameService) -> None:
     log = await service.log(CHANNEL, 50)
     # Numbered without gaps from the first entry with text (the "created" event has none), newest last.
     assert [line.split(". ", 1)[0] for line in log] == [str(n) for n in range(1, len(log) + 1)]
-    assert any("Seed 3 was chosen" in line for line in log)
+    assert any("started with a chosen seed" in line for line in log) and not any("3 was chosen" in line for line in log)
+    assert "Played with the chosen seed 3." in board.alt_text
     assert log[-1].endswith("took the last stone.")
     # the winner's profile was recorded in the same transaction
     winner = seats[board.outcome.winners[0]]

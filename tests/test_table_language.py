@@ -110,8 +110,9 @@ async def test_a_whole_german_table_reads_german_in_public_and_each_reader_in_pr
         started = await discord_.command("game start", user=alice)
         first = started.public()[-1]
         pile = (await discord_.bot.service.current(discord_.default_channel.id)).state["pile"]  # type: ignore[attr-defined]
-        assert first.content.split("\n") == ["Test Nim (Standard) hat begonnen. Für dieses Spiel wurde der "
-                                             "Startwert 4 gewählt.", f"<@{alice.id}> — Alice nimmt 1–3 Steine "
+        assert first.content.split("\n") == ["Test Nim (Standard) hat mit einem gewählten Startwert begonnen; "
+                                             "seine Zahl steht am Ende des Spiels auf dem Brett.",
+                                             f"<@{alice.id}> — Alice nimmt 1–3 Steine "
                                              f"({pile} übrig)."]
         players = {0: alice, 1: bob}
         turn = 0

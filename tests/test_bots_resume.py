@@ -237,3 +237,35 @@ async def test_no_board_is_posted_for_games_whose_board_version_was_never_kept(d
     async with DiscordHarness(create_bot(database), world=world) as again:
         await again.settle()
         assert {name: len(again.channel_messages(name)) for name in seen} == seen
+
+
+async def test_a_board_left_behind_that_another_process_delivers_meanwhile_is_not_posted_again(
+        database: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The computer players' turns were committed and their board is owed; a running process's scheduler delivers
+    it at the very moment a starting process is about to post it as a board left behind: one board, one ping."""
+    clock = FakeClock()
+    world = World()
+    async with DiscordHarness(create_bot(database, clock=clock, poll_seconds=None), world=world) as running:
+        alice, stopped = await _alice_moved_then_the_bots_are_due(running, "easy")
+        stopped = await autoplay.after_move(running.bot.service, stopped)  # (their poster stopped before posting)
+        boards_before = len(_boards(running))
+        clock.advance(1)  # the owed board's grace is over: the running process's next pass delivers it
+        async with DiscordHarness(create_bot(database, clock=clock, poll_seconds=None), world=world,
+                                  ready=False) as starting:
+            post = starting.bot.desk.post
+            passes = []
+
+            async def the_other_delivers_first(match_id: int, **options: Any) -> Any:
+                if not passes:
+                    passes.append(await running.bot.run_due_work())
+                return await post(match_id, **options)
+
+            monkeypatch.setattr(starting.bot.desk, "post", the_other_delivers_first)
+            starting.bot._handle_ready()
+            starting.bot.dispatch("ready")
+            await starting.settle()
+            assert passes == [1], "the running process delivered the owed board"
+            new_boards = _boards(starting)[boards_before:]
+            assert len(new_boards) == 1, "exactly one new board"
+            assert new_boards[0].notified == (alice.id,)
+            assert (await current_match(starting)).version == stopped.version

@@ -20,6 +20,7 @@ from bot.core import RuleError
 from bot.features import install
 from bot.features.community import Clock, utc_now
 from bot.features.scheduler import Scheduler
+from bot.features.stats import ResultsKeeper
 from bot.i18n import Text
 from bot.service import GameService
 from bot.store import Store
@@ -72,7 +73,10 @@ class ExpeditionBot(commands.Bot):
         self.service = install(GameService(store), clock=self.clock)
         self.service.warm_up()  # the games' data, the catalogues, the renderers: not on the first move's loop
         self.desk = BoardDesk(self, self.service)
-        self.scheduler = Scheduler(self.store, self.clock)  # issue 12: handlers come from cogs/community.py
+        # Issue 12: handlers come from cogs/community.py and cogs/delivery.py; the first pass is cogs/resume.py's.
+        self.scheduler = Scheduler(self.store, self.clock, poll_seconds=self.poll_seconds)
+        # Results a bot process of an older version left out (it finished games during a rolling upgrade).
+        self.scheduler.every_pass(ResultsKeeper(store).sweep)
         await self.service.render_pool.start()  # spawn and warm the render workers now, not on the first board
         await self.tree.set_translator(CommandTranslator())  # issue 21: German command names at every sync
         for module in pkgutil.iter_modules(cogs.__path__):
@@ -82,9 +86,8 @@ class ExpeditionBot(commands.Bot):
                 await self.load_extension(name)
         if self.sync_commands:
             await self.sync_command_tree(self.sync_guild)
-        if self.poll_seconds is not None:
-            self._scheduler_loop = asyncio.create_task(
-                self.scheduler.run_forever(self.poll_seconds, self.wait_until_ready), name="expedition-scheduler")
+        if self.poll_seconds is not None:  # its first pass once the bot is ready (cogs/resume.py), then polling
+            self._scheduler_loop = asyncio.create_task(self.scheduler.run_forever(), name="expedition-scheduler")
         if self.freeze_start_up:
             # What start-up built (discord.py's command tree and cogs, the games' rules and data, the catalogues)
             # lives as long as the process: set aside, a full garbage collection never walks it again. A full
@@ -95,7 +98,8 @@ class ExpeditionBot(commands.Bot):
             gc.freeze()
 
     async def run_due_work(self) -> int:
-        """One pass of the scheduler: send the reminders, apply the timers and expire the lobbies due now."""
+        """One pass of the scheduler: send the reminders, apply the timers and expire the lobbies due now (and fill
+        in the results an older bot process left out); returns how many items of due work it handled."""
         return await self.scheduler.run_once()
 
     async def sync_command_tree(self, guild_id: int | None = None, *, clear: bool = False) -> int:
@@ -155,9 +159,10 @@ def create_bot(database: str | os.PathLike[str], *, sync_guild: int | None = Non
 
     `database` is a SQLite file path or a `postgresql://` URL. With `shard_count` the bot is an AutoShardedBot
     running the shards `shard_ids` (all of them if omitted); processes sharing one PostgreSQL split the ids.
-    `clock` (a callable returning an aware UTC datetime) is the scheduler's time; the scheduler runs a pass every
-    `poll_seconds` (None: only when `await bot.run_due_work()` is called). With `freeze_start_up` (the `run`
-    command) what start-up built is set aside from the garbage collector (gc.freeze) once the bot is set up.
+    `clock` (a callable returning an aware UTC datetime) is the scheduler's time; the scheduler runs a pass as soon
+    as the bot is ready, then every `poll_seconds` (None: only when `await bot.run_due_work()` is called). With
+    `freeze_start_up` (the `run` command) what start-up built is set aside from the garbage collector (gc.freeze)
+    once the bot is set up.
     """
     timing: dict[str, Any] = {"clock": clock, "poll_seconds": poll_seconds, "freeze_start_up": freeze_start_up}
     if shard_count is None and shard_ids is None:

@@ -386,17 +386,19 @@ class BoardDesk:
         await self._run_watchers(match_id)
 
     async def post(self, match_id: int, *, interaction: discord.Interaction | None = None, ping: bool = True,
-                   note: str | None = None, claimed: tuple[Any, ...] = ()) -> discord.Message | None:
+                   note: str | None = None, claimed: tuple[Any, ...] = (),
+                   owed_only: bool = False) -> discord.Message | None:
         """Post a new board message for the match (the turn passed, or someone asked for the board); it delivers
         the boards the match owes (their pings included) and is None when Discord would not take it (they stay
-        owed). `claimed`: owed items the caller (the scheduler) already holds."""
+        owed). `claimed`: owed items the caller (the scheduler) already holds. `owed_only`: post only the boards
+        still owed (None when another poster delivered them first, or holds them)."""
         posted: list[discord.Message | None] = [None]
 
         async def work(desk: _MatchDesk) -> None:
             async with desk.lock:
                 desk.dirty = False  # the new board shows the latest state anyway
                 posted[0] = await self._post(match_id, interaction=interaction, ping=ping, note=note,
-                                             claimed=claimed)
+                                             claimed=claimed, owed_only=owed_only)
                 await self._drain(match_id, desk)
 
         await self._with_desk(match_id, work)
@@ -432,11 +434,14 @@ class BoardDesk:
         return clock() if clock is not None else datetime.now(UTC)
 
     async def _post(self, match_id: int, *, interaction: discord.Interaction | None = None, ping: bool = True,
-                    note: str | None = None, claimed: tuple[Any, ...] = ()) -> discord.Message | None:
+                    note: str | None = None, claimed: tuple[Any, ...] = (),
+                    owed_only: bool = False) -> discord.Message | None:
         now = self._now()
         owed = await outbox.take(self.service, match_id, now, claimed)
         if owed.held_elsewhere:  # another process (or the scheduler) is posting this very board right now
             log.info("The board of match %s is being posted elsewhere", match_id)
+            return None
+        if owed_only and not owed.items:  # delivered meanwhile, by another process or the scheduler
             return None
         match = await self.service.match(match_id)
         await self._strip(await self.service.board_message(match_id), match.channel_id)

@@ -6,8 +6,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import random
+import sqlite3
 from collections.abc import AsyncIterator, Iterator
 from concurrent.futures import ThreadPoolExecutor
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +22,9 @@ from bot.features import autoplay
 from bot.games.the_expedition import GAME
 from bot.games.the_expedition.policies import greedy_action
 from bot.offline import DiscordHarness, World
+from bot.store import is_postgres_url
 from bot.store.records import MatchRecord
+from tests.clock import FakeClock
 from tests.tables import current_match
 
 
@@ -33,6 +37,21 @@ def quick_bots(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
         autoplay.use_executor(pool)
         yield
         autoplay.use_executor(None)
+
+
+async def _raw_sql(database: Path | str, statement: str) -> None:
+    """A statement run on the database directly, below the Store."""
+    if is_postgres_url(database):
+        import asyncpg
+
+        connection = await asyncpg.connect(str(database))
+        try:
+            await connection.execute(statement)
+        finally:
+            await connection.close()
+        return
+    with sqlite3.connect(database) as raw:
+        raw.execute(statement)
 
 
 def _boards(discord_: DiscordHarness) -> list[object]:
@@ -164,3 +183,89 @@ async def test_a_final_board_never_posted_is_posted_once_after_a_restart(databas
     async with DiscordHarness(create_bot(database), world=world) as again:  # the final board is posted now
         await again.settle()
         assert len(_boards(again)) == boards_before + 1
+
+
+async def test_a_board_left_behind_and_owed_is_posted_once_by_the_start_up_and_the_first_pass(database: Path) -> None:
+    """The board left behind is owed too (the outbox), and its grace passed while the bot was down: two processes
+    start together, each posting boards left behind and then running the scheduler's first pass at once, which
+    delivers owed boards. One board, one ping."""
+    clock = FakeClock()
+    world = World()
+    async with DiscordHarness(create_bot(database, clock=clock, poll_seconds=None), world=world) as discord_:
+        alice, stopped = await _alice_moved_then_the_bots_are_due(discord_, "easy")
+        stopped = await autoplay.after_move(discord_.bot.service, stopped)
+        owed = [w for w in await discord_.bot.service.store.pending_work(stopped.id) if w.kind == "board"]
+        assert owed, "the bots' board is owed"
+        boards_before = len(_boards(discord_))
+    clock.advance(1)
+    async with DiscordHarness(create_bot(database, clock=clock), world=world, ready=False) as first, \
+            DiscordHarness(create_bot(database, clock=clock), world=world, ready=False) as second:
+        for harness in (first, second):
+            harness.bot._handle_ready()
+            harness.bot.dispatch("ready")
+        await asyncio.gather(first.settle(), second.settle())
+        assert first.bot.scheduler.passes == second.bot.scheduler.passes == 1
+        new_boards = _boards(first)[boards_before:]
+        assert len(new_boards) == 1, "exactly one new board"
+        assert new_boards[0].notified == (alice.id,)
+        assert [w for w in await first.bot.service.store.pending_work(stopped.id) if w.kind == "board"] == []
+
+
+async def test_no_board_is_posted_for_games_whose_board_version_was_never_kept(database: Path) -> None:
+    """A database from before migration 6 kept no board version: a board it shows may be behind or not, nobody can
+    tell, so a start posts nothing for it (no stale ping for a game long over, nor a board twice)."""
+    world = World()
+    async with DiscordHarness(create_bot(database), world=world) as discord_:
+        alice, stopped = await _alice_moved_then_the_bots_are_due(discord_, "easy")
+        service = discord_.bot.service
+        stopped = await autoplay.after_move(service, stopped)
+        await discord_.command("game new", {"game": "the-expedition", "seed": 3}, user=alice, channel="over")
+        await discord_.command("game add-bot", {"level": "easy"}, user=alice, channel="over")
+        await discord_.command("game start", user=alice, channel="over")
+        over = await service.current(discord_.channel("over").id)
+        while over.status == "active":  # finished, its final board never posted
+            over = await autoplay.after_move(service, over)
+            if over.status == "active":
+                seat = GAME.to_act(over.state)[0]
+                action = greedy_action(over.state, GAME.catalog, seat, random.Random(2))
+                over = (await service.commit(over, alice.id, action, over.version)).match
+        for match in (stopped, over):  # as the version before migration 6 left them; their boards already delivered
+            for work in await service.store.pending_work(match.id):
+                await service.store.finish_work(work.id, datetime.now(UTC))
+        await _raw_sql(database, "UPDATE matches SET board_version = NULL")
+        seen = {name: len(discord_.channel_messages(name)) for name in ("general", "over")}
+    async with DiscordHarness(create_bot(database), world=world) as again:
+        await again.settle()
+        assert {name: len(again.channel_messages(name)) for name in seen} == seen
+
+
+async def test_a_board_left_behind_that_another_process_delivers_meanwhile_is_not_posted_again(
+        database: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The computer players' turns were committed and their board is owed; a running process's scheduler delivers
+    it at the very moment a starting process is about to post it as a board left behind: one board, one ping."""
+    clock = FakeClock()
+    world = World()
+    async with DiscordHarness(create_bot(database, clock=clock, poll_seconds=None), world=world) as running:
+        alice, stopped = await _alice_moved_then_the_bots_are_due(running, "easy")
+        stopped = await autoplay.after_move(running.bot.service, stopped)  # (their poster stopped before posting)
+        boards_before = len(_boards(running))
+        clock.advance(1)  # the owed board's grace is over: the running process's next pass delivers it
+        async with DiscordHarness(create_bot(database, clock=clock, poll_seconds=None), world=world,
+                                  ready=False) as starting:
+            post = starting.bot.desk.post
+            passes = []
+
+            async def the_other_delivers_first(match_id: int, **options: Any) -> Any:
+                if not passes:
+                    passes.append(await running.bot.run_due_work())
+                return await post(match_id, **options)
+
+            monkeypatch.setattr(starting.bot.desk, "post", the_other_delivers_first)
+            starting.bot._handle_ready()
+            starting.bot.dispatch("ready")
+            await starting.settle()
+            assert passes == [1], "the running process delivered the owed board"
+            new_boards = _boards(starting)[boards_before:]
+            assert len(new_boards) == 1, "exactly one new board"
+            assert new_boards[0].notified == (alice.id,)
+            assert (await current_match(starting)).version == stopped.version

@@ -100,3 +100,22 @@ async def test_two_stores_claiming_at_once_take_each_item_once(database: Path | 
     finally:
         await first.close()
         await second.close()
+
+
+async def test_two_processes_claiming_a_matchs_owed_board_at_once_never_both_get_it(database: Path | str) -> None:
+    """The outbox's claim of a match's board (`claim_match_work`, whoever posts a new board of the match: the live
+    path, the scheduler, the start-up) is exclusive across processes: on PostgreSQL too, where two transactions
+    may read the same unclaimed row at once."""
+    first, second = await Store.open(database), await Store.open(database)
+    try:
+        match_id = await _new(first)
+        for round_ in range(20):
+            work_id = await first.schedule_work("board", NOW + round_, match_id=match_id, payload={"version": round_})
+            claims = await asyncio.gather(first.claim_match_work(match_id, "board", NOW, 120),
+                                          second.claim_match_work(match_id, "board", NOW, 120))
+            assert sorted(len(claim) for claim in claims) == [0, 1], f"round {round_}: {claims}"
+            assert [work.id for claim in claims for work in claim] == [work_id]
+            await first.finish_work(work_id, NOW)
+    finally:
+        await first.close()
+        await second.close()

@@ -156,3 +156,107 @@ async def test_the_upgrade_fills_in_the_results_of_every_finished_game_from_its_
     expedition = [row for row in mine if row[4] == "the-expedition"]
     assert (ada["the-expedition"].played, ada["the-expedition"].wins, ada["the-expedition"].best) == (
         2, sum(row[6] for row in expedition), max(row[7] for row in expedition))
+
+
+# ----------------------------------------------------------------------------------------------- results kept late
+# A bot process of a version before `match_results`, still running during a rolling upgrade, finishes games without
+# their result rows. The scheduler's passes fill them in (ResultsKeeper, a chore of every pass).
+
+
+async def test_a_game_finished_without_results_by_an_older_process_counts_in_stats_after_the_next_pass(
+        database: Path | str) -> None:
+    async with DiscordHarness(create_bot(database, poll_seconds=None)) as discord_:
+        alice, bob = await open_table(discord_, "test-nim", 2)
+        await finish_nim(discord_, [alice, bob])
+        counted = await _stats(discord_, [alice, bob])
+        assert "1 finished game" in counted[alice.id] and "1 finished game" in counted[bob.id]
+        kept = await _results(database)
+        assert await discord_.bot.run_due_work() == 0  # this process's first pass: nothing missing
+        finished = await current_match(discord_)
+        await _raw(database, [f"DELETE FROM match_results WHERE match_id = {finished.id}"])  # as the older one left it
+        missed = await _stats(discord_, [alice, bob])
+        assert missed[alice.id].startswith("**Alice**: 0 finished games")
+        await discord_.bot.run_due_work()
+        assert await _stats(discord_, [alice, bob]) == counted
+    assert await _results(database) == kept
+
+
+async def _finished_nim(service: GameService, channel: int) -> Any:
+    people = [Player(401, "Ada"), Player(402, "Ben")]
+    await service.new_match(7, channel, "test-nim", people[0], seed=channel)
+    await service.join(channel, people[1])
+    await service.start(channel, people[0].user_id)
+    await _play_to_the_end(service, channel, seed=channel)
+    return await service.current(channel)
+
+
+def _counting(store: Store, monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, tuple[Any, ...]]]:
+    """Every statement the store sends from now on, with its parameters."""
+    sent: list[tuple[str, tuple[Any, ...]]] = []
+    engine = store.engine
+    for name in ("execute", "fetchall", "executemany"):
+        original = getattr(engine, name)
+
+        async def counted(sql: str, params: Any = (), original: Any = original) -> Any:
+            sent.append((sql, tuple(params)))
+            return await original(sql, params)
+
+        monkeypatch.setattr(engine, name, counted)
+    return sent
+
+
+async def _plan(database: Path | str, sql: str, params: tuple[Any, ...]) -> str:
+    """How the database runs the query (PostgreSQL told to use an index wherever one serves: its tables are tiny)."""
+    if is_postgres_url(database):
+        import asyncpg
+
+        from bot.store.engines import numbered_placeholders
+
+        connection = await asyncpg.connect(str(database))
+        try:
+            await connection.execute("SET enable_seqscan = off")
+            rows = await connection.fetch(f"EXPLAIN {numbered_placeholders(sql)}", *params)
+            return "\n".join(row[0] for row in rows)
+        finally:
+            await connection.close()
+    with sqlite3.connect(database) as raw:
+        return "\n".join(str(row[-1]) for row in raw.execute(f"EXPLAIN QUERY PLAN {sql}", params).fetchall())
+
+
+async def test_later_sweeps_look_only_at_games_finished_lately_with_one_indexed_query(
+        service: GameService, database: Path | str, monkeypatch: pytest.MonkeyPatch,
+        caplog: pytest.LogCaptureFixture) -> None:
+    from bot.features.stats import ResultsKeeper
+
+    store = service.store
+    old, recent = await _finished_nim(service, 30), await _finished_nim(service, 31)
+    kept = await _results(database)
+    assert [row[0] for row in kept] == [old.id, old.id, recent.id, recent.id]
+    keeper = ResultsKeeper(store)
+    assert await keeper.sweep() == 0 and keeper.since != ""  # the first sweep looked at every finished game
+
+    sent = _counting(store, monkeypatch)
+    assert await keeper.sweep() == 0
+    assert len(sent) == 1, "nothing missing: one query"
+    (sql, params), = sent
+    plan = await _plan(database, sql, params)
+    assert "matches_finished_by_time" in plan, plan
+
+    # The older process finished both; one of them a day ago, before this process's sweeps began.
+    await _raw(database, [f"DELETE FROM match_results WHERE match_id IN ({old.id}, {recent.id})",
+                          f"UPDATE matches SET updated_at = '2026-01-01T00:00:00+00:00' WHERE id = {old.id}"])
+    assert await keeper.sweep() == 1
+    assert [row for row in await _results(database) if row[0] == recent.id] == [r for r in kept if r[0] == recent.id]
+    assert await keeper.sweep() == 0
+
+    # The next start's first sweep looks at every finished game again.
+    retired = await store.create_match(guild_id=7, channel_id=32, game="a-retired-game", mode="standard",
+                                       host_id=401, host_name="Ada", seed=1, seed_chosen=False, options={},
+                                       data_version="1")
+    await store.record(retired.id, retired.version, "started", state={"over": True}, status="finished")
+    restarted = ResultsKeeper(store)
+    with caplog.at_level(logging.WARNING, logger="bot.features.stats"):
+        assert await restarted.sweep() == 1
+        assert await restarted.sweep() == 0
+    assert [row[:8] for row in await _results(database)] == [row[:8] for row in kept]
+    assert caplog.text.count(f"Match {retired.id} (a-retired-game) keeps no result for /stats") == 1

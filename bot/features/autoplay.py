@@ -219,12 +219,11 @@ async def resume_tables(service: GameService, post: Callable[[int], Awaitable[No
     """After a restart: every game left waiting for a computer player goes on. A table of bots alone is handed to
     `drive` (its round-by-round loop); elsewhere the bots' turns are played and a new board (`post`) tells them
     and pings the person to move. The moves go through the usual version check, so when two processes resume
-    the same game only one applies each move, and only the one that played up to the person posts the board."""
+    the same game only one applies each move, and only the one that played up to the person posts the board.
+    (A board left behind by turns already played is bot/features/outbox.py's `post_boards_left_behind`.)"""
     resumed: list[int] = []
     for match in await service.store.active_matches():
         if bot_to_move(match) is None:
-            if not all_bots(match) and await _post_board_left_behind(service, match, post):
-                resumed.append(match.id)
             continue
         if all_bots(match):
             drive(match.id)
@@ -243,26 +242,7 @@ async def resume_tables(service: GameService, post: Callable[[int], Awaitable[No
             log.exception("Resuming the computer players of match %s failed", match.id)
             continue
         resumed.append(match.id)
-    for match in await service.store.finished_behind_their_board():  # the final move saved, its board not posted
-        if await _post_board_left_behind(service, match, post):
-            resumed.append(match.id)
     return resumed
-
-
-async def _post_board_left_behind(service: GameService, match: MatchRecord,
-                                  post: Callable[[int], Awaitable[None]]) -> bool:
-    """A person is to move, but the process stopped after the computer players' turns were committed and before
-    their board was posted, or a game ended and its final board was never posted: post it now (pinging the person
-    to move, if any). The claim makes it once, whichever of two processes starting together finds it first."""
-    try:
-        posted = await service.board_behind(match)
-        if posted is None or not await service.store.claim_board(match.id, posted, match.version):
-            return False
-        await post(match.id)
-    except Exception:  # one game's failure must not keep the others waiting
-        log.exception("Posting the board left behind of match %s failed", match.id)
-        return False
-    return True
 
 
 TABLE_FULL = deferred_plural("community.bot.refuse.full")

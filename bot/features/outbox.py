@@ -9,15 +9,21 @@ scheduler delivers them then, after a restart too. The Discord side is cogs/tabl
 
 from __future__ import annotations
 
+import logging
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
+from bot.features.autoplay import all_bots, bot_to_move
 from bot.features.community import BOARD, BOARD_GRACE_SECONDS
 from bot.store import ScheduledWork
 
 if TYPE_CHECKING:
     from bot.service import GameService
+    from bot.store import MatchRecord
+
+log = logging.getLogger(__name__)
 
 LEASE_SECONDS = 120  # a poster holds the items this long at most (its sends and retries take seconds); short, so
 # that after a crash the board is posted again while Discord still remembers its nonce (a few minutes)
@@ -103,3 +109,45 @@ async def failed(service: GameService, owed: Owed, error: str, now: datetime,
     for item in owed.items:
         due = now + timedelta(seconds=retry_delay(item.attempts, retry_after))
         await service.store.retry_work(item.id, due, error)
+
+
+async def owes_board(service: GameService, match_id: int) -> bool:
+    """Whether a board of the match is owed (not yet delivered)."""
+    return any(work.kind == BOARD for work in await service.store.pending_work(match_id))
+
+
+async def post_boards_left_behind(service: GameService, post: Callable[[int], Awaitable[object]],
+                                  deliver: Callable[[int], Awaitable[bool]]) -> list[int]:
+    """After a restart (once the computer players' due turns were played: autoplay `resume_tables`): the boards
+    the process left behind, stopping after moves were committed and before their board was posted (a person is to
+    move since the computer players' turns, or a game ended without its final board). Each is posted once, pinging
+    the person to move (nobody for a finished game), whichever of several processes finds it. Returns the matches.
+
+    A board the moves owe (the outbox) is delivered through the outbox's claim (`deliver`: posts only what is still
+    owed), so never beside another process's delivery of it; a board left behind by moves from before the outbox
+    is claimed by its posted version (`Store.claim_board`) and posted (`post`). A match whose board version was
+    never kept (a board posted before schema 6) is left alone: nobody can tell whether it is behind."""
+    behind = [match for match in await service.store.active_matches()
+              if bot_to_move(match) is None and not all_bots(match)]
+    behind += await service.store.finished_behind_their_board()
+    posted: list[int] = []
+    for match in behind:
+        try:
+            if await _post_left_behind(service, match, post, deliver):
+                posted.append(match.id)
+        except Exception:  # one game's failure must not keep the others waiting
+            log.exception("Posting the board left behind of match %s failed", match.id)
+    return posted
+
+
+async def _post_left_behind(service: GameService, match: MatchRecord, post: Callable[[int], Awaitable[object]],
+                            deliver: Callable[[int], Awaitable[bool]]) -> bool:
+    seen = await service.board_behind(match)
+    if seen is None:
+        return False
+    if await owes_board(service, match.id):
+        return await deliver(match.id)
+    if not await service.store.claim_board(match.id, seen, match.version):
+        return False  # another process posts it
+    await post(match.id)
+    return True

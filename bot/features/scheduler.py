@@ -1,9 +1,12 @@
 """One loop for every server's reminders, turn timers and lobby expiries, driven by rows in `scheduled_work`.
 
 There is no timer per game: a pass claims the work that is due (`Store.claim_due`, leased so that two passes or
-two bot processes never both take one item) and hands each item to the handler registered for its kind. The
-rows outlive the process, so a restart between a deadline and the next pass loses nothing. Time comes from the
-clock the bot was given, so tests move a fake clock and call `run_once`.
+two bot processes never both take one item) and hands each item to the handler registered for its kind; then it
+runs the chores registered to run with every pass (filling in results an older bot process left out). The rows
+outlive the process, so a restart between a deadline and the next pass loses nothing: the first pass runs as soon
+as the bot is ready and the games left waiting at the stop went on (`first_pass`, called once by cogs/resume.py),
+and the loop's passes follow every `poll_seconds`. Time comes from the clock the bot was given, so tests move a
+fake clock and call `run_once`.
 """
 
 from __future__ import annotations
@@ -21,6 +24,8 @@ log = logging.getLogger(__name__)
 Due = ScheduledWork
 """A claimed item of work, as handlers receive it."""
 Handler = Callable[[ScheduledWork, datetime], Awaitable[None]]
+Chore = Callable[[], Awaitable[object]]
+"""Work a pass does besides the due items (it finds its own work, cheaply when there is none)."""
 
 BATCH = 50
 LEASE_SECONDS = 60
@@ -29,23 +34,37 @@ may have sent is sent again within Discord's nonce window, where Discord answers
 
 
 class Scheduler:
-    """Claims due work and runs it; `run_forever` polls, `run_once` is one pass."""
+    """Claims due work and runs it; `run_once` is one pass, `first_pass` the one at start-up, `run_forever` the
+    polling loop that follows it (with `poll_seconds` None there is none: passes run only when asked)."""
 
-    def __init__(self, store: Store, clock: Clock, *, batch: int = BATCH, lease_seconds: int = LEASE_SECONDS) -> None:
+    def __init__(self, store: Store, clock: Clock, *, poll_seconds: float | None = None, batch: int = BATCH,
+                 lease_seconds: int = LEASE_SECONDS) -> None:
         self.store = store
         self.clock = clock
+        self.poll_seconds = poll_seconds
         self.batch = batch
         self.lease_seconds = lease_seconds
         self.handlers: dict[str, Handler] = {}
+        self.chores: list[Chore] = []
+        self.passes = 0
+        """How many passes this process has run (the loop's, the first, and those asked for)."""
+        self._first_taken = False
+        self._first_done = asyncio.Event()
 
     def handle(self, kind: str, handler: Handler) -> None:
         self.handlers[kind] = handler
 
+    def every_pass(self, chore: Chore) -> None:
+        """Run `chore` at the end of every pass (a failure is logged and tried again at the next pass)."""
+        self.chores.append(chore)
+
     async def run_once(self) -> int:
-        """One pass: every item due now, claimed in batches; returns how many were handed to a handler."""
+        """One pass: every item due now, claimed in batches, then the chores; returns how many items were handed to
+        a handler."""
         now = self.clock()
         if now.tzinfo is None or now.utcoffset() is None:
             raise ValueError("The scheduler's clock must return an aware datetime (UTC), not a naive one.")
+        self.passes += 1
         handled = 0
         while True:
             work = await self.store.claim_due("", now, self.batch, self.lease_seconds)
@@ -60,14 +79,38 @@ class Scheduler:
                 except Exception:  # one failure must not stop the others; the lease lets a later pass retry
                     log.exception("Scheduled work %s (%s, match %s) failed", item.id, item.kind, item.match_id)
             if len(work) < self.batch:
-                return handled
-
-    async def run_forever(self, poll_seconds: float, ready: Callable[[], Awaitable[object]]) -> None:
-        """Poll every `poll_seconds` once the bot is connected (`ready`), until cancelled."""
-        await ready()
-        while True:
-            await asyncio.sleep(poll_seconds)
+                break
+        for chore in self.chores:
             try:
-                await self.run_once()
-            except Exception:  # the database went away for a moment: try again at the next poll
-                log.exception("A pass of the scheduler failed")
+                await chore()
+            except Exception:  # the next pass tries again
+                log.exception("A chore of the scheduler (%s) failed", getattr(chore, "__qualname__", chore))
+        return handled
+
+    async def _logged_pass(self) -> None:
+        try:
+            await self.run_once()
+        except Exception:  # the database went away for a moment: try again at the next poll
+            log.exception("A pass of the scheduler failed")
+
+    async def first_pass(self) -> None:
+        """The pass at start-up, once the bot is ready and the games left waiting at the stop went on (cogs/resume.py
+        calls it then): what fell due while the bot was down (reminders, turn timers, lobby expiries, owed boards)
+        is handled at once, not a poll interval later. The loop's passes follow `poll_seconds` after it. Once per
+        process (a reconnect's second `on_ready` runs nothing); nothing when passes run only when asked."""
+        if self.poll_seconds is None or self._first_taken:
+            return
+        self._first_taken = True
+        try:
+            await self._logged_pass()
+        finally:
+            self._first_done.set()
+
+    async def run_forever(self) -> None:
+        """After the first pass, a pass every `poll_seconds`, until cancelled."""
+        if self.poll_seconds is None:
+            return
+        await self._first_done.wait()
+        while True:
+            await asyncio.sleep(self.poll_seconds)
+            await self._logged_pass()

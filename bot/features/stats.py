@@ -1,18 +1,27 @@
-"""A player's record on a server, for /stats: games, wins, favourite game, best scores, ratings, solo progress."""
+"""A player's record on a server, for /stats: games, wins, favourite game, best scores, ratings, solo progress;
+and the chore that keeps every finished game counted in it (`ResultsKeeper`)."""
 
 from __future__ import annotations
 
+import asyncio
+import logging
 from collections import Counter
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING
 
 from bot.core import LobbyError, find_game
 from bot.features import ratings
 from bot.features.wording import game_title
 from bot.i18n import translate
+from bot.store import SeatResult, Uncounted, final_results
 
 if TYPE_CHECKING:
     from bot.service import GameService
+    from bot.store import Store
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -92,3 +101,80 @@ async def leaderboard(service: GameService, guild_id: int, game_key: str, asker:
     ranked = [LeaderRow(place, r.user_id, names.get(r.user_id, someone), ratings.ordinal(r.mu, r.sigma), r.games)
               for place, r in enumerate(rows, start=1) if r in shown]
     return ranked[:top], ranked[top] if len(ranked) > top else None
+
+
+# --------------------------------------------------------------------------------------------- results kept late
+
+RESULTS_BATCH = 200
+CLOCK_SLACK = timedelta(minutes=10)
+"""How far before the previous sweep's start the next one looks: the process that finished a game stamps its final
+move with its own clock, which may run behind this one's, and a moment before its commit."""
+
+
+def _wall_clock() -> datetime:
+    return datetime.now(UTC)
+
+
+def _read(matches: Sequence[Uncounted]) -> list[tuple[SeatResult, ...] | Exception]:
+    """Each match's results from its final state (in a thread: decoding final states is no work for the loop)."""
+    read: list[tuple[SeatResult, ...] | Exception] = []
+    for match in matches:
+        try:
+            read.append(final_results(match))
+        except Exception as error:  # an uninstalled game, or rules that changed since
+            read.append(error)
+    return read
+
+
+class ResultsKeeper:
+    """Keeps /stats whole across a rolling upgrade: a bot process of a version before `match_results`, still running
+    beside the upgraded ones, finishes games without their result rows; a chore of every scheduler pass fills them
+    in (bot/app.py registers it), read from each final state once, in a thread.
+
+    A process's first sweep (its first pass, at start) looks at every finished match; the later ones only at those
+    finished since shortly before the previous sweep began: one query on an index (`matches_finished_by_time`),
+    returning nothing when nothing is missing. Processes sweeping together keep each result once (the rows' key).
+    `wall_clock` must be the time the store stamps a final move with (the real one), not the scheduler's clock.
+    """
+
+    def __init__(self, store: Store, *, batch: int = RESULTS_BATCH, slack: timedelta = CLOCK_SLACK,
+                 wall_clock: Callable[[], datetime] = _wall_clock) -> None:
+        self.store = store
+        self.batch = batch
+        self.slack = slack
+        self.wall_clock = wall_clock
+        self.since = ""
+        """Where the next sweep starts looking (a `matches.updated_at` time); "": at every finished match."""
+        self.unreadable: set[int] = set()  # matches whose game is not installed: logged once, not read again
+        self._sweeping = asyncio.Lock()
+
+    async def sweep(self) -> int:
+        """Keep the results of the finished matches that have none; returns how many matches it filled in."""
+        if self._sweeping.locked():  # two passes at once in this process: the other one sweeps
+            return 0
+        async with self._sweeping:
+            began = self.wall_clock()
+            filled, since, after = 0, self.since, 0
+            while True:
+                found = await self.store.finished_without_results(finished_since=since, after=after,
+                                                                  limit=self.batch)
+                readable = [match for match in found if match.match_id not in self.unreadable]
+                kept = []
+                for match, results in zip(readable, await asyncio.to_thread(_read, readable) if readable else [],
+                                          strict=True):
+                    if isinstance(results, Exception):
+                        self.unreadable.add(match.match_id)
+                        log.warning("Match %s (%s) keeps no result for /stats: %s", match.match_id, match.game,
+                                    results)
+                    else:
+                        kept.append((match, results))
+                await self.store.keep_results(kept)
+                filled += len(kept)
+                if len(found) < self.batch:
+                    break
+                since, after = found[-1].finished_at, found[-1].match_id
+            self.since = (began - self.slack).isoformat(timespec="seconds")
+        if filled:
+            log.info("Kept the results of %d finished game(s) that had none (finished by an older bot process)",
+                     filled)
+        return filled

@@ -18,7 +18,7 @@ from bot.store.records import (
     decode_event,
     results_of,
 )
-from bot.store.records_store import GameResults, Rating, UndoRequest
+from bot.store.records_store import GameResults, Rating, Uncounted, UndoRequest, final_results
 
 __all__ = [
     "ChannelBusy",
@@ -36,9 +36,11 @@ __all__ = [
     "Store",
     "StoreError",
     "StoreUnavailable",
+    "Uncounted",
     "UndoRequest",
     "VersionClash",
     "decode_event",
+    "final_results",
     "is_postgres_url",
     "reading",
     "results_of",

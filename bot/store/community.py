@@ -100,6 +100,8 @@ class CommunityStore:
     """Settings, seat owners and match-bound scheduled work. Mixed into `Store`, whose helpers it uses."""
 
     if TYPE_CHECKING:
+        dialect: str
+
         def _transaction(self, durable: bool = True) -> Any: ...  # an async context manager
         async def _execute(self, sql: str, params: Iterable[Any] = ()) -> int: ...
         async def _fetchall(self, sql: str, params: Iterable[Any] = ()) -> list[Row]: ...
@@ -216,10 +218,14 @@ class CommunityStore:
         Bookkeeping, so its commit does not wait for the disk: a crash of the process loses nothing (the OS has
         it); a power cut may forget the lease or the try, and the item is then delivered again, never lost."""
         moment = _epoch(now)
+        # PostgreSQL: two processes' transactions may read the same unclaimed row at once, and both would claim it
+        # (each then posting the board); the first to read it locks it until its claim commits, and the other
+        # skips it, as `claim_due` does. SQLite's `BEGIN IMMEDIATE` admits one claimer at a time.
+        lock = " FOR UPDATE SKIP LOCKED" if self.dialect == "postgresql" else ""
         async with self._transaction(durable=False):
             rows = await self._fetchall(
                 f"SELECT {WORK_COLUMNS} FROM scheduled_work WHERE match_id = ? AND kind = ? AND done_at IS NULL "
-                "AND (claimed_until IS NULL OR claimed_until <= ?)", (match_id, kind, moment))
+                f"AND (claimed_until IS NULL OR claimed_until <= ?){lock}", (match_id, kind, moment))
             for row in rows:
                 await self._execute("UPDATE scheduled_work SET claimed_until = ?, attempted_at = ? WHERE id = ?",
                                     (moment + int(lease_seconds), moment, row["id"]))

@@ -70,6 +70,24 @@ class GameResults:
     best: int | None
 
 
+@dataclass(frozen=True)
+class Uncounted:
+    """A finished match that keeps no result for /stats yet: its final state (as stored) and seats, to read them
+    from (`final_results`)."""
+
+    match_id: int
+    game: str
+    state_json: str
+    finished_at: str  # the match's `updated_at`: when its final move was saved
+    seats: tuple[int, ...]
+
+
+def final_results(match: Uncounted) -> tuple[SeatResult, ...]:
+    """Each seat's result, read from the match's final state by its game's rules (the game must be registered);
+    raises what the game raises when it is not installed or cannot read the state."""
+    return results_of(find_game(match.game).outcome(json.loads(match.state_json)), match.seats)
+
+
 RatingUpdate = Callable[[dict[int, Rating]], dict[int, tuple[float, float]]]
 """Given the current ratings of a match's players (absent: never rated), their new (mu, sigma)."""
 
@@ -154,39 +172,66 @@ class RecordsStore:
             "ON CONFLICT (match_id, seat) DO NOTHING",
             [(int(result.won), result.score, finished_at, match_id, result.seat) for result in results])
 
+    async def finished_without_results(self, *, finished_since: str = "", after: int = 0,
+                                       limit: int = 200) -> list[Uncounted]:
+        """Finished matches that keep no result for /stats, at most `limit`, in the order they finished: those a bot
+        process of a version before `match_results` finished (during a rolling upgrade), or finished before the
+        upgrade. Only those finished at `finished_since` (a time as `matches.updated_at` holds it) or later, and of
+        those finished exactly then, those after match id `after`: the next page starts at the last match's
+        (`finished_at`, `match_id`).
+
+        One query on the index of finished matches by time (`matches_finished_by_time`): with `finished_since` a few
+        minutes back it reads a few rows whatever the database's size; without, every finished match (at a start,
+        by the upgrade)."""
+        rows = await self._fetchall(
+            "SELECT m.id, m.game, m.state_json, m.updated_at FROM matches m WHERE m.status = 'finished' "
+            "AND m.updated_at >= ? AND (m.updated_at > ? OR m.id > ?) AND m.state_json IS NOT NULL "
+            "AND NOT EXISTS (SELECT 1 FROM match_results r WHERE r.match_id = m.id) "
+            "ORDER BY m.updated_at, m.id LIMIT ?", (finished_since, finished_since, int(after), int(limit)))
+        if not rows:
+            return []
+        marks = ", ".join("?" for _ in rows)
+        seated: dict[int, list[int]] = {}
+        for seat in await self._fetchall(f"SELECT match_id, seat FROM seats WHERE match_id IN ({marks}) "
+                                         "ORDER BY match_id, seat", [row["id"] for row in rows]):
+            seated.setdefault(int(seat["match_id"]), []).append(int(seat["seat"]))
+        return [Uncounted(int(row["id"]), row["game"], row["state_json"], row["updated_at"],
+                          tuple(seated.get(int(row["id"]), ()))) for row in rows]
+
+    async def keep_results(self, kept: Sequence[tuple[Uncounted, Sequence[SeatResult]]]) -> None:
+        """Each seat's result of these finished matches, in one transaction; results already kept (another process
+        filled them in first) are left as they are."""
+        if not kept:
+            return
+        async with self._transaction():
+            for match, results in kept:
+                await self._insert_results(match.match_id, results, match.finished_at)
+
     async def fill_match_results(self, *, batch: int = 200) -> int:
         """Keep the results of every finished match that has none, each final state decoded once: the upgrade to
         `schema.RESULTS_MIGRATION` runs it so a server keeps its /stats. Returns how many matches it filled in.
 
         The games must be registered in this process (`import bot.games`, as the service does); a finished match of
         a game no longer installed, or whose final state its rules no longer read, is left out and logged (/stats
-        shows neither)."""
-        filled, after = 0, 0
+        shows neither). (A running bot fills in the matches an older process finishes later: `ResultsKeeper` in
+        bot/features/stats.py, a chore of the scheduler's passes.)"""
+        filled, since, after = 0, "", 0
         async with self._transaction():
             while True:
-                rows = await self._fetchall(
-                    "SELECT m.id, m.game, m.state_json, m.updated_at FROM matches m WHERE m.status = 'finished' "
-                    "AND m.state_json IS NOT NULL AND m.id > ? AND NOT EXISTS (SELECT 1 FROM match_results r "
-                    "WHERE r.match_id = m.id) ORDER BY m.id LIMIT ?", (after, int(batch)))
-                if not rows:
+                found = await self.finished_without_results(finished_since=since, after=after, limit=batch)
+                if not found:
                     return filled
                 if not all_games():
                     raise StoreError("The games must be registered (import bot.games) before this database is "
                                      "upgraded: the upgrade reads the result of every finished game.")
-                after = int(rows[-1]["id"])
-                marks = ", ".join("?" for _ in rows)
-                seated: dict[int, list[int]] = {}
-                for seat in await self._fetchall(f"SELECT match_id, seat FROM seats WHERE match_id IN ({marks}) "
-                                                 "ORDER BY match_id, seat", [row["id"] for row in rows]):
-                    seated.setdefault(int(seat["match_id"]), []).append(int(seat["seat"]))
-                for row in rows:
+                since, after = found[-1].finished_at, found[-1].match_id
+                for match in found:
                     try:
-                        outcome = find_game(row["game"]).outcome(json.loads(row["state_json"]))
+                        results = final_results(match)
                     except Exception as error:  # an uninstalled game, or rules that changed since
-                        log.warning("Match %s (%s) keeps no result for /stats: %s", row["id"], row["game"], error)
+                        log.warning("Match %s (%s) keeps no result for /stats: %s", match.match_id, match.game, error)
                         continue
-                    await self._insert_results(int(row["id"]), results_of(outcome, seated.get(int(row["id"]), ())),
-                                               row["updated_at"])
+                    await self._insert_results(match.match_id, results, match.finished_at)
                     filled += 1
 
     @property

@@ -113,3 +113,27 @@ def test_the_typesetter_keeps_numbers_with_nouns_names_and_units() -> None:
     # A list of numbers may break anywhere (dice rolled: "3, 1, 3, 2, 5."); so may a sentence after a number's
     # closing mark ("... a banked 2." / "Player 2 ...").
     assert not typeset.glued("2,", "5.") and not typeset.glued("2.", "Player") and not typeset.glued("3,", "Moon")
+
+
+@pytest.mark.parametrize("language", ["en", "de"])
+def test_the_expeditions_final_board_keeps_each_card_name_whole(language: str) -> None:
+    """The final board's lists of expeditions scored and not read "Gas" / "Giants 3", "Wide" / "Reach 3": each
+    card's name stays on one line with its points (when the list names the cards rather than counting them)."""
+    from rendering.the_expedition import P_SIDE, in_words
+
+    game = find_game("the-expedition")
+    named = 0
+    for seed in (3, 5, 7, 11):
+        final = random_game(game.key, "standard", ["Bo", "Ziggy", "Ann"], seed, language)[-1]
+        view = {**game.view(final, None), "language": language}
+        with kit.recording() as drawn:
+            render_board(game.key, view)
+        lines = [t.text.replace(NBSP, " ") for t in drawn if t.box[0] >= P_SIDE]
+        read = " ".join(lines)
+        for entry in in_words(view)["participants"]:
+            for card in (entry.get("scored") or []) + (entry.get("unscored") or []):
+                shown = f"{card['name']} {card['points']}"
+                if " " in card["name"] and shown in read:
+                    named += 1
+                    assert any(shown in line for line in lines), (seed, shown, lines)
+    assert named >= 6, named

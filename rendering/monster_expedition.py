@@ -745,8 +745,9 @@ def _p_hunt(image: Image.Image, draw: kit.Draw, view: dict[str, Any], top: int) 
         x = _p_words(draw, x, middle, f"= {tray['banked_total']}", kit.INK, "bold") + 6
     if tray.get("remaining") is not None:
         left = translate("monster.board.left_to_spend", lang, left=tray["remaining"], value=tray["hunting_value"])
-        if tray.get("cage_affordable"):
-            left += translate("monster.board.cage_costs", lang, cost=10)
+        priced = left + translate("monster.board.cage_costs", lang, cost=10)
+        if tray.get("cage_affordable") and x + kit.measure(priced, SMALL, "semibold") <= P_W - 12:
+            left = priced  # (the cage's price, a reminder, goes before the text would shrink below 9 points)
         x = _p_words(draw, x, middle, left, kit.INK, "semibold")
     elif tray["rolled"]:
         x = _p_words(draw, x, middle, translate("monster.board.rolled_word", lang) if tray["banked"]

@@ -137,3 +137,24 @@ def test_the_expeditions_final_board_keeps_each_card_name_whole(language: str) -
                     named += 1
                     assert any(shown in line for line in lines), (seed, shown, lines)
     assert named >= 6, named
+
+
+@pytest.mark.parametrize("language", ["en", "de"])
+@pytest.mark.parametrize("banked", [1, 7, 9])
+def test_monster_expeditions_hunt_band_never_shrinks_what_is_left_to_spend(language: str, banked: int) -> None:
+    """With several dice banked, "22 of 36 left to spend · a cage costs 10" was fitted down to 14-17 px (under 9
+    points on a phone): the cage's price goes first, what is left to spend stays at the small size."""
+    game = find_game("monster-expedition")
+    state = next(s for s in random_game(game.key, "standard", ["Bo", "Ziggy", "Ann"], 1000, language)
+                 if game.view(s, None)["tray"].get("remaining") is not None
+                 and game.view(s, None)["tray"].get("cage_affordable"))
+    view = {**game.view(state, None), "language": language}
+    tray = view["tray"]
+    tray["banked"] = (tray["banked"] * banked)[:banked]
+    tray["remaining"], tray["hunting_value"] = 22, 36
+    with kit.recording() as drawn:
+        render_board(game.key, view)
+    spend = [t for t in drawn if "22" in t.text and "36" in t.text]
+    assert len(spend) == 1 and spend[0].size >= kit.SMALL, [(t.text, t.size) for t in spend]
+    assert min(t.size for t in drawn if t.role != "label") >= kit.SMALL
+    assert ("10" in spend[0].text) == (banked == 1), spend[0].text  # (the price when there is room)

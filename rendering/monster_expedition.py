@@ -539,9 +539,9 @@ SMALL, BIG = kit.SMALL, kit.BIG
 
 
 def _p_text(draw: kit.Draw, x: float, y: float, text: str, width: int, fill: str = kit.INK,
-            weight: str = "regular", size: int = SMALL, role: str = "text", keep_numbers: bool = False) -> float:
-    """Wrapped text (never cut; with `keep_numbers` a monster's points stay beside it); returns the y below it."""
-    for line in kit.lines(text, width, size, weight, keep_numbers):
+            weight: str = "regular", size: int = SMALL, role: str = "text") -> float:
+    """Wrapped text (never cut; a monster's points stay beside it); returns the y below it."""
+    for line in kit.lines(text, width, size, weight):
         draw.text((x, y), line, font=kit.font(size, weight), fill=fill, role=role)
         y += size + 4
     return y
@@ -745,8 +745,9 @@ def _p_hunt(image: Image.Image, draw: kit.Draw, view: dict[str, Any], top: int) 
         x = _p_words(draw, x, middle, f"= {tray['banked_total']}", kit.INK, "bold") + 6
     if tray.get("remaining") is not None:
         left = translate("monster.board.left_to_spend", lang, left=tray["remaining"], value=tray["hunting_value"])
-        if tray.get("cage_affordable"):
-            left += translate("monster.board.cage_costs", lang, cost=10)
+        priced = left + translate("monster.board.cage_costs", lang, cost=10)
+        if tray.get("cage_affordable") and x + kit.measure(priced, SMALL, "semibold") <= P_W - 12:
+            left = priced  # (the cage's price, a reminder, goes before the text would shrink below 9 points)
         x = _p_words(draw, x, middle, left, kit.INK, "semibold")
     elif tray["rolled"]:
         x = _p_words(draw, x, middle, translate("monster.board.rolled_word", lang) if tray["banked"]
@@ -907,8 +908,8 @@ def _p_draw_player(draw: kit.Draw, x: int, y: int, name: str, score_text: str, p
         draw.text((x + indent, y), score_text, font=kit.font(BIG, "bold"), fill=kit.INK, role="score")
         y += 30
     text_x, text_w = x + 42, column_w - 46
-    for index, (text, fill) in enumerate(lines):
-        y = _p_text(draw, text_x, y, text, text_w, fill, keep_numbers=index > 0)
+    for text, fill in lines:
+        y = _p_text(draw, text_x, y, text, text_w, fill)
     if camps:
         after = _p_camps(draw, text_x, y + 1, camps, lang) + 8
         if after + kit.measure(facts.replace("\u00a0", " "), SMALL) <= x + column_w - 2:

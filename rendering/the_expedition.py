@@ -685,8 +685,9 @@ def _and(view: View, names: list[str]) -> str:
 
 
 def _p_cards(cards: list[View]) -> str:
-    """ "Gas Giants 3, Moon Survey 3": each card's points kept on the line of its name (a no-break space)."""
-    return ", ".join(f"{card['name']}\u00a0{card['points']}" for card in cards)
+    """ "Gas Giants 3, Moon Survey 3": each card's name whole on one line with its points (no-break spaces), never
+    "Gas" / "Giants 3"."""
+    return ", ".join(f"{card['name']} {card['points']}".replace(" ", "\u00a0") for card in cards)
 
 
 CACHED_CELLS_BYTES = 3 << 20

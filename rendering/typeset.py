@@ -226,34 +226,53 @@ def wrap(draw: ImageDraw.ImageDraw, text: str, max_width: int, face: ImageFont.F
 @lru_cache(maxsize=LINES_KEPT // 2)
 def _wrapped(text: str, max_width: int, size: int, weight: str) -> tuple[str, ...]:
     """`wrap` on running word widths, for the shipped fonts (a word wider than the line stays whole)."""
-    return _greedy(text, max_width, size, weight, split_long=False, keep_numbers=False)
+    return _greedy(text, max_width, size, weight, split_long=False)
 
 
 @lru_cache(maxsize=LINES_KEPT)
-def lines(text: str, max_width: int, size: int, weight: str = "regular", keep_numbers: bool = False
-          ) -> tuple[str, ...]:
+def lines(text: str, max_width: int, size: int, weight: str = "regular") -> tuple[str, ...]:
     """Word wrap on cached widths; a word wider than the line is split with a hyphen (never cut or ellipsized).
-    With `keep_numbers` (a list of names and their points) a number that does not fit takes the word before it
-    to the next line ("Felsenharpyie 4", never a lone "4" under its monster), at the cost of a line now and then."""
-    return _greedy(text, max_width, size, weight, split_long=True, keep_numbers=keep_numbers)
+    A number stays on the line of its noun or unit and of the name or label before it (`glued`): "2 moves left",
+    "Gas Giants 3", "Felsenharpyie 4", never a lone "2" or "3" at a line's end or start, at the cost of a shorter
+    line now and then."""
+    return _greedy(text, max_width, size, weight, split_long=True)
 
 
 NUMBER = re.compile(r"[($+\u2212-]?\d[\d.,;:)%]*")
-"""A number with its signs ("4", "12),", "$159."): with `keep_numbers` it stays on the line of the word before it."""
+"""A number with its signs ("4", "12),", "$159."): it stays on the line of the word before it when that word ends
+in a letter ("Gas Giants 3,", "Automation 2", "Stufe 4", "corruption $8")."""
+COUNT = re.compile(r"[($+\u2212-]?\d+(?:[.,/]\d+)*[+%]?")
+"""A number with nothing closing it ("2", "11+", "(3", "$4"): it stays on the line of the word after it when that
+word starts with a letter or a unit ("2 moves left", "8 cards", "11+ points", "32 $")."""
+UNITS = "$€%"
+GLUED_KEPT = 4
+"""At most so many words go down to the next line with the word that did not fit ("Player 1" with "gains")."""
 
 
-def _greedy(text: str, max_width: int, size: int, weight: str, split_long: bool, keep_numbers: bool
-            ) -> tuple[str, ...]:
+def glued(before: str, after: str) -> bool:
+    """Whether a line must not break between these two words: a number and its noun or unit ("2 moves left",
+    "noch 4 Schritte", "32 $"), or a name or label and its number ("Gas Giants 3", "Automation 2", "Runde 4"). Of
+    words held together by no-break spaces, the outer ones count."""
+    left, right = before.rsplit("\u00a0", 1)[-1], after.split("\u00a0", 1)[0]
+    if not left or not right:
+        return False
+    if (right[0].isalpha() or right[0] in UNITS) and COUNT.fullmatch(left):
+        return True
+    return left[-1].isalpha() and NUMBER.fullmatch(right) is not None
+
+
+def _greedy(text: str, max_width: int, size: int, weight: str, split_long: bool) -> tuple[str, ...]:
     """Greedy word wrap. A line's width is kept as the running sum of its words' widths (as `measure` adds them,
     so the two agree to the pixel) instead of measuring every candidate line anew: a new sentence costs one lookup
     per word."""
-    width_of, ceil, number = word_width, math.ceil, NUMBER.fullmatch  # (looked up once: a board wraps dozens)
+    width_of, ceil = word_width, math.ceil  # (looked up once: a board wraps dozens)
     space = width_of(" ", size, weight)
     out: list[str] = []
     for paragraph in text.split("\n"):
         words: list[str] = []
         widths: list[float] = []
         words_width = 0.0
+        carried = 0  # words at the line's start that came down with the first word that did not fit
         pending = paragraph.split(" ")
         pending.reverse()
         while pending:
@@ -267,19 +286,21 @@ def _greedy(text: str, max_width: int, size: int, weight: str, split_long: bool,
             while split_long and ceil(width_of(word, size, weight)) > max_width and len(word) > 1:
                 if words:
                     out.append(" ".join(words))
-                    words, widths, words_width = [], [], 0.0
+                    words, widths, words_width, carried = [], [], 0.0, 0
                 cut = _hyphen_cut(word, max_width, size, weight)
                 out.append(word[:cut] if word[cut - 1] == "-" else word[:cut] + "-")
                 word = word[cut:]
             width = width_of(word, size, weight)
             if words and ceil(words_width + width + space * len(words)) > max_width:
-                if (keep_numbers and len(words) > 1 and number(word) and not number(words[-1])
-                        and ceil(widths[-1] + width + space) <= max_width):
-                    out.append(" ".join(words[:-1]))
-                    words, widths, words_width = [words[-1]], [widths[-1]], widths[-1]
-                else:
-                    out.append(" ".join(words))
-                    words, widths, words_width = [], [], 0.0
+                kept = 0  # the words at the line's end glued to this one come down with it, if they fit there
+                while (kept < min(GLUED_KEPT, len(words) - 1 - carried)  # (not all: a line of its own words)
+                       and glued(words[-1 - kept], words[-kept] if kept else word)):
+                    kept += 1
+                while kept and ceil(sum(widths[-kept:]) + width + space * kept) > max_width:
+                    kept -= 1
+                out.append(" ".join(words[:len(words) - kept]))
+                words, widths = words[len(words) - kept:], widths[len(widths) - kept:]
+                words_width, carried = sum(widths), kept
             words.append(word)
             widths.append(width)
             words_width += width

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import copy
 import importlib
+import itertools
 import random
 import subprocess
 import sys
@@ -187,24 +188,24 @@ def test_wrapping_on_running_widths_fills_each_line_as_measuring_it_would() -> N
     """kit.lines and kit.wrap keep a line's width as a running sum of word widths: each line fits as `measure`
     measures it, the next line's first word would not have fitted, and no word is lost or cut."""
     words = ["a", "the", "Mercury;", "captures", "(final))", "$159.", "2\u00a0cards\u00a0in\u00a0hand\u00a0·", "Io",
-             "Whispering", "Felsenharpyie", "—"]
+             "Whispering", "Felsenharpyie", "—", "4", "12,", "11+", "$8"]
     chooser = random.Random(3)
     for _ in range(400):
         text = " ".join(chooser.choice(words) for _ in range(chooser.randint(1, 20)))
         size, weight = chooser.choice([(18, "regular"), (24, "bold"), (30, "bold"), (18, "semibold")])
         width = chooser.randint(max(kit.measure(word, size, weight) for word in words), 600)  # no word split
-        for glued, wrapped in ((False, kit.lines(text, width, size, weight)),
-                               (True, kit.lines(text, width, size, weight, keep_numbers=True)),
-                               (False, tuple(kit.wrap(typeset.MEASURE_DRAW, text, width, kit.font(size, weight))))):
+        for wrapped in (kit.lines(text, width, size, weight),
+                        tuple(kit.wrap(typeset.MEASURE_DRAW, text, width, kit.font(size, weight)))):
             assert " ".join(wrapped).split(" ") == text.split(" ")
             for line, following in zip(wrapped, [*wrapped[1:], None], strict=True):
                 assert kit.measure(line, size, weight) <= width
-                if following is not None:  # its first word did not fit, or came down with the number after it
-                    first, *rest = following.split(" ")
-                    pair = glued and bool(rest) and typeset.NUMBER.fullmatch(rest[0]) is not None
-                    assert (kit.measure(f"{line} {first}", size, weight) > width
-                            or (pair and kit.measure(f"{line} {first} {rest[0]}", size, weight) > width))
-                    before = line.split(" ")[-1]
-                    number = typeset.NUMBER.fullmatch
-                    if glued and number(first) and " " in line and not number(before):
-                        assert kit.measure(f"{before} {first}", size, weight) > width  # only if both cannot fit
+                if following is not None:  # its first word did not fit, or came down with words glued to it
+                    ahead, ending = following.split(" "), line.split(" ")
+                    came = next(k for k in range(len(ahead))
+                                if kit.measure(" ".join([line, *ahead[:k + 1]]), size, weight) > width)
+                    assert came <= typeset.GLUED_KEPT
+                    assert all(typeset.glued(ahead[i], ahead[i + 1]) for i in range(came))
+                    if typeset.glued(ending[-1], ahead[0]):  # only if they could not come down together
+                        assert (came == typeset.GLUED_KEPT
+                                or kit.measure(" ".join([ending[-1], *ahead[:came + 1]]), size, weight) > width
+                                or all(typeset.glued(a, b) for a, b in itertools.pairwise(ending)))

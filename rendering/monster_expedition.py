@@ -997,13 +997,15 @@ def alt_text(view: dict[str, Any]) -> str:
     if view.get("last_move"):
         parts.append(translate("monster.alt.last_move", lang, move=view["last_move"]))
     scores = {s["seat"]: s for s in view["scores"]}
-    for player in view["players"]:
+    by_seat = {int(player["seat"]): player for player in view["players"]}
+    for seat in _ranked_seats(view):  # at the end best first, as the final board and the result list them
+        player = by_seat[seat]
         text = translate("monster.alt.player", lang, name=player["name"], points=player["monster_points"],
                          cages=counted("cage", int(player["cages"]), lang))
         if view.get("over") and player["cages"]:
             text += translate("monster.alt.worth", lang, points=player.get("cage_points", 0))
-            if view["mode"] == "standard":
-                text += translate("monster.alt.total", lang, points=scores[player["seat"]]["total"])
+        if view.get("over") and view["mode"] == "standard":  # a player without cages has a total too
+            text += translate("monster.alt.total", lang, points=scores[player["seat"]]["total"])
         parts.append(text + f"; {camp_levels(player, lang=lang)}.")
     if view.get("solo"):
         parts.append(translate("monster.board.expedition_title", lang, number=view["solo"]["expedition"],

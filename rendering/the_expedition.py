@@ -916,7 +916,7 @@ def alt_text(view: View) -> str:
     if view["last_move"]:
         parts.append(translate("expedition.alt.last_move", lang(view), text=view["last_move"]))
     names = {entry["id"]: entry["name"] for entry in view["participants"]}
-    for entry in view["participants"]:
+    for _, entry in _p_ranked(view):  # at the end best first, as the final board and the result list them
         where = next((g["location"]["name"] for g in view["grid"] if entry["id"] in g["explorers"]), None)
         where_words = (translate("expedition.alt.at", lang(view), location=where) if where is not None
                        else translate("expedition.alt.off_grid", lang(view)))

@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import random
+import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from bot.core import Rng, find_game
+import rendering
+from bot.core import JSON, Rng, find_game
+from bot.core.bots import bot_view, choose
 from bot.core.errors import LobbyError, RuleError
 from bot.games.monster_expedition.state import setup_state
 
@@ -28,3 +33,61 @@ def test_monster_expeditions_unknown_mode_is_refused_once_by_the_titles_and_its_
     for language in ("en", "de"):
         assert "monster.refuse.no_mode" not in (LOCALES / language / "LC_MESSAGES" / "messages.po").read_text()
     assert "monster.refuse.no_mode" not in (LOCALES / "messages.pot").read_text()
+
+
+def _finished(key: str, mode: str, players: int, seed: int, language: str = "en") -> tuple[Any, JSON]:
+    """A game played to its end by easy computer players (fast, and deterministic for the seed)."""
+    game = find_game(key)
+    state = game.setup(mode, [f"P{seat + 1}" for seat in range(players)], Rng(seed, 0),
+                       {"profiles": [{}] * players, "language": language})
+    chooser, step = random.Random(seed), 0
+    while game.to_act(state):
+        seat = game.to_act(state)[0]
+        step += 1
+        action = choose(game, bot_view(game, state, seat), seat, "easy", chooser)
+        state = game.apply(state, seat, action, Rng(seed, step)).state
+    return game, state
+
+
+def _alt(key: str, state: JSON, language: str = "en") -> str:
+    return rendering.alt_text(key, {**find_game(key).view(state, None), "language": language})
+
+
+@pytest.mark.parametrize("language", ["en", "de"])
+@pytest.mark.parametrize(("key", "mode", "players", "seed", "ranked"), [
+    ("monster-expedition", "standard", 3, 1, ["P3", "P1", "P2"]),
+    ("the-expedition", "solo-hard", 1, 1, ["Automation 2", "Automation 1", "P1"]),
+    ("expeditions", "standard", 3, 1, ["P2", "P3", "P1"]),
+])
+def test_a_final_boards_words_rank_the_players_as_its_image_and_result_do(
+        key: str, mode: str, players: int, seed: int, ranked: list[str], language: str) -> None:
+    """The final board's alt text listed the players in seat order under a result that ranks them (and beside an
+    image that does): now best first in every game, as the bold result line."""
+    game, state = _finished(key, mode, players, seed, language)
+    summary = game.outcome(state).summary
+    summary = summary if isinstance(summary, str) else summary(language)
+    named = [name.replace("Automat ", "Automation ") for name in re.findall(r"\b(P\d|Automat(?:ion)? \d)\b", summary)]
+    assert [name for name in named if name in ranked][-3:] == ranked, summary  # the result ranks them so
+    words = _alt(key, state, language)
+    entries = re.findall(r"\b(P\d|Automat(?:ion)? \d): ", re.split(r"Last move: |Letzter Zug: ", words)[-1])
+    assert [name.replace("Automat ", "Automation ") for name in entries] == ranked, words
+
+
+def test_expeditions_final_board_words_say_the_winner_once() -> None:
+    """The alt text read "Game over: P2 wins. P2 wins with $100. Scores: …": the headline, then the result."""
+    _, state = _finished("expeditions", "standard", 3, 1)
+    words = _alt("expeditions", state)
+    assert words.startswith("Expeditions. Game over: P2 wins with $100. Scores: P2 $100 ")
+    assert words.count("P2 wins") == 1
+    _, state = _finished("expeditions", "standard", 3, 1, "de")
+    german = _alt("expeditions", state, "de")
+    assert german.startswith("Expeditions. Spiel vorbei: ") and german.count("gewinnt") == 1, german
+
+
+def test_monster_expeditions_final_words_give_a_cageless_player_a_total() -> None:
+    """At the end a player's total was said only after their cages' worth, so a player without cages had none."""
+    _, state = _finished("monster-expedition", "standard", 3, 1)
+    view = {**find_game("monster-expedition").view(state, None), "language": "en"}
+    view["players"] = [{**player, "cages": 0} if player["name"] == "P2" else player for player in view["players"]]
+    words = rendering.alt_text("monster-expedition", view)
+    assert "P2: 4 VP from monsters, 0 cages, 19 VP in all;" in words

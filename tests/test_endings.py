@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import random
 import re
 from pathlib import Path
@@ -10,10 +11,13 @@ from typing import Any
 import pytest
 
 import rendering
+from bot.app import create_bot
 from bot.core import JSON, Rng, find_game
 from bot.core.bots import bot_view, choose
 from bot.core.errors import LobbyError, RuleError
 from bot.games.monster_expedition.state import setup_state
+from bot.offline import DiscordHarness
+from tests.tables import current_match
 
 LOCALES = Path(__file__).resolve().parent.parent / "bot" / "i18n" / "locales"
 
@@ -91,3 +95,49 @@ def test_monster_expeditions_final_words_give_a_cageless_player_a_total() -> Non
     view["players"] = [{**player, "cages": 0} if player["name"] == "P2" else player for player in view["players"]]
     words = rendering.alt_text("monster-expedition", view)
     assert "P2: 4 VP from monsters, 0 cages, 19 VP in all;" in words
+
+
+@pytest.mark.parametrize("language", ["en", "de"])
+async def test_the_result_marks_a_kicked_player_as_having_left(database: Path, language: str) -> None:
+    """The bold result line named Bob ("Bob wins … Bob: 10 pts") as if he had played to the end, while the story and
+    the board named his seat "🤖 Bob (normal bot)": it names the seat as the board does and says that Bob left and
+    the seat's score stands. The log's kick line named the computer player "🤖 Bot 2 (normal)", a name the seat
+    never had."""
+    game = find_game("the-expedition")
+    async with DiscordHarness(create_bot(database)) as discord_:
+        alice, bob = (discord_.user(name, locale=language) for name in ("alice", "bob"))
+        await discord_.command("game new", {"game": game.key, "seed": 2, "language": language}, user=alice)
+        await discord_.command("game join", user=bob)
+        await discord_.command("game start", user=alice)
+        chooser = random.Random(2)
+        for step in range(200):
+            match = await current_match(discord_)
+            if match.status != "active":
+                break
+            if step == 3:
+                assert (await discord_.command("game kick", {"player": bob}, user=alice)).public()
+                continue
+            seat = game.to_act(match.state)[0]
+            if match.user_at(seat).user_id != alice.id:  # the computer player's turn: it moves by itself
+                await asyncio.sleep(0.01)
+                continue
+            action = choose(game, bot_view(game, match.state, seat), seat, "normal", chooser)
+            index = [offer.action for offer in game.quick_actions(match.state, seat, language)].index(action)
+            await discord_.click(discord_.last_public_message(with_components=True),
+                                 custom_id=f"xt:act:{match.id}:{match.version}:{seat}:{index}", user=alice)
+        assert (await current_match(discord_)).status == "finished"
+        result = discord_.channel_messages()[-1].content.rsplit("\n", 1)[1]
+        match = await current_match(discord_)
+        events = await discord_.bot.service.store.events(match.id)  # type: ignore[attr-defined]
+        kicked = next(event.text for event in events if event.kind == "kicked")
+    if language == "en":
+        assert result.startswith("**🤖 Bob (normal bot) wins on the tie-break: most markers on the grid. ")
+        assert "; Alice: 10 pts" in result and "Bob:" not in result.replace("(normal bot):", "")
+        assert result.endswith(" Bob left the game: a computer player played the seat to the end, and its score "
+                               "stands.**")
+        assert kicked == "Bob's seat was handed to a normal computer player (🤖 Bob (normal bot))."
+    else:
+        assert result.startswith("**🤖 Bob (Bot, normal) gewinnt im Gleichstand durch die meisten Markierungen ")
+        assert result.endswith(" Bob hat das Spiel verlassen; ein Computerspieler hat den Platz zu Ende gespielt, "
+                               "und die Punkte des Platzes zählen.**")
+        assert kicked == "Der Platz von Bob wurde an einen normalen Computerspieler übergeben (🤖 Bob (Bot, normal))."

@@ -15,6 +15,7 @@ from bot.app import create_bot
 from bot.core import JSON, Rng, find_game
 from bot.core.bots import bot_view, choose
 from bot.core.errors import LobbyError, RuleError
+from bot.games.expeditions.bots import ExpeditionsBot
 from bot.games.monster_expedition.state import setup_state
 from bot.offline import DiscordHarness
 from tests.tables import current_match
@@ -141,3 +142,28 @@ async def test_the_result_marks_a_kicked_player_as_having_left(database: Path, l
         assert result.endswith(" Bob hat das Spiel verlassen; ein Computerspieler hat den Platz zu Ende gespielt, "
                                "und die Punkte des Platzes zählen.**")
         assert kicked == "Der Platz von Bob wurde an einen normalen Computerspieler übergeben (🤖 Bob (Bot, normal))."
+
+
+def test_an_expeditions_hint_does_not_count_a_worker_the_turn_owes_anyway() -> None:
+    """A gathered worker waits in the turn's queue behind a card to play: every choice gets it (the rulebook: each
+    gathered benefit is gained). The hint for skipping the card read "bringing 1 worker" as if skipping earned it."""
+    game = find_game("expeditions")
+    state = game.setup("standard", ["P1", "P2"], Rng(3, 0), {"profiles": [{}, {}]})
+    chooser = random.Random(3)
+    for step in range(1, 118):
+        seat = game.to_act(state)[0]
+        state = game.apply(state, seat, choose(game, bot_view(game, state, seat), seat, "easy", chooser),
+                           Rng(3, step)).state
+    seat = game.to_act(state)[0]
+    assert state["turn"]["pending"] == {"kind": "play"}
+    assert state["turn"]["queue"][0]["effects"] == [{"do": "worker", "colour": "green"}]  # owed whatever is chosen
+    bot = ExpeditionsBot()
+    decision = bot.heuristic(game, bot.observe(game, state, seat), seat, random.Random(0))
+    assert decision.action == {"type": "choose", "option": "skip"}
+    assert decision.words is not None
+    assert decision.words["en"] == ("Choose Skip: of the moves open now it does the most for your money and stars, "
+                                    "setting up what comes next rather than gaining something at once.")
+    assert decision.words["de"] == ("Wähle Auslassen: Von den Zügen, die jetzt offen sind, bringt dieser am meisten "
+                                    "für dein Geld und deine Sterne, er bereitet Kommendes vor, statt sofort etwas zu "
+                                    "bringen.")
+    assert "9.2" not in decision.words["en"] and not re.search(r"\d+\.\d", decision.words["en"])

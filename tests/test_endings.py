@@ -18,6 +18,8 @@ from bot.core.errors import LobbyError, RuleError
 from bot.games.expeditions.bots import ExpeditionsBot
 from bot.games.monster_expedition.state import setup_state
 from bot.offline import DiscordHarness
+from rendering import render_board
+from rendering.recorder import recording
 from tests.tables import current_match
 
 LOCALES = Path(__file__).resolve().parent.parent / "bot" / "i18n" / "locales"
@@ -167,3 +169,28 @@ def test_an_expeditions_hint_does_not_count_a_worker_the_turn_owes_anyway() -> N
                                     "für dein Geld und deine Sterne, er bereitet Kommendes vor, statt sofort etwas zu "
                                     "bringen.")
     assert "9.2" not in decision.words["en"] and not re.search(r"\d+\.\d", decision.words["en"])
+
+
+def _medals(key: str, view: JSON) -> list[str]:
+    """The places on a final board's medals, best first as drawn (left column, right column, down the board)."""
+    with recording() as drawn:
+        render_board(key, view)
+    medals = [m.box for m in drawn.marks if m.kind == "medal"]
+    inside = [(box, t.text) for box in medals for t in drawn
+              if box[0] <= (t.box[0] + t.box[2]) / 2 <= box[2] and box[1] <= (t.box[1] + t.box[3]) / 2 <= box[3]]
+    return [text for _, text in sorted(inside, key=lambda item: (item[0][1], item[0][0]))]
+
+
+def test_monster_expeditions_final_board_gives_the_tie_break_loser_the_next_medal() -> None:
+    """Two hunters level on points: the rulebook's tie-break (the camps' levels) makes one the winner, yet both got
+    a gold medal "1" (the place counted points only). Now the winner is 1st, the other 2nd; a full tie shares."""
+    game, state = _finished("monster-expedition", "standard", 3, 1)  # P3 30, P1 27, P2 19 VP
+    result = state["result"]
+    result["scores"][0] = result["scores"][2]  # P1 level with P3, who has the higher camps
+    result["camp_levels"] = [20, 12, 22]
+    view = {**game.view(state, None), "language": "en"}
+    assert _medals("monster-expedition", view) == ["1", "2", "3"]
+    result["camp_levels"] = [22, 12, 22]
+    result["winners"] = [0, 2]
+    view = {**game.view(state, None), "language": "en"}
+    assert sorted(_medals("monster-expedition", view)) == ["1", "1", "3"]

@@ -194,3 +194,21 @@ def test_monster_expeditions_final_board_gives_the_tie_break_loser_the_next_meda
     result["winners"] = [0, 2]
     view = {**game.view(state, None), "language": "en"}
     assert sorted(_medals("monster-expedition", view)) == ["1", "1", "3"]
+
+
+def test_the_expeditions_final_board_orders_a_tie_on_points_by_the_rulebooks_tie_breaks() -> None:
+    """Two explorers behind the winner, level on points: the result line ranks the one with more markers first
+    (the rulebook's tie-break), but the final board kept seat order and gave both the same medal."""
+    game, state = _finished("the-expedition", "standard", 3, 1)
+    view = {**game.view(state, None), "language": "en"}
+    first, second, third = view["participants"]
+    view["result"] = {**view["result"], "winners": [third["id"]]}
+    third["score"] = {**third["score"], "total": 14}
+    first["score"] = {**first["score"], "total": 9, "markers": 2, "expeditions": 3}
+    second["score"] = {**second["score"], "total": 9, "markers": 4, "expeditions": 0}
+    assert _medals("the-expedition", view) == ["1", "2", "3"]
+    words = rendering.alt_text("the-expedition", view)
+    assert words.index(f"{third['name']}: 14 pts") < words.index(f"{second['name']}: 9 pts") < \
+        words.index(f"{first['name']}: 9 pts")
+    second["score"] = {**second["score"], "markers": 2, "expeditions": 3}  # tied on everything: a shared place
+    assert _medals("the-expedition", view) == ["1", "2", "2"]

@@ -693,7 +693,7 @@ class GameService:
         elif match.status == "abandoned":
             turn = translate("table.abandoned", language)
         else:
-            turn = str(in_language(outcome.summary, language)) if outcome else translate("table.over", language)
+            turn = final_result(game, match, state, language) if outcome else translate("table.over", language)
         to_move = tuple(record.name for user_id in mentions for record in match.seats if record.user_id == user_id)
         alt = self._alt_text(game, described, headline, turn, language, footer)
         return Board(match, headline, turn, image, buttons, mentions, outcome, menu, alt, to_move)
@@ -822,6 +822,17 @@ def shown_state(match: MatchRecord, state: JSON) -> JSON:
     shown["players"] = [dict(player, name=renamed[seat]) if seat in renamed and isinstance(player, dict)
                         and "name" in player else player for seat, player in enumerate(players)]
     return shown
+
+
+def final_result(game: Game, match: MatchRecord, state: JSON, language: str) -> str:
+    """The result line of a finished game: the outcome's summary with every seat named as the board names it (a seat
+    handed to a computer player, "🤖 Bob (normal bot)"), then, for each such seat, that its player left and the
+    seat's score stands (the computer player played it to the end; /game kick)."""
+    summary = game.outcome(shown_state(match, state))
+    assert summary is not None
+    left = [translate("table.result.left", language, name=seat.name) for seat in match.seats
+            if is_bot(seat.user_id) and not seat.name.startswith("🤖")]
+    return " ".join([str(in_language(summary.summary, language)), *left])
 
 
 def _last_turn(events: Sequence[EventRecord], bot_seats: set[int]) -> list[EventRecord]:

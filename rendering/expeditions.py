@@ -922,13 +922,16 @@ def render(view: dict[str, Any]) -> bytes:
 def alt_text(view: dict[str, Any]) -> str:
     """The board in words for the image's description (everything here is public in Expeditions)."""
     lang = language(view)
-    parts = [f"{view.get('title') or 'Expeditions'}.", _p_headline(view) + "."]
-    if view.get("outcome"):
-        parts.append(_p_summary(view))
+    parts = [f"{view.get('title') or 'Expeditions'}."]
+    if view.get("outcome"):  # the result once, whole ("Game over: Ada wins with $80. Scores: ..."), no headline
+        parts.append(translate("expeditions.turn.game_over_summary", lang, summary=_p_summary(view)))
+    else:
+        parts.append(_p_headline(view) + ".")
     if view.get("last_move"):
         parts.append(translate("expeditions.board.alt_last_move", lang, move=view["last_move"]))
     places = {s["code"]: f"{s['label']} {s['name']}" for s in view["map"]["spaces"] if s.get("label")}
-    for player in view["players"]:
+    ranked = [player for _, player in _p_places(view)] if view.get("outcome") else view["players"]
+    for player in ranked:  # at the end best first, as the final board and the result list them
         where = (translate("expeditions.place.basecamp", lang) if player["at"] == "basecamp"
                  else places.get(player["at"], player["at"]))
         text = translate("expeditions.board.alt_player", lang, name=player["name"], money=money(player["score"], lang),

@@ -440,6 +440,17 @@ def _result_lines(view: dict[str, Any]) -> tuple[str, list[str], bool]:
     return text, list(_wrap(detail, kit.WIDTH - 2 * MARGIN - 40, 26, "semibold")), won
 
 
+def _place(view: dict[str, Any], seat: int) -> int:
+    """A seat's place on the final board: behind every seat with more points, or as many points and higher camps in
+    all (the rulebook's tie-break); seats tied on both share a place, as they share the win."""
+    levels = view["result"].get("camp_levels") or [0] * len(view["scores"])
+
+    def key(other: int) -> tuple[int, int]:
+        return int(view["result"]["scores"][other]), int(levels[other])
+
+    return 1 + sum(1 for other in range(len(view["result"]["scores"])) if key(other) > key(seat))
+
+
 def _ranked_seats(view: dict[str, Any]) -> list[int]:
     """The seats in the order the final results list them: best first as the game ranks them (seat order before
     the end, or when the view has no ranking)."""
@@ -805,7 +816,7 @@ def _p_players(draw: kit.Draw, view: dict[str, Any], top: int) -> int:
         x, y = 12 + column * (column_w + 8), y_of[column]
         style = kit.player_style(int(player["seat"]))
         start = y
-        place = 1 + sum(1 for s in view["scores"] if s["total"] > scores[player["seat"]]["total"]) if ranked else 0
+        place = _place(view, int(player["seat"])) if ranked else 0
         score = scores.get(player["seat"], {})
         if ranked:
             message = (deferred("monster.board.points_winner") if player["seat"] in view["result"]["winners"]
@@ -998,13 +1009,15 @@ def alt_text(view: dict[str, Any]) -> str:
     if view.get("last_move"):
         parts.append(translate("monster.alt.last_move", lang, move=view["last_move"]))
     scores = {s["seat"]: s for s in view["scores"]}
-    for player in view["players"]:
+    by_seat = {int(player["seat"]): player for player in view["players"]}
+    for seat in _ranked_seats(view):  # at the end best first, as the final board and the result list them
+        player = by_seat[seat]
         text = translate("monster.alt.player", lang, name=player["name"], points=player["monster_points"],
                          cages=counted("cage", int(player["cages"]), lang))
         if view.get("over") and player["cages"]:
             text += translate("monster.alt.worth", lang, points=player.get("cage_points", 0))
-            if view["mode"] == "standard":
-                text += translate("monster.alt.total", lang, points=scores[player["seat"]]["total"])
+        if view.get("over") and view["mode"] == "standard":  # a player without cages has a total too
+            text += translate("monster.alt.total", lang, points=scores[player["seat"]]["total"])
         parts.append(text + f"; {camp_levels(player, lang=lang)}.")
     if view.get("solo"):
         parts.append(translate("monster.board.expedition_title", lang, number=view["solo"]["expedition"],

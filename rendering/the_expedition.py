@@ -837,15 +837,18 @@ def _p_final_detail(view: View) -> int:
 
 
 def _p_ranked(view: View) -> list[tuple[int, View]]:
-    """The participants with their places: at the end best first (the winners, then by points), each with its
-    place (equal points share one); before the end in seat order, with place 0."""
+    """The participants with their places: at the end best first (the winners, then by points, markers on the grid
+    and expedition points, the rulebook's tie-breaks), each with its place (tied on all three share one); before the
+    end in seat order, with place 0."""
     entries = list(view["participants"])
     if view["phase"] != "over" or len(entries) < 2:
         return [(0, entry) for entry in entries]
     winners = set(view.get("result", {}).get("winners", []))
 
-    def key(entry: View) -> tuple[bool, int]:
-        return entry["id"] not in winners, -int(entry["score"]["total"])
+    def key(entry: View) -> tuple[bool, int, int, int]:  # the rulebook's order: points, markers, expedition points
+        score = entry["score"]
+        return (entry["id"] not in winners, -int(score["total"]), -int(score.get("markers", 0)),
+                -int(score.get("expeditions", 0)))
 
     entries.sort(key=key)
     return [(1 + sum(1 for other in entries if key(other) < key(entry)), entry) for entry in entries]
@@ -917,7 +920,7 @@ def alt_text(view: View) -> str:
     if view["last_move"]:
         parts.append(translate("expedition.alt.last_move", lang(view), text=view["last_move"]))
     names = {entry["id"]: entry["name"] for entry in view["participants"]}
-    for entry in view["participants"]:
+    for _, entry in _p_ranked(view):  # at the end best first, as the final board and the result list them
         where = next((g["location"]["name"] for g in view["grid"] if entry["id"] in g["explorers"]), None)
         where_words = (translate("expedition.alt.at", lang(view), location=where) if where is not None
                        else translate("expedition.alt.off_grid", lang(view)))

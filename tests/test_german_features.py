@@ -204,7 +204,9 @@ async def test_kick_and_rejoin_are_announced_in_the_tables_language(database: Pa
         assert any(m.content == "Carol ist zurück und spielt wieder auf dem eigenen Platz." for m in back.public())
         match = await current_match(discord_)
         texts = await discord_.bot.service.store.event_texts(match.id)
-        assert "Der Platz von Carol wurde an einen normalen Computerspieler übergeben (🤖 Bot 3 (normal))." in texts
+        # The seat as the board and the story name it from then on (it read "🤖 Bot 3 (normal)", a name never shown).
+        assert ("Der Platz von Carol wurde an einen normalen Computerspieler übergeben (🤖 Carol (Bot, normal))."
+                in texts)
         assert texts[-1] == "Carol hat den Platz vom Computerspieler zurückgenommen."
 
 

@@ -13,7 +13,7 @@ from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 from bot.core import JSON, Game, LobbyError, NotYourTurn, find_game
-from bot.core.seats import bot_name, bot_user_id, is_bot
+from bot.core.seats import bot_user_id, is_bot, taken_over_name
 from bot.features import autoplay
 from bot.features.wording import duration_text, game_title, names_and
 from bot.i18n import translate
@@ -349,7 +349,7 @@ async def kick(service: GameService, channel_id: int, actor_id: int, target_id: 
         owner = SeatOwner(match.id, seat, target_id, record.name, actor_id)
         await service.tables.record(match, "kicked", user_id=actor_id, seat=seat, seats=seats,
                               text=translate("community.log.kicked", match.language, name=record.name,
-                                             bot=bot_name("normal", seat + 1, match.language)),
+                                             bot=taken_over_name(record.name, "normal", match.language)),
                               community=CommunityChange(owners_set=(owner,)))
         kicked = await service.tables.reload(match)
         played = await service.after_move(kicked)

@@ -70,8 +70,11 @@ class ExpeditionsBot(GameBot):
         state = self.determinize(game, view, seat, rng)
         action = policies.greedy_action(game, state, seat, rng)
         comp = game.comp
-        after = game.apply(state, seat, action, Rng(0, 0)).state
-        before_me, after_me = state["players"][seat], after["players"][seat]
+        # What the move brings, not what the turn owes anyway: effects already queued (a gathered worker waiting
+        # behind a card to play, a quest's reward) come whatever is chosen now, so they are left out of the words.
+        owing_nothing = {**state, "turn": {**state["turn"], "queue": []}}
+        after = game.apply(owing_nothing, seat, action, Rng(0, 0)).state
+        before_me, after_me = owing_nothing["players"][seat], after["players"][seat]
 
         def reason(language: str) -> str:
             # The rule of thumb's own figure (policies.estimate) means nothing to a player: say what it brings.

@@ -99,7 +99,9 @@ def setup_state(mode: str, players: Sequence[str], rng: Rng, options: JSON, cat:
     """Deal a new match: decks, the opening display of 10, the camps on side A at the start level."""
     cat = cat or catalog()
     if mode not in MODES:
-        raise LobbyError("monster.refuse.no_mode", mode=mode, modes=", ".join(MODES))
+        # Not a player's words: MonsterExpedition.setup resolves a typed mode (key or title, either language) and
+        # refuses an unknown one with the modes' localized titles (lobby.refuse.no_mode) before calling this.
+        raise ValueError(f"setup_state takes a mode key ({', '.join(MODES)}), not {mode!r}")
     count = len(players)
     if mode == "solo" and count != 1:
         raise LobbyError("monster.refuse.solo_players")

@@ -142,9 +142,11 @@ async def kick_player(interaction: discord.Interaction, player: discord.Member |
                                 can_manage_channel=can_manage)
     name = safe_name(done.name)
     await tell(interaction, translate("community.kick.done", language_of(interaction.locale), name=name))
-    await interaction.followup.send(
-        translate("community.kick.announce", done.match.language, actor=safe_name(interaction.user.display_name),
-                  name=name), allowed_mentions=NO_PINGS)
+    announce = translate("community.kick.announce", done.match.language,
+                         actor=safe_name(interaction.user.display_name), name=name)
+    if done.host_passed:  # host powers follow the seat: the table hears who has them now
+        announce += "\n" + safe_text(done.host_passed, [seat.name for seat in done.match.seats])
+    await interaction.followup.send(announce, allowed_mentions=NO_PINGS)
     if done.bot_moved:
         await desk_of(interaction).post(done.match.id)
     else:  # the seating changed the match's version: the board's buttons are rebound to it

@@ -15,7 +15,15 @@ from bot.core import all_games, find_game
 from bot.core.seats import BOT_LEVELS
 from bot.features import autoplay
 from bot.i18n import LANGUAGE_NAMES, LANGUAGES, translate
-from bot.service import LOG_LIMIT, MAX_SEED, InvalidControl, MatchRecord, mode_players, mode_title
+from bot.service import (
+    LOG_LIMIT,
+    MAX_SEED,
+    InvalidControl,
+    MatchRecord,
+    host_passed_text,
+    mode_players,
+    mode_title,
+)
 from cogs import community, records
 from cogs.common import (
     NO_PINGS,
@@ -59,6 +67,11 @@ async def show_lobby(interaction: discord.Interaction, match: MatchRecord, note:
         sent = await interaction.followup.send(content, view=lobby_view(match), allowed_mentions=NO_PINGS,
                                                wait=True)
         await service.set_board_message(match.id, sent.id)
+
+
+def host_note(match: MatchRecord) -> str:
+    """Who has the host's powers now (the host left), as the lobby says it."""
+    return safe_text(host_passed_text(match, match.host_id, match.language), [seat.name for seat in match.seats])
 
 
 async def start_game(interaction: discord.Interaction, match: MatchRecord) -> None:
@@ -106,6 +119,9 @@ async def press_lobby(interaction: discord.Interaction, fields: dict[str, Any], 
         match = await service.join(channel, player_of(interaction))
     elif what == "leave":
         match = await service.leave(channel, player_of(interaction))
+        if match.status == "lobby" and current.host_id == interaction.user.id:
+            await show_lobby(interaction, match, host_note(match))
+            return
     else:
         match = await service.start(channel, interaction.user.id)
     if match.status == "active":
@@ -221,11 +237,15 @@ class GameCommands(commands.GroupCog, group_name="game", group_description="Star
     @app_commands.command(name="leave", description="Leave this channel's lobby")
     async def leave(self, interaction: discord.Interaction) -> None:
         await acknowledge(interaction)
-        match = await service_of(interaction).leave(channel_id_of(interaction), player_of(interaction))
+        service = service_of(interaction)
+        before = await service.open_match(channel_id_of(interaction))
+        match = await service.leave(channel_id_of(interaction), player_of(interaction))
         language = reader_language(interaction)
         await tell(interaction, translate("lobby.you_left", language) if match.status == "lobby"
                    else translate("lobby.you_left_closed", language))
-        await show_lobby(interaction, match)
+        hosted = before is not None and before.host_id == interaction.user.id and match.status == "lobby"
+        # The host left: the lobby says who has the host's powers now.
+        await show_lobby(interaction, match, host_note(match) if hosted else None)
 
     @app_commands.command(name="start", description="Start the game (host only)")
     async def start(self, interaction: discord.Interaction) -> None:

@@ -19,6 +19,7 @@ from bot.features.wording import duration_text, game_title, names_and
 from bot.i18n import translate
 from bot.settings import ServerSettings, change_setting, server_settings
 from bot.store import CommunityChange, MatchRecord, NewWork, ScheduledWork, SeatOwner
+from bot.service import host_passed_text, next_host
 
 if TYPE_CHECKING:
     from bot.service import GameService
@@ -322,6 +323,7 @@ class Kicked:
     match: MatchRecord
     name: str  # the member whose seat a computer player took
     bot_moved: bool  # the seat was to move, and the computer player has played
+    host_passed: str | None = None  # the host was replaced: who has the host's powers now, in the table's words
 
 
 async def kick(service: GameService, channel_id: int, actor_id: int, target_id: int, *,
@@ -347,13 +349,17 @@ async def kick(service: GameService, channel_id: int, actor_id: int, target_id: 
         # The seat keeps its name: the game's state and its replay know the player by it.
         seats = [(bot_user_id("normal", number) if s.seat == seat else s.user_id, s.name) for s in match.seats]
         owner = SeatOwner(match.id, seat, target_id, record.name, actor_id)
-        await service.tables.record(match, "kicked", user_id=actor_id, seat=seat, seats=seats,
-                              text=translate("community.log.kicked", match.language, name=record.name,
-                                             bot=taken_over_name(record.name, "normal", match.language)),
-                              community=CommunityChange(owners_set=(owner,)))
+        text = translate("community.log.kicked", match.language, name=record.name,
+                         bot=taken_over_name(record.name, "normal", match.language))
+        # Host powers follow the seat: a replaced host hands them to the next person seated.
+        host = next_host(match, target_id) if target_id == match.host_id else None
+        passed = host_passed_text(match, host, match.language) if host is not None else None
+        await service.tables.record(match, "kicked", user_id=actor_id, seat=seat, seats=seats, host_id=host,
+                                    text=f"{text} {passed}" if passed else text,
+                                    community=CommunityChange(owners_set=(owner,)))
         kicked = await service.tables.reload(match)
         played = await service.after_move(kicked)
-        return Kicked(played, record.name, played.version != kicked.version)
+        return Kicked(played, record.name, played.version != kicked.version, passed)
 
 
 async def rejoin(service: GameService, channel_id: int, user_id: int) -> MatchRecord:

@@ -17,9 +17,9 @@ from bot.core.seats import bot_user_id, is_bot, taken_over_name
 from bot.features import autoplay
 from bot.features.wording import duration_text, game_title, names_and
 from bot.i18n import translate
+from bot.service import host_passed_text, next_host
 from bot.settings import ServerSettings, change_setting, server_settings
 from bot.store import CommunityChange, MatchRecord, NewWork, ScheduledWork, SeatOwner
-from bot.service import host_passed_text, next_host
 
 if TYPE_CHECKING:
     from bot.service import GameService

@@ -137,6 +137,9 @@ async def confirm_abandon(interaction: discord.Interaction, fields: dict[str, An
     channel = channel_id_of(interaction)
     current = await service.open_match(channel)
     if current is None or current.id != fields["match"]:
+        pressed = await service.match(fields["match"])
+        if pressed.channel_id != channel:  # a control of another channel's game: it may well be running
+            raise InvalidControl()
         await send_private(interaction, translate("lobby.already_ended", reader_language(interaction)))
         return
     await acknowledge(interaction)

@@ -86,3 +86,46 @@ async def test_a_host_leaving_a_lobby_hands_it_to_the_next_person_seated(databas
         await discord_.command("game leave", user=alice)
         assert (await current_match(discord_)).host_id == bob.id, "the computer player seated first is skipped"
         assert "Bob has the host's powers now." in discord_.last_public_message().content
+
+
+# --------------------------------------------------------------------------------------------- smaller refusals
+
+
+async def test_abandon_pressed_from_another_channel_is_refused_as_a_control_of_another_channel(
+        database: Path) -> None:
+    """It said "That game has already ended" while the game went on."""
+    async with DiscordHarness(create_bot(database)) as discord_:
+        alice, bob = discord_.user("alice"), discord_.user("bob")
+        await discord_.command("game new", {"game": "test-nim"}, user=alice)
+        await discord_.command("game join", user=bob)
+        await discord_.command("game start", user=alice)
+        match = await current_match(discord_)
+        other = discord_.channel("elsewhere")
+        forged = discord_.world.create_message(
+            other.id, {"content": "Abandon?", "components": [{"type": 1, "components": [
+                {"type": 2, "style": 4, "label": "Yes", "custom_id": f"xt:abandon:{match.id}"}]}]}, [],
+            author=discord_.bot_user)
+        replies = await discord_.click(forged, label="Yes", user=alice)
+        assert replies.last.ephemeral
+        assert "not valid here" in (replies.last.content or "")
+        assert "already ended" not in (replies.last.content or "")
+        assert (await current_match(discord_)).status == "active"
+
+
+async def test_a_full_disk_is_named_and_does_not_point_to_a_command_that_fails_the_same_way(tmp_path: Path) -> None:
+    """The apology said "/game board shows where the game stands", and /game board failed the same way."""
+    async with DiscordHarness(create_bot(tmp_path / "full.sqlite3"), raise_errors=False) as discord_:
+        alice, bob = discord_.user("alice"), discord_.user("bob", locale="de")
+        await discord_.bot.service.store.engine.execute("PRAGMA max_page_count = 1")  # no room to grow: "full"
+        refused = None
+        for number in range(200):  # new games until one needs a page the file may not grow by
+            replies = await discord_.command("game new", {"game": "test-nim", "mode": "solo"}, user=alice,
+                                             channel=f"table-{number}")
+            if replies.last.ephemeral and "board" not in (replies.last.content or ""):
+                refused = replies.last.content or ""
+                break
+        assert refused == ("The game store has no room left on its disk, so nothing was saved and nothing changed. "
+                           "Please tell the server's admins: everything works again as soon as there is room.")
+        german = await discord_.command("game new", {"game": "test-nim", "mode": "solo"}, user=bob,
+                                        channel="table-de")
+        assert (german.last.content or "").startswith("Der Spielspeicher hat auf seinem Datenträger keinen Platz")

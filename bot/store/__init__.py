@@ -3,7 +3,7 @@
 from bot.store import reading
 from bot.store.community import CommunityChange, NewWork, SeatOwner
 from bot.store.database import Store
-from bot.store.engines import is_postgres_url
+from bot.store.engines import is_postgres_url, storage_full
 from bot.store.records import (
     ChannelBusy,
     EventColumns,
@@ -44,4 +44,5 @@ __all__ = [
     "is_postgres_url",
     "reading",
     "results_of",
+    "storage_full",
 ]

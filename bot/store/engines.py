@@ -81,6 +81,27 @@ def cannot_write(error: BaseException) -> bool:
     return isinstance(error, asyncpg.InsufficientPrivilegeError | asyncpg.ReadOnlySQLTransactionError)
 
 
+def storage_full(error: BaseException) -> bool:
+    """Whether `error` (or one it came from) says the database has no room to write: SQLite's "database or disk
+    is full", PostgreSQL's disk_full (53100). Nothing of the write was applied, and nothing the player can do helps
+    until an admin makes room: they are told so, not pointed at a command that would fail the same way."""
+    try:
+        import asyncpg
+        pg_full: tuple[type[BaseException], ...] = (asyncpg.DiskFullError,)
+    except ImportError:  # pragma: no cover - asyncpg is a dependency
+        pg_full = ()
+    seen: set[int] = set()
+    current: BaseException | None = error
+    while current is not None and id(current) not in seen:
+        if isinstance(current, sqlite3.OperationalError) and getattr(current, "sqlite_errorname", "") == "SQLITE_FULL":
+            return True
+        if isinstance(current, pg_full):
+            return True
+        seen.add(id(current))
+        current = current.__cause__ or current.__context__
+    return False
+
+
 def is_postgres_url(location: str | os.PathLike[str]) -> bool:
     return isinstance(location, str) and location.startswith(POSTGRES_SCHEMES)
 

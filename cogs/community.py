@@ -111,6 +111,7 @@ async def open_in_thread(interaction: discord.Interaction, game: str, plan: NewG
                                                              language_of(plan.options.get("language")), game=title))
     except discord.Forbidden:
         raise RuleError("community.refuse.thread_permission") from None
+    await community.thread_opened(service, thread.id, interaction.guild_id or 0, parent.id, host.user_id)
     try:
         match = await service.new_match(interaction.guild_id or 0, thread.id, game, host, mode=plan.mode, seed=seed,
                                         options=plan.options)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import io
+from datetime import timedelta
 from typing import Any
 
 import discord
@@ -14,6 +15,7 @@ from discord.ext import commands
 from bot.core import all_games, find_game
 from bot.core.seats import BOT_LEVELS
 from bot.features import autoplay
+from bot.features import community as limits
 from bot.i18n import LANGUAGE_NAMES, LANGUAGES, translate
 from bot.service import (
     LOG_LIMIT,
@@ -29,6 +31,8 @@ from cogs.common import (
     NO_PINGS,
     button,
     channel_id_of,
+    jump_url,
+    now_of,
     player_of,
     reader_language,
     safe_name,
@@ -157,6 +161,23 @@ async def confirm_abandon(interaction: discord.Interaction, fields: dict[str, An
                                               title=title), allowed_mentions=NO_PINGS)
 
 
+async def board_just_posted(interaction: discord.Interaction, match: MatchRecord) -> bool:
+    """/game board when the same board (same version) was posted less than the server's `board_repost_seconds`
+    ago: the asker is shown privately where it is and when it may be posted again, instead of a public repost
+    (issue 32: 300 /game board from one member posted 306 boards)."""
+    shown = await limits.board_on_show(service_of(interaction), match)
+    if shown is None:
+        return False
+    posted = discord.utils.snowflake_time(shown.message_id)
+    again = posted + timedelta(seconds=shown.repost_seconds)
+    if now_of(interaction.client) >= again:
+        return False
+    await tell(interaction, translate("limits.refuse.board", reader_language(interaction),
+                                      link=jump_url(interaction.guild_id, match.channel_id, shown.message_id),
+                                      when=limits.relative_time(posted), again=limits.relative_time(again)))
+    return True
+
+
 async def mode_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
     game_key = getattr(interaction.namespace, "game", None)
     games = [find_game(game_key)] if game_key else all_games()
@@ -212,6 +233,9 @@ class GameCommands(commands.GroupCog, group_name="game", group_description="Star
         await acknowledge(interaction)
         service = service_of(interaction)
         plan = await community.prepare_new_game(interaction, game, mode, timer, thread)  # the server's settings
+        # Issue 32: a member's open lobbies and the game threads they open are limited (the server's settings).
+        await limits.check_new_game(service, interaction.guild_id or 0, interaction.user.id,
+                                    lobby=find_game(game).mode(plan.mode).max_players > 1, thread=plan.thread)
         # The table's language: chosen here, else the server's /settings language, else its Discord language.
         plan.options["language"] = await service.table_language(interaction.guild_id or 0, chosen=language,
                                                                 guild_locale=interaction.guild_locale)
@@ -293,6 +317,8 @@ class GameCommands(commands.GroupCog, group_name="game", group_description="Star
             return
         await acknowledge(interaction)
         match = await service.current(channel_id_of(interaction))
+        if await board_just_posted(interaction, match):
+            return
         if match.status == "lobby":
             await tell(interaction, translate("lobby.posted_below", reader_language(interaction)))
             sent = await interaction.followup.send(await lobby_content(service, match), view=lobby_view(match),
@@ -302,7 +328,7 @@ class GameCommands(commands.GroupCog, group_name="game", group_description="Star
                 with contextlib.suppress(discord.HTTPException):
                     await interaction.client.get_partial_messageable(match.channel_id).get_partial_message(
                         previous).edit(view=None)
-            await service.set_board_message(match.id, sent.id)
+            await service.set_board_message(match.id, sent.id, match.version)
             return
         # Asked for, not a turn passing: the board comes again without pinging anyone.
         await post_board(interaction, match.id, ping=False)
@@ -381,9 +407,11 @@ class GameCommands(commands.GroupCog, group_name="game", group_description="Star
         await records.show_history(interaction, page)
 
     @app_commands.command(name="replay", description="Post a finished game's final board and its log")
-    @app_commands.describe(match="The game's number, from /game history")
-    async def replay(self, interaction: discord.Interaction, match: app_commands.Range[int, 1, MAX_SEED]) -> None:
-        await records.post_replay(interaction, match)
+    @app_commands.describe(match="The game's number, from /game history",
+                           public="Post it in the channel for everyone (default: only you see it)")
+    async def replay(self, interaction: discord.Interaction, match: app_commands.Range[int, 1, MAX_SEED],
+                     public: bool = False) -> None:
+        await records.post_replay(interaction, match, public)
 
     @app_commands.command(name="export", description="A finished game as JSON (check it with expedition-bot replay)")
     @app_commands.describe(match="The game's number, from /game history (default: this channel's last game)")

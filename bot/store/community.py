@@ -155,6 +155,61 @@ class CommunityStore:
         finally:
             self._settings_cache().pop(guild_id, None)
 
+    # ----------------------------------------------------------------------------------------------- limits
+
+    async def claim_cooldown(self, kind: str, guild_id: int, subject: int, now: datetime | float,
+                             seconds: float) -> int | None:
+        """Take the cool-down `kind` of `subject` (a channel, a member) for `seconds` from `now`: None when it was
+        free and is now taken, else the epoch second it frees. One statement, so of two processes claiming at once
+        exactly one gets it."""
+        start, until = _epoch(now), _epoch(now) + max(1, int(seconds))
+        async with self._transaction(durable=False):  # a limit, not a record: a crash may only free it early
+            rows = await self._fetchall(
+                "INSERT INTO cooldowns (kind, guild_id, subject, until) VALUES (?, ?, ?, ?) "
+                "ON CONFLICT (kind, guild_id, subject) DO UPDATE SET until = excluded.until "
+                "WHERE cooldowns.until <= ? RETURNING until",
+                (kind, guild_id, subject, until, start))
+            if rows:
+                return None
+            held = await self._fetchone("SELECT until FROM cooldowns WHERE kind = ? AND guild_id = ? AND subject = ?",
+                                        (kind, guild_id, subject))
+        return int(held["until"]) if held is not None else start
+
+    async def record_thread(self, thread_id: int, guild_id: int, parent_id: int, opened_by: int,
+                            now: datetime | float) -> None:
+        """Remember a thread the bot opened for a member's game."""
+        async with self._transaction():
+            await self._execute(
+                "INSERT INTO game_threads (thread_id, guild_id, parent_id, opened_by, opened_at) "
+                "VALUES (?, ?, ?, ?, ?) ON CONFLICT (thread_id) DO NOTHING",
+                (thread_id, guild_id, parent_id, opened_by, _epoch(now)))
+
+    async def threads_opened_since(self, guild_id: int, user_id: int, since: datetime | float) -> list[int]:
+        """When (epoch seconds, oldest first) the member had the bot open game threads since `since`."""
+        rows = await self._fetchall(
+            "SELECT opened_at FROM game_threads WHERE guild_id = ? AND opened_by = ? AND opened_at >= ? "
+            "ORDER BY opened_at", (guild_id, user_id, _epoch(since)))
+        return [int(row["opened_at"]) for row in rows]
+
+    async def thread_parents(self, thread_ids: Iterable[int]) -> dict[int, int]:
+        """The parent channel of each of these game threads the bot opened (those it knows)."""
+        ids = [int(thread_id) for thread_id in thread_ids]
+        found: dict[int, int] = {}
+        for start in range(0, len(ids), 500):
+            chunk = ids[start:start + 500]
+            marks = ", ".join("?" for _ in chunk)
+            rows = await self._fetchall(f"SELECT thread_id, parent_id FROM game_threads WHERE thread_id IN ({marks})",
+                                        chunk)
+            found.update({int(row["thread_id"]): int(row["parent_id"]) for row in rows})
+        return found
+
+    async def open_lobbies_hosted(self, guild_id: int, user_id: int) -> list[int]:
+        """The ids of the lobbies the member hosts on the server that have not started, oldest first."""
+        rows = await self._fetchall(
+            "SELECT id FROM matches WHERE guild_id = ? AND host_id = ? AND status = 'lobby' ORDER BY id",
+            (guild_id, user_id))
+        return [int(row["id"]) for row in rows]
+
     # ----------------------------------------------------------------------------------------------- seat owners
 
     async def seat_owners(self, match_id: int) -> list[SeatOwner]:

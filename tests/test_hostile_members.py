@@ -15,7 +15,7 @@ import pytest
 
 from bot.app import create_bot
 from bot.core import find_game
-from bot.offline import DiscordHarness, FakeChannel, FakeUser, HarnessError
+from bot.offline import DiscordHarness, FakeChannel, FakeUser, HarnessError, World
 from tests.clock import FakeClock
 from tests.tables import current_match, finish_nim
 
@@ -314,3 +314,28 @@ async def test_one_member_cannot_open_lobbies_and_threads_without_end(database: 
         assert german.ephemeral and (german.content or "").startswith("Du hast in der letzten Stunde so viele")
         await discord_.command("game new", {"game": "test-nim", "thread": True}, user=moritz)
         assert len(discord_.world.threads) == threads_before + 4, "another member is not limited by mallory's"
+
+
+async def test_two_bot_processes_on_one_database_keep_one_limit(database: Path) -> None:
+    """Two processes sharing the database: a public replay claimed by one is refused by the other (claimed in one
+    statement), and the lobbies one member hosts are counted across both."""
+    world = World()
+    async with DiscordHarness(create_bot(database), world=world) as first, \
+            DiscordHarness(create_bot(database), world=world) as second:
+        alice, bob = first.user("alice"), first.user("bob")
+        await first.command("game new", {"game": "test-nim"}, user=alice)
+        await first.command("game join", user=bob)
+        await first.command("game start", user=alice)
+        await finish_nim(first, [alice, bob])
+        number = (await current_match(first)).id
+        both = await first.concurrently(
+            first.command("game replay", {"match": number, "public": True}, user=alice),
+            second.command("game replay", {"match": number, "public": True}, user=bob))
+        posted = [replies for replies in both if [r for r in replies.public() if r.files]]
+        refused = [replies for replies in both if (replies.last.content or "").startswith("A replay was posted")]
+        assert len(posted) == 1 and len(refused) == 1
+        await first.command("game new", {"game": "test-nim"}, user=alice, channel="one")
+        await second.command("game new", {"game": "test-nim"}, user=alice, channel="two")
+        third = (await first.command("game new", {"game": "test-nim"}, user=alice, channel="three")).last
+        assert (third.content or "").startswith("You already host as many open lobbies")
+        assert "<#" in (third.content or "")

@@ -35,8 +35,8 @@ class ServerSettings:
     # Issue 32: what one member's command may post publicly (0: no limit).
     board_repost_seconds: int = 60  # /game board posts the same board again only after this long
     replay_minutes: int = 5  # one public /game replay per channel in this time
-    lobby_limit: int = 2  # open lobbies one member may host at once
-    threads_per_hour: int = 3  # game threads one member may have the bot open in an hour
+    lobby_limit: int = 3  # open lobbies one member may host at once
+    threads_per_hour: int = 5  # game threads one member may have the bot open in an hour
 
 
 SETTING_KEYS = tuple(ServerSettings.__dataclass_fields__)

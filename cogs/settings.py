@@ -70,12 +70,17 @@ def describe(settings: ServerSettings, language: str = "en") -> str:
         translate("settings.show.modes", language, value=modes),
         translate("settings.show.lobby_expiry", language, value=hours_text(settings.lobby_expiry_hours, language)),
         translate("settings.show.language", language, value=table_language),
-        translate("settings.show.limits", language, board=_limit(settings.board_repost_seconds, language, " s"),
-                  replay=_limit(settings.replay_minutes, language,
-                                " " + translate("settings.unit.minutes", language)),
-                  lobbies=_limit(settings.lobby_limit, language),
-                  threads=_limit(settings.threads_per_hour, language)),
+        limits_line(settings, language),
     ])
+
+
+def limits_line(settings: ServerSettings, language: str) -> str:
+    """The limits on what one member posts, as /settings show lists them."""
+    minutes = " " + translate("settings.unit.minutes", language)
+    return translate("settings.show.limits", language, board=_limit(settings.board_repost_seconds, language, " s"),
+                     replay=_limit(settings.replay_minutes, language, minutes),
+                     lobbies=_limit(settings.lobby_limit, language),
+                     threads=_limit(settings.threads_per_hour, language))
 
 
 def _limit(value: int, language: str, unit: str = "") -> str:
@@ -226,8 +231,8 @@ class SettingsCommands(commands.GroupCog, group_name="settings",
     @app_commands.command(name="limits", description="What one member's commands may post publicly (0: no limit)")
     @app_commands.describe(board_seconds="Seconds before /game board posts the same board again (default 60)",
                            replay_minutes="Minutes between public replays in a channel (default 5)",
-                           lobbies="Open lobbies one member may host at once (default 2)",
-                           threads_per_hour="Game threads one member may open in an hour (default 3)")
+                           lobbies="Open lobbies one member may host at once (default 3)",
+                           threads_per_hour="Game threads one member may open in an hour (default 5)")
     async def limits(self, interaction: discord.Interaction,
                      board_seconds: app_commands.Range[int, 0, 3600] | None = None,
                      replay_minutes: app_commands.Range[int, 0, 1440] | None = None,

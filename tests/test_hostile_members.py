@@ -245,7 +245,7 @@ async def test_board_reposts_follow_the_servers_setting(database: Path) -> None:
         assert shown.ephemeral and shown.content == (
             "The limits are changed.\n\n" + shown.content.split("\n\n", 1)[1])
         assert ("- Limits per member (`/settings limits`): the same board posted again after no limit; a public "
-                "replay per channel every 5 min; open lobbies: 2; game threads an hour: 3") in shown.content
+                "replay per channel every 5 min; open lobbies: 3; game threads an hour: 5") in shown.content
         alice, bob = discord_.user("alice"), discord_.user("bob")
         await discord_.command("game new", {"game": "test-nim"}, user=alice)
         await discord_.command("game join", user=bob)
@@ -294,26 +294,26 @@ async def test_one_member_cannot_open_lobbies_and_threads_without_end(database: 
         mallory, moritz = discord_.user("mallory"), discord_.user("moritz", locale="de")
         threads_before = len(discord_.world.threads)
         answers = [(await discord_.command("game new", {"game": "test-nim", "thread": True}, user=mallory)).last
-                   for _ in range(5)]
-        assert len(discord_.world.threads) == threads_before + 2, "two open lobbies at most (the default)"
-        for refused in answers[2:]:
+                   for _ in range(6)]
+        assert len(discord_.world.threads) == threads_before + 3, "three open lobbies at most (the default)"
+        for refused in answers[3:]:
             assert refused.ephemeral
             assert (refused.content or "").startswith("You already host as many open lobbies as this server allows")
             assert len(RELATIVE_TIME.findall(refused.content or "")) == 1, "when the oldest closes by itself"
         announcements = [m for m in discord_.channel_messages() if "opened a game of Test Nim" in m.content]
-        assert len(announcements) == 2
+        assert len(announcements) == 3
         # Solo games start at once (no lobby): the threads an hour stop them.
         solo = [(await discord_.command("game new", {"game": "test-nim", "mode": "solo", "thread": True},
-                                        user=mallory)).last for _ in range(3)]
-        assert len(discord_.world.threads) == threads_before + 3, "three game threads an hour (the default)"
+                                        user=mallory)).last for _ in range(4)]
+        assert len(discord_.world.threads) == threads_before + 5, "five game threads an hour (the default)"
         assert all((answer.content or "").startswith("You have opened as many game threads in the last hour")
-                   for answer in solo[1:])
-        assert all(len(RELATIVE_TIME.findall(answer.content or "")) == 1 for answer in solo[1:])
+                   for answer in solo[2:])
+        assert all(len(RELATIVE_TIME.findall(answer.content or "")) == 1 for answer in solo[2:])
         german = (await discord_.command("game new", {"game": "test-nim", "mode": "solo", "thread": True},
                                          user=discord_.user("mallory", locale="de"))).last
         assert german.ephemeral and (german.content or "").startswith("Du hast in der letzten Stunde so viele")
         await discord_.command("game new", {"game": "test-nim", "thread": True}, user=moritz)
-        assert len(discord_.world.threads) == threads_before + 4, "another member is not limited by mallory's"
+        assert len(discord_.world.threads) == threads_before + 6, "another member is not limited by mallory's"
 
 
 async def test_two_bot_processes_on_one_database_keep_one_limit(database: Path) -> None:
@@ -336,6 +336,7 @@ async def test_two_bot_processes_on_one_database_keep_one_limit(database: Path) 
         assert len(posted) == 1 and len(refused) == 1
         await first.command("game new", {"game": "test-nim"}, user=alice, channel="one")
         await second.command("game new", {"game": "test-nim"}, user=alice, channel="two")
-        third = (await first.command("game new", {"game": "test-nim"}, user=alice, channel="three")).last
-        assert (third.content or "").startswith("You already host as many open lobbies")
-        assert "<#" in (third.content or "")
+        await first.command("game new", {"game": "test-nim"}, user=alice, channel="three")
+        fourth = (await second.command("game new", {"game": "test-nim"}, user=alice, channel="four")).last
+        assert (fourth.content or "").startswith("You already host as many open lobbies")
+        assert "<#" in (fourth.content or "")

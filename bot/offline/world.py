@@ -352,10 +352,13 @@ class World:
     def permissions_of(self, user: FakeUser, channel_id: int) -> discord.Permissions:
         """What the member may do in the channel, by Discord's rules ("Permission Overwrites" in its Permissions
         topic): the server-wide permissions (administrator: everything), then the channel's overwrite for @everyone,
-        its role overwrites together (deny, then allow), the member's own; without View Channel, nothing. A thread
+        its role overwrites together (deny, then allow), the member's own; without View Channel, nothing, and without
+        Send Messages no mentions of everyone, attachments or embeds either (the server's owner: everything). A thread
         has its parent's; a private thread only for members of it (its owner here) or who can manage threads."""
         channel = self.channel_by_id(channel_id)
         parent = self.channel_by_id(channel.parent_id) if channel.is_thread and channel.parent_id else channel
+        if user.id == stable_id("user", "owner"):  # the server's owner (its payload's owner_id) may do anything
+            return discord.Permissions.all()
         base = user.permissions.value
         for role in self.roles.values():
             if role.id in user.roles:
@@ -380,6 +383,8 @@ class World:
         permissions = discord.Permissions(value)
         if not permissions.view_channel:
             return discord.Permissions.none()
+        if not permissions.send_messages:  # implicitly: whoever may not send may not mention, attach or embed
+            permissions.update(send_tts_messages=False, mention_everyone=False, embed_links=False, attach_files=False)
         if channel.type == THREAD_PRIVATE and channel.owner_id != user.id and not permissions.manage_threads:
             return discord.Permissions.none()
         return permissions

@@ -59,8 +59,8 @@ GameEndHook = Callable[[MatchRecord], Awaitable[object]]
 
 
 NO_HOST = 0
-"""The host_id of a match no person hosts (its host left or was replaced, and no other person is seated): only
-the channel's managers have the host's powers then."""
+"""The host_id of a match no person hosts (its host left a lobby to computer players alone): the first person to
+join hosts it; until then only the channel's managers may close it."""
 
 
 def next_host(match: MatchRecord, leaving_id: int) -> int:

@@ -190,9 +190,8 @@ async def show_history(interaction: discord.Interaction, page: int) -> None:
 
 
 async def post_replay(interaction: discord.Interaction, match_id: int, public: bool = False) -> None:
-    """/game replay: a finished game's final board and its whole log as a text file, to the asker alone (in their
-    language), or with `public` in the channel (in the table's language: the channel reads it), at most once per
-    channel in the server's `replay_minutes`."""
+    """/game replay: a finished game's final board and its whole log as a text file (in the table's language), to
+    the asker alone, or with `public` in the channel, at most once per channel in the server's `replay_minutes`."""
     await acknowledge(interaction)
     service = service_of(interaction)
     match = await history.finished_match(service, guild_of(interaction), match_id)
@@ -201,7 +200,7 @@ async def post_replay(interaction: discord.Interaction, match_id: int, public: b
         raise LobbyError("history.refuse.no_board", match=str(match.id))
     if public:
         await limits.claim_public_replay(service, guild_of(interaction), channel_id_of(interaction))
-    table = match.language if public else language_of(interaction.locale)
+    table = match.language  # the game's record, as its board and log read: private or public alike
     log = await history.match_log(service, match, table)
     board = await service.board(match, headline="")
     game = find_game(match.game)

@@ -153,6 +153,25 @@ async def test_a_full_disk_is_named_and_does_not_point_to_a_command_that_fails_t
         assert (german.last.content or "").startswith("Der Spielspeicher hat auf seinem Datenträger keinen Platz")
 
 
+def test_a_full_disk_is_recognised_on_both_engines_and_through_wrapping_errors() -> None:
+    import sqlite3
+
+    import asyncpg
+
+    from bot.store import storage_full
+
+    full = sqlite3.OperationalError("database or disk is full")
+    full.sqlite_errorname = "SQLITE_FULL"  # type: ignore[attr-defined]
+    try:
+        raise RuntimeError("the move failed") from asyncpg.DiskFullError("could not extend file")
+    except RuntimeError as wrapped:
+        assert storage_full(wrapped)
+    assert storage_full(full)
+    busy = sqlite3.OperationalError("database is locked")
+    busy.sqlite_errorname = "SQLITE_BUSY"  # type: ignore[attr-defined]
+    assert not storage_full(busy) and not storage_full(ValueError("no"))
+
+
 # ------------------------------------------------------------------------------ a game is as private as its channel
 
 

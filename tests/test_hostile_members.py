@@ -199,6 +199,10 @@ async def test_a_game_in_a_staff_only_channel_is_not_read_from_another_channel(d
             refused = await discord_.command(path, options, user=mallory)
             assert refused.last.ephemeral and not refused.last.files
             assert (refused.last.content or "").startswith(f"Game #{number} was played in a channel you cannot see")
+        german = (await discord_.command("game export", {"match": number},
+                                         user=discord_.user("moritz", locale="de"))).last
+        assert german.ephemeral and (german.content or "").startswith(
+            f"Partie #{number} wurde in einem Kanal gespielt, den du nicht sehen kannst")
         history = (await discord_.command("game history", user=mallory)).last
         assert f"#{number} " not in (history.content or "") and "Test Nim" not in (history.content or "")
         assert len(discord_.channel_messages()) == public_before, "nothing of it was posted in #general"

@@ -95,6 +95,8 @@ def write_backup(source: str | os.PathLike[str], target: Path, progress: Progres
 
     try:
         reader.backup(writer, pages=BACKUP_PAGES, progress=step)
+        # One self-contained file (no -wal beside it) that can simply be copied back; the bot turns WAL on again.
+        writer.execute("PRAGMA journal_mode=DELETE").close()
     finally:
         writer.close()
         reader.close()

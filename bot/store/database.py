@@ -72,6 +72,9 @@ log = logging.getLogger(__name__)
 DECODED_KEPT = 256
 """Matches whose latest state this process keeps decoded (see `Store._state_of`)."""
 
+COPY_BATCH = 5000
+"""Rows inserted per statement when `expedition-bot migrate` copies a table (progress is told between batches)."""
+
 SNAPSHOT_EVERY = 25
 """Keep a full state snapshot every this many events, beside the current state on the match row."""
 
@@ -724,9 +727,12 @@ class Store(RecordsStore, CommunityStore):
             return [], []
         return list(rows[0].keys()), [tuple(row) for row in rows]
 
-    async def copy_in(self, tables: dict[str, tuple[list[str], list[tuple[Any, ...]]]]) -> None:
-        """Insert rows with their ids as they are, in one transaction (into an empty database)."""
+    async def copy_in(self, tables: dict[str, tuple[list[str], list[tuple[Any, ...]]]], *,
+                      progress: Progress | None = None) -> None:
+        """Insert rows with their ids as they are, in one transaction (into an empty database); `progress` hears
+        how far a long copy got, at most once a second."""
         known = set(await self._engine.tables())
+        ticker = Ticker(progress or log.info, f"Copying into {redact(self.path)}")
         async with self._transaction():
             for table, (columns, rows) in tables.items():
                 if not rows:
@@ -735,5 +741,8 @@ class Store(RecordsStore, CommunityStore):
                     raise StoreError(f"The target database has no table {table!r}: is it an older version?")
                 names = ", ".join(f'"{column}"' for column in columns)
                 marks = ", ".join("?" for _ in columns)
-                await self._executemany(f'INSERT INTO "{table}" ({names}) VALUES ({marks})', rows)
+                for first in range(0, len(rows), COPY_BATCH):
+                    await self._executemany(f'INSERT INTO "{table}" ({names}) VALUES ({marks})',
+                                            rows[first:first + COPY_BATCH])
+                    ticker.tick(f"{min(first + COPY_BATCH, len(rows)):,} of {len(rows):,} rows of {table}")
             await self._engine.after_copy()

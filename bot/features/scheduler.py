@@ -26,7 +26,7 @@ from datetime import datetime
 from typing import Any
 
 from bot.features.community import Clock, planned_at
-from bot.store import ScheduledWork, Store
+from bot.store import ScheduledWork, Store, StoreDamaged
 
 log = logging.getLogger(__name__)
 
@@ -135,6 +135,8 @@ class Scheduler:
     async def _logged_pass(self) -> None:
         try:
             await self.run_once()
+        except StoreDamaged as error:  # no retry helps: the sentence says which file and what to do
+            log.error("A pass of the scheduler failed: %s", error)
         except Exception:  # the database went away for a moment: try again at the next poll
             log.exception("A pass of the scheduler failed")
 

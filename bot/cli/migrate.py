@@ -45,7 +45,8 @@ async def migrate(source_location: str | os.PathLike[str], target_location: str 
     """Copy everything from source (never written) to target (which must hold no matches) and verify the copy."""
     report = progress or log.info
     with patient():  # a large copy may take long: nobody is waiting on a button
-        async with _readable(source_location, report) as source:
+        scratch = None if is_postgres_url(target_location) else Path(target_location).resolve().parent
+        async with _readable(source_location, report, scratch) as source:
             target = await Store.open(target_location, progress=report)
             try:
                 return await _copy_and_verify(source, target, report)
@@ -54,9 +55,11 @@ async def migrate(source_location: str | os.PathLike[str], target_location: str 
 
 
 @asynccontextmanager
-async def _readable(location: str | os.PathLike[str], progress: Progress) -> AsyncIterator[Store]:
+async def _readable(location: str | os.PathLike[str], progress: Progress,
+                    scratch: Path | None) -> AsyncIterator[Store]:
     """The source, opened only to read; a SQLite file of an older schema is copied (SQLite's backup API, in a
-    thread) to a temporary file that is upgraded in its place, so the source itself is never written."""
+    thread) to a temporary file that is upgraded in its place, so the source itself is never written. The copy is
+    made in `scratch` (the target file's folder: room for the target is room for it), else the system's temp."""
     source = await Store.open(location, writable=False)
     version = await source.schema_version()
     if version == SCHEMA_VERSION:
@@ -70,8 +73,8 @@ async def _readable(location: str | os.PathLike[str], progress: Progress) -> Asy
     if is_postgres_url(location):
         raise StoreError(f"{where} has schema {version}, older than this version's {SCHEMA_VERSION}: back it up "
                          "(pg_dump), start this version of the bot on it once to upgrade it, then migrate again.")
-    with tempfile.TemporaryDirectory(prefix="expedition-migrate-") as scratch:
-        copy = Path(scratch) / Path(where).name
+    with tempfile.TemporaryDirectory(prefix="expedition-migrate-", dir=scratch) as folder:
+        copy = Path(folder) / Path(where).name
         progress(f"{where} has schema {version}: upgrading a copy of it ({copy}), the file itself is not changed.")
         await asyncio.to_thread(write_backup, location, copy, progress)
         upgraded = await Store.open(copy, backup=False, progress=progress)

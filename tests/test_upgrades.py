@@ -16,9 +16,9 @@ import pytest
 from bot.app import create_bot
 from bot.cli import main
 from bot.cli.config import load_settings
-from bot.store import Store, StoreError, backup
+from bot.store import Store, StoreError, backup, is_postgres_url
 from bot.store import database as store_module
-from bot.store.engines import migration_statements
+from bot.store.engines import migration_statements, postgres_ddl
 from bot.store.schema import MIGRATIONS, SCHEMA_VERSION
 
 OLD = 4
@@ -184,3 +184,34 @@ async def test_a_long_copy_says_how_far_it_got_on_stderr(tmp_path: Path, monkeyp
     err = capsys.readouterr().err.splitlines()
     assert f"Copying into {target}: 10 of 12 rows of matches..." in err
     assert f"Checking the copy in {target}: 11 of 12 matches read back and replayed..." in err
+
+
+async def test_migrate_reads_an_older_source_on_either_engine_without_writing_it(database: Path | str,
+                                                                                tmp_path: Path,
+                                                                                capsys: pytest.CaptureFixture[str]
+                                                                                ) -> None:
+    """A SQLite source is upgraded as a temporary copy; a PostgreSQL one cannot be copied aside, so it is refused
+    in one sentence saying how to upgrade it, and stays at its schema."""
+    statements = [statement for migration in MIGRATIONS[:OLD] for statement in migration_statements(migration)]
+    if not is_postgres_url(database):
+        _older_file(Path(database))
+        assert await _in_thread(main, ["migrate", "--from", str(database), "--to", str(tmp_path / "new.sqlite3")]) == 0
+        assert _version_and_matches(Path(database)) == (OLD, 3)
+        return
+    import asyncpg
+
+    connection = await asyncpg.connect(str(database))
+    try:
+        for statement in statements:
+            await connection.execute(postgres_ddl(statement))
+        await connection.execute("CREATE TABLE schema_version (version BIGINT NOT NULL)")
+        await connection.execute(f"INSERT INTO schema_version VALUES ({OLD})")
+        code = await _in_thread(main, ["migrate", "--from", str(database), "--to", str(tmp_path / "new.sqlite3")])
+        assert await connection.fetchval("SELECT version FROM schema_version") == OLD
+    finally:
+        await connection.close()
+    assert code == 2
+    (line,) = capsys.readouterr().err.splitlines()
+    assert line.startswith("Nothing was copied: ") and line.endswith(
+        f"has schema {OLD}, older than this version's {SCHEMA_VERSION}: back it up (pg_dump), start this version of "
+        "the bot on it once to upgrade it, then migrate again.")

@@ -97,6 +97,10 @@ def write_backup(source: str | os.PathLike[str], target: Path, progress: Progres
         reader.backup(writer, pages=BACKUP_PAGES, progress=step)
         # One self-contained file (no -wal beside it) that can simply be copied back; the bot turns WAL on again.
         writer.execute("PRAGMA journal_mode=DELETE").close()
+    except sqlite3.Error as error:  # a full disk says "database or disk is full": a file system's error
+        writer.close()
+        partial.unlink(missing_ok=True)
+        raise OSError(f"{error}") from error
     finally:
         writer.close()
         reader.close()

@@ -42,6 +42,7 @@ from bot.games import boards
 from bot.i18n import LANGUAGES, Localized, Text, in_language, language_of, load_catalogues, translate, translate_plural
 from bot.settings import server_settings
 from bot.store import ChannelBusy, EventRecord, MatchRecord, Store, results_of
+from bot.store import StoreDamaged as StoreDamaged  # for the cogs, which never import the store
 from bot.store import StoreUnavailable as StoreUnavailable  # for the cogs, which never import the store
 from bot.store import storage_full as storage_full
 from bot.table import Tables, WritePlanner, steps_of

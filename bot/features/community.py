@@ -126,6 +126,19 @@ class TurnPlanner:
                        guild_id=match.guild_id, channel_id=match.channel_id)
 
 
+def planned_at(work: ScheduledWork) -> float:
+    """When the item was planned, on the bot's clock (epoch seconds): a reminder's or timer's turn began at its
+    `since`; a lobby's expiry was planned its hours before it falls due, a board its grace; anything else, when due.
+    The scheduler compares it with the clock to find work planned while the clock was ahead (issue 32)."""
+    if "since" in work.payload:
+        return float(work.payload["since"])
+    if work.kind == LOBBY_EXPIRY and "hours" in work.payload:
+        return work.due_at - float(work.payload["hours"]) * 3600
+    if work.kind == BOARD:
+        return float(work.due_at - BOARD_GRACE_SECONDS)
+    return float(work.due_at)
+
+
 # --------------------------------------------------------------------------------------------- reminders
 
 

@@ -302,6 +302,36 @@ class CommunityStore:
                 "WHERE id = ? AND done_at IS NULL", (error[:500], _epoch(due_at), work_id))
         return changed == 1
 
+    # ----------------------------------------------------------------------------------------------- clock steps
+    # Issue 32: times here are the bot's wall clock. When it steps back (a wrong clock corrected, a VM restored),
+    # work planned while it was ahead would wait for the lost time again; the scheduler moves it back.
+
+    async def work_done_after(self, moment: datetime | float) -> bool:
+        """Whether any work was marked done later than `moment`: after a restart, a sign the clock went back."""
+        row = await self._fetchone("SELECT id FROM scheduled_work WHERE done_at > ? LIMIT 1", (_epoch(moment),))
+        return row is not None
+
+    async def pending_work_due_after(self, moment: datetime | float) -> list[ScheduledWork]:
+        """Every item not yet done and due later than `moment` (what a step of the clock may have to move)."""
+        rows = await self._fetchall(f"SELECT {WORK_COLUMNS} FROM scheduled_work WHERE done_at IS NULL AND due_at > ? "
+                                    "ORDER BY id", (_epoch(moment),))
+        return [work_from(row) for row in rows]
+
+    async def re_anchor_work(self, moved: Iterable[tuple[ScheduledWork, int, dict[str, Any]]],
+                             now: datetime | float, lease_seconds: int) -> int:
+        """Give items a new due time and payload (each as read: one another process moved since is left alone, so
+        a step is undone once however many processes noticed it), and free leases that run out later than a lease
+        taken `now` could (taken while the clock was ahead). Returns how many items moved."""
+        moment, count = _epoch(now), 0
+        async with self._transaction():
+            for work, due_at, payload in moved:
+                count += await self._execute(
+                    "UPDATE scheduled_work SET due_at = ?, payload = ? WHERE id = ? AND done_at IS NULL AND due_at = ?",
+                    (int(due_at), _dumps(payload), work.id, work.due_at))
+            await self._execute("UPDATE scheduled_work SET claimed_until = NULL WHERE done_at IS NULL AND "
+                                "claimed_until > ?", (moment + int(lease_seconds),))
+        return count
+
     async def _insert_work(self, work: NewWork, match_id: int | None) -> None:
         await self._execute(
             "INSERT INTO scheduled_work (kind, match_id, guild_id, channel_id, due_at, payload) "

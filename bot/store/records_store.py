@@ -223,7 +223,7 @@ class RecordsStore:
             for match, results in kept:
                 await self._insert_results(match.match_id, results, match.finished_at)
 
-    async def fill_match_results(self, *, batch: int = 200) -> int:
+    async def fill_match_results(self, *, batch: int = 200, progress: Callable[[int], object] | None = None) -> int:
         """Keep the results of every finished match that has none, each final state decoded once: the upgrade to
         `schema.RESULTS_MIGRATION` runs it so a server keeps its /stats. Returns how many matches it filled in.
 
@@ -249,6 +249,8 @@ class RecordsStore:
                         continue
                     await self._insert_results(match.match_id, results, match.finished_at)
                     filled += 1
+                if progress is not None:  # how far a long upgrade got (it says so at most once a second)
+                    progress(filled)
 
     @property
     def shared_location(self) -> str | None:

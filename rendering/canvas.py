@@ -294,6 +294,21 @@ def canvas_from(layer: Image.Image) -> Image.Image:
     return image
 
 
+def taller(layer: Image.Image, height: int) -> Image.Image:
+    """A board starting as a cached layer with room below it: `height` px tall, the rest the background (a board
+    whose players' long names need more room than its usual size: see `TALL_HEIGHT`)."""
+    if height <= layer.height:
+        return canvas_from(layer)
+    image, _ = new_canvas(height, layer.width)
+    blit(image, layer, (0, 0))
+    return image
+
+
+TALL_HEIGHT = PHONE_WIDTH
+"""The height of a public board whose players' names need more room than its usual height gives (a name of 32
+characters, Discord's longest, on two or three lines): square, the tallest a board may be and stay landscape."""
+
+
 SPARES: list[Image.Image] = []
 """The canvases handed back by `recycle`, waiting for the next board (at most `SPARES_KEPT`)."""
 SPARES_KEPT = 2

@@ -659,7 +659,7 @@ def _p_base(lang: str = "en") -> kit.Face:
     """The board's background with the legend under the map: the same for every board of a language."""
     image = kit.new_layer((P_W, P_H))
     with kit.building(image) as drawn:
-        _p_legend(kit.Draw(image), int(P_TOP + 8 * P_HEX_R + 48), lang)
+        _p_legend(kit.Draw(image), P_LEGEND_TOP, lang)
     return kit.Face(image, drawn)
 
 
@@ -686,6 +686,21 @@ def _p_legend(draw: kit.Draw, top: int, lang: str = "en") -> None:
         draw.text((x + 40, y), word, font=face, fill=kit.INK_MUTED, anchor="lm")
         x += 40 + kit.measure(word, SMALL) + 16
     draw.text((x, y), translate("expeditions.board.legend_hidden", lang), font=face, fill=kit.INK_MUTED, anchor="lm")
+
+
+@lru_cache(maxsize=4)
+def _p_legend_right(lang: str = "en") -> float:
+    """Where the legend's second line ends (`_p_legend`): it may reach into the side column, under the map."""
+    x = 12.0
+    for kind in ("south", "central", "north"):
+        x += 40 + kit.measure(translate(REGION_WORDS[kind], lang), SMALL) + 16
+    return x + kit.measure(translate("expeditions.board.legend_hidden", lang), SMALL)
+
+
+P_LEGEND_TOP = int(P_TOP + 8 * P_HEX_R + 48)
+"""The legend's top under the map."""
+P_LEGEND_ROW = (P_LEGEND_TOP + 11 + 26 - 11, P_LEGEND_TOP + 11 + 26 + 11)
+"""The top and bottom of the legend's second line."""
 
 
 @lru_cache(maxsize=256)
@@ -764,12 +779,15 @@ def _p_player_head(draw: kit.Draw, player: dict[str, Any], x: int, y: float, wid
     return y + 30
 
 
-def _p_side(draw: kit.Draw, view: dict[str, Any]) -> None:
+def _p_side(draw: kit.Draw, view: dict[str, Any]) -> float:
+    """The players down the side column (token, name, score, facts); returns the y below them."""
     x, width = P_SIDE, P_W - 12 - P_SIDE
     y: float = P_TOP
     current = view["current"]["seat"] if view.get("current") else None
     lang = language(view)
     for player in view["players"]:
+        if _p_legend_right(lang) > x and y < P_LEGEND_ROW[1] and y + 36 > P_LEGEND_ROW[0]:
+            y = P_LEGEND_ROW[1] + 4  # (a token beside the legend's end would cover it: the player starts below)
         start = y
         stars = stars_text(player["stars"], lang)
         y = _p_player_head(draw, player, x, y, width, f"{money(player['score'], lang)} · {stars}")
@@ -785,7 +803,8 @@ def _p_side(draw: kit.Draw, view: dict[str, Any]) -> None:
             draw.rounded_rectangle((x - 6, start - 4, x + width + 4, y + 2), radius=8, outline=style.colour, width=3)
         y += 10
     if view["end"]["triggered_by"] is not None:
-        _p_text(draw, x, y, translate("expeditions.board.final_round", lang), width, kit.YELLOW, "bold")
+        y = _p_text(draw, x, y, translate("expeditions.board.final_round", lang), width, kit.YELLOW, "bold")
+    return y
 
 
 def _p_places(view: dict[str, Any]) -> list[tuple[int, dict[str, Any]]]:
@@ -795,7 +814,7 @@ def _p_places(view: dict[str, Any]) -> list[tuple[int, dict[str, Any]]]:
             for p in ranked]
 
 
-def _p_results(draw: kit.Draw, view: dict[str, Any], left: int, columns: int) -> float:
+def _p_results(draw: kit.Draw, view: dict[str, Any], left: int, columns: int, height: int = P_H) -> float:
     """The end: every player ranked (a medal with the place) with where their money came from, in `columns`
     columns from `left` (one beside the map for one or two players, two across the board for more, with the
     glory board under them). Returns the y below."""
@@ -819,7 +838,7 @@ def _p_results(draw: kit.Draw, view: dict[str, Any], left: int, columns: int) ->
         if columns == 1:
             starred = [g["title"] for g in view["glory"] for seat in g["stars"] if seat == player["seat"]]
             if starred:
-                room = int((P_H - 8 - y) // (SMALL + 4))  # the lines left above the board's foot
+                room = int((height - 8 - y) // (SMALL + 4))  # the lines left above the board's foot
                 for count in range(len(starred), 0, -1):  # whole titles only: the rest counted
                     rest = len(starred) - count
                     stars = translate("expeditions.board.stars_on", lang, titles="; ".join(starred[:count])) + (
@@ -833,8 +852,9 @@ def _p_results(draw: kit.Draw, view: dict[str, Any], left: int, columns: int) ->
     return max(y_of)
 
 
-def _p_glory(draw: kit.Draw, view: dict[str, Any], top: float) -> None:
-    """The glory board at the end: each category with the stars placed on it, as the players' pieces."""
+def _p_glory(draw: kit.Draw, view: dict[str, Any], top: float) -> float:
+    """The glory board at the end: each category with the stars placed on it, as the players' pieces; returns the
+    y below it."""
     lang = language(view)
     draw.text((12, top), translate("expeditions.board.glory_title", lang), font=kit.font(BIG, "bold"),
               fill=kit.YELLOW, role="title")
@@ -855,6 +875,7 @@ def _p_glory(draw: kit.Draw, view: dict[str, Any], top: float) -> None:
         for number, seat in enumerate(stars):
             kit.draw_token(draw, (x + column_w - 18 - 38 * (len(stars) - 1 - number), y + 17), 17,
                            kit.player_style(int(seat)), width=2)
+    return y0 + rows * 38
 
 
 def money_parts(parts: dict[str, Any], lang: str = "en") -> str:
@@ -875,13 +896,25 @@ def _p_summary(view: dict[str, Any]) -> str:
 
 
 def render_image(view: dict[str, Any]) -> Image.Image:
-    """The public board before encoding (the benchmark times the encoding of exactly this image)."""
+    """The public board before encoding (the benchmark times the encoding of exactly this image): 800 x 640, or
+    square when the players' long names need the room (drawn again taller: only such boards pay twice)."""
+    recorded = kit.checkpoint()
+    image, bottom = _p_board(view, P_H)
+    if bottom > P_H:
+        kit.recycle(image)
+        kit.rewind(recorded)
+        image, _ = _p_board(view, kit.TALL_HEIGHT)
+    return image
+
+
+def _p_board(view: dict[str, Any], height: int) -> tuple[Image.Image, float]:
+    """The public board `height` px tall, and the y below its players (the side column, or the results)."""
     if view.get("outcome") and len(view["players"]) > 2:  # the results take the whole board
-        image, draw = kit.new_canvas(P_H, P_W)
+        image, draw = kit.new_canvas(height, P_W)
     else:
         with _LAYERS_LOCK:
             layer = _p_map_layer(view)
-            image = kit.canvas_from(layer.image)
+            image = kit.taller(layer.image, height)
         kit.replay(layer)
         draw = kit.Draw(image)
     current = view["current"]["seat"] if view.get("current") else None
@@ -891,14 +924,11 @@ def render_image(view: dict[str, Any]) -> Image.Image:
         style = kit.player_style(best["seat"])
         kit.phone_header(draw, P_W, _p_headline(view), view["last_move"], style)  # (the result once: headline)
         if len(view["players"]) <= 2:  # room beside the final map
-            _p_results(draw, view, P_SIDE, 1)
-        else:
-            _p_glory(draw, view, _p_results(draw, view, 12, 2) + 4)
-    else:
-        kit.phone_header(draw, P_W, _p_headline(view), view["last_move"], style)
-        _p_reachable(draw, view)
-        _p_side(draw, view)
-    return image
+            return image, _p_results(draw, view, P_SIDE, 1, height) - 12
+        return image, _p_glory(draw, view, _p_results(draw, view, 12, 2, height) + 4)
+    kit.phone_header(draw, P_W, _p_headline(view), view["last_move"], style)
+    _p_reachable(draw, view)
+    return image, _p_side(draw, view)
 
 
 def _p_headline(view: dict[str, Any]) -> str:

@@ -949,10 +949,22 @@ def _p_headline(view: dict[str, Any]) -> str:
 
 
 def render_image(view: dict[str, Any]) -> Image.Image:
-    """The public board before encoding (the benchmark times the encoding of exactly this image)."""
+    """The public board before encoding (the benchmark times the encoding of exactly this image): 800 x 640, or
+    square when the players' long names need the room (drawn again taller: only such boards pay twice)."""
     view = localized(view)
+    recorded = kit.checkpoint()
+    image, bottom = _p_board(view, P_H)
+    if bottom > P_H:
+        kit.recycle(image)
+        kit.rewind(recorded)
+        image, _ = _p_board(view, kit.TALL_HEIGHT)
+    return image
+
+
+def _p_board(view: dict[str, Any], height: int) -> tuple[Image.Image, int]:
+    """The public board `height` px tall, and the lowest y its players' blocks reach."""
     lang = language(view)
-    image, draw = kit.new_canvas(P_H, P_W)
+    image, draw = kit.new_canvas(height, P_W)
     active = view.get("active")
     style = kit.player_style(int(active)) if active is not None else None
     if view.get("over") and view["mode"] == "standard" and len(view["result"]["winners"]) == 1:
@@ -970,13 +982,13 @@ def render_image(view: dict[str, Any]) -> Image.Image:
     if not view.get("over"):  # at the end the dice no longer matter: the results take the room
         y = _p_display(image, draw, view, y)
         y = _p_hunt(image, draw, view, y)
-        _p_players(draw, view, y)
-    else:  # the results first, then the wilderness as the game left it, when there is room for it
-        y = _p_players(draw, view, y)
-        rows = next((rows for rows in range(P_ROWS, 0, -1) if P_H - y >= _display_h(rows)), 0)
-        if rows:
-            _p_display(image, draw, view, P_H - _display_h(rows) + 4, rows)
-    return image
+        return image, _p_players(draw, view, y) - 8
+    # the results first, then the wilderness as the game left it, when there is room for it
+    y = _p_players(draw, view, y)
+    rows = next((rows for rows in range(P_ROWS, 0, -1) if height - y >= _display_h(rows)), 0)
+    if rows:
+        _p_display(image, draw, view, height - _display_h(rows) + 4, rows)
+    return image, y - 8
 
 
 UNDRAWN = frozenset({"crest", "names", "ability_texts"})

@@ -255,7 +255,8 @@ def draw_side(draw: ImageDraw.ImageDraw, view: dict[str, Any], top: int, bottom:
     if pending:
         who = view["players"][pending["seat"]]["name"]
         face = kit.font(22, "semibold")
-        for line in kit.wrap(draw, f"{who}: {pending['prompt']}", right - left - 32, face)[:3]:
+        for line in kit.lines(f"{who}: {pending['prompt']}", right - left - 32, 22, "semibold")[:3]:  # (a long name
+            # without a space is split with a hyphen, not run off the panel)
             draw.text((left + 16, y), line, font=face, fill=kit.YELLOW)
             y += 28
         for option in pending["options"]:
@@ -779,32 +780,46 @@ def _p_player_head(draw: kit.Draw, player: dict[str, Any], x: int, y: float, wid
     return y + 30
 
 
-def _p_side(draw: kit.Draw, view: dict[str, Any]) -> float:
-    """The players down the side column (token, name, score, facts); returns the y below them."""
+def _p_side(draw: kit.Draw, view: dict[str, Any], height: int = P_H) -> float:
+    """The players down the side column (token, name, score, facts); returns the y below them. On a tall board
+    (long names: `render_image`) the players the side column has no room for go under the map, two abreast."""
     x, width = P_SIDE, P_W - 12 - P_SIDE
     y: float = P_TOP
     current = view["current"]["seat"] if view.get("current") else None
     lang = language(view)
+    under = [12.0, 12.0 + (P_W - 32) // 2 + 8]  # the columns under the map, on a tall board
+    lowest = y
     for player in view["players"]:
         if _p_legend_right(lang) > x and y < P_LEGEND_ROW[1] and y + 36 > P_LEGEND_ROW[0]:
             y = P_LEGEND_ROW[1] + 4  # (a token beside the legend's end would cover it: the player starts below)
-        start = y
-        stars = stars_text(player["stars"], lang)
-        y = _p_player_head(draw, player, x, y, width, f"{money(player['score'], lang)} · {stars}")
+        score = f"{money(player['score'], lang)} · {stars_text(player['stars'], lang)}"
         token = player.get("token_text") or ""
         facts = [translate("expeditions.board.fact_power", lang, n=player["power"]),
                  translate("expeditions.board.fact_guile", lang, n=player["guile"]),
                  translate("expeditions.board.fact_hand", lang, n=len(player["hand"]))]
         if token and len(view["players"]) <= 3:  # with four or five players the token stays in the detail board
             facts.append(token)
+        if height > P_H and under and y + _p_player_height(player, width, score, facts) > height - 8:
+            x, width, y = int(under.pop(0)), (P_W - 32) // 2, P_LEGEND_ROW[1] + 16
+        start = y
+        y = _p_player_head(draw, player, x, y, width, score)
         y = _p_text(draw, x + 42, y, kit.facts_line(facts), width - 46, kit.INK_MUTED)
         if player["seat"] == current:
             style = kit.player_style(player["seat"])
             draw.rounded_rectangle((x - 6, start - 4, x + width + 4, y + 2), radius=8, outline=style.colour, width=3)
         y += 10
+        lowest = max(lowest, y)
     if view["end"]["triggered_by"] is not None:
-        y = _p_text(draw, x, y, translate("expeditions.board.final_round", lang), width, kit.YELLOW, "bold")
-    return y
+        lowest = _p_text(draw, x, y, translate("expeditions.board.final_round", lang), width, kit.YELLOW, "bold")
+    return max(lowest, y)
+
+
+def _p_player_height(player: dict[str, Any], width: int, score: str, facts: list[str]) -> float:
+    """How tall `_p_player_head` and the facts under it draw a player in a column `width` px wide."""
+    names = kit.name_lines(player["name"], width - 46)
+    beside = kit.measure(names[-1], BIG, "bold") + 16 + kit.measure(score, BIG, "bold") <= width - 46
+    facts_lines = kit.lines(kit.facts_line(facts), width - 46, SMALL)
+    return 28 * len(names) + (2 if beside else 30) + (SMALL + 4) * len(facts_lines) + 10
 
 
 def _p_places(view: dict[str, Any]) -> list[tuple[int, dict[str, Any]]]:
@@ -928,7 +943,7 @@ def _p_board(view: dict[str, Any], height: int) -> tuple[Image.Image, float]:
         return image, _p_glory(draw, view, _p_results(draw, view, 12, 2, height) + 4)
     kit.phone_header(draw, P_W, _p_headline(view), view["last_move"], style)
     _p_reachable(draw, view)
-    return image, _p_side(draw, view)
+    return image, _p_side(draw, view, height)
 
 
 def _p_headline(view: dict[str, Any]) -> str:

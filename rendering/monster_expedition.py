@@ -467,7 +467,8 @@ def _draw_result(draw: ImageDraw.ImageDraw, y: int, view: dict[str, Any]) -> int
     text, lines, won = _result_lines(view)
     height = _result_height(view) - 16
     kit.rounded_panel(draw, (MARGIN, y, kit.WIDTH - MARGIN, y + height), fill=kit.GOOD if won else kit.BAD)
-    draw.text((MARGIN + 20, y + 14), text, font=kit.font(40, "bold"), fill=kit.INK_DARK)
+    text, face = kit.fitted(text, kit.WIDTH - 2 * MARGIN - 40, 40, "bold", 24)  # (a long name shrinks)
+    draw.text((MARGIN + 20, y + 14), text, font=face, fill=kit.INK_DARK)
     for index, line in enumerate(lines):
         draw.text((MARGIN + 20, y + 72 + 34 * index), line, font=kit.font(26, "semibold"), fill=kit.INK_DARK)
     return y + height + 16

@@ -439,7 +439,8 @@ def _draw_result(draw: ImageDraw.ImageDraw, view: View, top: int) -> int:
     lines = wrap(draw, result["summary"], WIDTH - 2 * MARGIN - 40, face)
     height = 80 + 32 * len(lines)
     rounded_panel(draw, (MARGIN, top, WIDTH - MARGIN, top + height), fill=PANEL, outline=YELLOW, width=4)
-    draw.text((MARGIN + 20, top + 14), headline, font=font(40, "bold"), fill=YELLOW)
+    headline, headline_face = kit.fitted(headline, WIDTH - 2 * MARGIN - 40, 40, "bold", 24)  # (a long name shrinks)
+    draw.text((MARGIN + 20, top + 14), headline, font=headline_face, fill=YELLOW)
     for index, line in enumerate(lines):
         draw.text((MARGIN + 20, top + 70 + index * 32), line, font=face, fill=INK)
     return top + height + GAP

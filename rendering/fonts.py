@@ -229,21 +229,16 @@ def visual_order(directions: Sequence[str]) -> list[int]:
 def runs(word: str) -> tuple[Run, ...]:
     """A word cut into runs by the font that draws each character, in visual order (left to right). A character
     no font has is left out, as is a joiner its run's font lacks."""
-    pieces: list[list[object]] = []  # [font, characters]
+    pieces: list[tuple[int, str]] = []  # (font, characters), in reading order
     for character in word:
-        if joins(character) and pieces:
-            pieces[-1][1] += character  # type: ignore[operator]
-            continue
-        font = font_for(character)
+        font = pieces[-1][0] if pieces and joins(character) else font_for(character)
         if font is None:
             continue
         if pieces and pieces[-1][0] == font:
-            pieces[-1][1] += character  # type: ignore[operator]
+            pieces[-1] = (font, pieces[-1][1] + character)
         else:
-            pieces.append([font, character])
-    logical = [Run(_kept(str(text), int(font)), int(font), direction(str(text)) == "R")  # type: ignore[call-overload]
-               for font, text in pieces]
-    logical = [run for run in logical if run.text]
+            pieces.append((font, character))
+    logical = [Run(kept, font, direction(kept) == "R") for font, text in pieces if (kept := _kept(text, font))]
     return tuple(logical[i] for i in visual_order(["R" if r.rtl else direction(r.text) for r in logical]))
 
 

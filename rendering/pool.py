@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any, ClassVar, TypeVar
 
 import rendering
-from rendering import bands, fonts, lifeline, memory, vocabulary
+from rendering import bands, fonts, glyphs, lifeline, memory, vocabulary
 
 View = dict[str, Any]
 log = logging.getLogger(__name__)
@@ -122,7 +122,7 @@ def _draw_made(game_key: str, make: ViewMaker, arguments: tuple[Any, ...], foote
 def _draw_leaderboard(view: View) -> bytes:
     from rendering import leaderboard
 
-    return leaderboard.render(view)
+    return leaderboard.render(glyphs.drawable_view(view))  # (a character no font has left out, as on the boards)
 
 
 def _ready() -> int:

@@ -914,12 +914,21 @@ def render_image(view: dict[str, Any]) -> Image.Image:
     """The public board before encoding (the benchmark times the encoding of exactly this image): 800 x 640, or
     square when the players' long names need the room (drawn again taller: only such boards pay twice)."""
     recorded = kit.checkpoint()
-    image, bottom = _p_board(view, P_H)
-    if bottom > P_H:
+    height = kit.TALL_HEIGHT if _p_long_names(view) else P_H
+    image, bottom = _p_board(view, height)
+    if bottom > height:
         kit.recycle(image)
         kit.rewind(recorded)
         image, _ = _p_board(view, kit.TALL_HEIGHT)
     return image
+
+
+def _p_long_names(view: dict[str, Any]) -> bool:
+    """Whether, with three players or more, a name takes three lines in the side column: then every board of the
+    match is tall (one size for the whole match), as the players may need the room."""
+    players = view["players"]
+    width = P_W - 12 - P_SIDE - 46
+    return len(players) > 2 and any(len(kit.name_lines(str(p["name"]), width)) > 2 for p in players)
 
 
 def _p_board(view: dict[str, Any], height: int) -> tuple[Image.Image, float]:

@@ -954,12 +954,21 @@ def render_image(view: dict[str, Any]) -> Image.Image:
     square when the players' long names need the room (drawn again taller: only such boards pay twice)."""
     view = localized(view)
     recorded = kit.checkpoint()
-    image, bottom = _p_board(view, P_H)
-    if bottom > P_H:
+    height = kit.TALL_HEIGHT if _p_long_names(view) else P_H
+    image, bottom = _p_board(view, height)
+    if bottom > height:
         kit.recycle(image)
         kit.rewind(recorded)
         image, _ = _p_board(view, kit.TALL_HEIGHT)
     return image
+
+
+def _p_long_names(view: dict[str, Any]) -> bool:
+    """Whether a name of three or four players takes two lines in its column: then every board of the match is
+    tall (one size for the whole match), as the players' blocks may need the room."""
+    players = view["players"]
+    column_w = (P_W - 24 - 8) // 2
+    return len(players) > 2 and any(len(kit.name_lines(str(p["name"]), column_w - 48)) > 1 for p in players)
 
 
 def _p_board(view: dict[str, Any], height: int) -> tuple[Image.Image, int]:

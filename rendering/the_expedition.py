@@ -898,12 +898,21 @@ def render_image(view: View) -> Image.Image:
     square when the players' long names need the room (drawn again taller: only such boards pay twice)."""
     view = in_words(view)
     recorded = kit.checkpoint()
-    image, bottom = _p_board(view, P_H)
-    if bottom > P_H:
+    height = kit.TALL_HEIGHT if _p_long_names(view) else P_H
+    image, bottom = _p_board(view, height)
+    if bottom > height:
         kit.recycle(image)
         kit.rewind(recorded)
         image, _ = _p_board(view, kit.TALL_HEIGHT)
     return image
+
+
+def _p_long_names(view: View) -> bool:
+    """Whether, with three players or more, a name takes three lines in the side column: then every board of the
+    match is tall (one size for the whole match), as the scores may need the room."""
+    entries = view["participants"]
+    width = P_W - 12 - P_SIDE - 46
+    return len(entries) > 2 and any(len(kit.name_lines(str(e["name"]), width)) > 2 for e in entries)
 
 
 def _p_board(view: View, height: int) -> tuple[Image.Image, int]:

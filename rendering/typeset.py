@@ -199,23 +199,21 @@ def baseline_below(face: ImageFont.FreeTypeFont, vertical: str) -> int:
     return int(face.getbbox("H", anchor="l" + vertical)[3] - face.getbbox("H", anchor="ls")[3])
 
 
-def _font_path(weight: str) -> str | None:
-    return latin_path(weight)
-
-
 def font_paths() -> tuple[str, ...]:
-    """Every shipped font file (rendering.glyphs reads which characters they can draw)."""
+    """Every shipped (Latin) font file, one per weight (rendering/fonts.py has the fallbacks)."""
     return latin_paths()
 
 
-WEIGHT_OF = {path: weight for weight in ("regular", "semibold", "bold") if (path := _font_path(weight)) is not None}
+WEIGHT_OF = {path: weight for weight in ("regular", "semibold", "bold") if (path := latin_path(weight)) is not None}
 """Font file -> weight, so a face's text widths can be looked up in the cache by (size, weight)."""
 
 
 def font(size: int, weight: str = "regular") -> ImageFont.FreeTypeFont:
     """A shipped font (Source Sans Pro from its PyPI package; Pillow's own scalable font as a fallback).
 
-    Weights: regular, semibold, bold. Never depends on fonts that happen to be installed on the machine. One face
+    Weights: regular, semibold, bold. Its text never depends on fonts that happen to be installed on the machine:
+    only characters it lacks (other scripts, emoji) are drawn with the system's Noto fonts (rendering/fonts.py),
+    through this face's words (`word_mask`, `word_width`). One face
     object per (size, weight), however it is asked for (`font(18)` is `font(18, "regular")`): the word masks are
     cached per face object.
     """
@@ -224,7 +222,7 @@ def font(size: int, weight: str = "regular") -> ImageFont.FreeTypeFont:
 
 @lru_cache(maxsize=128)
 def _font(size: int, weight: str) -> ImageFont.FreeTypeFont:
-    path = _font_path(weight)
+    path = latin_path(weight)
     try:
         if path is None:
             raise OSError("no shipped font")

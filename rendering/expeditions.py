@@ -789,9 +789,8 @@ def _p_side(draw: kit.Draw, view: dict[str, Any], height: int = P_H) -> float:
     lang = language(view)
     under = [12.0, 12.0 + (P_W - 32) // 2 + 8]  # the columns under the map, on a tall board
     lowest = y
+    legend_right = _p_legend_right(lang)
     for player in view["players"]:
-        if _p_legend_right(lang) > x and y < P_LEGEND_ROW[1] and y + 36 > P_LEGEND_ROW[0]:
-            y = P_LEGEND_ROW[1] + 4  # (a token beside the legend's end would cover it: the player starts below)
         score = f"{money(player['score'], lang)} · {stars_text(player['stars'], lang)}"
         token = player.get("token_text") or ""
         facts = [translate("expeditions.board.fact_power", lang, n=player["power"]),
@@ -799,6 +798,11 @@ def _p_side(draw: kit.Draw, view: dict[str, Any], height: int = P_H) -> float:
                  translate("expeditions.board.fact_hand", lang, n=len(player["hand"]))]
         if token and len(view["players"]) <= 3:  # with four or five players the token stays in the detail board
             facts.append(token)
+        # The legend's second line may reach into the side column: a player whose token (or text, where the line
+        # reaches that far: German) would cover it starts below it.
+        reach = _p_player_height(player, width, score, facts) - 10 if legend_right > x + 42 else 36
+        if legend_right > x and y < P_LEGEND_ROW[1] and y + reach > P_LEGEND_ROW[0]:
+            y = P_LEGEND_ROW[1] + 4
         if height > P_H and under and y + _p_player_height(player, width, score, facts) > height - 8:
             x, width, y = int(under.pop(0)), (P_W - 32) // 2, P_LEGEND_ROW[1] + 16
         start = y

@@ -49,6 +49,7 @@ from bot.store.engines import (
     patient,
     redact,
 )
+from bot.store.members import MemberStore
 from bot.store.records import (
     OPEN_STATUSES,
     ChannelBusy,
@@ -106,7 +107,7 @@ def _epoch(moment: datetime | float) -> int:
     return int(moment.timestamp()) if isinstance(moment, datetime) else int(moment)
 
 
-class Store(RecordsStore, CommunityStore):
+class Store(RecordsStore, CommunityStore, MemberStore):
     """All persistence for the bot. Open with `await Store.open(path_or_url)`, close with `await store.close()`."""
 
     def __init__(self, engine: Engine) -> None:

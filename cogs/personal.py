@@ -1,4 +1,5 @@
-"""A member's own commands (issue 34): /games lists every game they sit in, across servers, privately.
+"""A member's own commands (issue 34): /games lists every game they sit in, across servers, privately; /me notify
+chooses how and when they are told it is their turn, and /me show says what they chose.
 
 The personal commands work wherever the member is, in a server's channel and, with the app user-installed, in the
 bot's DMs and their private channels (`allowed_installs` and `allowed_contexts`): they only read and answer
@@ -17,14 +18,15 @@ from discord.ext import commands
 
 from bot.core import find_game
 from bot.features import personal
-from bot.features.personal import GameList, GameRow
-from bot.features.wording import game_title, names_and
+from bot.features.personal import GameList, GameRow, Prefs
+from bot.features.quiet import zone_names
+from bot.features.wording import duration_text, game_title, names_and
 from bot.i18n import translate
 from bot.service import InvalidControl
 from cogs.common import NO_PINGS, reader_language, safe_name, safe_text, service_of, stopped
 from cogs.controls import register_control
 from cogs.lobby import message_parts
-from cogs.table import acknowledge
+from cogs.table import acknowledge, tell
 
 JUMP = "xt:jump"
 """The custom id of the menu under /games (the chosen option is the match's number)."""
@@ -170,6 +172,94 @@ class PersonalCommands(commands.Cog):
             await interaction.followup.send(part, ephemeral=True, allowed_mentions=NO_PINGS, **extra)
 
 
+# --------------------------------------------------------------------------------------------- /me
+
+
+NOTIFY_CHOICES = [app_commands.Choice(name="A ping in the game's channel", value="channel"),
+                  app_commands.Choice(name="A DM with the board", value="dm"),
+                  app_commands.Choice(name="Both", value="both")]
+
+
+def prefs_text(prefs: Prefs, dm_refused: bool, language: str) -> str:
+    """What the member chose, in their language (the defaults said as such)."""
+    told = {"channel": translate("personal.me.notify.channel", language),
+            "dm": translate("personal.me.notify.dm", language),
+            "both": translate("personal.me.notify.both", language)}[prefs.notify]
+    if prefs.reminder_hours is None:
+        reminders = translate("personal.me.reminders.server", language)
+    elif prefs.reminder_hours == 0:
+        reminders = translate("personal.me.reminders.off", language)
+    else:
+        reminders = translate("personal.me.reminders.every", language,
+                              hours=duration_text(prefs.reminder_hours, language))
+    window = prefs.window
+    if window is not None:
+        quiet = translate("personal.me.quiet", language, start=f"{window[1]:02d}:00", end=f"{window[2]:02d}:00",
+                          zone=window[0])
+    elif prefs.time_zone is not None:
+        quiet = translate("personal.me.quiet.none_zone", language, zone=prefs.time_zone)
+    else:
+        quiet = translate("personal.me.quiet.none", language)
+    heads_up = (translate("personal.me.heads_up.on", language) if prefs.heads_up
+                else translate("personal.me.heads_up.off", language))
+    lines = [translate("personal.me.heading", language), told, reminders, quiet, heads_up]
+    if dm_refused:
+        lines.append(translate("personal.me.dm_refused", language))
+    return "\n".join(lines)
+
+
+async def zone_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    """IANA time zones containing what was typed ("berl" offers Europe/Berlin), at most 25."""
+    typed = current.strip().replace(" ", "_").lower()
+    found = [name for name in zone_names() if typed in name.lower()]
+    found.sort(key=lambda name: (not name.lower().rsplit("/", 1)[-1].startswith(typed), name))
+    return [app_commands.Choice(name=name, value=name) for name in found[:25]]
+
+
+@app_commands.allowed_installs(guilds=True, users=True)
+@app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
+class MeCommands(commands.GroupCog, group_name="me",
+                 group_description="How and when you are told it is your turn, on every server"):
+    """A member's own preferences, kept across servers."""
+
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+
+    @app_commands.command(name="show", description="How and when you are told it is your turn")
+    async def show(self, interaction: discord.Interaction) -> None:
+        await acknowledge(interaction)
+        prefs, dm_refused = await personal.my_prefs(service_of(interaction), interaction.user.id)
+        await tell(interaction, prefs_text(prefs, dm_refused, reader_language(interaction)))
+
+    @app_commands.command(name="notify", description="Choose how and when you are told it is your turn, everywhere")
+    @app_commands.describe(how="How you are told it is your turn",
+                           reminders="Hours between reminders in all your games (1-48; 0: none)",
+                           server_reminders="Back to each server's reminder interval",
+                           time_zone="Your time zone, for quiet hours (such as Europe/Berlin)",
+                           quiet_from="Quiet hours begin at this hour of your day (0-23): reminders wait",
+                           quiet_until="Quiet hours end at this hour of your day (0-23)",
+                           heads_up="A DM when the player before you starts their turn",
+                           reset="Forget every choice: back to the servers' ways")
+    @app_commands.choices(how=NOTIFY_CHOICES)
+    @app_commands.autocomplete(time_zone=zone_autocomplete)
+    async def notify(self, interaction: discord.Interaction, how: str | None = None, reminders: float | None = None,
+                     server_reminders: bool = False, time_zone: str | None = None,
+                     quiet_from: app_commands.Range[int, 0, 23] | None = None,
+                     quiet_until: app_commands.Range[int, 0, 23] | None = None, heads_up: bool | None = None,
+                     reset: bool = False) -> None:
+        await acknowledge(interaction)
+        service = service_of(interaction)
+        prefs = await personal.change_prefs(service.store, interaction.user.id, notify=how, reminder_hours=reminders,
+                                            server_reminders=server_reminders, time_zone=time_zone,
+                                            quiet_from=quiet_from, quiet_until=quiet_until, heads_up=heads_up,
+                                            reset=reset)
+        _, dm_refused = await personal.my_prefs(service, interaction.user.id)
+        language = reader_language(interaction)
+        saved = translate("personal.me.saved", language)
+        await tell(interaction, f"{saved}\n{prefs_text(prefs, dm_refused, language)}")
+
+
 async def setup(bot: commands.Bot) -> None:
     register_control("jump", r"", press_jump, private=True)
     await bot.add_cog(PersonalCommands(bot))
+    await bot.add_cog(MeCommands(bot))

@@ -1,22 +1,27 @@
-"""A member's own play across servers (issue 34): the games they sit in, theirs to move first (/games).
+"""A member's own play across servers (issue 34): the games they sit in, theirs to move first (/games), and how and
+when they are told it is their turn (/me notify), kept per member, not per server.
 
-Everything here reads through the service's store; the Discord side (the private list, its menu, the command's
-install types and contexts) is cogs/personal.py.
+Everything here goes through the service's store; the turn's reminders by each member's own interval and quiet hours
+are planned into the move's own transaction (`plan_turn`, the community planner's `personal` hook). The Discord side
+(the private answers, the menu, the commands' install types and contexts) is cogs/personal.py.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from datetime import UTC, datetime
-from typing import TYPE_CHECKING
+import math
+from dataclasses import asdict, dataclass, fields, replace
+from datetime import UTC, datetime, timedelta
+from typing import TYPE_CHECKING, Any
 
-from bot.core import find_game
+from bot.core import RuleError, find_game
 from bot.core.seats import is_bot
 from bot.features.community import REMIND, TIMER
-from bot.store import MatchRecord, MemberResult
+from bot.features.quiet import Window, after_quiet, known_zone
+from bot.store import MatchRecord, MemberResult, NewWork
 
 if TYPE_CHECKING:
     from bot.service import GameService
+    from bot.store import Store
 
 ROWS = 25
 """The most games one list shows: Discord's limit of options in the menu that jumps to one."""
@@ -118,3 +123,125 @@ async def seated_game(service: GameService, user_id: int, match_id: int) -> Game
     seats = _to_move(match) if match.status == "active" else []
     names = tuple(record.name for seat in seats if (record := match.user_at(seat)) is not None)
     return GameRow(match, match.seat_of(user_id) in seats, names, None, None, boards.get(match_id))
+
+
+# --------------------------------------------------------------------------------------------- preferences
+
+NOTIFY_WAYS = ("channel", "dm", "both")
+"""How a member is told it is their turn: a ping in the game's channel, a DM with the board and a link, or both."""
+MOST_REMINDER_HOURS = 48.0
+
+
+@dataclass(frozen=True)
+class Prefs:
+    """A member's own choices (/me notify), the same on every server; the defaults are the server's ways."""
+
+    notify: str = "channel"
+    reminder_hours: float | None = None  # None: the server's interval; 0: no reminders
+    time_zone: str | None = None  # an IANA name ("Europe/Berlin")
+    quiet_from: int | None = None  # quiet hours, local: from this hour ...
+    quiet_until: int | None = None  # ... until this one (22 and 7 span the night)
+    heads_up: bool = False  # a DM when the player before them starts their turn
+
+    @classmethod
+    def from_json(cls, stored: dict[str, Any]) -> Prefs:
+        known = {f.name for f in fields(cls)}
+        return cls(**{key: value for key, value in stored.items() if key in known})
+
+    def to_json(self) -> dict[str, Any]:
+        """Only what differs from the defaults (a member who chose nothing has no preferences stored)."""
+        default = asdict(Prefs())
+        return {key: value for key, value in asdict(self).items() if value != default[key]}
+
+    @property
+    def window(self) -> Window | None:
+        """The quiet window, when the member set one (with a time zone)."""
+        if self.time_zone is None or self.quiet_from is None or self.quiet_until is None:
+            return None
+        if self.quiet_from == self.quiet_until:
+            return None
+        return (self.time_zone, self.quiet_from, self.quiet_until)
+
+
+async def prefs_of(store: Store, user_id: int) -> Prefs:
+    return Prefs.from_json((await store.member(user_id)).prefs)
+
+
+async def my_prefs(service: GameService, user_id: int) -> tuple[Prefs, bool]:
+    """For /me: the member's preferences, and whether their DMs refused the bot (they were told so once)."""
+    member = await service.store.member(user_id)
+    return Prefs.from_json(member.prefs), member.dm_refused
+
+
+def _checked_hours(hours: float) -> float:
+    if not math.isfinite(hours) or (hours != 0 and not 1 <= hours <= MOST_REMINDER_HOURS):
+        raise RuleError("personal.refuse.reminders", hours=f"{hours:g}", most=f"{MOST_REMINDER_HOURS:g}")
+    return float(hours)
+
+
+def _checked_hour(hour: int) -> int:
+    if not 0 <= hour <= 23:
+        raise RuleError("personal.refuse.hour", hour=str(hour))
+    return int(hour)
+
+
+async def change_prefs(store: Store, user_id: int, *, notify: str | None = None, reminder_hours: float | None = None,
+                       server_reminders: bool = False, time_zone: str | None = None, quiet_from: int | None = None,
+                       quiet_until: int | None = None, heads_up: bool | None = None, reset: bool = False) -> Prefs:
+    """Validate and keep the member's changes (the options they gave; `reset` first forgets every choice). A
+    refusal changes nothing. A new way of being told tries their DMs again (a refusal was said once)."""
+    prefs = Prefs() if reset else await prefs_of(store, user_id)
+    if notify is not None:
+        if notify not in NOTIFY_WAYS:
+            raise RuleError("personal.refuse.notify", ways=", ".join(NOTIFY_WAYS))
+        prefs = replace(prefs, notify=notify)
+    if server_reminders:
+        prefs = replace(prefs, reminder_hours=None)
+    elif reminder_hours is not None:
+        prefs = replace(prefs, reminder_hours=_checked_hours(reminder_hours))
+    if time_zone is not None:
+        found = known_zone(time_zone)
+        if found is None:
+            raise RuleError("personal.refuse.time_zone", zone=time_zone[:64])
+        prefs = replace(prefs, time_zone=found)
+    if quiet_from is not None:
+        prefs = replace(prefs, quiet_from=_checked_hour(quiet_from))
+    if quiet_until is not None:
+        prefs = replace(prefs, quiet_until=_checked_hour(quiet_until))
+    if (prefs.quiet_from is None) != (prefs.quiet_until is None):
+        raise RuleError("personal.refuse.quiet_both")
+    if prefs.quiet_from is not None and prefs.time_zone is None:
+        raise RuleError("personal.refuse.quiet_needs_zone")
+    if heads_up is not None:
+        prefs = replace(prefs, heads_up=heads_up)
+    await store.set_member_prefs(user_id, prefs.to_json())
+    if notify is not None or reset:
+        await store.set_member_dm(user_id, refused=False)
+    return prefs
+
+
+# --------------------------------------------------------------------------------------------- the turn's work
+
+
+async def plan_turn(store: Store, match: MatchRecord, seats: list[int], users: dict[int, int],
+                    payload: dict[str, Any], server_hours: float, now: datetime) -> list[NewWork]:
+    """The turn's reminders, in the move's own transaction: the members to move who keep the same interval and
+    quiet hours share one (as all did before members chose their own); each waits for its members' quiet hours to
+    end. Its item carries what it follows (`hours`, `quiet`), so the next reminder is planned from it alone."""
+    groups: dict[tuple[float, Window | None, bool], list[int]] = {}
+    for seat in seats:
+        prefs = await prefs_of(store, users[seat]) if seat in users else Prefs()
+        own = prefs.reminder_hours is not None
+        hours = prefs.reminder_hours if prefs.reminder_hours is not None else server_hours
+        groups.setdefault((hours, prefs.window, own), []).append(seat)
+    work = []
+    for (hours, window, own), members in groups.items():
+        if hours <= 0:
+            continue
+        extra: dict[str, Any] = {"hours": hours} if own else {}
+        if window is not None:
+            extra["quiet"] = list(window)
+        work.append(NewWork(REMIND, after_quiet(now + timedelta(hours=hours), window),
+                            {**payload, "seats": members, "count": 1, **extra},
+                            guild_id=match.guild_id, channel_id=match.channel_id))
+    return work

@@ -8,6 +8,8 @@ privately, and moves stay in the game's channel. The work is bot/features/person
 
 from __future__ import annotations
 
+import io
+import logging
 import re
 from datetime import UTC, datetime
 from typing import Any
@@ -17,16 +19,19 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.core import find_game
-from bot.features import personal
+from bot.features import outbox, personal
 from bot.features.personal import GameList, GameRow, Prefs
 from bot.features.quiet import zone_names
+from bot.features.scheduler import Due
 from bot.features.wording import duration_text, game_title, names_and
 from bot.i18n import translate
-from bot.service import InvalidControl
-from cogs.common import NO_PINGS, reader_language, safe_name, safe_text, service_of, stopped
+from bot.service import GameService, InvalidControl
+from cogs.common import NO_PINGS, pings, reader_language, safe_name, safe_text, service_of, stopped
 from cogs.controls import register_control
 from cogs.lobby import message_parts
-from cogs.table import acknowledge, tell
+from cogs.table import TableBot, Undeliverable, acknowledge, send_with_retries, tell
+
+log = logging.getLogger(__name__)
 
 JUMP = "xt:jump"
 """The custom id of the menu under /games (the chosen option is the match's number)."""
@@ -259,7 +264,125 @@ class MeCommands(commands.GroupCog, group_name="me",
         await tell(interaction, f"{saved}\n{prefs_text(prefs, dm_refused, language)}")
 
 
+# --------------------------------------------------------------------------------------------- DMs
+
+CANNOT_DM = 50007  # Discord: "Cannot send messages to this user" (their privacy settings refuse the bot's DMs)
+
+
+def dm_words(client: discord.Client, dm: personal.DirectMessage) -> str:
+    """The DM's first line, from its item alone (a resend says the same, and is recognised by it)."""
+    match, language = dm.match, dm.language
+    values = {"game": game_title(find_game(match.game), language),
+              "server": server_name(client, match.guild_id, language), "channel": channel_mention(match.channel_id)}
+    if dm.what == "heads_up":
+        text = translate("personal.dm.heads_up", language, names=names_and(dm.names, language), **values)
+    elif dm.what == "refused" and dm.work.payload.get("what") == "heads_up":
+        text = translate("personal.dm.refused_heads_up", match.language, mention=f"<@{dm.user_id}>",
+                         game=game_title(find_game(match.game), match.language))
+    elif dm.what == "refused":
+        text = translate("personal.dm.refused", match.language, mention=f"<@{dm.user_id}>",
+                         game=game_title(find_game(match.game), match.language))
+    else:
+        text = translate("personal.dm.turn", language, **values)
+    return safe_text(text, [seat.name for seat in match.seats]) if dm.what != "refused" else text
+
+
+async def dm_message(client: discord.Client, dm: personal.DirectMessage) -> dict[str, Any]:
+    """The DM as `send`'s keyword arguments: its words, the link to the board, and for a turn the board itself."""
+    service = service_of_client(client)
+    if dm.what == "refused":  # in the game's channel, in the table's language
+        return {"content": dm_words(client, dm),
+                "allowed_mentions": pings([dm.user_id]) if dm.ping else NO_PINGS}
+    link = translate("personal.dm.link", dm.language, url=await personal.board_link(service, dm.match))
+    message: dict[str, Any] = {"content": f"{dm_words(client, dm)}\n{link}", "allowed_mentions": NO_PINGS}
+    if dm.what == "turn":
+        board = await service.board(dm.match)
+        if board.image is not None:
+            message["file"] = discord.File(io.BytesIO(board.image), filename="board.png",
+                                           description=board.alt_text[:1024] or None)
+    return message
+
+
+def service_of_client(client: discord.Client) -> GameService:
+    return client.service  # type: ignore[attr-defined,no-any-return]
+
+
+async def target_of(bot: TableBot, dm: personal.DirectMessage) -> discord.abc.Messageable:
+    """Where the message goes: the member's DM channel (opened once, then remembered), or the game's channel."""
+    if dm.what == "refused":
+        return bot.get_partial_messageable(dm.match.channel_id)
+    if dm.dm_channel_id is not None:
+        return bot.get_partial_messageable(dm.dm_channel_id, type=discord.ChannelType.private)
+    channel = await bot.create_dm(discord.Object(id=dm.user_id))  # type: ignore[attr-defined]
+    await personal.remember_dm_channel(bot.service, dm.user_id, channel.id)
+    return channel  # type: ignore[no-any-return]
+
+
+async def sent_before(bot: TableBot, channel: discord.abc.Messageable, first_line: str, since: int) -> bool:
+    """Whether the bot sent this message there since `since` (the item's last try): a try that reached Discord
+    before the process died, found after Discord stopped remembering its nonce."""
+    after = discord.Object(id=discord.utils.time_snowflake(datetime.fromtimestamp(since - 60, UTC)))
+    me = bot.user.id if bot.user is not None else None
+    async for message in channel.history(limit=100, after=after):
+        if message.author.id == me and message.content.split("\n", 1)[0] == first_line:
+            return True
+    return False
+
+
+async def deliver_dm(bot: TableBot, work: Due, now: datetime) -> None:
+    """A due DM (or the fallback in the channel when the member's DMs refuse the bot), at least once and not twice;
+    a refusal (50007) ends the DMs to the member and owes the channel the ping they missed, said once."""
+    dm = await personal.take_dm(bot.service, work, now)
+    if dm is None:
+        return
+    try:
+        channel = await target_of(bot, dm)
+        if work.attempted_at is not None and await sent_before(bot, channel, dm_words(bot, dm),  # type: ignore[arg-type]
+                                                               work.attempted_at):
+            log.info("DM item %s was sent before a restart: not sending it again", work.id)
+        else:
+            await personal.dm_sending(bot.service, dm, now)
+
+            async def send() -> discord.Message:
+                return await channel.send(nonce=dm.nonce, **await dm_message(bot, dm))  # type: ignore[arg-type]
+
+            await send_with_retries(send)
+    except discord.Forbidden as error:
+        if error.code == CANNOT_DM and dm.what != "refused":
+            log.info("The DMs of user %s refuse the bot: pinged in the channel instead", dm.user_id)
+            await personal.dm_refused(bot.service, dm, now)
+            return
+        await personal.dm_failed(bot.service, dm, now, str(error), outbox.retry_delay(work.attempts))
+        return
+    except (Undeliverable, discord.HTTPException) as error:
+        retry_after = error.retry_after if isinstance(error, Undeliverable) else None
+        log.info("Could not send DM item %s (tried again later): %s", work.id, error)
+        await personal.dm_failed(bot.service, dm, now, str(error), outbox.retry_delay(work.attempts, retry_after))
+        return
+    await personal.dm_sent(bot.service, dm, now)
+
+
+class LanguageNotes(commands.Cog):
+    """Keeps the language of the client each member last used with the bot: their DMs are worded in it."""
+
+    def __init__(self, bot: TableBot) -> None:
+        self.languages = personal.languages_of(bot.service.store)
+        bot.scheduler.every_pass(self.languages.flush)  # kept in the store off the interaction's path
+
+    @commands.Cog.listener()
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        self.languages.used(interaction.user.id, reader_language(interaction))
+
+
 async def setup(bot: commands.Bot) -> None:
     register_control("jump", r"", press_jump, private=True)
+    owner: TableBot = bot  # type: ignore[assignment]
+
+    async def on_dm(work: Due, now: datetime) -> None:
+        await deliver_dm(owner, work, now)
+
+    owner.scheduler.handle(personal.DM, on_dm)
+    owner.scheduler.handle(personal.DM_REFUSED, on_dm)
     await bot.add_cog(PersonalCommands(bot))
     await bot.add_cog(MeCommands(bot))
+    await bot.add_cog(LanguageNotes(owner))

@@ -36,7 +36,7 @@ import discord
 from discord import app_commands
 
 from bot.core import RuleError, StaleBoard, find_game
-from bot.features import outbox
+from bot.features import outbox, personal
 from bot.features.community import lobby_closes_at
 from bot.i18n import LANGUAGE_NAMES, translate, translate_plural
 from bot.service import Accepted, Board, GameService, MatchRecord, StoreUnavailable, mode_title
@@ -445,7 +445,7 @@ class BoardDesk:
             return None
         match = await self.service.match(match_id)
         await self._strip(await self.service.board_message(match_id), match.channel_id)
-        board = await self.service.board(match)
+        board = await personal.channel_pings(self.service, await self.service.board(match))  # issue 34: DM only
         ping = ping or bool(owed.user_ids)  # a turn's ping that never arrived comes with the next new board
         try:
             sent = await self._posted_before(match.channel_id, board_content(board, ping=ping, note=note),

@@ -9,6 +9,7 @@ are planned into the move's own transaction (`plan_turn`, the community planner'
 from __future__ import annotations
 
 import math
+import weakref
 from dataclasses import asdict, dataclass, fields, replace
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any
@@ -17,11 +18,16 @@ from bot.core import RuleError, find_game
 from bot.core.seats import is_bot
 from bot.features.community import REMIND, TIMER
 from bot.features.quiet import Window, after_quiet, known_zone
-from bot.store import MatchRecord, MemberResult, NewWork
+from bot.store import MatchRecord, MemberRecord, MemberResult, NewWork, ScheduledWork
 
 if TYPE_CHECKING:
-    from bot.service import GameService
+    from bot.service import Board, GameService
     from bot.store import Store
+
+DM = "dm"
+"""A DM owed to a member (their turn, or a heads-up), stored in the move's own transaction: the outbox, issue 23."""
+DM_REFUSED = "dm_refused"
+"""The channel message owed when a member's DMs refused the bot (error 50007): the ping they missed, said once."""
 
 ROWS = 25
 """The most games one list shows: Discord's limit of options in the menu that jumps to one."""
@@ -234,7 +240,7 @@ async def plan_turn(store: Store, match: MatchRecord, seats: list[int], users: d
         own = prefs.reminder_hours is not None
         hours = prefs.reminder_hours if prefs.reminder_hours is not None else server_hours
         groups.setdefault((hours, prefs.window, own), []).append(seat)
-    work = []
+    work = await _dms(store, match, seats, users, payload, now)
     for (hours, window, own), members in groups.items():
         if hours <= 0:
             continue
@@ -245,3 +251,173 @@ async def plan_turn(store: Store, match: MatchRecord, seats: list[int], users: d
                             {**payload, "seats": members, "count": 1, **extra},
                             guild_id=match.guild_id, channel_id=match.channel_id))
     return work
+
+
+# --------------------------------------------------------------------------------------------- DMs
+
+
+async def _dms(store: Store, match: MatchRecord, seats: list[int], users: dict[int, int], payload: dict[str, Any],
+               now: datetime) -> list[NewWork]:
+    """The DMs the turn owes: to each member to move who is told by DM, and a heads-up to each member after a seat
+    to move who asked for one; each after its member's quiet hours, in the language they last used. None to a
+    member whose DMs refused the bot (they are pinged in the channel)."""
+    work = []
+    where = {"guild_id": match.guild_id, "channel_id": match.channel_id}
+    base = {"turn": payload.get("turn"), "since": payload.get("since")}
+    count = len(match.seats)
+    for seat in seats:
+        member = await store.member(users[seat])
+        prefs = Prefs.from_json(member.prefs)
+        if prefs.notify != "channel" and not member.dm_refused:
+            work.append(NewWork(DM, after_quiet(now, prefs.window),
+                                {**base, "what": "turn", "user": member.user_id, "seats": [seat],
+                                 "language": _language(store, member, match)}, **where))
+    warned: set[int] = set()
+    for seat in seats:
+        after = (seat + 1) % count if count else seat
+        user_id = users.get(after)
+        if after in seats or user_id is None or is_bot(user_id) or user_id in warned:
+            continue
+        member = await store.member(user_id)
+        prefs = Prefs.from_json(member.prefs)
+        if prefs.heads_up and not member.dm_refused:
+            warned.add(user_id)
+            work.append(NewWork(DM, after_quiet(now, prefs.window),
+                                {**base, "what": "heads_up", "user": user_id, "seats": [seat],
+                                 "language": _language(store, member, match)}, **where))
+    return work
+
+
+def _language(store: Store, member: MemberRecord, match: MatchRecord) -> str:
+    """The member's language: of the client they last used with the bot, else the table's."""
+    return languages_of(store).of(member) or match.language
+
+
+@dataclass(frozen=True)
+class DirectMessage:
+    """A due DM (or its fallback in the channel): for whom, about which game and seats, in which language.
+
+    Said at least once and not twice, as reminders are: the item is done only once Discord has the message, which
+    carries the item's nonce, and a retry looks for a try the item's record shows before sending again."""
+
+    work: ScheduledWork
+    match: MatchRecord
+    user_id: int
+    what: str  # "turn", "heads_up", or "refused" (the fallback in the channel)
+    language: str
+    names: tuple[str, ...]  # who is to move (for a heads-up: the player before the member)
+    ping: bool  # the fallback pings the member (they were not pinged in the channel)
+    dm_channel_id: int | None
+
+    @property
+    def nonce(self) -> str:
+        return f"xt-work-{self.work.id}"
+
+
+async def take_dm(service: GameService, work: ScheduledWork, now: datetime) -> DirectMessage | None:
+    """What a due (claimed) DM item is to say; None (and the item done) when nothing is: the turn is over (a move
+    would have ended the item in its own transaction; this also covers a race with it), the game is gone, or the
+    member's DMs refused the bot meanwhile."""
+    store = service.store
+    match = await store.match(work.match_id) if work.match_id is not None else None
+    payload = work.payload
+    user_id = int(payload.get("user", 0))
+    seats = [int(seat) for seat in payload.get("seats", [])]
+    waiting = set(_to_move(match)) if match is not None and match.status == "active" else set()
+    member = await store.member(user_id)
+    what = str(payload.get("what", "turn")) if work.kind == DM else "refused"
+    if match is None or not waiting & set(seats) or (member.dm_refused and what != "refused"):
+        await store.finish_work(work.id, now)
+        return None
+    names = tuple(record.name for seat in seats if (record := match.user_at(seat)) is not None)
+    ping = what == "refused" and Prefs.from_json(member.prefs).notify == "dm" and payload.get("what") == "turn"
+    return DirectMessage(work, match, user_id, what, str(payload.get("language") or match.language), names, ping,
+                         member.dm_channel_id)
+
+
+async def dm_sending(service: GameService, dm: DirectMessage, now: datetime) -> None:
+    """Just before the send: the item's record says a send was tried (a retry then looks before sending)."""
+    await service.store.note_attempt(dm.work.id, now)
+
+
+async def dm_sent(service: GameService, dm: DirectMessage, now: datetime) -> None:
+    await service.store.complete_work(dm.work.id, now)
+
+
+async def dm_failed(service: GameService, dm: DirectMessage, now: datetime, error: str, delay_seconds: float) -> None:
+    """Discord did not take it: due again after `delay_seconds` (at least once, not lost)."""
+    await service.store.retry_work(dm.work.id, now + timedelta(seconds=delay_seconds), error)
+
+
+async def dm_refused(service: GameService, dm: DirectMessage, now: datetime) -> None:
+    """The member's DMs refuse the bot (50007): no more DMs to them until they choose again with /me notify, and
+    the channel owes them the message saying so (with the ping they missed), in the same transaction as this
+    item's end, so it is said once."""
+    await service.store.set_member_dm(dm.user_id, refused=True)
+    work = dm.work
+    await service.store.complete_work(work.id, now, NewWork(DM_REFUSED, now, dict(work.payload), match_id=work.match_id,
+                                                            guild_id=work.guild_id, channel_id=work.channel_id))
+
+
+async def remember_dm_channel(service: GameService, user_id: int, channel_id: int) -> None:
+    await service.store.set_member_dm(user_id, channel_id=channel_id)
+
+
+async def board_link(service: GameService, match: MatchRecord) -> str:
+    """The link to the match's current board message, else to its channel."""
+    message = (await service.store.board_messages([match.id])).get(match.id)
+    where = f"https://discord.com/channels/{match.guild_id}/{match.channel_id}"
+    return f"{where}/{message}" if message is not None else where
+
+
+class Languages:
+    """The language of the client each member last used with the bot (their DMs are worded in it).
+
+    An interaction only notes it here (it must be answered before anything reads the store: cogs/table.py); the
+    scheduler's every pass keeps the changes in the store (`flush`), and a turn planned before that reads the note.
+    One per service (`languages_of`)."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self.noted: dict[int, str] = {}
+        self.known: dict[int, str] = {}
+
+    def used(self, user_id: int, language: str) -> None:
+        if self.known.get(user_id) != language:
+            self.noted[user_id] = language
+
+    def of(self, member: MemberRecord) -> str | None:
+        return self.noted.get(member.user_id) or member.language
+
+    async def flush(self) -> int:
+        """Keep the noted languages that changed; returns how many were written."""
+        written = 0
+        for user_id, language in list(self.noted.items()):
+            if (await self.store.member(user_id)).language != language:
+                await self.store.set_member_language(user_id, language)
+                written += 1
+            self.known[user_id] = language
+            if self.noted.get(user_id) == language:
+                del self.noted[user_id]
+        return written
+
+
+_LANGUAGES: weakref.WeakKeyDictionary[Store, Languages] = weakref.WeakKeyDictionary()
+
+
+def languages_of(store: Store) -> Languages:
+    """The one `Languages` of this store (the planner and the cog share it)."""
+    found = _LANGUAGES.get(store)
+    if found is None:
+        found = _LANGUAGES[store] = Languages(store)
+    return found
+
+
+async def channel_pings(service: GameService, board: Board) -> Board:
+    """The board without the pings of members who are told by DM alone (whose DMs did not refuse the bot)."""
+    kept = []
+    for user_id in board.mentions:
+        member = await service.store.member(user_id)
+        if Prefs.from_json(member.prefs).notify != "dm" or member.dm_refused:
+            kept.append(user_id)
+    return board if kept == board.mentions else replace(board, mentions=kept)

@@ -32,6 +32,7 @@ class ServerSettings:
     default_modes: dict[str, str] = field(default_factory=dict)
     lobby_expiry_hours: float = 24.0
     language: str = ""  # a new table's language ("en", "de"); "": the server's preferred locale on Discord
+    away_days: float = 21.0  # issue 34: the days a member may be away (/me away) in a year, deadlines frozen
 
 
 SETTING_KEYS = tuple(ServerSettings.__dataclass_fields__)

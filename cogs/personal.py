@@ -263,6 +263,41 @@ class MeCommands(commands.GroupCog, group_name="me",
         saved = translate("personal.me.saved", language)
         await tell(interaction, f"{saved}\n{prefs_text(prefs, dm_refused, language)}")
 
+    @app_commands.command(name="away", description="Go away for some days: your deadlines and reminders wait")
+    @app_commands.describe(days=f"How many days (1-{personal.MOST_AWAY_DAYS}); moving or /me back ends it sooner")
+    async def away(self, interaction: discord.Interaction,
+                   days: app_commands.Range[int, 1, personal.MOST_AWAY_DAYS]) -> None:
+        await acknowledge(interaction)
+        gone = await personal.go_away(service_of(interaction), interaction.user.id, days, clock_of(interaction))
+        await tell(interaction, translate("personal.away.done", reader_language(interaction),
+                                          until=when(gone.until, "F"), count=len(gone.matches)))
+        await tell_tables(interaction.client, gone, interaction.user.id, back=False)
+
+    @app_commands.command(name="back", description="Back before your time away ends: your deadlines run again")
+    async def back(self, interaction: discord.Interaction) -> None:
+        await acknowledge(interaction)
+        returned = await personal.come_back(service_of(interaction), interaction.user.id, clock_of(interaction))
+        await tell(interaction, translate("personal.back.done", reader_language(interaction)))
+        await tell_tables(interaction.client, returned, interaction.user.id, back=True)
+
+
+async def tell_tables(client: discord.Client, away: personal.Away, user_id: int, *, back: bool) -> None:
+    """Each table of the member's games is told, in its language, until when they are away (or that they are
+    back); no one is pinged. A table that cannot be told is logged: the freeze stands either way."""
+    for match in away.matches:
+        name = safe_name(next((seat.name for seat in match.seats if seat.user_id == user_id), "?"))
+        text = (translate("personal.back.table", match.language, name=name) if back
+                else translate("personal.away.table", match.language, name=name, until=when(away.until, "F")))
+        try:
+            await client.get_partial_messageable(match.channel_id).send(text, allowed_mentions=NO_PINGS)
+        except discord.HTTPException as error:
+            log.info("Could not tell the table of match %s about a time away: %s", match.id, error)
+
+
+def clock_of(interaction: discord.Interaction) -> datetime:
+    clock = getattr(interaction.client, "clock", None)
+    return clock() if clock is not None else datetime.now(UTC)
+
 
 # --------------------------------------------------------------------------------------------- DMs
 

@@ -69,6 +69,7 @@ def describe(settings: ServerSettings, language: str = "en") -> str:
         translate("settings.show.modes", language, value=modes),
         translate("settings.show.lobby_expiry", language, value=hours_text(settings.lobby_expiry_hours, language)),
         translate("settings.show.language", language, value=table_language),
+        translate("settings.show.away", language, days=f"{settings.away_days:g}"),
     ])
 
 
@@ -153,6 +154,12 @@ class SettingsCommands(commands.GroupCog, group_name="settings",
         await self._change(interaction, "board_style", style,
                            translate("settings.done.board", reader_language(interaction),
                                      style=translate(STYLE_TEXT[style], reader_language(interaction))))
+
+    @app_commands.command(name="away", description="Days a year each member may be away (/me away), deadlines frozen")
+    @app_commands.describe(days="0 to 365 days a year; 0: members may not go away")
+    async def away(self, interaction: discord.Interaction, days: app_commands.Range[int, 0, 365]) -> None:
+        await self._change(interaction, "away_days", float(days),
+                           translate("settings.done.away", reader_language(interaction), days=days))
 
     @app_commands.command(name="threads", description="Open every new game in a thread of its channel")
     async def threads(self, interaction: discord.Interaction, enabled: bool) -> None:

@@ -36,6 +36,7 @@ async def test_settings_are_for_server_managers_and_hidden_from_others(database:
             "- Default modes (`/settings mode`): each game's first mode",
             "- Lobbies expire after (`/settings lobby-expiry`): 24 h",
             "- Language of new tables (`/settings language`): the server's Discord language",
+            "- Days each member may be away a year (`/settings away`, for `/me away`): 21",
         ])
 
 

@@ -18,6 +18,7 @@ from bot.core import RuleError, find_game
 from bot.core.seats import is_bot
 from bot.features.community import REMIND, TIMER
 from bot.features.quiet import Window, after_quiet, known_zone
+from bot.settings import ServerSettings, server_settings
 from bot.store import MatchRecord, MemberRecord, MemberResult, NewWork, ScheduledWork
 
 if TYPE_CHECKING:
@@ -421,3 +422,97 @@ async def channel_pings(service: GameService, board: Board) -> Board:
         if Prefs.from_json(member.prefs).notify != "dm" or member.dm_refused:
             kept.append(user_id)
     return board if kept == board.mentions else replace(board, mentions=kept)
+
+
+# --------------------------------------------------------------------------------------------- away
+
+MOST_AWAY_DAYS = 14
+YEAR_SECONDS = 365 * 86400
+DAY_SECONDS = 86400
+FROZEN = (TIMER, REMIND)
+"""What a time away moves: the member's turn deadlines and reminders (their DMs and others' work stay)."""
+
+
+@dataclass(frozen=True)
+class Away:
+    """A time away that began or ended: until when, and the member's games under way (each table is told)."""
+
+    until: int
+    matches: tuple[MatchRecord, ...]
+
+
+def _members_work(work: list[ScheduledWork], matches: list[MatchRecord], user_id: int) -> list[ScheduledWork]:
+    """The deadlines and reminders of the member's own turns among `work`."""
+    seats = {match.id: match.seat_of(user_id) for match in matches}
+    return [item for item in work if item.kind in FROZEN and seats.get(item.match_id or 0) is not None
+            and seats[item.match_id or 0] in item.payload.get("seats", [])]
+
+
+async def away_budget(service: GameService, matches: list[MatchRecord]) -> float:
+    """The days a year the member may be away: the smallest budget of the servers of their games (/settings away),
+    the default where they have none."""
+    guilds = {match.guild_id for match in matches}
+    budgets = [(await server_settings(service.store, guild_id)).away_days for guild_id in sorted(guilds)]
+    return min(budgets, default=ServerSettings().away_days)
+
+
+async def go_away(service: GameService, user_id: int, days: int, now: datetime) -> Away:
+    """Freeze the member's turn deadlines and reminders in all their games for `days` (a turn already overdue is
+    not rescued); refused beyond MOST_AWAY_DAYS at once or the year's budget, and while already away."""
+    if not 1 <= days <= MOST_AWAY_DAYS:
+        raise RuleError("personal.refuse.away_days", days=str(days), most=str(MOST_AWAY_DAYS))
+    store, moment = service.store, int(now.timestamp())
+    current = await store.current_away(user_id, moment)
+    if current is not None:
+        raise RuleError("personal.refuse.already_away", until=f"<t:{current[1]}:F>")
+    matches = await store.member_matches(user_id)
+    budget = await away_budget(service, matches)
+    used = await store.away_seconds_since(user_id, moment - YEAR_SECONDS) / DAY_SECONDS
+    if used + days > budget:
+        raise RuleError("personal.refuse.away_budget", budget=f"{budget:g}", left=f"{max(0.0, budget - used):.0f}")
+    shift = days * DAY_SECONDS
+    work = await store.pending_work_of([match.id for match in matches], FROZEN)
+    moved = [(item.id, item.due_at + shift) for item in _members_work(work, matches, user_id) if item.due_at > moment]
+    await store.start_away(user_id, moment, moment + shift, moved)
+    return Away(moment + shift, tuple(matches))
+
+
+async def come_back(service: GameService, user_id: int, now: datetime) -> Away:
+    """End the member's time away early: their deadlines and reminders move back by the time not taken (never
+    before now); only the days taken count against the budget."""
+    store, moment = service.store, int(now.timestamp())
+    current = await store.current_away(user_id, moment)
+    if current is None:
+        raise RuleError("personal.refuse.not_away")
+    matches = await store.member_matches(user_id)
+    unused = current[1] - moment
+    work = await store.pending_work_of([match.id for match in matches], FROZEN)
+    moved = [(item.id, max(moment, item.due_at - unused)) for item in _members_work(work, matches, user_id)
+             if item.due_at > moment]
+    await store.end_away(user_id, moment, moved)
+    return Away(moment, tuple(matches))
+
+
+async def away_turn(store: Store, match: MatchRecord, kind: str, seats: list[int], users: dict[int, int],
+                    work: list[NewWork], now: datetime) -> list[NewWork]:
+    """The turn's work for members away (the community planner's `away` hook): the deadline and reminders of a
+    member away to move wait for their return (moved by the time left away); a member who just moved is back."""
+    moment = int(now.timestamp())
+    if kind == "action" and match.status == "active":
+        for seat in _to_move(match):
+            record = match.user_at(seat)
+            if record is not None and not is_bot(record.user_id) and seat not in seats:
+                await store.end_away(record.user_id, moment)  # their own work ends with this move anyway
+    for seat in seats:
+        user_id = users.get(seat)
+        current = await store.current_away(user_id, moment) if user_id is not None else None
+        if current is None:
+            continue
+        left = timedelta(seconds=current[1] - moment)
+        work = [replace(item, due_at=_moment(item.due_at) + left)
+                if item.kind in FROZEN and seat in item.payload.get("seats", []) else item for item in work]
+    return work
+
+
+def _moment(due: datetime | float) -> datetime:
+    return due if isinstance(due, datetime) else datetime.fromtimestamp(due, UTC)

@@ -138,3 +138,44 @@ class MemberStore:
             f"SELECT match_id, won, score FROM match_results WHERE user_id = ? AND match_id IN ({marks})",
             (user_id, *match_ids))
         return {int(row["match_id"]): MemberResult(bool(row["won"]), row["score"]) for row in rows}
+
+    # ----------------------------------------------------------------------------------------------- away
+
+    async def current_away(self, user_id: int, now: int) -> tuple[int, int] | None:
+        """The member's time away under way at `now` (started, until), if any."""
+        row = await self._fetchone(
+            "SELECT started_at, until_at FROM member_away WHERE user_id = ? AND ended_at IS NULL "
+            "AND started_at <= ? AND until_at > ? ORDER BY started_at DESC LIMIT 1", (user_id, now, now))
+        return (int(row["started_at"]), int(row["until_at"])) if row is not None else None
+
+    async def away_seconds_since(self, user_id: int, since: int) -> int:
+        """How long the member was (or is booked to be) away in times started since `since`."""
+        rows = await self._fetchall("SELECT started_at, until_at, ended_at FROM member_away WHERE user_id = ? "
+                                    "AND started_at >= ?", (user_id, since))
+        return sum(min(row["until_at"], row["ended_at"] if row["ended_at"] is not None else row["until_at"])
+                   - row["started_at"] for row in rows)
+
+    async def start_away(self, user_id: int, started: int, until: int,
+                         moved: Sequence[tuple[int, int]] = ()) -> None:
+        """Record a time away and move the due times of the member's pending work (`moved`: (work id, new due
+        time)) in one transaction, so a crash leaves neither without the other."""
+        async with self._transaction():
+            await self._execute("INSERT INTO member_away (user_id, started_at, until_at) VALUES (?, ?, ?) "
+                                "ON CONFLICT (user_id, started_at) DO UPDATE SET until_at = excluded.until_at, "
+                                "ended_at = NULL", (user_id, started, until))
+            await self._move_work(moved)
+
+    async def end_away(self, user_id: int, now: int, moved: Sequence[tuple[int, int]] = ()) -> bool:
+        """End the member's time away under way (and move their pending work back), atomically; False if none was
+        under way (another process, or a move, ended it first)."""
+        async with self._transaction():
+            changed = await self._execute("UPDATE member_away SET ended_at = ? WHERE user_id = ? AND ended_at IS NULL "
+                                          "AND started_at <= ? AND until_at > ?", (now, user_id, now, now))
+            if changed:
+                await self._move_work(moved)
+        return bool(changed)
+
+    async def _move_work(self, moved: Sequence[tuple[int, int]]) -> None:
+        for work_id, due_at in moved:
+            await self._execute("UPDATE scheduled_work SET due_at = ? WHERE id = ? AND done_at IS NULL",
+                                (int(due_at), work_id))

@@ -188,9 +188,9 @@ MIGRATIONS: tuple[str, ...] = (
     CREATE INDEX IF NOT EXISTS matches_finished_by_time ON matches (updated_at) WHERE status = 'finished'
     """,
     # 10 (issue 34): each member's own preferences, kept across servers (how and when they are told it is their
-    # turn, the language of the client they last used, their DM channel and whether it refused the bot), and a
-    # member's seats found fast in every server (/games). IF NOT EXISTS throughout: another migration of the same
-    # release may be applied before or after this one.
+    # turn, the language of the client they last used, their DM channel and whether it refused the bot), a
+    # member's seats found fast in every server (/games), and their times away (/me away; epoch seconds).
+    # IF NOT EXISTS throughout: another migration of the same release may be applied before or after this one.
     """
     CREATE TABLE IF NOT EXISTS members (
         user_id        INTEGER NOT NULL,
@@ -201,7 +201,15 @@ MIGRATIONS: tuple[str, ...] = (
         updated_at     TEXT    NOT NULL,
         PRIMARY KEY (user_id)
     );
-    CREATE INDEX IF NOT EXISTS seats_by_user ON seats (user_id, match_id)
+    CREATE INDEX IF NOT EXISTS seats_by_user ON seats (user_id, match_id);
+
+    CREATE TABLE IF NOT EXISTS member_away (
+        user_id     INTEGER NOT NULL,
+        started_at  INTEGER NOT NULL,
+        until_at    INTEGER NOT NULL,
+        ended_at    INTEGER,
+        PRIMARY KEY (user_id, started_at)
+    )
     """,
 )
 

@@ -33,6 +33,7 @@ class ServerSettings:
     lobby_expiry_hours: float = 24.0
     language: str = ""  # a new table's language ("en", "de"); "": the server's preferred locale on Discord
     away_days: float = 21.0  # issue 34: the days a member may be away (/me away) in a year, deadlines frozen
+    clock: tuple[float, ...] = ()  # issue 34: a new game's clock (bank hours, hours added per move); (): none
 
 
 SETTING_KEYS = tuple(ServerSettings.__dataclass_fields__)
@@ -77,6 +78,8 @@ def check_hours(hours: float, what: str | Text, *, allow_off: bool, low: float =
 async def server_settings(store: Store, guild_id: int) -> ServerSettings:
     stored = await store.settings(guild_id)
     known = {key: value for key, value in stored.items() if key in SETTING_KEYS}
+    if "clock" in known:
+        known["clock"] = tuple(float(hours) for hours in known["clock"])
     if "game_channels" in known:
         known["game_channels"] = tuple(int(channel) for channel in known["game_channels"])
     return ServerSettings(**known)

@@ -35,8 +35,9 @@ async def test_settings_are_for_server_managers_and_hidden_from_others(database:
             "- Channels where games may start (`/settings channels`): any channel",
             "- Default modes (`/settings mode`): each game's first mode",
             "- Lobbies expire after (`/settings lobby-expiry`): 24 h",
-            "- Language of new tables (`/settings language`): the server's Discord language",
             "- Days each member may be away a year (`/settings away`, for `/me away`): 21",
+            "- Clock for new games (`/settings clock`): none",
+            "- Language of new tables (`/settings language`): the server's Discord language",
         ])
 
 

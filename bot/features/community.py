@@ -66,7 +66,10 @@ async def update_setting(service: GameService, guild_id: int, key: str, value: A
 
 
 def timer_hours_of(match: MatchRecord, settings: ServerSettings) -> float:
-    """The match's own deadline per turn (`/game new timer:`), else the server's."""
+    """The match's own deadline per turn (`/game new timer:`), else the server's; none for a game on a clock
+    (`/game new clock:`: bot/features/personal.py plans its deadlines from each seat's time left)."""
+    if match.options.get("clock"):
+        return 0.0
     own = match.options.get("timer_hours")
     return float(own) if own is not None else settings.timer_hours
 

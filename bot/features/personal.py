@@ -18,6 +18,8 @@ from bot.core import RuleError, find_game
 from bot.core.seats import is_bot
 from bot.features.community import REMIND, TIMER
 from bot.features.quiet import Window, after_quiet, known_zone
+from bot.features.wording import duration_text
+from bot.i18n import translate
 from bot.settings import ServerSettings, server_settings
 from bot.store import MatchRecord, MemberRecord, MemberResult, NewWork, ScheduledWork
 
@@ -516,3 +518,124 @@ async def away_turn(store: Store, match: MatchRecord, kind: str, seats: list[int
 
 def _moment(due: datetime | float) -> datetime:
     return due if isinstance(due, datetime) else datetime.fromtimestamp(due, UTC)
+
+
+# --------------------------------------------------------------------------------------------- clocks
+
+CLOCK = "clock"
+"""A clock game's time left per seat, kept while no member is to move (a computer player's turn): the banks ride
+on the turn's deadline (`timer`) otherwise. Never due in practice."""
+CLOCK_KEPT = timedelta(days=3650)
+MOST_CLOCK_HOURS = 24 * 30.0
+
+
+def parse_clock(text: str) -> tuple[float, float]:
+    """"72+24": a bank of 72 hours and 24 hours added after each move (never above the bank); "72": nothing added.
+    A RuleError says what is allowed."""
+    bank_text, _, added_text = text.strip().partition("+")
+    try:
+        bank, added = float(bank_text), float(added_text or 0)
+    except ValueError:
+        raise RuleError("personal.refuse.clock", text=text[:40], most=f"{MOST_CLOCK_HOURS:g}") from None
+    if not (math.isfinite(bank) and math.isfinite(added) and 1 <= bank <= MOST_CLOCK_HOURS and 0 <= added <= bank):
+        raise RuleError("personal.refuse.clock", text=text[:40], most=f"{MOST_CLOCK_HOURS:g}")
+    return bank, added
+
+
+def clock_text(clock: tuple[float, float] | list[float]) -> str:
+    """A clock as typed: "72+24"."""
+    bank, added = clock
+    return f"{bank:g}+{added:g}" if added else f"{bank:g}"
+
+
+@dataclass(frozen=True)
+class Banks:
+    """A clock game's time left per seat (seconds), at `since`, when `seats` began to move."""
+
+    seconds: dict[int, int]
+    since: int
+    seats: tuple[int, ...]
+    due: int | None  # when the time of the seats to move runs out
+
+
+def _banks_of(work: list[ScheduledWork]) -> Banks | None:
+    for item in work:
+        if item.kind in (TIMER, CLOCK) and "banks" in item.payload:
+            return Banks({int(seat): int(left) for seat, left in item.payload["banks"].items()},
+                         int(item.payload.get("since", item.due_at)), tuple(item.payload.get("seats", [])),
+                         item.due_at if item.kind == TIMER else None)
+    return None
+
+
+async def clock_of(service: GameService, match: MatchRecord) -> Banks | None:
+    """The time left of each seat of a game on a clock (None for a game without one)."""
+    if not match.options.get("clock") or match.status != "active":
+        return None
+    return _banks_of(await service.store.pending_work(match.id))
+
+
+async def clock_turn(store: Store, match: MatchRecord, seats: list[int], work: list[NewWork],
+                     now: datetime) -> list[NewWork]:
+    """A game on a clock, at every change of turn: the seats that moved pay the time they took and get the hours
+    added per move (never above the bank); the deadline of the seats to move now is when their time runs out (the
+    server's timer policy applies then). The banks ride on that deadline, or on a `clock` item while a computer
+    player moves; written in the move's own transaction."""
+    clock = match.options.get("clock")
+    if not clock:
+        return work
+    cap, added = int(float(clock[0]) * 3600), int(float(clock[1]) * 3600)
+    moment = int(now.timestamp())
+    before = _banks_of(await store.pending_work(match.id))
+    banks = {seat.seat: cap for seat in match.seats} if before is None else dict(before.seconds)
+    if before is not None:
+        for seat in before.seats:
+            banks[seat] = min(cap, max(0, banks.get(seat, cap) - (moment - before.since)) + added)
+    payload = {"turn": match.version + 1, "seats": seats, "since": moment,
+               "banks": {str(seat): left for seat, left in sorted(banks.items())}}
+    where = {"guild_id": match.guild_id, "channel_id": match.channel_id}
+    if seats:
+        left = min(banks.get(seat, cap) for seat in seats)
+        return [*work, NewWork(TIMER, now + timedelta(seconds=left), payload, **where)]
+    return [*work, NewWork(CLOCK, now + CLOCK_KEPT, payload, **where)]
+
+
+async def finish_turn(store: Store, match: MatchRecord, kind: str, seats: list[int], users: dict[int, int],
+                      work: list[NewWork], now: datetime) -> list[NewWork]:
+    """The community planner's last word on a turn's work: a clock game's deadline, then members away."""
+    return await away_turn(store, match, kind, seats, users, await clock_turn(store, match, seats, work, now), now)
+
+
+async def clock_for(service: GameService, guild_id: int, chosen: str | None,
+                    timer: float | None) -> tuple[float, float] | None:
+    """A new game's clock: the one chosen at /game new (`clock:0` for none), else the server's unless the game
+    chose a deadline per turn (`timer:`)."""
+    if chosen is not None:
+        if chosen.strip() in ("0", ""):
+            return None
+        if timer:
+            raise RuleError("personal.refuse.clock_and_timer")
+        return parse_clock(chosen)
+    if timer is not None:
+        return None
+    default = (await server_settings(service.store, guild_id)).clock
+    return (default[0], default[1]) if len(default) == 2 else None
+
+
+async def clock_line(service: GameService, match: MatchRecord) -> str | None:
+    """Under a clock game's board, in the table's language: each seat's time left, the running one as the moment
+    it runs out (a Discord timestamp, counting down by itself). None for a game without a clock."""
+    banks = await clock_of(service, match)
+    if banks is None:
+        return None
+    language = match.language
+    parts = []
+    for record in match.seats:
+        left = banks.seconds.get(record.seat)
+        if left is None:
+            continue
+        if record.seat in banks.seats and banks.due is not None:
+            parts.append(translate("personal.clock.running", language, name=record.name, when=f"<t:{banks.due}:R>"))
+        else:
+            parts.append(translate("personal.clock.left", language, name=record.name,
+                                   left=duration_text(max(0, round(left / 3600)), language)))
+    return translate("personal.clock.line", language, seats=" · ".join(parts))

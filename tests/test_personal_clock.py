@@ -80,3 +80,25 @@ async def test_a_bad_clock_is_refused_and_a_server_sets_one_for_new_games(databa
         lounge = await discord_.command("game new", {"game": "test-nim", "timer": 6.0}, user=alice, channel="lounge")
         match = await discord_.bot.service.open_match(discord_.channel("lounge").id)  # type: ignore[attr-defined]
         assert "clock" not in match.options and lounge.public(), "a deadline per turn chosen: no clock"
+
+
+async def test_when_the_time_of_the_player_to_move_runs_out_the_servers_timer_policy_applies(database: Path) -> None:
+    clock = FakeClock()
+    async with DiscordHarness(create_bot(database, clock=clock, poll_seconds=None)) as discord_:
+        alice, bob = discord_.user("alice"), discord_.user("bob")
+        await discord_.command("game new", {"game": "the-expedition", "seed": 21, "clock": "2"}, user=alice)
+        await discord_.command("game join", user=bob)
+        await discord_.command("game start", user=alice)
+        late = await to_move(discord_, "general")
+        version = (await discord_.bot.service.current(discord_.default_channel.id)).version  # type: ignore[attr-defined]
+        clock.advance(1.9)
+        await discord_.bot.run_due_work()
+        assert await to_move(discord_, "general") == late
+        clock.advance(0.2)
+        await discord_.bot.run_due_work()
+        match = await discord_.bot.service.current(discord_.default_channel.id)  # type: ignore[attr-defined]
+        assert match.version > version and await to_move(discord_, "general") != late
+        name = next(seat.name for seat in match.seats if seat.user_id == late)
+        note = board_text(discord_, "general")
+        assert note.startswith(f"⏰ {name} did not move within 2 h: a normal computer player took the turn.")
+        assert "runs out <t:" in note and f"{name} 0 h" in note, "their time is spent (no hours added per move)"

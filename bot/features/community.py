@@ -290,7 +290,8 @@ async def play_overdue_turn(service: GameService, work: ScheduledWork, now: date
         settings = await server_settings(store, match.guild_id)
         game = find_game(match.game)
         names = tuple(record.name for seat in seats if (record := match.user_at(seat)) is not None)
-        hours = timer_hours_of(match, settings)
+        # A clock's deadline (issue 34) is the time the seat had left when its turn began.
+        hours = timer_hours_of(match, settings) or max(0.0, (work.due_at - int(work.payload.get("since", 0))) / 3600)
         skipped = fallback = False
         for _ in range(1000):  # a turn of many steps is played to its end; the bound only guards against a bug
             waiting = _still_waiting(match, work.payload)

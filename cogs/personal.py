@@ -70,7 +70,9 @@ def game_line(client: discord.Client, number: int, row: GameRow, language: str) 
     parts = [turn_words(row, language)]
     if row.since is not None:
         parts[0] += " " + translate("personal.games.since", language, when=when(row.since))
-    if row.deadline is not None:
+    if row.deadline is not None and match.options.get("clock"):  # the time of the player to move runs out
+        parts.append(translate("personal.games.clock", language, when=when(row.deadline)))
+    elif row.deadline is not None:
         parts.append(translate("personal.games.deadline", language, when=when(row.deadline)))
     parts.append(board_link(row, language))
     text = translate("personal.games.row", language, number=number,

@@ -58,7 +58,7 @@ async def test_a_clock_charges_each_move_adds_the_increment_up_to_the_bank_and_s
         assert "⏱ Time left: " in board_text(discord_, "tavern")
         assert f"{names[second]} 46 h" in board_text(discord_, "tavern")
         games = (await discord_.command("games", user=alice, channel=discord_.dm(alice))).one().content
-        assert f"deadline <t:{now + 72 * HOUR}:R>" in games
+        assert f"clock runs out <t:{now + 72 * HOUR}:R>" in games
 
 
 async def test_a_bad_clock_is_refused_and_a_server_sets_one_for_new_games(database: Path) -> None:

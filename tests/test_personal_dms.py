@@ -3,6 +3,7 @@ ping when their DMs refuse the bot (said once), and exactly once across crashes;
 
 from __future__ import annotations
 
+import asyncio
 import random
 from collections import Counter
 from datetime import timedelta
@@ -12,7 +13,7 @@ from typing import Any
 import pytest
 
 from bot.app import create_bot
-from bot.offline import DiscordHarness, FakeUser, InteractionFailed
+from bot.offline import DiscordHarness, FakeUser, InteractionFailed, World
 from tests.clock import FakeClock
 from tests.test_personal_games import link, open_game, take_in, to_move
 from tests.test_reminder_kills import LEASE, Clock, ClockedWorld, Crash
@@ -173,3 +174,25 @@ async def pending_dms(database: Path | str) -> list[Any]:
         return await store.pending_work_of([*range(1, 100)], ("dm",))
     finally:
         await store.close()
+
+
+async def test_two_bot_processes_passing_at_once_send_each_dm_once(database: Path) -> None:
+    """Two bot processes on one database (PostgreSQL: several shards) run their passes at the same moment: each
+    DM is claimed by one of them only."""
+    world = World()
+    clock = FakeClock()
+    async with DiscordHarness(create_bot(database, clock=clock, poll_seconds=None), world=world) as first:
+        members = []
+        for table in range(4):
+            member, guest = first.user(f"member{table}"), first.user(f"guest{table}")
+            await first.command("me notify", {"how": "dm"}, user=member)
+            await open_game(first, f"table-{table}", [member, guest])
+            if await to_move(first, f"table-{table}") != member.id:
+                await take_in(first, f"table-{table}", guest)
+            members.append(member.id)
+        async with DiscordHarness(create_bot(database, clock=clock, poll_seconds=None), world=world,
+                                  close_bot=True) as second:
+            handled = await asyncio.gather(first.bot.run_due_work(), second.bot.run_due_work(),  # type: ignore[attr-defined]
+                                           first.bot.run_due_work())  # type: ignore[attr-defined]
+            assert sum(handled) == 4
+    assert said(world, members) == Counter({member: 1 for member in members})

@@ -27,6 +27,6 @@ def install(service: GameService, *, clock: Clock | None = None) -> GameService:
     if clock is not None:
         planner = TurnPlanner(service.store, clock)
         planner.personal = functools.partial(personal.plan_turn, service.store)  # each member's own reminders
-        planner.away = functools.partial(personal.finish_turn, service.store)  # clocks; members away
+        planner.finish = functools.partial(personal.finish_turn, service.store)  # clocks; members away
         service.planner = planner
     return service

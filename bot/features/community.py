@@ -30,9 +30,9 @@ PersonalWork = Callable[[MatchRecord, list[int], dict[int, int], dict[str, Any],
 """The turn's reminders and DMs for its members (match, seats to move, user by seat, the payload and place of the
 turn's work, the server's reminder interval, now): bot/features/personal.py `plan_turn`."""
 
-AwayWork = Callable[[MatchRecord, str, list[int], dict[int, int], list[NewWork], datetime], Awaitable[list[NewWork]]]
-"""The turn's work as members away need it (match, event kind, seats to move, user by seat, the work, now):
-bot/features/personal.py `away_turn`."""
+TurnWork = Callable[[MatchRecord, str, list[int], dict[int, int], list[NewWork], datetime], Awaitable[list[NewWork]]]
+"""The turn's work as a clock and members away need it (match, event kind, seats to move, user by seat, the work,
+now): bot/features/personal.py `finish_turn`."""
 
 Clock = Callable[[], datetime]
 """Where the bot's time comes from: a callable returning an aware UTC datetime (tests pass a fake one)."""
@@ -91,9 +91,9 @@ class TurnPlanner:
         self.personal: PersonalWork | None = None
         """Issue 34 (bot/features/personal.py): the turn's reminders by each member's own interval and quiet hours,
         and the DMs owed to members; None: one reminder at the server's interval."""
-        self.away: AwayWork | None = None
-        """Issue 34: the turn's work with the deadlines and reminders of members away moved past their return (and
-        the time away of a member who moved ended)."""
+        self.finish: TurnWork | None = None
+        """Issue 34: the last word on a turn's work: a clock game's deadline from the seat's time left, and the
+        deadlines and reminders of members away moved past their return (a member who moved is back)."""
 
     async def lobby_opened(self, guild_id: int, channel_id: int) -> CommunityChange:
         settings = await server_settings(self.store, guild_id)
@@ -135,8 +135,8 @@ class TurnPlanner:
             timer = timer_hours_of(match, settings)
             if timer > 0:
                 work.append(NewWork(TIMER, now + timedelta(hours=timer), payload, **where))
-        if self.away is not None:  # issue 34: the deadlines and reminders of members away wait for their return
-            work = await self.away(match, kind, humans, users, work, now)
+        if self.finish is not None:  # issue 34: a clock's deadline; members away have theirs after their return
+            work = await self.finish(match, kind, humans, users, work, now)
         return CommunityChange(cancel_work=True, add_work=tuple(work), now=now).merged(given)
 
 

@@ -1,9 +1,12 @@
-"""A member's own play across servers (issue 34): the games they sit in, theirs to move first (/games), and how and
-when they are told it is their turn (/me notify), kept per member, not per server.
+"""A member's own play across servers (issue 34), kept per member, not per server: the games they sit in, theirs to
+move first (/games); how and when they are told it is their turn (/me notify: their reminder interval, quiet hours
+in their time zone, DMs and heads-ups); time away (/me away, /me back); and clocks for long games (/game new clock:).
 
-Everything here goes through the service's store; the turn's reminders by each member's own interval and quiet hours
-are planned into the move's own transaction (`plan_turn`, the community planner's `personal` hook). The Discord side
-(the private answers, the menu, the commands' install types and contexts) is cogs/personal.py.
+Everything here goes through the service's store. What a turn owes is planned into the move's own transaction
+through the community planner's two hooks: `plan_turn` (`personal`: the turn's reminders by each member's own
+choices, and their DMs as outbox items) and `finish_turn` (`finish`: a clock's deadline, and members away). The
+Discord side (the private answers, the menu, the commands' install types and contexts, sending DMs) is
+cogs/personal.py.
 """
 
 from __future__ import annotations
@@ -237,13 +240,14 @@ async def plan_turn(store: Store, match: MatchRecord, seats: list[int], users: d
     """The turn's reminders, in the move's own transaction: the members to move who keep the same interval and
     quiet hours share one (as all did before members chose their own); each waits for its members' quiet hours to
     end. Its item carries what it follows (`hours`, `quiet`), so the next reminder is planned from it alone."""
+    members = {seat: await store.member(users[seat]) for seat in seats if seat in users}
     groups: dict[tuple[float, Window | None, bool], list[int]] = {}
     for seat in seats:
-        prefs = await prefs_of(store, users[seat]) if seat in users else Prefs()
+        prefs = Prefs.from_json(members[seat].prefs) if seat in members else Prefs()
         own = prefs.reminder_hours is not None
         hours = prefs.reminder_hours if prefs.reminder_hours is not None else server_hours
         groups.setdefault((hours, prefs.window, own), []).append(seat)
-    work = await _dms(store, match, seats, users, payload, now)
+    work = await _dms(store, match, members, users, payload, now)
     for (hours, window, own), members in groups.items():
         if hours <= 0:
             continue
@@ -259,17 +263,17 @@ async def plan_turn(store: Store, match: MatchRecord, seats: list[int], users: d
 # --------------------------------------------------------------------------------------------- DMs
 
 
-async def _dms(store: Store, match: MatchRecord, seats: list[int], users: dict[int, int], payload: dict[str, Any],
-               now: datetime) -> list[NewWork]:
+async def _dms(store: Store, match: MatchRecord, members: dict[int, MemberRecord], users: dict[int, int],
+               payload: dict[str, Any], now: datetime) -> list[NewWork]:
     """The DMs the turn owes: to each member to move who is told by DM, and a heads-up to each member after a seat
     to move who asked for one; each after its member's quiet hours, in the language they last used. None to a
     member whose DMs refused the bot (they are pinged in the channel)."""
     work = []
     where = {"guild_id": match.guild_id, "channel_id": match.channel_id}
     base = {"turn": payload.get("turn"), "since": payload.get("since")}
-    count = len(match.seats)
-    for seat in seats:
-        member = await store.member(users[seat])
+    count = len(users) or len(match.seats)
+    seats = list(members)
+    for seat, member in members.items():
         prefs = Prefs.from_json(member.prefs)
         if prefs.notify != "channel" and not member.dm_refused:
             work.append(NewWork(DM, after_quiet(now, prefs.window),
@@ -497,13 +501,14 @@ async def come_back(service: GameService, user_id: int, now: datetime) -> Away:
 
 async def away_turn(store: Store, match: MatchRecord, kind: str, seats: list[int], users: dict[int, int],
                     work: list[NewWork], now: datetime) -> list[NewWork]:
-    """The turn's work for members away (the community planner's `away` hook): the deadline and reminders of a
+    """The turn's work for members away (part of the community planner's `finish` hook): the deadline and reminders of a
     member away to move wait for their return (moved by the time left away); a member who just moved is back."""
     moment = int(now.timestamp())
     if kind == "action" and match.status == "active":
         for seat in _to_move(match):
             record = match.user_at(seat)
-            if record is not None and not is_bot(record.user_id) and seat not in seats:
+            if (record is not None and not is_bot(record.user_id) and seat not in seats
+                    and await store.current_away(record.user_id, moment) is not None):
                 await store.end_away(record.user_id, moment)  # their own work ends with this move anyway
     for seat in seats:
         user_id = users.get(seat)

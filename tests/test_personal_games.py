@@ -91,6 +91,9 @@ async def test_games_works_in_the_bots_dms_and_with_a_user_install_in_private_ch
         in_server = (await discord_.command("games", user=alice)).one().content
         in_dm = (await discord_.command("games", user=alice, channel=discord_.dm(alice))).one()
         assert in_dm.ephemeral and in_dm.content == in_server
+        value = in_dm.select_options("xt:jump")[0]["value"]
+        jumped = (await discord_.select(in_dm, "xt:jump", [value], user=alice)).one()
+        assert jumped.ephemeral and [b["url"] for b in jumped.buttons()] == [link(discord_, "tavern")]
         friends = discord_.private_channel(alice, bob)
         with pytest.raises(HarnessError, match="only a user install"):
             discord_.command("games", user=alice, channel=friends)
@@ -143,3 +146,18 @@ async def test_the_personal_commands_register_for_user_installs_and_dms(database
     assert commands["games"]["integration_types"] == [0, 1] and commands["games"]["contexts"] == [0, 1, 2]
     assert commands["games"]["name_localizations"]["de"] == "meine-spiele"
     assert commands["game"].get("contexts") in ([0], None) and commands["game"].get("integration_types") in ([0], None)
+
+
+async def test_games_shows_twenty_five_and_counts_the_rest(database: Path) -> None:
+    async with DiscordHarness(create_bot(database, clock=FakeClock(), poll_seconds=None)) as discord_:
+        alice = discord_.user("alice")
+        for table in range(27):  # a solo game starts at once: Alice to move in each
+            await discord_.command("game new", {"game": "test-nim", "mode": "solo"}, user=alice,
+                                   channel=f"solo-{table}")
+        replies = await discord_.command("games", user=alice)
+        text = "\n".join(reply.content for reply in replies.messages())
+        assert text.startswith("Your games under way (27), yours to move first:\n1. **Test Nim**")
+        assert "\n25. **Test Nim**" in text and "\n26. " not in text
+        assert text.endswith("… and 2 more not shown.")
+        assert all(len(reply.content) <= 2000 for reply in replies.messages())
+        assert len(replies.messages()[-1].select_options("xt:jump")) == 25

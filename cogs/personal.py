@@ -313,6 +313,8 @@ def dm_words(client: discord.Client, dm: personal.DirectMessage) -> str:
               "server": server_name(client, match.guild_id, language), "channel": channel_mention(match.channel_id)}
     if dm.what == "heads_up":
         text = translate("personal.dm.heads_up", language, names=names_and(dm.names, language), **values)
+    elif dm.what == "reminder":
+        text = translate("personal.dm.reminder", language, **values)
     elif dm.what == "refused" and dm.work.payload.get("what") == "heads_up":
         text = translate("personal.dm.refused_heads_up", match.language, mention=f"<@{dm.user_id}>",
                          game=game_title(find_game(match.game), match.language))

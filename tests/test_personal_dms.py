@@ -196,3 +196,30 @@ async def test_two_bot_processes_passing_at_once_send_each_dm_once(database: Pat
                                            first.bot.run_due_work())  # type: ignore[attr-defined]
             assert sum(handled) == 4
     assert said(world, members) == Counter({member: 1 for member in members})
+
+
+async def test_a_member_told_by_dm_alone_is_reminded_by_dm_and_the_stall_is_told_in_the_channel(
+        database: Path) -> None:
+    clock = FakeClock()
+    async with DiscordHarness(create_bot(database, clock=clock, poll_seconds=None)) as discord_:
+        alice, bob = discord_.user("alice"), discord_.user("bob")
+        await discord_.command("me notify", {"how": "dm", "reminders": 6.0}, user=alice)
+        await open_game(discord_, "general", [alice, bob])
+        await alice_to_move(discord_, "general", alice, bob)
+        await discord_.bot.run_due_work()
+        general = discord_.channel("general").id
+        for count in (1, 2, 3):
+            clock.advance(6)
+            await discord_.bot.run_due_work()
+            reminded = [m for m in dms(discord_, alice) if m.content.startswith("Reminder:")]
+            assert len(reminded) == count
+        assert reminded[0].content.split("\n")[0] == (
+            f"Reminder: your turn in **Test Nim** — Test Server, <#{general}> is still waiting.")
+        assert not [m for m in discord_.channel_messages("general") if "your turn in" in m.content], (
+            "no reminder pings her in the channel")
+        clock.advance(6)
+        await discord_.bot.run_due_work()
+        assert "has stalled" in discord_.channel_messages("general")[-1].content
+        clock.advance(60)
+        await discord_.bot.run_due_work()
+        assert len([m for m in dms(discord_, alice) if m.content.startswith("Reminder:")]) == 3

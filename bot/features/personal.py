@@ -19,8 +19,8 @@ from typing import TYPE_CHECKING, Any
 
 from bot.core import RuleError, find_game
 from bot.core.seats import is_bot
-from bot.features.community import REMIND, TIMER
-from bot.features.quiet import Window, after_quiet, known_zone
+from bot.features.community import REMIND, REMINDERS_BEFORE_STALL, TIMER
+from bot.features.quiet import Window, after_quiet, known_zone, window_of
 from bot.features.wording import duration_text
 from bot.i18n import translate
 from bot.settings import ServerSettings, server_settings
@@ -242,21 +242,29 @@ async def plan_turn(store: Store, match: MatchRecord, seats: list[int], users: d
     end. Its item carries what it follows (`hours`, `quiet`), so the next reminder is planned from it alone."""
     members = {seat: await store.member(users[seat]) for seat in seats if seat in users}
     groups: dict[tuple[float, Window | None, bool], list[int]] = {}
+    work = await _dms(store, match, members, users, payload, now)
+    where = {"guild_id": match.guild_id, "channel_id": match.channel_id}
     for seat in seats:
-        prefs = Prefs.from_json(members[seat].prefs) if seat in members else Prefs()
+        member = members.get(seat)
+        prefs = Prefs.from_json(member.prefs) if member is not None else Prefs()
         own = prefs.reminder_hours is not None
         hours = prefs.reminder_hours if prefs.reminder_hours is not None else server_hours
+        if member is not None and hours > 0 and prefs.notify == "dm" and not member.dm_refused:
+            # Told by DM alone: reminded by DM too (the stall notice, after the third, goes to the channel).
+            work.append(NewWork(DM, after_quiet(now + timedelta(hours=hours), prefs.window),
+                                {**payload, "what": "reminder", "user": member.user_id, "seats": [seat], "count": 1,
+                                 "hours": hours, "quiet": list(prefs.window) if prefs.window else None,
+                                 "language": _language(store, member, match)}, **where))
+            continue
         groups.setdefault((hours, prefs.window, own), []).append(seat)
-    work = await _dms(store, match, members, users, payload, now)
-    for (hours, window, own), members in groups.items():
+    for (hours, window, own), together in groups.items():
         if hours <= 0:
             continue
         extra: dict[str, Any] = {"hours": hours} if own else {}
         if window is not None:
             extra["quiet"] = list(window)
         work.append(NewWork(REMIND, after_quiet(now + timedelta(hours=hours), window),
-                            {**payload, "seats": members, "count": 1, **extra},
-                            guild_id=match.guild_id, channel_id=match.channel_id))
+                            {**payload, "seats": together, "count": 1, **extra}, **where))
     return work
 
 
@@ -337,7 +345,8 @@ async def take_dm(service: GameService, work: ScheduledWork, now: datetime) -> D
         await store.finish_work(work.id, now)
         return None
     names = tuple(record.name for seat in seats if (record := match.user_at(seat)) is not None)
-    ping = what == "refused" and Prefs.from_json(member.prefs).notify == "dm" and payload.get("what") == "turn"
+    ping = (what == "refused" and Prefs.from_json(member.prefs).notify == "dm"
+            and payload.get("what") in ("turn", "reminder"))
     return DirectMessage(work, match, user_id, what, str(payload.get("language") or match.language), names, ping,
                          member.dm_channel_id)
 
@@ -348,7 +357,20 @@ async def dm_sending(service: GameService, dm: DirectMessage, now: datetime) -> 
 
 
 async def dm_sent(service: GameService, dm: DirectMessage, now: datetime) -> None:
-    await service.store.complete_work(dm.work.id, now)
+    """Discord has the DM: its item is done, and a reminder's next one queued in the same transaction (after the
+    third, the channel's stall notice)."""
+    await service.store.complete_work(dm.work.id, now, _next_reminder(dm.work, now) if dm.what == "reminder" else None)
+
+
+def _next_reminder(work: ScheduledWork, now: datetime) -> NewWork:
+    payload = work.payload
+    count, hours = int(payload.get("count", 1)), float(payload.get("hours", 12))
+    due = after_quiet(now + timedelta(hours=hours), window_of(payload))
+    where = {"match_id": work.match_id, "guild_id": work.guild_id, "channel_id": work.channel_id}
+    if count < REMINDERS_BEFORE_STALL:
+        return NewWork(DM, due, {**payload, "count": count + 1}, **where)
+    channel = {key: value for key, value in payload.items() if key not in ("what", "user", "language", "quiet")}
+    return NewWork(REMIND, due, {**channel, "count": count + 1}, **where)  # the stall notice, in the channel
 
 
 async def dm_failed(service: GameService, dm: DirectMessage, now: datetime, error: str, delay_seconds: float) -> None:

@@ -105,3 +105,21 @@ async def test_a_time_away_is_refused_beyond_fourteen_days_or_the_servers_yearly
         clock.advance(24 * 365)
         assert (await discord_.command("me away", {"days": 5}, user=alice)).one("followup").content.startswith(
             "You are away until"), "a year later the budget is whole again"
+
+
+async def test_away_holds_reminders_by_dm_too(database: Path) -> None:
+    clock = FakeClock()
+    async with DiscordHarness(create_bot(database, clock=clock, poll_seconds=None)) as discord_:
+        alice, bob = await two_tables(discord_)
+        await discord_.command("me notify", {"how": "dm", "reminders": 6.0}, user=alice)
+        await take_in(discord_, "tavern", alice)  # her next turn is planned with a reminder by DM
+        await take_in(discord_, "tavern", bob)
+        match = await discord_.bot.service.current(discord_.channel("tavern").id)  # type: ignore[attr-defined]
+
+        async def dm_reminders() -> list[int]:
+            pending = await discord_.bot.service.store.pending_work(match.id)  # type: ignore[attr-defined]
+            return [w.due_at for w in pending if w.kind == "dm" and w.payload.get("what") == "reminder"]
+
+        assert await dm_reminders() == [STARTED + 6 * HOUR]
+        await discord_.command("me away", {"days": 2}, user=alice)
+        assert await dm_reminders() == [STARTED + 6 * HOUR + 48 * HOUR]

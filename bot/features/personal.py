@@ -457,8 +457,13 @@ async def channel_pings(service: GameService, board: Board) -> Board:
 MOST_AWAY_DAYS = 14
 YEAR_SECONDS = 365 * 86400
 DAY_SECONDS = 86400
-FROZEN = (TIMER, REMIND)
-"""What a time away moves: the member's turn deadlines and reminders (their DMs and others' work stay)."""
+FROZEN = (TIMER, REMIND, DM)
+"""What a time away moves: the member's turn deadlines and reminders, in the channel or by DM (`frozen`)."""
+
+
+def frozen(kind: str, payload: dict[str, Any]) -> bool:
+    """Whether a time away moves this work: a deadline or a reminder (a DM only when it is a reminder)."""
+    return kind in (TIMER, REMIND) or (kind == DM and payload.get("what") == "reminder")
 
 
 @dataclass(frozen=True)
@@ -472,7 +477,7 @@ class Away:
 def _members_work(work: list[ScheduledWork], matches: list[MatchRecord], user_id: int) -> list[ScheduledWork]:
     """The deadlines and reminders of the member's own turns among `work`."""
     seats = {match.id: match.seat_of(user_id) for match in matches}
-    return [item for item in work if item.kind in FROZEN and seats.get(item.match_id or 0) is not None
+    return [item for item in work if frozen(item.kind, item.payload) and seats.get(item.match_id or 0) is not None
             and seats[item.match_id or 0] in item.payload.get("seats", [])]
 
 
@@ -539,7 +544,8 @@ async def away_turn(store: Store, match: MatchRecord, kind: str, seats: list[int
             continue
         left = timedelta(seconds=current[1] - moment)
         work = [replace(item, due_at=_moment(item.due_at) + left)
-                if item.kind in FROZEN and seat in item.payload.get("seats", []) else item for item in work]
+                if frozen(item.kind, item.payload) and seat in item.payload.get("seats", []) else item
+                for item in work]
     return work
 
 

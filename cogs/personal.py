@@ -1,5 +1,8 @@
 """A member's own commands (issue 34): /games lists every game they sit in, across servers, privately; /me notify
-chooses how and when they are told it is their turn, and /me show says what they chose.
+chooses how and when they are told it is their turn, /me show says what they chose; /me away and /me back freeze
+and release their deadlines, each table told. Also here: the scheduler's handler that sends the DMs and heads-ups
+the outbox owes (and the channel's message when a member's DMs refuse the bot), and the note of each member's
+client language.
 
 The personal commands work wherever the member is, in a server's channel and, with the app user-installed, in the
 bot's DMs and their private channels (`allowed_installs` and `allowed_contexts`): they only read and answer

@@ -193,7 +193,7 @@ def monster_expeditions(mode: str, language: str) -> str:
 def modes_text(game_key: str) -> Callable[[str, str], str]:
     def modes(mode: str, language: str) -> str:
         game = find_game(game_key)
-        return "\n".join([translate("rules.modes.heading", language, title=game.title),
+        return "\n".join([translate("table.rules.modes", language),
                           *(mode_line(each, language) for each in game.modes)])
     return modes
 

@@ -78,7 +78,7 @@ async def whats_this_here(interaction: discord.Interaction) -> None:
 
 
 def rules_view(game_key: str, mode: str, current: str, language: str) -> discord.ui.View:
-    """The buttons to the other pages of a game's rules (the page shown is greyed)."""
+    """The buttons to the pages of a game's rules (the page shown is highlighted)."""
     view = discord.ui.View(timeout=None)
     for index, page in enumerate(rules.pages(game_key, mode)):
         view.add_item(button(f"xt:rules:{game_key}:{mode}:{page.key}", translate(page.title, language),

@@ -44,7 +44,7 @@ class Glossary:
     game: str
     entries: tuple[Entry, ...]
     name_keys: frozenset[str] = frozenset({"name", "names", "title", "mode_title"})
-    prose_keys: frozenset[str] = frozenset({"turn", "last_move", "log", "rule", "text"})
+    prose_keys: frozenset[str] = frozenset({"turn", "last_move", "log", "rule"})
     extra_names: tuple[str, ...] = field(default=())
     worded: Callable[[dict[str, Any]], dict[str, Any]] | None = None
     """The view as the renderer words it in its table's language (names and sentences in that language)."""

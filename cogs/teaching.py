@@ -1,7 +1,7 @@
-"""Teaching a newcomer from the bot alone (issue 33): the "What's this?" button under every board and
-`/game whats-this` (every label, number and symbol of the board as it is now, privately: bot/features/glossary.py),
-and the pages of `/game rules` (a one-screen how-to-play beside a labelled picture of the board, then pages of
-detail and the rulings, each a button: bot/features/rules.py)."""
+"""Teaching a newcomer from the bot alone (issue 33): the "What's this?" button under every board (and under the
+detail board) and `/game whats-this` (every label, number and symbol of the board as it is now, privately:
+bot/features/glossary.py), and the pages of `/game rules` (a one-screen how-to-play beside a labelled picture of
+the board, then pages of detail and the rulings, each a button: bot/features/rules.py)."""
 
 from __future__ import annotations
 
@@ -66,6 +66,15 @@ async def press_whats_this(interaction: discord.Interaction, fields: dict[str, A
     await send_long_private(interaction, text)
 
 
+async def press_whats_this_detail(interaction: discord.Interaction, fields: dict[str, Any],
+                                  item: discord.ui.Item[Any]) -> None:
+    """The button under a detail board (🔍 Details): the detail board's glossary, privately."""
+    text = await glossary.whats_this_in_match(service_of(interaction), fields["match"],
+                                              channel_id=channel_id_of(interaction),
+                                              language=reader_language(interaction), detail=True)
+    await send_long_private(interaction, text)
+
+
 async def whats_this_here(interaction: discord.Interaction) -> None:
     """/game whats-this: the glossary of this channel's board."""
     await acknowledge(interaction, private=True)
@@ -124,5 +133,6 @@ async def press_rules_page(interaction: discord.Interaction, fields: dict[str, A
 
 async def setup(bot: commands.Bot) -> None:
     register_control("whats", r"(?P<match>[0-9]{1,20})", press_whats_this, private=True)
+    register_control("whatsd", r"(?P<match>[0-9]{1,20})", press_whats_this_detail, private=True)
     register_control("rules", r"(?P<game>[a-z-]{1,40}):(?P<mode>[a-z0-9-]{1,40}):(?P<page>[a-z_]{1,30})",
                      press_rules_page, private=True)

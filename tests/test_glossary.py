@@ -20,25 +20,27 @@ from bot.core import find_game
 from bot.i18n import message_ids, translate
 from bot.offline import DiscordHarness
 from bot.offline.recorder import Reply
-from rendering import kit, render_board
+from rendering import kit, render_board, render_detail
 from rendering.glossary.entries import Glossary
 from rendering.glossary.reading import Reader, glossary_of, needs_entry, read_texts
 from tests.test_render_boards import random_game
 from tests.test_render_layout import CASES, NAMES, spread
 
 
+@pytest.mark.parametrize("board", ["public", "detail"])
 @pytest.mark.parametrize("language", ["en", "de"])
 @pytest.mark.parametrize(("game_key", "mode", "players"), CASES)
-def test_every_code_a_board_draws_has_a_glossary_entry(game_key: str, mode: str, players: int,
-                                                       language: str) -> None:
+def test_every_code_a_board_draws_has_a_glossary_entry(game_key: str, mode: str, players: int, language: str,
+                                                       board: str) -> None:
     game = find_game(game_key)
     unexplained: list[str] = []
     needed: set[str] = set()
+    detail = board == "detail"
     for state in spread(random_game(game_key, mode, NAMES[:players], 3, language=language)):
         view = {**game.view(state, None), "language": language}
         with kit.recording() as drawn:
-            render_board(game_key, view)
-        reading = read_texts(game_key, view, [text.text for text in drawn])
+            (render_detail if detail else render_board)(game_key, view)
+        reading = read_texts(game_key, view, [text.text for text in drawn], detail=detail)
         unexplained += [f"{text!r} ({view.get('turn')})" for text in reading.unexplained]
         needed |= set(reading.found)
     assert not unexplained, "\n".join(sorted(set(unexplained))[:40])
@@ -48,8 +50,8 @@ def test_every_code_a_board_draws_has_a_glossary_entry(game_key: str, mode: str,
 def test_every_entry_is_explained_in_both_languages() -> None:
     for game_key in ("the-expedition", "monster-expedition", "expeditions"):
         glossary = glossary_of(game_key)
-        assert len(glossary.entries) >= 10
-        for entry in glossary.entries:
+        assert len(glossary.entries) >= 10 and len(glossary.detail_entries) >= 9
+        for entry in glossary.entries + glossary.detail_entries:
             assert entry.message in message_ids("en") and entry.message in message_ids("de"), entry.message
             assert translate(entry.message, "en") != translate(entry.message, "de"), entry.message
 
@@ -102,6 +104,13 @@ async def test_whats_this_under_the_board_explains_it_privately(database: Path) 
         assert "`deck 24 · round 1`: Cards left in the draw deck, and the round." in text
         assert "Solo:" not in text  # only what this board shows
         assert reply.notified == (), "nobody is pinged"
+        details = (await discord_.click(board, label="Details", user=discord_.user("oliver"))).last
+        assert details.files and details.button_labels() == ["What's this?"]
+        explained = (await discord_.click(details, label="What's this?", user=discord_.user("oliver"))).last
+        text = said(explained)
+        assert explained.ephemeral and text.startswith("**What's on the Monster Expedition detail board**")
+        assert "A camp in full: its coloured die plus its black dice" in text
+        assert re.search(r"`Deck \d+ · Reserve \d+ · Round 1`: Cards left in the draw deck, and the round", text)
 
 
 async def test_whats_this_in_german_for_a_german_reader_at_an_english_table(database: Path) -> None:

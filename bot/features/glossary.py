@@ -18,12 +18,14 @@ EXAMPLE_CHARS = 40
 """A quoted label longer than this (a wrapped line of a list) is cut at a word with "…"."""
 
 
-async def whats_this_in_match(service: GameService, match_id: int, *, channel_id: int, language: str) -> str:
-    """For the button under a board, which names its match (refused outside its channel)."""
+async def whats_this_in_match(service: GameService, match_id: int, *, channel_id: int, language: str,
+                              detail: bool = False) -> str:
+    """For the button under a board (or under a detail board), which names its match (refused outside its
+    channel)."""
     match = await service.store.match(match_id)
     if match is None or match.channel_id != channel_id:
         raise InvalidControl()
-    return await explain_board(service, match, language)
+    return await explain_board(service, match, language, detail=detail)
 
 
 async def whats_this_here(service: GameService, channel_id: int, language: str) -> str:
@@ -31,15 +33,22 @@ async def whats_this_here(service: GameService, channel_id: int, language: str) 
     return await explain_board(service, await service.current(channel_id), language)
 
 
-async def explain_board(service: GameService, match: MatchRecord, language: str) -> str:
-    """The glossary of the match's board as it is now, in `language`."""
+async def explain_board(service: GameService, match: MatchRecord, language: str, *, detail: bool = False) -> str:
+    """The glossary of the match's board (or its detail board) as it is now, in `language`."""
     if match.state is None:
         raise LobbyError("error.no_board_yet")
     game = find_game(match.game)
-    caption = latest_move(await service.turn_story(match))
-    found = await service.render_pool.read_board(game.key, boards.public_view, game.key,
-                                                 shown_state(match, match.state), match.language, caption)
-    lines = [translate("glossary.heading", language, title=game.title)]
+    shown = shown_state(match, match.state)
+    if detail:  # (the detail board has no caption: it is drawn from the view alone, as the Details button draws it)
+        found = await service.render_pool.read_board(game.key, boards.public_view, game.key, shown, match.language,
+                                                     detail=True)
+        heading = translate("glossary.heading_detail", language, title=game.title)
+    else:
+        caption = latest_move(await service.turn_story(match))
+        found = await service.render_pool.read_board(game.key, boards.public_view, game.key, shown, match.language,
+                                                     caption)
+        heading = translate("glossary.heading", language, title=game.title)
+    lines = [heading]
     if not found:
         lines.append(translate("glossary.nothing", language))
     for message_id, examples in found:

@@ -6,7 +6,6 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from functools import cached_property
 from typing import Any
 
 
@@ -48,12 +47,13 @@ class Glossary:
     extra_names: tuple[str, ...] = field(default=())
     worded: Callable[[dict[str, Any]], dict[str, Any]] | None = None
     """The view as the renderer words it in its table's language (names and sentences in that language)."""
+    detail_entries: tuple[Entry, ...] = ()
+    """The entries of what only the detail board (🔍 Details) draws."""
+    detail_prose_keys: frozenset[str] = frozenset()
+    """The view's keys whose strings the detail board draws as sentences (a card's condition, a choice's label)."""
     parts: tuple[Part, ...] = ()
     """The parts the labelled picture of /game rules numbers, in the order of its legend."""
 
-    @cached_property
-    def by_message(self) -> dict[str, Entry]:
-        return {entry.message: entry for entry in self.entries}
 
 
 _PATTERNS: dict[str, re.Pattern[str]] = {}

@@ -22,6 +22,42 @@ def listed(part: str, separators: str) -> str:
     return rf"(?:{separators})?{part}(?:(?:{separators}){part})*(?:{separators})?"
 
 
+NAMES_LISTED = r"[^,()·:$]+(?: \((?:R|B|G|Y|Gr|Ge)\))?"
+"""A card in a list, with its worker's colour letter when a worker is on it."""
+DETAIL = (
+    Entry(deferred("glossary.expeditions.detail_mat"),
+          {"en": r"\$\d+ maps \d+ corr \d+( \+\d+)?", "de": r"\d+ \$ Karten \d+ Verd\. \d+( \+\d+)?"}),
+    Entry(deferred("glossary.expeditions.piles"),
+          {"en": r"Deck \d+ · discard \d+ · bag \d+", "de": r"Stapel \d+ · Ablage \d+ · Beutel \d+"}),
+    Entry(deferred("glossary.expeditions.supply"),
+          {"en": r"Supply: workers R\d+ B\d+ G\d+ Y\d+ · maps \d+",
+           "de": r"Vorrat: Arbeiter R\d+ B\d+ Gr\d+ Ge\d+ · Kartenmarker \d+"}),
+    Entry(deferred("glossary.expeditions.mat"),
+          {"en": r"\$\d+ token: .+", "de": r"\d+ \$ Marker: .+"}),
+    Entry(deferred("glossary.expeditions.money_stars"),
+          {"en": r"\$\d+ \(glory total \d+\)", "de": r"\d+ \$ \(Ruhm gesamt \d+\)"}),
+    Entry(deferred("glossary.expeditions.card_slot"),
+          {"en": r"#\d+ (quest|meteorite|item|character|companion)|#\d+ .+ \((quest|meteorite|item), \w+\)",
+           "de": r"#\d+ (Quest|Meteorit|Gegenstand|Figur|Begleiter)|#\d+ .+ \((Quest|Meteorit|Gegenstand), \w+\)"}),
+    Entry(deferred("glossary.expeditions.tucked"),
+          {"en": r"quests \d+, melds \d+, upgrades \d+(: .*)?", "de": r"Quests \d+, Verschm\. \d+, Aufw\. \d+(: .*)?"}),
+    Entry(deferred("glossary.expeditions.quest"),
+          {"en": r"quest \d+ [SCN]: .+", "de": r"Quest \d+ [SMN]: .+"}),
+    Entry(deferred("glossary.expeditions.card_line"),
+          {"en": r"core .+", "de": r"Kern .+"}),
+    Entry(deferred("glossary.expeditions.card_list"),
+          {"en": rf"{NAMES_LISTED}(?:, {NAMES_LISTED})*,?(?: \+\d+ more)?",
+           "de": rf"{NAMES_LISTED}(?:, {NAMES_LISTED})*,?(?: \+\d+ weitere)?"}),
+    Entry(deferred("glossary.expeditions.worker_letter"), {"en": r"[RBGY]", "de": r"R|B|Gr|Ge"}),
+    Entry(deferred("glossary.expeditions.hidden_region"), {"en": r"[SCN]\?", "de": r"[SMN]\?"}),
+    Entry(deferred("glossary.expeditions.map_token"), {"en": r"M", "de": r"K"}),
+    Entry(deferred("glossary.expeditions.mech_at"),
+          {"en": r"At [a-e][1-5]: \d{1,2} [SCN] .+", "de": r"Ort: [a-e][1-5]: \d{1,2} [SMN] .+"}),
+)
+"""What only the detail board draws: the mats in full, the piles and the supply, the face-up cards, the choice
+under way."""
+
+
 PARTS = (
     Part(deferred("rules.part.expeditions.headline"), "role", "headline"),
     Part(deferred("rules.part.expeditions.hidden"), "entry", "glossary.expeditions.space_code"),
@@ -65,4 +101,5 @@ GLOSSARY = Glossary("expeditions", (
     Entry(deferred("glossary.expeditions.solo_total"),
           {"en": r"Game over: \$\d+ in all",
            "de": r"Spiel vorbei: \d+ \$ insgesamt"}),
-), parts=PARTS)
+), parts=PARTS, detail_entries=DETAIL,
+   detail_prose_keys=frozenset({"label", "prompt"}))

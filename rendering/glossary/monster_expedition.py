@@ -17,6 +17,38 @@ def worded(view: dict[str, Any]) -> dict[str, Any]:
 LIST = r"(?:(?:Monsters|Cages|Monster|Käfige): )?(?:[^\d,:·=+]+ \d+, ?)*[^\d,:·=+]+(?: \d+,?)?"
 """A line of the final board's lists of monsters and cages, each with its victory points (wrapped over lines)."""
 
+FACT_EN = (r"(?:\d+ VP(?: \+ \d+ cages?)?(?: \(winner\))?|\d+ cages?|\d+ symbiosis sets?|\d+ crests?|"
+           r"\d+ VP \(\d+ from monsters \+ \d+ from cages\)|[^·]*(?:monsters|cages|VP)[^·]*)")
+FACT_DE = (r"(?:\d+ SP(?: \+ \d+ Käfige?)?(?: \(Sieg\))?|\d+ Käfige?|\d+ Symbiosesets?|\d+ Wappen|"
+           r"\d+ SP \(\d+ aus Monstern \+ \d+ aus Käfigen\)|[^·]*(?:Monstern|Käfigen|SP)[^·]*)")
+DETAIL = (
+    Entry(deferred("glossary.monster_expedition.deck_round"),
+          {"en": r"Deck \d+ · Reserve \d+ · Round \d+( · LAST ROUND)?",
+           "de": r"Stapel \d+ · Reserve \d+ · Runde \d+( · LETZTE RUNDE)?"}),
+    Entry(deferred("glossary.monster_expedition.player_facts"),
+          {"en": rf"·? ?{FACT_EN}(?: · {FACT_EN})*", "de": rf"·? ?{FACT_DE}(?: · {FACT_DE})*"}),
+    Entry(deferred("glossary.monster_expedition.display"),
+          {"en": r"Wilderness \(\d+ cards?\)", "de": r"Wildnis \(\d+ Karten?\)"}),
+    Entry(deferred("glossary.monster_expedition.camp_detail"),
+          {"en": r"(yellow|blue|green) \+ \d+ black · (bonus value \d+|no bonus)|level \d+ of \d+( \(final\))?|"
+                 r".+ · side [AB]",
+           "de": r"(gelb|blau|grün) \+ \d+ schwarz · (Bonuswert \d+|kein Bonus)|Stufe \d+ von \d+( \(höchste\))?|"
+                 r".+ · Seite [AB]"}),
+    Entry(deferred("glossary.monster_expedition.used_numbers"),
+          {"en": r"Numbers used this turn: [\d, ]+", "de": r"Verbrauchte Zahlen in diesem Zug: [\d, ]+"}),
+    Entry(deferred("glossary.monster_expedition.left_to_spend"),
+          {"en": r".+ hunt: value \d+, \d+ left to spend", "de": r"Jagd .+: Wert \d+, noch \d+ auszugeben"}),
+    Entry(deferred("glossary.monster_expedition.ability"),
+          {"en": r"(On capture|Misthrow): \+\d+ camp", "de": r"(Beim Fang|Fehlwurf): \+\d+ Lager"}),
+    Entry(deferred("glossary.monster_expedition.legend"),
+          {"en": r"· set I{1,3}V?|· crest:|= its owner|· A/D/F = Aerie/Depths/Enchanted Forest, \* = all|wild = any",
+           "de": r"· Set I{1,3}V?|· Wappen:|= Besitzer|· H/T/Z = Horst/Tiefen/Zauberwald, \* = alle|Joker = jede"}),
+    Entry(deferred("glossary.monster_expedition.solo_goal"),
+          {"en": r"expedition \d+ (lost|won)", "de": r"Expedition \d+ (verloren|gewonnen)"}),
+)
+"""What only the detail board draws: each camp in full, the deck and reserve, the numbers used, each player's facts."""
+
+
 PARTS = (
     Part(deferred("rules.part.monster_expedition.headline"), "role", "headline"),
     Part(deferred("rules.part.monster_expedition.level"), "entry", "glossary.monster_expedition.card_level"),
@@ -69,4 +101,4 @@ GLOSSARY = Glossary("monster-expedition", (
     Entry(deferred("glossary.monster_expedition.final_lists"),
           {"en": LIST + r"|\d+ VP from monsters|\d+ cages?",
            "de": LIST + r"|\d+ SP aus Monstern|\d+ Käfige?"}),
-), worded=worded, parts=PARTS)
+), worded=worded, parts=PARTS, detail_entries=DETAIL)

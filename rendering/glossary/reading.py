@@ -87,14 +87,17 @@ class Reading:
 class Reader:
     """Reads the texts of one board: the view gives its names and sentences, the glossary its entries."""
 
-    def __init__(self, glossary: Glossary, view: dict[str, Any]) -> None:
+    def __init__(self, glossary: Glossary, view: dict[str, Any], *, detail: bool = False) -> None:
         self.glossary = glossary
+        self.entries = glossary.entries + (glossary.detail_entries if detail else ())
         self.language = str(view.get("language") or "en")
         if glossary.worded is not None:
             view = glossary.worded(view)
         names = {normal(name) for name in strings_under(view, glossary.name_keys)} | set(glossary.extra_names)
-        self.names = "\n".join(sorted(name for name in names if name))
-        self.prose = "\n".join(normal(text) for text in strings_under(view, glossary.prose_keys))
+        self.name_list = sorted((name for name in names if name), key=len, reverse=True)
+        self.names = "\n".join(self.name_list)
+        prose_keys = glossary.prose_keys | (glossary.detail_prose_keys if detail else frozenset())
+        self.prose = "\n".join(normal(text) for text in strings_under(view, prose_keys))
 
     def read(self, texts: Iterable[str]) -> Reading:
         reading = Reading()
@@ -112,13 +115,21 @@ class Reader:
         return reading
 
     def entry_for(self, text: str) -> Entry | None:
-        for entry in self.glossary.entries:
-            if entry.pattern(self.language).fullmatch(text):
-                return entry
+        """The entry that explains `text`, or the rest of it after the name it starts with ("Bo 7 pts")."""
+        named = [text[len(name) + 1:] for name in self.name_list if text.startswith(name + " ")]
+        tries = [text, *named[:1]]
+        for tried in tries:
+            for entry in self.entries:
+                if entry.pattern(self.language).fullmatch(tried):
+                    return entry
         return None
 
     def is_name(self, text: str) -> bool:
-        """A name, or a line of one wrapped or hyphenated over lines ("Cinder" / "Fields", "Automa-" / "ton")."""
+        """A name, names joined by " · " or ": " ("The Expedition · Solo"), or a line of a name wrapped or hyphenated
+        over lines ("Cinder" / "Fields", "Automa-" / "ton")."""
+        parts = [part for part in re.split(r" · |: ", text) if part]
+        if len(parts) > 1:
+            return all(self.is_name(part) for part in parts)
         piece = re.escape(text[:-1] if text.endswith("-") else text)
         ends = "" if text.endswith("-") else r"(?![\w])"
         return bool(re.search(rf"(?<![\w]){piece}{ends}", self.names)
@@ -127,14 +138,15 @@ class Reader:
     def is_prose(self, text: str) -> bool:
         """A line of one of the view's sentences (the typesetter keeps a number with its word, so a line of a
         sentence is never a lone number)."""
-        piece = text[:-1] if text.endswith("-") else text
+        piece = text.removeprefix("• ")  # (a choice's options are listed with bullets)
+        piece = piece[:-1] if piece.endswith("-") else piece
         return (" " in piece or len(piece) >= 8) and piece in self.prose
 
     def codes_in_prose(self, text: str, reading: Reading) -> list[str]:
         """The abbreviations inside a line of a sentence that no `inside` entry explains (those it explains are
         noted in `reading`)."""
         covered: list[tuple[int, int]] = []
-        for entry in self.glossary.entries:
+        for entry in self.entries:
             if entry.inside:
                 for found in entry.pattern(self.language).finditer(text):
                     covered.append(found.span())
@@ -148,19 +160,19 @@ class Reader:
         return missing
 
 
-def read_texts(game_key: str, view: dict[str, Any], texts: Iterable[str]) -> Reading:
-    """The drawn `texts` of a board of `view` read with the game's glossary."""
-    return Reader(glossary_of(game_key), view).read(texts)
+def read_texts(game_key: str, view: dict[str, Any], texts: Iterable[str], *, detail: bool = False) -> Reading:
+    """The drawn `texts` of a board of `view` (its detail board with `detail`) read with the game's glossary."""
+    return Reader(glossary_of(game_key), view, detail=detail).read(texts)
 
 
-def read_board(game_key: str, view: dict[str, Any]) -> list[tuple[str, tuple[str, ...]]]:
-    """Draw the public board of `view` (blocking: a render worker calls this) and say which glossary entries it
-    needs, each with the texts it explains, in the order the entries are listed."""
-    from rendering import kit, render_board
+def read_board(game_key: str, view: dict[str, Any], detail: bool = False) -> list[tuple[str, tuple[str, ...]]]:
+    """Draw the public board of `view` (its detail board with `detail`; blocking: a render worker calls this) and
+    say which glossary entries it needs, each with the texts it explains, in the order the entries are listed."""
+    from rendering import kit, render_board, render_detail
 
     with kit.recording() as drawn:
-        render_board(game_key, view)
-    reading = read_texts(game_key, view, (text.text for text in drawn))
+        (render_detail if detail else render_board)(game_key, view)
+    reading = read_texts(game_key, view, (text.text for text in drawn), detail=detail)
     glossary = glossary_of(game_key)
-    return [(entry.message, tuple(reading.found[entry.message])) for entry in glossary.entries
-            if entry.message in reading.found]
+    listed = list(dict.fromkeys(entry.message for entry in glossary.entries + glossary.detail_entries))
+    return [(message, tuple(reading.found[message])) for message in listed if message in reading.found]

@@ -7,6 +7,39 @@ from bot.i18n import deferred
 from rendering.glossary.entries import Entry, Glossary, Part
 from rendering.the_expedition import in_words
 
+ARROW = r"[←↑→↓↖↗↘↙]"
+DETAIL = (
+    Entry(deferred("glossary.the_expedition.detail_score"),
+          {"en": r"\d+ pts? · \d+ (markers? )?left",
+           "de": r"\d+ Pkt\. · noch \d+( Markierungen?)?"}),
+    Entry(deferred("glossary.the_expedition.breakdown"),
+          {"en": r"\d+ pts? = \d+ from locations \+ \d+ from expeditions|\d+ pts? from locations|"
+                 r"\d+ pts? \(expeditions only; locations not counted\)",
+           "de": r"\d+ Pkt\. = \d+ aus Orten \+ \d+ aus Expeditionen|\d+ Pkt\. aus Orten|"
+                 r"\d+ Pkt\. \(nur Expeditionen; Orte zählen nicht\)"}),
+    Entry(deferred("glossary.the_expedition.automation_moves"),
+          {"en": r"used \d+ of \d+ moves|\w+: \d+ moves? left|next: " + ARROW + r" [a-z-]+",
+           "de": r"\d+ von \d+ Schritten verbraucht|\w+: noch \d+ Schritte?|als Nächstes: " + ARROW + r" [a-z-]+"}),
+    Entry(deferred("glossary.the_expedition.round"),
+          {"en": r"Automation cards — round \d+ of \d+", "de": r"Automatenkarten — Runde \d+ von \d+"}),
+    Entry(deferred("glossary.the_expedition.markers_left"),
+          {"en": r"markers left \d+/\d+", "de": r"übrige Markierungen \d+/\d+"}),
+    Entry(deferred("glossary.the_expedition.market"),
+          {"en": r"Expedition market — draw pile: \d+ cards?",
+           "de": r"Expeditionsauslage — Nachziehstapel: \d+ Karten?"}),
+    Entry(deferred("glossary.the_expedition.hand"),
+          {"en": r"(held by gravity · )?\d+ secret cards?",
+           "de": r"(von der Schwerkraft gehalten · )?\d+ geheime Karten?"}),
+    Entry(deferred("glossary.the_expedition.card_points"),
+          {"en": r".+ \(\d+ pts?\): .*", "de": r".+ \(\d+ Pkt\.\): .*"}),
+    Entry(deferred("glossary.the_expedition.check"), {"en": r"[✓×]", "de": r"[✓×]"}),
+    Entry(deferred("glossary.the_expedition.direction"),
+          {"en": ARROW + r" [a-z-]+", "de": ARROW + r" [a-zäöü-]+"}),
+    Entry(deferred("glossary.the_expedition.start"), {"en": r"S", "de": r"S"}),
+)
+"""What only the detail board draws: the Automations' cards in full, each card's condition, the scores' parts."""
+
+
 PARTS = (
     Part(deferred("rules.part.the_expedition.headline"), "role", "headline"),
     Part(deferred("rules.part.the_expedition.story"), "text", "(Ada|Bo|Cy) (placed|moved|hat|ist|setzt).*"),
@@ -59,4 +92,5 @@ GLOSSARY = Glossary("the-expedition", (
     Entry(deferred("glossary.the_expedition.breakdown"),
           {"en": r"(\d+ pts? )?\d+ from (locations|expeditions)( \+)?|\d+ pts? from",
            "de": r"(\d+ Pkt\. )?\d+ aus (Orten|Expeditionen)( \+)?|\d+ Pkt\. aus"}),
-), worded=in_words, parts=PARTS)
+), worded=in_words, parts=PARTS, detail_entries=DETAIL,
+   detail_prose_keys=frozenset({"text"}))

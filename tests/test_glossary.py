@@ -9,6 +9,8 @@ neither a name, nor part of one of the view's sentences, nor matched by an entry
 
 from __future__ import annotations
 
+import copy
+import functools
 import re
 from pathlib import Path
 
@@ -16,7 +18,7 @@ import pytest
 
 import bot.games  # noqa: F401  (registers every game)
 from bot.app import create_bot
-from bot.core import find_game
+from bot.core import JSON, find_game
 from bot.i18n import message_ids, translate
 from bot.offline import DiscordHarness
 from bot.offline.recorder import Reply
@@ -25,6 +27,15 @@ from rendering.glossary.entries import Glossary
 from rendering.glossary.reading import Reader, glossary_of, needs_entry, read_texts
 from tests.test_render_boards import random_game
 from tests.test_render_layout import CASES, NAMES, spread
+
+SEEDS = (3, 11)
+"""Seeded random matches per case (each read from its first board to its last, 12 positions)."""
+
+
+@functools.cache
+def played(game_key: str, mode: str, players: int, seed: int, language: str) -> tuple[JSON, ...]:
+    """The positions of one seeded match, played once per process (the public and the detail test read them)."""
+    return spread(random_game(game_key, mode, NAMES[:players], seed, language=language))
 
 
 @pytest.mark.parametrize("board", ["public", "detail"])
@@ -36,8 +47,8 @@ def test_every_code_a_board_draws_has_a_glossary_entry(game_key: str, mode: str,
     unexplained: list[str] = []
     needed: set[str] = set()
     detail = board == "detail"
-    for state in spread(random_game(game_key, mode, NAMES[:players], 3, language=language)):
-        view = {**game.view(state, None), "language": language}
+    for state in (state for seed in SEEDS for state in played(game_key, mode, players, seed, language)):
+        view = {**game.view(copy.deepcopy(state), None), "language": language}
         with kit.recording() as drawn:
             (render_detail if detail else render_board)(game_key, view)
         reading = read_texts(game_key, view, [text.text for text in drawn], detail=detail)

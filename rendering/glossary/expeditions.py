@@ -12,8 +12,10 @@ MAT_DE = (r"(?:Kraft \d+|List \d+|Hand \d+|\w+ abgedeckt|alle \d+ Aktionen in di
           r"alle \d+|aufgefrischt: nächster Zug alle \d+|deckt (?:nächsten Zug|jetzt) eine ab)")
 PART_EN = r"(?:coins \$\d+|upgrades \$\d+|corruption \$\d+|stars \$\d+|glory \d+)"
 PART_DE = r"(?:Münzen \d+ \$|Aufwertungen \d+ \$|Verderbnis \d+ \$|Sterne \d+ \$|Ruhm \d+)"
-GOAL_EN = r"[^;·$\d]*\d+ (?:quests|meteorites|items|cards|workers|map tokens|corruption tokens|corruption)[^;·$\d]*"
-GOAL_DE = r"[^;·$\d]*\d+ (?:Quests|Meteoriten|Gegenstände|Karten|Arbeiter|Kartenmarker|Verderbnis\w*)[^;·$\d]*"
+GOAL_EN = (r"[^;·$\d]*(?:\d+ (?:quests|meteorites|items|cards|workers|map tokens|corruption tokens|corruption)|"
+           r"location \d+)[^;·$\d]*")
+GOAL_DE = (r"[^;·$\d]*(?:\d+ (?:Quests|Meteoriten|Gegenstände|Karten|Arbeiter|Kartenmarker|Verderbnis\w*)|Ort \d+)"
+           r"[^;·$\d]*")
 
 
 def listed(part: str, separators: str) -> str:
@@ -92,8 +94,9 @@ GLOSSARY = Glossary("expeditions", (
     Entry(deferred("glossary.expeditions.breakdown"),
           {"en": listed(PART_EN, r" \+ | \+|\+ | · | ·|· "),
            "de": listed(PART_DE, r" \+ | \+|\+ | · | ·|· ")}),
-    Entry(deferred("glossary.expeditions.glory_goals"), {"en": rf"(?:Stars: |[^;·$\d]+; )?{listed(GOAL_EN, r'; |;')}",
-                          "de": rf"(?:Sterne: |[^;·$\d]+; )?{listed(GOAL_DE, r'; |;')}"}),
+    Entry(deferred("glossary.expeditions.glory_goals"),
+          {"en": rf"(?:Stars: |[^;·$\d]+; )?{listed(GOAL_EN, r'; |;')}|(?:[^;·$\d]+ )?\+\d+ more",
+           "de": rf"(?:Sterne: |[^;·$\d]+; )?{listed(GOAL_DE, r'; |;')}|(?:[^;·$\d]+ )?\+\d+ weitere"}),
     Entry(deferred("glossary.expeditions.legend_both"), {"en": r"both \(the 20\)", "de": r"beidem \(die 20\)"}),
     Entry(deferred("glossary.expeditions.legend_hidden"),
           {"en": r"· dark: face down · M map token",

@@ -138,7 +138,7 @@ class Reader:
     def is_prose(self, text: str) -> bool:
         """A line of one of the view's sentences (the typesetter keeps a number with its word, so a line of a
         sentence is never a lone number)."""
-        piece = text.removeprefix("• ")  # (a choice's options are listed with bullets)
+        piece = text.removeprefix("• ").removesuffix("…")  # (a choice's options are listed with bullets, cut short)
         piece = piece[:-1] if piece.endswith("-") else piece
         return (" " in piece or len(piece) >= 8) and piece in self.prose
 

@@ -141,3 +141,20 @@ async def test_whats_this_without_a_game_says_so(database: Path) -> None:
     async with DiscordHarness(create_bot(database)) as discord_:
         reply = (await discord_.command("game whats-this", user=discord_.user("julia"))).one()
         assert reply.ephemeral and said(reply) == translate("error.no_game", "en")
+
+
+@pytest.mark.parametrize("game_key", ["the-expedition", "monster-expedition", "expeditions"])
+def test_reading_a_board_leaves_the_next_boards_pixels_alone(game_key: str) -> None:
+    """A render worker that read a board for What's this? (drawn with the recorder on) draws the same board
+    afterwards byte for byte: Expeditions' map layers drawn while recording are never repainted into a board (its
+    basecamp tokens came out anti-aliased differently)."""
+    from bot.games.pictures import picture_view
+    from rendering import clear_caches
+    from rendering.glossary.reading import read_board
+
+    view = picture_view(game_key, "standard", "en")
+    clear_caches()
+    alone = render_board(game_key, view), render_detail(game_key, view)
+    clear_caches()
+    assert read_board(game_key, view) and read_board(game_key, view, detail=True)
+    assert (render_board(game_key, view), render_detail(game_key, view)) == alone

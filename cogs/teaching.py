@@ -103,7 +103,7 @@ async def send_rules_page(interaction: discord.Interaction, game_key: str, mode:
     page = rules.page(game_key, mode, page_key)
     text = (prefix + "\n\n" if prefix else "") + rules.page_text(game_key, mode, page, language)
     extra: dict[str, Any] = {"view": rules_view(game_key, mode, page.key, language)}
-    if page.picture:
+    if page.picture and interaction.app_permissions.attach_files:  # (a channel that refuses files: words alone)
         image = await rules.labelled_board(service_of(interaction), game_key, mode, language)
         extra["file"] = discord.File(io.BytesIO(image), filename="how-to-play.png",
                                      description=translate("rules.picture.alt", language,

@@ -121,6 +121,14 @@ async def test_a_tampered_rules_button_is_refused(database: Path) -> None:
         assert reply.ephemeral and "not valid" in (reply.content or "")
 
 
+async def test_rules_in_a_channel_that_refuses_files_come_in_words_with_their_buttons(database: Path) -> None:
+    async with DiscordHarness(create_bot(database)) as discord_:
+        discord_.world.deny(discord_.default_channel.id, "attach_files")
+        reply = (await discord_.command("game rules", {"game": "expeditions"}, user=discord_.user("alice"))).one()
+        assert reply.ephemeral and not reply.files and "image" not in reply.embed
+        assert said(reply).startswith("**Expeditions: how to play**") and reply.button_labels()[0] == "How to play"
+
+
 async def test_rules_without_a_game_list_what_there_is_to_play(database: Path) -> None:
     async with DiscordHarness(create_bot(database)) as discord_:
         reply = (await discord_.command("game rules", user=discord_.user("alice"))).one()

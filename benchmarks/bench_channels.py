@@ -51,7 +51,7 @@ async def press(discord_: DiscordHarness, channel: str, users: list[FakeUser],
     seat = find_game(match.game).to_act(match.state)[0]
     user = next(u for u in users if u.id == match.user_at(seat).user_id)
     board = discord_.last_public_message(channel, with_components=True)
-    labels = [label for label in board.button_labels() if label not in ("Show mine", "Details")]
+    labels = [label for label in board.button_labels() if label not in ("Show mine", "Details", "What's this?")]
     return discord_.click(board, label=rnd.choice(labels), user=user)
 
 

@@ -796,24 +796,6 @@ class GameService:
         first = max(0, len(entries) - count)
         return [f"{number}. {text}" for number, text in enumerate(entries[first:], start=first + 1)]
 
-    async def rules(self, channel_id: int | None, game_name: str | None = None, language: str = "en") -> str:
-        """/game rules in the reader's `language`: a game's, the channel's game's, or what there is to play."""
-        if game_name:  # the game's modes, each with what sets it apart, then the rules of its first
-            game = find_game(game_name)
-            modes = "\n".join([translate("table.rules.modes", language),
-                               *(mode_line(mode, language) for mode in game.modes)])
-            return "\n\n".join([game.rules_text(game.modes[0].key, language), modes])
-        match = None
-        if channel_id is not None:
-            match = await self.store.open_match(channel_id) or await self.store.latest_match(channel_id)
-        if match is None:
-            return self.games_text(language)
-        game = find_game(match.game)
-        mode = game.mode(match.mode)
-        here = translate("table.rules.this_mode", language, choice=mode_players(mode, language),
-                         summary=mode.summary_in(language))
-        return "\n\n".join([here, game.rules_text(mode.key, language)])
-
     @staticmethod
     def games_text(language: str = "en") -> str:
         """What to play: every game, its modes and player counts, and how to start one."""

@@ -21,7 +21,7 @@ import discord
 
 from bot.i18n import translate
 from bot.service import InvalidControl
-from cogs.common import NO_PINGS, channel_id_of, reader_language, send_private, service_of
+from cogs.common import NO_PINGS, button, channel_id_of, reader_language, send_private, service_of, stopped
 from cogs.table import acknowledge, answer_error, publish, where_it_stands
 
 log = logging.getLogger(__name__)
@@ -147,8 +147,10 @@ async def send_detail(interaction: discord.Interaction, match: Any, image: bytes
     language = reader_language(interaction)
     file = discord.File(io.BytesIO(image), filename="board-detail.png",
                         description=translate("table.detail.alt_text", language, title=game.title))
+    whats_this = discord.ui.View(timeout=None).add_item(  # issue 33: its labels explained (cogs/teaching.py)
+        button(f"xt:whatsd:{match.id}", translate("table.button.whats_this", language), emoji="❓"))
     await interaction.followup.send(translate("table.detail.note", language), file=file,
-                                    ephemeral=True, allowed_mentions=NO_PINGS)
+                                    ephemeral=True, allowed_mentions=NO_PINGS, view=stopped(whats_this))
 
 
 NUMBER = r"[0-9]{1,20}"

@@ -26,7 +26,7 @@ from bot.service import (
     mode_players,
     mode_title,
 )
-from cogs import community, records
+from cogs import community, records, teaching
 from cogs.common import (
     NO_PINGS,
     button,
@@ -47,8 +47,6 @@ from cogs.table import acknowledge, desk_of, lobby_content, lobby_view, post_boa
 LOG_MESSAGE_CHARS = 1900
 CHOICE_NAME_LIMIT = 100
 """Discord's longest autocomplete choice name."""
-RULES_CHARS = 4096
-"""Discord's longest embed description: /game rules of a solo mode in German comes near it."""
 GAME_CHOICES = [app_commands.Choice(name=game.title, value=game.key) for game in all_games()]
 LANGUAGE_CHOICES = [app_commands.Choice(name=LANGUAGE_NAMES[language], value=language) for language in LANGUAGES]
 """English, Deutsch: a table's language (each name in its own language; the German client shows "Englisch")."""
@@ -195,20 +193,6 @@ async def mode_autocomplete(interaction: discord.Interaction, current: str) -> l
             if current.lower() in label.lower() or current.lower() in mode.key:
                 choices.append(app_commands.Choice(name=label[:100], value=mode.key))
     return choices[:25]
-
-
-def message_parts(text: str, limit: int = 2000) -> list[str]:
-    """`text` in messages of at most `limit` characters (Discord's), cut between lines where it can."""
-    parts: list[str] = []
-    for line in text.split("\n"):
-        while len(line) > limit:
-            parts.append(line[:limit])
-            line = line[limit:]
-        if parts and len(parts[-1]) + 1 + len(line) <= limit:
-            parts[-1] += "\n" + line
-        else:
-            parts.append(line)
-    return parts
 
 
 @app_commands.guild_only()
@@ -391,14 +375,12 @@ class GameCommands(commands.GroupCog, group_name="game", group_description="Star
     @app_commands.describe(game="A game to read about (default: this channel's)")
     @app_commands.choices(game=GAME_CHOICES)
     async def rules(self, interaction: discord.Interaction, game: str | None = None) -> None:
-        text = await service_of(interaction).rules(interaction.channel_id, game, reader_language(interaction))
-        await acknowledge(interaction)
-        if interaction.app_permissions.embed_links:
-            await interaction.followup.send(embed=discord.Embed(description=text[:RULES_CHARS], colour=0xE69F00),
-                                            ephemeral=True)
-            return
-        for part in message_parts(text[:RULES_CHARS]):  # no Embed Links in this channel: the same words, plainly
-            await interaction.followup.send(part, ephemeral=True, allowed_mentions=NO_PINGS)
+        await teaching.show_rules(interaction, game)
+
+    @app_commands.command(name="whats-this", description="What every label, number and symbol on this channel's "
+                                                        "board means (only you see it)")
+    async def whats_this(self, interaction: discord.Interaction) -> None:
+        await teaching.whats_this_here(interaction)
 
     # --------------------------------------------------------------------------------- records (cogs/records.py)
     # Undo by consent, history, replays and exports: thin commands; the work is in cogs/records.py.

@@ -50,6 +50,7 @@ class HuntCommands(commands.GroupCog, group_name="hunt", group_description="Play
         self.bot = bot
 
     @app_commands.command(name="camp", description="Phase 1: set out from one of your camps and roll its dice")
+    @app_commands.describe(region="The region of the camp you set out from (its coloured die and black dice)")
     @app_commands.choices(region=REGIONS)
     async def camp(self, interaction: discord.Interaction, region: str) -> None:
         await play(interaction, {"type": "camp", "region": region})

@@ -31,8 +31,8 @@ from bot.i18n import translate
 from bot.service import GameService, InvalidControl
 from cogs.common import NO_PINGS, pings, reader_language, safe_name, safe_text, service_of, stopped
 from cogs.controls import register_control
-from cogs.lobby import message_parts
 from cogs.table import TableBot, Undeliverable, acknowledge, send_with_retries, tell
+from cogs.teaching import message_parts
 
 log = logging.getLogger(__name__)
 

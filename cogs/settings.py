@@ -192,6 +192,8 @@ class SettingsCommands(commands.GroupCog, group_name="settings",
                            translate("settings.done.clock", language, clock=clock_text((bank, added))))
 
     @app_commands.command(name="threads", description="Open every new game in a thread of its channel")
+    @app_commands.describe(enabled="True: every new game gets a thread of its own; "
+                                   "False: games are played in the channel itself")
     async def threads(self, interaction: discord.Interaction, enabled: bool) -> None:
         language = reader_language(interaction)
         await self._change(interaction, "threads", enabled,

@@ -159,6 +159,8 @@ def board_view(board: Board) -> discord.ui.View:
                              row=4))
         view.add_item(button(f"xt:detail:{board.match.id}", translate("table.button.details", language),
                              emoji="🔍", row=4))
+        view.add_item(button(f"xt:whats:{board.match.id}", translate("table.button.whats_this", language),
+                             emoji="❓", row=4))  # issue 33: every label explained (cogs/teaching.py)
     return stopped(view)
 
 

@@ -509,7 +509,8 @@ def _p_repainted(spaces: list[dict[str, Any]], keys: tuple[str, ...], mechs: tup
     enough. (In place: a copy of a 1.5 MB layer costs more in fresh memory than the repaint itself.)"""
     best, best_key, changed = None, None, len(keys) // 4 + 1
     for layer_key, layer in _LAYERS.items():
-        if len(layer.spaces) == len(keys):
+        # (not a layer drawn while recording, for a test or a glossary: its pieces were drawn apart, not pasted)
+        if not layer_key[2] and len(layer.spaces) == len(keys):
             differing = sum(1 for old, new in zip(layer.spaces, keys, strict=True) if old != new)
             if differing < changed:
                 best, best_key, changed = layer, layer_key, differing

@@ -119,6 +119,23 @@ def _draw_made(game_key: str, make: ViewMaker, arguments: tuple[Any, ...], foote
     return image, described
 
 
+def _read_made(game_key: str, make: ViewMaker, arguments: tuple[Any, ...],
+               detail: bool = False) -> list[tuple[str, tuple[str, ...]]]:
+    """The glossary entries the public board (or the detail board) of `make(*arguments)` needs, with the texts
+    each explains."""
+    from rendering.glossary.reading import read_board
+
+    return read_board(game_key, make(*arguments), detail)
+
+
+def _label_made(game_key: str, make: ViewMaker, arguments: tuple[Any, ...]) -> bytes:
+    """The labelled picture of /game rules: the board of `make(*arguments)` with its parts numbered and named."""
+    from rendering.glossary.picture import labelled
+
+    view = make(*arguments)
+    return labelled(game_key, view, str(view.get("language") or "en"))
+
+
 def _draw_leaderboard(view: View) -> bytes:
     from rendering import leaderboard
 
@@ -209,6 +226,26 @@ class RenderPool:
             if self._renderer is not None or rendering.is_registered(game_key):
                 return await asyncio.to_thread(_draw_made, game_key, make, arguments, footer, self._renderer)
             return await self._in_worker(_draw_made, game_key, make, arguments, footer)
+
+    async def read_board(self, game_key: str, make: ViewMaker, *arguments: Any,
+                         detail: bool = False) -> list[tuple[str, tuple[str, ...]]]:
+        """What the glossary says of the public board (or the detail board) whose view `make(*arguments)` makes
+        (rendering/glossary): each entry the board needs (its message id) with the texts it explains, the board
+        drawn where boards are."""
+        loop = asyncio.get_running_loop()
+        async with self._bound(loop):
+            if self._renderer is not None or rendering.is_registered(game_key):
+                return await asyncio.to_thread(_read_made, game_key, make, arguments, detail)
+            return await self._in_worker(_read_made, game_key, make, arguments, detail)
+
+    async def labelled(self, game_key: str, make: ViewMaker, *arguments: Any) -> bytes:
+        """The labelled picture of the board whose view `make(*arguments)` makes (rendering/glossary/picture.py),
+        drawn where boards are."""
+        loop = asyncio.get_running_loop()
+        async with self._bound(loop):
+            if self._renderer is not None or rendering.is_registered(game_key):
+                return await asyncio.to_thread(_label_made, game_key, make, arguments)
+            return await self._in_worker(_label_made, game_key, make, arguments)
 
     async def _in_worker(self, function: Callable[..., T], *arguments: Any) -> T:
         """`function(*arguments)` in a worker; if a worker died (killed, out of memory), in fresh workers, once more."""

@@ -143,6 +143,7 @@ async def test_every_kind_of_interaction_answers_before_touching_a_slow_store(tm
         await watch.time("a move button", discord_.click(_board(discord_), label="Take 1", user=mover))
         await watch.time("Show mine", discord_.click(_board(discord_), label="Show mine", user=alice))
         await watch.time("Details", discord_.click(_board(discord_), label="Details", user=alice))
+        await watch.time("What's this?", discord_.click(_board(discord_), label="What's this?", user=alice))
 
         # A reminder and its Mute button.
         clock_now[0] += timedelta(hours=13)

@@ -15,7 +15,7 @@ from bot.offline import DiscordHarness, Message
 from tests.tables import current_match, open_table, player_to_move
 
 PRESSES = 70
-FIXED = ("Show mine", "Details")
+FIXED = ("Show mine", "Details", "What's this?")
 
 
 def problems(message: Message) -> list[str]:

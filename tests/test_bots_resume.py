@@ -154,7 +154,7 @@ async def test_a_board_left_behind_by_bot_turns_is_posted_once_after_a_restart(d
         assert new_boards[0].notified == (alice.id,)
         assert f"<@{alice.id}> — " in new_boards[0].content
         assert "🤖 Bot 2 (normal)" in new_boards[0].content and "🤖 Bot 3 (easy)" in new_boards[0].content
-        assert new_boards[0].button_labels()[-2:] == ["Show mine", "Details"]
+        assert new_boards[0].button_labels()[-3:] == ["Show mine", "Details", "What's this?"]
     async with DiscordHarness(create_bot(database), world=world) as again:  # the board is current now
         await again.settle()
         assert len(_boards(again)) == boards_before + 1

@@ -65,7 +65,8 @@ pytestmark = pytest.mark.usefixtures("thread_bots")  # computer players think in
 async def press_first(discord_: DiscordHarness, users: Sequence[FakeUser]) -> None:
     """The player to move presses the first move button of the board."""
     mover = await player_to_move(discord_, list(users))
-    labels = [label for label in board(discord_).button_labels() if label not in ("Show mine", "Details")]
+    labels = [label for label in board(discord_).button_labels()
+              if label not in ("Show mine", "Details", "What's this?")]
     replies = await discord_.click(board(discord_), label=labels[0], user=mover)
     assert not replies.ephemeral(), [r.content for r in replies]
 
@@ -223,7 +224,7 @@ async def test_a_kicked_player_who_presses_or_moves_is_told_to_rejoin_not_that_t
         before = await current_match(discord_)
         rejoin = ("A computer player has your seat since you were replaced with /game kick. Take it back with "
                   "/game rejoin, then play on.")
-        label = next(x for x in board(discord_).button_labels() if x not in ("Show mine", "Details"))
+        label = next(x for x in board(discord_).button_labels() if x not in ("Show mine", "Details", "What's this?"))
         pressed = await discord_.click(board(discord_), label=label, user=bob)
         assert pressed.last.ephemeral and pressed.last.content == rejoin and not pressed.public()
         moved = await discord_.command("explore move", {"direction": "up"}, user=bob)

@@ -134,7 +134,8 @@ async def test_board_style_per_step_posts_a_new_board_after_every_move(database:
         for _ in range(12):
             match = await current_match(discord_)
             mover = await player_to_move(discord_, [alice, bob])
-            labels = [label for label in board(discord_).button_labels() if label not in ("Show mine", "Details")]
+            labels = [label for label in board(discord_).button_labels()
+                      if label not in ("Show mine", "Details", "What's this?")]
             replies = await discord_.click(board(discord_), label=labels[0], user=mover)
             after = await current_match(discord_)
             (new_board,) = [r for r in replies.public() if r.created and r.files]  # a new board every move

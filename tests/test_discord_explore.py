@@ -66,7 +66,7 @@ async def test_a_whole_game_of_every_mode(database: Path, mode: str, players: in
         assert match.status == "finished" and outcome is not None and moves > 0
         final = discord_.channel_messages()[-1]
         assert str(outcome.summary) in final.content and final.files
-        assert final.button_labels() == ["Show mine", "Details"]
+        assert final.button_labels() == ["Show mine", "Details", "What's this?"]
         await assert_result_told_once(discord_)
         # the log replays to exactly the stored state
         assert await discord_.bot.service.replayed_state(match.id) == match.state  # type: ignore[attr-defined]
@@ -180,8 +180,8 @@ async def test_a_german_table_plays_in_german_and_each_reader_is_answered_in_the
         assert "Das Spiel endete, denn " in final.content
         # Private answers follow the reader: the rules, and a refusal, for each client.
         rules_de = (await discord_.command("game rules", user=alice)).last.embed["description"]
-        assert "**Regelentscheidungen:**" in rules_de and not german(rules_de)
+        assert "**Wertung:**" in rules_de and not german(rules_de)
         rules_en = (await discord_.command("game rules", user=bob)).last.embed["description"]
-        assert "**Rulings:**" in rules_en
+        assert "**Scoring:**" in rules_en
         refused = (await discord_.command("explore move", {"direction": "up"}, user=alice)).last.content or ""
         assert not german(refused), refused

@@ -124,7 +124,7 @@ async def test_a_whole_german_game_reads_german(database: Path, key: str, mode: 
         board = discord_.last_public_message(english)
         assert (await _match(discord_, english)).language == "en"
         assert english_left(board.content or ""), board.content
-        assert board.button_labels()[-2:] == ["Show mine", "Details"]
+        assert board.button_labels()[-3:] == ["Show mine", "Details", "What's this?"]
         rules = await discord_.command("game rules", user=carol, channel=english)
         assert english_left(" ".join(words_of(rules)))
 

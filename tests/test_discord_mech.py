@@ -103,7 +103,7 @@ async def test_a_whole_two_player_game_by_commands_buttons_and_menus(database: P
         assert outcome is not None and outcome.winners
         final = discord_.channel_messages()[-1]
         assert outcome.summary in final.content and final.files
-        assert final.button_labels() == ["Show mine", "Details"] and not final.selects()
+        assert final.button_labels() == ["Show mine", "Details", "What's this?"] and not final.selects()
         await assert_result_told_once(discord_)
         assert min(used.values()) >= 10, used
         turns = match.state["turns_taken"] / 2

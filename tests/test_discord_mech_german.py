@@ -98,7 +98,7 @@ async def test_a_whole_german_game_of_expeditions_reads_german(database: Path) -
 
         # An English reader at the German table: /game rules and refusals in English, the board stays German.
         rules = await discord_.command("game rules", user=english)
-        assert "Tie-break" in " ".join(words_of(rules))
+        assert "**Scoring:**" in " ".join(words_of(rules))
         refused = await discord_.command("mech gather", user=english)
         assert refused.last.ephemeral and english_left(refused.last.content or "")
 

@@ -37,7 +37,7 @@ async def test_lobby_to_finished_game_through_buttons(database: Path) -> None:
         assert board.created and board.notified == (alice.id,)
         assert board.files and board.files[0].image().format == "PNG"
         assert f"<@{alice.id}>" in (board.content or "")
-        assert board.button_labels() == ["Take 1", "Take 2", "Take 3", "Show mine", "Details"]
+        assert board.button_labels() == ["Take 1", "Take 2", "Take 3", "Show mine", "Details", "What's this?"]
         players = [alice, bob]
         turn = 0
         while True:
@@ -48,7 +48,7 @@ async def test_lobby_to_finished_game_through_buttons(database: Path) -> None:
             final = replies.public()[-1]
             if "wins" in (final.content or ""):
                 break
-        assert final.button_labels() == ["Show mine", "Details"]
+        assert final.button_labels() == ["Show mine", "Details", "What's this?"]
         assert final.files and "took the last stone" in (final.content or "")
         # The game is over: moves are refused privately, the board can still be shown (just posted: a link to it).
         late = (await discord_.command("game board", user=bob)).last
@@ -87,7 +87,7 @@ async def test_bad_input_is_answered_privately_and_changes_nothing(database: Pat
         assert "out of date" in (stale.content or "") and stale.files  # it shows the current board
         # once the new board is up, the old one has no buttons left to press
         assert discord_.world.get_message(board.id).buttons() == []
-        assert discord_.last_public_message().button_labels()[-2:] == ["Show mine", "Details"]
+        assert discord_.last_public_message().button_labels()[-3:] == ["Show mine", "Details", "What's this?"]
         mine = (await discord_.command("game mine", user=alice)).one()
         assert mine.ephemeral and "Your secret number is" in (mine.content or "")
         # hidden information never reaches a public message

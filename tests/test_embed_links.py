@@ -1,8 +1,9 @@
 """A channel where the bot lacks Embed Links (issue 23): what the bot sends there still arrives, in plain messages.
 
-The bot sends one embed, the /game rules summary (private); boards are an image with words and buttons, never an
-embed. Without Embed Links (a channel override, as a server's admin would set it) the rules come as plain private
-messages within Discord's 2000 characters, and the game's boards are posted as everywhere else. The offline
+The bot sends embeds only privately (the /game rules pages, the What's this? glossary); boards are an image with
+words and buttons, never an embed. Without Embed Links (a channel override, as a server's admin would set it) the
+rules come as plain private messages within Discord's 2000 characters, the picture and the page buttons with the
+last, and the game's boards are posted as everywhere else. The offline
 Discord refuses an embed from an app without Embed Links (403 Missing Permissions), as it refuses files without
 Attach Files, and tells the bot its permissions in the channel (`app_permissions`).
 """
@@ -13,6 +14,7 @@ from pathlib import Path
 
 from bot.app import create_bot
 from bot.core import find_game
+from bot.features import rules
 from bot.offline import DiscordHarness
 from tests.tables import open_table, player_to_move
 
@@ -21,8 +23,7 @@ async def test_rules_come_as_plain_private_messages_without_embed_links(database
     async with DiscordHarness(create_bot(database, poll_seconds=None)) as discord_:
         alice = discord_.user("alice")
         game = find_game("the-expedition")
-        expected = game.rules_text(game.modes[0].key, "en")
-        assert len(expected) > 2000, "long enough to need more than one message"
+        expected = rules.page_text(game.key, game.modes[0].key, rules.page(game.key, game.modes[0].key, "how"), "en")
         with_embeds = await discord_.command("game rules", {"game": "the-expedition"}, user=alice)
         embedded = with_embeds.ephemeral()
         assert len(embedded) == 1 and embedded[0].embeds, "where embeds are allowed: one embed"
@@ -32,9 +33,12 @@ async def test_rules_come_as_plain_private_messages_without_embed_links(database
         assert parts and all(not part.embeds and len(part.content) <= 2000 for part in parts)
         assert plain.public() == []
         described = embedded[0].embeds[0]["description"]
-        assert "\n".join(part.content for part in parts) == described
-        assert described.startswith(expected)  # then the game's modes, each with its summary
-        assert all(mode.summary_in("en") in described.removeprefix(expected) for mode in game.modes)
+        assert "\n".join(part.content for part in parts) == described == expected
+        assert parts[-1].files and parts[-1].button_labels()[0] == "How to play", "the picture and the pages last"
+        locations = (await discord_.click(parts[-1], label="The locations", user=alice)).ephemeral()
+        assert locations and all(not part.embeds for part in locations)
+        assert all(location.names["en"] in "\n".join(p.content for p in locations)
+                   for location in game.catalog.locations)  # type: ignore[attr-defined]
 
 
 async def test_boards_come_in_a_channel_without_embed_links(database: Path) -> None:

@@ -11,6 +11,7 @@ import bot.games  # noqa: F401  (registers every game)
 from bot.app import create_bot
 from bot.core import all_games, find_game
 from bot.core.errors import LobbyError
+from bot.features import rules
 from bot.offline import DiscordHarness
 from bot.service import GameService
 from tests.language import english_left
@@ -75,13 +76,14 @@ async def test_mode_choices_lobby_and_rules_speak_the_readers_language(database:
 
         rules = (await discord_.command("game rules", user=alice)).last.embed["description"]
         assert rules.startswith("**Hier gespielt:** Standard (2–4 Spieler) — Wer die meisten Siegpunkte erjagt, "
-                                "gewinnt.\n\n**Monster Expedition** — ")
+                                "gewinnt.\n\n**Monster Expedition: So wird gespielt**\n")
         rules = (await discord_.command("game rules", user=bob)).last.embed["description"]
         assert rules.startswith("**Played here:** Standard (2-4 players) — Hunters race for the most victory "
-                                "points.\n\n")
+                                "points.\n\n**Monster Expedition: how to play**\n")
 
         rules = (await discord_.command("game rules", {"game": "the-expedition"}, user=alice)).last
-        modes = rules.embed["description"].split("\n\n")[-1].split("\n")
+        page = (await discord_.click(rules, label="Modi", user=alice)).last
+        modes = page.embed["description"].split("\n")
         assert modes == ["**Modi** (`/spiel neu modus:`):",
                          "- `standard` — Standard (2–3 Spieler): Alle haben 3 geheime Expeditionskarten auf der Hand.",
                          "- `abstract` — Abstrakter Modus (2–3 Spieler): Offener Markt mit einer Expeditionskarte "
@@ -91,16 +93,22 @@ async def test_mode_choices_lobby_and_rules_speak_the_readers_language(database:
                          "nur Expeditionspunkte zählen."]
 
 
-@pytest.mark.parametrize("key", [game.key for game in GAMES])
+@pytest.mark.parametrize("key", sorted(rules.PAGES))  # (the shipped games: the tests register others)
 async def test_every_solo_and_german_rules_answer_fits_one_embed(database: Path, key: str) -> None:
-    """The longest /game rules answer (a solo mode's rules in German, after its 'played here' line) is whole."""
+    """/game rules of a solo (last) mode in German: the 'played here' line, then the whole how-to-play; every page
+    of the mode in one embed."""
     game = find_game(key)
     async with DiscordHarness(create_bot(database)) as discord_:
         alice = discord_.user("alice", locale="de")
         mode = game.modes[-1]
         await discord_.command("game new", {"game": key, "mode": mode.key, "language": "de"}, user=alice)
-        rules = (await discord_.command("game rules", user=alice)).last.embed["description"]
-        assert rules.endswith(game.rules_text(mode.key, "de")) and mode.summary_in("de") in rules
+        reply = (await discord_.command("game rules", user=alice)).last
+        first = rules.page_text(key, mode.key, rules.page(key, mode.key, rules.FIRST_PAGE), "de")
+        assert reply.embed["description"].endswith("\n\n" + first) and mode.summary_in("de") in reply.embed[
+            "description"]
+        for label in reply.button_labels()[1:]:
+            page = (await discord_.click(reply, label=label, user=alice)).last
+            assert len(page.embeds) == 1 and page.embed["description"], label
 
 
 async def test_an_unknown_mode_is_refused_in_the_readers_language(database: Path) -> None:

@@ -38,7 +38,7 @@ async def _play_by_buttons(discord_: DiscordHarness, users: list[FakeUser], rnd:
         before = tuple(game.to_act(match.state))
         user = next(u for u in users if u.id == match.user_at(before[0]).user_id)
         board = discord_.last_public_message(with_components=True)
-        labels = [label for label in board.button_labels() if label not in ("Show mine", "Details")]
+        labels = [label for label in board.button_labels() if label not in ("Show mine", "Details", "What's this?")]
         replies = await discord_.click(board, label=rnd.choice(labels), user=user)
         assert replies.of("defer_update") == [replies[0]], "a press is acknowledged before anything else"
         assert not replies.ephemeral(), [r.content for r in replies]
@@ -75,7 +75,7 @@ async def test_a_two_player_game_posts_one_board_per_change_of_the_seat_to_move(
         assert (await current_match(discord_)).status == "finished"
         assert created == changes and len(discord_.channel_messages()) == lobby_and_start + changes
         final = discord_.channel_messages()[-1]
-        assert final.notified == () and final.button_labels() == ["Show mine", "Details"]
+        assert final.notified == () and final.button_labels() == ["Show mine", "Details", "What's this?"]
         if game != "test-nim":
             await assert_result_told_once(discord_)
         # Every message anyone was notified by pinged exactly one player: the one to move then.
@@ -190,7 +190,7 @@ async def test_a_button_copied_into_another_channel_is_refused(database: Path) -
         copy = discord_.world.create_message(other.id, {"content": "copy", "components": board.components}, [],
                                              author=discord_.bot_user)
         before = (await current_match(discord_)).version
-        for label in ("Take 1", "Show mine", "Details"):
+        for label in ("Take 1", "Show mine", "Details", "What's this?"):
             replies = await discord_.click(copy, label=label, user=alice)
             assert replies.last.ephemeral and "not valid here" in (replies.last.content or "")
         assert discord_.channel_messages(other) == [copy]

@@ -25,7 +25,7 @@ from bot.app import create_bot  # noqa: E402
 from bot.core import find_game  # noqa: E402
 from bot.discord_api import description  # noqa: E402
 
-OWN_BUTTONS = ("Show mine", "Details")
+OWN_BUTTONS = ("Show mine", "Details", "What's this?")
 
 
 @dataclass

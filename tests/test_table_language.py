@@ -60,7 +60,7 @@ async def test_a_german_table_and_an_english_table_in_one_server(database: Path)
 
         await discord_.command("game start", user=alice, channel=german)
         board = discord_.last_public_message(german, with_components=True)
-        assert board.button_labels()[-2:] == ["Meins zeigen", "Details"]
+        assert board.button_labels()[-3:] == ["Meins zeigen", "Details", "Was ist das?"]
         assert board.content.split("\n")[0] == "Test Nim (Standard) hat begonnen."  # the story, in German
         assert "Language: English" in discord_.last_public_message(english).content  # the other table unchanged
         # A German member who is not playing presses a button: refused in German; Bob, in English, at the same board.
@@ -89,7 +89,7 @@ async def test_a_german_table_and_an_english_table_in_one_server(database: Path)
             "(Test Nim) abgebrochen. Starte ein neues mit /spiel neu.")
         final = discord_.channel_messages(german)[-2]
         assert "Dieses Spiel wurde abgebrochen." in final.content
-        assert final.button_labels() == ["Meins zeigen", "Details"]
+        assert final.button_labels() == ["Meins zeigen", "Details", "Was ist das?"]
 
 
 def _words(message: Message | Reply) -> list[str]:
@@ -139,7 +139,8 @@ async def test_a_whole_german_table_reads_german_in_public_and_each_reader_in_pr
         shown.append(final.content.removesuffix(result))
         assert [word for word in shown if english_left(word, allowed=NAMES)] == []
         assert "Wie viele Steine?" in shown and "Alice nimmt 3." in "\n".join(shown)
-        assert discord_.last_public_message(with_components=True).button_labels() == ["Meins zeigen", "Details"]
+        assert discord_.last_public_message(with_components=True).button_labels() == ["Meins zeigen", "Details",
+                                                                                      "Was ist das?"]
 
 
 async def test_the_server_setting_and_its_discord_language_choose_a_new_tables_language(database: Path) -> None:

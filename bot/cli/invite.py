@@ -1,6 +1,6 @@
 """The invite link: the bot permissions the code needs, each with its reason, and the URL that asks for them.
 
-Derived from what the bot does: it posts and edits its own messages, attaches board images, sends one embed, opens
+Derived from what the bot does: it posts and edits its own messages, attaches board images, sends private embeds, opens
 (on a refusal, deletes) threads, and after a crash reads the channel's latest messages so that nothing is posted twice.
 `expedition-bot invite APP_ID` prints the link; tests/test_invite.py checks the README's link against `invite_url`.
 """
@@ -18,7 +18,7 @@ NEEDED: dict[str, tuple[str, str]] = {
                       "channel note that a game opened in a thread (cogs/table.py, cogs/community.py)"),
     "send_messages_in_threads": ("Send Messages in Threads", "post the lobby and the boards of a game opened in "
                                  "a thread (/game new thread:true)"),
-    "embed_links": ("Embed Links", "the /game rules summary is an embed (cogs/lobby.py)"),
+    "embed_links": ("Embed Links", "the /game rules pages and the What's this? glossary are embeds (cogs/teaching.py)"),
     "attach_files": ("Attach Files", "the board image on every new board message and every edit of it in place "
                      "(cogs/table.py)"),
     "create_public_threads": ("Create Public Threads", "open a game in a new public thread (/game new "

@@ -12,7 +12,7 @@ from tests.tables import player_to_move
 
 def _button(message: Message) -> str:
     """A sensible hunter: set out, bank the highest number, roll on below 12, buy the trader or cages, else done."""
-    labels = [label for label in message.button_labels() if label not in ("Show mine", "Details")]
+    labels = [label for label in message.button_labels() if label not in ("Show mine", "Details", "What's this?")]
     banks = [label for label in labels if label.startswith("Bank ")]
     if banks:
         return max(banks, key=lambda label: int(label.split()[1]))
@@ -30,7 +30,7 @@ def _button(message: Message) -> str:
 async def _play_out(discord_: DiscordHarness, users: list, limit: int = 400) -> Message:
     for _ in range(limit):
         message = discord_.last_public_message(with_components=True)
-        labels = [label for label in message.button_labels() if label not in ("Show mine", "Details")]
+        labels = [label for label in message.button_labels() if label not in ("Show mine", "Details", "What's this?")]
         if not labels and message.selects():  # whom to steal from: a menu only
             await discord_.select(message, None, ["0"], user=await player_to_move(discord_, users))
             continue

@@ -18,7 +18,7 @@ from bot.store.records import (
     decode_event,
     results_of,
 )
-from bot.store.records_store import GameResults, Rating, Uncounted, UndoRequest, final_results
+from bot.store.records_store import GameResults, NewRating, Rating, Uncounted, UndoRequest, final_results
 
 __all__ = [
     "ChannelBusy",
@@ -27,6 +27,7 @@ __all__ = [
     "EventRecord",
     "GameResults",
     "MatchRecord",
+    "NewRating",
     "NewWork",
     "Rating",
     "ScheduledWork",

@@ -58,6 +58,16 @@ class Rating:
     mu: float
     sigma: float
     games: int
+    ordinal: float = 0.0  # the rating shown (openskill's ordinal), kept in the row for the leaderboard's index
+
+
+@dataclass(frozen=True)
+class NewRating:
+    """A player's rating after a match: openskill's mu and sigma, and the ordinal shown and ranked by."""
+
+    mu: float
+    sigma: float
+    ordinal: float
 
 
 @dataclass(frozen=True)
@@ -88,8 +98,18 @@ def final_results(match: Uncounted) -> tuple[SeatResult, ...]:
     return results_of(find_game(match.game).outcome(json.loads(match.state_json)), match.seats)
 
 
-RatingUpdate = Callable[[dict[int, Rating]], dict[int, tuple[float, float]]]
-"""Given the current ratings of a match's players (absent: never rated), their new (mu, sigma)."""
+RATING_COLUMNS = "user_id, mu, sigma, games, ordinal"
+RATING_ORDER = "ordinal DESC, games DESC, user_id"
+"""A leaderboard's order, the index `ratings_by_ordinal`'s: the higher ordinal first, then more rated games."""
+
+
+def _rating(row: Row) -> Rating:
+    return Rating(int(row["user_id"]), float(row["mu"]), float(row["sigma"]), int(row["games"]),
+                  float(row["ordinal"]))
+
+
+RatingUpdate = Callable[[dict[int, Rating]], dict[int, NewRating]]
+"""Given the current ratings of a match's players (absent: never rated), their new ratings."""
 
 
 class RecordsStore:
@@ -152,13 +172,13 @@ class RecordsStore:
         return [(row["seq"], row["kind"], row["user_id"], row["seat"], row["action_json"], row["events_json"],
                  row["draws_json"], row["text"], row["created_at"]) for row in rows]
 
-    async def player_results(self, guild_id: int, user_id: int, *, limit: int = 1000) -> list[GameResults]:
-        """Per game (by key), the user's results among their newest `limit` finished matches on a server: one
-        indexed query over `match_results`, no final state decoded."""
+    async def player_results(self, guild_id: int, user_id: int) -> list[GameResults]:
+        """Per game (by key), the user's results over every finished match of theirs on a server: one query on the
+        index of results by player and game (`match_results_by_player_game`, which holds every column it reads), no
+        final state decoded. (It once counted only the newest thousand and showed that as the total: issue 32.)"""
         rows = await self._fetchall(
-            "SELECT game, COUNT(*) AS played, SUM(won) AS wins, MAX(score) AS best FROM (SELECT game, won, score "
-            "FROM match_results WHERE guild_id = ? AND user_id = ? ORDER BY match_id DESC LIMIT ?) AS newest "
-            "GROUP BY game ORDER BY game", (guild_id, user_id, int(limit)))
+            "SELECT game, COUNT(*) AS played, SUM(won) AS wins, MAX(score) AS best FROM match_results "
+            "WHERE guild_id = ? AND user_id = ? GROUP BY game ORDER BY game", (guild_id, user_id))
         return [GameResults(row["game"], int(row["played"]), int(row["wins"]),
                             int(row["best"]) if row["best"] is not None else None) for row in rows]
 
@@ -259,12 +279,13 @@ class RecordsStore:
         return {row["game"]: json.loads(row["data_json"]) for row in rows}
 
     async def seat_names(self, guild_id: int, user_ids: Sequence[int]) -> dict[int, str]:
-        """The name each user last sat under on a server (for leaderboards of people no longer around)."""
+        """The name each user last sat under on a server (for leaderboards of people no longer around): each from
+        the user's own seats, newest first (the index `seats_by_user`), not from every seat of the server."""
         names: dict[int, str] = {}
         for user_id in user_ids:
             row = await self._fetchone(
-                "SELECT s.name FROM seats s JOIN matches m ON m.id = s.match_id WHERE m.guild_id = ? AND "
-                "s.user_id = ? ORDER BY m.id DESC LIMIT 1", (guild_id, user_id))
+                "SELECT s.name FROM seats s JOIN matches m ON m.id = s.match_id WHERE s.user_id = ? AND "
+                "m.guild_id = ? ORDER BY s.match_id DESC LIMIT 1", (user_id, guild_id))
             if row is not None:
                 names[user_id] = row["name"]
         return names
@@ -325,13 +346,18 @@ class RecordsStore:
 
     # ----------------------------------------------------------------------------------------------- ratings
 
-    async def unrated_matches(self, guild_id: int) -> list[int]:
-        """Finished matches of a server not yet marked rated or unrated (a crash between finish and rating)."""
+    async def unrated_matches(self, guild_id: int | None = None, *, finished_since: str = "") -> list[int]:
+        """Finished matches (of a server, or of all) not yet marked rated or unrated (a crash between finish and
+        rating), in the order they were made. Only those finished at `finished_since` (a time as `matches.updated_at`
+        holds it) or later: on the index of finished matches by time (`matches_finished_by_time`), a sweep of the
+        last few minutes reads a few rows however many games were ever played."""
+        where, params = "m.status = 'finished' AND m.updated_at >= ?", [finished_since]
+        if guild_id is not None:
+            where += " AND m.guild_id = ?"
+            params.append(guild_id)
         rows = await self._fetchall(
-            "SELECT m.id FROM matches m LEFT JOIN rated_matches r ON r.match_id = m.id "
-            "WHERE m.guild_id = ? AND m.status = 'finished' AND r.match_id IS NULL ORDER BY m.id",
-            (guild_id,),
-        )
+            f"SELECT m.id FROM matches m WHERE {where} AND NOT EXISTS (SELECT 1 FROM rated_matches r "
+            "WHERE r.match_id = m.id) ORDER BY m.id", params)
         return [int(row["id"]) for row in rows]
 
     async def rate_match(self, match_id: int, guild_id: int, game: str, user_ids: Sequence[int],
@@ -352,14 +378,14 @@ class RecordsStore:
             if update is None:
                 return True
             current = {rating.user_id: rating for rating in await self.ratings(guild_id, game, user_ids)}
-            for user_id, (mu, sigma) in update(current).items():
+            for user_id, new in update(current).items():
                 games = current[user_id].games + 1 if user_id in current else 1
                 await self._execute(
-                    "INSERT INTO ratings (guild_id, game, user_id, mu, sigma, games, updated_at) "
-                    "VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (guild_id, game, user_id) DO UPDATE SET "
-                    "mu = excluded.mu, sigma = excluded.sigma, games = excluded.games, "
+                    "INSERT INTO ratings (guild_id, game, user_id, mu, sigma, ordinal, games, updated_at) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (guild_id, game, user_id) DO UPDATE SET "
+                    "mu = excluded.mu, sigma = excluded.sigma, ordinal = excluded.ordinal, games = excluded.games, "
                     "updated_at = excluded.updated_at",
-                    (guild_id, game, user_id, float(mu), float(sigma), games, now),
+                    (guild_id, game, user_id, float(new.mu), float(new.sigma), float(new.ordinal), games, now),
                 )
         return True
 
@@ -370,12 +396,34 @@ class RecordsStore:
 
     async def ratings(self, guild_id: int, game: str, user_ids: Sequence[int] | None = None) -> list[Rating]:
         """Ratings of a game on a server: everyone's, or only these users'."""
-        sql = "SELECT user_id, mu, sigma, games FROM ratings WHERE guild_id = ? AND game = ?"
+        sql = f"SELECT {RATING_COLUMNS} FROM ratings WHERE guild_id = ? AND game = ?"
         params: list[Any] = [guild_id, game]
         if user_ids is not None:
             if not user_ids:
                 return []
             sql += f" AND user_id IN ({', '.join('?' for _ in user_ids)})"
             params += list(user_ids)
-        rows = await self._fetchall(sql, params)
-        return [Rating(int(r["user_id"]), float(r["mu"]), float(r["sigma"]), int(r["games"])) for r in rows]
+        return [_rating(row) for row in await self._fetchall(sql, params)]
+
+    async def top_ratings(self, guild_id: int, game: str, limit: int) -> list[Rating]:
+        """The `limit` best ratings of a game on a server, best first (ties: more rated games, then the lower user
+        id): read in order from the index `ratings_by_ordinal`, so it reads `limit` rows however many are rated."""
+        rows = await self._fetchall(
+            f"SELECT {RATING_COLUMNS} FROM ratings WHERE guild_id = ? AND game = ? "
+            f"ORDER BY {RATING_ORDER} LIMIT ?", (guild_id, game, int(limit)))
+        return [_rating(row) for row in rows]
+
+    async def rating_place(self, guild_id: int, game: str, user_id: int) -> tuple[int, Rating] | None:
+        """A player's place on the game's leaderboard (1 is the best) and their rating; None when unrated. The place
+        counts the ratings ahead on the index `ratings_by_ordinal` (those at or above the player's ordinal, the
+        ties then ordered as `top_ratings` orders them), without reading a row of the table."""
+        mine = await self._fetchone(f"SELECT {RATING_COLUMNS} FROM ratings WHERE guild_id = ? AND game = ? "
+                                    "AND user_id = ?", (guild_id, game, user_id))
+        if mine is None:
+            return None
+        rating = _rating(mine)
+        ahead = await self._fetchone(
+            "SELECT COUNT(*) AS n FROM ratings WHERE guild_id = ? AND game = ? AND ordinal >= ? AND (ordinal > ? OR "
+            "games > ? OR (games = ? AND user_id < ?))",
+            (guild_id, game, mine["ordinal"], mine["ordinal"], rating.games, rating.games, user_id))
+        return (int(ahead["n"]) if ahead is not None else 0) + 1, rating

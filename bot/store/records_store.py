@@ -348,7 +348,7 @@ class RecordsStore:
 
     async def unrated_matches(self, guild_id: int | None = None, *, finished_since: str = "") -> list[int]:
         """Finished matches (of a server, or of all) not yet marked rated or unrated (a crash between finish and
-        rating), in the order they were made. Only those finished at `finished_since` (a time as `matches.updated_at`
+        rating), in the order they finished. Only those finished at `finished_since` (a time as `matches.updated_at`
         holds it) or later: on the index of finished matches by time (`matches_finished_by_time`), a sweep of the
         last few minutes reads a few rows however many games were ever played."""
         where, params = "m.status = 'finished' AND m.updated_at >= ?", [finished_since]
@@ -357,7 +357,7 @@ class RecordsStore:
             params.append(guild_id)
         rows = await self._fetchall(
             f"SELECT m.id FROM matches m WHERE {where} AND NOT EXISTS (SELECT 1 FROM rated_matches r "
-            "WHERE r.match_id = m.id) ORDER BY m.id", params)
+            "WHERE r.match_id = m.id) ORDER BY m.updated_at, m.id", params)
         return [int(row["id"]) for row in rows]
 
     async def rate_match(self, match_id: int, guild_id: int, game: str, user_ids: Sequence[int],

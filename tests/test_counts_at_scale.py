@@ -1,0 +1,249 @@
+"""/leaderboard and /stats at scale (issue 32): the leaderboard of 50,000 rated players is read top-N from an index
+(each rating row keeps its ordinal) and the asker's place is a count over that index, so the event loop receives a
+dozen rows, not 50,000 to sort; and /stats counts every finished game of a long career, not the newest thousand
+presented as the total."""
+
+from __future__ import annotations
+
+import random
+import sqlite3
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.app import create_bot
+from bot.features import ratings
+from bot.offline import DiscordHarness
+from bot.store import Store, is_postgres_url
+from bot.store.engines import numbered_placeholders
+from bot.store.records_store import RATING_COLUMNS, RATING_ORDER
+
+pytestmark = pytest.mark.usefixtures("thread_bots")
+
+RATED = 50_000
+GAME = "test-nim"
+
+
+async def _insert(database: Path | str, table: str, columns: Sequence[str], rows: list[tuple[Any, ...]]) -> None:
+    """Rows written straight into a table, below the store (as a server's years of play would have left them)."""
+    if is_postgres_url(database):
+        import asyncpg
+
+        connection = await asyncpg.connect(str(database))
+        try:
+            await connection.copy_records_to_table(table, records=rows, columns=list(columns))
+        finally:
+            await connection.close()
+        return
+    with sqlite3.connect(database) as raw:
+        marks = ", ".join("?" for _ in columns)
+        raw.executemany(f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({marks})", rows)
+
+
+async def _plan(database: Path | str, sql: str, params: Sequence[Any], *, analyse: bool = False) -> str:
+    """How the database runs a query (PostgreSQL's plan with the rows each step really read when `analyse`)."""
+    if is_postgres_url(database):
+        import asyncpg
+
+        connection = await asyncpg.connect(str(database))
+        try:
+            await connection.execute("VACUUM ANALYZE ratings")  # (as autovacuum would: index-only scans)
+            explain = "EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF)" if analyse else "EXPLAIN (COSTS OFF)"
+            rows = await connection.fetch(f"{explain} {numbered_placeholders(sql)}", *params)
+            return "\n".join(row[0] for row in rows)
+        finally:
+            await connection.close()
+    with sqlite3.connect(database) as raw:
+        return "\n".join(str(row[-1]) for row in raw.execute(f"EXPLAIN QUERY PLAN {sql}", tuple(params)))
+
+
+def _ratings(guild_id: int, count: int, seed: int) -> list[tuple[Any, ...]]:
+    """`count` ratings of one game, as the store writes them (the ordinal computed as the feature computes it), with
+    ties: every hundredth player shares the rating and game count of the one before."""
+    chooser = random.Random(seed)
+    rows = []
+    for user_id in range(1, count + 1):
+        if user_id % 100 == 0:
+            _, _, _, mu, sigma, _, games, _ = rows[-1]
+        else:
+            mu, sigma, games = chooser.uniform(5, 45), chooser.uniform(0.8, 8.3), chooser.randint(1, 60)
+        rows.append((guild_id, GAME, 10_000 + user_id, mu, sigma, ratings.ordinal(mu, sigma), games,
+                     "2026-01-01T00:00:00+00:00"))
+    return rows
+
+
+RATING_TABLE = ("guild_id", "game", "user_id", "mu", "sigma", "ordinal", "games", "updated_at")
+
+
+def _ranked(rows: list[tuple[Any, ...]]) -> list[tuple[Any, ...]]:
+    """The leaderboard's order as the bot sorted it before (every rating on the event loop)."""
+    return sorted(rows, key=lambda r: (-ratings.ordinal(r[3], r[4]), -r[6], r[2]))
+
+
+def _fetched_rows(store: Store, monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """How many rows each query from now on brought back to the event loop."""
+    fetched: list[int] = []
+    engine = store.engine
+    for name in ("fetchall",):
+        original = getattr(engine, name)
+
+        async def counted(sql: str, params: Any = (), original: Any = original) -> Any:
+            found = await original(sql, params)
+            fetched.append(len(found))
+            return found
+
+        monkeypatch.setattr(engine, name, counted)
+    return fetched
+
+
+async def test_the_leaderboard_of_50000_rated_players_reads_a_dozen_rows_and_places_the_asker_exactly(
+        database: Path | str) -> None:
+    async with DiscordHarness(create_bot(database, poll_seconds=None)) as discord_:
+        guild_id = discord_.world.guild_id
+        rows = _ratings(guild_id, RATED, seed=32)
+        await _insert(database, "ratings", RATING_TABLE, rows)
+        ranked = _ranked(rows)
+        place = 31_337
+        tied = next(index for index in range(place, RATED) if ranked[index][2] % 100 == 0)  # the second of a tie
+        asker = discord_.user("asker")
+        for where, row in ((place, ranked[place - 1]), (tied + 1, ranked[tied])):
+            await discord_.bot.service.store._execute(  # type: ignore[attr-defined]
+                "UPDATE ratings SET user_id = ? WHERE guild_id = ? AND user_id = ?", (asker.id, guild_id, row[2]))
+            with pytest.MonkeyPatch.context() as patch:
+                fetched = _fetched_rows(discord_.bot.service.store, patch)  # type: ignore[attr-defined]
+                board = await discord_.command("leaderboard", {"game": GAME}, user=asker)
+            described = board.public()[-1].files[0].description or ""
+            top = [f"{number}. " for number in range(1, 11)]
+            assert [described.index(mark) for mark in top] == sorted(described.index(mark) for mark in top)
+            best = ratings.ordinal(ranked[0][3], ranked[0][4])
+            assert f"1. Someone, rating {best:.1f}" in described
+            assert f"{where}. Someone, rating {ratings.ordinal(row[3], row[4]):.1f}" in described
+            assert sum(fetched) <= 30, f"{sum(fetched)} rows brought to the event loop for one leaderboard"
+            await discord_.bot.service.store._execute(  # type: ignore[attr-defined]
+                "UPDATE ratings SET user_id = ? WHERE guild_id = ? AND user_id = ?", (row[2], guild_id, asker.id))
+
+
+async def test_the_leaderboards_queries_read_the_ordinal_index_in_order(database: Path | str) -> None:
+    store = await Store.open(database)
+    try:
+        rows = _ratings(7, RATED, seed=5)
+        await _insert(database, "ratings", RATING_TABLE, rows)
+        ranked = _ranked(rows)
+        best = await store.top_ratings(7, GAME, 10)
+        assert [rating.user_id for rating in best] == [row[2] for row in ranked[:10]]
+        for place in (1, 2, 100, 101, 4_999, 25_000, RATED):
+            user_id = ranked[place - 1][2]
+            found = await store.rating_place(7, GAME, user_id)
+            assert found is not None and found[0] == place and found[1].user_id == user_id
+        assert await store.rating_place(7, GAME, 1) is None
+        assert await store.rating_place(8, GAME, ranked[0][2]) is None  # another server's leaderboard
+    finally:
+        await store.close()
+
+    top_sql = f"SELECT {RATING_COLUMNS} FROM ratings WHERE guild_id = ? AND game = ? ORDER BY {RATING_ORDER} LIMIT ?"
+    top_plan = await _plan(database, top_sql, (7, GAME, 10), analyse=True)
+    place_sql = ("SELECT COUNT(*) AS n FROM ratings WHERE guild_id = ? AND game = ? AND ordinal >= ? AND "
+                 "(ordinal > ? OR games > ? OR (games = ? AND user_id < ?))")
+    near_top = ranked[999]  # (a place far down counts much of the table: PostgreSQL may then rightly read it all)
+    place_plan = await _plan(database, place_sql,
+                             (7, GAME, near_top[5], near_top[5], near_top[6], near_top[6], near_top[2]))
+    assert "ratings_by_ordinal" in top_plan and "ratings_by_ordinal" in place_plan, (top_plan, place_plan)
+    if is_postgres_url(database):
+        assert "Sort" not in top_plan, top_plan  # read in the index's order: no sort of the 50,000
+        scan = next(line for line in top_plan.splitlines() if "ratings_by_ordinal" in line)
+        assert "rows=10 " in scan, top_plan  # ten rows read, however many are rated
+        assert "Index Only Scan" in place_plan and "ordinal >=" in place_plan, place_plan
+    else:
+        assert "TEMP B-TREE" not in top_plan, top_plan
+        assert "COVERING INDEX ratings_by_ordinal (guild_id=? AND game=? AND ordinal>?)" in place_plan, place_plan
+
+
+def _sqlite_steps(path: Path, sql: str, params: Sequence[Any]) -> int:
+    """How many virtual machine steps (in thousands) SQLite takes to answer a query: the work done, by count."""
+    steps = 0
+
+    def step() -> int:
+        nonlocal steps
+        steps += 1
+        return 0
+
+    with sqlite3.connect(path) as raw:
+        raw.set_progress_handler(step, 1000)
+        raw.execute(sql, tuple(params)).fetchall()
+    return steps
+
+
+async def test_on_sqlite_the_top_of_50000_ratings_costs_what_the_top_of_50_does(tmp_path: Path) -> None:
+    costs = []
+    for count in (50, RATED):
+        path = tmp_path / f"{count}.sqlite3"
+        await (await Store.open(path)).close()
+        await _insert(path, "ratings", RATING_TABLE, _ratings(7, count, seed=count))
+        costs.append(_sqlite_steps(path, f"SELECT {RATING_COLUMNS} FROM ratings WHERE guild_id = ? AND game = ? "
+                                         f"ORDER BY {RATING_ORDER} LIMIT ?", (7, GAME, 10)))
+    assert costs[1] <= costs[0] + 1, costs
+
+
+# ------------------------------------------------------------------------------------------------- /stats counts
+
+CAREER = 1_700
+
+
+async def test_stats_counts_all_1700_finished_games_of_a_career(database: Path | str) -> None:
+    async with DiscordHarness(create_bot(database, poll_seconds=None)) as discord_:
+        guild_id, channel_id = discord_.world.guild_id, discord_.default_channel.id
+        ada = discord_.user("ada")
+        when = "2026-01-01T00:00:00+00:00"
+        first = 500_000
+        await _insert(database, "matches",
+                      ("id", "guild_id", "channel_id", "game", "mode", "status", "host_id", "seed", "data_version",
+                       "state_json", "created_at", "updated_at"),
+                      [(first + n, guild_id, channel_id, GAME, "standard", "finished", ada.id, n, "1", "{}", when,
+                        when) for n in range(CAREER)])
+        await _insert(database, "match_results",
+                      ("match_id", "seat", "guild_id", "user_id", "game", "mode", "won", "score", "finished_at"),
+                      [(first + n, 0, guild_id, ada.id, GAME, "standard", int(n != 0), n % 7, when)
+                       for n in range(CAREER)])
+        text = (await discord_.command("stats", {"player": ada}, user=ada)).last.content
+    assert text.startswith("**Ada**: 1,700 finished games, 1,699 won; favourite: Test Nim"), text
+    assert "Test Nim: 1,700 played, 1,699 won, best score 6" in text
+
+
+# ------------------------------------------------------------------------------------------- what a crash left
+
+
+async def test_a_game_a_crash_left_unrated_is_rated_by_the_next_pass_and_later_passes_read_only_recent_games(
+        database: Path | str, monkeypatch: pytest.MonkeyPatch) -> None:
+    from tests.tables import current_match, finish_nim, open_table
+
+    async with DiscordHarness(create_bot(database, poll_seconds=None)) as discord_:
+        store: Store = discord_.bot.service.store  # type: ignore[attr-defined]
+        alice, bob = await open_table(discord_, GAME, 2)
+        await finish_nim(discord_, [alice, bob])
+        match = await current_match(discord_)
+        rated = await store.ratings(match.guild_id, GAME)
+        assert await discord_.bot.run_due_work() == 0  # the first pass: nothing was left unrated
+        async with store._transaction():  # what a crash between the final move's commit and its rating leaves
+            await store._execute("DELETE FROM rated_matches WHERE match_id = ?", (match.id,))
+            await store._execute("DELETE FROM ratings WHERE guild_id = ?", (match.guild_id,))
+        with pytest.MonkeyPatch.context() as patch:
+            fetched = _fetched_rows(store, patch)
+            await discord_.command("leaderboard", {"game": GAME}, user=alice)
+            await discord_.command("stats", user=alice)
+        assert await store.ratings(match.guild_id, GAME) == []  # a request sweeps nothing on the way
+        assert sum(fetched) <= 12
+        sent: list[str] = []
+        original = store.engine.fetchall
+
+        async def noted(sql: str, params: Any = ()) -> Any:
+            sent.append(sql)
+            return await original(sql, params)
+
+        monkeypatch.setattr(store.engine, "fetchall", noted)
+        await discord_.bot.run_due_work()
+        assert sorted(await store.ratings(match.guild_id, GAME), key=str) == sorted(rated, key=str)
+    swept = next(sql for sql in sent if "rated_matches" in sql)
+    plan = await _plan(database, swept, ("2026-01-01T00:00:00+00:00",))
+    assert "matches_finished_by_time" in plan, plan

@@ -39,11 +39,22 @@ from bot.core.datafiles import data_root
 from bot.core.replay import replay
 from bot.core.seats import bot_level, is_bot, taken_over_name
 from bot.games import boards
-from bot.i18n import LANGUAGES, Localized, Text, in_language, language_of, load_catalogues, translate, translate_plural
+from bot.i18n import (
+    LANGUAGES,
+    Localized,
+    Text,
+    deferred_plural,
+    in_language,
+    language_of,
+    load_catalogues,
+    translate,
+    translate_plural,
+)
 from bot.settings import server_settings
 from bot.store import ChannelBusy, EventRecord, MatchRecord, Store, results_of
 from bot.store import StoreUnavailable as StoreUnavailable  # for the cogs, which never import the store
 from bot.table import Tables, WritePlanner, steps_of
+from bot.workers import SOONEST_RETRY_SECONDS, Lane, Shares, WorkerBusy, refusal
 from rendering import render_board
 from rendering.pool import RenderPool
 
@@ -205,6 +216,9 @@ class GameService:
         # Boards are drawn in worker processes (a thread would take the interpreter lock from the event loop).
         self.render_pool = pool or (RenderPool.shared(data_root(), prepare=boards.warm_up) if renderer is render_board
                                     else RenderPool(renderer=renderer))
+        # Images one member asks for (a detail board, a leaderboard) hold at most a small share of the render
+        # workers, so a member pressing Details a hundred times cannot make every table's next board wait.
+        self.images = Shares()
         # One channel's transaction (lock, load, record, reload, commit at a version): bot/table.py.
         self.tables = Tables(store)
         # Features plug in here at start-up (bot/features/__init__.py: install); the service never imports them.
@@ -627,21 +641,32 @@ class GameService:
         return " ".join(text for text in (game.describe(shown, e, match.language) for e in event.events
                                           if e.get("kind") not in game.result_events) if text)
 
-    async def detail_image(self, match: MatchRecord) -> bytes:
-        """The full-size board with everything the phone-sized public board leaves out (public information only)."""
+    async def asked_image(self, member: int | None, draw: Callable[[], Awaitable[bytes]]) -> bytes:
+        """`draw()`, an image `member` asked for, while they hold fewer than `workers.PER_MEMBER` such images in
+        the render workers; else refused privately with when to ask again (nothing is drawn)."""
+        def busy() -> WorkerBusy:
+            return refusal(deferred_plural("workers.busy.image"), SOONEST_RETRY_SECONDS)
+
+        with self.images.hold(Lane.ON_DEMAND, member, busy):
+            return await draw()
+
+    async def detail_image(self, match: MatchRecord, *, member: int | None = None) -> bytes:
+        """The full-size board with everything the phone-sized public board leaves out (public information only),
+        for `member` (see `asked_image`)."""
         if match.state is None:
             raise LobbyError("error.no_board_yet")
         game = find_game(match.game)
         view = {**game.view(shown_state(match, match.state), None), "language": match.language}
-        return await self.render_pool.render(game.key, view, detail=True,
-                                             footer=self._footer(match, game.outcome(match.state)))
+        return await self.asked_image(member, lambda: self.render_pool.render(
+            game.key, view, detail=True, footer=self._footer(match, game.outcome(match.state))))
 
-    async def detail_in_match(self, match_id: int, *, channel_id: int) -> tuple[MatchRecord, bytes]:
+    async def detail_in_match(self, match_id: int, *, channel_id: int,
+                              member: int | None = None) -> tuple[MatchRecord, bytes]:
         """The detail board for a "Details" button, which names its match (refused outside its channel)."""
         match = await self.store.match(match_id)
         if match is None or match.channel_id != channel_id:
             raise InvalidControl()
-        return match, await self.detail_image(match)
+        return match, await self.detail_image(match, member=member)
 
     async def board(self, match: MatchRecord, *, headline: str | None = None) -> Board:
         """The public board of a match: rendered off the event loop, with the buttons for the seat to move."""

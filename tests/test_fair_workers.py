@@ -215,3 +215,23 @@ async def test_hints_wait_behind_the_computer_players_and_a_member_holds_a_small
     held.set()
     await asyncio.gather(*hints, move)
     assert order == ["hint", "bot move", "hint", "hint", "hint"]
+
+
+async def test_a_member_holds_at_most_two_images_in_the_render_workers(service: GameService) -> None:
+    drawing = asyncio.Event()
+
+    async def slow_image() -> bytes:
+        await drawing.wait()
+        return b"png"
+
+    mine = [asyncio.ensure_future(service.asked_image(5, slow_image)) for _ in range(2)]
+    theirs = asyncio.ensure_future(service.asked_image(6, slow_image))  # another member: not refused
+    await asyncio.sleep(0)
+    with pytest.raises(workers.WorkerBusy) as refused:
+        await service.asked_image(5, slow_image)
+    assert refused.value.text("en") == "The images you asked for are still being drawn: ask again in about 5 seconds."
+    assert refused.value.text("de") == ("Die Bilder, die du angefordert hast, werden noch gezeichnet: Frag in etwa "
+                                        "5 Sekunden noch einmal.")
+    drawing.set()
+    assert await asyncio.gather(*mine, theirs) == [b"png"] * 3
+    assert await service.asked_image(5, slow_image) == b"png"  # shares given back once drawn

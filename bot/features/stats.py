@@ -100,10 +100,8 @@ async def leaderboard(service: GameService, guild_id: int, game_key: str, asker:
         mine = [placed] if placed is not None else []
     else:
         mine = []
-    names = await service.store.seat_names(guild_id, [rating.user_id for _, rating in [*best, *mine]])
     someone = translate("rating.someone", language)
-    ranked = [LeaderRow(place, r.user_id, names.get(r.user_id, someone), r.ordinal, r.games)
-              for place, r in [*best, *mine]]
+    ranked = [LeaderRow(place, r.user_id, r.name or someone, r.ordinal, r.games) for place, r in [*best, *mine]]
     return ranked[:top], ranked[top] if len(ranked) > top else None
 
 

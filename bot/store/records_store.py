@@ -59,6 +59,7 @@ class Rating:
     sigma: float
     games: int
     ordinal: float = 0.0  # the rating shown (openskill's ordinal), kept in the row for the leaderboard's index
+    name: str | None = None  # for a leaderboard: the name the player last sat under on the server (None: never)
 
 
 @dataclass(frozen=True)
@@ -98,14 +99,20 @@ def final_results(match: Uncounted) -> tuple[SeatResult, ...]:
     return results_of(find_game(match.game).outcome(json.loads(match.state_json)), match.seats)
 
 
-RATING_COLUMNS = "user_id, mu, sigma, games, ordinal"
-RATING_ORDER = "ordinal DESC, games DESC, user_id"
+RATING_COLUMNS = "r.user_id, r.mu, r.sigma, r.games, r.ordinal"
+RATING_ORDER = "r.ordinal DESC, r.games DESC, r.user_id"
 """A leaderboard's order, the index `ratings_by_ordinal`'s: the higher ordinal first, then more rated games."""
 
 
-def _rating(row: Row) -> Rating:
+LAST_NAME = ("(SELECT s.name FROM seats s JOIN matches m ON m.id = s.match_id WHERE s.user_id = r.user_id AND "
+             "m.guild_id = r.guild_id ORDER BY s.match_id DESC LIMIT 1)")
+"""The name a rating's player (`r`) last sat under on its server, from their own seats (the index `seats_by_user`)."""
+
+
+def _rating(row: Row, *, named: bool = False) -> Rating:
+    """A rating from its row (`named`: the row has the player's name too, `LAST_NAME`)."""
     return Rating(int(row["user_id"]), float(row["mu"]), float(row["sigma"]), int(row["games"]),
-                  float(row["ordinal"]))
+                  float(row["ordinal"]), row["name"] if named else None)
 
 
 RatingUpdate = Callable[[dict[int, Rating]], dict[int, NewRating]]
@@ -278,18 +285,6 @@ class RecordsStore:
         )
         return {row["game"]: json.loads(row["data_json"]) for row in rows}
 
-    async def seat_names(self, guild_id: int, user_ids: Sequence[int]) -> dict[int, str]:
-        """The name each user last sat under on a server (for leaderboards of people no longer around): each from
-        the user's own seats, newest first (the index `seats_by_user`), not from every seat of the server."""
-        names: dict[int, str] = {}
-        for user_id in user_ids:
-            row = await self._fetchone(
-                "SELECT s.name FROM seats s JOIN matches m ON m.id = s.match_id WHERE s.user_id = ? AND "
-                "m.guild_id = ? ORDER BY s.match_id DESC LIMIT 1", (user_id, guild_id))
-            if row is not None:
-                names[user_id] = row["name"]
-        return names
-
     # ----------------------------------------------------------------------------------------------- undo
 
     @staticmethod
@@ -396,7 +391,7 @@ class RecordsStore:
 
     async def ratings(self, guild_id: int, game: str, user_ids: Sequence[int] | None = None) -> list[Rating]:
         """Ratings of a game on a server: everyone's, or only these users'."""
-        sql = f"SELECT {RATING_COLUMNS} FROM ratings WHERE guild_id = ? AND game = ?"
+        sql = f"SELECT {RATING_COLUMNS} FROM ratings r WHERE guild_id = ? AND game = ?"
         params: list[Any] = [guild_id, game]
         if user_ids is not None:
             if not user_ids:
@@ -407,23 +402,21 @@ class RecordsStore:
 
     async def top_ratings(self, guild_id: int, game: str, limit: int) -> list[Rating]:
         """The `limit` best ratings of a game on a server, best first (ties: more rated games, then the lower user
-        id): read in order from the index `ratings_by_ordinal`, so it reads `limit` rows however many are rated."""
+        id), each with the name its player last sat under here: one query, read in order from the index
+        `ratings_by_ordinal` (so it reads `limit` rows however many are rated), the names looked up for those rows
+        only."""
         rows = await self._fetchall(
-            f"SELECT {RATING_COLUMNS} FROM ratings WHERE guild_id = ? AND game = ? "
+            f"SELECT {RATING_COLUMNS}, {LAST_NAME} AS name FROM ratings r WHERE guild_id = ? AND game = ? "
             f"ORDER BY {RATING_ORDER} LIMIT ?", (guild_id, game, int(limit)))
-        return [_rating(row) for row in rows]
+        return [_rating(row, named=True) for row in rows]
 
     async def rating_place(self, guild_id: int, game: str, user_id: int) -> tuple[int, Rating] | None:
-        """A player's place on the game's leaderboard (1 is the best) and their rating; None when unrated. The place
-        counts the ratings ahead on the index `ratings_by_ordinal` (those at or above the player's ordinal, the
-        ties then ordered as `top_ratings` orders them), without reading a row of the table."""
-        mine = await self._fetchone(f"SELECT {RATING_COLUMNS} FROM ratings WHERE guild_id = ? AND game = ? "
-                                    "AND user_id = ?", (guild_id, game, user_id))
-        if mine is None:
-            return None
-        rating = _rating(mine)
-        ahead = await self._fetchone(
-            "SELECT COUNT(*) AS n FROM ratings WHERE guild_id = ? AND game = ? AND ordinal >= ? AND (ordinal > ? OR "
-            "games > ? OR (games = ? AND user_id < ?))",
-            (guild_id, game, mine["ordinal"], mine["ordinal"], rating.games, rating.games, user_id))
-        return (int(ahead["n"]) if ahead is not None else 0) + 1, rating
+        """A player's place on the game's leaderboard (1 is the best) and their rating, with their name; None when
+        unrated. One query: the place counts the ratings ahead on the index `ratings_by_ordinal` (those at or above
+        the player's ordinal, the ties then ordered as `top_ratings` orders them), without reading the table."""
+        row = await self._fetchone(
+            f"SELECT {RATING_COLUMNS}, {LAST_NAME} AS name, (SELECT COUNT(*) FROM ratings a WHERE a.guild_id = "
+            "r.guild_id AND a.game = r.game AND a.ordinal >= r.ordinal AND (a.ordinal > r.ordinal OR a.games > "
+            "r.games OR (a.games = r.games AND a.user_id < r.user_id))) AS ahead FROM ratings r "
+            "WHERE guild_id = ? AND game = ? AND user_id = ?", (guild_id, game, user_id))
+        return (int(row["ahead"]) + 1, _rating(row, named=True)) if row is not None else None

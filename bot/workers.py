@@ -269,10 +269,12 @@ async def run(game: Game, function: Callable[..., T], *args: Any, lane: Lane = L
     return await RECORDS.run(function, *args, lane=lane, member=member, key=key, busy=busy, in_thread=in_thread)
 
 
-def use_executor(executor: Executor | None) -> None:
-    """Replace the worker (tests may run inline or in a thread); None goes back to a process."""
+def use_executor(executor: Executor | None) -> Executor | None:
+    """Replace the worker (tests may run inline or in a thread; None goes back to a process); returns the one it
+    replaced, to be put back."""
     global _pool
-    _pool = executor
+    replaced, _pool = _pool, executor
+    return replaced
 
 
 def close() -> None:

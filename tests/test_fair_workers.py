@@ -64,11 +64,11 @@ def one_records_worker() -> Any:
     """The records worker as one thread (it runs the shipped games' work as it would in its process), so the
     tests can see the order in which the work is served."""
     with ThreadPoolExecutor(max_workers=1) as pool:
-        workers.use_executor(pool)
+        before = workers.use_executor(pool)
         try:
             yield pool
         finally:
-            workers.use_executor(None)
+            workers.use_executor(before)
 
 
 async def test_an_undo_elsewhere_is_served_before_a_flood_of_exports_and_members_take_turns(

@@ -261,3 +261,43 @@ async def test_a_game_a_crash_left_unrated_is_rated_by_the_next_pass_and_later_p
     swept = next(sql for sql in sent if "rated_matches" in sql)
     plan = await _plan(database, swept, ("2026-01-01T00:00:00+00:00",))
     assert "matches_finished_by_time" in plan, plan
+
+
+async def _statements_on(database: Path | str, statements: list[str]) -> None:
+    if is_postgres_url(database):
+        import asyncpg
+
+        connection = await asyncpg.connect(str(database))
+        try:
+            for statement in statements:
+                await connection.execute(statement)
+        finally:
+            await connection.close()
+        return
+    with sqlite3.connect(database) as raw:
+        for statement in statements:
+            raw.execute(statement)
+
+
+async def test_the_upgrade_to_schema_10_gives_every_rating_made_before_its_ordinal(database: Path | str) -> None:
+    from bot.store.schema import RATINGS_ORDINAL_MIGRATION, SCHEMA_VERSION
+
+    await (await Store.open(database)).close()
+    before = RATINGS_ORDINAL_MIGRATION - 1
+    version = (["DELETE FROM schema_version", f"INSERT INTO schema_version (version) VALUES ({before})"]
+               if is_postgres_url(database) else [f"PRAGMA user_version = {before}"])
+    await _statements_on(database, ["DROP INDEX ratings_by_ordinal", "DROP INDEX seats_by_user",
+                                    "DROP INDEX match_results_by_player_game",
+                                    "ALTER TABLE ratings DROP COLUMN ordinal", *version])
+    rows = _ratings(7, 300, seed=10)
+    await _insert(database, "ratings", [column for column in RATING_TABLE if column != "ordinal"],
+                  [row[:5] + row[6:] for row in rows])
+    store = await Store.open(database)
+    try:
+        assert await store.schema_version() == SCHEMA_VERSION
+        kept = {rating.user_id: rating.ordinal for rating in await store.ratings(7, GAME)}
+        assert kept == {row[2]: ratings.ordinal(row[3], row[4]) for row in rows}  # exactly openskill's
+        best = await store.top_ratings(7, GAME, 10)
+    finally:
+        await store.close()
+    assert [rating.user_id for rating in best] == [row[2] for row in _ranked(rows)[:10]]

@@ -147,6 +147,14 @@ async def measure(table: Table, moves: int, requests: int,
     return Measure(statistics.median(times), max(times), max(lags), served)
 
 
+def line(label: str, found: Measure, idle: Measure) -> None:
+    median, worst = found.move_median / idle.move_median, found.move_max / idle.move_max
+    lag = found.lag_max / max(idle.lag_max, 0.1)
+    print(f"        {label:<15} move median {found.move_median:7.1f} ms ({median:5.1f}x), max "
+          f"{found.move_max:7.1f} ms ({worst:5.1f}x), loop lag max {found.lag_max:7.1f} ms ({lag:5.1f}x) | "
+          f"{found.served:,} leaderboards made meanwhile", flush=True)
+
+
 async def one_size(location: str, count: int, args: argparse.Namespace) -> None:
     store = await Store.open(location)
     try:
@@ -157,20 +165,15 @@ async def one_size(location: str, count: int, args: argparse.Namespace) -> None:
         askers = [1000 + n for n in range(count)]
         await table.move()  # warm
         idle = await measure(table, args.moves, 0, None, askers)
-        indexed = await measure(table, args.moves, args.requests,
-                                lambda asker: stats.leaderboard(service, GUILD, GAME, asker), askers)
-        old = await measure(table, min(args.moves, args.sorted_moves), args.requests,
-                            lambda asker: sorted_on_the_loop(service, asker), askers)
+        print(f"{count:>7,} rated | idle: move median {idle.move_median:6.1f} ms, max {idle.move_max:6.1f} ms, "
+              f"loop lag max {idle.lag_max:6.1f} ms", flush=True)
+        line("indexed", await measure(table, args.moves, args.requests,
+                                      lambda asker: stats.leaderboard(service, GUILD, GAME, asker), askers), idle)
+        if args.sorted_moves:
+            line("sorted (before)", await measure(table, min(args.moves, args.sorted_moves), args.requests,
+                                                  lambda asker: sorted_on_the_loop(service, asker), askers), idle)
     finally:
         await store.close()
-    print(f"{count:>7,} rated | idle: move median {idle.move_median:6.1f} ms, max {idle.move_max:6.1f} ms, "
-          f"loop lag max {idle.lag_max:6.1f} ms")
-    for label, found in (("indexed", indexed), ("sorted (before)", old)):
-        median, worst = found.move_median / idle.move_median, found.move_max / idle.move_max
-        lag = found.lag_max / max(idle.lag_max, 0.1)
-        print(f"        {label:<15} move median {found.move_median:7.1f} ms ({median:5.1f}x), max "
-              f"{found.move_max:7.1f} ms ({worst:5.1f}x), loop lag max {found.lag_max:7.1f} ms ({lag:5.1f}x) | "
-              f"{found.served:,} leaderboards made meanwhile", flush=True)
 
 
 async def main() -> None:
@@ -179,7 +182,8 @@ async def main() -> None:
     parser.add_argument("--requests", type=int, default=40, help="leaderboard requests kept in flight")
     parser.add_argument("--moves", type=int, default=40, help="moves timed per measure")
     parser.add_argument("--sorted-moves", type=int, default=6,
-                        help="moves timed while the leaderboard is sorted as before (each may wait seconds)")
+                        help="moves timed while the leaderboard is sorted as before (each may wait seconds; 0: "
+                             "leave that out)")
     parser.add_argument("--postgres", help="a PostgreSQL URL (an empty database or schema) instead of SQLite")
     args = parser.parse_args()
     print(f"load average {os.getloadavg()[0]:.2f}; {args.requests} leaderboard requests in flight; "

@@ -12,6 +12,7 @@ write's own transaction).
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import secrets
 from collections.abc import Awaitable, Callable, Sequence
@@ -207,6 +208,10 @@ class Seen:
     seat: int | None
 
 
+LONG_READS = 1
+"""How many reads that count many rows (`GameService.long_reads`) one process makes at a time."""
+
+
 class GameService:
     """Hosts every channel's match. One instance per bot; safe to call from many coroutines at once."""
 
@@ -219,6 +224,9 @@ class GameService:
         # Images one member asks for (a detail board, a leaderboard) hold at most a small share of the render
         # workers, so a member pressing Details a hundred times cannot make every table's next board wait.
         self.images = Shares()
+        # Reads that count many rows for one member (a leaderboard place, a career) take turns, so a flood of them
+        # holds one of the database's connections at most: SQLite has one, which every move shares.
+        self.long_reads = asyncio.Semaphore(LONG_READS)
         # One channel's transaction (lock, load, record, reload, commit at a version): bot/table.py.
         self.tables = Tables(store)
         # Features plug in here at start-up (bot/features/__init__.py: install); the service never imports them.

@@ -158,6 +158,8 @@ class FairWorkers:
         asked (None: a table's own work, never refused); `key` names the result, so everyone asking for the same
         one while it waits or runs shares it; `busy` is the refusal's message id (a plural message taking the
         seconds to wait as its count) when the member already holds their share."""
+        if member is not None and not busy:
+            raise ValueError("work asked for by a member needs the refusal to give them when they hold their share")
         queue = self._queue()
         found = queue.shared.get(key) if key is not None else None
         if found is not None:

@@ -52,7 +52,9 @@ async def player_stats(service: GameService, guild_id: int, user_id: int, langua
     played: Counter[str] = Counter()
     wins: Counter[str] = Counter()
     best: dict[str, int] = {}
-    for results in await service.store.player_results(guild_id, user_id):  # one indexed query, no state decoded
+    async with service.long_reads:  # one indexed query, no state decoded; a flood of them takes turns
+        careers = await service.store.player_results(guild_id, user_id)
+    for results in careers:
         try:
             find_game(results.game)
         except LobbyError:  # a game no longer installed: its matches are not shown
@@ -93,13 +95,14 @@ async def leaderboard(service: GameService, guild_id: int, game_key: str, asker:
     """The top `top` rated players of a game on a server (by openskill's ordinal), and the asker's row when they
     are rated but not among them. Read from the index of ratings by ordinal: the top rows in order and the asker's
     place as a count, so a server with 50,000 rated players costs the event loop what one with 50 does (sorting
-    every rating here once cost a move elsewhere 2.43 s: issue 32)."""
-    best = list(enumerate(await service.store.top_ratings(guild_id, game_key, top), start=1))
-    if all(rating.user_id != asker for _, rating in best):
-        placed = await service.store.rating_place(guild_id, game_key, asker)
-        mine = [placed] if placed is not None else []
-    else:
-        mine = []
+    every rating here once cost a move elsewhere 2.43 s: issue 32); and one leaderboard at a time, so a flood of
+    them never stands between a move and the database for longer than one place is counted."""
+    async with service.long_reads:  # a flood of leaderboards takes turns: moves elsewhere wait behind one at most
+        best = list(enumerate(await service.store.top_ratings(guild_id, game_key, top), start=1))
+        placed = None
+        if all(rating.user_id != asker for _, rating in best):
+            placed = await service.store.rating_place(guild_id, game_key, asker)
+    mine = [placed] if placed is not None else []
     someone = translate("rating.someone", language)
     ranked = [LeaderRow(place, r.user_id, r.name or someone, r.ordinal, r.games) for place, r in [*best, *mine]]
     return ranked[:top], ranked[top] if len(ranked) > top else None

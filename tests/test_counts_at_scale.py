@@ -5,6 +5,7 @@ presented as the total."""
 
 from __future__ import annotations
 
+import asyncio
 import random
 import sqlite3
 from collections.abc import Sequence
@@ -301,3 +302,31 @@ async def test_the_upgrade_to_schema_10_gives_every_rating_made_before_its_ordin
     finally:
         await store.close()
     assert [rating.user_id for rating in best] == [row[2] for row in _ranked(rows)[:10]]
+
+
+async def test_a_flood_of_leaderboards_holds_one_database_read_at_a_time(
+        service: Any, database: Path | str, monkeypatch: pytest.MonkeyPatch) -> None:
+    from bot.features import stats
+
+    await _insert(database, "ratings", RATING_TABLE, _ratings(7, 500, seed=1))
+    reading, most = 0, 0
+    store = service.store
+    for name in ("top_ratings", "rating_place"):
+        original = getattr(store, name)
+
+        async def counted(*arguments: Any, original: Any = original) -> Any:
+            nonlocal reading, most
+            reading += 1
+            most = max(most, reading)
+            try:
+                return await original(*arguments)
+            finally:
+                reading -= 1
+
+        monkeypatch.setattr(store, name, counted)
+    boards = await asyncio.gather(*(stats.leaderboard(service, 7, GAME, 10_000 + asker) for asker in range(1, 41)))
+    assert most == 1
+    assert all(len(top) == 10 for top, _ in boards)
+    assert sorted(mine.place for top, mine in boards if mine is not None) == sorted(
+        place for place in range(1, 501)
+        if _ranked(_ratings(7, 500, seed=1))[place - 1][2] in range(10_001, 10_041) and place > 10)

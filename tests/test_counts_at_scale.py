@@ -127,15 +127,23 @@ async def test_the_leaderboard_of_50000_rated_players_reads_a_dozen_rows_and_pla
 
 
 def _statements(store: Store, monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, tuple[Any, ...]]]:
-    """Every query the store sends from now on, with its parameters."""
+    """Every query the store sends from now on, with its parameters (on its connection, or on one of their own in
+    a thread: `reading.fetch_named`)."""
+    from bot.store import reading
+
     sent: list[tuple[str, tuple[Any, ...]]] = []
-    original = store.engine.fetchall
+    original, apart = store.engine.fetchall, reading.fetch_named
 
     async def noted(sql: str, params: Any = ()) -> Any:
         sent.append((sql, tuple(params)))
         return await original(sql, params)
 
+    def noted_apart(path: str, sql: str, params: Any) -> Any:
+        sent.append((sql, tuple(params)))
+        return apart(path, sql, params)
+
     monkeypatch.setattr(store.engine, "fetchall", noted)
+    monkeypatch.setattr(reading, "fetch_named", noted_apart)
     return sent
 
 

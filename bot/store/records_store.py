@@ -8,6 +8,7 @@ rated, so a match is counted and rated exactly once however many processes finis
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 from collections.abc import Callable, Iterable, Sequence
@@ -16,6 +17,7 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from bot.core import all_games, find_game
+from bot.store import reading
 from bot.store.reading import EVENT_COLUMNS_SQL
 from bot.store.records import EventColumns, MatchRecord, SeatResult, StoreError, results_of
 
@@ -179,11 +181,20 @@ class RecordsStore:
         return [(row["seq"], row["kind"], row["user_id"], row["seat"], row["action_json"], row["events_json"],
                  row["draws_json"], row["text"], row["created_at"]) for row in rows]
 
+    async def _long_read(self, sql: str, params: Sequence[Any]) -> list[Row]:
+        """A read that may count many rows (a leaderboard place, a career): on a SQLite file, with a read-only
+        connection of its own in a thread, so the moves' statements on the store's one connection never queue
+        behind it; on PostgreSQL, on a pooled connection like any read (the others stay free)."""
+        location = self.shared_location
+        if self.dialect == "sqlite" and location is not None:
+            return await asyncio.to_thread(reading.fetch_named, location, sql, params)
+        return await self._fetchall(sql, params)
+
     async def player_results(self, guild_id: int, user_id: int) -> list[GameResults]:
         """Per game (by key), the user's results over every finished match of theirs on a server: one query on the
         index of results by player and game (`match_results_by_player_game`, which holds every column it reads), no
         final state decoded. (It once counted only the newest thousand and showed that as the total: issue 32.)"""
-        rows = await self._fetchall(
+        rows = await self._long_read(
             "SELECT game, COUNT(*) AS played, SUM(won) AS wins, MAX(score) AS best FROM match_results "
             "WHERE guild_id = ? AND user_id = ? GROUP BY game ORDER BY game", (guild_id, user_id))
         return [GameResults(row["game"], int(row["played"]), int(row["wins"]),
@@ -405,7 +416,7 @@ class RecordsStore:
         id), each with the name its player last sat under here: one query, read in order from the index
         `ratings_by_ordinal` (so it reads `limit` rows however many are rated), the names looked up for those rows
         only."""
-        rows = await self._fetchall(
+        rows = await self._long_read(
             f"SELECT {RATING_COLUMNS}, {LAST_NAME} AS name FROM ratings r WHERE guild_id = ? AND game = ? "
             f"ORDER BY {RATING_ORDER} LIMIT ?", (guild_id, game, int(limit)))
         return [_rating(row, named=True) for row in rows]
@@ -414,9 +425,9 @@ class RecordsStore:
         """A player's place on the game's leaderboard (1 is the best) and their rating, with their name; None when
         unrated. One query: the place counts the ratings ahead on the index `ratings_by_ordinal` (those at or above
         the player's ordinal, the ties then ordered as `top_ratings` orders them), without reading the table."""
-        row = await self._fetchone(
+        rows = await self._long_read(
             f"SELECT {RATING_COLUMNS}, {LAST_NAME} AS name, (SELECT COUNT(*) FROM ratings a WHERE a.guild_id = "
             "r.guild_id AND a.game = r.game AND a.ordinal >= r.ordinal AND (a.ordinal > r.ordinal OR a.games > "
             "r.games OR (a.games = r.games AND a.user_id < r.user_id))) AS ahead FROM ratings r "
             "WHERE guild_id = ? AND game = ? AND user_id = ?", (guild_id, game, user_id))
-        return (int(row["ahead"]) + 1, _rating(row, named=True)) if row is not None else None
+        return (int(rows[0]["ahead"]) + 1, _rating(rows[0], named=True)) if rows else None

@@ -208,6 +208,8 @@ class Seen:
     seat: int | None
 
 
+IMAGES_AT_ONCE = 1
+"""How many images asked for on demand (`GameService.asked_image`) the render workers draw at a time."""
 LONG_READS = 1
 """How many reads that count many rows (`GameService.long_reads`) one process makes at a time."""
 
@@ -224,6 +226,8 @@ class GameService:
         # Images one member asks for (a detail board, a leaderboard) hold at most a small share of the render
         # workers, so a member pressing Details a hundred times cannot make every table's next board wait.
         self.images = Shares()
+        # And they are drawn one at a time, whoever asked: the render workers' other places stay for the boards.
+        self.image_turns = asyncio.Semaphore(IMAGES_AT_ONCE)
         # Reads that count many rows for one member (a leaderboard place, a career) take turns, so a flood of them
         # holds one of the database's connections at most: SQLite has one, which every move shares.
         self.long_reads = asyncio.Semaphore(LONG_READS)
@@ -650,13 +654,15 @@ class GameService:
                                           if e.get("kind") not in game.result_events) if text)
 
     async def asked_image(self, member: int | None, draw: Callable[[], Awaitable[bytes]]) -> bytes:
-        """`draw()`, an image `member` asked for, while they hold fewer than `workers.PER_MEMBER` such images in
-        the render workers; else refused privately with when to ask again (nothing is drawn)."""
+        """`draw()`, an image `member` asked for, when its turn comes (`IMAGES_AT_ONCE` such images in the render
+        workers at a time, so the boards of moves always find a place), while the member holds fewer than
+        `workers.PER_MEMBER` waiting or being drawn; else refused privately with when to ask again."""
         def busy() -> WorkerBusy:
             return refusal(deferred_plural("workers.busy.image"), SOONEST_RETRY_SECONDS)
 
         with self.images.hold(Lane.ON_DEMAND, member, busy):
-            return await draw()
+            async with self.image_turns:
+                return await draw()
 
     async def detail_image(self, match: MatchRecord, *, member: int | None = None) -> bytes:
         """The full-size board with everything the phone-sized public board leaves out (public information only),

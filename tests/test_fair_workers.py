@@ -218,10 +218,14 @@ async def test_hints_wait_behind_the_computer_players_and_a_member_holds_a_small
 
 
 async def test_a_member_holds_at_most_two_images_in_the_render_workers(service: GameService) -> None:
-    drawing = asyncio.Event()
+    drawing, drawn_at_once, most = asyncio.Event(), 0, 0
 
     async def slow_image() -> bytes:
+        nonlocal drawn_at_once, most
+        drawn_at_once += 1
+        most = max(most, drawn_at_once)
         await drawing.wait()
+        drawn_at_once -= 1
         return b"png"
 
     mine = [asyncio.ensure_future(service.asked_image(5, slow_image)) for _ in range(2)]
@@ -234,4 +238,5 @@ async def test_a_member_holds_at_most_two_images_in_the_render_workers(service: 
                                         "5 Sekunden noch einmal.")
     drawing.set()
     assert await asyncio.gather(*mine, theirs) == [b"png"] * 3
+    assert most == 1  # one asked-for image in the render workers at a time: the others are the boards'
     assert await service.asked_image(5, slow_image) == b"png"  # shares given back once drawn

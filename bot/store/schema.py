@@ -187,22 +187,66 @@ MIGRATIONS: tuple[str, ...] = (
     """
     CREATE INDEX IF NOT EXISTS matches_finished_by_time ON matches (updated_at) WHERE status = 'finished'
     """,
-    # 10 (issue 32): /leaderboard and /stats cost the same at 50,000 rated players as at 50. Each rating row keeps
+    # 10 (issue 32): limits on what one member's command posts publicly. The threads the bot opened for games
+    # (who opened each and when, for a member's threads an hour; its parent channel, so a game in a thread that
+    # Discord archived is still as private as its channel), and cool-downs claimed across processes (one public
+    # replay per channel per few minutes): a row is claimed by the process whose upsert moves `until` forward.
+    """
+    CREATE TABLE IF NOT EXISTS game_threads (
+        thread_id  INTEGER PRIMARY KEY,
+        guild_id   INTEGER NOT NULL,
+        parent_id  INTEGER NOT NULL,
+        opened_by  INTEGER NOT NULL,
+        opened_at  INTEGER NOT NULL
+    );
+    CREATE INDEX IF NOT EXISTS game_threads_by_member ON game_threads (guild_id, opened_by, opened_at);
+    CREATE TABLE IF NOT EXISTS cooldowns (
+        kind      TEXT    NOT NULL,
+        guild_id  INTEGER NOT NULL,
+        subject   INTEGER NOT NULL,
+        until     INTEGER NOT NULL,
+        PRIMARY KEY (kind, guild_id, subject)
+    )
+    """,
+    # 11 (issue 34): each member's own preferences, kept across servers (how and when they are told it is their
+    # turn, the language of the client they last used, their DM channel and whether it refused the bot), a
+    # member's seats found fast in every server (/games), and their times away (/me away; epoch seconds).
+    # IF NOT EXISTS throughout: another migration of the same release may be applied before or after this one.
+    """
+    CREATE TABLE IF NOT EXISTS members (
+        user_id        INTEGER NOT NULL,
+        language       TEXT,
+        prefs_json     TEXT    NOT NULL DEFAULT '{}',
+        dm_channel_id  INTEGER,
+        dm_refused     INTEGER NOT NULL DEFAULT 0,
+        updated_at     TEXT    NOT NULL,
+        PRIMARY KEY (user_id)
+    );
+    CREATE INDEX IF NOT EXISTS seats_by_user ON seats (user_id, match_id);
+
+    CREATE TABLE IF NOT EXISTS member_away (
+        user_id     INTEGER NOT NULL,
+        started_at  INTEGER NOT NULL,
+        until_at    INTEGER NOT NULL,
+        ended_at    INTEGER,
+        PRIMARY KEY (user_id, started_at)
+    )
+    """,
+    # 12 (issue 32): /leaderboard and /stats cost the same at 50,000 rated players as at 50. Each rating row keeps
     # its ordinal (the rating shown: openskill's mu - 3 sigma, as bot/features/ratings.py computes it; the rows
     # rated before are filled in here), so the top of a leaderboard is read in order from an index and a player's
-    # place is a count over it, instead of every rated player sorted on the event loop. A member's name on a
-    # leaderboard is found from their own seats (`seats_by_user`), not by reading every seat of the server, and
-    # /stats counts a whole career from an index holding every column it reads.
+    # place is a count over it, instead of every rated player sorted on the event loop; and /stats counts a whole
+    # career from an index holding every column it reads. (A member's name on a leaderboard is found from their
+    # own seats, `seats_by_user` of migration 11.)
     """
     ALTER TABLE ratings ADD COLUMN ordinal REAL NOT NULL DEFAULT 0;
     UPDATE ratings SET ordinal = mu - 3 * sigma;
     CREATE INDEX IF NOT EXISTS ratings_by_ordinal ON ratings (guild_id, game, ordinal DESC, games DESC, user_id);
-    CREATE INDEX IF NOT EXISTS seats_by_user ON seats (user_id, match_id);
     CREATE INDEX IF NOT EXISTS match_results_by_player_game ON match_results (guild_id, user_id, game, won, score)
     """,
 )
 
-RATINGS_ORDINAL_MIGRATION = 10
+RATINGS_ORDINAL_MIGRATION = 12
 """The schema version that keeps each rating's ordinal in its row (`ratings.ordinal`, indexed for /leaderboard)."""
 
 RESULTS_MIGRATION = 8

@@ -19,6 +19,7 @@ from bot.command_translator import CommandTranslator
 from bot.core import RuleError
 from bot.features import install
 from bot.features.community import Clock, utc_now
+from bot.features.ratings import RatingsKeeper
 from bot.features.scheduler import Scheduler
 from bot.features.stats import ResultsKeeper
 from bot.i18n import Text
@@ -79,6 +80,7 @@ class ExpeditionBot(commands.Bot):
         self.scheduler = Scheduler(self.store, self.clock, poll_seconds=self.poll_seconds)
         # Results a bot process of an older version left out (it finished games during a rolling upgrade).
         self.scheduler.every_pass(ResultsKeeper(store).sweep)
+        self.scheduler.every_pass(RatingsKeeper(store).sweep)  # what a crash left unrated
         await self.service.render_pool.start()  # spawn and warm the render workers now, not on the first board
         await self.tree.set_translator(CommandTranslator())  # issue 21: German command names at every sync
         for module in pkgutil.iter_modules(cogs.__path__):

@@ -12,6 +12,7 @@ write's own transaction).
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import secrets
 from collections.abc import Awaitable, Callable, Sequence
@@ -39,13 +40,24 @@ from bot.core.datafiles import data_root
 from bot.core.replay import replay
 from bot.core.seats import bot_level, is_bot, taken_over_name
 from bot.games import boards
-from bot.i18n import LANGUAGES, Localized, Text, in_language, language_of, load_catalogues, translate, translate_plural
+from bot.i18n import (
+    LANGUAGES,
+    Localized,
+    Text,
+    deferred_plural,
+    in_language,
+    language_of,
+    load_catalogues,
+    translate,
+    translate_plural,
+)
 from bot.settings import server_settings
 from bot.store import ChannelBusy, EventRecord, MatchRecord, Store, results_of
 from bot.store import StoreDamaged as StoreDamaged  # for the cogs, which never import the store
 from bot.store import StoreUnavailable as StoreUnavailable  # for the cogs, which never import the store
 from bot.store import storage_full as storage_full
 from bot.table import Tables, WritePlanner, steps_of
+from bot.workers import SOONEST_RETRY_SECONDS, Lane, Shares, WorkerBusy, refusal
 from rendering import render_board
 from rendering.pool import RenderPool
 
@@ -225,6 +237,12 @@ class Seen:
     seat: int | None
 
 
+IMAGES_AT_ONCE = 1
+"""How many images asked for on demand (`GameService.asked_image`) the render workers draw at a time."""
+LONG_READS = 1
+"""How many reads that count many rows (`GameService.long_reads`) one process makes at a time."""
+
+
 class GameService:
     """Hosts every channel's match. One instance per bot; safe to call from many coroutines at once."""
 
@@ -234,6 +252,14 @@ class GameService:
         # Boards are drawn in worker processes (a thread would take the interpreter lock from the event loop).
         self.render_pool = pool or (RenderPool.shared(data_root(), prepare=boards.warm_up) if renderer is render_board
                                     else RenderPool(renderer=renderer))
+        # Images one member asks for (a detail board, a leaderboard) hold at most a small share of the render
+        # workers, so a member pressing Details a hundred times cannot make every table's next board wait.
+        self.images = Shares()
+        # And they are drawn one at a time, whoever asked: the render workers' other places stay for the boards.
+        self.image_turns = asyncio.Semaphore(IMAGES_AT_ONCE)
+        # Reads that count many rows for one member (a leaderboard place, a career) take turns, so a flood of them
+        # holds one of the database's connections at most: SQLite has one, which every move shares.
+        self.long_reads = asyncio.Semaphore(LONG_READS)
         # One channel's transaction (lock, load, record, reload, commit at a version): bot/table.py.
         self.tables = Tables(store)
         # Features plug in here at start-up (bot/features/__init__.py: install); the service never imports them.
@@ -662,21 +688,34 @@ class GameService:
         return " ".join(text for text in (game.describe(shown, e, match.language) for e in event.events
                                           if e.get("kind") not in game.result_events) if text)
 
-    async def detail_image(self, match: MatchRecord) -> bytes:
-        """The full-size board with everything the phone-sized public board leaves out (public information only)."""
+    async def asked_image(self, member: int | None, draw: Callable[[], Awaitable[bytes]]) -> bytes:
+        """`draw()`, an image `member` asked for, when its turn comes (`IMAGES_AT_ONCE` such images in the render
+        workers at a time, so the boards of moves always find a place), while the member holds fewer than
+        `workers.PER_MEMBER` waiting or being drawn; else refused privately with when to ask again."""
+        def busy() -> WorkerBusy:
+            return refusal(deferred_plural("workers.busy.image"), SOONEST_RETRY_SECONDS)
+
+        with self.images.hold(Lane.ON_DEMAND, member, busy):
+            async with self.image_turns:
+                return await draw()
+
+    async def detail_image(self, match: MatchRecord, *, member: int | None = None) -> bytes:
+        """The full-size board with everything the phone-sized public board leaves out (public information only),
+        for `member` (see `asked_image`)."""
         if match.state is None:
             raise LobbyError("error.no_board_yet")
         game = find_game(match.game)
         view = {**game.view(shown_state(match, match.state), None), "language": match.language}
-        return await self.render_pool.render(game.key, view, detail=True,
-                                             footer=self._footer(match, game.outcome(match.state)))
+        return await self.asked_image(member, lambda: self.render_pool.render(
+            game.key, view, detail=True, footer=self._footer(match, game.outcome(match.state))))
 
-    async def detail_in_match(self, match_id: int, *, channel_id: int) -> tuple[MatchRecord, bytes]:
+    async def detail_in_match(self, match_id: int, *, channel_id: int,
+                              member: int | None = None) -> tuple[MatchRecord, bytes]:
         """The detail board for a "Details" button, which names its match (refused outside its channel)."""
         match = await self.store.match(match_id)
         if match is None or match.channel_id != channel_id:
             raise InvalidControl()
-        return match, await self.detail_image(match)
+        return match, await self.detail_image(match, member=member)
 
     async def board(self, match: MatchRecord, *, headline: str | None = None) -> Board:
         """The public board of a match: rendered off the event loop, with the buttons for the seat to move."""

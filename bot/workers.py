@@ -1,4 +1,4 @@
-"""Work that grows with a game, off the event loop: a worker process for whole logs.
+"""Work that grows with a game, off the event loop: worker processes shared fairly between members and tables.
 
 A 2,000-move game's export (decode every event, replay it, digest every state, write the JSON) took 1.6 s on the
 event loop: every channel of the shard waited that long. (/stats of an 800-game player decoded 800 final states,
@@ -7,28 +7,238 @@ event loop: every channel of the shard waited that long. (/stats of an 800-game 
 database itself (bot/store/reading.py), so the loop fetches none of a long game's rows either; and it runs at a
 lower priority than the bot, so on a small machine an export yields the core to the event loop instead of sharing
 it.
+
+A worker is shared, so the work waits in a queue in front of it (`FairWorkers`), not in the pool's own first come,
+first served one: 60 exports of a 1,412-move game sent by one member in 0.6 s made an undo in another channel wait
+44 s (issue 32). Now what a move waits on (`Lane.URGENT`: an undo's plan, a computer player's move) is served
+before what one member asked for (`Lane.ON_DEMAND`: an export, a hint); within a lane the members take turns; one
+job asked for by several (the same export) runs once for all of them; and a member holds at most `PER_MEMBER` jobs
+of a lane, the next one refused privately with when to ask again (`WorkerBusy`).
 """
 
 from __future__ import annotations
 
 import asyncio
+import functools
+import math
 import multiprocessing
 import os
-from collections.abc import Callable
+import weakref
+from collections import Counter, OrderedDict, deque
+from collections.abc import Callable, Hashable, Iterator
 from concurrent.futures import Executor, ProcessPoolExecutor
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from enum import IntEnum
 from typing import Any, TypeVar
 
-from bot.core import Game
+from bot.core import Game, RuleError
 from rendering.lifeline import watch_parent
 
 T = TypeVar("T")
-
-_pool: Executor | None = None
 
 
 WORKER_NICENESS = 10
 """How much lower than the bot's the worker's CPU priority is (Unix niceness): its work is never urgent, the event
 loop's always is."""
+
+PER_MEMBER = 2
+"""How many jobs of one lane of a worker a member may hold, waiting or running, before the next is refused: with a
+single records worker, one member can never take more than this many turns in a row from everyone else."""
+
+FIRST_GUESS_SECONDS = 2.0
+"""How long a job is taken to last before any has been timed (for the refusal's "ask again in about ...")."""
+SOONEST_RETRY_SECONDS = 5
+"""The shortest wait a refusal names (and waits are rounded up to a multiple of it)."""
+
+
+class Lane(IntEnum):
+    """Who waits for a job: the lower lane is always served first."""
+
+    URGENT = 0  # a move or a table waits on it: an undo's plan, a computer player's move
+    ON_DEMAND = 1  # one member asked for it and waits alone: an export, a hint, a board on request
+
+
+class WorkerBusy(RuleError):
+    """A member already holds their share of a worker: answered privately, saying when to ask again."""
+
+
+def refusal(message_id: str, seconds: float) -> WorkerBusy:
+    """The refusal `message_id` (a plural message whose count is the seconds to wait), the wait rounded up."""
+    step = SOONEST_RETRY_SECONDS
+    return WorkerBusy(message_id, count=max(step, step * math.ceil(seconds / step)))
+
+
+class Shares:
+    """How many jobs each member holds in each lane; one more than `cap` is refused (`hold`). None is no member
+    (a table's own work): never refused."""
+
+    def __init__(self, cap: int = PER_MEMBER) -> None:
+        self.cap = cap
+        self.held: Counter[tuple[Lane, Hashable]] = Counter()
+
+    def full(self, lane: Lane, member: Hashable | None) -> bool:
+        return member is not None and self.held[lane, member] >= self.cap
+
+    def take(self, lane: Lane, member: Hashable | None) -> None:
+        if member is not None:
+            self.held[lane, member] += 1
+
+    def give_back(self, lane: Lane, member: Hashable | None) -> None:
+        if member is not None:
+            self.held[lane, member] -= 1
+            if self.held[lane, member] <= 0:
+                del self.held[lane, member]
+
+    @contextmanager
+    def hold(self, lane: Lane, member: Hashable | None, busy: Callable[[], WorkerBusy]) -> Iterator[None]:
+        """Hold one share while the block runs; raise `busy()` when the member holds `cap` already."""
+        if self.full(lane, member):
+            raise busy()
+        self.take(lane, member)
+        try:
+            yield
+        finally:
+            self.give_back(lane, member)
+
+
+@dataclass
+class _Job:
+    function: Callable[..., Any]
+    arguments: tuple[Any, ...]
+    lane: Lane
+    member: Hashable | None
+    key: Hashable | None
+    in_thread: bool
+    done: asyncio.Future[Any]
+
+
+@dataclass
+class _Queue:
+    """One event loop's queue in front of the workers (tests run many loops; a future belongs to one)."""
+
+    waiting: dict[Lane, OrderedDict[Hashable | None, deque[_Job]]] = field(
+        default_factory=lambda: {lane: OrderedDict() for lane in Lane})
+    running: int = 0
+    shared: dict[Hashable, _Job] = field(default_factory=dict)
+    shares: Shares = field(default_factory=Shares)
+    seconds: dict[Lane, float] = field(default_factory=lambda: dict.fromkeys(Lane, FIRST_GUESS_SECONDS))
+    served: list[tuple[Lane, Hashable | None]] = field(default_factory=list)  # in the order they started
+
+    def queued(self, lane: Lane | None = None) -> int:
+        lanes = [lane] if lane is not None else list(Lane)
+        return sum(len(jobs) for each in lanes for jobs in self.waiting[each].values())
+
+
+SERVED_KEPT = 1000
+"""How many started jobs a queue remembers (`FairWorkers.served`, what the tests read)."""
+
+
+class FairWorkers:
+    """At most `workers` jobs at a time in `executor()` (or in threads); the others wait here, served by lane
+    (`Lane.URGENT` first), the members of a lane taking turns, a member holding at most `per_member` jobs of a lane
+    (`WorkerBusy` for the next), and a job whose `key` is already waiting or running shared instead of run again."""
+
+    def __init__(self, executor: Callable[[], Executor], workers: int = 1, *, per_member: int = PER_MEMBER) -> None:
+        self.executor = executor
+        self.workers = workers
+        self.per_member = per_member
+        self._queues: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _Queue] = weakref.WeakKeyDictionary()
+
+    def _queue(self) -> _Queue:
+        loop = asyncio.get_running_loop()
+        queue = self._queues.get(loop)
+        if queue is None:
+            queue = self._queues[loop] = _Queue(shares=Shares(self.per_member))
+        return queue
+
+    async def run(self, function: Callable[..., T], *arguments: Any, lane: Lane, member: Hashable | None = None,
+                  key: Hashable | None = None, busy: str = "", in_thread: bool = False) -> T:
+        """`function(*arguments)` in a worker (a thread when `in_thread`), once its turn comes. `member` is who
+        asked (None: a table's own work, never refused); `key` names the result, so everyone asking for the same
+        one while it waits or runs shares it; `busy` is the refusal's message id (a plural message taking the
+        seconds to wait as its count) when the member already holds their share."""
+        if member is not None and not busy:
+            raise ValueError("work asked for by a member needs the refusal to give them when they hold their share")
+        queue = self._queue()
+        found = queue.shared.get(key) if key is not None else None
+        if found is not None:
+            return await asyncio.shield(found.done)  # type: ignore[no-any-return]
+        if queue.shares.full(lane, member):
+            raise refusal(busy, self._wait(queue, lane))
+        job = _Job(function, arguments, lane, member, key, in_thread, asyncio.get_running_loop().create_future())
+        queue.shares.take(lane, member)
+        if key is not None:
+            queue.shared[key] = job
+        queue.waiting[lane].setdefault(member, deque()).append(job)
+        self._dispatch(queue)
+        return await asyncio.shield(job.done)  # type: ignore[no-any-return]
+
+    def _wait(self, queue: _Queue, lane: Lane) -> float:
+        """About how long until a member's earlier job of `lane` is done: the jobs ahead of it, shared by the
+        workers, at the lane's measured pace."""
+        ahead = queue.running + sum(queue.queued(each) for each in Lane if each <= lane)
+        return ahead * queue.seconds[lane] / max(1, self.workers)
+
+    def _next(self, queue: _Queue) -> _Job | None:
+        """The next job: the first lane with work, and in it the member whose turn it is (round robin)."""
+        for lane in Lane:
+            members = queue.waiting[lane]
+            if members:
+                member, jobs = next(iter(members.items()))
+                job = jobs.popleft()
+                if jobs:
+                    members.move_to_end(member)
+                else:
+                    del members[member]
+                return job
+        return None
+
+    def _dispatch(self, queue: _Queue) -> None:
+        loop = asyncio.get_running_loop()
+        while queue.running < self.workers:
+            job = self._next(queue)
+            if job is None:
+                return
+            queue.running += 1
+            queue.served.append((job.lane, job.member))
+            del queue.served[:-SERVED_KEPT]
+            try:
+                running = loop.run_in_executor(None if job.in_thread else self.executor(), job.function,
+                                               *job.arguments)
+            except Exception as error:  # the pool is shut down (the bot is stopping): this job fails, not the rest
+                running = loop.create_future()
+                running.set_exception(error)
+            running.add_done_callback(functools.partial(self._finished, queue, job, loop.time()))
+
+    def _finished(self, queue: _Queue, job: _Job, started: float, done: asyncio.Future[Any]) -> None:
+        queue.running -= 1
+        queue.shares.give_back(job.lane, job.member)
+        if job.key is not None and queue.shared.get(job.key) is job:
+            del queue.shared[job.key]
+        took = asyncio.get_running_loop().time() - started
+        queue.seconds[job.lane] = 0.8 * queue.seconds[job.lane] + 0.2 * took
+        if done.cancelled():
+            job.done.cancel()
+        elif done.exception() is not None:
+            job.done.set_exception(done.exception())  # type: ignore[arg-type]
+        else:
+            job.done.set_result(done.result())
+        self._dispatch(queue)
+
+    def waiting(self, lane: Lane | None = None) -> int:
+        """How many jobs wait in this event loop's queue (of one lane, or of all)."""
+        return self._queue().queued(lane)
+
+    def served(self) -> list[tuple[Lane, Hashable | None]]:
+        """The lane and member of the jobs started in this event loop, in the order they started (the newest
+        thousand)."""
+        return list(self._queue().served)
+
+
+# --------------------------------------------------------------------------------------------- the records worker
+
+_pool: Executor | None = None
 
 
 def register_games() -> None:
@@ -48,19 +258,25 @@ def _executor() -> Executor:
     return _pool
 
 
-async def run(game: Game, function: Callable[..., T], *args: Any) -> T:
-    """`function(*args)`, work for `game`, in the worker process (a module-level function; its arguments and result
-    are pickled). A game registered at runtime (the tests' Nim, a plug-in) is unknown to a freshly spawned
-    worker, so its work runs in a thread instead."""
-    if not type(game).__module__.startswith("bot.games."):
-        return await asyncio.to_thread(function, *args)
-    return await asyncio.get_running_loop().run_in_executor(_executor(), function, *args)
+RECORDS = FairWorkers(_executor, workers=1)
+"""The records worker: whole logs (exports, an undo's whole-game plan), one at a time."""
 
 
-def use_executor(executor: Executor | None) -> None:
-    """Replace the worker (tests may run inline or in a thread); None goes back to a process."""
+async def run(game: Game, function: Callable[..., T], *args: Any, lane: Lane = Lane.ON_DEMAND,
+              member: Hashable | None = None, key: Hashable | None = None, busy: str = "") -> T:
+    """`function(*args)`, work for `game`, in the records worker when its turn comes (see `FairWorkers.run`; a
+    module-level function, its arguments and result pickled). A game registered at runtime (the tests' Nim, a
+    plug-in) is unknown to a freshly spawned worker, so its work runs in a thread instead, in the same turn."""
+    in_thread = not type(game).__module__.startswith("bot.games.")
+    return await RECORDS.run(function, *args, lane=lane, member=member, key=key, busy=busy, in_thread=in_thread)
+
+
+def use_executor(executor: Executor | None) -> Executor | None:
+    """Replace the worker (tests may run inline or in a thread; None goes back to a process); returns the one it
+    replaced, to be put back."""
     global _pool
-    _pool = executor
+    replaced, _pool = _pool, executor
+    return replaced
 
 
 def close() -> None:

@@ -135,8 +135,8 @@ async def show_mine(interaction: discord.Interaction, fields: dict[str, Any], it
 async def show_detail(interaction: discord.Interaction, fields: dict[str, Any], item: discord.ui.Item[Any]) -> None:
     """The full-size board, privately: what did not fit the phone-sized public board."""
     await acknowledge(interaction, private=True)
-    match, image = await service_of(interaction).detail_in_match(fields["match"],
-                                                                 channel_id=channel_id_of(interaction))
+    match, image = await service_of(interaction).detail_in_match(fields["match"], channel_id=channel_id_of(interaction),
+                                                                 member=interaction.user.id)
     await send_detail(interaction, match, image)
 
 

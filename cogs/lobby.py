@@ -303,7 +303,7 @@ class GameCommands(commands.GroupCog, group_name="game", group_description="Star
         if detail:
             await acknowledge(interaction)
             match = await service.current(channel_id_of(interaction))
-            await send_detail(interaction, match, await service.detail_image(match))
+            await send_detail(interaction, match, await service.detail_image(match, member=interaction.user.id))
             return
         await acknowledge(interaction)
         match = await service.current(channel_id_of(interaction))

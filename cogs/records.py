@@ -227,7 +227,7 @@ async def send_export(interaction: discord.Interaction, match_id: int | None) ->
     if match_id is None:
         match_id = (await service.current(channel_id_of(interaction))).id
     await check_readable(interaction, await history.finished_match(service, guild_of(interaction), match_id))
-    game_key, body = await history.export_file(service, guild_of(interaction), match_id)
+    game_key, body = await history.export_file(service, guild_of(interaction), match_id, member=interaction.user.id)
     file = discord.File(io.BytesIO(body), filename=f"{game_key}-{match_id}.json")
     text = translate("history.export.sent", language_of(interaction.locale), match=str(match_id),
                      file=f"{game_key}-{match_id}.json")

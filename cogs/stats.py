@@ -88,7 +88,7 @@ class StatsCommands(commands.Cog):
                 "rows": [{"place": row.place, "name": row.name, "rating": row.rating,
                           "games": row.games, "asker": row.user_id == interaction.user.id} for row in rows],
                 "note": unrated_note(public), "language": public}
-        image = await service.render_pool.render_leaderboard(view)
+        image = await service.asked_image(interaction.user.id, lambda: service.render_pool.render_leaderboard(view))
         from rendering.leaderboard import alt_text
 
         rated = any(row.user_id == interaction.user.id for row in rows)

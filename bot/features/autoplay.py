@@ -13,7 +13,7 @@ import logging
 import multiprocessing
 import os
 import random
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Hashable
 from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -25,7 +25,7 @@ from bot.core.registry import find_game
 from bot.core.seats import BOT_LEVELS, bot_level, bot_name, bot_user_id, is_bot
 from bot.i18n import Localized, Text, deferred, deferred_plural, translate
 from bot.service import mode_title
-from bot.workers import WORKER_NICENESS
+from bot.workers import WORKER_NICENESS, FairWorkers, Lane
 from rendering.lifeline import watch_parent
 
 if TYPE_CHECKING:
@@ -61,6 +61,12 @@ def _executor() -> Executor:
     return _pool
 
 
+THINKING = FairWorkers(_executor, WORKERS)
+"""The queue in front of the thinking pool: the computer players' moves (a table waits on them) before hints (one
+member waits on theirs), a member holding at most a small share (issue 32: 100 `/game hint` sent at once made every
+computer player of the server wait behind them)."""
+
+
 def close() -> None:
     """Stop the thinking workers (when the bot stops)."""
     global _pool
@@ -94,17 +100,18 @@ async def think(game: Game, state: JSON, seat: int, user_id: int, seed: int,
     if level is None:
         raise ValueError(f"seat {seat} is not a computer player")
     view = bot_view(game, state, seat)
-    loop = asyncio.get_running_loop()
-    return await loop.run_in_executor(_executor(), _decide, game.key, view, seat, level, seed,
-                                      budget or LIVE_BUDGET)
+    return await THINKING.run(_decide, game.key, view, seat, level, seed, budget or LIVE_BUDGET,
+                              lane=Lane.URGENT)
 
 
-async def hint(game: Game, state: JSON, seat: int, seed: int, language: str = "en") -> str:
+async def hint(game: Game, state: JSON, seat: int, seed: int, language: str = "en", *,
+               member: int | None = None, key: Hashable | None = None) -> str:
     """What the normal bot would do in `seat` and why, in a sentence in `language` (for `/game hint`; shown
-    privately)."""
+    privately). Asked for by `member`: after the computer players' moves, at most `PER_MEMBER` at a time, and the
+    same hint (`key`) asked for again while it is worked out is shared, not thought twice."""
     view = bot_view(game, state, seat)
-    loop = asyncio.get_running_loop()
-    return await loop.run_in_executor(_executor(), _hint, game.key, view, seat, seed, language)
+    return await THINKING.run(_hint, game.key, view, seat, seed, language, lane=Lane.ON_DEMAND, member=member,
+                              key=key, busy=deferred_plural("workers.busy.hint"))
 
 
 @dataclass
@@ -311,5 +318,6 @@ async def hint_for(service: GameService, channel_id: int, user_id: int, language
     if seen.seat not in seen.game.to_act(seen.state):
         turn = Localized(en=seen.game.turn_text(seen.state, "en"), de=seen.game.turn_text(seen.state, "de"))
         raise NotYourTurn("community.hint.refuse.not_your_turn", turn=turn)
-    suggestion = await hint(seen.game, seen.state, seen.seat, move_seed(seen.match), language)
+    suggestion = await hint(seen.game, seen.state, seen.seat, move_seed(seen.match), language, member=user_id,
+                            key=("hint", seen.match.id, seen.match.version, seen.seat, language))
     return translate("community.hint.text", language, suggestion=suggestion)

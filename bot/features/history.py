@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Sequence
+from collections import OrderedDict
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -19,7 +20,7 @@ from bot.core.replay import RecordedStep, Replayer, Rewind
 from bot.core.rng import ReplayDivergence
 from bot.core.seats import is_bot
 from bot.features.wording import game_title, names_and
-from bot.i18n import translate
+from bot.i18n import deferred_plural, translate
 from bot.service import mode_title
 from bot.store import EventColumns, EventRecord, MatchRecord, decode_event, reading
 from bot.table import UNDO_KIND, setup_of
@@ -142,15 +143,59 @@ async def match_log(service: GameService, match: MatchRecord, language: str = "e
 # --------------------------------------------------------------------------------------------- export
 
 
-async def export_file(service: GameService, guild_id: int, match_id: int) -> tuple[str, bytes]:
+EXPORTS_KEPT_BYTES = 64 * 1024 * 1024
+"""How much of finished games' export files the process keeps in memory (the least recently asked for go first):
+a game that is over never changes, so asking again costs nothing (a 1,412-move game's file is ~3 MB)."""
+
+
+class ExportShelf:
+    """Export files of games that are over, kept by (database, match, version) up to `limit` bytes in all."""
+
+    def __init__(self, limit: int = EXPORTS_KEPT_BYTES) -> None:
+        self.limit = limit
+        self.size = 0
+        self._files: OrderedDict[Hashable, bytes] = OrderedDict()
+
+    def get(self, key: Hashable) -> bytes | None:
+        found = self._files.get(key)
+        if found is not None:
+            self._files.move_to_end(key)
+        return found
+
+    def put(self, key: Hashable, body: bytes) -> None:
+        if len(body) > self.limit or key in self._files:
+            return
+        self._files[key] = body
+        self.size += len(body)
+        while self.size > self.limit:
+            _, dropped = self._files.popitem(last=False)
+            self.size -= len(dropped)
+
+
+EXPORTS = ExportShelf()
+
+
+async def export_file(service: GameService, guild_id: int, match_id: int, *,
+                      member: int | None = None) -> tuple[str, bytes]:
     """A game that is over as its export file: the game's key and the JSON document (see `export_of`), built in
-    the worker process, which reads the events itself (a 2,000-move game took 1.6 s on the event loop; fetching
-    its rows for the worker still stalled the loop)."""
+    the records worker, which reads the events itself (a 2,000-move game took 1.6 s on the event loop; fetching
+    its rows for the worker still stalled the loop). Asked for by `member`: one export of a game is built at a time
+    for everyone who asks, kept once built (`EXPORTS`), and a member waits for at most `workers.PER_MEMBER` exports
+    at a time (the next is refused with when to ask again)."""
     match = await finished_match(service, guild_id, match_id)
     game, location = find_game(match.game), service.store.shared_location
+    key = ("export", service.store.path, id(service.store), match.id, match.version, match.created_at)
+    kept = EXPORTS.get(key)
+    if kept is not None:
+        return match.game, kept
+    ask: dict[str, Any] = {"lane": workers.Lane.ON_DEMAND, "member": member, "key": key,
+                           "busy": deferred_plural("workers.busy.export")}
     if location is None:  # an in-memory database: only this process can read it
-        return match.game, await workers.run(game, export_text, match, await service.store.event_columns(match.id))
-    return match.game, await workers.run(game, export_stored, location, match)
+        body = await workers.run(game, export_text, match, await service.store.event_columns(match.id), **ask)
+    else:
+        body = await workers.run(game, export_stored, location, match, **ask)
+    EXPORTS.put(key, body)
+    return match.game, body
 
 
 async def export_match(service: GameService, guild_id: int, match_id: int) -> JSON:

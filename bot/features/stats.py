@@ -12,7 +12,6 @@ from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING
 
 from bot.core import LobbyError, find_game
-from bot.features import ratings
 from bot.features.wording import game_title
 from bot.i18n import translate
 from bot.store import SeatResult, Uncounted, final_results
@@ -46,13 +45,16 @@ class PlayerStats:
 
 
 async def player_stats(service: GameService, guild_id: int, user_id: int, language: str = "en") -> PlayerStats:
-    """Counted from the results kept of the finished games of this server in which the player held a seat (the
-    newest thousand); the games' names and solo progress in the reader's `language`."""
-    await ratings.rate_missed(service.store, guild_id)
+    """Counted from the results kept of every finished game of this server in which the player held a seat (one
+    query on an index, whatever the career's length); the games' names and solo progress in the reader's
+    `language`. What a crash left unrated is rated by a chore of the scheduler (`ratings.RatingsKeeper`), not
+    here."""
     played: Counter[str] = Counter()
     wins: Counter[str] = Counter()
     best: dict[str, int] = {}
-    for results in await service.store.player_results(guild_id, user_id):  # one indexed query, no state decoded
+    async with service.long_reads:  # one indexed query, no state decoded; a flood of them takes turns
+        careers = await service.store.player_results(guild_id, user_id)
+    for results in careers:
         try:
             find_game(results.game)
         except LobbyError:  # a game no longer installed: its matches are not shown
@@ -64,7 +66,7 @@ async def player_stats(service: GameService, guild_id: int, user_id: int, langua
     for key in sorted(played, key=lambda k: (-played[k], k)):
         rating = next(iter(await service.store.ratings(guild_id, key, [user_id])), None)
         per_game.append(GameRecord(game_title(find_game(key), language), played[key], wins[key], best.get(key),
-                                   ratings.ordinal(rating.mu, rating.sigma) if rating else None,
+                                   rating.ordinal if rating else None,
                                    rating.games if rating else 0))
     progress = []
     for key, profile in (await service.store.profiles_of(guild_id, user_id)).items():
@@ -91,15 +93,18 @@ class LeaderRow:
 async def leaderboard(service: GameService, guild_id: int, game_key: str, asker: int,
                       top: int = 10, language: str = "en") -> tuple[list[LeaderRow], LeaderRow | None]:
     """The top `top` rated players of a game on a server (by openskill's ordinal), and the asker's row when they
-    are rated but not among them."""
-    await ratings.rate_missed(service.store, guild_id)
-    rows = sorted(await service.store.ratings(guild_id, game_key),
-                  key=lambda r: (-ratings.ordinal(r.mu, r.sigma), -r.games, r.user_id))
-    shown = rows[:top] + [r for r in rows[top:] if r.user_id == asker]
-    names = await service.store.seat_names(guild_id, [r.user_id for r in shown])
+    are rated but not among them. Read from the index of ratings by ordinal: the top rows in order and the asker's
+    place as a count, so a server with 50,000 rated players costs the event loop what one with 50 does (sorting
+    every rating here once cost a move elsewhere 2.43 s: issue 32); and one leaderboard at a time, so a flood of
+    them never stands between a move and the database for longer than one place is counted."""
+    async with service.long_reads:  # a flood of leaderboards takes turns: moves elsewhere wait behind one at most
+        best = list(enumerate(await service.store.top_ratings(guild_id, game_key, top), start=1))
+        placed = None
+        if all(rating.user_id != asker for _, rating in best):
+            placed = await service.store.rating_place(guild_id, game_key, asker)
+    mine = [placed] if placed is not None else []
     someone = translate("rating.someone", language)
-    ranked = [LeaderRow(place, r.user_id, names.get(r.user_id, someone), ratings.ordinal(r.mu, r.sigma), r.games)
-              for place, r in enumerate(rows, start=1) if r in shown]
+    ranked = [LeaderRow(place, r.user_id, r.name or someone, r.ordinal, r.games) for place, r in [*best, *mine]]
     return ranked[:top], ranked[top] if len(ranked) > top else None
 
 

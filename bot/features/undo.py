@@ -12,13 +12,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from bot import workers
 from bot.core import JSON, Game, GameOver, LobbyError, NotYourTurn, RuleError, find_game
 from bot.core.replay import RecordedStep, Replayer, Rewind, replay_line
 from bot.core.seats import is_bot
-from bot.i18n import Localized, Text, deferred, in_language, translate, translate_plural
+from bot.i18n import Localized, Text, deferred, deferred_plural, in_language, translate, translate_plural
 from bot.store import EventColumns, EventRecord, MatchRecord, Store, UndoRequest, decode_event, reading
 from bot.table import UNDO_KIND, setup_of, steps_of
 
@@ -142,9 +142,13 @@ async def plan_undo(store: Store, match: MatchRecord, user_id: int, *, whole_gam
     line = None if whole_game else await recent_line(store, game, match, user_id)
     if line is None:  # no snapshot near the asker's last move: the whole game, replayed in the records worker
         location = store.shared_location
+        # A move waits on it: served before exports and hints; the asker holds at most a small share.
+        ask: dict[str, Any] = {"lane": workers.Lane.URGENT, "member": user_id,
+                               "busy": deferred_plural("workers.busy.undo")}
         if location is None:  # an in-memory database: only this process can read it
-            return await workers.run(game, whole_game_plan, match, await store.event_columns(match.id), user_id)
-        return await workers.run(game, whole_game_plan_stored, location, match, user_id)
+            return await workers.run(game, whole_game_plan, match, await store.event_columns(match.id), user_id,
+                                     **ask)
+        return await workers.run(game, whole_game_plan_stored, location, match, user_id, **ask)
     return decide(game, line, (), user_id)
 
 

@@ -20,7 +20,7 @@ from bot.store.records import (
     decode_event,
     results_of,
 )
-from bot.store.records_store import GameResults, Rating, Uncounted, UndoRequest, final_results
+from bot.store.records_store import GameResults, NewRating, Rating, Uncounted, UndoRequest, final_results
 
 __all__ = [
     "ChannelBusy",
@@ -31,6 +31,7 @@ __all__ = [
     "MatchRecord",
     "MemberRecord",
     "MemberResult",
+    "NewRating",
     "NewWork",
     "Rating",
     "ScheduledWork",

@@ -1,6 +1,7 @@
-"""Reads made by another process with a connection of its own: the records worker (bot/workers.py) reads a long
-game's events itself, so the bot's event loop fetches, builds and pickles none of them (a 2,000-move game is 2,000
-rows). (/stats needs no worker: it counts a career from `match_results`, one row per finished match.)
+"""Reads made with a connection of their own: the records worker (bot/workers.py) reads a long game's events itself,
+so the bot's event loop fetches, builds and pickles none of them (a 2,000-move game is 2,000 rows); and the bot
+makes the reads that count many rows (a leaderboard place, a career for /stats) in a thread with one, so on SQLite
+they never hold up the moves' statements on the store's one connection (`fetch_named`).
 
 Synchronous, for a worker process or a thread: SQLite through the standard library, opened read-only (`mode=ro`, so
 a worker can never change the bot's file), PostgreSQL through a short-lived asyncpg connection in a read-only
@@ -44,9 +45,23 @@ def fetch(location: str, sql: str, params: Sequence[Any]) -> list[Sequence[Any]]
         raise StoreUnavailable(f"{redact(location)}: {type(error).__name__} {error}".strip()) from None
 
 
-def _sqlite_rows(path: str, sql: str, params: Sequence[Any]) -> list[Sequence[Any]]:
+def fetch_named(path: str, sql: str, params: Sequence[Any]) -> list[sqlite3.Row]:
+    """Rows of one query, by column name too, on the SQLite file at `path` with a read-only connection of its own
+    (for a thread of the bot: a long read there waits for nothing on the store's one connection, and nothing
+    there waits for it)."""
+    try:
+        return _sqlite_rows(path, sql, params, named=True)  # type: ignore[return-value]
+    except Exception as error:
+        if is_damage(error):  # a malformed page: the file needs its backup, waiting will not help
+            raise damaged(path, f"{error} while the bot was reading it") from None
+        raise StoreUnavailable(f"{redact(path)}: {type(error).__name__} {error}".strip()) from None
+
+
+def _sqlite_rows(path: str, sql: str, params: Sequence[Any], *, named: bool = False) -> list[Sequence[Any]]:
     uri = f"{Path(path).resolve().as_uri()}?mode=ro"
     connection = sqlite3.connect(uri, uri=True, timeout=DEADLINE_SECONDS)
+    if named:
+        connection.row_factory = sqlite3.Row
     try:
         return connection.execute(sql, tuple(params)).fetchall()
     finally:

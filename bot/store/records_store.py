@@ -8,6 +8,7 @@ rated, so a match is counted and rated exactly once however many processes finis
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 from collections.abc import Callable, Iterable, Sequence
@@ -16,6 +17,7 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from bot.core import all_games, find_game
+from bot.store import reading
 from bot.store.reading import EVENT_COLUMNS_SQL
 from bot.store.records import EventColumns, MatchRecord, SeatResult, StoreError, results_of
 
@@ -58,6 +60,17 @@ class Rating:
     mu: float
     sigma: float
     games: int
+    ordinal: float = 0.0  # the rating shown (openskill's ordinal), kept in the row for the leaderboard's index
+    name: str | None = None  # for a leaderboard: the name the player last sat under on the server (None: never)
+
+
+@dataclass(frozen=True)
+class NewRating:
+    """A player's rating after a match: openskill's mu and sigma, and the ordinal shown and ranked by."""
+
+    mu: float
+    sigma: float
+    ordinal: float
 
 
 @dataclass(frozen=True)
@@ -88,8 +101,24 @@ def final_results(match: Uncounted) -> tuple[SeatResult, ...]:
     return results_of(find_game(match.game).outcome(json.loads(match.state_json)), match.seats)
 
 
-RatingUpdate = Callable[[dict[int, Rating]], dict[int, tuple[float, float]]]
-"""Given the current ratings of a match's players (absent: never rated), their new (mu, sigma)."""
+RATING_COLUMNS = "r.user_id, r.mu, r.sigma, r.games, r.ordinal"
+RATING_ORDER = "r.ordinal DESC, r.games DESC, r.user_id"
+"""A leaderboard's order, the index `ratings_by_ordinal`'s: the higher ordinal first, then more rated games."""
+
+
+LAST_NAME = ("(SELECT s.name FROM seats s JOIN matches m ON m.id = s.match_id WHERE s.user_id = r.user_id AND "
+             "m.guild_id = r.guild_id ORDER BY s.match_id DESC LIMIT 1)")
+"""The name a rating's player (`r`) last sat under on its server, from their own seats (the index `seats_by_user`)."""
+
+
+def _rating(row: Row, *, named: bool = False) -> Rating:
+    """A rating from its row (`named`: the row has the player's name too, `LAST_NAME`)."""
+    return Rating(int(row["user_id"]), float(row["mu"]), float(row["sigma"]), int(row["games"]),
+                  float(row["ordinal"]), row["name"] if named else None)
+
+
+RatingUpdate = Callable[[dict[int, Rating]], dict[int, NewRating]]
+"""Given the current ratings of a match's players (absent: never rated), their new ratings."""
 
 
 class RecordsStore:
@@ -168,13 +197,22 @@ class RecordsStore:
         return [(row["seq"], row["kind"], row["user_id"], row["seat"], row["action_json"], row["events_json"],
                  row["draws_json"], row["text"], row["created_at"]) for row in rows]
 
-    async def player_results(self, guild_id: int, user_id: int, *, limit: int = 1000) -> list[GameResults]:
-        """Per game (by key), the user's results among their newest `limit` finished matches on a server: one
-        indexed query over `match_results`, no final state decoded."""
-        rows = await self._fetchall(
-            "SELECT game, COUNT(*) AS played, SUM(won) AS wins, MAX(score) AS best FROM (SELECT game, won, score "
-            "FROM match_results WHERE guild_id = ? AND user_id = ? ORDER BY match_id DESC LIMIT ?) AS newest "
-            "GROUP BY game ORDER BY game", (guild_id, user_id, int(limit)))
+    async def _long_read(self, sql: str, params: Sequence[Any]) -> list[Row]:
+        """A read that may count many rows (a leaderboard place, a career): on a SQLite file, with a read-only
+        connection of its own in a thread, so the moves' statements on the store's one connection never queue
+        behind it; on PostgreSQL, on a pooled connection like any read (the others stay free)."""
+        location = self.shared_location
+        if self.dialect == "sqlite" and location is not None:
+            return await asyncio.to_thread(reading.fetch_named, location, sql, params)
+        return await self._fetchall(sql, params)
+
+    async def player_results(self, guild_id: int, user_id: int) -> list[GameResults]:
+        """Per game (by key), the user's results over every finished match of theirs on a server: one query on the
+        index of results by player and game (`match_results_by_player_game`, which holds every column it reads), no
+        final state decoded. (It once counted only the newest thousand and showed that as the total: issue 32.)"""
+        rows = await self._long_read(
+            "SELECT game, COUNT(*) AS played, SUM(won) AS wins, MAX(score) AS best FROM match_results "
+            "WHERE guild_id = ? AND user_id = ? GROUP BY game ORDER BY game", (guild_id, user_id))
         return [GameResults(row["game"], int(row["played"]), int(row["wins"]),
                             int(row["best"]) if row["best"] is not None else None) for row in rows]
 
@@ -276,17 +314,6 @@ class RecordsStore:
         )
         return {row["game"]: json.loads(row["data_json"]) for row in rows}
 
-    async def seat_names(self, guild_id: int, user_ids: Sequence[int]) -> dict[int, str]:
-        """The name each user last sat under on a server (for leaderboards of people no longer around)."""
-        names: dict[int, str] = {}
-        for user_id in user_ids:
-            row = await self._fetchone(
-                "SELECT s.name FROM seats s JOIN matches m ON m.id = s.match_id WHERE m.guild_id = ? AND "
-                "s.user_id = ? ORDER BY m.id DESC LIMIT 1", (guild_id, user_id))
-            if row is not None:
-                names[user_id] = row["name"]
-        return names
-
     # ----------------------------------------------------------------------------------------------- undo
 
     @staticmethod
@@ -343,13 +370,18 @@ class RecordsStore:
 
     # ----------------------------------------------------------------------------------------------- ratings
 
-    async def unrated_matches(self, guild_id: int) -> list[int]:
-        """Finished matches of a server not yet marked rated or unrated (a crash between finish and rating)."""
+    async def unrated_matches(self, guild_id: int | None = None, *, finished_since: str = "") -> list[int]:
+        """Finished matches (of a server, or of all) not yet marked rated or unrated (a crash between finish and
+        rating), in the order they finished. Only those finished at `finished_since` (a time as `matches.updated_at`
+        holds it) or later: on the index of finished matches by time (`matches_finished_by_time`), a sweep of the
+        last few minutes reads a few rows however many games were ever played."""
+        where, params = "m.status = 'finished' AND m.updated_at >= ?", [finished_since]
+        if guild_id is not None:
+            where += " AND m.guild_id = ?"
+            params.append(guild_id)
         rows = await self._fetchall(
-            "SELECT m.id FROM matches m LEFT JOIN rated_matches r ON r.match_id = m.id "
-            "WHERE m.guild_id = ? AND m.status = 'finished' AND r.match_id IS NULL ORDER BY m.id",
-            (guild_id,),
-        )
+            f"SELECT m.id FROM matches m WHERE {where} AND NOT EXISTS (SELECT 1 FROM rated_matches r "
+            "WHERE r.match_id = m.id) ORDER BY m.updated_at, m.id", params)
         return [int(row["id"]) for row in rows]
 
     async def rate_match(self, match_id: int, guild_id: int, game: str, user_ids: Sequence[int],
@@ -370,14 +402,14 @@ class RecordsStore:
             if update is None:
                 return True
             current = {rating.user_id: rating for rating in await self.ratings(guild_id, game, user_ids)}
-            for user_id, (mu, sigma) in update(current).items():
+            for user_id, new in update(current).items():
                 games = current[user_id].games + 1 if user_id in current else 1
                 await self._execute(
-                    "INSERT INTO ratings (guild_id, game, user_id, mu, sigma, games, updated_at) "
-                    "VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (guild_id, game, user_id) DO UPDATE SET "
-                    "mu = excluded.mu, sigma = excluded.sigma, games = excluded.games, "
+                    "INSERT INTO ratings (guild_id, game, user_id, mu, sigma, ordinal, games, updated_at) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (guild_id, game, user_id) DO UPDATE SET "
+                    "mu = excluded.mu, sigma = excluded.sigma, ordinal = excluded.ordinal, games = excluded.games, "
                     "updated_at = excluded.updated_at",
-                    (guild_id, game, user_id, float(mu), float(sigma), games, now),
+                    (guild_id, game, user_id, float(new.mu), float(new.sigma), float(new.ordinal), games, now),
                 )
         return True
 
@@ -388,12 +420,32 @@ class RecordsStore:
 
     async def ratings(self, guild_id: int, game: str, user_ids: Sequence[int] | None = None) -> list[Rating]:
         """Ratings of a game on a server: everyone's, or only these users'."""
-        sql = "SELECT user_id, mu, sigma, games FROM ratings WHERE guild_id = ? AND game = ?"
+        sql = f"SELECT {RATING_COLUMNS} FROM ratings r WHERE guild_id = ? AND game = ?"
         params: list[Any] = [guild_id, game]
         if user_ids is not None:
             if not user_ids:
                 return []
             sql += f" AND user_id IN ({', '.join('?' for _ in user_ids)})"
             params += list(user_ids)
-        rows = await self._fetchall(sql, params)
-        return [Rating(int(r["user_id"]), float(r["mu"]), float(r["sigma"]), int(r["games"])) for r in rows]
+        return [_rating(row) for row in await self._fetchall(sql, params)]
+
+    async def top_ratings(self, guild_id: int, game: str, limit: int) -> list[Rating]:
+        """The `limit` best ratings of a game on a server, best first (ties: more rated games, then the lower user
+        id), each with the name its player last sat under here: one query, read in order from the index
+        `ratings_by_ordinal` (so it reads `limit` rows however many are rated), the names looked up for those rows
+        only."""
+        rows = await self._long_read(
+            f"SELECT {RATING_COLUMNS}, {LAST_NAME} AS name FROM ratings r WHERE guild_id = ? AND game = ? "
+            f"ORDER BY {RATING_ORDER} LIMIT ?", (guild_id, game, int(limit)))
+        return [_rating(row, named=True) for row in rows]
+
+    async def rating_place(self, guild_id: int, game: str, user_id: int) -> tuple[int, Rating] | None:
+        """A player's place on the game's leaderboard (1 is the best) and their rating, with their name; None when
+        unrated. One query: the place counts the ratings ahead on the index `ratings_by_ordinal` (those at or above
+        the player's ordinal, the ties then ordered as `top_ratings` orders them), without reading the table."""
+        rows = await self._long_read(
+            f"SELECT {RATING_COLUMNS}, {LAST_NAME} AS name, (SELECT COUNT(*) FROM ratings a WHERE a.guild_id = "
+            "r.guild_id AND a.game = r.game AND a.ordinal >= r.ordinal AND (a.ordinal > r.ordinal OR a.games > "
+            "r.games OR (a.games = r.games AND a.user_id < r.user_id))) AS ahead FROM ratings r "
+            "WHERE guild_id = ? AND game = ? AND user_id = ?", (guild_id, game, user_id))
+        return (int(rows[0]["ahead"]) + 1, _rating(rows[0], named=True)) if rows else None

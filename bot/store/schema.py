@@ -232,7 +232,22 @@ MIGRATIONS: tuple[str, ...] = (
         PRIMARY KEY (user_id, started_at)
     )
     """,
+    # 12 (issue 32): /leaderboard and /stats cost the same at 50,000 rated players as at 50. Each rating row keeps
+    # its ordinal (the rating shown: openskill's mu - 3 sigma, as bot/features/ratings.py computes it; the rows
+    # rated before are filled in here), so the top of a leaderboard is read in order from an index and a player's
+    # place is a count over it, instead of every rated player sorted on the event loop; and /stats counts a whole
+    # career from an index holding every column it reads. (A member's name on a leaderboard is found from their
+    # own seats, `seats_by_user` of migration 11.)
+    """
+    ALTER TABLE ratings ADD COLUMN ordinal REAL NOT NULL DEFAULT 0;
+    UPDATE ratings SET ordinal = mu - 3 * sigma;
+    CREATE INDEX IF NOT EXISTS ratings_by_ordinal ON ratings (guild_id, game, ordinal DESC, games DESC, user_id);
+    CREATE INDEX IF NOT EXISTS match_results_by_player_game ON match_results (guild_id, user_id, game, won, score)
+    """,
 )
+
+RATINGS_ORDINAL_MIGRATION = 12
+"""The schema version that keeps each rating's ordinal in its row (`ratings.ordinal`, indexed for /leaderboard)."""
 
 RESULTS_MIGRATION = 8
 """The schema version that added `match_results`: upgrading to it also fills the table from the matches already

@@ -14,7 +14,7 @@ from bot.core.protocol import JSON, Game
 from bot.core.rng import Rng
 from bot.games.the_expedition.game import TheExpedition
 from bot.games.the_expedition.policies import greedy_action
-from bot.games.the_expedition.rules import final_scores, is_market, participant, step
+from bot.games.the_expedition.rules import apply_action, final_scores, is_market, participant, step, times_seen
 from bot.games.the_expedition.words import Words, listed, points, separated, toward
 from bot.i18n import Text
 
@@ -84,6 +84,11 @@ class TheExpeditionBot(GameBot):
         else:
             reason = Text.of("expedition.hint.best", what=what, ahead=ahead)
         return Decision.worded(action, reason)
+
+    def repeats(self, game: Game, state: JSON, seat: int, action: JSON) -> bool:
+        assert isinstance(game, TheExpedition)
+        after, _ = apply_action(state, game.catalog, seat, action)
+        return times_seen(after) > 1
 
     def evaluate(self, game: Game, state: JSON) -> dict[int, float]:
         assert isinstance(game, TheExpedition)

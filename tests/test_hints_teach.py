@@ -19,26 +19,28 @@ from bot.i18n import LANGUAGES, translate
 
 
 @lru_cache(maxsize=2)
-def _hinted_game(seed: int) -> tuple[tuple[str, ...], Counter[tuple[int, str]], int]:
+def _hinted_game(seed: int) -> tuple[tuple[str, ...], Counter[tuple[int, str]], tuple[tuple[JSON, int, JSON], ...]]:
     """A two-player Expeditions game in which every seat follows `/game hint`: the English reasons, the gathers by
-    seat and location, and the number of decisions."""
+    seat and location, and each decision (the state, the seat, the move hinted)."""
     game = find_game("expeditions")
     state = game.setup("standard", ["A", "B"], Rng(seed, 0), {})
     rnd = random.Random(seed)
     reasons: list[str] = []
     gathers: Counter[tuple[int, str]] = Counter()
+    decisions: list[tuple[JSON, int, JSON]] = []
     step = 0
     while not state["over"] and step < 1500:
         seat = game.to_act(state)[0]
         decision = decide(game, bot_view(game, state, seat), seat, "normal", rnd)
         if decision.words is not None:  # not the only legal move
             reasons.append(decision.reason)
+            decisions.append((state, seat, decision.action))
         if decision.action["type"] == "gather":
             gathers[(seat, state["players"][seat]["at"])] += 1
         step += 1
         state = game.apply(state, seat, decision.action, Rng(seed, step)).state
     assert state["over"]
-    return tuple(reasons), gathers, step
+    return tuple(reasons), gathers, tuple(decisions)
 
 
 def test_few_expeditions_hints_end_with_the_stock_reason() -> None:
@@ -80,9 +82,49 @@ def test_no_hint_for_a_core_value_that_gains_nothing_at_the_cap() -> None:
     decision = decide(game, bot_view(game, state, seat), seat, "normal", random.Random(1))
     assert decision.action != {"type": "choose", "option": "core"}
     assert translate("expeditions.hint.setting_up", "en") not in decision.reason
-    state, seat = _dusk_to_play(3)  # below the cap the core value brings its power
-    text = explain(game, bot_view(game, state, seat), seat, random.Random(1))
-    assert text.startswith("Choose Core value") and "bringing 1 power" in text
+
+
+def _wandered(seed: int, steps: int) -> tuple[JSON, int]:
+    """An Expeditions position reached by random moves."""
+    game = find_game("expeditions")
+    state = game.setup("standard", ["A", "B"], Rng(seed, 0), {})
+    rnd = random.Random(seed)
+    for step in range(1, steps + 1):
+        seat = game.to_act(state)[0]
+        state = game.apply(state, seat, rnd.choice(game.legal_actions(state, seat)), Rng(seed, step)).state
+    return state, game.to_act(state)[0]
+
+
+@pytest.mark.parametrize(("seed", "steps", "hint"), [
+    (1, 94, "Choose Core value: +1 guile: of the moves open now it does the most for your money and stars, bringing "
+            "1 guile."),
+    (5, 167, "Choose Done with this card: of the moves open now it does the most for your money and stars, as "
+             "nothing else on offer would bring you anything now."),
+])
+def test_done_with_a_card_only_when_nothing_on_it_brings_anything(seed: int, steps: int, hint: str) -> None:
+    """The hint said "Done with this card" while the card's core value (+1 guile at 3 guile) was still to take, with
+    the stock reason; Done is right only when nothing else brings anything (Bram's +1 power at 10 power)."""
+    game = find_game("expeditions")
+    state, seat = _wandered(seed, steps)
+    assert explain(game, bot_view(game, state, seat), seat, random.Random(1)) == hint
+
+
+def test_a_hinted_move_gains_something_whenever_another_move_would() -> None:
+    """Over a whole hint-following game: whenever a hinted move brings nothing now or by the end of the turn, no
+    other move open would have brought anything either."""
+    from bot.games.expeditions.bots import BOT, best_gaining, outlook_of
+
+    game = find_game("expeditions")
+    _, _, decisions = _hinted_game(2)
+    idle = 0
+    for state, seat, action in decisions[::3]:  # a third of them: enough positions, a third of the time
+        sample = BOT.determinize(game, bot_view(game, state, seat), seat, random.Random(1))
+        sample["turn"]["queue"] = []
+        outlook = outlook_of(game, sample, seat, action)
+        if not (outlook.now or outlook.later):
+            idle += 1
+            assert best_gaining(game, sample, seat, action) is None
+    assert idle < len(decisions) // 15
 
 
 def test_every_new_hint_reason_reads_in_every_language() -> None:

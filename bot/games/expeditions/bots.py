@@ -28,6 +28,7 @@ from bot.i18n import translate, translate_plural
 
 SEARCHED_CHOICES = ("or", "take_card", "worker_colour", "location_benefit", "activate_adjacent", "boast", "upgrade",
                     "meld", "play", "vanquish", "solve", "discard", "trash", "card_destination", "rescue")
+DECLINING = ("done", "skip", "stop", "confirm")  # the options that take nothing (more) from a decision
 LOOKAHEAD_STEPS = 30  # actions of the rest of a turn a hint plays out to see what a move sets up
 SEARCH_DEALS = 6  # sampled deals a hard move averages over at most (the time budget may stop it sooner)
 
@@ -76,11 +77,11 @@ class ExpeditionsBot(GameBot):
         # behind a card to play, a quest's reward) come whatever is chosen now, so they are left out of the words.
         owing_nothing = {**state, "turn": {**state["turn"], "queue": []}}
         before_me = owing_nothing["players"][seat]
-        outlook = _outlook(game, owing_nothing, seat, action)
+        outlook = outlook_of(game, owing_nothing, seat, action)
         if not outlook.now and not outlook.later:
             # Never a move that gains nothing while another gains something (a core value of +1 guile at 10
             # guile was recommended): the rule of thumb's figure may prefer it, the player would not.
-            better = _best_gaining(game, owing_nothing, seat, action)
+            better = best_gaining(game, owing_nothing, seat, action)
             if better is not None:
                 action, outlook = better
 
@@ -185,7 +186,7 @@ class Outlook:
     turn_end: JSON
 
 
-def _outlook(game: ExpeditionsGame, state: JSON, seat: int, action: JSON) -> Outlook:
+def outlook_of(game: ExpeditionsGame, state: JSON, seat: int, action: JSON) -> Outlook:
     """Play `action`, then the rest of the turn by the rule of thumb (a fixed random stream: the hint stays the
     same on a second ask), and see what each brings."""
     comp = game.comp
@@ -202,13 +203,13 @@ def _outlook(game: ExpeditionsGame, state: JSON, seat: int, action: JSON) -> Out
                    after, end)
 
 
-def _best_gaining(game: ExpeditionsGame, state: JSON, seat: int, chosen: JSON) -> tuple[JSON, Outlook] | None:
+def best_gaining(game: ExpeditionsGame, state: JSON, seat: int, chosen: JSON) -> tuple[JSON, Outlook] | None:
     """The move the rule of thumb rates best among those that bring something now or this turn, when the chosen
     one brings nothing; None when none does (then setting up is all there is)."""
     candidates = [a for a in _candidates(game, state, seat) if a != chosen and a["type"] != "refresh"]
     best: tuple[float, JSON, Outlook] | None = None
     for action in candidates:
-        outlook = _outlook(game, state, seat, action)
+        outlook = outlook_of(game, state, seat, action)
         if outlook.now or outlook.later:
             value = policies.estimate(game.comp, outlook.turn_end, seat)
             if best is None or value > best[0]:
@@ -230,6 +231,9 @@ def _brings(comp: Components, state: JSON, seat: int, action: JSON, before: JSON
         benefits = q.exposed_benefits(comp, state, action["space"])
         if benefits:
             return translate("expeditions.hint.gather_next", language, benefits=effects_text(benefits, language))
+    if action["type"] == "choose" and action["option"] in DECLINING:
+        # reached only when no other choice brings anything either (best_gaining found none)
+        return translate("expeditions.hint.nothing_else", language)
     return translate("expeditions.hint.setting_up", language)
 
 

@@ -168,8 +168,8 @@ def test_an_expeditions_hint_does_not_count_a_worker_the_turn_owes_anyway() -> N
     assert decision.words["en"] == ("Choose Play Silver Whistle: of the moves open now it does the most for your "
                                     "money and stars, setting up $1 of final score before the turn ends.")
     assert decision.words["de"] == ("Wähle Silberpfeife spielen: Von den Zügen, die jetzt offen sind, bringt dieser "
-                                    "am meisten für dein Geld und deine Sterne, er bereitet 1 $ Endwertung noch in "
-                                    "diesem Zug vor.")
+                                    "am meisten für dein Geld und deine Sterne, damit holst du noch in diesem Zug 1 $ "
+                                    "Endwertung.")
     assert "9.2" not in decision.words["en"] and not re.search(r"\d+\.\d", decision.words["en"])
 
 

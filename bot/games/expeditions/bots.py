@@ -178,7 +178,7 @@ def _gained(comp: Components, before: JSON, after: JSON) -> bool:
 @dataclass(frozen=True)
 class Outlook:
     """What a move does for the player: the state right after it, and at the end of the turn if the rule of thumb
-    plays the rest of the turn (the two are the same when the move ends the turn)."""
+    plays the rest of the turn (the two are the same when the move ends the turn or brings something at once)."""
 
     now: bool
     later: bool
@@ -187,11 +187,13 @@ class Outlook:
 
 
 def outlook_of(game: ExpeditionsGame, state: JSON, seat: int, action: JSON) -> Outlook:
-    """Play `action`, then the rest of the turn by the rule of thumb (a fixed random stream: the hint stays the
-    same on a second ask), and see what each brings."""
+    """Play `action`, then, unless it brings something at once (what the hint then tells), the rest of the turn by
+    the rule of thumb (a fixed random stream: the hint stays the same on a second ask), and see what each brings."""
     comp = game.comp
     before = state["players"][seat]
     after = game.apply(state, seat, action, Rng(0, 0)).state
+    if _gained(comp, before, after["players"][seat]):
+        return Outlook(True, True, after, after)
     end = after
     turn = state["turns_taken"]
     rnd = random.Random(0)

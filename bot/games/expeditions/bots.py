@@ -84,6 +84,8 @@ class ExpeditionsBot(GameBot):
             better = best_gaining(game, owing_nothing, seat, action)
             if better is not None:
                 action, outlook = better
+            else:
+                action = _declined_instead(game, state, seat, action)
 
         def reason(language: str) -> str:
             # The rule of thumb's own figure (policies.estimate) means nothing to a player: say what it brings now,
@@ -217,6 +219,15 @@ def best_gaining(game: ExpeditionsGame, state: JSON, seat: int, chosen: JSON) ->
             if best is None or value > best[0]:
                 best = (value, action, outlook)
     return (best[1], best[2]) if best is not None else None
+
+
+def _declined_instead(game: ExpeditionsGame, state: JSON, seat: int, chosen: JSON) -> JSON:
+    """When nothing open brings anything, a choice that spends a worker or a card for nothing (placing a worker
+    on an ability that finds nothing to do) gives way to declining, which keeps them."""
+    if chosen["type"] != "choose" or chosen["option"] in DECLINING:
+        return chosen
+    legal = game.legal_actions(state, seat)
+    return next((a for a in legal if a["type"] == "choose" and a["option"] in DECLINING), chosen)
 
 
 def _brings(comp: Components, state: JSON, seat: int, action: JSON, before: JSON, outlook: Outlook,

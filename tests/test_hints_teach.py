@@ -158,3 +158,24 @@ def test_normal_and_hard_do_not_undo_each_other_until_the_repetition_rule_ends_t
     assert state["result"]["reason"] == "final_turns"
     repeated = [count for count in state["public_positions"].values() if count > 1]
     assert len(repeated) <= 4, repeated  # once round a short circle at most, not 20 rounds of it
+
+
+def test_the_expedition_hint_says_when_it_steps_somewhere_new_instead_of_back() -> None:
+    """Seed 10, normal against hard: by the 23rd move two steps would bring back a position already seen; the hint
+    says why it takes the third (in both languages)."""
+    game = find_game("the-expedition")
+    state = game.setup("standard", ["A", "B"], Rng(10, 0), {})
+    rnd = random.Random(10)
+    levels = ["hard", "normal"]
+    for step in range(1, 24):
+        seat = game.to_act(state)[0]
+        action = decide(game, bot_view(game, state, seat), seat, levels[seat], rnd,
+                        Budget(seconds=5.0, iterations=100)).action
+        state = game.apply(state, seat, action, Rng(10, step)).state
+    seat = game.to_act(state)[0]
+    assert levels[seat] == "normal"
+    view = bot_view(game, state, seat)
+    assert explain(game, view, seat, random.Random(1)).endswith(
+        "and unlike a step left or right it does not bring back a position the game has already been in.")
+    assert explain(game, view, seat, random.Random(1), "de").endswith(
+        "und anders als ein Zug nach links oder nach rechts führt er nicht in eine Stellung zurück, die es schon gab.")

@@ -90,6 +90,11 @@ class GameBot(ABC):
         """A game's own determinised search for the hard level, or None to use the shared ISMCTS."""
         return None
 
+    def repeats(self, game: Game, state: JSON, seat: int, action: JSON) -> bool:
+        """Whether `action` brings back a position the game has already been in (as far as the seat can tell);
+        the search then prefers another move about as good. No game repeats unless it says so."""
+        return False
+
 
 _BOTS: dict[str, GameBot] = {}
 
@@ -150,6 +155,25 @@ def explain(game: Game, view: JSON, seat: int, rng: random.Random, language: str
     if not reason.endswith((".", "!", "?")):
         reason += "."
     return reason[0].upper() + reason[1:]
+
+
+REPEAT_SLACK = 0.05
+"""How much lower a move's mean reward may be than the best's and still be taken instead of a move that repeats a
+position: two searchers each undoing the other's move went round for 20 rounds until the repetition rule ended the
+game."""
+
+
+def _fresh_choice(ranked: list[tuple[int, float, str]], repeats: Callable[[str], bool]
+                  ) -> tuple[int, float, str]:
+    """The most visited move, unless it repeats a position and another, as good within REPEAT_SLACK and tried at
+    least a third as often, does not."""
+    top = ranked[0]
+    if not repeats(top[2]):
+        return top
+    for entry in ranked[1:]:
+        if entry[0] * 3 >= top[0] and entry[1] >= top[1] - REPEAT_SLACK and not repeats(entry[2]):
+            return entry
+    return top
 
 
 # --- ISMCTS -------------------------------------------------------------------------------------------------------
@@ -257,6 +281,6 @@ def ismcts(game: Game, bot: GameBot, view: JSON, seat: int, rng: random.Random, 
     legal = {action_key(a): a for a in game.legal_actions(sample, seat)}
     ranked = sorted(((child.visits, child.reward / max(child.visits, 1), key)
                      for key, child in root.children.items() if key in legal), reverse=True)
-    visits, value, key = ranked[0]
+    visits, value, key = _fresh_choice(ranked, lambda k: bot.repeats(game, sample, seat, legal[k]))
     return Decision(legal[key], f"a search of {iterations} sampled playouts rates this move best "
                                 f"(won or led in about {round(100 * value)}% of {visits} tries).")

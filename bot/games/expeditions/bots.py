@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import random
 import time
+from dataclasses import dataclass
 
 from bot.core.bots import Budget, Decision, GameBot, action_key
 from bot.core.protocol import JSON, Game
@@ -21,12 +22,14 @@ from bot.games.expeditions import queries as q
 from bot.games.expeditions.data import Components
 from bot.games.expeditions.engine import pending_options
 from bot.games.expeditions.game import ExpeditionsGame
-from bot.games.expeditions.text import amount, and_list, money
+from bot.games.expeditions.text import amount, and_list, effects_text, money
 from bot.games.expeditions.views import action_name, card_name, location_label
 from bot.i18n import translate, translate_plural
 
 SEARCHED_CHOICES = ("or", "take_card", "worker_colour", "location_benefit", "activate_adjacent", "boast", "upgrade",
                     "meld", "play", "vanquish", "solve", "discard", "trash", "card_destination", "rescue")
+DECLINING = ("done", "skip", "stop", "confirm")  # the options that take nothing (more) from a decision
+LOOKAHEAD_STEPS = 30  # actions of the rest of a turn a hint plays out to see what a move sets up
 SEARCH_DEALS = 6  # sampled deals a hard move averages over at most (the time budget may stop it sooner)
 
 
@@ -73,14 +76,21 @@ class ExpeditionsBot(GameBot):
         # What the move brings, not what the turn owes anyway: effects already queued (a gathered worker waiting
         # behind a card to play, a quest's reward) come whatever is chosen now, so they are left out of the words.
         owing_nothing = {**state, "turn": {**state["turn"], "queue": []}}
-        after = game.apply(owing_nothing, seat, action, Rng(0, 0)).state
-        before_me, after_me = owing_nothing["players"][seat], after["players"][seat]
+        before_me = owing_nothing["players"][seat]
+        outlook = outlook_of(game, owing_nothing, seat, action)
+        if not outlook.now and not outlook.later:
+            # Never a move that gains nothing while another gains something (a core value of +1 guile at 10
+            # guile was recommended): the rule of thumb's figure may prefer it, the player would not.
+            better = best_gaining(game, owing_nothing, seat, action)
+            if better is not None:
+                action, outlook = better
+            else:
+                action = _declined_instead(game, state, seat, action)
 
         def reason(language: str) -> str:
-            # The rule of thumb's own figure (policies.estimate) means nothing to a player: say what it brings.
-            gains = _gains(comp, before_me, after_me, language)
-            brings = (translate("expeditions.hint.bringing", language, gains=and_list_commas(gains, language))
-                      if gains else translate("expeditions.hint.setting_up", language))
+            # The rule of thumb's own figure (policies.estimate) means nothing to a player: say what it brings now,
+            # else what it sets up this turn, else what it prepares for the next (the place moved to).
+            brings = _brings(comp, state, seat, action, before_me, outlook, language)
             return translate("expeditions.hint.greedy", language, action=describe_action(game, state, action,
                                                                                          language), brings=brings)
 
@@ -149,12 +159,95 @@ GAINS = (  # what a move can bring a player: (the count before and after -> the 
      lambda n, language: translate_plural("expeditions.hint.gain_workers", n, language)),
     (lambda comp, p: len(q.controlled(p)),
      lambda n, language: translate_plural("expeditions.hint.gain_cards", n, language)),
+    # cards and workers back for use (a refresh): more in hand or ready than new ones account for
+    (lambda comp, p: len(p["hand"]) - len(q.controlled(p)),
+     lambda n, language: translate_plural("expeditions.hint.gain_hand", n, language)),
+    (lambda comp, p: sum(p["workers"].values()) - q.workers_owned(p),
+     lambda n, language: translate_plural("expeditions.hint.gain_ready_workers", n, language)),
 )
 
 
 def _gains(comp: Components, before: JSON, after: JSON, language: str = "en") -> list[str]:
     """What a move brings the player, in words ("1 power", "$2 of final score"); losses are not told."""
     return [words(gain, language) for count, words in GAINS if (gain := count(comp, after) - count(comp, before)) > 0]
+
+
+def _gained(comp: Components, before: JSON, after: JSON) -> bool:
+    """Whether a move brings the player anything GAINS counts."""
+    return any(count(comp, after) > count(comp, before) for count, _ in GAINS)
+
+
+@dataclass(frozen=True)
+class Outlook:
+    """What a move does for the player: the state right after it, and at the end of the turn if the rule of thumb
+    plays the rest of the turn (the two are the same when the move ends the turn or brings something at once)."""
+
+    now: bool
+    later: bool
+    after: JSON
+    turn_end: JSON
+
+
+def outlook_of(game: ExpeditionsGame, state: JSON, seat: int, action: JSON) -> Outlook:
+    """Play `action`, then, unless it brings something at once (what the hint then tells), the rest of the turn by
+    the rule of thumb (a fixed random stream: the hint stays the same on a second ask), and see what each brings."""
+    comp = game.comp
+    before = state["players"][seat]
+    after = game.apply(state, seat, action, Rng(0, 0)).state
+    if _gained(comp, before, after["players"][seat]):
+        return Outlook(True, True, after, after)
+    end = after
+    turn = state["turns_taken"]
+    rnd = random.Random(0)
+    for step in range(LOOKAHEAD_STEPS):
+        if end["over"] or end["turns_taken"] != turn or tuple(game.to_act(end)) != (seat,):
+            break
+        end = game.apply(end, seat, policies.greedy_action(game, end, seat, rnd), Rng(0, step + 1)).state
+    return Outlook(_gained(comp, before, after["players"][seat]), _gained(comp, before, end["players"][seat]),
+                   after, end)
+
+
+def best_gaining(game: ExpeditionsGame, state: JSON, seat: int, chosen: JSON) -> tuple[JSON, Outlook] | None:
+    """The move the rule of thumb rates best among those that bring something now or this turn, when the chosen
+    one brings nothing; None when none does (then setting up is all there is)."""
+    candidates = [a for a in _candidates(game, state, seat) if a != chosen and a["type"] != "refresh"]
+    best: tuple[float, JSON, Outlook] | None = None
+    for action in candidates:
+        outlook = outlook_of(game, state, seat, action)
+        if outlook.now or outlook.later:
+            value = policies.estimate(game.comp, outlook.turn_end, seat)
+            if best is None or value > best[0]:
+                best = (value, action, outlook)
+    return (best[1], best[2]) if best is not None else None
+
+
+def _declined_instead(game: ExpeditionsGame, state: JSON, seat: int, chosen: JSON) -> JSON:
+    """When nothing open brings anything, a choice that spends a worker or a card for nothing (placing a worker
+    on an ability that finds nothing to do) gives way to declining, which keeps them."""
+    if chosen["type"] != "choose" or chosen["option"] in DECLINING:
+        return chosen
+    legal = game.legal_actions(state, seat)
+    return next((a for a in legal if a["type"] == "choose" and a["option"] in DECLINING), chosen)
+
+
+def _brings(comp: Components, state: JSON, seat: int, action: JSON, before: JSON, outlook: Outlook,
+            language: str) -> str:
+    """The reason's second half: the gains now, else those it sets up this turn, else what the place moved to
+    offers next turn; the stock words only when there is none of these."""
+    now = _gains(comp, before, outlook.after["players"][seat], language)
+    if now:
+        return translate("expeditions.hint.bringing", language, gains=and_list_commas(now, language))
+    later = _gains(comp, before, outlook.turn_end["players"][seat], language)
+    if later:
+        return translate("expeditions.hint.sets_up", language, gains=and_list_commas(later, language))
+    if action["type"] == "move" and action["space"] in state["spaces"]:
+        benefits = q.exposed_benefits(comp, state, action["space"])
+        if benefits:
+            return translate("expeditions.hint.gather_next", language, benefits=effects_text(benefits, language))
+    if action["type"] == "choose" and action["option"] in DECLINING:
+        # reached only when no other choice brings anything either (best_gaining found none)
+        return translate("expeditions.hint.nothing_else", language)
+    return translate("expeditions.hint.setting_up", language)
 
 
 def and_list_commas(parts: list[str], language: str = "en") -> str:

@@ -14,7 +14,15 @@ from bot.core.protocol import JSON, Game
 from bot.core.rng import Rng
 from bot.games.the_expedition.game import TheExpedition
 from bot.games.the_expedition.policies import greedy_action
-from bot.games.the_expedition.rules import final_scores, is_market, participant, step
+from bot.games.the_expedition.rules import (
+    apply_action,
+    final_scores,
+    is_market,
+    legal_actions,
+    participant,
+    step,
+    times_seen,
+)
 from bot.games.the_expedition.words import Words, listed, points, separated, toward
 from bot.i18n import Text
 
@@ -75,6 +83,15 @@ class TheExpeditionBot(GameBot):
             what = Text.of("expedition.hint.step", direction=toward(action["direction"]), target=next_mark.names,
                            here=here.names, points=points(here.points))
             ahead = Text.of("expedition.hint.ahead_step", target=next_mark.names, points=points(next_mark.points))
+        def repeats(move: JSON) -> bool:
+            return times_seen(apply_action(state, catalog, seat, move)[0]) > 1
+
+        repeating = [a["direction"] for a in legal_actions(state, catalog, seat)
+                     if a["type"] == "move" and a != action and repeats(a)]
+        if repeating and not repeats(action):
+            # teach why the step back was not taken: it would bring back a position (the third time ends the game)
+            back = listed([toward(d) for d in repeating], "or")
+            ahead = Text.of("expedition.hint.fresh", ahead=ahead, directions=back)
         if completed:
             named = [Text.of("expedition.hint.named", name=c.names, points=points(c.points)) for c in completed]
             what = Text.of("expedition.hint.completes", what=what, cards=listed(named))
@@ -84,6 +101,11 @@ class TheExpeditionBot(GameBot):
         else:
             reason = Text.of("expedition.hint.best", what=what, ahead=ahead)
         return Decision.worded(action, reason)
+
+    def repeats(self, game: Game, state: JSON, seat: int, action: JSON) -> bool:
+        assert isinstance(game, TheExpedition)
+        after, _ = apply_action(state, game.catalog, seat, action)
+        return times_seen(after) > 1
 
     def evaluate(self, game: Game, state: JSON) -> dict[int, float]:
         assert isinstance(game, TheExpedition)

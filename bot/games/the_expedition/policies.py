@@ -12,7 +12,20 @@ import random
 from bot.core.protocol import JSON
 from bot.games.the_expedition.catalog import Catalog
 from bot.games.the_expedition.conditions import card_progress, closeness
-from bot.games.the_expedition.rules import apply_action, is_market, legal_actions, mark, marked_cells, participant
+from bot.games.the_expedition.rules import (
+    apply_action,
+    is_market,
+    legal_actions,
+    mark,
+    marked_cells,
+    participant,
+    times_seen,
+)
+
+REPEAT_COST = 4.0
+"""Points a step is marked down for each time the position it leads to has arisen before: the rule of thumb steps
+somewhere new unless going back is clearly better (the normal and hard players swapped the Mars and Saturn markers
+for some 20 rounds until the repetition rule ended the game)."""
 
 
 def random_action(state: JSON, catalog: Catalog, seat: int, chooser: random.Random) -> JSON:
@@ -50,5 +63,6 @@ def greedy_action(state: JSON, catalog: Catalog, seat: int, chooser: random.Rand
             mark(ahead, catalog, explorer["cell"], pid)
             gain = position_value(ahead, catalog, seat) - value
             value += gain * (0.5 if explorer["held"] else 0.9)
+        value -= REPEAT_COST * max(0, times_seen(after) - 1)  # counted already on arriving: before, it is one less
         scored.append((value, chooser.random(), action))
     return max(scored, key=lambda entry: (entry[0], entry[1]))[2]

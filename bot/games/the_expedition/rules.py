@@ -358,12 +358,34 @@ def position_key(state: JSON) -> str:
     return hashlib.blake2b(encoded, digest_size=8).hexdigest()
 
 
+def public_position_key(state: JSON) -> str:
+    """`position_key` without the hands: what every seat can tell apart. Hands change only when a card is scored,
+    which the key holds, so a position repeats exactly when its public part does since the last scoring; computer
+    players read these counts (the full ones would give away the other hands) to avoid going round in circles."""
+    position = {
+        "players": [[p["cell"], p["held"], sorted(p["scored"])] for p in state["players"]],
+        "automations": [[a["cell"], a["moves_used"]] for a in state["automations"]],
+        "markers": state["markers"], "market": state["market"], "end": state["end"], "current": state["current"],
+    }
+    encoded = json.dumps(position, sort_keys=True, separators=(",", ":")).encode()
+    return hashlib.blake2b(encoded, digest_size=8).hexdigest()
+
+
+def times_seen(state: JSON) -> int:
+    """How often the position now standing has arisen, as far as the public record tells (0 in states that
+    predate the record)."""
+    return int(state.get("public_positions", {}).get(public_position_key(state), 0))
+
+
 def _repeated_a_third_time(state: JSON) -> bool:
     """Count the position now arising; True when it has arisen REPETITION_LIMIT times (older states start counting
     from here)."""
     seen: dict[str, int] = state.setdefault("positions", {})
     key = position_key(state)
     seen[key] = seen.get(key, 0) + 1
+    public: dict[str, int] = state.setdefault("public_positions", {})
+    public_key = public_position_key(state)
+    public[public_key] = public.get(public_key, 0) + 1
     return seen[key] >= REPETITION_LIMIT
 
 

@@ -22,6 +22,7 @@ import bot.games  # noqa: F401  (registers every game)
 import rendering
 from bot.core import (
     JSON,
+    Applied,
     Game,
     GameOver,
     LobbyError,
@@ -33,6 +34,7 @@ from bot.core import (
     StaleBoard,
     all_games,
     find_game,
+    steps_action,
 )
 from bot.core.bots import action_key
 from bot.core.datafiles import data_root
@@ -90,6 +92,7 @@ MENU_OPTIONS = 25  # Discord's limit for one select menu
 # refuse the whole command registration), and they are stored as SQL integers and shown to players.
 MAX_SEED = 2**53 - 1
 LOG_LIMIT = 500  # the most moves /game log returns at once
+FORCED_MOST = 12  # the most steps a move may make for its player (each with one legal choice)
 STORY_EVENTS = 40  # how far back a board looks for the turn it tells
 STORY_LINES = 8
 STORY_CHARS = 1200  # ... and how much of it fits above the ping in one message
@@ -434,7 +437,7 @@ class GameService:
         return NotYourTurn(refusal)
 
     async def _act(self, match: MatchRecord, user_id: int, action: JSON, expected_version: int | None) -> Accepted:
-        accepted = await self.commit(match, user_id, action, expected_version)
+        accepted = await self.commit(match, user_id, action, expected_version, forced_too=True)
         played = await self.after_move(accepted.match)  # the computer players' turns that follow
         if played.version == accepted.match.version:
             return accepted
@@ -448,10 +451,12 @@ class GameService:
         return match
 
     async def commit(self, match: MatchRecord, user_id: int, action: JSON,
-                     expected_version: int | None) -> Accepted:
+                     expected_version: int | None, *, forced_too: bool = False) -> Accepted:
         """Decide and commit one move of `user_id`'s seat on `match` (loaded under the channel's lock), checking the
         seat, the turn and the board version. The computer players' turns that follow are not played (see
-        `after_move`)."""
+        `after_move`). With `forced_too` (a person's move), the steps that follow it with one legal choice for the
+        same seat are made for them in the same move (recorded as one compound action, told in the story): nobody
+        presses a button that decides nothing."""
         if match.status == "lobby":
             raise LobbyError("lobby.refuse.not_started")
         if match.status != "active" or match.state is None:
@@ -470,9 +475,13 @@ class GameService:
             raise StaleBoard("error.board_out_of_date")
         rng = Rng(match.seed, match.version + 1)
         applied = game.apply(state, seat, action, rng)
-        shown = shown_state(match, applied.state)  # a kicked seat's bot wears the robot badge
         language = match.language  # the log, the story and the board are told in the table's language
-        headline = " ".join(text for text in (game.describe(shown, e, language) for e in applied.events) if text)
+        forced: list[str] = []
+        if forced_too:
+            applied, action, forced = self._forced_steps(game, match, seat, action, applied, rng)
+        shown = shown_state(match, applied.state)  # a kicked seat's bot wears the robot badge
+        headline = " ".join([*(text for text in (game.describe(shown, e, language) for e in applied.events) if text),
+                             *forced])
         outcome = game.outcome(applied.state)
         profiles = {}
         if outcome is not None:
@@ -496,6 +505,27 @@ class GameService:
                 except Exception:  # the move is committed; /leaderboard and /stats rate what was missed
                     log.exception("After the end of match %s, %r failed", moved.id, hook)
         return Accepted(moved, headline, new_board, move)
+
+    def _forced_steps(self, game: Game, match: MatchRecord, seat: int, action: JSON, applied: Applied, rng: Rng
+                      ) -> tuple[Applied, JSON, list[str]]:
+        """The steps after `action` that leave `seat` one legal choice, made for it with the same `rng`: the applied
+        result of them all, the compound action to record and a sentence per step made ("Only one choice was
+        left: Gather.")."""
+        steps, events, told = [action], list(applied.events), []
+        state = applied.state
+        while len(steps) < FORCED_MOST and game.outcome(state) is None and game.to_act(state) == (seat,):
+            legal = game.legal_actions(state, seat)
+            if len(legal) != 1:
+                break
+            words = self._move_words(game, state, seat, legal[0], match.language)
+            state_after = game.apply(state, seat, legal[0], rng)
+            state, events = state_after.state, events + list(state_after.events)
+            steps.append(legal[0])
+            told.append(translate("table.story.only_choice", match.language, move=words) if words
+                        else translate("table.story.only_choice_made", match.language))
+        if len(steps) == 1:
+            return applied, action, []
+        return Applied(state, events), steps_action(steps), told
 
     @staticmethod
     def _move_words(game: Game, state: JSON, seat: int, action: JSON, language: str = "en") -> str:

@@ -724,7 +724,10 @@ class GameService:
             turn = translate("table.abandoned", language)
         else:
             turn = final_result(game, match, state, language) if outcome else translate("table.over", language)
-        to_move = tuple(record.name for user_id in mentions for record in match.seats if record.user_id == user_id)
+            # The result reaches everyone seated (issue 33): a game that lasted days ends with a ping for each person.
+            mentions = [seat.user_id for seat in match.seats if not is_bot(seat.user_id)]
+        to_move = () if outcome is not None else tuple(record.name for user_id in mentions for record in match.seats
+                                                          if record.user_id == user_id)
         alt = self._alt_text(game, described, headline, turn, language, footer)
         return Board(match, headline, turn, image, buttons, mentions, outcome, menu, alt, to_move)
 

@@ -109,10 +109,19 @@ class ExpeditionsGame(Game):
         return actions
 
     def apply(self, state: JSON, seat: int, action: JSON, rng: Rng) -> Applied:
+        return self._apply(state, seat, action, rng, words=True)
+
+    def apply_unworded(self, state: JSON, seat: int, action: JSON, rng: Rng) -> Applied:
+        """`apply` without the log's and last move's words: the controls try many steps on copies to offer whole
+        plays, and never show those states."""
+        return self._apply(state, seat, action, rng, words=False)
+
+    def _apply(self, state: JSON, seat: int, action: JSON, rng: Rng, *, words: bool) -> Applied:
         if state["over"]:
             raise GameOver("expeditions.refuse.over")
         if is_steps(action):
-            return apply_steps(self, state, seat, action, rng)
+            return apply_steps(self, state, seat, action, rng) if words else Applied(*self._unworded_steps(
+                state, seat, action["steps"], rng))
         if seat not in self.to_act(state):
             raise NotYourTurn("expeditions.refuse.not_your_turn", who=views.name(state, state["turn"]["seat"]))
         wanted = self.normalise(state, seat, action)
@@ -138,6 +147,8 @@ class ExpeditionsGame(Game):
             engine.choose(wanted["option"])
         engine.run()
         engine.fill_empty_slots()
+        if not words:
+            return Applied(new, engine.events)
         # The log and the last move are kept in the table's language (the board shows them as they are).
         language = language_of_state(new)
         lines = [(event["kind"], line) for event in engine.events if event["kind"] not in QUIET_EVENTS
@@ -149,6 +160,13 @@ class ExpeditionsGame(Game):
             new["last_move"] = " ".join(shown[:3]) + (" …" if len(shown) > 3 else "")
             new["log"] = (new["log"] + told)[-LOG_LENGTH:]
         return Applied(new, engine.events)
+
+    def _unworded_steps(self, state: JSON, seat: int, steps: list[JSON], rng: Rng) -> tuple[JSON, list[JSON]]:
+        events: list[JSON] = []
+        for step in steps:
+            applied = self.apply_unworded(state, seat, step, rng)
+            state, events = applied.state, events + applied.events
+        return state, events
 
     def revealed(self, before: JSON, after: JSON, events: Sequence[JSON]) -> Text | None:
         """Tiles and the deck are shuffled at setup: turning a tile over or dealing a card shows them without a
@@ -285,7 +303,7 @@ class ExpeditionsGame(Game):
         legal = self.legal_actions(state, seat)
         if not legal:
             return [], None
-        ways = Ways(self.comp, self.apply, self.revealed, language)
+        ways = Ways(self.comp, self.apply_unworded, self.revealed, language)
         turn = state["turn"]
         if turn["pending"]:
             buttons, menu = self._choice_controls(state, seat, legal, ways, language)
@@ -341,13 +359,13 @@ class ExpeditionsGame(Game):
             kind = action["type"]
             if kind not in ACTIONS or (only is not None and kind != only):
                 continue
-            start = ways.after(state, seat, [action])
-            if start is None:
-                continue
-            if kind == "move":
+            if kind == "move":  # a destination is its own choice (what it turns up is not known before)
                 label, where = views.destination_choice(comp, state, action["space"], language)
                 gaining.append(QuickAction(label, steps_action([*prefix, action]), "🧭",
                                            description=_joined(where, then)))
+                continue
+            start = ways.after(state, seat, [action])
+            if start is None:
                 continue
             name = (comp.cards[action["card"]].names[language] if kind == "play"
                     else views.action_word("gather", language))

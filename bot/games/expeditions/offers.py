@@ -9,7 +9,7 @@ an offer may list stays an offer of its own, and its choices come one at a time,
 
 from __future__ import annotations
 
-import json
+import pickle
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -58,8 +58,10 @@ def gains_nothing(before: JSON, after: JSON, seat: int) -> bool:
             and not (after["turn"] or {}).get("pending") and before["face_up"] == after["face_up"])
 
 
-def _key(state: JSON) -> str:
-    return json.dumps({k: v for k, v in state.items() if k not in ("log", "last_move")}, sort_keys=True)
+def _key(state: JSON) -> bytes:
+    """The position without its words, to find the same outcome reached twice (the rules copy states whole, so
+    equal positions pickle alike)."""
+    return pickle.dumps({k: v for k, v in state.items() if k not in ("log", "last_move")}, pickle.HIGHEST_PROTOCOL)
 
 
 class Ways:

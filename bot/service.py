@@ -34,6 +34,7 @@ from bot.core import (
     StaleBoard,
     all_games,
     find_game,
+    is_steps,
     steps_action,
 )
 from bot.core.bots import action_key
@@ -476,12 +477,14 @@ class GameService:
         rng = Rng(match.seed, match.version + 1)
         applied = game.apply(state, seat, action, rng)
         language = match.language  # the log, the story and the board are told in the table's language
-        forced: list[str] = []
+        forced: list[tuple[int, str]] = []
         if forced_too:
             applied, action, forced = self._forced_steps(game, match, seat, action, applied, rng)
         shown = shown_state(match, applied.state)  # a kicked seat's bot wears the robot badge
-        headline = " ".join([*(text for text in (game.describe(shown, e, language) for e in applied.events) if text),
-                             *forced])
+        told = [game.describe(shown, e, language) for e in applied.events]
+        for at, sentence in reversed(forced):  # each step made for the player is told where it happened
+            told.insert(at, sentence)
+        headline = " ".join(text for text in told if text)
         outcome = game.outcome(applied.state)
         profiles = {}
         if outcome is not None:
@@ -507,22 +510,23 @@ class GameService:
         return Accepted(moved, headline, new_board, move)
 
     def _forced_steps(self, game: Game, match: MatchRecord, seat: int, action: JSON, applied: Applied, rng: Rng
-                      ) -> tuple[Applied, JSON, list[str]]:
+                      ) -> tuple[Applied, JSON, list[tuple[int, str]]]:
         """The steps after `action` that leave `seat` one legal choice, made for it with the same `rng`: the applied
-        result of them all, the compound action to record and a sentence per step made ("Only one choice was
-        left: Gather.")."""
-        steps, events, told = [action], list(applied.events), []
+        result of them all, the compound action to record and, per step made, a sentence ("Only one choice was
+        left, so it was made: Gather.") with the number of events before it."""
+        steps, events = [action], list(applied.events)
+        told: list[tuple[int, str]] = []
         state = applied.state
         while len(steps) < FORCED_MOST and game.outcome(state) is None and game.to_act(state) == (seat,):
             legal = game.legal_actions(state, seat)
             if len(legal) != 1:
                 break
             words = self._move_words(game, state, seat, legal[0], match.language)
+            told.append((len(events), translate("table.story.only_choice", match.language, move=words) if words
+                         else translate("table.story.only_choice_made", match.language)))
             state_after = game.apply(state, seat, legal[0], rng)
             state, events = state_after.state, events + list(state_after.events)
             steps.append(legal[0])
-            told.append(translate("table.story.only_choice", match.language, move=words) if words
-                        else translate("table.story.only_choice_made", match.language))
         if len(steps) == 1:
             return applied, action, []
         return Applied(state, events), steps_action(steps), told
@@ -538,8 +542,13 @@ class GameService:
                 if language == "en":  # (German nouns keep their capital)
                     question = question[:1].lower() + question[1:]
                 return f"{offer.label} ({question})" if question else offer.label
-        return next((offer.label for offer in game.quick_actions(state, seat, language)
-                     if action_key(offer.action) == wanted), "")
+        found = next((offer.label for offer in game.quick_actions(state, seat, language)
+                      if action_key(offer.action) == wanted), "")
+        if found or menu is None:
+            return found
+        # An offer made of several steps (a whole play, Gather with what it brings) whose first step this is.
+        return next((offer.label for offer in (*game.quick_actions(state, seat, language), *menu.options)
+                     if is_steps(offer.action) and action_key(offer.action["steps"][0]) == wanted), "")
 
     # ----------------------------------------------------------------------------------------------- reading
 

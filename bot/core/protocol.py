@@ -117,6 +117,14 @@ def phone_label(text: str) -> tuple[str, str | None]:
     return cut + "…", text[:100]
 
 
+def cut_between_words(text: str, most: int = 100) -> str:
+    """`text` whole when it fits in `most` characters, else cut between words with "…" (a menu option's second
+    line holds 100)."""
+    if len(text) <= most:
+        return text
+    return text[:most - 1].rsplit(" ", 1)[0].rstrip(" ·;,") + "…"
+
+
 @dataclass(frozen=True)
 class ChoiceMenu:
     """A select menu the platform puts under a board, for a choice with more options than buttons suit.

@@ -20,6 +20,7 @@ from bot.core.protocol import (
     Viewer,
     apply_steps,
     copy_state,
+    cut_between_words,
     is_steps,
     phone_label,
     steps_action,
@@ -30,7 +31,7 @@ from bot.games.expeditions import text, views
 from bot.games.expeditions.board import destinations
 from bot.games.expeditions.data import Components, components
 from bot.games.expeditions.engine import ACTIONS, Engine, new_game, pending_options
-from bot.games.expeditions.offers import WAYS_OUT, Way, Ways, gains_nothing, way_label
+from bot.games.expeditions.offers import STEPWISE, WAYS_OUT, Way, Ways, gains_nothing, way_label
 from bot.games.expeditions.text import capitalised, language_of_state, money
 from bot.i18n import LANGUAGES, Localized, Text, translate
 
@@ -41,7 +42,6 @@ PENDING_BUTTONS = 5  # a pending choice with this few short options is offered a
 PLAY_WAYS = 4  # the most whole plays one card is offered as (beyond: the card, then its steps one at a time)
 GATHER_WAYS = 6  # the same for Gather and the choices it brings (a corruption to vanquish, a star to place)
 CHOICE_WAYS = 10  # the most ways on a waiting choice is offered as
-STEPWISE = ("sweep",)  # choices offered one option at a time (toggles: a compound of them would read as a riddle)
 CONTROLS_KEPT = 8  # positions whose controls are kept (a board asks for them several times)
 _CONTROLS: dict[tuple[str, int, str], tuple[list[QuickAction], ChoiceMenu | None]] = {}
 ODIN_GAINS = ("power", "guile", "coins")
@@ -417,7 +417,7 @@ class ExpeditionsGame(Game):
         for way, label in labelled:
             if way.words:
                 short, more = phone_label(label)
-                entries.append(QuickAction(short, way.action, description=more))
+                entries.append(QuickAction(short, way.action, description=_joined(label if more else None)))
             else:
                 outs.append(QuickAction(phone_label(label)[0], way.action, None, "secondary"))
         prompt = views.prompt(pending["kind"], language)
@@ -582,8 +582,7 @@ def _state_key(state: JSON) -> str:
 
 def _joined(*parts: str | None) -> str | None:
     """A menu option's second line from its parts ("+$1 · then Gather"), None when empty; at most 100 characters."""
-    text_ = "; ".join(part for part in parts if part)
-    return text_[:100] or None
+    return cut_between_words("; ".join(part for part in parts if part)) or None
 
 
 def _both(word: Any) -> Localized:

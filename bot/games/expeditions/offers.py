@@ -26,6 +26,8 @@ from bot.i18n import translate
 Apply = Callable[[JSON, int, JSON, Rng], Any]  # ExpeditionsGame.apply (this module sits below the game)
 Revealed = Callable[[JSON, JSON, Any], object]
 WAYS_OUT = (*REAL_OPTION_EXEMPT, "confirm")
+STEPWISE = ("sweep",)  # choices offered one option at a time (toggles: a compound of them would read as a riddle)
+LONGEST = 8  # the most steps one offer makes (a choice that comes back to itself is not followed round for ever)
 
 
 @dataclass
@@ -92,8 +94,9 @@ class Ways:
             return None
         state = applied.state
         quiet = not rng.draws and self.revealed(way.state, state, applied.events) is None
-        going = (quiet and not state["over"] and state["turn"]["seat"] == seat
-                 and bool(state["turn"]["pending"]))
+        pending = None if state["over"] else state["turn"]["pending"]
+        going = (quiet and pending is not None and state["turn"]["seat"] == seat
+                 and pending["kind"] not in STEPWISE and len(way.steps) < LONGEST)
         return Way([*way.steps, step], state, way.words + ([words] if words else []),
                    way.forgone + ([forgone] if forgone else []), going)
 

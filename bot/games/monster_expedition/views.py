@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot.core.protocol import JSON, ChoiceMenu, QuickAction, Viewer, steps_action
+from bot.core.protocol import JSON, ChoiceMenu, QuickAction, Viewer, cut_between_words, steps_action
 from bot.core.rng import Rng
 from bot.games.monster_expedition.catalog import (
     REGION_DIE,
@@ -370,9 +370,10 @@ def choice_menu(state: JSON, seat: int, cat: Catalog | None = None, language: st
         with_cages = _with_cages(state, seat, action, cat)
         if with_cages is not None:
             steps, cages = with_cages
-            options.append(QuickAction(str(monster["names"][lang])[:100], steps, "🪤", description=translate(
-                "monster.menu.capture_and_cages", lang, capture=description,
-                cages=counted("cage", cages, lang))[:100]))
+            more = translate("monster.menu.capture_and_cages", lang, capture=description,
+                             cages=counted("cage", cages, lang))
+            options.append(QuickAction(str(monster["names"][lang])[:100], steps, "🪤",
+                                       description=cut_between_words(more)))
     return ChoiceMenu(translate("monster.menu.capture", lang), tuple(options[:25])) if options else None
 
 
@@ -406,7 +407,7 @@ def _stop_and_capture(state: JSON, seat: int, cat: Catalog, language: str) -> Ch
                                     cost=monster["cost"], points=monster["vp"])
             found.append((-monster["vp"], -value, QuickAction(str(monster["names"][language])[:100],
                                                              steps_action([stop, capture]), "🪤",
-                                                             description=description.lstrip(" ,·")[:100])))
+                                                             description=cut_between_words(description.lstrip(" ,·")))))
     found.sort(key=lambda item: item[:2])
     options = tuple(option for _, _, option in found[:25])
     return ChoiceMenu(translate("monster.menu.stop_and_capture_prompt", language), options) if options else None

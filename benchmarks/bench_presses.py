@@ -38,6 +38,7 @@ CONFIGS = [("the-expedition", "standard", (2, 3)), ("the-expedition", "abstract"
            ("expeditions", "standard", (2, 3, 4))]
 LOOK_AHEAD = 8  # steps of the bot's own line an offer may cover
 MOST_PRESSES = 3000  # a game longer than this is reported as unfinished
+DEBUG = False
 
 
 @dataclass
@@ -136,12 +137,15 @@ async def play_one(key: str, mode: str, players: int, seed: int) -> Tally:
                 shown = shown_controls(board, game, state, seat, match.language, match.version)
                 if not shown:  # no board of this version with controls: counted, and the move typed
                     tally.stale += 1
+                    if DEBUG:
+                        print("no controls", match.version, board.custom_ids(), board.content[-200:])
                 chosen = pick(game, state, seat, [action for _, _, action in shown], rnd)
                 tally.presses += 1
                 if chosen is None:
                     tally.typed += 1
                     choice = decide(game, bot_view(game, state, seat), seat, "normal", rnd).action
                     await service.act(channel, users[seat].id, choice)
+                    await discord_.command("game board", user=users[seat])  # the board the move changed
                     chosen = choice
                 else:
                     kind, ident, _ = next(item for item in shown if item[2] is chosen)

@@ -421,7 +421,8 @@ class ExpeditionsGame(Game):
             else:
                 outs.append(QuickAction(phone_label(label)[0], way.action, None, "secondary"))
         prompt = views.prompt(pending["kind"], language)
-        if entries and outs:  # the first button never forgoes anything: the first whole way on comes before
+        if entries and any(out.action.get("option") != "confirm" for out in outs):
+            # the first button never forgoes anything: the first whole way on comes before the ways out
             first = entries.pop(0)
             outs.insert(0, QuickAction(first.label, first.action, None, "primary"))
         return outs, ChoiceMenu(capitalised(prompt), tuple(entries[:MENU_OPTIONS])) if entries else None

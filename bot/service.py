@@ -478,7 +478,7 @@ class GameService:
         applied = game.apply(state, seat, action, rng)
         language = match.language  # the log, the story and the board are told in the table's language
         forced: list[tuple[int, str]] = []
-        if forced_too:
+        if forced_too and game.takes_steps:
             applied, action, forced = self._forced_steps(game, match, seat, action, applied, rng)
         shown = shown_state(match, applied.state)  # a kicked seat's bot wears the robot badge
         told = [game.describe(shown, e, language) for e in applied.events]
@@ -781,7 +781,7 @@ class GameService:
             raise NotYourTurn("error.not_playing_here")
         if seen.state is None:
             return translate("table.nothing_dealt", language)
-        return seen.game.private_text(seen.state, seen.seat, language)
+        return whole_lines(seen.game.private_text(seen.state, seen.seat, language))
 
     async def mine_in_match(self, match_id: int, user_id: int, *, channel_id: int, language: str = "en") -> str:
         """The private text for a "Show mine" button, which names its match (refused outside its channel)."""
@@ -793,7 +793,7 @@ class GameService:
             raise NotYourTurn("error.not_playing_there")
         if match.state is None:
             return translate("table.nothing_dealt", language)
-        return find_game(match.game).private_text(match.state, seat, language)
+        return whole_lines(find_game(match.game).private_text(match.state, seat, language))
 
     async def log(self, channel_id: int, count: int = 10) -> list[str]:
         """The newest `count` entries of the channel's game, numbered from the first without gaps."""
@@ -922,6 +922,17 @@ def mode_line(mode: Any, language: str = "en") -> str:
     """One mode in a line, with what sets it apart (its summary): /game rules lists the modes so."""
     return translate("table.rules.mode", language, key=mode.key, choice=mode_players(mode, language),
                      summary=mode.summary_in(language))
+
+
+PRIVATE_CHARS = 1990  # what one private message holds (Discord's 2,000, less a margin)
+
+
+def whole_lines(text: str, most: int = PRIVATE_CHARS) -> str:
+    """`text` as one message holds it: whole when it fits, else its first whole lines and "…" (a long /game mine
+    was cut in the middle of a card's name)."""
+    if len(text) <= most:
+        return text
+    return text[:most - 2].rsplit("\n", 1)[0] + "\n…"
 
 
 def latest_move(story: str) -> str:

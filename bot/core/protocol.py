@@ -122,7 +122,8 @@ def cut_between_words(text: str, most: int = 100) -> str:
     line holds 100)."""
     if len(text) <= most:
         return text
-    return text[:most - 1].rsplit(" ", 1)[0].rstrip(" ·;,") + "…"
+    cut = text[:most - 1]
+    return (cut.rsplit(" ", 1)[0] if " " in cut else cut).rstrip(" ·;,:") + "…"
 
 
 @dataclass(frozen=True)
@@ -182,6 +183,9 @@ class Game(ABC):
     modes: tuple[Mode, ...]
     data_version: str = "1"
     """Which component data a match was started with; stored with the match."""
+    takes_steps: ClassVar[bool] = False
+    """Whether `apply` takes a compound action (`STEPS`, by `apply_steps`): only then does the platform make a
+    player's steps with one legal choice in the same move (a game without it gets each step on its own)."""
     result_events: tuple[str, ...] = ()
     """Kinds of the events that announce the result. The log keeps their sentence; the final board leaves it out,
     since the board's last line (the outcome's summary, with every score) says the result already."""

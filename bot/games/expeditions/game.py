@@ -54,6 +54,7 @@ class ExpeditionsGame(Game):
     key = "expeditions"
     title = "Expeditions"
     result_events = RESULT_EVENTS
+    takes_steps = True
     aliases = ("mech", "mechs", "stonemaier", "expeditions-game")
     modes = (Mode("standard", "Standard", 1, 5, Text.of("expeditions.mode.standard.summary")),)
     data_version = "1"
@@ -389,8 +390,8 @@ class ExpeditionsGame(Game):
         rest = [e for e in entries if e.emoji != "🧭"]
         room = MENU_OPTIONS - len(moves)
         menu = tuple((moves + rest[:room])[:MENU_OPTIONS])
-        extra = [QuickAction(phone_label(f"{e.label}: {e.description}" if e.description else e.label)[0],
-                             e.action, e.emoji, "primary") for e in rest[room:]]
+        extra = [QuickAction(cut_between_words(f"{e.label} · {e.description}" if e.description else e.label,
+                                               PHONE_LABEL), e.action, e.emoji, "primary") for e in rest[room:]]
         return buttons + extra, ChoiceMenu(placeholder, menu)
 
     def _choice_controls(self, state: JSON, seat: int, legal: list[JSON], ways: Ways, language: str
@@ -421,7 +422,8 @@ class ExpeditionsGame(Game):
             else:
                 outs.append(QuickAction(phone_label(label)[0], way.action, None, "secondary"))
         prompt = views.prompt(pending["kind"], language)
-        if entries and any(out.action.get("option") != "confirm" for out in outs):
+        if (entries and any(out.action.get("option") != "confirm" for out in outs)
+                and sum(1 for entry in entries if entry.label == entries[0].label) == 1):
             # the first button never forgoes anything: the first whole way on comes before the ways out
             first = entries.pop(0)
             outs.insert(0, QuickAction(first.label, first.action, None, "primary"))

@@ -47,6 +47,7 @@ class MonsterExpedition(Game):
     key = GAME_KEY
     title = "Monster Expedition"
     result_events = END_EVENTS
+    takes_steps = True
     aliases = ("monster", "monsters", "me", "hunt", "monster-hunt")
     modes = (
         WordedMode("standard", "Standard", 2, 4, Text.of("monster.mode.standard.summary"),

@@ -28,6 +28,7 @@ class TheExpedition(Game):
     """A 3x3 grid of planets and moons: step, mark the location you left, complete secret expeditions."""
 
     key = "the-expedition"
+    takes_steps = True
     title = "The Expedition"
     result_events = ("game_over",)
     aliases = ("expedition", "te", "grid", "the expedition")

@@ -10,6 +10,7 @@ import asyncio
 import functools
 import logging
 from collections.abc import Awaitable, Callable, Iterable
+from datetime import UTC, datetime
 from typing import Any, ParamSpec, TypeVar
 
 import discord
@@ -65,6 +66,17 @@ def safe_text(text: str, names: Iterable[str] = ()) -> str:
     for name in unsafe:  # longest first, so a name inside another is not escaped twice
         text = text.replace(name, safe_name(name))
     return discord.utils.escape_mentions(text)
+
+
+def now_of(client: discord.Client) -> datetime:
+    """The bot's time (its clock, which tests move), as an aware UTC datetime."""
+    clock = getattr(client, "clock", None)
+    return clock() if clock is not None else datetime.now(UTC)  # type: ignore[no-any-return]
+
+
+def jump_url(guild_id: int | None, channel_id: int, message_id: int) -> str:
+    """The link Discord opens a message at."""
+    return f"https://discord.com/channels/{guild_id or '@me'}/{channel_id}/{message_id}"
 
 
 def service_of(interaction: discord.Interaction) -> GameService:

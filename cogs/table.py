@@ -36,10 +36,19 @@ import discord
 from discord import app_commands
 
 from bot.core import RuleError, StaleBoard, find_game
-from bot.features import outbox
+from bot.features import outbox, personal
 from bot.features.community import lobby_closes_at
 from bot.i18n import LANGUAGE_NAMES, translate, translate_plural
-from bot.service import Accepted, Board, GameService, MatchRecord, StoreUnavailable, mode_title
+from bot.service import (
+    Accepted,
+    Board,
+    GameService,
+    MatchRecord,
+    StoreDamaged,
+    StoreUnavailable,
+    mode_title,
+    storage_full,
+)
 from bot.settings import hours_text
 from cogs.common import (
     NO_PINGS,
@@ -61,6 +70,7 @@ log = logging.getLogger(__name__)
 
 BOARD_FILE = "board.png"
 STORE_NOT_ANSWERING = translate("error.store_not_answering")  # in English; each reader gets their language
+STORE_DAMAGED = translate("error.store_damaged")  # in English; each reader gets their language
 
 APOLOGY = translate("error.apology")
 BUTTON_STYLES = {
@@ -186,6 +196,11 @@ def lobby_text(match: MatchRecord, note: str | None = None, closes: datetime | N
     if timer is not None:  # chosen with /game new timer: (the server's own timer is in /settings)
         lines.append(translate("lobby.timer", language, hours=hours_text(float(timer), language)) if timer
                      else translate("lobby.timer_off", language))
+    clock = match.options.get("clock")
+    if clock:  # issue 34: a bank of hours per player, and the hours added after each move
+        bank, added = (hours_text(float(hours), language) for hours in clock)
+        lines.append(translate("lobby.clock", language, bank=bank, added=added) if clock[1]
+                     else translate("lobby.clock_no_added", language, bank=bank))
     if match.status == "lobby":
         lines += [translate("lobby.seated", language, seats=seats), translate("lobby.how_to_join", language)]
         if closes is not None:
@@ -448,7 +463,9 @@ class BoardDesk:
             return None
         match = await self.service.match(match_id)
         await self._strip(await self.service.board_message(match_id), match.channel_id)
-        board = await self.service.board(match)
+        board = await personal.channel_pings(self.service, await self.service.board(match))  # issue 34: DM only
+        clock = await personal.clock_line(self.service, match)  # issue 34: each seat's time left on a clock
+        note = "\n".join(part for part in (note, clock) if part) or None
         ping = ping or bool(owed.user_ids)  # a turn's ping that never arrived comes with the next new board
         try:
             sent = await self._posted_before(match.channel_id, board_content(board, ping=ping, note=note),
@@ -646,6 +663,12 @@ async def answer_error(interaction: discord.Interaction, error: BaseException) -
             await send_current_board_privately(interaction, error.text(interaction.locale))
         elif isinstance(error, RuleError):
             await send_private(interaction, error.text(interaction.locale))
+        elif storage_full(error):  # no room to write: nothing was saved, and /game board would fail the same way
+            log.error("The game store is full: %s failed to write", _describe(interaction), exc_info=error)
+            await send_private(interaction, translate("error.store_full", reader_language(interaction)))
+        elif isinstance(error, StoreDamaged):  # a malformed file: no retry helps, the bot's operator must act
+            log.error("%s (in %s)", error, _describe(interaction))
+            await send_private(interaction, translate("error.store_damaged", reader_language(interaction)))
         elif isinstance(error, StoreUnavailable):  # past the database's deadline: nothing of it was applied
             log.warning("The game store did not answer %s in time: %s", _describe(interaction), error)
             await send_private(interaction, translate("error.store_not_answering", reader_language(interaction)))

@@ -7,7 +7,7 @@ cogs/community.py and cogs/settings.py, the loop that runs due work is bot/featu
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any
@@ -15,14 +15,25 @@ from typing import TYPE_CHECKING, Any
 from bot.core import JSON, Game, LobbyError, NotYourTurn, find_game
 from bot.core.seats import bot_user_id, is_bot, taken_over_name
 from bot.features import autoplay
+from bot.features.quiet import after_quiet, window_of
 from bot.features.wording import duration_text, game_title, names_and
 from bot.i18n import translate
+from bot.service import host_passed_text, next_host
 from bot.settings import ServerSettings, change_setting, server_settings
 from bot.store import CommunityChange, MatchRecord, NewWork, ScheduledWork, SeatOwner
 
 if TYPE_CHECKING:
     from bot.service import GameService
     from bot.store import Store
+
+PersonalWork = Callable[[MatchRecord, list[int], dict[int, int], dict[str, Any], float, datetime],
+                        Awaitable[list[NewWork]]]
+"""The turn's reminders and DMs for its members (match, seats to move, user by seat, the payload and place of the
+turn's work, the server's reminder interval, now): bot/features/personal.py `plan_turn`."""
+
+TurnWork = Callable[[MatchRecord, str, list[int], dict[int, int], list[NewWork], datetime], Awaitable[list[NewWork]]]
+"""The turn's work as a clock and members away need it (match, event kind, seats to move, user by seat, the work,
+now): bot/features/personal.py `finish_turn`."""
 
 Clock = Callable[[], datetime]
 """Where the bot's time comes from: a callable returning an aware UTC datetime (tests pass a fake one)."""
@@ -56,7 +67,10 @@ async def update_setting(service: GameService, guild_id: int, key: str, value: A
 
 
 def timer_hours_of(match: MatchRecord, settings: ServerSettings) -> float:
-    """The match's own deadline per turn (`/game new timer:`), else the server's."""
+    """The match's own deadline per turn (`/game new timer:`), else the server's; none for a game on a clock
+    (`/game new clock:`: bot/features/personal.py plans its deadlines from each seat's time left)."""
+    if match.options.get("clock"):
+        return 0.0
     own = match.options.get("timer_hours")
     return float(own) if own is not None else settings.timer_hours
 
@@ -75,6 +89,12 @@ class TurnPlanner:
     def __init__(self, store: Store, clock: Clock) -> None:
         self.store = store
         self.clock = clock
+        self.personal: PersonalWork | None = None
+        """Issue 34 (bot/features/personal.py): the turn's reminders by each member's own interval and quiet hours,
+        and the DMs owed to members; None: one reminder at the server's interval."""
+        self.finish: TurnWork | None = None
+        """Issue 34: the last word on a turn's work: a clock game's deadline from the seat's time left, and the
+        deadlines and reminders of members away moved past their return (a member who moved is back)."""
 
     async def lobby_opened(self, guild_id: int, channel_id: int) -> CommunityChange:
         settings = await server_settings(self.store, guild_id)
@@ -108,12 +128,16 @@ class TurnPlanner:
             settings = await server_settings(self.store, match.guild_id)
             payload = {"turn": match.version + 1, "seats": humans, "since": int(now.timestamp())}
             where = {"guild_id": match.guild_id, "channel_id": match.channel_id}
-            if settings.reminder_hours > 0:
+            if self.personal is not None:  # issue 34: each member's own reminders, and their DMs
+                work += await self.personal(match, humans, users, payload, settings.reminder_hours, now)
+            elif settings.reminder_hours > 0:
                 work.append(NewWork(REMIND, now + timedelta(hours=settings.reminder_hours), {**payload, "count": 1},
                                     **where))
             timer = timer_hours_of(match, settings)
             if timer > 0:
                 work.append(NewWork(TIMER, now + timedelta(hours=timer), payload, **where))
+        if self.finish is not None:  # issue 34: a clock's deadline; members away have theirs after their return
+            work = await self.finish(match, kind, humans, users, work, now)
         return CommunityChange(cancel_work=True, add_work=tuple(work), now=now).merged(given)
 
 
@@ -123,6 +147,19 @@ class TurnPlanner:
         return NewWork(BOARD, now + timedelta(seconds=BOARD_GRACE_SECONDS),
                        {"version": match.version + 1, "seats": list(seats)},
                        guild_id=match.guild_id, channel_id=match.channel_id)
+
+
+def planned_at(work: ScheduledWork) -> float:
+    """When the item was planned, on the bot's clock (epoch seconds): a reminder's or timer's turn began at its
+    `since`; a lobby's expiry was planned its hours before it falls due, a board its grace; anything else, when due.
+    The scheduler compares it with the clock to find work planned while the clock was ahead (issue 32)."""
+    if "since" in work.payload:
+        return float(work.payload["since"])
+    if work.kind == LOBBY_EXPIRY and "hours" in work.payload:
+        return work.due_at - float(work.payload["hours"]) * 3600
+    if work.kind == BOARD:
+        return float(work.due_at - BOARD_GRACE_SECONDS)
+    return float(work.due_at)
 
 
 # --------------------------------------------------------------------------------------------- reminders
@@ -174,8 +211,10 @@ async def take_reminder(service: GameService, work: ScheduledWork, now: datetime
     count = int(work.payload.get("count", 1))
     settings = await server_settings(store, match.guild_id)
     follow: NewWork | None = None
-    if count <= REMINDERS_BEFORE_STALL and settings.reminder_hours > 0:
-        follow = NewWork(REMIND, now + timedelta(hours=settings.reminder_hours), {**work.payload, "count": count + 1},
+    hours = float(work.payload.get("hours", settings.reminder_hours))  # issue 34: a member's own interval
+    if count <= REMINDERS_BEFORE_STALL and hours > 0:
+        due = after_quiet(now + timedelta(hours=hours), window_of(work.payload))  # ... and their quiet hours
+        follow = NewWork(REMIND, due, {**work.payload, "count": count + 1},
                          match_id=match.id, guild_id=match.guild_id, channel_id=match.channel_id)
     records = [record for seat in seats if (record := match.user_at(seat)) is not None]
     since = int(work.payload.get("since", work.due_at))
@@ -265,7 +304,8 @@ async def play_overdue_turn(service: GameService, work: ScheduledWork, now: date
         settings = await server_settings(store, match.guild_id)
         game = find_game(match.game)
         names = tuple(record.name for seat in seats if (record := match.user_at(seat)) is not None)
-        hours = timer_hours_of(match, settings)
+        # A clock's deadline (issue 34) is the time the seat had left when its turn began.
+        hours = timer_hours_of(match, settings) or max(0.0, (work.due_at - int(work.payload.get("since", 0))) / 3600)
         skipped = fallback = False
         for _ in range(1000):  # a turn of many steps is played to its end; the bound only guards against a bug
             waiting = _still_waiting(match, work.payload)
@@ -322,6 +362,7 @@ class Kicked:
     match: MatchRecord
     name: str  # the member whose seat a computer player took
     bot_moved: bool  # the seat was to move, and the computer player has played
+    host_passed: str | None = None  # the host was replaced: who has the host's powers now, in the table's words
 
 
 async def kick(service: GameService, channel_id: int, actor_id: int, target_id: int, *,
@@ -347,13 +388,17 @@ async def kick(service: GameService, channel_id: int, actor_id: int, target_id: 
         # The seat keeps its name: the game's state and its replay know the player by it.
         seats = [(bot_user_id("normal", number) if s.seat == seat else s.user_id, s.name) for s in match.seats]
         owner = SeatOwner(match.id, seat, target_id, record.name, actor_id)
-        await service.tables.record(match, "kicked", user_id=actor_id, seat=seat, seats=seats,
-                              text=translate("community.log.kicked", match.language, name=record.name,
-                                             bot=taken_over_name(record.name, "normal", match.language)),
-                              community=CommunityChange(owners_set=(owner,)))
+        text = translate("community.log.kicked", match.language, name=record.name,
+                         bot=taken_over_name(record.name, "normal", match.language))
+        # Host powers follow the seat: a replaced host hands them to the next person seated.
+        host = next_host(match, target_id) if target_id == match.host_id else None
+        passed = host_passed_text(match, host, match.language) if host is not None else None
+        await service.tables.record(match, "kicked", user_id=actor_id, seat=seat, seats=seats, host_id=host,
+                                    text=f"{text} {passed}" if passed else text,
+                                    community=CommunityChange(owners_set=(owner,)))
         kicked = await service.tables.reload(match)
         played = await service.after_move(kicked)
-        return Kicked(played, record.name, played.version != kicked.version)
+        return Kicked(played, record.name, played.version != kicked.version, passed)
 
 
 async def rejoin(service: GameService, channel_id: int, user_id: int) -> MatchRecord:
@@ -369,3 +414,81 @@ async def rejoin(service: GameService, channel_id: int, user_id: int) -> MatchRe
                               text=translate("community.log.rejoined", match.language, name=owner.name),
                               community=CommunityChange(owners_cleared=(owner.seat,)))
         return await service.tables.reload(match)
+
+
+# --------------------------------------------------------------------------------------------- limits (issue 32)
+# What one member's command may post publicly: the server's limits (/settings limits), kept in the database where
+# several bot processes must agree (open lobbies, threads opened, public replays); each refusal says when.
+
+
+def _now(service: GameService) -> datetime:
+    return (service.planner.clock if service.planner is not None else utc_now)()
+
+
+def relative_time(moment: datetime | float) -> str:
+    """A moment as Discord shows it in each reader's own words and time ("in 4 minutes", "vor 30 Sekunden")."""
+    epoch = moment.timestamp() if isinstance(moment, datetime) else moment
+    return f"<t:{int(epoch)}:R>"
+
+
+async def check_new_game(service: GameService, guild_id: int, user_id: int, *, lobby: bool, thread: bool) -> None:
+    """Refuse /game new when the member already hosts as many open lobbies as the server allows (`lobby`: the
+    game would open one), or had the bot open as many game threads in the last hour (`thread`)."""
+    settings = await server_settings(service.store, guild_id)
+    if lobby and settings.lobby_limit:
+        lobbies = await service.store.open_lobbies_hosted(guild_id, user_id)
+        if len(lobbies) >= settings.lobby_limit:
+            channels = ", ".join([f"<#{(await service.match(match_id)).channel_id}>" for match_id in lobbies[:5]])
+            closes = await lobby_closes_at(service, lobbies[0])
+            if closes is None:
+                raise LobbyError("limits.refuse.lobbies", channels=channels)
+            raise LobbyError("limits.refuse.lobbies_expire", channels=channels, again=relative_time(closes))
+    if thread and settings.threads_per_hour:
+        now = _now(service)
+        opened = await service.store.threads_opened_since(guild_id, user_id, now - timedelta(hours=1))
+        if len(opened) >= settings.threads_per_hour:
+            free = opened[len(opened) - settings.threads_per_hour] + 3600
+            raise LobbyError("limits.refuse.threads", count=str(settings.threads_per_hour),
+                             again=relative_time(free))
+
+
+async def thread_opened(service: GameService, thread_id: int, guild_id: int, parent_id: int, user_id: int) -> None:
+    """Remember a game thread the bot opened for a member (their threads an hour; its parent channel)."""
+    await service.store.record_thread(thread_id, guild_id, parent_id, user_id, _now(service))
+
+
+async def thread_parents(service: GameService, thread_ids: list[int]) -> dict[int, int]:
+    """The parent channels of the game threads the bot opened, of those among `thread_ids`."""
+    return await service.store.thread_parents(thread_ids)
+
+
+async def claim_public_replay(service: GameService, guild_id: int, channel_id: int) -> None:
+    """Take the channel's turn for a public replay; a refusal saying when the next is possible if one was posted
+    there within the server's `replay_minutes`."""
+    settings = await server_settings(service.store, guild_id)
+    if not settings.replay_minutes:
+        return
+    held = await service.store.claim_cooldown("replay", guild_id, channel_id, _now(service),
+                                              settings.replay_minutes * 60)
+    if held is not None:
+        raise LobbyError("limits.refuse.replay", again=relative_time(held))
+
+
+@dataclass(frozen=True)
+class ShownBoard:
+    """The board message that already shows the match at its version, and how long before it may be posted
+    again."""
+
+    message_id: int
+    repost_seconds: int
+
+
+async def board_on_show(service: GameService, match: MatchRecord) -> ShownBoard | None:
+    """The message showing the match's board at its current version, when the server limits reposting it."""
+    settings = await server_settings(service.store, match.guild_id)
+    if not settings.board_repost_seconds:
+        return None
+    message_id = await service.board_message(match.id)
+    if message_id is None or await service.store.board_version(match.id) != match.version:
+        return None
+    return ShownBoard(message_id, settings.board_repost_seconds)

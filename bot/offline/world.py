@@ -8,7 +8,7 @@ import copy
 import datetime as dt
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import discord
@@ -18,6 +18,7 @@ from bot.discord_api import ContractViolation
 from bot.offline.common import (
     APPLICATION_ID,
     BOT_PERMISSIONS,
+    DM_CHANNEL,
     EPHEMERAL,
     GUILD_ID,
     HTTP_REASONS,
@@ -25,6 +26,7 @@ from bot.offline.common import (
     SELECT_TYPES,
     THREAD_PRIVATE,
     THREAD_PUBLIC,
+    HarnessError,
     attachment_object,
     http_error,
     iso_now,
@@ -34,8 +36,38 @@ from bot.offline.recorder import Message, Reply, SentFile, walk
 
 
 @dataclass
+class FakeRole:
+    """A role of the fake server: what it allows everywhere; channels may override it (`FakeChannel.overwrites`)."""
+
+    id: int
+    name: str
+    permissions: discord.Permissions
+
+    def payload(self, position: int) -> dict[str, Any]:
+        return {"id": str(self.id), "name": self.name, "permissions": str(self.permissions.value),
+                "position": position, "color": 0, "hoist": False, "managed": False, "mentionable": False,
+                "flags": 0}
+
+
+@dataclass
+class Overwrite:
+    """A channel's permission overwrite for a role (`type` 0; the server's id is @everyone) or a member (1)."""
+
+    id: int
+    type: int
+    allow: discord.Permissions
+    deny: discord.Permissions
+
+    def payload(self) -> dict[str, Any]:
+        return {"id": str(self.id), "type": self.type, "allow": str(self.allow.value), "deny": str(self.deny.value)}
+
+
+@dataclass
 class FakeUser:
-    """A guild member a test acts as; ids derive from the name so they survive a bot restart."""
+    """A guild member a test acts as; ids derive from the name so they survive a bot restart.
+
+    `permissions` are the member's permissions across the server (the @everyone role's and their roles' own, as a
+    test sets them); `roles` their roles' ids. In a channel, its overwrites apply on top (`World.permissions_of`)."""
 
     id: int
     name: str
@@ -43,6 +75,7 @@ class FakeUser:
     permissions: discord.Permissions
     bot: bool = False
     locale: str = "en-US"  # the language of the member's Discord client (an interaction's `locale`)
+    roles: tuple[int, ...] = ()
 
     @property
     def mention(self) -> str:
@@ -61,9 +94,11 @@ class FakeUser:
             "primary_guild": None,
         }
 
-    def member_payload(self, *, with_user: bool = True) -> dict[str, Any]:
+    def member_payload(self, *, with_user: bool = True,
+                       permissions: discord.Permissions | None = None) -> dict[str, Any]:
+        """The member as Discord sends it; in an interaction `permissions` are theirs in its channel."""
         payload: dict[str, Any] = {
-            "roles": [],
+            "roles": [str(role) for role in self.roles],
             "joined_at": "2024-01-01T00:00:00+00:00",
             "deaf": False,
             "mute": False,
@@ -74,7 +109,7 @@ class FakeUser:
             "banner": None,
             "communication_disabled_until": None,
             "premium_since": None,
-            "permissions": str(self.permissions.value),
+            "permissions": str((permissions if permissions is not None else self.permissions).value),
         }
         if with_user:
             payload["user"] = self.user_payload()
@@ -92,6 +127,8 @@ class FakeChannel:
     parent_id: int | None = None
     owner_id: int | None = None
     deleted: bool = False
+    overwrites: list[Overwrite] = field(default_factory=list)  # a thread has none: it follows its parent
+    recipient: FakeUser | None = None  # a DM channel's other end (type 1, no server: `guild_id` is 0)
 
     @property
     def mention(self) -> str:
@@ -101,7 +138,15 @@ class FakeChannel:
     def is_thread(self) -> bool:
         return self.type in (THREAD_PUBLIC, THREAD_PRIVATE)
 
+    @property
+    def is_dm(self) -> bool:
+        return self.type == DM_CHANNEL
+
     def payload(self) -> dict[str, Any]:
+        if self.is_dm:  # Discord's PrivateChannelResponse
+            recipients = [self.recipient.user_payload()] if self.recipient is not None else []
+            return {"id": str(self.id), "type": DM_CHANNEL, "last_message_id": None, "flags": 0,
+                    "recipients": recipients}
         if self.is_thread:
             return {
                 "id": str(self.id),
@@ -130,7 +175,7 @@ class FakeChannel:
             "guild_id": str(self.guild_id),
             "name": self.name,
             "position": 0,
-            "permission_overwrites": [],
+            "permission_overwrites": [overwrite.payload() for overwrite in self.overwrites],
             "nsfw": False,
             "parent_id": None,
             "topic": None,
@@ -230,6 +275,12 @@ class World:
         self.nonces: dict[tuple[int, str], tuple[int, dt.datetime]] = {}  # (channel, nonce) -> (message, when)
         self.nonce_window = dt.timedelta(minutes=5)  # Discord: "checked for uniqueness in the past few minutes"
         self.users: dict[str, FakeUser] = {}
+        self.roles: dict[str, FakeRole] = {}  # besides @everyone (whose id is the server's)
+        self.guilds: dict[int, str] = {GUILD_ID: guild_name}  # every server the bot is in, by id (the first: GUILD_ID)
+        self.dm_channels: dict[int, FakeChannel] = {}  # the bot's DM channel with each user, by the user's id
+        self.private_channels: dict[int, FakeChannel] = {}  # users' DMs with each other (the bot no member), by id
+        self.dms_refused: set[int] = set()  # users whose privacy settings refuse DMs from the bot (error 50007)
+        self.installed_by: set[int] = set()  # users who added the app to their account (a user install)
         self.messages: dict[int, Message] = {}
         self.channel_order: dict[int, list[int]] = {}
         self.attachments: dict[int, SentFile] = {}
@@ -246,13 +297,37 @@ class World:
         self._last_id = max(self._last_id + 1, discord.utils.time_snowflake(dt.datetime.now(dt.UTC)))
         return self._last_id
 
-    def channel(self, name: str) -> FakeChannel:
+    def channel(self, name: str, guild_id: int | None = None) -> FakeChannel:
+        """A text channel by name (names are unique across servers), created in `guild_id` (default: the first)."""
         if name not in self.channels:
-            self.channels[name] = FakeChannel(stable_id("channel", name), name, self.guild_id)
+            self.channels[name] = FakeChannel(stable_id("channel", name), name, guild_id or self.guild_id)
         return self.channels[name]
 
+    def add_guild(self, name: str) -> int:
+        """Another server the bot is in (its id derives from the name, so a restarted bot sees the same)."""
+        guild_id = stable_id("guild", name)
+        self.guilds[guild_id] = name
+        return guild_id
+
+    def dm_channel(self, user: FakeUser) -> FakeChannel:
+        """The bot's DM channel with `user`, opened on first use (``POST /users/@me/channels``)."""
+        if user.id not in self.dm_channels:
+            self.dm_channels[user.id] = FakeChannel(stable_id("dm", user.name), f"dm-{user.name}", 0, DM_CHANNEL,
+                                                    recipient=user)
+        return self.dm_channels[user.id]
+
+    def private_channel(self, user: FakeUser, friend: FakeUser) -> FakeChannel:
+        """`user`'s DM with `friend` (the bot is no member of it)."""
+        found = FakeChannel(stable_id("private", f"{user.name}:{friend.name}"), f"dm-{user.name}-{friend.name}", 0,
+                            DM_CHANNEL, recipient=friend)
+        return self.private_channels.setdefault(found.id, found)
+
+    def _all_channels(self) -> list[FakeChannel]:
+        return [*self.channels.values(), *self.threads.values(), *self.dm_channels.values(),
+                *self.private_channels.values()]
+
     def channel_by_id(self, channel_id: int) -> FakeChannel:
-        for ch in [*self.channels.values(), *self.threads.values()]:
+        for ch in self._all_channels():
             if ch.id == channel_id and not ch.deleted:
                 return ch
         raise http_error(404, 10003, "Unknown Channel")
@@ -273,7 +348,7 @@ class World:
                    else self.bot_permissions.create_private_threads)
         if not allowed:
             raise http_error(403, 50013, "Missing Permissions")
-        thread = FakeChannel(self.new_id(), name, self.guild_id, kind, parent_id, owner_id)
+        thread = FakeChannel(self.new_id(), name, parent.guild_id, kind, parent_id, owner_id)
         self.threads[thread.id] = thread
         return thread
 
@@ -292,6 +367,66 @@ class World:
                       channel_id=channel)
         self.faults.append(fault)
         return fault
+
+    # -- members' permissions, as Discord computes them -------------------------------------------------------------
+
+    def role(self, name: str, permissions: discord.Permissions | None = None) -> FakeRole:
+        """A role by name (created on first use, allowing nothing of its own unless `permissions`)."""
+        if name not in self.roles:
+            self.roles[name] = FakeRole(stable_id("role", name), name, discord.Permissions.none())
+        if permissions is not None:
+            self.roles[name].permissions = permissions
+        return self.roles[name]
+
+    def overwrite(self, channel: FakeChannel, target: FakeUser | FakeRole | None, *, allow: discord.Permissions,
+                  deny: discord.Permissions) -> None:
+        """Set the channel's overwrite for a member, a role or (`None`) @everyone, replacing one it had."""
+        if channel.is_thread:
+            raise HarnessError("a thread has no overwrites of its own: it follows its parent channel")
+        target_id = self.guild_id if target is None else target.id
+        kind = 1 if isinstance(target, FakeUser) else 0
+        channel.overwrites = [o for o in channel.overwrites if (o.id, o.type) != (target_id, kind)]
+        channel.overwrites.append(Overwrite(target_id, kind, allow, deny))
+
+    def permissions_of(self, user: FakeUser, channel_id: int) -> discord.Permissions:
+        """What the member may do in the channel, by Discord's rules ("Permission Overwrites" in its Permissions
+        topic): the server-wide permissions (administrator: everything), then the channel's overwrite for @everyone,
+        its role overwrites together (deny, then allow), the member's own; without View Channel, nothing, and without
+        Send Messages no mentions of everyone, attachments or embeds either (the server's owner: everything). A thread
+        has its parent's; a private thread only for members of it (its owner here) or who can manage threads."""
+        channel = self.channel_by_id(channel_id)
+        parent = self.channel_by_id(channel.parent_id) if channel.is_thread and channel.parent_id else channel
+        if user.id == stable_id("user", "owner"):  # the server's owner (its payload's owner_id) may do anything
+            return discord.Permissions.all()
+        base = user.permissions.value
+        for role in self.roles.values():
+            if role.id in user.roles:
+                base |= role.permissions.value
+        if base & discord.Permissions(administrator=True).value:
+            return discord.Permissions.all()
+        value = base
+        overwrites = {(o.id, o.type): o for o in parent.overwrites}
+        everyone = overwrites.get((self.guild_id, 0))
+        if everyone is not None:
+            value = (value & ~everyone.deny.value) | everyone.allow.value
+        allow = deny = 0
+        for role_id in user.roles:
+            role_overwrite = overwrites.get((role_id, 0))
+            if role_overwrite is not None:
+                allow |= role_overwrite.allow.value
+                deny |= role_overwrite.deny.value
+        value = (value & ~deny) | allow
+        own = overwrites.get((user.id, 1))
+        if own is not None:
+            value = (value & ~own.deny.value) | own.allow.value
+        permissions = discord.Permissions(value)
+        if not permissions.view_channel:
+            return discord.Permissions.none()
+        if not permissions.send_messages:  # implicitly: whoever may not send may not mention, attach or embed
+            permissions.update(send_tts_messages=False, mention_everyone=False, embed_links=False, attach_files=False)
+        if channel.type == THREAD_PRIVATE and channel.owner_id != user.id and not permissions.manage_threads:
+            return discord.Permissions.none()
+        return permissions
 
     def permissions_in(self, channel_id: int) -> discord.Permissions:
         """What the bot may do in the channel."""
@@ -367,10 +502,10 @@ class World:
     ) -> Message:
         mid = self.new_id()
         attachments, sent = self._attachments_for(None, body, files, channel_id)
+        guild_id = self.guild_of(channel_id)
         payload: dict[str, Any] = {
             "id": str(mid),
             "channel_id": str(channel_id),
-            "guild_id": str(self.guild_id),
             "type": 0,
             "author": author.user_payload(),
             "content": body.get("content") or "",
@@ -386,6 +521,8 @@ class World:
             "mention_roles": [],
             "pinned": False,
         }
+        if guild_id:  # a DM's messages belong to no server
+            payload["guild_id"] = str(guild_id)
         if webhook:
             payload["webhook_id"] = str(self.application_id)
             payload["application_id"] = str(self.application_id)
@@ -397,6 +534,13 @@ class World:
         self.messages[mid] = msg
         self.channel_order.setdefault(channel_id, []).append(mid)
         return msg
+
+    def guild_of(self, channel_id: int) -> int:
+        """The server of a channel or thread; 0 for a DM channel (and the first server for an unknown id)."""
+        for ch in self._all_channels():
+            if ch.id == channel_id:
+                return ch.guild_id
+        return self.guild_id
 
     def get_message(self, message_id: int) -> Message:
         msg = self.messages.get(message_id)

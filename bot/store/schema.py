@@ -187,6 +187,51 @@ MIGRATIONS: tuple[str, ...] = (
     """
     CREATE INDEX IF NOT EXISTS matches_finished_by_time ON matches (updated_at) WHERE status = 'finished'
     """,
+    # 10 (issue 32): limits on what one member's command posts publicly. The threads the bot opened for games
+    # (who opened each and when, for a member's threads an hour; its parent channel, so a game in a thread that
+    # Discord archived is still as private as its channel), and cool-downs claimed across processes (one public
+    # replay per channel per few minutes): a row is claimed by the process whose upsert moves `until` forward.
+    """
+    CREATE TABLE IF NOT EXISTS game_threads (
+        thread_id  INTEGER PRIMARY KEY,
+        guild_id   INTEGER NOT NULL,
+        parent_id  INTEGER NOT NULL,
+        opened_by  INTEGER NOT NULL,
+        opened_at  INTEGER NOT NULL
+    );
+    CREATE INDEX IF NOT EXISTS game_threads_by_member ON game_threads (guild_id, opened_by, opened_at);
+    CREATE TABLE IF NOT EXISTS cooldowns (
+        kind      TEXT    NOT NULL,
+        guild_id  INTEGER NOT NULL,
+        subject   INTEGER NOT NULL,
+        until     INTEGER NOT NULL,
+        PRIMARY KEY (kind, guild_id, subject)
+    )
+    """,
+    # 11 (issue 34): each member's own preferences, kept across servers (how and when they are told it is their
+    # turn, the language of the client they last used, their DM channel and whether it refused the bot), a
+    # member's seats found fast in every server (/games), and their times away (/me away; epoch seconds).
+    # IF NOT EXISTS throughout: another migration of the same release may be applied before or after this one.
+    """
+    CREATE TABLE IF NOT EXISTS members (
+        user_id        INTEGER NOT NULL,
+        language       TEXT,
+        prefs_json     TEXT    NOT NULL DEFAULT '{}',
+        dm_channel_id  INTEGER,
+        dm_refused     INTEGER NOT NULL DEFAULT 0,
+        updated_at     TEXT    NOT NULL,
+        PRIMARY KEY (user_id)
+    );
+    CREATE INDEX IF NOT EXISTS seats_by_user ON seats (user_id, match_id);
+
+    CREATE TABLE IF NOT EXISTS member_away (
+        user_id     INTEGER NOT NULL,
+        started_at  INTEGER NOT NULL,
+        until_at    INTEGER NOT NULL,
+        ended_at    INTEGER,
+        PRIMARY KEY (user_id, started_at)
+    )
+    """,
 )
 
 RESULTS_MIGRATION = 8

@@ -23,6 +23,7 @@ import bot.games  # noqa: F401  (registers every game)
 import rendering
 from bot.core import (
     JSON,
+    Applied,
     Game,
     GameOver,
     LobbyError,
@@ -34,6 +35,8 @@ from bot.core import (
     StaleBoard,
     all_games,
     find_game,
+    is_steps,
+    steps_action,
 )
 from bot.core.bots import action_key
 from bot.core.datafiles import data_root
@@ -131,6 +134,7 @@ MENU_OPTIONS = 25  # Discord's limit for one select menu
 # refuse the whole command registration), and they are stored as SQL integers and shown to players.
 MAX_SEED = 2**53 - 1
 LOG_LIMIT = 500  # the most moves /game log returns at once
+FORCED_MOST = 12  # the most steps a move may make for its player (each with one legal choice)
 STORY_EVENTS = 40  # how far back a board looks for the turn it tells
 STORY_LINES = 8
 STORY_CHARS = 1200  # ... and how much of it fits above the ping in one message
@@ -495,7 +499,7 @@ class GameService:
         return NotYourTurn(refusal)
 
     async def _act(self, match: MatchRecord, user_id: int, action: JSON, expected_version: int | None) -> Accepted:
-        accepted = await self.commit(match, user_id, action, expected_version)
+        accepted = await self.commit(match, user_id, action, expected_version, forced_too=True)
         played = await self.after_move(accepted.match)  # the computer players' turns that follow
         if played.version == accepted.match.version:
             return accepted
@@ -509,10 +513,12 @@ class GameService:
         return match
 
     async def commit(self, match: MatchRecord, user_id: int, action: JSON,
-                     expected_version: int | None) -> Accepted:
+                     expected_version: int | None, *, forced_too: bool = False) -> Accepted:
         """Decide and commit one move of `user_id`'s seat on `match` (loaded under the channel's lock), checking the
         seat, the turn and the board version. The computer players' turns that follow are not played (see
-        `after_move`)."""
+        `after_move`). With `forced_too` (a person's move), the steps that follow it with one legal choice for the
+        same seat are made for them in the same move (recorded as one compound action, told in the story): nobody
+        presses a button that decides nothing."""
         if match.status == "lobby":
             raise LobbyError("lobby.refuse.not_started")
         if match.status != "active" or match.state is None:
@@ -531,9 +537,15 @@ class GameService:
             raise StaleBoard("error.board_out_of_date")
         rng = Rng(match.seed, match.version + 1)
         applied = game.apply(state, seat, action, rng)
-        shown = shown_state(match, applied.state)  # a kicked seat's bot wears the robot badge
         language = match.language  # the log, the story and the board are told in the table's language
-        headline = " ".join(text for text in (game.describe(shown, e, language) for e in applied.events) if text)
+        forced: list[tuple[int, str]] = []
+        if forced_too and game.takes_steps:
+            applied, action, forced = self._forced_steps(game, match, seat, action, applied, rng)
+        shown = shown_state(match, applied.state)  # a kicked seat's bot wears the robot badge
+        told = [game.describe(shown, e, language) for e in applied.events]
+        for at, sentence in reversed(forced):  # each step made for the player is told where it happened
+            told.insert(at, sentence)
+        headline = " ".join(text for text in told if text)
         outcome = game.outcome(applied.state)
         profiles = {}
         if outcome is not None:
@@ -558,6 +570,28 @@ class GameService:
                     log.exception("After the end of match %s, %r failed", moved.id, hook)
         return Accepted(moved, headline, new_board, move)
 
+    def _forced_steps(self, game: Game, match: MatchRecord, seat: int, action: JSON, applied: Applied, rng: Rng
+                      ) -> tuple[Applied, JSON, list[tuple[int, str]]]:
+        """The steps after `action` that leave `seat` one legal choice, made for it with the same `rng`: the applied
+        result of them all, the compound action to record and, per step made, a sentence ("Only one choice was
+        left, so it was made: Gather.") with the number of events before it."""
+        steps, events = [action], list(applied.events)
+        told: list[tuple[int, str]] = []
+        state = applied.state
+        while len(steps) < FORCED_MOST and game.outcome(state) is None and game.to_act(state) == (seat,):
+            legal = game.legal_actions(state, seat)
+            if len(legal) != 1:
+                break
+            words = self._move_words(game, state, seat, legal[0], match.language)
+            told.append((len(events), translate("table.story.only_choice", match.language, move=words) if words
+                         else translate("table.story.only_choice_made", match.language)))
+            state_after = game.apply(state, seat, legal[0], rng)
+            state, events = state_after.state, events + list(state_after.events)
+            steps.append(legal[0])
+        if len(steps) == 1:
+            return applied, action, []
+        return Applied(state, events), steps_action(steps), told
+
     @staticmethod
     def _move_words(game: Game, state: JSON, seat: int, action: JSON, language: str = "en") -> str:
         """The move as the board offered it: a menu option with the menu's question, or a button's label."""
@@ -569,8 +603,13 @@ class GameService:
                 if language == "en":  # (German nouns keep their capital)
                     question = question[:1].lower() + question[1:]
                 return f"{offer.label} ({question})" if question else offer.label
-        return next((offer.label for offer in game.quick_actions(state, seat, language)
-                     if action_key(offer.action) == wanted), "")
+        found = next((offer.label for offer in game.quick_actions(state, seat, language)
+                      if action_key(offer.action) == wanted), "")
+        if found or menu is None:
+            return found
+        # An offer made of several steps (a whole play, Gather with what it brings) whose first step this is.
+        return next((offer.label for offer in (*game.quick_actions(state, seat, language), *menu.options)
+                     if is_steps(offer.action) and action_key(offer.action["steps"][0]) == wanted), "")
 
     # ----------------------------------------------------------------------------------------------- reading
 
@@ -768,7 +807,10 @@ class GameService:
             turn = translate("table.abandoned", language)
         else:
             turn = final_result(game, match, state, language) if outcome else translate("table.over", language)
-        to_move = tuple(record.name for user_id in mentions for record in match.seats if record.user_id == user_id)
+            # The result reaches everyone seated (issue 33): a game that lasted days ends with a ping for each person.
+            mentions = [seat.user_id for seat in match.seats if not is_bot(seat.user_id)]
+        to_move = () if outcome is not None else tuple(record.name for user_id in mentions for record in match.seats
+                                                          if record.user_id == user_id)
         alt = self._alt_text(game, described, headline, turn, language, footer)
         return Board(match, headline, turn, image, buttons, mentions, outcome, menu, alt, to_move)
 
@@ -813,7 +855,7 @@ class GameService:
             raise NotYourTurn("error.not_playing_here")
         if seen.state is None:
             return translate("table.nothing_dealt", language)
-        return seen.game.private_text(seen.state, seen.seat, language)
+        return whole_lines(seen.game.private_text(seen.state, seen.seat, language))
 
     async def mine_in_match(self, match_id: int, user_id: int, *, channel_id: int, language: str = "en") -> str:
         """The private text for a "Show mine" button, which names its match (refused outside its channel)."""
@@ -825,7 +867,7 @@ class GameService:
             raise NotYourTurn("error.not_playing_there")
         if match.state is None:
             return translate("table.nothing_dealt", language)
-        return find_game(match.game).private_text(match.state, seat, language)
+        return whole_lines(find_game(match.game).private_text(match.state, seat, language))
 
     async def log(self, channel_id: int, count: int = 10) -> list[str]:
         """The newest `count` entries of the channel's game, numbered from the first without gaps."""
@@ -936,6 +978,17 @@ def mode_line(mode: Any, language: str = "en") -> str:
     """One mode in a line, with what sets it apart (its summary): /game rules lists the modes so."""
     return translate("table.rules.mode", language, key=mode.key, choice=mode_players(mode, language),
                      summary=mode.summary_in(language))
+
+
+PRIVATE_CHARS = 1990  # what one private message holds (Discord's 2,000, less a margin)
+
+
+def whole_lines(text: str, most: int = PRIVATE_CHARS) -> str:
+    """`text` as one message holds it: whole when it fits, else its first whole lines and "…" (a long /game mine
+    was cut in the middle of a card's name)."""
+    if len(text) <= most:
+        return text
+    return text[:most - 2].rsplit("\n", 1)[0] + "\n…"
 
 
 def latest_move(story: str) -> str:

@@ -6,8 +6,8 @@
 - One board message per turn: while the same player goes on, the current board message is edited in place; a new
   board message is posted only when the seats to move change or the game ends. The previous board loses its
   controls first, so two boards never both show buttons.
-- Pings only in a newly created message and only for the player to move (`allowed_mentions` names them); an edit
-  never carries a mention, and every name in a message is escaped.
+- Pings only in a newly created message and only for the player to move (`allowed_mentions` names them), or, on
+  the final board, for every seated person; an edit never carries a mention, and every name is escaped.
 - One desk per match serialises its board messages and coalesces edits: while one edit is on the wire, further
   moves of the same turn only mark the board dirty, and the next edit shows the latest state. A busy channel thus
   needs at most one new message per turn and one edit in flight.
@@ -99,6 +99,9 @@ def board_content(board: Board, *, ping: bool, note: str | None = None) -> str:
     """The text of a board message: what happened this turn, then whose turn it is (pinged only when `ping`)."""
     names = [seat.name for seat in board.match.seats]
     lines = [note] if note else []
+    if board.finished and ping and board.mentions:  # the end of a game reaches every seated person (issue 33)
+        lines.append(translate("table.final_ping", board.match.language,
+                               mentions=" ".join(f"<@{user_id}>" for user_id in board.mentions)))
     if board.headline:
         lines.append(safe_text(board.headline, names))
     turn = safe_text(board.turn, names)
@@ -128,7 +131,7 @@ def board_message(board: Board, *, ping: bool, note: str | None = None, controls
         content = f"{words[:1990 - len(content) - 1]}\n{content}" if len(content) < 1900 else content
     message: dict[str, Any] = {
         "content": content,
-        "allowed_mentions": pings(board.mentions) if ping and not board.finished else NO_PINGS,
+        "allowed_mentions": pings(board.mentions) if ping else NO_PINGS,
         "view": board_view(board) if controls else None,
     }
     if image and board.image is not None:

@@ -110,7 +110,10 @@ def _path_to_a_crate_purchase(profile: dict[str, Any]) -> tuple[int, list[dict[s
             else:
                 move = chooser.choice([a for a in legal if not a.get("crates")] or legal)
             moves.append(move)
-            state = GAME.apply(state, 0, move, Rng(seed, len(moves) + 2)).state
+            rng = Rng(seed, len(moves) + 2)
+            state = GAME.apply(state, 0, move, rng).state
+            while GAME.to_act(state) and len(GAME.legal_actions(state, 0)) == 1:  # made for the player (issue 33)
+                state = GAME.apply(state, 0, GAME.legal_actions(state, 0)[0], rng).state
     raise AssertionError("no seed reaches a crate purchase")
 
 

@@ -191,5 +191,7 @@ async def test_the_final_board_tells_the_last_turn_only_not_the_turns_already_to
             moves.append(f"{mover.global_name} took 1.")
         final = discord_.world.channel_messages(board.channel_id)[-1]
         assert len(moves) > 2
-        assert final.content == f"{moves[-1]} {moves[-1][:-len('took 1.')]}took the last stone.\n" \
+        everyone = " ".join(f"<@{person.id}>" for person in people)  # the end pings everyone seated (issue 33)
+        assert final.content == f"{everyone} — the game is over: the result and the final board.\n" \
+                                f"{moves[-1]} {moves[-1][:-len('took 1.')]}took the last stone.\n" \
                                 f"**{moves[-1].split()[0]} wins!**"

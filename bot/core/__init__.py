@@ -19,6 +19,9 @@ from bot.core.protocol import (
     Outcome,
     QuickAction,
     Viewer,
+    apply_steps,
+    is_steps,
+    steps_action,
 )
 from bot.core.registry import all_games, find_game, register
 from bot.core.rng import ReplayDivergence, Rng
@@ -43,6 +46,9 @@ __all__ = [
     "StaleBoard",
     "Viewer",
     "all_games",
+    "apply_steps",
     "find_game",
+    "is_steps",
     "register",
+    "steps_action",
 ]

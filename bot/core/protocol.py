@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, ClassVar
 
+from bot.core.errors import IllegalAction, MalformedAction
 from bot.core.rng import Rng
 from bot.i18n import LANGUAGES, Localized, Text, in_language, translate
 
@@ -116,6 +117,15 @@ def phone_label(text: str) -> tuple[str, str | None]:
     return cut + "…", text[:100]
 
 
+def cut_between_words(text: str, most: int = 100) -> str:
+    """`text` whole when it fits in `most` characters, else cut between words with "…" (a menu option's second
+    line holds 100)."""
+    if len(text) <= most:
+        return text
+    cut = text[:most - 1]
+    return (cut.rsplit(" ", 1)[0] if " " in cut else cut).rstrip(" ·;,:") + "…"
+
+
 @dataclass(frozen=True)
 class ChoiceMenu:
     """A select menu the platform puts under a board, for a choice with more options than buttons suit.
@@ -125,6 +135,42 @@ class ChoiceMenu:
 
     placeholder: str
     options: tuple[QuickAction, ...]
+
+
+STEPS = "steps"
+"""The type of a compound action: ``{"type": "steps", "steps": [action, ...]}``, the seat's existing actions applied
+one after the other as one move (one commit, one board, one record in the log: a replay applies it the same way).
+The controls offer one where a choice always comes with the next (bank and roll, a card with its core value)."""
+MOST_STEPS = 24  # far more than any compound the controls build; a longer list is not one of theirs
+
+
+def steps_action(steps: Sequence[JSON]) -> JSON:
+    """The compound action of these steps (a single step stays itself; nested compounds are flattened)."""
+    flat: list[JSON] = []
+    for step in steps:
+        flat += list(step["steps"]) if is_steps(step) else [step]
+    return flat[0] if len(flat) == 1 else {"type": STEPS, "steps": flat}
+
+
+def is_steps(action: object) -> bool:
+    return isinstance(action, dict) and action.get("type") == STEPS
+
+
+def apply_steps(game: Game, state: JSON, seat: int, action: JSON, rng: Rng) -> Applied:
+    """Apply a compound action's steps in order with the same `rng`, all by `seat`, which must still be to act
+    before each step: the events of every step, and the state after the last. A step the rules refuse refuses
+    the whole compound (nothing of it is applied)."""
+    steps = action.get("steps")
+    if not isinstance(steps, list) or not 1 <= len(steps) <= MOST_STEPS or not all(
+            isinstance(step, dict) and not is_steps(step) for step in steps):
+        raise MalformedAction("error.steps_malformed")
+    events: list[JSON] = []
+    for index, step in enumerate(steps):
+        if index and seat not in game.to_act(state):
+            raise IllegalAction("error.steps_turn_over")
+        applied = game.apply(state, seat, step, rng)
+        state, events = applied.state, events + list(applied.events)
+    return Applied(state, events)
 
 
 class Game(ABC):
@@ -137,6 +183,9 @@ class Game(ABC):
     modes: tuple[Mode, ...]
     data_version: str = "1"
     """Which component data a match was started with; stored with the match."""
+    takes_steps: ClassVar[bool] = False
+    """Whether `apply` takes a compound action (`STEPS`, by `apply_steps`): only then does the platform make a
+    player's steps with one legal choice in the same move (a game without it gets each step on its own)."""
     result_events: tuple[str, ...] = ()
     """Kinds of the events that announce the result. The log keeps their sentence; the final board leaves it out,
     since the board's last line (the outcome's summary, with every score) says the result already."""

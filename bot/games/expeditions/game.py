@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from typing import Any
 
@@ -17,8 +18,12 @@ from bot.core.protocol import (
     Outcome,
     QuickAction,
     Viewer,
+    apply_steps,
     copy_state,
+    cut_between_words,
+    is_steps,
     phone_label,
+    steps_action,
 )
 from bot.core.rng import Rng
 from bot.games.expeditions import queries as q
@@ -26,15 +31,19 @@ from bot.games.expeditions import text, views
 from bot.games.expeditions.board import destinations
 from bot.games.expeditions.data import Components, components
 from bot.games.expeditions.engine import ACTIONS, Engine, new_game, pending_options
-from bot.games.expeditions.text import language_of_state, money
+from bot.games.expeditions.offers import STEPWISE, WAYS_OUT, Way, Ways, gains_nothing, way_label
+from bot.games.expeditions.text import capitalised, language_of_state, money
 from bot.i18n import LANGUAGES, Localized, Text, translate
 
 LOG_LENGTH = 8
 MENU_BUTTONS = 15  # three rows of buttons; the select menu takes the fourth, "Show mine" the fifth
 MENU_OPTIONS = 25  # Discord's limit for one select menu
 PENDING_BUTTONS = 5  # a pending choice with this few short options is offered as buttons (one row), not a menu
-PLAY_BUTTONS = 5  # the cards to play as buttons (one row) when the hand is this small; else in the menu
-WAYS_OUT = ("skip", "stop", "done", "confirm")  # beside a choice's menu, as buttons
+PLAY_WAYS = 4  # the most whole plays one card is offered as (beyond: the card, then its steps one at a time)
+GATHER_WAYS = 6  # the same for Gather and the choices it brings (a corruption to vanquish, a star to place)
+CHOICE_WAYS = 10  # the most ways on a waiting choice is offered as
+CONTROLS_KEPT = 8  # positions whose controls are kept (a board asks for them several times)
+_CONTROLS: dict[tuple[str, int, str], tuple[list[QuickAction], ChoiceMenu | None]] = {}
 ODIN_GAINS = ("power", "guile", "coins")
 QUIET_EVENTS = ("turn_started", "turn_ended", "card_dealt", "ongoing_triggered", "all_actions")
 RESULT_EVENTS = ("game_over",)
@@ -45,6 +54,7 @@ class ExpeditionsGame(Game):
     key = "expeditions"
     title = "Expeditions"
     result_events = RESULT_EVENTS
+    takes_steps = True
     aliases = ("mech", "mechs", "stonemaier", "expeditions-game")
     modes = (Mode("standard", "Standard", 1, 5, Text.of("expeditions.mode.standard.summary")),)
     data_version = "1"
@@ -100,8 +110,19 @@ class ExpeditionsGame(Game):
         return actions
 
     def apply(self, state: JSON, seat: int, action: JSON, rng: Rng) -> Applied:
+        return self._apply(state, seat, action, rng, words=True)
+
+    def apply_unworded(self, state: JSON, seat: int, action: JSON, rng: Rng) -> Applied:
+        """`apply` without the log's and last move's words: the controls try many steps on copies to offer whole
+        plays, and never show those states."""
+        return self._apply(state, seat, action, rng, words=False)
+
+    def _apply(self, state: JSON, seat: int, action: JSON, rng: Rng, *, words: bool) -> Applied:
         if state["over"]:
             raise GameOver("expeditions.refuse.over")
+        if is_steps(action):
+            return apply_steps(self, state, seat, action, rng) if words else Applied(*self._unworded_steps(
+                state, seat, action["steps"], rng))
         if seat not in self.to_act(state):
             raise NotYourTurn("expeditions.refuse.not_your_turn", who=views.name(state, state["turn"]["seat"]))
         wanted = self.normalise(state, seat, action)
@@ -127,6 +148,8 @@ class ExpeditionsGame(Game):
             engine.choose(wanted["option"])
         engine.run()
         engine.fill_empty_slots()
+        if not words:
+            return Applied(new, engine.events)
         # The log and the last move are kept in the table's language (the board shows them as they are).
         language = language_of_state(new)
         lines = [(event["kind"], line) for event in engine.events if event["kind"] not in QUIET_EVENTS
@@ -138,6 +161,13 @@ class ExpeditionsGame(Game):
             new["last_move"] = " ".join(shown[:3]) + (" …" if len(shown) > 3 else "")
             new["log"] = (new["log"] + told)[-LOG_LENGTH:]
         return Applied(new, engine.events)
+
+    def _unworded_steps(self, state: JSON, seat: int, steps: list[JSON], rng: Rng) -> tuple[JSON, list[JSON]]:
+        events: list[JSON] = []
+        for step in steps:
+            applied = self.apply_unworded(state, seat, step, rng)
+            state, events = applied.state, events + applied.events
+        return state, events
 
     def revealed(self, before: JSON, after: JSON, events: Sequence[JSON]) -> Text | None:
         """Tiles and the deck are shuffled at setup: turning a tile over or dealing a card shows them without a
@@ -247,107 +277,157 @@ class ExpeditionsGame(Game):
         return translate("expeditions.rules", language)
 
     def quick_actions(self, state: JSON, seat: int, language: str = "en") -> list[QuickAction]:
-        """Buttons for the short, common choices: cover/refresh, Gather, Odin's Wrath, a small hand's cards, a
-        pending choice's options when they are few and short (else only its ways out: skip, stop, done). Long
-        lists (the destinations, a large hand, a long choice) are one select menu, never repeated as buttons."""
-        legal = self.legal_actions(state, seat)
-        if not legal:
-            return []
-        turn = state["turn"]
-        buttons: list[QuickAction] = []
-        if turn["pending"]:
-            options = pending_options(self.comp, state, turn["pending"], language)
-            as_buttons = self._pending_as_buttons(options)
-            for option in options:
-                if as_buttons or option["id"] in WAYS_OUT:
-                    style = "secondary" if option["id"] in WAYS_OUT else "primary"
-                    buttons.append(QuickAction(phone_label(option["label"])[0], {"type": "choose",
-                                                                                  "option": option["id"]},
-                                               None, style))
-        elif turn["phase"] == "start":
-            for action in legal:
-                if action["type"] == "cover":
-                    others = " + ".join(views.action_word(a, language) for a in ACTIONS if a != action["action"])
-                    label = translate("expeditions.button.cover", language, others=others,
-                                      action=views.action_word(action["action"], language))
-                    buttons.append(QuickAction(label, action, None, "primary"))
-                elif action["type"] == "refresh":
-                    buttons.append(QuickAction(translate("expeditions.button.refresh", language), action, "🔄",
-                                               "success"))
-        else:
-            moves, plays, gather = self._action_offers(state, seat, legal, language)
-            buttons += gather
-            if self._plays_as_buttons(moves, plays):
-                buttons += plays
-            if not self._moves_in_menu(moves):
-                buttons += moves
-        buttons += self._odin_offers(legal, language)
-        buttons = buttons[:MENU_BUTTONS]
-        return [QuickAction(b.label[:79], b.action, b.emoji, b.style, index // 5) for index, b in enumerate(buttons)]
+        """Buttons for the short choices: cover or refresh, Odin's Wrath, a waiting choice's few ways on (else
+        its ways out, each saying what it forgoes); the actions themselves go in the menu while they fit it."""
+        return self.controls(state, seat, language)[0]
 
     def choice_menu(self, state: JSON, seat: int, language: str = "en") -> ChoiceMenu | None:
-        """One select menu for a long list: a pending choice's options (short labels, details below them), or
-        the destinations of a move (place names) with the cards to play when the hand is large."""
+        """One select menu: every whole play of a card ("Brass Compass" / "+1 power · blue worker: …"), every
+        destination and Gather with what it brings, or a waiting choice's ways on."""
+        return self.controls(state, seat, language)[1]
+
+    def controls(self, state: JSON, seat: int, language: str = "en") -> tuple[list[QuickAction], ChoiceMenu | None]:
+        """The buttons and the menu under the board for `seat` (issue 33: a turn in few presses). Each offer is
+        a legal action, or a compound of legal steps the rules apply as one move: the cover with the first
+        action it implies, a card with its core value and worker, a choice with the choices it leads to. The
+        same position is asked for several times per board, so the last few answers are kept."""
+        key = (_state_key(state), seat, language)
+        cached = _CONTROLS.get(key)
+        if cached is None:
+            cached = self._controls(state, seat, language)
+            _CONTROLS[key] = cached
+            while len(_CONTROLS) > CONTROLS_KEPT:
+                _CONTROLS.pop(next(iter(_CONTROLS)))
+        return list(cached[0]), cached[1]
+
+    def _controls(self, state: JSON, seat: int, language: str) -> tuple[list[QuickAction], ChoiceMenu | None]:
         legal = self.legal_actions(state, seat)
         if not legal:
-            return None
+            return [], None
+        ways = Ways(self.comp, self.apply_unworded, self.revealed, language)
         turn = state["turn"]
         if turn["pending"]:
-            pending = turn["pending"]
-            options = pending_options(self.comp, state, pending, language)
-            if self._pending_as_buttons(options):
-                return None
-            options = [o for o in options if o["id"] not in WAYS_OUT][:MENU_OPTIONS]
-            entries = []
-            for option in options:
-                label, description = phone_label(option["label"])
-                entries.append(QuickAction(label, {"type": "choose", "option": option["id"]},
-                                           description=description))
-            prompt = views.prompt(pending["kind"], language)
-            return ChoiceMenu(text.capitalised(prompt), tuple(entries)) if entries else None
-        if turn["phase"] != "actions":
-            return None
-        moves, plays, _ = self._action_offers(state, seat, legal, language)
-        entries = []
-        if self._moves_in_menu(moves):
-            for move in moves:
-                label, description = views.destination_choice(self.comp, state, move.action["space"], language)
-                entries.append(QuickAction(label, move.action, "🧭", description=description))
-        placeholder = translate("expeditions.menu.move", language)
-        if not self._plays_as_buttons(moves, plays):
-            entries += [QuickAction(p.label, p.action, "🃏",
-                                    description=translate("expeditions.menu.play_from_hand", language))
-                        for p in plays]
-            placeholder = (translate("expeditions.menu.move_or_play", language) if entries[:1] and moves
-                           else translate("expeditions.menu.play", language))
-        return ChoiceMenu(placeholder, tuple(entries[:MENU_OPTIONS])) if entries else None
+            buttons, menu = self._choice_controls(state, seat, legal, ways, language)
+        elif turn["phase"] == "start":
+            buttons, menu = self._start_controls(state, seat, legal, ways, language)
+        else:
+            entries = self._action_entries(state, seat, legal, ways, [], None, language)
+            buttons, menu = self._laid_out(entries, [], translate("expeditions.menu.turn", language))
+        buttons += self._odin_offers(legal, language)
+        buttons = buttons[:MENU_BUTTONS]
+        return ([QuickAction(b.label[:79], b.action, b.emoji, b.style, index // 5) for index, b in enumerate(buttons)],
+                menu)
 
-    def _action_offers(self, state: JSON, seat: int, legal: list[JSON], language: str = "en"
-                       ) -> tuple[list[QuickAction], list[QuickAction], list[QuickAction]]:
-        """(moves, plays, gather) offers for the actions still to take this turn."""
+    def _start_controls(self, state: JSON, seat: int, legal: list[JSON], ways: Ways, language: str
+                        ) -> tuple[list[QuickAction], ChoiceMenu | None]:
+        """The start of a turn. Covering an action and taking one of the other two first is one press: starting
+        with an action other than the one covered last turn leaves one action to cover (the menu). Starting with
+        the action covered last turn may cover either of the others: the cover buttons."""
+        covers = []
+        for action in legal:
+            if action["type"] == "cover":
+                others = " + ".join(views.action_word(a, language) for a in ACTIONS if a != action["action"])
+                label = translate("expeditions.button.cover", language, others=others,
+                                  action=views.action_word(action["action"], language))
+                covers.append(QuickAction(label, action, None, "primary"))
+            elif action["type"] == "refresh":
+                covers.append(QuickAction(translate("expeditions.button.refresh", language), action, "🔄", "success"))
+        entries: list[QuickAction] = []
+        for first, covered in _starts(state["players"][seat]["token"]):
+            cover = {"type": "cover", "action": covered}
+            after = ways.after(state, seat, [cover])
+            if after is None:
+                continue
+            other = next(a for a in ACTIONS if a not in (first, covered))
+            then = translate("expeditions.offer.then", language, action=views.action_word(other, language),
+                             covered=views.action_word(covered, language))
+            more = self._action_entries(after.state, seat, self.legal_actions(after.state, seat), ways, [cover],
+                                        first, language, then)
+            if len(entries) + len(more) > MENU_OPTIONS and entries:
+                continue  # room permitting: the cover buttons start any way in two presses
+            entries += more
+        return self._laid_out(entries, covers, translate("expeditions.menu.start", language))
+
+    def _action_entries(self, state: JSON, seat: int, legal: list[JSON], ways: Ways, prefix: list[JSON],
+                        only: str | None, language: str, then: str | None = None) -> list[QuickAction]:
+        """Every action still to take as menu entries, each whole: the cards' plays, the destinations, Gather
+        with what it brings; the ones that gain nothing last, saying so. `prefix`: steps made before (the cover);
+        `only`: the one action to offer; `then`: what the turn goes on with, told below each entry."""
         comp = self.comp
-        moves = [QuickAction(views.destination_choice(comp, state, a["space"], language)[0], a, "🧭", "secondary")
-                 for a in legal if a["type"] == "move"]
-        plays = [QuickAction(translate("expeditions.option.play", language, card=comp.cards[a["card"]].names[language]),
-                             a, "🃏", "primary")
-                 for a in legal if a["type"] == "play"]
-        gather = [QuickAction(views.action_word("gather", language), a, "⛏️", "success")
-                  for a in legal if a["type"] == "gather"]
-        return moves, plays, gather
+        gaining: list[QuickAction] = []
+        idle: list[QuickAction] = []
+        for action in legal:
+            kind = action["type"]
+            if kind not in ACTIONS or (only is not None and kind != only):
+                continue
+            if kind == "move":  # a destination is its own choice (what it turns up is not known before)
+                label, where = views.destination_choice(comp, state, action["space"], language)
+                gaining.append(QuickAction(label, steps_action([*prefix, action]), "🧭",
+                                           description=_joined(where, then)))
+                continue
+            start = ways.after(state, seat, [action])
+            if start is None:
+                continue
+            name = (comp.cards[action["card"]].names[language] if kind == "play"
+                    else views.action_word("gather", language))
+            for way in ways.ways_on(start, seat, PLAY_WAYS if kind == "play" else GATHER_WAYS):
+                nothing = gains_nothing(state, way.state, seat)
+                words = way_label(way) or (translate("expeditions.offer.step_by_step", language)
+                                           if way.state["turn"]["pending"] and not way.state["over"] else "")
+                if nothing:
+                    words = translate("expeditions.offer.nothing", language)
+                entry = QuickAction(phone_label(name)[0], steps_action([*prefix, *way.steps]),
+                                    "🃏" if kind == "play" else "⛏️", description=_joined(words, then))
+                (idle if nothing else gaining).append(entry)
+        return gaining + idle
 
-    @staticmethod
-    def _pending_as_buttons(options: list[dict[str, str]]) -> bool:
-        return len(options) <= PENDING_BUTTONS and all(len(o["label"]) <= PHONE_LABEL for o in options)
+    def _laid_out(self, entries: list[QuickAction], buttons: list[QuickAction], placeholder: str
+                  ) -> tuple[list[QuickAction], ChoiceMenu | None]:
+        """The entries in the menu while they fit; else the destinations there and the rest as buttons."""
+        if len(entries) <= MENU_OPTIONS:
+            return buttons, ChoiceMenu(placeholder, tuple(entries)) if entries else None
+        moves = [e for e in entries if e.emoji == "🧭"]
+        rest = [e for e in entries if e.emoji != "🧭"]
+        room = MENU_OPTIONS - len(moves)
+        menu = tuple((moves + rest[:room])[:MENU_OPTIONS])
+        extra = [QuickAction(cut_between_words(f"{e.label} · {e.description}" if e.description else e.label,
+                                               PHONE_LABEL), e.action, e.emoji, "primary") for e in rest[room:]]
+        return buttons + extra, ChoiceMenu(placeholder, menu)
 
-    @staticmethod
-    def _moves_in_menu(moves: list[QuickAction]) -> bool:
-        """The destinations go in the menu, unless the only "move" is staying put (a button)."""
-        return not (len(moves) == 1 and moves[0].action.get("space") == "stay")
-
-    def _plays_as_buttons(self, moves: list[QuickAction], plays: list[QuickAction]) -> bool:
-        """A small hand's cards as buttons; a larger one in the menu, room permitting."""
-        in_menu = len(moves) if self._moves_in_menu(moves) else 0
-        return len(plays) <= PLAY_BUTTONS or in_menu + len(plays) > MENU_OPTIONS
+    def _choice_controls(self, state: JSON, seat: int, legal: list[JSON], ways: Ways, language: str
+                         ) -> tuple[list[QuickAction], ChoiceMenu | None]:
+        """A waiting choice: each whole way on as one offer (core value and worker together), the ways that
+        forgo something last and saying what; a few short ones as buttons, else a menu with the ways out as
+        buttons."""
+        pending = state["turn"]["pending"]
+        found = [] if pending["kind"] in STEPWISE else ways.ways_on(Way([], state), seat, CHOICE_WAYS)
+        if not found or not found[0].steps:  # too many ways on: the options one at a time
+            options = pending_options(self.comp, state, pending, language)
+            found = [way for option in options
+                     if (way := ways.after(state, seat, [{"type": "choose", "option": option["id"]}])) is not None]
+            for way, option in zip(found, options, strict=False):
+                way.words = [option["label"]] if option["id"] not in WAYS_OUT or len(options) == 1 else []
+                if option["id"] in WAYS_OUT and len(options) > 1:
+                    way.forgone = [option["label"]]
+        labelled = [(way, capitalised(way_label(way)) or translate("expeditions.offer.nothing", language))
+                    for way in found]
+        if len(labelled) <= PENDING_BUTTONS and all(len(label) <= PHONE_LABEL for _, label in labelled):
+            return [QuickAction(label, way.action, None, "secondary" if way.forgone and not way.words else "primary")
+                    for way, label in labelled], None
+        entries, outs = [], []
+        for way, label in labelled:
+            if way.words:
+                short, more = phone_label(label)
+                entries.append(QuickAction(short, way.action, description=_joined(label if more else None)))
+            else:
+                outs.append(QuickAction(phone_label(label)[0], way.action, None, "secondary"))
+        prompt = views.prompt(pending["kind"], language)
+        if (entries and any(out.action.get("option") != "confirm" for out in outs)
+                and sum(1 for entry in entries if entry.label == entries[0].label) == 1):
+            # the first button never forgoes anything: the first whole way on comes before the ways out
+            first = entries.pop(0)
+            outs.insert(0, QuickAction(first.label, first.action, None, "primary"))
+        return outs, ChoiceMenu(capitalised(prompt), tuple(entries[:MENU_OPTIONS])) if entries else None
 
     @staticmethod
     def _odin_offers(legal: list[JSON], language: str = "en") -> list[QuickAction]:
@@ -485,6 +565,27 @@ class ExpeditionsGame(Game):
             return Text.of("expeditions.refuse.odin")
         kinds = ", ".join(sorted({a["type"] for a in legal}))
         return Text.of("expeditions.refuse.not_allowed", kinds=kinds)
+
+
+def _starts(token: str) -> list[tuple[str, str]]:
+    """The (first action, covered action) pairs a turn may start with, in the order the menu offers them: the
+    actions that leave one action to cover first (an action other than the one covered last turn), then the one
+    covered last turn with either cover; after a turn of all three actions, every action with each cover."""
+    others = [a for a in ACTIONS if a != token]
+    implied = [(first, next(a for a in others if a != first)) for first in others] if token in ACTIONS else []
+    either = [(first, covered) for first in ACTIONS for covered in ACTIONS
+              if covered != first and covered != token and (first, covered) not in implied]
+    return implied + sorted(either, key=lambda pair: pair[0] != "gather")
+
+
+def _state_key(state: JSON) -> str:
+    """The position as text, to find its controls again (the log and the last move's words do not change them)."""
+    return json.dumps({k: v for k, v in state.items() if k not in ("log", "last_move")}, sort_keys=True)
+
+
+def _joined(*parts: str | None) -> str | None:
+    """A menu option's second line from its parts ("+$1 · then Gather"), None when empty; at most 100 characters."""
+    return cut_between_words("; ".join(part for part in parts if part)) or None
 
 
 def _both(word: Any) -> Localized:

@@ -5,7 +5,18 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from bot.core.protocol import JSON, Applied, ChoiceMenu, Game, Mode, Outcome, QuickAction, Viewer
+from bot.core.protocol import (
+    JSON,
+    Applied,
+    ChoiceMenu,
+    Game,
+    Mode,
+    Outcome,
+    QuickAction,
+    Viewer,
+    apply_steps,
+    is_steps,
+)
 from bot.core.rng import Rng
 from bot.games.monster_expedition import rules, text, views
 from bot.games.monster_expedition.solo import updated_profile, won_text
@@ -36,6 +47,7 @@ class MonsterExpedition(Game):
     key = GAME_KEY
     title = "Monster Expedition"
     result_events = END_EVENTS
+    takes_steps = True
     aliases = ("monster", "monsters", "me", "hunt", "monster-hunt")
     modes = (
         WordedMode("standard", "Standard", 2, 4, Text.of("monster.mode.standard.summary"),
@@ -54,6 +66,8 @@ class MonsterExpedition(Game):
         return rules.legal_actions(state, seat)
 
     def apply(self, state: JSON, seat: int, action: JSON, rng: Rng) -> Applied:
+        if is_steps(action):  # bank and roll (or stop) in one press
+            return apply_steps(self, state, seat, action, rng)
         return rules.apply(state, seat, action, rng)
 
     def revealed(self, before: JSON, after: JSON, events: Sequence[JSON]) -> Text | None:

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from bot.core.protocol import JSON, ChoiceMenu, QuickAction, Viewer
+from bot.core.protocol import JSON, ChoiceMenu, QuickAction, Viewer, cut_between_words, steps_action
+from bot.core.rng import Rng
 from bot.games.monster_expedition.catalog import (
     REGION_DIE,
     REGIONS,
@@ -15,6 +16,7 @@ from bot.games.monster_expedition.catalog import (
 )
 from bot.games.monster_expedition.effects import FINAL_LEVEL, cage_points, monster_points, ranking, total_points
 from bot.games.monster_expedition.rules import (
+    apply,
     bankable_numbers,
     capture_cost,
     legal_actions,
@@ -274,12 +276,7 @@ def quick_actions(state: JSON, seat: int, cat: Catalog | None = None, language: 
                               die=colour_name(REGION_DIE[region], lang), black=black_dice(state, seat, region, cat))
             buttons.append(QuickAction(label, {"type": "camp", "region": region}, icons[region], _style(region), 0))
     elif phase == "bank":
-        rolled = state["turn"]["rolled"]
-        for index, value in enumerate(bankable_numbers(state)):
-            count = sum(1 for d in rolled if int(d["value"]) == value)
-            label = (translate("monster.button.bank_many", lang, value=value, count=count) if count > 1
-                     else translate("monster.button.bank", lang, value=value))
-            buttons.append(QuickAction(label, {"type": "bank", "value": value}, "🎲", "primary", index // 5))
+        buttons += _bank_buttons(state, lang)
     elif phase == "continue":
         turn = state["turn"]
         banked = sum(int(d["value"]) for d in turn["banked"])
@@ -308,6 +305,29 @@ def quick_actions(state: JSON, seat: int, cat: Catalog | None = None, language: 
     return buttons[:20]
 
 
+def _bank_buttons(state: JSON, language: str) -> list[QuickAction]:
+    """A button per number and what follows in one press: bank it and roll the rest, or bank it and stop (issue
+    33); a number that takes the last dice stops the hunt by itself, so it has one button. Two numbers a row."""
+    turn = state["turn"]
+    rolled = turn["rolled"]
+    banked = sum(int(d["value"]) for d in turn["banked"])
+    buttons = []
+    for index, value in enumerate(bankable_numbers(state)):
+        count = sum(1 for d in rolled if int(d["value"]) == value)
+        bank = (translate("monster.button.bank_many", language, value=value, count=count) if count > 1
+                else translate("monster.button.bank", language, value=value))
+        left = len(rolled) - count
+        if not left:
+            buttons.append(QuickAction(bank, {"type": "bank", "value": value}, "🎲", "primary", index // 2))
+            continue
+        total = banked + value * count
+        buttons.append(QuickAction(translate("monster.button.bank_roll", language, bank=bank, dice=left),
+                                   {"type": "bank", "value": value, "then": "roll"}, "🎲", "primary", index // 2))
+        buttons.append(QuickAction(translate("monster.button.bank_stop", language, bank=bank, total=total),
+                                   {"type": "bank", "value": value, "then": "stop"}, "✋", "success", index // 2))
+    return buttons
+
+
 def short_region(region: str, language: str = "en") -> str:
     """A camp's short name on a button ("Forest": the board names the camps in full)."""
     if region == "forest":
@@ -330,6 +350,8 @@ def choice_menu(state: JSON, seat: int, cat: Catalog | None = None, language: st
                                        description=translate("monster.menu.steal_option", lang,
                                                              cages=counted("cage", cage_count(other), lang))))
         return ChoiceMenu(translate("monster.menu.steal", lang), tuple(options)) if options else None
+    if state["phase"] in ("bank", "continue"):
+        return _stop_and_capture(state, seat, cat, lang)
     if state["phase"] != "purchase":
         return None
     monsters = capturable_monsters(state, cat)
@@ -345,4 +367,62 @@ def choice_menu(state: JSON, seat: int, cat: Catalog | None = None, language: st
         description = translate("monster.menu.capture_option", lang, cost=monster["cost"], points=monster["vp"],
                                 level=monster["level"], crates=crates)
         options.append(QuickAction(str(monster["names"][lang])[:100], action, "🪤", description=description))
-    return ChoiceMenu(translate("monster.menu.capture", lang), tuple(options)) if options else None
+        with_cages = _with_cages(state, seat, action, cat)
+        if with_cages is not None:
+            steps, cages = with_cages
+            more = translate("monster.menu.capture_and_cages", lang, capture=description,
+                             cages=counted("cage", cages, lang))
+            options.append(QuickAction(str(monster["names"][lang])[:100], steps, "🪤",
+                                       description=cut_between_words(more)))
+    return ChoiceMenu(translate("monster.menu.capture", lang), tuple(options[:25])) if options else None
+
+
+def _stop_and_capture(state: JSON, seat: int, cat: Catalog, language: str) -> ChoiceMenu | None:
+    """While hunting, the menu ends the hunt and captures in one press (issue 33): for each way to stop now (bank
+    a number and stop, or stop), each monster the hunting value then pays for, the best hunts first. Nothing is
+    offered past a step that turns up a card."""
+    if state["phase"] == "continue":
+        stops = [({"type": "stop"}, "")]
+    else:
+        stops = []
+        for value in bankable_numbers(state):
+            left = sum(1 for d in state["turn"]["rolled"] if int(d["value"]) != value)
+            stops.append(({"type": "bank", "value": value, **({"then": "stop"} if left else {})},
+                          translate("monster.button.bank", language, value=value)))
+    found = []
+    for stop, bank in stops:
+        try:
+            after = apply(state, seat, stop, Rng(0, 0), cat).state
+        except ValueError:
+            continue
+        if (after["over"] or after["phase"] != "purchase" or after["active"] != seat
+                or len(after["deck"]) != len(state["deck"]) or len(after["reserve"]) != len(state["reserve"])):
+            continue
+        value = remaining_value(after)
+        for monster in capturable_monsters(after, cat):
+            capture: JSON = {"type": "capture", "card": monster["id"]}
+            if monster["crates"]:
+                capture["crates"] = monster["crates"]
+            description = translate("monster.menu.stop_and_capture", language, bank=bank, value=value,
+                                    cost=monster["cost"], points=monster["vp"])
+            found.append((-monster["vp"], -value, QuickAction(str(monster["names"][language])[:100],
+                                                             steps_action([stop, capture]), "🪤",
+                                                             description=cut_between_words(description.lstrip(" ,·")))))
+    found.sort(key=lambda item: item[:2])
+    options = tuple(option for _, _, option in found[:25])
+    return ChoiceMenu(translate("monster.menu.stop_and_capture_prompt", language), options) if options else None
+
+
+def _with_cages(state: JSON, seat: int, capture: JSON, cat: Catalog) -> tuple[JSON, int] | None:
+    """Capturing a monster and buying with what is left as many cages as it pays for, in one press (issue 33):
+    the compound action and the number of cages, or None when no cage is affordable after the capture."""
+    try:
+        after = apply(state, seat, capture, Rng(0, 0), cat).state
+    except ValueError:
+        return None
+    if after["over"] or after["phase"] != "purchase" or after["active"] != seat:
+        return None
+    most = max((a["count"] for a in purchase_options(after, cat) if a["type"] == "cage"), default=0)
+    if not most:
+        return None
+    return steps_action([capture, {"type": "cage", "count": most}]), most

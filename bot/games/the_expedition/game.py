@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bot.core.errors import LobbyError
-from bot.core.protocol import JSON, Applied, Game, Mode, Outcome, QuickAction, Viewer
+from bot.core.protocol import JSON, Applied, Game, Mode, Outcome, QuickAction, Viewer, apply_steps, is_steps
 from bot.core.rng import Rng
 from bot.games.the_expedition import rules, text, views, words
 from bot.games.the_expedition.catalog import Catalog, load_catalog
@@ -28,6 +28,7 @@ class TheExpedition(Game):
     """A 3x3 grid of planets and moons: step, mark the location you left, complete secret expeditions."""
 
     key = "the-expedition"
+    takes_steps = True
     title = "The Expedition"
     result_events = ("game_over",)
     aliases = ("expedition", "te", "grid", "the expedition")
@@ -63,6 +64,8 @@ class TheExpedition(Game):
         return rules.legal_actions(state, self.catalog, seat)
 
     def apply(self, state: JSON, seat: int, action: JSON, rng: Rng) -> Applied:
+        if is_steps(action):
+            return apply_steps(self, state, seat, action, rng)
         # Nothing here is left to chance after setup (the draw pile was shuffled then), so `rng` goes unused.
         new_state, events = rules.apply_action(state, self.catalog, seat, action)
         return Applied(new_state, events)

@@ -7,6 +7,7 @@ import random
 
 import pytest
 
+from bot.core import is_steps
 from bot.core.errors import IllegalAction
 from bot.core.rng import Rng
 from bot.games.expeditions import GAME
@@ -15,13 +16,19 @@ from bot.games.expeditions.policies import planned_action
 from .helpers import act, fresh, fx, give, in_actions, place, resolve
 
 
-def test_buttons_and_the_menu_offer_each_legal_choice_once_in_labels_that_fit_a_phone() -> None:
-    """A pending choice: its few short options as buttons, else one menu of its options with the ways out (skip,
-    stop, done) as buttons; the destinations always in the menu; never the same action as a button and an option;
-    at most five buttons a row and labels of 25 characters or fewer."""
+def _after(state: dict, seat: int, action: dict) -> dict:
+    applied = GAME.apply_unworded(state, seat, action, Rng(0, 0)).state
+    return {k: v for k, v in applied.items() if k not in ("log", "last_move")}
+
+
+def test_every_legal_choice_is_offered_once_as_the_first_step_of_an_offer_in_labels_that_fit_a_phone() -> None:
+    """Buttons and the menu offer whole plays (issue 33: compounds of legal steps), and every legal choice is the
+    first step of an offer (or has the outcome of one: a core value that gains nothing is "Done"); every offer is
+    applied by the rules; at most five buttons a row in three rows, labels of 25 characters or fewer, nothing
+    offered twice, the destinations always in the menu."""
     rnd = random.Random(2)
     state = GAME.setup("standard", ["A", "B", "C"], Rng(2, 0), {})
-    kinds, menus_of_moves = set(), 0
+    kinds, menus_of_moves, compounds = set(), 0, 0
     for step in range(1, 250):
         if state["over"]:
             break
@@ -30,27 +37,31 @@ def test_buttons_and_the_menu_offer_each_legal_choice_once_in_labels_that_fit_a_
         menu = GAME.choice_menu(state, seat)
         buttons = GAME.quick_actions(state, seat)
         options = list(menu.options) if menu is not None else []
-        assert len(buttons) <= 15 and all(b.action in legal for b in buttons)
+        assert len(buttons) <= 15 and len(options) <= 25
         assert all((b.row or 0) <= 2 for b in buttons)
         assert all(sum(1 for b in buttons if (b.row or 0) == row) <= 5 for row in range(3))
         assert all(len(b.label) <= 25 for b in buttons) and all(len(o.label) <= 25 for o in options)
         offered = [b.action for b in buttons] + [o.action for o in options]
         assert len(offered) == len({repr(a) for a in offered})  # nothing offered twice
-        assert len(options) <= 25 and all(o.action in legal for o in options)
+        firsts = [a["steps"][0] if is_steps(a) else a for a in offered]
+        compounds += sum(1 for a in offered if is_steps(a))
+        assert all(first in legal for first in firsts)
+        outcomes = {repr(_after(state, seat, first)) for first in firsts}
+        for action in legal:
+            assert action in firsts or repr(_after(state, seat, action)) in outcomes, action
+        for action in offered:
+            GAME.apply(state, seat, action, Rng(2, step))  # the rules take every offer
         if state["turn"]["pending"]:
             kinds.add(state["turn"]["pending"]["kind"])
-            chosen = [a for a in offered if a["type"] == "choose"]
-            assert sorted(map(repr, chosen)) == sorted(repr(a) for a in legal if a["type"] == "choose")
         moves = [a for a in legal if a["type"] == "move"]
         if len(moves) > 1:
             menus_of_moves += 1
             assert not any(b.action["type"] == "move" for b in buttons)
-            assert sorted(map(repr, moves)) == sorted(repr(o.action) for o in options if o.action["type"] == "move")
         state = GAME.apply(state, seat, planned_action(GAME, state, seat, rnd), Rng(2, step)).state
-    assert {"play_steps", "vanquish", "take_card", "boast"} <= kinds and menus_of_moves > 5
+    assert {"play_steps", "vanquish", "take_card", "boast"} <= kinds and menus_of_moves > 5 and compounds > 50
 
 
-def test_moves_go_to_a_menu_when_the_buttons_would_overflow() -> None:
+def test_the_actions_fill_the_menu_and_spill_onto_buttons_when_they_overflow_it() -> None:
     state = in_actions(fresh(1), ("move", "play", "gather"))
     for card in ("it-compass", "it-lantern", "it-gauntlet", "it-whistle", "it-kit", "it-forge", "it-drum", "it-owl"):
         give(state, 0, card)
@@ -58,11 +69,14 @@ def test_moves_go_to_a_menu_when_the_buttons_would_overflow() -> None:
     for space in state["spaces"].values():
         space["revealed"] = True
     menu = GAME.choice_menu(state, 0)
-    assert menu is not None
+    assert menu is not None and len(menu.options) == 25
     moves = {o.action["space"] for o in menu.options if o.action["type"] == "move"}
     assert moves == {code for code, _ in GAME.legal_destinations(state, 0)}
     buttons = GAME.quick_actions(state, 0)
-    assert buttons[0].label == "Gather" and not any(b.action["type"] == "move" for b in buttons)
+    assert buttons and not any(b.action["type"] == "move" for b in buttons)
+    firsts = [(a["steps"][0] if is_steps(a) else a) for a in [b.action for b in buttons] + [o.action for o in
+                                                                                          menu.options]]
+    assert {"type": "gather"} in firsts
 
 
 def test_a_sweep_is_led_one_toggle_at_a_time_through_the_menu() -> None:

@@ -14,8 +14,14 @@ def _button(message: Message) -> str:
     """A sensible hunter: set out, bank the highest number, roll on below 12, buy the trader or cages, else done."""
     labels = [label for label in message.button_labels() if label not in ("Show mine", "Details", "What's this?")]
     banks = [label for label in labels if label.startswith("Bank ")]
-    if banks:
-        return max(banks, key=lambda label: int(label.split()[1]))
+    if banks:  # bank and roll on, or bank and stop, in one press (issue 33)
+        best = max(int(label.split()[1].rstrip(",")) for label in banks)
+        mine = [label for label in banks if int(label.split()[1].rstrip(",")) == best]
+        stops = [label for label in mine if ", stop at " in label]
+        rolls = [label for label in mine if ", roll " in label]
+        if not stops or not rolls:
+            return mine[0]
+        return rolls[0] if int(stops[0].rsplit(" ", 1)[1]) < 12 else stops[0]
     stop = next((label for label in labels if label.startswith("Stop at ")), None)
     if stop is not None:
         roll = next(label for label in labels if label.startswith("Roll again"))

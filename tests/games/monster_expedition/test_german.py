@@ -161,7 +161,9 @@ def test_turn_lines_buttons_and_mine_in_german() -> None:
     assert labels[0] == "Horst: gelb + 2 schwarz"
     state, _ = hunt(state, "depths", [("camp", dice(2, 2, 5, region="depths"))])
     assert GAME.turn_text(state, "de") == "Anke: Lege eine Zahl beiseite (2, 5)"
-    assert [q.label for q in GAME.quick_actions(state, 0, "de")] == ["2 ×2 beiseitelegen", "5 beiseitelegen"]
+    assert [q.label for q in GAME.quick_actions(state, 0, "de")] == [
+        "2 ×2 beiseitelegen, 1 würfeln", "2 ×2 beiseitelegen, bei 4 aufhören", "5 beiseitelegen, 2 würfeln",
+        "5 beiseitelegen, bei 5 aufhören"]
     mine = GAME.private_text(state, 0, "de")
     german(mine)
     assert "Deine Käfige: noch keine." in mine

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+from bot.core import is_steps
 from bot.core.registry import find_game
 from bot.games.monster_expedition import GAME, capturable_monsters
 from bot.games.monster_expedition.effects import end_standard_game
@@ -51,8 +52,11 @@ def test_quick_actions_follow_the_phases() -> None:
     assert labels == ["Aerie: yellow + 2 black", "Depths: blue + 2 black", "Forest: green + 2 black"]
     assert GAME.quick_actions(state, 1) == []
     state, _ = act(state, {"type": "camp", "region": "aerie"}, dice(4, 1, 1, region="aerie"))
-    assert [(b.label, b.action) for b in GAME.quick_actions(state, 0)] == [
-        ("Bank 1 ×2", {"type": "bank", "value": 1}), ("Bank 4", {"type": "bank", "value": 4})]
+    assert [(b.label, b.action) for b in GAME.quick_actions(state, 0)] == [  # bank and go on in one press
+        ("Bank 1 ×2, roll 1", {"type": "bank", "value": 1, "then": "roll"}),
+        ("Bank 1 ×2, stop at 2", {"type": "bank", "value": 1, "then": "stop"}),
+        ("Bank 4, roll 2", {"type": "bank", "value": 4, "then": "roll"}),
+        ("Bank 4, stop at 4", {"type": "bank", "value": 4, "then": "stop"})]
     state, _ = act(state, {"type": "bank", "value": 4})
     assert [b.action for b in GAME.quick_actions(state, 0)] == [{"type": "roll"}, {"type": "stop"}]
     assert [b.label for b in GAME.quick_actions(state, 0)] == ["Roll again (2 dice)", "Stop at 4"]
@@ -81,7 +85,11 @@ def test_purchase_buttons_and_the_capture_autocomplete() -> None:
     draco = next(o for o in menu.options if o.label == "Draco Chelonia")
     assert draco.action == {"type": "capture", "card": "draco-chelonia"}
     assert draco.description == "costs 20 · 5 VP · level 20"
-    assert {o.action["card"] for o in menu.options} == {c["id"] for c in choices}
+    assert {o.action["card"] for o in menu.options if not is_steps(o.action)} == {c["id"] for c in choices}
+    caged = next(o for o in menu.options if o.label == "Featherling" and is_steps(o.action))  # 5 of 22: 1 cage more
+    assert caged.action == {"type": "steps", "steps": [{"type": "capture", "card": "federling"},
+                                                       {"type": "cage", "count": 1}]}
+    assert caged.description == "costs 5 · 1 VP · level 5 · then 1 cage with the rest"
     assert len(buttons) <= 20 and all(len(b.label) <= 25 for b in buttons)
     tray = GAME.view(state, None)["tray"]  # the board ticks what can be bought: here every monster but not the trader
     assert tray["affordable"] == [slot["card"] for slot in state["display"] if slot["card"] in

@@ -26,7 +26,7 @@ from bot.service import (
     mode_players,
     mode_title,
 )
-from cogs import community, records
+from cogs import community, lessons, records
 from cogs.common import (
     NO_PINGS,
     button,
@@ -252,6 +252,13 @@ class GameCommands(commands.GroupCog, group_name="game", group_description="Star
         sent = await interaction.followup.send(await lobby_content(service, match), view=lobby_view(match),
                                                allowed_mentions=NO_PINGS, wait=True)
         await service.set_board_message(match.id, sent.id)
+
+    @app_commands.command(name="learn", description="Learn a game by playing it against computer players, "
+                                                    "with tips on the board")
+    @app_commands.describe(game="Which game to learn")
+    @app_commands.choices(game=GAME_CHOICES)
+    async def learn(self, interaction: discord.Interaction, game: str) -> None:
+        await lessons.start_learning(interaction, game)  # issue 33: cogs/lessons.py
 
     @app_commands.command(name="join", description="Take a seat in this channel's lobby")
     async def join(self, interaction: discord.Interaction) -> None:

@@ -1,0 +1,68 @@
+"""/game learn (issue 33): a new player, scripted to press only what the board offers, learns each game from its
+lesson to the end through the offline Discord, in English and in German, and is told every idea on the way."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from bot.app import create_bot
+from bot.core import find_game
+from bot.core.lessons import lesson_for
+from bot.i18n import translate
+from bot.offline import DiscordHarness, FakeUser
+
+MOST_PRESSES = 120
+"""A lesson fits in about ten minutes: a newcomer presses at most this many times to its end."""
+
+
+def _board(discord_: DiscordHarness, thread: object) -> object | None:
+    """The thread's current board: its last message with the learner's controls, if any."""
+    boards = [m for m in discord_.channel_messages(thread) if any(i.startswith(("xt:act:", "xt:pick:"))
+                                                                  for i in m.custom_ids())]
+    return boards[-1] if boards else None
+
+
+async def _press_first(discord_: DiscordHarness, board: object, learner: FakeUser) -> None:
+    """What a newcomer does: the first move the board offers (a button, else the menu's first choice)."""
+    actions = [i for i in board.custom_ids() if i.startswith("xt:act:")]  # type: ignore[attr-defined]
+    if actions:
+        await discord_.click(board, custom_id=actions[0], user=learner)
+        return
+    (menu,) = [i for i in board.custom_ids() if i.startswith("xt:pick:")]  # type: ignore[attr-defined]
+    await discord_.select(board, menu, ["0"], user=learner)
+
+
+async def _learn(database: Path, game_key: str, language: str) -> tuple[list[str], int]:
+    """Play the whole lesson of `game_key` as a newcomer reading `language`: every board text seen, and presses."""
+    async with DiscordHarness(create_bot(database, poll_seconds=None)) as discord_:
+        learner = discord_.user("lena", locale=language)
+        replies = await discord_.command("game learn", {"game": game_key}, user=learner)
+        (thread,) = discord_.world.threads.values()
+        assert replies.ephemeral()[0].content == translate("lesson.open", language, thread=f"<#{thread.id}>")
+        seen: list[str] = []
+        presses = 0
+        while (board := _board(discord_, thread)) is not None and presses < MOST_PRESSES:
+            seen.extend(m.content for m in discord_.channel_messages(thread))
+            await _press_first(discord_, board, learner)
+            presses += 1
+        seen.extend(m.content for m in discord_.channel_messages(thread))
+        match = await discord_.bot.service.store.latest_match(thread.id)  # type: ignore[attr-defined]
+        assert match is not None and match.status == "finished", "the lesson reached its final board"
+        assert match.seats[0].user_id == learner.id and match.options["language"] == language
+        return seen, presses
+
+
+@pytest.mark.parametrize("language", ["en", "de"])
+@pytest.mark.parametrize("game_key", ["monster-expedition"])
+async def test_a_newcomer_learns_the_game_to_its_end(database: Path, game_key: str, language: str) -> None:
+    seen, presses = await _learn(database, game_key, language)
+    lesson = lesson_for(find_game(game_key))
+    assert lesson is not None
+    text = "\n".join(seen)
+    for idea in lesson.ideas:
+        assert translate(idea.message_id, language) in text, idea.key
+    assert seen[-1].endswith("📘 " + translate("lesson.ready", language)), seen[-1]
+    assert presses < MOST_PRESSES
+    print(game_key, language, presses, "presses")  # the lesson's length, shown with -s

@@ -56,6 +56,11 @@ class Lesson:
     ready: Callable[[JSON, int], bool] = lambda state, seat: True
     """Whether the prepared position is reached (state, learner's seat): the computer players play every seat,
     the learner's included, until it holds; the learner then plays from there."""
+    ends: Callable[[JSON, int], bool] | None = None
+    """Whether the lesson has taught enough to stop here (state, learner's seat), for a game far longer than a
+    lesson: it then explains the end and the scoring and closes the table. None: the game is played to its end."""
+    most_at_once: int = 2
+    """At most this many ideas on one board (before the end): the rest come on the next boards where they hold."""
     level: str = "normal"
     """How the computer players play, in the preparation and against the learner."""
     most_preparing_moves: int = 400
@@ -73,7 +78,7 @@ def lesson_for(game: Game) -> Lesson | None:
     return lesson if isinstance(lesson, Lesson) else None
 
 
-def due_ideas(lesson: Lesson, told: set[str], state: JSON, seat: int, events: Sequence[JSON],
+def due_ideas(lesson: Lesson, told: set[str], state: JSON, seat: int, events: Sequence[JSON], *,
               finished: bool) -> list[Idea]:
     """The ideas to tell now, in the lesson's order: those not told yet whose trigger holds; on the final board
     every idea about the end not told yet."""

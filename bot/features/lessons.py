@@ -91,10 +91,15 @@ async def after_move(service: GameService, match: MatchRecord) -> MatchRecord:
         match = await _prepare(service, match, lesson)
         progress["prepared"] = True
         progress["seen"] = match.version
+    seat = learner_seat(match)
     events = await service.store.events(match.id, after=progress["seen"])
     happened: list[JSON] = [event for record in events for event in record.events]
     told = set(progress["told"])
-    due = due_ideas(lesson, told, match.state, learner_seat(match), happened, match.status == "finished")
+    due = due_ideas(lesson, told, match.state, seat, happened, finished=False)[:lesson.most_at_once]
+    if match.status == "active" and lesson.ends is not None and lesson.ends(match.state, seat):
+        match = await _close(service, match)
+    if match.status != "active":  # the end and the scoring, with the last ideas
+        due += due_ideas(lesson, told | {idea.key for idea in due}, match.state, seat, happened, finished=True)
     progress["seen"] = max([progress["seen"], *(record.seq for record in events)])
     if due:
         progress["told"] = [*progress["told"], *(idea.key for idea in due)]
@@ -102,6 +107,14 @@ async def after_move(service: GameService, match: MatchRecord) -> MatchRecord:
         progress["at"] = match.version
     await service.store.save_profile(match.guild_id, match.host_id, progress_key(match.game), progress)
     return match
+
+
+async def _close(service: GameService, match: MatchRecord) -> MatchRecord:
+    """End a lesson that has taught enough of a long game (its `ends`): the table closes, as abandoned (not
+    rated, not a result), and the final board explains how the game would end and score."""
+    await service.tables.record(match, "abandoned", user_id=match.host_id, status="abandoned",
+                                text=translate("lesson.over", match.language))
+    return await service.tables.reload(match)
 
 
 def lesson_text(lesson: Lesson, keys: Sequence[str], language: str, *, finished: bool) -> str:
@@ -125,4 +138,4 @@ async def board_note(service: GameService, match: MatchRecord) -> str | None:
     if progress.get("at") != match.version:  # told on an earlier board: the learner has read it
         return None
     return lesson_text(lesson, progress.get("latest", []), match.language,
-                       finished=match.status == "finished") or None
+                       finished=match.status != "active") or None

@@ -56,6 +56,8 @@ async def _learn(database: Path, game_key: str, language: str) -> tuple[list[str
         match = await discord_.bot.service.store.latest_match(thread.id)  # type: ignore[attr-defined]
         assert match is not None and match.status == ("abandoned" if lesson.ends else "finished"), match.status
         assert match.seats[0].user_id == learner.id and match.options["language"] == language
+        # The prepared position was played through the rules and logged: the log alone rebuilds the lesson.
+        assert await discord_.bot.service.replayed_state(match.id) == match.state  # type: ignore[attr-defined]
         return seen, presses
 
 

@@ -75,3 +75,12 @@ async def test_a_newcomer_learns_the_game_to_its_end(database: Path, game_key: s
     assert seen[-1].endswith("📘 " + translate("lesson.ready", language)), seen[-1]
     assert presses < MOST_PRESSES
     print(game_key, language, presses, "presses")  # the lesson's length, shown with -s
+
+
+async def test_a_game_without_a_lesson_is_refused_privately_and_leaves_no_thread(database: Path) -> None:
+    async with DiscordHarness(create_bot(database, poll_seconds=None)) as discord_:
+        learner = discord_.user("lena", locale="de")
+        replies = await discord_.command("game learn", {"game": "test-nim"}, user=learner)
+        assert [reply.content for reply in replies.ephemeral()][-1] == "Für Test Nim gibt es noch keine Lektion."
+        assert not [thread for thread in discord_.world.threads.values() if not thread.deleted]
+        assert discord_.channel_messages(discord_.default_channel) == []

@@ -95,11 +95,16 @@ async def after_move(service: GameService, match: MatchRecord) -> MatchRecord:
     events = await service.store.events(match.id, after=progress["seen"])
     happened: list[JSON] = [event for record in events for event in record.events]
     told = set(progress["told"])
-    due = due_ideas(lesson, told, match.state, seat, happened, finished=False)[:lesson.most_at_once]
+    owed = set(progress.get("owed", []))  # ideas that mattered on an earlier board that had enough already
+    fresh = {idea.key for idea in due_ideas(lesson, told, match.state, seat, happened, finished=False)}
+    waiting = [idea for idea in lesson.ideas if idea.key in owed | fresh and idea.key not in told]
+    due, progress["owed"] = waiting[:lesson.most_at_once], [idea.key for idea in waiting[lesson.most_at_once:]]
     if match.status == "active" and lesson.ends is not None and lesson.ends(match.state, seat):
         match = await _close(service, match)
-    if match.status != "active":  # the end and the scoring, with the last ideas
-        due += due_ideas(lesson, told | {idea.key for idea in due}, match.state, seat, happened, finished=True)
+    if match.status != "active":  # the end: every idea still owed, then the end and the scoring
+        due = waiting + due_ideas(lesson, told | {idea.key for idea in waiting}, match.state, seat, happened,
+                                  finished=True)
+        progress["owed"] = []
     progress["seen"] = max([progress["seen"], *(record.seq for record in events)])
     if due:
         progress["told"] = [*progress["told"], *(idea.key for idea in due)]

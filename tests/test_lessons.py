@@ -3,6 +3,7 @@ lesson to the end through the offline Discord, in English and in German, and is 
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
 
 import pytest
@@ -10,8 +11,10 @@ import pytest
 from bot.app import create_bot
 from bot.core import find_game
 from bot.core.lessons import lesson_for
+from bot.features import lessons
 from bot.i18n import translate
 from bot.offline import DiscordHarness, FakeUser
+from bot.service import GameService, Player
 
 MOST_PRESSES = 120
 """A lesson fits in about ten minutes: a newcomer presses at most this many times to its end."""
@@ -84,3 +87,31 @@ async def test_a_game_without_a_lesson_is_refused_privately_and_leaves_no_thread
         assert [reply.content for reply in replies.ephemeral()][-1] == "Für Test Nim gibt es noch keine Lektion."
         assert not [thread for thread in discord_.world.threads.values() if not thread.deleted]
         assert discord_.channel_messages(discord_.default_channel) == []
+
+
+LEARNER_MOVES = {"monster-expedition": 90, "the-expedition": 12, "expeditions": 40}
+"""The most moves a learner makes in each lesson, whatever they choose (about ten minutes)."""
+
+
+@pytest.mark.usefixtures("thread_bots")
+@pytest.mark.parametrize("policy", ["first", "last", "random"])
+@pytest.mark.parametrize("game_key", ["monster-expedition", "the-expedition", "expeditions"])
+async def test_every_lesson_ends_and_tells_every_idea_whatever_the_learner_chooses(
+        service: GameService, game_key: str, policy: str) -> None:
+    game = find_game(game_key)
+    lesson = lesson_for(game)
+    assert lesson is not None
+    chooser = random.Random(game_key + policy)
+    match = await lessons.start_lesson(service, 5, 50, Player(7, "Lena"), game_key, "en")
+    moves = 0
+    while match.status == "active" and moves <= LEARNER_MOVES[game_key]:
+        legal = game.legal_actions(match.state, 0)
+        action = {"first": legal[0], "last": legal[-1], "random": chooser.choice(legal)}[policy]
+        match = (await service.act(50, 7, action)).match
+        moves += 1
+    assert match.status == ("abandoned" if lesson.ends else "finished") and moves <= LEARNER_MOVES[game_key]
+    print(game_key, policy, moves, "moves")  # the lesson's length, shown with -s
+    record = await service.store.profile(5, 7, lessons.progress_key(game_key))
+    assert sorted(record["told"]) == sorted(idea.key for idea in lesson.ideas)
+    board = await service.board(match)
+    assert board.note.endswith(translate("lesson.ready", "en")) and not board.buttons

@@ -101,9 +101,8 @@ async def after_move(service: GameService, match: MatchRecord) -> MatchRecord:
     due, progress["owed"] = waiting[:lesson.most_at_once], [idea.key for idea in waiting[lesson.most_at_once:]]
     if match.status == "active" and lesson.ends is not None and lesson.ends(match.state, seat):
         match = await _close(service, match)
-    if match.status != "active":  # the end: every idea still owed, then the end and the scoring
-        due = waiting + due_ideas(lesson, told | {idea.key for idea in waiting}, match.state, seat, happened,
-                                  finished=True)
+    if match.status != "active":  # the end: every idea not told yet (none is left out), then the end and scoring
+        due = [idea for idea in lesson.ideas if idea.key not in told]
         progress["owed"] = []
     progress["seen"] = max([progress["seen"], *(record.seq for record in events)])
     if due:

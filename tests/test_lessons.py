@@ -48,7 +48,7 @@ async def _learn(database: Path, game_key: str, language: str) -> tuple[list[str
         (thread,) = discord_.world.threads.values()
         assert replies.ephemeral()[0].content == translate("lesson.open", language, thread=f"<#{thread.id}>")
         first = discord_.channel_messages(thread)[0]
-        assert first.notified == (learner.id,) and translate(lesson.ideas[0].message_id, language) in first.content
+        assert first.notified == (learner.id,) and lessons.idea_text(lesson.ideas[0], language) in first.content
         seen: list[str] = []
         presses = 0
         while (board := _board(discord_, thread)) is not None and presses < MOST_PRESSES:
@@ -72,7 +72,7 @@ async def test_a_newcomer_learns_the_game_to_its_end(database: Path, game_key: s
     assert lesson is not None
     text = "\n".join(seen)
     for idea in lesson.ideas:
-        assert translate(idea.message_id, language) in text, idea.key
+        assert lessons.idea_text(idea, language) in text, idea.key
     for board in seen[:-1]:  # a few ideas at a time, on the board where they matter
         assert board.count("📘") <= lesson.most_at_once, board
     assert seen[-1].endswith("📘 " + translate("lesson.ready", language)), seen[-1]

@@ -121,10 +121,15 @@ async def _close(service: GameService, match: MatchRecord) -> MatchRecord:
     return await service.tables.reload(match)
 
 
+def idea_text(idea: Idea, language: str) -> str:
+    """An idea in `language`; `{mine}` in its words is the board's "Show mine" button, named as the board does."""
+    return translate(idea.message_id, language, mine=translate("table.button.mine", language))
+
+
 def lesson_text(lesson: Lesson, keys: Sequence[str], language: str, *, finished: bool) -> str:
     """The ideas told on a board, one line each, with "You are ready" on the final board."""
     ideas: dict[str, Idea] = {idea.key: idea for idea in lesson.ideas}
-    lines = [f"{MARK} {translate(ideas[key].message_id, language)}" for key in keys if key in ideas]
+    lines = [f"{MARK} {idea_text(ideas[key], language)}" for key in keys if key in ideas]
     if finished:
         ready = translate("lesson.ready", language)
         lines.append(f"{MARK} {ready}")

@@ -259,13 +259,6 @@ class GameCommands(commands.GroupCog, group_name="game", group_description="Star
                                                allowed_mentions=NO_PINGS, wait=True)
         await service.set_board_message(match.id, sent.id)
 
-    @app_commands.command(name="learn", description="Learn a game by playing it against computer players, "
-                                                    "with tips on the board")
-    @app_commands.describe(game="Which game to learn")
-    @app_commands.choices(game=GAME_CHOICES)
-    async def learn(self, interaction: discord.Interaction, game: str) -> None:
-        await lessons.start_learning(interaction, game)  # issue 33: cogs/lessons.py
-
     @app_commands.command(name="join", description="Take a seat in this channel's lobby")
     async def join(self, interaction: discord.Interaction) -> None:
         await acknowledge(interaction)
@@ -406,6 +399,13 @@ class GameCommands(commands.GroupCog, group_name="game", group_description="Star
             return
         for part in message_parts(text[:RULES_CHARS]):  # no Embed Links in this channel: the same words, plainly
             await interaction.followup.send(part, ephemeral=True, allowed_mentions=NO_PINGS)
+
+    @app_commands.command(name="learn", description="Learn a game by playing it against computer players, "
+                                                    "with tips on the board")
+    @app_commands.describe(game="Which game to learn")
+    @app_commands.choices(game=GAME_CHOICES)
+    async def learn(self, interaction: discord.Interaction, game: str) -> None:
+        await lessons.start_learning(interaction, game)  # issue 33: cogs/lessons.py
 
     # --------------------------------------------------------------------------------- records (cogs/records.py)
     # Undo by consent, history, replays and exports: thin commands; the work is in cogs/records.py.

@@ -72,6 +72,8 @@ MoveHook = Callable[[MatchRecord], Awaitable[MatchRecord]]
 returns the match as it then is."""
 GameEndHook = Callable[[MatchRecord], Awaitable[object]]
 """Runs once a move has finished the game (committed; a failure is logged, never undoes the move)."""
+BoardNoteHook = Callable[[MatchRecord], Awaitable[str | None]]
+"""Words a feature adds to a match's public board (a lesson's ideas), in the table's language, or None."""
 
 
 NO_HOST = 0
@@ -194,6 +196,7 @@ class Board:
     menu: BoardMenu | None = None
     alt_text: str = ""
     to_move: tuple[str, ...] = ()  # the names of the players to move (shown when they are not pinged)
+    note: str = ""  # what features add under the board (a lesson's ideas: bot/features/lessons.py)
 
     @property
     def finished(self) -> bool:
@@ -269,6 +272,7 @@ class GameService:
         # Features plug in here at start-up (bot/features/__init__.py: install); the service never imports them.
         self.after_move_hooks: list[MoveHook] = []
         self.game_end_hooks: list[GameEndHook] = []
+        self.board_note_hooks: list[BoardNoteHook] = []
 
     def warm_up(self) -> None:
         """Load now what the first match of each game would load on the event loop (a bot's start does, before it
@@ -286,6 +290,10 @@ class GameService:
     def on_game_end(self, hook: GameEndHook) -> None:
         """Register what follows a move that finished a game (rating it)."""
         self.game_end_hooks.append(hook)
+
+    def on_board_note(self, hook: BoardNoteHook) -> None:
+        """Register words to add to every public board of a match (a lesson's ideas)."""
+        self.board_note_hooks.append(hook)
 
     @property
     def planner(self) -> WritePlanner | None:
@@ -812,7 +820,9 @@ class GameService:
         to_move = () if outcome is not None else tuple(record.name for user_id in mentions for record in match.seats
                                                           if record.user_id == user_id)
         alt = self._alt_text(game, described, headline, turn, language, footer)
-        return Board(match, headline, turn, image, buttons, mentions, outcome, menu, alt, to_move)
+        notes = [await hook(match) for hook in self.board_note_hooks]
+        return Board(match, headline, turn, image, buttons, mentions, outcome, menu, alt, to_move,
+                     "\n".join(note for note in notes if note))
 
     @staticmethod
     def _alt_text(game: Game, described: str, headline: str, turn: str, language: str = "en",

@@ -26,7 +26,7 @@ from bot.service import (
     mode_players,
     mode_title,
 )
-from cogs import community, records, teaching
+from cogs import community, lessons, records, teaching
 from cogs.common import (
     NO_PINGS,
     button,
@@ -381,6 +381,13 @@ class GameCommands(commands.GroupCog, group_name="game", group_description="Star
                                                         "board means (only you see it)")
     async def whats_this(self, interaction: discord.Interaction) -> None:
         await teaching.whats_this_here(interaction)
+
+    @app_commands.command(name="learn", description="Learn a game by playing it against computer players, "
+                                                    "with tips on the board")
+    @app_commands.describe(game="Which game to learn")
+    @app_commands.choices(game=GAME_CHOICES)
+    async def learn(self, interaction: discord.Interaction, game: str) -> None:
+        await lessons.start_learning(interaction, game)  # issue 33: cogs/lessons.py
 
     # --------------------------------------------------------------------------------- records (cogs/records.py)
     # Undo by consent, history, replays and exports: thin commands; the work is in cogs/records.py.

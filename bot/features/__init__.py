@@ -6,6 +6,7 @@
 - history: finished games, their replays and exports
 - stats, ratings: a player's record, the leaderboard, and rating a game when it ends
 - personal: a member's own games across servers, and how and when they are told it is their turn
+- lessons: /game learn, a game taught by playing it against computer players
 
 `install` registers their hooks on a service; whoever builds a service (create_bot, the tests) calls it once.
 """
@@ -14,7 +15,7 @@ from __future__ import annotations
 
 import functools
 
-from bot.features import autoplay, personal, ratings
+from bot.features import autoplay, lessons, personal, ratings
 from bot.features.community import Clock, TurnPlanner
 from bot.service import GameService
 
@@ -23,6 +24,8 @@ def install(service: GameService, *, clock: Clock | None = None) -> GameService:
     """Plug the features into `service`: computer players after every move, ratings when a game ends, and (with a
     `clock`) the reminders and turn timers planned into every write. Returns the service."""
     service.on_after_move(functools.partial(autoplay.after_move, service))
+    service.on_after_move(functools.partial(lessons.after_move, service))  # after the computer players' turns
+    service.on_board_note(functools.partial(lessons.board_note, service))
     service.on_game_end(functools.partial(ratings.rate_finished, service.store))
     if clock is not None:
         planner = TurnPlanner(service.store, clock)

@@ -1,0 +1,150 @@
+"""Learn by playing (issue 33): `/game learn` seats the learner against computer players, plays to the game's
+prepared position, and tells each idea of the game's lesson (bot/core/lessons.py, bot/games/<game>/lesson.py) on
+the board the first time it matters, ending with "You are ready: /game new".
+
+The preparation is played by the computer players through the game's rules and committed like any move, so the
+log, undo and replays know it. What the learner has been told is kept per learner and game as a small record in
+the profiles table (`lesson/<game>`), so a restart or another process carries the lesson on.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from bot.core import JSON, LobbyError, find_game
+from bot.core.lessons import Idea, Lesson, due_ideas, lesson_for
+from bot.core.seats import bot_user_id, is_bot
+from bot.features import autoplay
+from bot.i18n import Text, translate
+from bot.service import GameService, MatchRecord, Player
+
+LESSON_OPTION = "lesson"
+"""The match option marking a lesson's table."""
+MARK = "📘"
+
+
+def progress_key(game_key: str) -> str:
+    """The profiles row keeping a learner's lesson of a game (no game is called so: /stats skips it)."""
+    return f"lesson/{game_key}"
+
+
+def is_lesson(match: MatchRecord) -> bool:
+    return bool(match.options.get(LESSON_OPTION))
+
+
+def learner_seat(match: MatchRecord) -> int:
+    """The learner sits where the host sits: the lesson's one person."""
+    seat = match.seat_of(match.host_id)
+    return seat if seat is not None else 0
+
+
+async def start_lesson(service: GameService, guild_id: int, channel_id: int, learner: Player, game_name: str,
+                       language: str) -> MatchRecord:
+    """Open the lesson's table in the channel, seat its computer players, start it and play to the prepared
+    position (the service's after-move hook, `after_move`, does the preparing). Refused for a game without one."""
+    game = find_game(game_name)
+    lesson = lesson_for(game)
+    if lesson is None:
+        raise LobbyError(Text.of("lesson.refuse.none", title=game.title))
+    match = await service.new_match(guild_id, channel_id, game.key, learner, mode=lesson.mode, seed=lesson.seed,
+                                    options={"language": language, LESSON_OPTION: True})
+    for _ in range(lesson.computer_players):
+        match = await autoplay.add_bot(service, channel_id, learner.user_id, lesson.level)
+    await service.store.save_profile(guild_id, learner.user_id, progress_key(game.key),
+                                     {"match": match.id, "told": [], "latest": [], "seen": 0, "prepared": False})
+    return await service.start(channel_id, learner.user_id)
+
+
+async def _progress(service: GameService, match: MatchRecord) -> JSON | None:
+    """The learner's record of this lesson (None when it belongs to another match: a newer lesson of the game)."""
+    record = await service.store.profile(match.guild_id, match.host_id, progress_key(match.game))
+    return record if record.get("match") == match.id else None
+
+
+async def _prepare(service: GameService, match: MatchRecord, lesson: Lesson) -> MatchRecord:
+    """Computer players play every seat (the learner's too) until the lesson's prepared position."""
+    game = find_game(match.game)
+    seat = learner_seat(match)
+    stand_in = bot_user_id(lesson.level, 1)  # the level the learner's seat is played at, by its user id
+    for _ in range(lesson.most_preparing_moves):
+        if match.status != "active" or match.state is None or lesson.ready(match.state, seat):
+            break
+        moving = game.to_act(match.state)[0]
+        record = match.user_at(moving)
+        user_id = record.user_id if record is not None else match.host_id
+        decision = await autoplay.think(game, match.state, moving, user_id if is_bot(user_id) else stand_in,
+                                        autoplay.move_seed(match))
+        match = (await service.commit(match, user_id, decision.action, match.version)).match
+    return await autoplay.after_move(service, match)
+
+
+async def after_move(service: GameService, match: MatchRecord) -> MatchRecord:
+    """After every committed move of a lesson (and its start): prepare the position once, then note the ideas
+    that matter now, for the next board to tell."""
+    if not is_lesson(match) or match.state is None or match.status not in ("active", "finished"):
+        return match
+    lesson = lesson_for(find_game(match.game))
+    progress = await _progress(service, match)
+    if lesson is None or progress is None:
+        return match
+    if not progress["prepared"]:
+        match = await _prepare(service, match, lesson)
+        progress["prepared"] = True
+        progress["seen"] = match.version
+    seat = learner_seat(match)
+    events = await service.store.events(match.id, after=progress["seen"])
+    happened: list[JSON] = [event for record in events for event in record.events]
+    told = set(progress["told"])
+    owed = set(progress.get("owed", []))  # ideas that mattered on an earlier board that had enough already
+    fresh = {idea.key for idea in due_ideas(lesson, told, match.state, seat, happened, finished=False)}
+    waiting = [idea for idea in lesson.ideas if idea.key in owed | fresh and idea.key not in told]
+    due, progress["owed"] = waiting[:lesson.most_at_once], [idea.key for idea in waiting[lesson.most_at_once:]]
+    if match.status == "active" and lesson.ends is not None and lesson.ends(match.state, seat):
+        match = await _close(service, match)
+    if match.status != "active":  # the end: every idea not told yet (none is left out), then the end and scoring
+        due = [idea for idea in lesson.ideas if idea.key not in told]
+        progress["owed"] = []
+    progress["seen"] = max([progress["seen"], *(record.seq for record in events)])
+    if due:
+        progress["told"] = [*progress["told"], *(idea.key for idea in due)]
+        progress["latest"] = [idea.key for idea in due]
+        progress["at"] = match.version
+    await service.store.save_profile(match.guild_id, match.host_id, progress_key(match.game), progress)
+    return match
+
+
+async def _close(service: GameService, match: MatchRecord) -> MatchRecord:
+    """End a lesson that has taught enough of a long game (its `ends`): the table closes, as abandoned (not
+    rated, not a result), and the final board explains how the game would end and score."""
+    await service.tables.record(match, "abandoned", user_id=match.host_id, status="abandoned",
+                                text=translate("lesson.over", match.language))
+    return await service.tables.reload(match)
+
+
+def idea_text(idea: Idea, language: str) -> str:
+    """An idea in `language`; `{mine}` in its words is the board's "Show mine" button, named as the board does."""
+    return translate(idea.message_id, language, mine=translate("table.button.mine", language))
+
+
+def lesson_text(lesson: Lesson, keys: Sequence[str], language: str, *, finished: bool) -> str:
+    """The ideas told on a board, one line each, with "You are ready" on the final board."""
+    ideas: dict[str, Idea] = {idea.key: idea for idea in lesson.ideas}
+    lines = [f"{MARK} {idea_text(ideas[key], language)}" for key in keys if key in ideas]
+    if finished:
+        ready = translate("lesson.ready", language)
+        lines.append(f"{MARK} {ready}")
+    return "\n".join(lines)
+
+
+async def board_note(service: GameService, match: MatchRecord) -> str | None:
+    """The lesson's words for the board of `match`: the ideas that came up with this very board."""
+    if not is_lesson(match):
+        return None
+    lesson = lesson_for(find_game(match.game))
+    progress = await _progress(service, match)
+    if lesson is None or progress is None:
+        return None
+    if progress.get("at") != match.version:  # told on an earlier board: the learner has read it
+        return None
+    return lesson_text(lesson, progress.get("latest", []), match.language,
+                       finished=match.status != "active") or None

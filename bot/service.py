@@ -507,7 +507,7 @@ class GameService:
         applied = game.apply(state, seat, action, rng)
         shown = shown_state(match, applied.state)  # a kicked seat's bot wears the robot badge
         language = match.language  # the log, the story and the board are told in the table's language
-        headline = " ".join(text for text in (game.describe(shown, e, language) for e in applied.events) if text)
+        headline = told_key_first(game, shown, applied.events, language)
         outcome = game.outcome(applied.state)
         profiles = {}
         if outcome is not None:
@@ -659,8 +659,8 @@ class GameService:
                 not any(e.get("kind") in game.result_events for e in event.events):
             return event.text
         shown = shown_state(match, match.state)
-        return " ".join(text for text in (game.describe(shown, e, match.language) for e in event.events
-                                          if e.get("kind") not in game.result_events) if text)
+        return told_key_first(game, shown, [e for e in event.events if e.get("kind") not in game.result_events],
+                              match.language)
 
     async def detail_image(self, match: MatchRecord) -> bytes:
         """The full-size board with everything the phone-sized public board leaves out (public information only)."""
@@ -842,6 +842,15 @@ class GameService:
         steps = steps_of(events)  # actions, and agreed undos as rewinds
         names = [s.name for s in match.seats]
         return replay(game, match.mode, names, options, started.draws, steps)
+
+
+def told_key_first(game: Game, state: JSON, events: Sequence[JSON], language: str) -> str:
+    """A move's events in words, its key news first (`Game.key_events`, in that order: the end triggered, then a
+    scoring), then the rest in the order they happened."""
+    key = sorted((event for event in events if event.get("kind") in game.key_events),
+                 key=lambda event: game.key_events.index(event["kind"]))
+    rest = [event for event in events if event.get("kind") not in game.key_events]
+    return " ".join(text for text in (game.describe(state, event, language) for event in [*key, *rest]) if text)
 
 
 def shown_state(match: MatchRecord, state: JSON) -> JSON:

@@ -30,6 +30,7 @@ class TheExpedition(Game):
     key = "the-expedition"
     title = "The Expedition"
     result_events = ("game_over",)
+    key_events = ("end_triggered", "expedition_scored")
     aliases = ("expedition", "te", "grid", "the expedition")
     modes = (
         WordedMode("standard", "Standard", 2, 3, Text.of("expedition.mode.standard.summary")),

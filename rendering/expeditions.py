@@ -981,8 +981,10 @@ def _p_why_over(view: dict[str, Any]) -> str:
     if seat is None:
         return str(view["last_move"])
     name = next(p["name"] for p in view["players"] if p["seat"] == seat)
-    why = translate("expeditions.board.why_over" if len(view["players"]) > 1 else "expeditions.board.why_over_alone",
-                    language(view), who=name)
+    if len(view["players"]) > 1:
+        why = translate("expeditions.board.why_over", language(view), who=name)
+    else:
+        why = translate("expeditions.board.why_over_alone", language(view), who=name)
     return f"{why} {view['last_move']}".strip()
 
 

@@ -471,10 +471,14 @@ def caption_lines(text: str, max_width: int, max_lines: int, size: int, rest: st
     whole = lines(" ".join(parts), max_width, size)
     if len(whole) <= max_lines or not parts:
         return whole
-    for start in range(1, len(parts) + 1):
+    kept: tuple[str, ...] = ()
+    for start in range(len(parts), 0, -1):  # the newest sentences added one by one while they fit (few wraps)
         wrapped = lines(" ".join([parts[0], "…", *parts[start:], rest]), max_width, size)
-        if len(wrapped) <= max_lines:
-            return wrapped
+        if len(wrapped) > max_lines:
+            break
+        kept = wrapped
+    if kept:
+        return kept
     words = parts[0].split()  # one sentence longer than the room: as many of its words as fit, then "…"
     for count in range(len(words) - 1, 0, -1):
         wrapped = lines(" ".join([*words[:count], "…", rest]), max_width, size)

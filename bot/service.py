@@ -550,10 +550,7 @@ class GameService:
         if forced_too and game.takes_steps:
             applied, action, forced = self._forced_steps(game, match, seat, action, applied, rng)
         shown = shown_state(match, applied.state)  # a kicked seat's bot wears the robot badge
-        told = [game.describe(shown, e, language) for e in applied.events]
-        for at, sentence in reversed(forced):  # each step made for the player is told where it happened
-            told.insert(at, sentence)
-        headline = " ".join(text for text in told if text)
+        headline = told_key_first(game, shown, applied.events, language, forced)
         outcome = game.outcome(applied.state)
         profiles = {}
         if outcome is not None:
@@ -732,8 +729,8 @@ class GameService:
                 not any(e.get("kind") in game.result_events for e in event.events):
             return event.text
         shown = shown_state(match, match.state)
-        return " ".join(text for text in (game.describe(shown, e, match.language) for e in event.events
-                                          if e.get("kind") not in game.result_events) if text)
+        return told_key_first(game, shown, [e for e in event.events if e.get("kind") not in game.result_events],
+                              match.language)
 
     async def asked_image(self, member: int | None, draw: Callable[[], Awaitable[bytes]]) -> bytes:
         """`draw()`, an image `member` asked for, when its turn comes (`IMAGES_AT_ONCE` such images in the render
@@ -915,6 +912,21 @@ class GameService:
         steps = steps_of(events)  # actions, and agreed undos as rewinds
         names = [s.name for s in match.seats]
         return replay(game, match.mode, names, options, started.draws, steps)
+
+
+def told_key_first(game: Game, state: JSON, events: Sequence[JSON], language: str,
+                   inserted: Sequence[tuple[int, str]] = ()) -> str:
+    """A move's events in words, its key news first (`Game.key_events`, in that order: the end triggered, then a
+    scoring), then the rest in the order they happened; `inserted` are sentences told at a place among the events
+    (a step made for the player, at the index of the event it came before)."""
+    told: list[tuple[int | None, str]] = [
+        (game.key_events.index(event["kind"]) if event.get("kind") in game.key_events else None,
+         game.describe(state, event, language)) for event in events]
+    for at, sentence in reversed(inserted):
+        told.insert(at, (None, sentence))
+    key = sorted((entry for entry in told if entry[0] is not None), key=lambda entry: entry[0] or 0)
+    rest = [entry for entry in told if entry[0] is None]
+    return " ".join(text for _, text in [*key, *rest] if text)
 
 
 def shown_state(match: MatchRecord, state: JSON) -> JSON:

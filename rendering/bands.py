@@ -11,11 +11,12 @@ from collections.abc import Sequence
 
 from PIL import Image, ImageDraw
 
+from bot.i18n import translate
 from rendering.canvas import Draw
 from rendering.encoding import board_indexed, board_palette, encode_board, encode_detail, encode_png
 from rendering.pieces import draw_token
 from rendering.style import BIG, INK, INK_MUTED, PANEL, PHONE_WIDTH, SMALL, PlayerStyle
-from rendering.typeset import fit_lines, fitted, font, lines, measure, sentences_that_fit
+from rendering.typeset import caption_lines, fit_lines, fitted, font, lines, measure, sentences_that_fit
 
 
 def header_band(draw: ImageDraw.ImageDraw, width: int, title: str, turn: str, last_move: str,
@@ -86,9 +87,11 @@ HEADER_H = 104
 """The public board's header band, in px (`phone_header`): every public board's own drawing starts below it."""
 
 
-def phone_header(draw: Draw, width: int, headline: str, last_move: str, style: PlayerStyle | None) -> int:
+def phone_header(draw: Draw, width: int, headline: str, last_move: str, style: PlayerStyle | None,
+                 language: str = "en") -> int:
     """The fixed-height band on top of every public board: whose turn (their token and the headline, large) and
-    the last move in words. Returns the band's bottom."""
+    the last move in words (`caption_lines`: whole, or its key event, "…", its newest sentences and where the rest
+    is, in the table's `language`). Returns the band's bottom."""
     draw.rectangle((0, 0, width, HEADER_H), fill=PANEL)
     x = 14
     if style is not None:
@@ -104,8 +107,9 @@ def phone_header(draw: Draw, width: int, headline: str, last_move: str, style: P
         y += size + 4
     room = 1 if len(head) > 1 else 2
     y = max(y, 54)  # below the turn token
-    for line in sentences_that_fit(last_move, width - 28, room, SMALL):
-        draw.text((14, y + 2), line, font=font(SMALL), fill=INK_MUTED)
+    rest = translate("table.story.caption_rest", language)
+    for line in caption_lines(last_move, width - 28, room, SMALL, rest):
+        draw.text((14, y + 2), line, font=font(SMALL), fill=INK_MUTED, role="caption")
         y += SMALL + 4
     return HEADER_H
 

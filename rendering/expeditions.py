@@ -580,12 +580,14 @@ def _p_space(draw: kit.Draw, space: dict[str, Any], origin: tuple[int, int] = (0
     mech = space.get("mech")
     if not space["revealed"]:
         draw.polygon(points, fill=HIDDEN_FILL[kind], outline=kit.INK_MUTED)
+        _p_mech_ring(draw, points, mech)
         kit.terrain(draw, (x, y - 30), kind, 34, kit.INK_MUTED)
         draw.text((x, y - 4), space["code"], font=kit.font(BIG, "bold"), fill=kit.INK, anchor="mm")
         items = ([("mech", mech)] if mech is not None else []) + ([("map", None)] if space["map_token"] else [])
         _p_row(draw, x, y + 24, items)
         return
     draw.polygon(points, fill=REGION_FILL[kind], outline=kit.INK_DARK)
+    _p_mech_ring(draw, points, mech)
     weight, name = _p_place_name(str(space["name"]))
     tall = len(name) > 2  # a long name takes a third line: the number goes up, one piece below
     draw.text((x, y - (41 if tall else 36)), str(space["location"]), font=kit.font(SMALL, "bold"),
@@ -622,6 +624,18 @@ def _p_place_name(name: str) -> tuple[str, tuple[str, ...]]:
     return tries[-1]
 
 
+def _p_mech_ring(draw: kit.Draw, points: list[tuple[float, float]], mech: Any) -> None:
+    """A tile with a mech on it ringed in its player's colour, inside a dark edge: a player finds their own mech at
+    a glance on a phone (the piece alone was one small token among the corruption)."""
+    if mech is None:
+        return
+    cx = sum(x for x, _ in points) / len(points)
+    cy = sum(y for _, y in points) / len(points)
+    inset = [(x + (cx - x) * 0.06, y + (cy - y) * 0.06) for x, y in points]
+    draw.polygon(inset, outline=kit.player_style(int(mech)).colour, width=6)
+    draw.polygon(points, outline=kit.INK_DARK, width=2)
+
+
 def _p_row(draw: kit.Draw, x: float, row: float, items: list[tuple[str, Any]]) -> None:
     """The pieces on a space, side by side and centred: a mech (its player's shape and letter), corruption tokens
     (their value on the colour that pays them), a map token (M on a tile)."""
@@ -630,7 +644,7 @@ def _p_row(draw: kit.Draw, x: float, row: float, items: list[tuple[str, Any]]) -
     left = x - total / 2
     for kind, item in items:
         if kind == "mech":
-            kit.draw_token(draw, (left + 18, row), 17, kit.player_style(int(item)), width=2)
+            kit.draw_token(draw, (left + 18, row), 19, kit.player_style(int(item)), width=3)
         elif kind == "corruption":
             colour, value = item
             cx = left + 11
@@ -951,13 +965,28 @@ def _p_board(view: dict[str, Any], height: int) -> tuple[Image.Image, float]:
     if view.get("outcome"):
         best = max(view["players"], key=lambda p: (p["score"], p["tiebreak"]))
         style = kit.player_style(best["seat"])
-        kit.phone_header(draw, P_W, _p_headline(view), view["last_move"], style)  # (the result once: headline)
+        kit.phone_header(draw, P_W, _p_headline(view), _p_why_over(view), style,  # (the result once: headline)
+                         view.get("language", "en"))
         if len(view["players"]) <= 2:  # room beside the final map
             return image, _p_results(draw, view, P_SIDE, 1, height) - 12
         return image, _p_glory(draw, view, _p_results(draw, view, 12, 2, height) + 4)
-    kit.phone_header(draw, P_W, _p_headline(view), view["last_move"], style)
+    kit.phone_header(draw, P_W, _p_headline(view), view["last_move"], style, view.get("language", "en"))
     _p_reachable(draw, view)
     return image, _p_side(draw, view, height)
+
+
+def _p_why_over(view: dict[str, Any]) -> str:
+    """A final board's caption: why the expedition ended (who placed their last star, then everyone's one more
+    turn) before the last moves, which alone never said it."""
+    seat = (view.get("end") or {}).get("triggered_by")
+    if seat is None:
+        return str(view["last_move"])
+    name = next(p["name"] for p in view["players"] if p["seat"] == seat)
+    if len(view["players"]) > 1:
+        why = translate("expeditions.board.why_over", language(view), who=name)
+    else:
+        why = translate("expeditions.board.why_over_alone", language(view), who=name)
+    return f"{why} {view['last_move']}".strip()
 
 
 def _p_headline(view: dict[str, Any]) -> str:

@@ -26,7 +26,7 @@ def render(view: dict[str, Any]) -> bytes:
                  width // 2)
     image, draw = kit.new_canvas(height, width)
     title = view.get("title") or translate("rating.image.default_title", language)
-    kit.phone_header(draw, width, str(title), str(view.get("subtitle", "")), None)
+    kit.phone_header(draw, width, str(title), str(view.get("subtitle", "")), None, language)
     y = kit.HEADER_H + GAP
     if not rows:
         draw.text((24, y + 10), str(view.get("note") or translate("rating.image.nobody", language)),

@@ -802,7 +802,9 @@ Lines = tuple[tuple[str, str], ...]
 """A final board's lines under a player's name, with their colours."""
 
 
-def _p_players(draw: kit.Draw, view: dict[str, Any], top: int) -> int:
+def _p_players(draw: kit.Draw, view: dict[str, Any], top: int, height: int | None = None) -> int:
+    """The players' blocks from `top`, two columns; returns the y below the lowest. Given the board's `height`, a
+    game of two or three leaves no band of the board empty: each block lists its monsters in the room below."""
     lang = language(view)
     standard = view["mode"] == "standard"
     active = view.get("active")
@@ -812,6 +814,7 @@ def _p_players(draw: kit.Draw, view: dict[str, Any], top: int) -> int:
     y_of = [top, top]
     by_seat = {int(p["seat"]): p for p in view["players"]}
     ranked = over and standard
+    room = _p_room_for_lists(view, top, height, column_w) if height and not over and 2 <= len(by_seat) <= 3 else {}
     for index, player in enumerate(by_seat[s] for s in _ranked_seats(view)):  # at the end, best first
         column = index % 2 if len(view["players"]) > 1 else 0
         x, y = 12 + column * (column_w + 8), y_of[column]
@@ -833,13 +836,8 @@ def _p_players(draw: kit.Draw, view: dict[str, Any], top: int) -> int:
         if over:
             lines = _p_final_lines(player, standard, lang)
         else:
-            camps = tuple((region, int(player["camps"][region]["level"]), bool(player["camps"][region]["final"]))
-                          for region in ("aerie", "depths", "forest"))
-            facts_list = [counted("monster", len(player["monsters"]), lang),
-                          translate_plural("monster.count.set", int(player["symbiosis_sets"]), lang)]
-            if standard:
-                facts_list.append(counted("crest", int(player["crests"]), lang))
-            facts = kit.facts_line(facts_list)
+            camps, facts = _p_camps_and_facts(player, standard, lang)
+            lines = _p_monster_lines(player, lang, room.get(int(player["seat"]), 0), column_w - 46)
         shown = (str(player["name"]), score_text, place, style, column_w, lines, camps, facts, lang)
         if kit.is_recording() or over:  # (a test sees every text and token drawn in place; a final board's blocks
             y = _p_draw_player(draw, x, y, *shown)  # are drawn once: kept, they would cost a copy more)
@@ -852,6 +850,57 @@ def _p_players(draw: kit.Draw, view: dict[str, Any], top: int) -> int:
                                    width=3)
         y_of[column] = y + 8
     return max(y_of)
+
+
+def _p_camps_and_facts(player: dict[str, Any], standard: bool, lang: str) -> tuple[Camps, str]:
+    """A player's camp levels and the line of counts beside them (monsters, sets, crests)."""
+    camps = tuple((region, int(player["camps"][region]["level"]), bool(player["camps"][region]["final"]))
+                  for region in ("aerie", "depths", "forest"))
+    facts_list = [counted("monster", len(player["monsters"]), lang),
+                  translate_plural("monster.count.set", int(player["symbiosis_sets"]), lang)]
+    if standard:
+        facts_list.append(counted("crest", int(player["crests"]), lang))
+    return camps, kit.facts_line(facts_list)
+
+
+def _p_room_for_lists(view: dict[str, Any], top: int, height: int, column_w: int) -> dict[int, int]:
+    """How many lines of its monsters each player's block may add without the blocks reaching past `height`: the
+    room below each column (measured on the blocks without a list), shared by the blocks in it."""
+    lang = language(view)
+    standard = view["mode"] == "standard"
+    scores = {s["seat"]: s for s in view["scores"]}
+    seats = _ranked_seats(view)
+    by_seat = {int(p["seat"]): p for p in view["players"]}
+    bottoms = [top, top]
+    in_column: list[list[int]] = [[], []]
+    for index, seat in enumerate(seats):
+        player = by_seat[seat]
+        score_text = str(scores.get(player["seat"], {}).get("text", "")) if standard else \
+            counted("cage", int(player["cages"]), lang)
+        camps, facts = _p_camps_and_facts(player, standard, lang)
+        recorded = kit.checkpoint()  # (measured only: the block is drawn in place below)
+        face = _p_player_block(str(player["name"]), score_text, 0, kit.player_style(seat), column_w, (), camps,
+                               facts, lang, kit.in_palette(P_W))
+        kit.rewind(recorded)
+        bottoms[index % 2] += face.image.height - BLOCK_TOP - 1 + 8
+        in_column[index % 2].append(seat)
+    line = SMALL + 4
+    return {seat: max(0, (height - 8 - bottoms[column]) // len(in_column[column]) // line)
+            for column in (0, 1) for seat in in_column[column]}
+
+
+def _p_monster_lines(player: dict[str, Any], lang: str, max_lines: int, width: int) -> Lines:
+    """A player's monsters (name and points) in at most `max_lines` wrapped lines, whole names only: those that
+    do not fit are counted ("and 3 more")."""
+    names = [f"{m['name']} {m['vp']}" for m in player["monsters"]]
+    for count in range(len(names), 0, -1) if max_lines > 0 else ():
+        listed = ", ".join(names[:count])
+        if count < len(names):
+            listed += " " + translate_plural("monster.board.monsters_more", len(names) - count, lang)
+        text = translate("monster.board.monsters_list", lang, monsters=listed)
+        if len(kit.lines(text, width, SMALL)) <= max_lines:
+            return ((text, kit.INK_MUTED),)
+    return ()
 
 
 def _p_final_lines(player: dict[str, Any], standard: bool, lang: str) -> Lines:
@@ -983,7 +1032,7 @@ def _p_board(view: dict[str, Any], height: int) -> tuple[Image.Image, int]:
     last = str(view.get("last_move") or "")
     if solo and view.get("over"):  # why the expedition ended, in the header; what comes next under the goal
         last = f"{solo['reason'][:1].upper()}{solo['reason'][1:]}".rstrip(".") + "."
-    kit.phone_header(draw, P_W, _p_headline(view), last, style)
+    kit.phone_header(draw, P_W, _p_headline(view), last, style, lang)
     y = kit.HEADER_H + 8
     if solo:
         y = _p_solo(draw, solo, y, lang)
@@ -992,7 +1041,7 @@ def _p_board(view: dict[str, Any], height: int) -> tuple[Image.Image, int]:
     if not view.get("over"):  # at the end the dice no longer matter: the results take the room
         y = _p_display(image, draw, view, y)
         y = _p_hunt(image, draw, view, y)
-        return image, _p_players(draw, view, y) - 8
+        return image, _p_players(draw, view, y, height) - 8
     # the results first, then the wilderness as the game left it, when there is room for it
     y = _p_players(draw, view, y)
     rows = next((rows for rows in range(P_ROWS, 0, -1) if height - y >= _display_h(rows)), 0)

@@ -923,7 +923,7 @@ def _p_board(view: View, height: int) -> tuple[Image.Image, int]:
     image = kit.taller(grid.image, height)
     kit.replay(grid)
     draw = kit.Draw(image)
-    kit.phone_header(draw, P_W, _p_headline(view), view["last_move"] or "", _p_turn_style(view))
+    kit.phone_header(draw, P_W, _p_headline(view), view["last_move"] or "", _p_turn_style(view), lang(view))
     _p_draw_grid(draw, view, tiles)
     bottom = _p_draw_side(draw, view, height)
     if bottom <= height - (P_H - P_LEGEND_TOP):  # (a final board's scores may need the room)

@@ -431,7 +431,7 @@ def fit_lines(text: str, max_width: int, max_lines: int, sizes: Sequence[int], w
 def sentences_that_fit(text: str, max_width: int, max_lines: int, size: int) -> tuple[str, ...]:
     """The leading whole sentences of `text` that wrap into `max_lines` (the rest stays in the detail board):
     shortened by dropping sentences, never by cutting one."""
-    parts = [p.strip() for p in text.replace("! ", "!|").replace(". ", ".|").split("|") if p.strip()]
+    parts = split_sentences(text)
     kept: tuple[str, ...] = ()
     for count in range(1, len(parts) + 1):
         wrapped = lines(" ".join(parts[:count]), max_width, size)
@@ -441,6 +441,51 @@ def sentences_that_fit(text: str, max_width: int, max_lines: int, size: int) -> 
     if not kept and parts:  # one sentence longer than the room: its words wrap onto the lines there are
         kept = lines(parts[0], max_width, size)[:max_lines]
     return kept
+
+def split_sentences(text: str) -> list[str]:
+    """`text` cut after each sentence's closing mark ("." or "!" followed by a space)."""
+    return [p.strip() for p in text.replace("! ", "!|").replace(". ", ".|").split("|") if p.strip()]
+
+
+def merged_repeats(parts: Sequence[str]) -> list[str]:
+    """The same sentence told several times in a row once, with how often ("Bo is already at 10 power: nothing
+    gained (×2)."): a final board once repeated it word for word."""
+    out: list[str] = []
+    counts: list[int] = []
+    for part in parts:
+        if out and part == out[-1]:
+            counts[-1] += 1
+        else:
+            out.append(part)
+            counts.append(1)
+    return [part if count == 1 else f"{part[:-1]} (×{count}){part[-1]}" if part[-1] in ".!" else f"{part} (×{count})"
+            for part, count in zip(out, counts, strict=True)]
+
+
+def caption_lines(text: str, max_width: int, max_lines: int, size: int, rest: str) -> tuple[str, ...]:
+    """The line under a board's headline: `text` whole when it fits in `max_lines`; else its first sentence (the
+    turn's key event, which the story tells first), "…", the newest sentences that fit and `rest`, which says where
+    the whole story is ("(the rest: /game log)"). Never cut silently, and never false to the picture: a piece that
+    moved twice in a turn is told at its last move or not at all (the newest sentences are kept, not the oldest)."""
+    parts = merged_repeats(split_sentences(text))
+    whole = lines(" ".join(parts), max_width, size)
+    if len(whole) <= max_lines or not parts:
+        return whole
+    kept: tuple[str, ...] = ()
+    for start in range(len(parts), 0, -1):  # the newest sentences added one by one while they fit (few wraps)
+        wrapped = lines(" ".join([parts[0], "…", *parts[start:], rest]), max_width, size)
+        if len(wrapped) > max_lines:
+            break
+        kept = wrapped
+    if kept:
+        return kept
+    words = parts[0].split()  # one sentence longer than the room: as many of its words as fit, then "…"
+    for count in range(len(words) - 1, 0, -1):
+        wrapped = lines(" ".join([*words[:count], "…", rest]), max_width, size)
+        if len(wrapped) <= max_lines:
+            return wrapped
+    return lines(f"… {rest}", max_width, size)[:max_lines]
+
 
 DOUBLED_STOP = re.compile(r"(?<![.])([.!?])\.$")
 """A full stop added after a sentence that already had its mark ("Du hast die Automaten geschlagen!." / "alle

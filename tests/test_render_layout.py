@@ -327,3 +327,30 @@ def test_the_expedition_fits_in_both_languages_with_legible_whole_names(game_key
             if language == "de" and (left := english_left(described, allowed=frozenset(NAMES[:players]))):
                 found.append(f"seed {seed} position {number} alt text: English {left} in {described!r}")
     assert not found, "\n".join(found[:40]) + f"\n({len(found)} in all)"
+
+
+# --- Legible at a phone's 400 px (issue 33, item 9) ---------------------------------------------------------------
+
+@pytest.mark.parametrize(("game_key", "mode", "players"), CASES)
+@pytest.mark.parametrize("language", ["en", "de"])
+def test_every_text_on_every_public_board_meets_the_phone_minimum(game_key: str, mode: str, players: int,
+                                                                 language: str) -> None:
+    """RENDERING.md: shown 400 px wide, nothing is under 9 px and the headline, names and scores are at least 12 px,
+    on every public board of a match, its final board included (Monster Expedition's final card lists were once
+    about 5 px there), at an English and a German table, every game, mode and player count."""
+    game = find_game(game_key)
+    found: list[str] = []
+    for seed in (3, 11):
+        for number, state in enumerate(positions_in(language, game_key, mode, players, seed)):
+            view = {**game.view(state, None), "language": language}
+            with kit.recording() as drawn:
+                png = render_board(game_key, view)
+            with Image.open(io.BytesIO(png)) as image:
+                small, big = kit.min_sizes(image.width)
+            found += [f"seed {seed} position {number}: {t.role} {t.text!r} at {t.size} px (under {small})"
+                      for t in drawn if t.size < small]
+            found += [f"seed {seed} position {number}: {t.role} {t.text!r} at {t.size} px (under {big})"
+                      for t in drawn if t.role in kit.BIG_ROLES and t.size < big]
+            if not drawn:
+                found.append(f"seed {seed} position {number}: nothing recorded")
+    assert not found, "\n".join(found[:30]) + f"\n({len(found)} in all)"

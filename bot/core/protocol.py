@@ -189,6 +189,9 @@ class Game(ABC):
     result_events: tuple[str, ...] = ()
     """Kinds of the events that announce the result. The log keeps their sentence; the final board leaves it out,
     since the board's last line (the outcome's summary, with every score) says the result already."""
+    key_events: tuple[str, ...] = ()
+    """Kinds of the events that are a turn's key news (the end triggered, a scoring): a move's story tells them
+    first, so the line under a board's headline, which keeps the first sentence when it must shorten, names them."""
     progress_names: ClassVar[Mapping[str, Text | Localized]] = MappingProxyType({})
     """What the default progress_text calls each key of a player's stored record (`Outcome.profile_updates`), in
     the order shown: a catalogue message (`Text.of("nim.progress.wins")`) or a Localized ("wins" / "Siege"). A key

@@ -55,6 +55,7 @@ class ExpeditionsGame(Game):
     title = "Expeditions"
     result_events = RESULT_EVENTS
     takes_steps = True
+    key_events = ("end_triggered", "star_placed", "quest_solved")
     aliases = ("mech", "mechs", "stonemaier", "expeditions-game")
     modes = (Mode("standard", "Standard", 1, 5, Text.of("expeditions.mode.standard.summary")),)
     data_version = "1"

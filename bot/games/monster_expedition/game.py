@@ -48,6 +48,7 @@ class MonsterExpedition(Game):
     title = "Monster Expedition"
     result_events = END_EVENTS
     takes_steps = True
+    key_events = ("deck_used_up", "monster_captured")
     aliases = ("monster", "monsters", "me", "hunt", "monster-hunt")
     modes = (
         WordedMode("standard", "Standard", 2, 4, Text.of("monster.mode.standard.summary"),

@@ -31,6 +31,7 @@ class TheExpedition(Game):
     takes_steps = True
     title = "The Expedition"
     result_events = ("game_over",)
+    key_events = ("end_triggered", "expedition_scored")
     aliases = ("expedition", "te", "grid", "the expedition")
     modes = (
         WordedMode("standard", "Standard", 2, 3, Text.of("expedition.mode.standard.summary")),

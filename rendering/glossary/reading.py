@@ -14,6 +14,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from bot.i18n import translate
 from rendering.glossary.entries import Entry, Glossary
 
 SPACES = re.compile(r"[\s\u00a0\u202f]+")
@@ -21,6 +22,8 @@ DIGIT = re.compile(r"\d")
 SYMBOL = re.compile(r"[^\w\s.,;:'!?()\"’„“‘/\-–]")
 """Anything but letters, digits, spaces and sentence punctuation: $, ·, +, =, ✓, arrows, *, %."""
 ABBREVIATION = re.compile(r"(?<![\w'’])[A-ZÄÖÜ]{1,3}(?![\w'’])")
+REPEATED = re.compile(r" \(×\d+\)")
+"""How often a caption's sentence was told in a row ("nothing gained (×2)."): the caption's own words."""
 ARTICLE = re.compile(r"(?:A|I) [a-zäöüß]")
 """An English "A" or "I" starting a sentence's words, not a code."""
 
@@ -137,8 +140,14 @@ class Reader:
 
     def is_prose(self, text: str) -> bool:
         """A line of one of the view's sentences (the typesetter keeps a number with its word, so a line of a
-        sentence is never a lone number)."""
-        piece = text.removeprefix("• ").removesuffix("…")  # (a choice's options are listed with bullets, cut short)
+        sentence is never a lone number), or of a caption made of them: the story's first sentence, "…", its newest
+        ones and where the rest is ("(the rest: /game log)"), each sentence told once with how often ("(×2)")."""
+        text = REPEATED.sub("", text.replace(translate("table.story.caption_rest", self.language), ""))
+        pieces = [piece.strip() for piece in text.split("…")]
+        return any(pieces) and all(self.is_sentence_piece(piece) for piece in pieces if piece)
+
+    def is_sentence_piece(self, piece: str) -> bool:
+        piece = piece.removeprefix("• ")  # (a choice's options are listed with bullets, cut short)
         piece = piece[:-1] if piece.endswith("-") else piece
         return (" " in piece or len(piece) >= 8) and piece in self.prose
 

@@ -39,7 +39,19 @@ from bot.core.datafiles import data_root
 from bot.core.replay import replay
 from bot.core.seats import bot_level, is_bot, taken_over_name
 from bot.games import boards
-from bot.i18n import LANGUAGES, Localized, Text, in_language, language_of, load_catalogues, translate, translate_plural
+from bot.i18n import (
+    LANGUAGES,
+    Localized,
+    Text,
+    in_language,
+    language_of,
+    last_chars,
+    load_catalogues,
+    said,
+    translate,
+    translate_plural,
+    with_names_marked,
+)
 from bot.settings import server_settings
 from bot.store import ChannelBusy, EventRecord, MatchRecord, Store, results_of
 from bot.store import StoreUnavailable as StoreUnavailable  # for the cogs, which never import the store
@@ -305,7 +317,7 @@ class GameService:
                                          count=mode.max_players))
             seats = [(s.user_id, s.name) for s in match.seats] + [(player.user_id, player.name)]
             await self.tables.record(match, "joined", user_id=player.user_id, seat=len(match.seats), seats=seats,
-                               text=translate("lobby.log.joined", match.language, name=player.name))
+                               text=translate("lobby.log.joined", match.language, name=said(player.name)))
             return await self.tables.reload(match)
 
     async def leave(self, channel_id: int, player: Player) -> MatchRecord:
@@ -317,11 +329,11 @@ class GameService:
             seats = [(s.user_id, s.name) for s in match.seats if s.user_id != player.user_id]
             if not seats:
                 await self.tables.record(match, "abandoned", user_id=player.user_id, seats=seats, status="abandoned",
-                                   text=translate("lobby.log.closed", match.language, name=player.name))
+                                   text=translate("lobby.log.closed", match.language, name=said(player.name)))
             else:
                 host = match.host_id if match.host_id != player.user_id else seats[0][0]
                 await self.tables.record(match, "left", user_id=player.user_id, seats=seats, host_id=host,
-                                   text=translate("lobby.log.left", match.language, name=player.name))
+                                   text=translate("lobby.log.left", match.language, name=said(player.name)))
             return await self.tables.reload(match)
 
     async def start(self, channel_id: int, user_id: int) -> MatchRecord:
@@ -329,7 +341,7 @@ class GameService:
             match = await self.tables.lobby(channel_id)
             if user_id != match.host_id:
                 host = match.user_at(match.seat_of(match.host_id) or 0)
-                raise LobbyError("lobby.refuse.host_starts", host=host.name if host else "?")
+                raise LobbyError("lobby.refuse.host_starts", host=said(host.name) if host else "?")
             return await self._start(match, user_id)
 
     async def _start(self, match: MatchRecord, user_id: int) -> MatchRecord:
@@ -514,7 +526,7 @@ class GameService:
     # ----------------------------------------------------------------------------------------------- reading
 
     def _names(self, match: MatchRecord, seats: Any) -> str | Text:
-        names = [record.name for seat in seats if (record := match.user_at(seat)) is not None]
+        names = [said(record.name) for seat in seats if (record := match.user_at(seat)) is not None]
         if len(names) > 1:
             return Text.of("table.names", first=", ".join(names[:-1]), last=names[-1])
         return names[0] if names else Text.of("table.nobody")
@@ -579,13 +591,14 @@ class GameService:
         if not to_move:  # over: the final board tells what came since the last board, not earlier turns again
             events = await self.store.events(match.id, last=STORY_EVENTS)
             told = _last_turn(events, bot_seats)
-            return story_text([self._without_result(match, game, event) for event in told],
+            return story_text(recorded(match, [self._without_result(match, game, event) for event in told]),
                               earlier=len(told) == len(events) == STORY_EVENTS, language=match.language)
         lines = await self.store.event_lines(match.id, STORY_EVENTS)  # no event decoded for a board's story
         posted = await self.store.board_version(match.id) if len(match.seats) == 1 else None
         if posted is not None:  # alone: a board per round tells the moves since the last one was posted
             since = [text for seq, kind, _, text in lines if seq > posted and kind != "abandoned"]
-            return story_text(since, earlier=len(since) == len(lines) == STORY_EVENTS, language=match.language)
+            return story_text(recorded(match, since), earlier=len(since) == len(lines) == STORY_EVENTS,
+                              language=match.language)
         this_turn: list[str] = []
         before: list[str] = []
         mover_before: list[str] = []
@@ -612,7 +625,7 @@ class GameService:
                 break
         else:
             cut_short = len(lines) >= STORY_EVENTS
-        return story_text(list(reversed(this_turn or before + mover_before)), earlier=cut_short,
+        return story_text(recorded(match, list(reversed(this_turn or before + mover_before))), earlier=cut_short,
                           language=match.language)
 
     @staticmethod
@@ -632,7 +645,7 @@ class GameService:
         if match.state is None:
             raise LobbyError("error.no_board_yet")
         game = find_game(match.game)
-        view = {**game.view(shown_state(match, match.state), None), "language": match.language}
+        view = boards.drawable({**game.view(shown_state(match, match.state), None), "language": match.language})
         return await self.render_pool.render(game.key, view, detail=True,
                                              footer=self._footer(match, game.outcome(match.state)))
 
@@ -694,7 +707,8 @@ class GameService:
             turn = translate("table.abandoned", language)
         else:
             turn = final_result(game, match, state, language) if outcome else translate("table.over", language)
-        to_move = tuple(record.name for user_id in mentions for record in match.seats if record.user_id == user_id)
+        to_move = tuple(said(record.name) for user_id in mentions for record in match.seats
+                        if record.user_id == user_id)
         alt = self._alt_text(game, described, headline, turn, language, footer)
         return Board(match, headline, turn, image, buttons, mentions, outcome, menu, alt, to_move)
 
@@ -759,7 +773,7 @@ class GameService:
         entries = await self.store.event_texts(match.id)  # the descriptions only: no event decoded
         count = max(1, min(count, LOG_LIMIT))
         first = max(0, len(entries) - count)
-        return [f"{number}. {text}" for number, text in enumerate(entries[first:], start=first + 1)]
+        return [f"{number}. {text}" for number, text in enumerate(recorded(match, entries[first:]), start=first + 1)]
 
     async def rules(self, channel_id: int | None, game_name: str | None = None, language: str = "en") -> str:
         """/game rules in the reader's `language`: a game's, the channel's game's, or what there is to play."""
@@ -809,6 +823,13 @@ class GameService:
         return replay(game, match.mode, names, options, started.draws, steps)
 
 
+def recorded(match: MatchRecord, texts: Sequence[str | None]) -> list[str | None]:
+    """Texts read back from the log, each with its players' names marked as people's: a line an older bot
+    recorded has no marks, so its names are found in it (bot/i18n/marks.py)."""
+    names = [seat.name for seat in match.seats]
+    return [with_names_marked(text, names) if text else text for text in texts]
+
+
 def shown_state(match: MatchRecord, state: JSON) -> JSON:
     """The state as the channel is told it. A seat handed to a computer player (/game kick) keeps its player's name
     in the game (its replay knows the player by it), so on the board and in the story it is shown with the robot
@@ -830,7 +851,7 @@ def final_result(game: Game, match: MatchRecord, state: JSON, language: str) -> 
     seat's score stands (the computer player played it to the end; /game kick)."""
     summary = game.outcome(shown_state(match, state))
     assert summary is not None
-    left = [translate("table.result.left", language, name=seat.name) for seat in match.seats
+    left = [translate("table.result.left", language, name=said(seat.name)) for seat in match.seats
             if is_bot(seat.user_id) and not seat.name.startswith("🤖")]
     return " ".join([str(in_language(summary.summary, language)), *left])
 
@@ -899,7 +920,7 @@ def story_text(texts: Sequence[str | None], *, earlier: bool = False, language: 
         shown, left_out = shown[1:], left_out + 1
     story = "\n".join(shown)
     if len(story) > STORY_CHARS:  # one move told at such length: its end says most
-        story = "…" + story[-STORY_CHARS:]
+        story = "…" + last_chars(story, STORY_CHARS)
     if left_out and earlier:
         return translate_plural("table.story.left_out_and_more", left_out, language) + "\n" + story
     if left_out:

@@ -16,7 +16,7 @@ from bot.core import JSON, Game, LobbyError, NotYourTurn, find_game
 from bot.core.seats import bot_user_id, is_bot, taken_over_name
 from bot.features import autoplay
 from bot.features.wording import duration_text, game_title, names_and
-from bot.i18n import translate
+from bot.i18n import said, translate
 from bot.settings import ServerSettings, change_setting, server_settings
 from bot.store import CommunityChange, MatchRecord, NewWork, ScheduledWork, SeatOwner
 
@@ -348,8 +348,8 @@ async def kick(service: GameService, channel_id: int, actor_id: int, target_id: 
         seats = [(bot_user_id("normal", number) if s.seat == seat else s.user_id, s.name) for s in match.seats]
         owner = SeatOwner(match.id, seat, target_id, record.name, actor_id)
         await service.tables.record(match, "kicked", user_id=actor_id, seat=seat, seats=seats,
-                              text=translate("community.log.kicked", match.language, name=record.name,
-                                             bot=taken_over_name(record.name, "normal", match.language)),
+                              text=translate("community.log.kicked", match.language, name=said(record.name),
+                                             bot=said(taken_over_name(record.name, "normal", match.language))),
                               community=CommunityChange(owners_set=(owner,)))
         kicked = await service.tables.reload(match)
         played = await service.after_move(kicked)
@@ -366,6 +366,6 @@ async def rejoin(service: GameService, channel_id: int, user_id: int) -> MatchRe
         owner = owners[0]
         seats = [(user_id if s.seat == owner.seat else s.user_id, s.name) for s in match.seats]
         await service.tables.record(match, "rejoined", user_id=user_id, seat=owner.seat, seats=seats,
-                              text=translate("community.log.rejoined", match.language, name=owner.name),
+                              text=translate("community.log.rejoined", match.language, name=said(owner.name)),
                               community=CommunityChange(owners_cleared=(owner.seat,)))
         return await service.tables.reload(match)

@@ -16,7 +16,7 @@ from typing import Any, ParamSpec, TypeVar
 import discord
 
 from bot.core import RuleError
-from bot.i18n import is_marked, language_of, one_line, spans, unmarked
+from bot.i18n import language_of, one_line, unmarked, with_spans
 from bot.service import GameService, Player
 
 log = logging.getLogger(__name__)
@@ -63,11 +63,13 @@ _LINE_START_SYNTAX = re.compile(r"^(\s*)(\+|\d+(?=[.)]))")
 """What it acts on only at the start of a line (a list: "+ x", "1. x"), which a name is when it opens a line."""
 
 
+@functools.lru_cache(maxsize=4096)
 def escaped(span: str) -> str:
     """A person's text for a Discord message: one line, every character Discord's markdown could act on escaped.
 
     Context-free on purpose: the result shows the same wherever it stands, so names next to each other (or to the
-    catalogue's own words) never change each other's meaning."""
+    catalogue's own words) never change each other's meaning. Kept per text: a table's few names come again in
+    every message."""
     span = _DISCORD_SYNTAX.sub(r"\\\g<0>", one_line(span))
     return _LINE_START_SYNTAX.sub(lambda found: f"{found[1]}{found[2]}\\" if found[2][0].isdigit()
                                   else f"{found[1]}\\{found[2]}", span, count=1)
@@ -76,9 +78,7 @@ def escaped(span: str) -> str:
 def safe_text(text: str) -> str:
     """A finished text for a Discord message, in one pass: the spans a person wrote (`bot.i18n.said`) escaped, the
     catalogue's own markdown and mentions kept, the marks removed (bot/i18n/marks.py says why)."""
-    if not is_marked(text):
-        return text
-    return "".join(escaped(piece) if by_person else piece for by_person, piece in spans(text))
+    return with_spans(text, escaped)
 
 
 def safe_name(name: str) -> str:

@@ -28,18 +28,25 @@ class Char:
 
 
 def read(content: str) -> list[Char]:
-    """The characters Discord shows, each with whether it is still syntax (escapes applied, backslashes hidden)."""
+    """The characters Discord shows, each with whether it is still syntax (escapes applied, backslashes hidden; a
+    code span's backticks are syntax, what they enclose is shown as it is)."""
     shown: list[Char] = []
     index = 0
-    in_code = False
     while index < len(content):
         char = content[index]
-        if char == "`":
-            in_code = not in_code
-        if char == "\\" and not in_code and index + 1 < len(content) and _ESCAPABLE.match(content[index + 1]):
+        if char == "\\" and index + 1 < len(content) and _ESCAPABLE.match(content[index + 1]):
             shown.append(Char(content[index + 1], raw=False))
             index += 2
             continue
+        if char == "`":
+            run = len(content[index:]) - len(content[index:].lstrip("`"))
+            closing = re.compile(f"(?<!`){'`' * run}(?!`)").search(content, index + run + 1)
+            if closing is not None:  # a code span: its backticks are syntax, its inside is not
+                shown += [Char("`", raw=True)] * run
+                shown += [Char(inner, raw=False) for inner in content[index + run:closing.start()]]
+                shown += [Char("`", raw=True)] * run
+                index = closing.end()
+                continue
         shown.append(Char(char, raw=True))
         index += 1
     return shown

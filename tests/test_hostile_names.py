@@ -25,8 +25,9 @@ from hypothesis import strategies as st
 from bot.app import create_bot
 from bot.core import find_game
 from bot.games.the_expedition.policies import greedy_action
-from bot.i18n import one_line
+from bot.i18n import one_line, said
 from bot.offline import DiscordHarness, FakeUser
+from cogs.common import safe_text
 from tests.discord_markdown import foreign, live, masked_links, visible
 
 LINK = "[free nitro](https://evil.example)"
@@ -146,6 +147,26 @@ def check_table(names: tuple[str, ...]) -> None:
         if allowed is not None:
             assert allowed.get("parse", []) == [] and not allowed.get("roles") and \
                 {int(user) for user in allowed.get("users", [])} <= seen["seated"], allowed
+
+
+GLUE = ("", " ", "\n", "**", "*", "_", "- ", "# ", "> ", "1. ", "<@307283090427455915> — ", " placed last, so ",
+        "[", "](", ")", ":")
+"""Catalogue-like words around names: the bot's own markdown, a ping, and characters a name could pair with (never a
+code span or a backslash: the catalogues put no name inside code and have no backslash)."""
+
+
+@settings(max_examples=400, deadline=None, derandomize=True)
+@given(st.lists(st.tuples(st.sampled_from(GLUE), st.text(alphabet="".join(set("".join(FRAGMENTS))) + "ab",
+                                                          min_size=1, max_size=12)), min_size=1, max_size=4),
+       st.sampled_from(GLUE))
+def test_escaped_names_compose_with_each_other_and_any_words_around_them(parts: list[tuple[str, str]],
+                                                                          last: str) -> None:
+    """The escape is context-free: a text with any names in any catalogue words shows each name as typed (on one
+    line) and has exactly the live syntax of the same words around plain names."""
+    finished = safe_text("".join(glue + said(name) for glue, name in parts) + last)
+    plain = "".join(glue + "n" for glue, _ in parts) + last
+    assert live(finished) == live(plain), (parts, finished)
+    assert visible(finished) == "".join(glue + one_line(name) for glue, name in parts) + last
 
 
 PAIRS = st.lists(display_names(), min_size=2, max_size=3, unique=True).map(tuple)

@@ -18,7 +18,7 @@ from bot.i18n.catalog import (
     translate_plural,
 )
 from bot.i18n.languages import DEFAULT_LANGUAGE, LANGUAGE_NAMES, LANGUAGES, Localized, language_of
-from bot.i18n.marks import is_marked, last_chars, one_line, said, spans, unmarked, with_names_marked
+from bot.i18n.marks import is_marked, last_chars, one_line, said, unmarked, with_names_marked, with_spans
 from bot.i18n.nouns import COUNTED_NOUNS, counted
 
 __all__ = [
@@ -42,9 +42,9 @@ __all__ = [
     "one_line",
     "placeholders",
     "said",
-    "spans",
     "translate",
     "translate_plural",
     "unmarked",
     "with_names_marked",
+    "with_spans",
 ]

@@ -8,7 +8,7 @@ between two Unicode noncharacters (U+FDD0, U+FDD1, "for a program's internal use
 
 - the Discord layer (`cogs.common.safe_text`) escapes exactly the marked spans for Discord's markdown and removes
   the marks: one pass, nothing escaped twice, nothing left out;
-- everything that shows text literally (images, alt text, files, button labels, thread names, the terminal) uses
+- everything that shows text literally (images, alt text, files, button labels, thread names) uses
   `unmarked()`: the marks removed and a name's line breaks made spaces (a name is one line in any medium).
 
 A span is never nested (`said` flattens what it wraps), and a mark cut off by shortening a text is harmless: an
@@ -18,7 +18,7 @@ opening mark without its closing one marks the rest of the text.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable
 from functools import lru_cache
 
 SAID = "\ufdd0"
@@ -27,7 +27,8 @@ END = "\ufdd1"
 """Closes it."""
 
 _MARKS = re.compile(f"[{SAID}{END}]")
-_SPLIT = re.compile(f"([{SAID}{END}])")
+_SPAN = re.compile(f"{SAID}([^{SAID}{END}]*)(?:{END}|(?={SAID})|$)")
+"""A marked span: to its closing mark, the next opening one, or the end of a text that was cut short."""
 _LINE_BREAKS = re.compile("[\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029]+")
 """Everything Python's str.splitlines breaks a line at: none may start a new line inside a name."""
 
@@ -42,17 +43,13 @@ def is_marked(text: str) -> bool:
     return SAID in text or END in text
 
 
-def spans(text: str) -> Iterator[tuple[bool, str]]:
-    """The pieces of `text` in order, each with whether a person wrote it (marks dropped; an opening mark whose
-    closing mark was cut off marks the rest, a closing mark without an opening one is dropped)."""
-    inside = False
-    for piece in _SPLIT.split(text):
-        if piece == SAID:
-            inside = True
-        elif piece == END:
-            inside = False
-        elif piece:
-            yield inside, piece
+def with_spans(text: str, shown: Callable[[str], str]) -> str:
+    """`text` with each marked span replaced by `shown(span)` and every mark removed, in one pass. An opening mark
+    whose closing mark was cut off marks the rest (or up to the next opening mark); a closing mark without an
+    opening one is dropped. A text without marks is returned as it is."""
+    if not is_marked(text):
+        return text
+    return _SPAN.sub(lambda found: shown(found[1]), text).replace(END, "")
 
 
 def one_line(value: str) -> str:
@@ -63,9 +60,7 @@ def one_line(value: str) -> str:
 def unmarked(text: str) -> str:
     """`text` for a medium that shows it literally (an image, a file, a button label, a thread name): the marks
     removed and every marked span on one line."""
-    if not is_marked(text):
-        return text
-    return "".join(one_line(piece) if by_person else piece for by_person, piece in spans(text))
+    return with_spans(text, one_line)
 
 
 def with_names_marked(text: str, names: Iterable[str]) -> str:

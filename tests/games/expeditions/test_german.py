@@ -16,6 +16,7 @@ from bot.games.expeditions.views import SENTENCES
 from bot.i18n import Text
 from rendering import alt_text, kit, render_board, render_detail
 from tests.language import english_left
+from tests.reading import read
 
 from .helpers import act, fresh, give, in_actions, place
 
@@ -131,9 +132,9 @@ def test_every_event_kind_has_a_german_sentence() -> None:
 def test_representative_sentences_in_exact_german() -> None:
     state = german(7, 2)
     describe = GAME.describe
-    assert describe(state, {"kind": "gained", "seat": 0, "what": "power", "n": 0}, "de") == \
+    assert read(describe(state, {"kind": "gained", "seat": 0, "what": "power", "n": 0}, "de")) == \
         "Ada hat schon 10 Kraft: nichts dazugewonnen."
-    assert describe(state, {"kind": "gained", "seat": 1, "what": "map_token", "n": 1}, "de") == \
+    assert read(describe(state, {"kind": "gained", "seat": 1, "what": "map_token", "n": 1}, "de")) == \
         "Bo erhält 1 Kartenmarker."
     assert describe(state, {"kind": "worker_gained", "seat": 0, "colour": "red"}, "de") == \
         "Ada erhält einen roten Arbeiter."
@@ -257,9 +258,9 @@ def test_every_refusal_is_worded_in_the_readers_language() -> None:
     german_texts = [error.text("de") for error in found]
     assert len({error.text("en") for error in found}) == len(found)  # each says something of its own
     assert_german(german_texts, ALLOWED | COMMAND_WORDS)
-    assert german_texts[2] == "P0 ist am Zug, nicht du."
+    assert read(german_texts[2]) == "P0 ist am Zug, nicht du."
     assert "Meintest du" in german_texts[14] and "Deine Hand: " in german_texts[14]
-    assert found[2].text("en") == "It is P0's turn, not yours."
+    assert read(found[2].text("en")) == "It is P0's turn, not yours."
 
 
 def test_choices_buttons_and_menus_are_german_and_typed_labels_match_in_either_language() -> None:

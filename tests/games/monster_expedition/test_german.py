@@ -20,6 +20,7 @@ from bot.i18n.catalog import texts
 from rendering import alt_text, kit, render_board, render_detail
 from tests.games.monster_expedition.helpers import act, dice, hunt, set_display, standard
 from tests.language import english_left
+from tests.reading import read
 
 CAT = catalog()
 NAMES = ["Anke", "Bernd", "Clara", "Dörte"]
@@ -141,8 +142,8 @@ def test_every_event_kind_reads_in_german() -> None:
         german(sentence)
     english = [describe(state, event) for event in events]
     assert len(set(sentences)) == len(set(english))  # every sentence worded, none falls back to the same text
-    assert sentences[1] == "Anke jagt vom Lager Zauberwald aus (Stufe 3 von 8) mit 4 Würfeln."
-    assert sentences[3] == "Anke legt eine 5 beiseite (beiseitegelegt insgesamt 5)."
+    assert read(sentences[1]) == "Anke jagt vom Lager Zauberwald aus (Stufe 3 von 8) mit 4 Würfeln."
+    assert read(sentences[3]) == "Anke legt eine 5 beiseite (beiseitegelegt insgesamt 5)."
     assert sentences[10] == "Anke kauft 2 Käfige für 20."
     assert sentences[11] == "Anke hat jetzt 3 Käfige."
     assert sentences[13] == "Anke nimmt einen Käfig vom Reservestapel."
@@ -155,8 +156,8 @@ def test_every_event_kind_reads_in_german() -> None:
 def test_turn_lines_buttons_and_mine_in_german() -> None:
     state = standard(2)
     state["players"][0]["name"], state["players"][1]["name"] = "Anke", "Bernd"
-    assert GAME.turn_text(state, "de") == "Anke: Wähle ein Lager (Horst, Tiefen oder Zauberwald)"
-    assert GAME.turn_text(state, "en") == "Anke: pick a camp (aerie, depths or forest)"
+    assert read(GAME.turn_text(state, "de")) == "Anke: Wähle ein Lager (Horst, Tiefen oder Zauberwald)"
+    assert read(GAME.turn_text(state, "en")) == "Anke: pick a camp (aerie, depths or forest)"
     labels = [q.label for q in GAME.quick_actions(state, 0, "de")]
     assert labels[0] == "Horst: gelb + 2 schwarz"
     state, _ = hunt(state, "depths", [("camp", dice(2, 2, 5, region="depths"))])

@@ -9,6 +9,7 @@ import pytest
 
 from bot.core.errors import GameOver
 from bot.games.the_expedition import TheExpedition, rules
+from tests.reading import read
 
 from .helpers import CELL, GAME, arranged, automation, catalog_with_automations, kinds, move
 
@@ -74,13 +75,13 @@ def test_completing_two_expeditions_in_one_move_is_told_as_three_completed() -> 
     state["players"][0]["hand"] = ["corner-stations", "outposts"]
     state, events = move(state, 0, "up")
     assert kinds(events) == ["moved", "expedition_scored", "expedition_scored", "end_triggered"]
-    assert GAME.describe(state, events[-1]) == ("Alice completed 3 expeditions: the end is triggered, everyone "
+    assert read(GAME.describe(state, events[-1])) == ("Alice completed 3 expeditions: the end is triggered, everyone "
                                                 "else gets one final turn.")
     state, _ = move(state, 1, "left")
     outcome = GAME.outcome(state)
     assert outcome is not None
     assert "The game ended: Alice completed 3 expeditions and then every other explorer had a final turn." in \
-        str(outcome.summary)
+        read(outcome.summary)
 
 
 def test_the_summary_counts_markers_on_the_grid_and_an_automation_places_its_last_marker() -> None:
@@ -157,7 +158,7 @@ def test_a_solo_end_trigger_before_the_last_round_gives_the_others_their_final_t
                      automations={"a1": ("short", 3, 0), "a2": ("shuttle", 0, 0)})
     state, _ = move(state, 0, "up", game)
     state, events = move(state, 0, "down", game)  # round 2: Automation 1 uses its last move
-    assert game.describe(state, events[-1]) == ("Automation 1 is out of moves: the end is triggered: Alice and "
+    assert read(game.describe(state, events[-1])) == ("Automation 1 is out of moves: the end is triggered: Alice and "
                                                 "Automation 2 each get one final turn, then the game ends.")
 
 
@@ -168,4 +169,4 @@ def test_the_games_last_move_onto_gravity_promises_no_next_turn() -> None:
              "to_location": "luna", "marked": True, "removed": [], "held": True}
     assert GAME.describe(state, event).endswith("Luna's gravity holds them next turn.")
     state["phase"] = "over"
-    assert GAME.describe(state, event) == "Alice moved up to Luna and marked Io."
+    assert read(GAME.describe(state, event)) == "Alice moved up to Luna and marked Io."

@@ -8,6 +8,7 @@ from bot.core.errors import IllegalAction
 from bot.core.rng import Rng
 from bot.games.the_expedition import TheExpedition, rules
 from bot.games.the_expedition.catalog import AutomationCard
+from tests.reading import read
 
 from .helpers import CELL, GAME, arranged, automation, catalog_with_automations, kinds, move, owners
 
@@ -38,16 +39,16 @@ def test_solo_setup_places_the_automations_first_and_the_player_last_and_first_t
     assert len(GAME.legal_actions(state, 0)) == 7
     state = GAME.apply(state, 0, GAME.legal_actions(state, 0)[0], Rng(4, 1)).state
     assert state["phase"] == "play" and state["round"] == 1 and GAME.to_act(state) == (0,)
-    assert GAME.turn_text(state) == "Alice to move (round 1 of 9)"
+    assert read(GAME.turn_text(state)) == "Alice to move (round 1 of 9)"
 
 
 def test_the_automation_cards_are_announced_in_order_before_the_player_places() -> None:
     state = GAME.setup("solo", ["Alice"], Rng(3, 0), {})
     a1, a2 = (CATALOG.automation(a["card"]) for a in state["automations"])
     where = [CATALOG.location(state["grid"][card.start]).name for card in (a1, a2)]
-    assert GAME.turn_text(state) == (f"Alice to place their explorer on an empty location (Automation cards revealed: "
-                                     f"Automation 1 is {a1.name}, starting on {where[0]}; Automation 2 is "
-                                     f"{a2.name}, starting on {where[1]})")
+    assert read(GAME.turn_text(state)) == (f"Alice to place their explorer on an empty location (Automation cards "
+                                           f"revealed: Automation 1 is {a1.name}, starting on {where[0]}; Automation 2 "
+                                           f"is {a2.name}, starting on {where[1]})")
 
 
 def test_automations_may_start_on_the_same_location() -> None:
@@ -139,13 +140,13 @@ def test_solo_scores_and_whether_the_player_beat_the_automations() -> None:
     # Alice: Neptune 3 + Mercury 1 + Supply Chain 2 = 6 > Automation 2 (Jupiter 3) and Automation 1 (Mars 2).
     state, outcome = _solo_result("solo", [CELL["neptune"], CELL["mercury"]], ["supply-chain"])
     assert outcome.scores == {0: 6} and outcome.winners == (0,)
-    assert str(outcome.summary).startswith("Alice beat the Automations!")
+    assert read(outcome.summary).startswith("Alice beat the Automations!")
     view = GAME.view(state, None)
     assert view["result"]["player_won"] is True
     # The added challenge counts only her expedition points: 2 < 3, so Automation 2 wins.
     state, outcome = _solo_result("solo-hard", [CELL["neptune"], CELL["mercury"]], ["supply-chain"])
     assert outcome.scores == {0: 2} and outcome.winners == ()
-    assert str(outcome.summary) == (
+    assert read(str(outcome.summary)) == (
         "Alice did not beat the Automations: Automation 2 won. The game ended: the 9 rounds were over. Automation 2: "
         "3 pts (3 from locations, 1 marker on the grid); Alice: 2 pts (expeditions only; 4 location points not "
         "counted, 2 markers on the grid); Automation 1: 2 pts (2 from locations, 1 marker on the grid).")

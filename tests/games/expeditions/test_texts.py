@@ -20,7 +20,7 @@ def test_a_gain_of_nothing_says_why_instead_of_gains_zero() -> None:
         "P0 is already at 10 power: nothing gained."
     assert read(GAME.describe(state, {"kind": "gained", "seat": 1, "what": "map_token", "n": 0})) == \
         "P1 gains no map token: the supply is empty."
-    assert GAME.describe(state, {"kind": "gained", "seat": 0, "what": "power", "n": 2}) == "P0 gains 2 power."
+    assert read(GAME.describe(state, {"kind": "gained", "seat": 0, "what": "power", "n": 2})) == "P0 gains 2 power."
 
 
 def test_decisions_with_no_option_or_declined_are_not_told() -> None:
@@ -28,7 +28,7 @@ def test_decisions_with_no_option_or_declined_are_not_told() -> None:
     state = fresh()
     for kind, decision in (("no_choice", "upgrade"), ("no_choice", "solve"), ("no_choice", "boast"),
                            ("skipped", "activate_adjacent"), ("skipped", "vanquish")):
-        assert GAME.describe(state, {"kind": kind, "seat": 0, "decision": decision}) == ""
+        assert read(GAME.describe(state, {"kind": kind, "seat": 0, "decision": decision})) == ""
 
 
 def test_a_sentence_repeated_in_a_row_is_said_once_with_a_count() -> None:
@@ -50,7 +50,7 @@ def test_the_result_gives_every_players_score_best_first() -> None:
     assert read(GAME.turn_text(state)) == f"Game over: {summary}"
     state["players"][0]["stars"] = 2
     stars = q.score_parts(GAME.comp, state["players"][0])["stars"]
-    assert stars > 0 and f"P0 ${12 + stars} (coins $12 + stars ${stars})" in GAME.outcome(state).summary
+    assert stars > 0 and f"P0 ${12 + stars} (coins $12 + stars ${stars})" in read(GAME.outcome(state).summary)
 
 
 def test_a_card_named_in_any_case_or_with_a_typographic_apostrophe_is_played() -> None:
@@ -74,9 +74,9 @@ def test_an_option_label_typed_in_another_case_is_accepted() -> None:
 
 def test_a_reshuffle_of_one_card_is_a_deck_of_1_card() -> None:
     state = fresh()
-    assert GAME.describe(state, {"kind": "deck_reshuffled", "cards": 1}) == \
+    assert read(GAME.describe(state, {"kind": "deck_reshuffled", "cards": 1})) == \
         "The discard pile is shuffled into a new deck of 1 card."
-    assert GAME.describe(state, {"kind": "deck_reshuffled", "cards": 7}) == \
+    assert read(GAME.describe(state, {"kind": "deck_reshuffled", "cards": 7})) == \
         "The discard pile is shuffled into a new deck of 7 cards."
 
 

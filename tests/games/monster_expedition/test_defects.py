@@ -67,21 +67,21 @@ def test_counted_nouns_agree_with_their_numbers() -> None:
         "Julia takes 1 cage (1 in all)."
     assert read(describe(state, {"kind": "cages_taken", "seat": 0, "reason": "bought", "count": 1, "total": 1})) == \
         "Julia now has 1 cage."
-    assert describe(state, {"kind": "dice_banked", "seat": 0, "value": 8, "count": 1, "total": 8}) == \
+    assert read(describe(state, {"kind": "dice_banked", "seat": 0, "value": 8, "count": 1, "total": 8})) == \
         "Julia banks an 8 (banked total 8)."
-    assert describe(state, {"kind": "dice_banked", "seat": 0, "value": 11, "count": 1, "total": 19}) == \
+    assert read(describe(state, {"kind": "dice_banked", "seat": 0, "value": 11, "count": 1, "total": 19})) == \
         "Julia banks an 11 (banked total 19)."
-    assert describe(state, {"kind": "dice_banked", "seat": 0, "value": 6, "count": 1, "total": 6}) == \
+    assert read(describe(state, {"kind": "dice_banked", "seat": 0, "value": 6, "count": 1, "total": 6})) == \
         "Julia banks a 6 (banked total 6)."
-    assert describe(state, {"kind": "hunt_stopped", "seat": 0, "value": 9, "crates": 1}) == \
+    assert read(describe(state, {"kind": "hunt_stopped", "seat": 0, "value": 9, "crates": 1})) == \
         "Julia stops with a hunting value of 9 and gains 1 crate."
-    assert describe(state, {"kind": "trader_visited", "seat": 0, "cost": 30, "crates": 1}) == \
+    assert read(describe(state, {"kind": "trader_visited", "seat": 0, "cost": 30, "crates": 1})) == \
         "Julia visits the Monster Trader for 30 using 1 crate: 6 cages."
-    assert describe(state, {"kind": "camp_chosen", "seat": 0, "region": "aerie", "level": 1, "dice": 3}) == \
+    assert read(describe(state, {"kind": "camp_chosen", "seat": 0, "region": "aerie", "level": 1, "dice": 3})) == \
         "Julia hunts from the Aerie camp (level 1 of 8) with 3 dice."
     state["phase"] = "continue"
     state["turn"].update(rolled=[{"value": 4, "colour": "black"}], banked=[{"value": 6, "colour": "black"}])
-    assert turn_text(state) == "Julia: roll 1 die again or stop at 6"
+    assert read(turn_text(state)) == "Julia: roll 1 die again or stop at 6"
 
 
 def test_camp_levels_are_written_one_way() -> None:
@@ -131,7 +131,7 @@ def test_more_counted_nouns_found_by_the_sweep() -> None:
     refill["cards"][1]["crest"] = 0
     assert read(describe(state, refill)) == ("The display is refilled with Featherling, Moss Gnome; Julia puts a "
                                              "crest on each.")
-    assert describe(state, {"kind": "game_ended", "scores": [20, 18], "winners": [0]}) == \
+    assert read(describe(state, {"kind": "game_ended", "scores": [20, 18], "winners": [0]})) == \
         "The hunt is over: Julia 20 VP, Oliver 18 VP. Julia wins!"
     state = standard()
     state["turn"].update({"region": "forest", "hunting_value": 5})
@@ -160,5 +160,5 @@ def test_a_lost_solo_expedition_headline_says_how_to_try_again() -> None:
 
 def test_a_reveal_into_an_empty_solo_display_counts_1_card() -> None:
     state = solo(1)
-    assert describe(state, {"kind": "card_revealed", "card": "federling", "display": 1, "deck": 3}) == \
+    assert read(describe(state, {"kind": "card_revealed", "card": "federling", "display": 1, "deck": 3})) == \
         "Featherling appears in the display (1 card, 3 left in the deck)."

@@ -85,7 +85,7 @@ def test_a_whole_game_reads_in_german(mode: str, players: int, seed: int, expedi
     outcome = GAME.outcome(state)
     assert outcome is not None
     german(outcome.summary("de"))  # type: ignore[operator]
-    assert outcome.summary == outcome.summary("en")  # type: ignore[operator]  # the English text as a plain str
+    assert read(outcome.summary) == outcome.summary("en")  # type: ignore[operator]  # the English text as a plain str
     assert {"camp_chosen", "dice_rolled", "dice_banked", "hunt_stopped"} <= kinds
 
 
@@ -144,13 +144,14 @@ def test_every_event_kind_reads_in_german() -> None:
     assert len(set(sentences)) == len(set(english))  # every sentence worded, none falls back to the same text
     assert read(sentences[1]) == "Anke jagt vom Lager Zauberwald aus (Stufe 3 von 8) mit 4 Würfeln."
     assert read(sentences[3]) == "Anke legt eine 5 beiseite (beiseitegelegt insgesamt 5)."
-    assert sentences[10] == "Anke kauft 2 Käfige für 20."
-    assert sentences[11] == "Anke hat jetzt 3 Käfige."
-    assert sentences[13] == "Anke nimmt einen Käfig vom Reservestapel."
-    assert sentences[9] == ("Anke fängt Vertikalwespe für 7 mit 1 Kiste; das Wappen von Bernd geht zurück.")
-    assert describe(state, events[9]) == "Anke captures Vertical Wasp for 7 using 1 crate; Bernd's crest goes home."
-    assert sentences[-4] == "Die Jagd ist vorbei: Anke 30 SP, Bernd 28 SP, Clara 25 SP. Anke gewinnt!"
-    assert sentences[-1] == "Expedition 3 verloren: keine Karte mehr im Nachziehstapel zum Aufdecken."
+    assert read(sentences[10]) == "Anke kauft 2 Käfige für 20."
+    assert read(sentences[11]) == "Anke hat jetzt 3 Käfige."
+    assert read(sentences[13]) == "Anke nimmt einen Käfig vom Reservestapel."
+    assert read(sentences[9]) == ("Anke fängt Vertikalwespe für 7 mit 1 Kiste; das Wappen von Bernd geht zurück.")
+    assert read(describe(state, events[9])) == \
+        "Anke captures Vertical Wasp for 7 using 1 crate; Bernd's crest goes home."
+    assert read(sentences[-4]) == "Die Jagd ist vorbei: Anke 30 SP, Bernd 28 SP, Clara 25 SP. Anke gewinnt!"
+    assert read(sentences[-1]) == "Expedition 3 verloren: keine Karte mehr im Nachziehstapel zum Aufdecken."
 
 
 def test_turn_lines_buttons_and_mine_in_german() -> None:
@@ -161,7 +162,7 @@ def test_turn_lines_buttons_and_mine_in_german() -> None:
     labels = [q.label for q in GAME.quick_actions(state, 0, "de")]
     assert labels[0] == "Horst: gelb + 2 schwarz"
     state, _ = hunt(state, "depths", [("camp", dice(2, 2, 5, region="depths"))])
-    assert GAME.turn_text(state, "de") == "Anke: Lege eine Zahl beiseite (2, 5)"
+    assert read(GAME.turn_text(state, "de")) == "Anke: Lege eine Zahl beiseite (2, 5)"
     assert [q.label for q in GAME.quick_actions(state, 0, "de")] == ["2 ×2 beiseitelegen", "5 beiseitelegen"]
     mine = GAME.private_text(state, 0, "de")
     german(mine)

@@ -125,9 +125,9 @@ def test_private_text_counts_one_crest_and_says_final_score_once_the_hunt_is_ove
     state = named(["Julia", "Oliver"])
     state["players"][0]["crests"] = 1
     score = "0 VP (0 from monsters, 0 from cages); 1 crest in hand."
-    assert GAME.private_text(state, 0).split("\n")[1] == f"Score so far: {score}"
+    assert read(GAME.private_text(state, 0).split("\n")[1]) == f"Score so far: {score}"
     state["over"] = True
-    assert GAME.private_text(state, 0).split("\n")[1] == f"Final score: {score}"
+    assert read(GAME.private_text(state, 0).split("\n")[1]) == f"Final score: {score}"
 
 
 def test_private_text_in_solo_shows_the_goal_and_the_progress() -> None:

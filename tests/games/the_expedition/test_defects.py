@@ -92,8 +92,8 @@ def test_the_summary_counts_markers_on_the_grid_and_an_automation_places_its_las
     assert outcome is not None
     assert "Automation 1 placed its last marker and then every other explorer had a final turn." in str(outcome.summary)
     assert "(2 from locations, 1 marker on the grid)" in str(outcome.summary)
-    assert str(outcome.summary).endswith("Automation 2: 0 pts (0 from locations, 0 markers on the grid).")
-    assert GAME.describe(state, {"kind": "end_triggered", "who": "a1", "reason": "markers"}).startswith(
+    assert read(str(outcome.summary)).endswith("Automation 2: 0 pts (0 from locations, 0 markers on the grid).")
+    assert read(GAME.describe(state, {"kind": "end_triggered", "who": "a1", "reason": "markers"})).startswith(
         "Automation 1 placed its last marker: the end is triggered")
 
 
@@ -111,7 +111,7 @@ def test_an_automation_marking_where_its_marker_already_is_reads_its() -> None:
     state = arranged(("Alice",), "solo", cells={"p0": 4})
     event = {"kind": "moved", "who": "a1", "direction": "up", "from_cell": 3, "to_cell": 0, "from_location": "io",
              "to_location": "luna", "marked": False, "removed": [], "moves_left": 1}
-    assert GAME.describe(state, event) == ("Automation 1 moved up to Luna and marked Io (its marker was already "
+    assert read(GAME.describe(state, event)) == ("Automation 1 moved up to Luna and marked Io (its marker was already "
                                            "there); 1 move left on its card.")
 
 
@@ -144,9 +144,9 @@ def test_a_solo_end_trigger_names_who_really_gets_a_final_turn() -> None:
     game, state = _automation_2_runs_out_in_round_9()
     for turn in range(9):
         state, events = move(state, 0, "right" if turn % 2 == 0 else "left", game)
-    assert game.describe(state, events[2]) == ("Automation 2 is out of moves: the end is triggered in round 9, the "
+    assert read(game.describe(state, events[2])) == ("Automation 2 is out of moves: the end is triggered in round 9, the "
                                                "last: Automation 1 takes its turn, then the game ends.")
-    assert game.describe(state, {"kind": "end_triggered", "who": "a1", "reason": "markers"}) == (
+    assert read(game.describe(state, {"kind": "end_triggered", "who": "a1", "reason": "markers"})) == (
         "Automation 1 placed its last marker: the end is triggered on the last turn of the 9 rounds, so the game "
         "ends now.")
 
@@ -167,6 +167,6 @@ def test_the_games_last_move_onto_gravity_promises_no_next_turn() -> None:
     state = arranged(("Alice", "Bob"), "standard", cells={"p0": CELL["io"], "p1": CELL["luna"]})
     event = {"kind": "moved", "who": "p0", "direction": "up", "from_cell": 3, "to_cell": 0, "from_location": "io",
              "to_location": "luna", "marked": True, "removed": [], "held": True}
-    assert GAME.describe(state, event).endswith("Luna's gravity holds them next turn.")
+    assert read(GAME.describe(state, event)).endswith("Luna's gravity holds them next turn.")
     state["phase"] = "over"
     assert read(GAME.describe(state, event)) == "Alice moved up to Luna and marked Io."

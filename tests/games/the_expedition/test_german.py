@@ -86,14 +86,14 @@ def test_every_event_kind_in_german() -> None:
     assert read(describe(state, moved, CATALOG, "en")) == (
         "Alice moved up to Saturn and marked Europa, removing Bob's marker.")
     held = {**moved, "to_location": "jupiter", "removed": [], "marked": False, "held": True}
-    assert describe(state, held, CATALOG, "de") == (
+    assert read(describe(state, held, CATALOG, "de")) == (
         "Alice ist nach oben auf Jupiter gezogen und hat Europa markiert (die eigene Markierung lag dort schon). "
         "Die Schwerkraft von Jupiter hält die Figur im nächsten Zug fest.")
     stayed = {"kind": "stayed", "who": "p1", "reason": "gravity"}
-    assert describe(state, stayed, CATALOG, "de") == (
+    assert read(describe(state, stayed, CATALOG, "de")) == (
         "Bob wird von der Schwerkraft festgehalten, bleibt stehen und markiert nichts.")
     scored = {"kind": "expedition_scored", "who": "p0", "card": "corner-stations", "points": 4, "source": "market"}
-    assert describe(state, scored, CATALOG, "de") == (
+    assert read(describe(state, scored, CATALOG, "de")) == (
         "Alice hat die Expedition Eckstationen aus der Auslage (Markierungen in drei Ecken.) für 4 Punkte "
         "abgeschlossen.")
     for event in ({"kind": "market_refilled", "card": "gas-giants", "slot": 0},
@@ -102,16 +102,16 @@ def test_every_event_kind_in_german() -> None:
                   {"kind": "end_triggered", "who": "p1", "reason": "markers"},
                   {"kind": "stayed", "who": "p1", "reason": "blocked"}):
         assert not german(describe(state, event, CATALOG, "de"), event["kind"])
-    assert describe(state, {"kind": "market_refilled", "card": "gas-giants", "slot": 0}, CATALOG, "de") == (
+    assert read(describe(state, {"kind": "market_refilled", "card": "gas-giants", "slot": 0}, CATALOG, "de")) == (
         "Neu in der Auslage: Gasriesen (Markierungen auf Jupiter und Saturn. 3 Punkte).")
     solo = arranged(("Alice",), "solo", cells={"p0": CELL["europa"]},
                     automations={"a1": ("pendulum", CELL["io"], 3), "a2": ("orbiter", CELL["luna"], 2)})
     blocked = {"kind": "automation_blocked", "who": "a1", "direction": "left", "cell": CELL["io"], "moves_left": 6}
-    assert describe(solo, blocked, CATALOG, "de") == (
+    assert read(describe(solo, blocked, CATALOG, "de")) == (
         "Automat 1 kann nicht nach links aus dem Raster ziehen: Er bleibt auf Io und markiert nichts; noch 6 "
         "Schritte auf seiner Karte.")
     out = {"kind": "end_triggered", "who": "a2", "reason": "out_of_moves"}
-    assert describe(solo, out, CATALOG, "de") == (
+    assert read(describe(solo, out, CATALOG, "de")) == (
         "Automat 2 hat keine Schritte mehr: Das Ende ist eingeläutet: Automat 1 und Alice haben je noch einen letzten "
         "Zug, dann endet das Spiel.")
 

@@ -71,7 +71,7 @@ def test_after_the_player_automation_2_then_automation_1_move_mark_and_remove() 
     assert owners(state, "europa") == ["a1"]
     assert rules.participant(state, "a1")["cell"] == CELL["saturn"]
     assert rules.participant(state, "a2")["cell"] == CELL["jupiter"]
-    assert game.describe(state, events[2]) == ("Automation 1 moved up to Saturn and marked Europa, removing "
+    assert read(game.describe(state, events[2])) == ("Automation 1 moved up to Saturn and marked Europa, removing "
                                                "Automation 2's marker; 8 moves left on its card.")
     state, events = move(state, 0, "right", game)
     assert rules.participant(state, "a2")["cell"] == CELL["mars"]  # left Jupiter at once
@@ -87,7 +87,7 @@ def test_a_printed_move_off_the_grid_is_used_up_and_marks_nothing() -> None:
     blocked = events[-1]
     assert blocked == {"kind": "automation_blocked", "who": "a1", "direction": "left", "cell": 3, "moves_left": 9}
     assert rules.participant(state, "a1")["cell"] == 3 and owners(state, "io") == []
-    assert game.describe(state, blocked) == ("Automation 1 can't move left off the grid: it stays on Io and marks "
+    assert read(game.describe(state, blocked)) == ("Automation 1 can't move left off the grid: it stays on Io and marks "
                                              "nothing; 9 moves left on its card.")
 
 
@@ -150,7 +150,7 @@ def test_solo_scores_and_whether_the_player_beat_the_automations() -> None:
         "Alice did not beat the Automations: Automation 2 won. The game ended: the 9 rounds were over. Automation 2: "
         "3 pts (3 from locations, 1 marker on the grid); Alice: 2 pts (expeditions only; 4 location points not "
         "counted, 2 markers on the grid); Automation 1: 2 pts (2 from locations, 1 marker on the grid).")
-    assert GAME.describe(state, {"kind": "game_over", "winners": ["a2"]}) == ("Game over: Alice did not beat the "
+    assert read(GAME.describe(state, {"kind": "game_over", "winners": ["a2"]})) == ("Game over: Alice did not beat the "
                                                                               "Automations: Automation 2 won.")
     # A tie on points with an Automation goes to the tie-breaks: Alice has more markers, so she wins.
     state, outcome = _solo_result("solo", [CELL["luna"], CELL["mercury"], CELL["io"]], [])
@@ -198,7 +198,7 @@ def test_with_the_draw_pile_empty_the_market_shrinks() -> None:
     state, events = move(state, 0, "up")
     assert kinds(events) == ["moved", "expedition_scored", "market_shrank"]
     assert state["market"] == ["outposts", "supply-chain"]
-    assert GAME.describe(state, events[-1]) == "The draw pile is empty: the market shrinks."
+    assert read(GAME.describe(state, events[-1])) == "The draw pile is empty: the market shrinks."
 
 
 def test_with_the_market_empty_play_goes_on_until_the_markers_end_it() -> None:

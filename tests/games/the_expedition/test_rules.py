@@ -186,7 +186,7 @@ def test_marking_where_you_already_have_a_marker_places_no_new_one() -> None:
     state, events = move(state, 0, "right")
     assert events[0]["marked"] is False
     assert rules.markers_left(state, CATALOG, "p0") == 5
-    assert GAME.describe(state, events[0]).endswith("(their marker was already there).")
+    assert read(GAME.describe(state, events[0])).endswith("(their marker was already there).")
 
 
 def test_luna_markers_are_never_removed() -> None:
@@ -320,7 +320,7 @@ def _finished(scores: dict[str, tuple[int, int, int]]) -> tuple[list[str], str]:
     state["result"] = {"reason": "final_turns", "scores": fake, "winners": winners}
     outcome = GAME.outcome(state)
     assert outcome is not None
-    return winners, str(outcome.summary)
+    return winners, read(outcome.summary)
 
 
 def test_tie_breaks_most_points_then_most_markers_then_expedition_points_then_shared() -> None:

@@ -160,7 +160,7 @@ def test_representative_sentences_in_exact_german() -> None:
     state["over"] = True
     state["players"][0]["coins"], state["players"][1]["coins"] = 12, 30
     outcome = GAME.outcome(state)
-    assert outcome is not None and outcome.summary == \
+    assert outcome is not None and read(outcome.summary) == \
         "Bo gewinnt mit 30 $. Wertung: Bo 30 $ (Münzen 30 $), Ada 12 $ (Münzen 12 $)."
     assert read(GAME.describe(state, {"kind": "game_over"}, "de")) == "Die Expedition ist zu Ende: Bo gewinnt mit 30 $."
     assert read(GAME.describe(state, {"kind": "game_over"}, "en")) == "The expedition is over: Bo wins with $30."
@@ -184,8 +184,8 @@ def test_an_english_table_stays_english_and_the_same_game_reads_in_either_langua
     assert english_left(" ".join(english["log"]))  # the English table's log is English
     seat = GAME.to_act(english)[0]
     assert GAME.view(english, None)["language"] == "en" and GAME.view(deutsch, None)["language"] == "de"
-    assert read(GAME.turn_text(english)) == GAME.turn_text(deutsch, "en")  # the reader's language, whatever the table's
-    assert read(GAME.private_text(deutsch, seat, "en")) == GAME.private_text(english, seat)
+    assert GAME.turn_text(english) == GAME.turn_text(deutsch, "en")  # the reader's language, whatever the table's
+    assert GAME.private_text(deutsch, seat, "en") == GAME.private_text(english, seat)
 
 
 def test_the_rules_summary_reads_in_both_languages() -> None:

@@ -144,8 +144,9 @@ def test_a_solo_end_trigger_names_who_really_gets_a_final_turn() -> None:
     game, state = _automation_2_runs_out_in_round_9()
     for turn in range(9):
         state, events = move(state, 0, "right" if turn % 2 == 0 else "left", game)
-    assert read(game.describe(state, events[2])) == ("Automation 2 is out of moves: the end is triggered in round 9, the "
-                                               "last: Automation 1 takes its turn, then the game ends.")
+    assert read(game.describe(state, events[2])) == (
+        "Automation 2 is out of moves: the end is triggered in round 9, the last: Automation 1 takes its turn, then "
+        "the game ends.")
     assert read(game.describe(state, {"kind": "end_triggered", "who": "a1", "reason": "markers"})) == (
         "Automation 1 placed its last marker: the end is triggered on the last turn of the 9 rounds, so the game "
         "ends now.")

@@ -87,8 +87,8 @@ def test_a_printed_move_off_the_grid_is_used_up_and_marks_nothing() -> None:
     blocked = events[-1]
     assert blocked == {"kind": "automation_blocked", "who": "a1", "direction": "left", "cell": 3, "moves_left": 9}
     assert rules.participant(state, "a1")["cell"] == 3 and owners(state, "io") == []
-    assert read(game.describe(state, blocked)) == ("Automation 1 can't move left off the grid: it stays on Io and marks "
-                                             "nothing; 9 moves left on its card.")
+    assert read(game.describe(state, blocked)) == (
+        "Automation 1 can't move left off the grid: it stays on Io and marks nothing; 9 moves left on its card.")
 
 
 def test_an_automation_out_of_moves_triggers_the_end_and_the_others_get_a_final_turn() -> None:

@@ -25,7 +25,7 @@ from hypothesis import strategies as st
 from bot.app import create_bot
 from bot.core import find_game
 from bot.games.the_expedition.policies import greedy_action
-from bot.i18n import one_line, said
+from bot.i18n import one_line, said, with_names_marked
 from bot.offline import DiscordHarness, FakeUser
 from cogs.common import safe_text
 from tests.discord_markdown import foreign, live, masked_links, visible
@@ -64,8 +64,9 @@ def markdown_texts(body: Any, path: str = "") -> list[tuple[str, str]]:
 
 
 async def play_a_table(names: tuple[str, ...], folder: Path) -> tuple[list[tuple[str, str]], dict[str, Any]]:
-    """A table of `names`: opened, joined, started, a few moves by commands and buttons, then the log, every
-    player's private view and a hint. Returns every markdown text sent, and what the test checks besides."""
+    """A table of `names`: opened, joined, started, a name typed where a location is asked for (refused, echoed), a
+    few moves by commands and buttons, then the log, every player's private view and a hint. Returns every
+    markdown text sent, and what the test checks besides."""
     async with DiscordHarness(create_bot(folder / "table.sqlite3"), timeout=60.0) as discord_:
         users = [discord_.user(f"player{seat}", global_name=name) for seat, name in enumerate(names)]
         await discord_.command("game new", {"game": GAME.key, "mode": "standard", "seed": SEED}, user=users[0])
@@ -73,6 +74,8 @@ async def play_a_table(names: tuple[str, ...], folder: Path) -> tuple[list[tuple
             await discord_.command("game join", user=user)
         lobby = discord_.last_public_message().content
         await discord_.command("game start", user=users[0])
+        first = await whose_turn(discord_, users)  # a name typed as a location: the refusal echoes it
+        await discord_.command("explore place", {"location": names[-1]}, user=first)
         chooser = random.Random(SEED)
         for move in range(MOVES):
             await play_one_move(discord_, users, chooser, move)
@@ -235,3 +238,15 @@ def assert_numbered(lines: list[str]) -> None:
     numbers = [int(line.split(". ", 1)[0]) for line in lines if line]
     assert numbers == list(range(numbers[0], numbers[0] + len(numbers))), lines
     assert all(line.split(". ", 1)[0].isdigit() for line in lines if line), lines
+
+
+def test_a_log_line_an_older_bot_recorded_has_its_names_escaped_too() -> None:
+    """Log lines recorded before names were marked carry the names bare: reading them back marks every
+    occurrence in one pass (longest name first), so the probe's pair shows no live link in the story or the log."""
+    names = [LINK, "\\", "*"]
+    old_line = f"{LINK} placed last, so {LINK} moves first. \\ and * follow."
+    shown = safe_text(with_names_marked(old_line, names))
+    assert masked_links(shown) == 0 and not foreign(shown), shown
+    assert visible(shown) == old_line
+    new_line = f"{said(LINK)} moved left."  # a line with marks was marked where it was written: left as it is
+    assert with_names_marked(new_line, names) == new_line

@@ -257,7 +257,7 @@ def _not_host(match: MatchRecord, message_id: str) -> LobbyError:
 async def add_bot(service: GameService, channel_id: int, user_id: int, level: str) -> MatchRecord:
     """The host seats a computer player of `level` in the lobby ("🤖 Bot 2 (hard)")."""
     if level not in BOT_LEVELS:
-        raise LobbyError("community.bot.refuse.level", level=level, levels=", ".join(BOT_LEVELS))
+        raise LobbyError("community.bot.refuse.level", level=said(level), levels=", ".join(BOT_LEVELS))
     async with service.tables.lock(channel_id):
         match = await service.tables.lobby(channel_id)
         if user_id != match.host_id:

@@ -24,7 +24,7 @@ simcord = pytest.importorskip("simcord", reason="SimCord is a dev dependency: pi
 from bot.app import create_bot  # noqa: E402
 from bot.core import find_game  # noqa: E402
 from bot.discord_api import description  # noqa: E402
-from tests.reading import read
+from tests.reading import read  # noqa: E402
 
 OWN_BUTTONS = ("Show mine", "Details")
 

@@ -42,13 +42,14 @@ class ExpeditionBot(commands.Bot):
 
     def __init__(self, database: str | os.PathLike[str], *, sync_guild: int | None = None,
                  sync_commands: bool = False, clock: Clock = utc_now, poll_seconds: float | None = 60,
-                 freeze_start_up: bool = False, **sharding: Any) -> None:
+                 freeze_start_up: bool = False, backup: bool = True, **sharding: Any) -> None:
         intents = discord.Intents.none()
         intents.guilds = True
         # Nobody is pinged unless a message names exactly whom (cogs.common.pings).
         super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None,
                          allowed_mentions=discord.AllowedMentions.none(), tree_cls=AnswerFirstTree, **sharding)
         self.database = os.fspath(database)
+        self.backup = backup
         self.sync_guild = sync_guild
         self.sync_commands = sync_commands
         self.store: Store | None = None
@@ -62,9 +63,10 @@ class ExpeditionBot(commands.Bot):
 
     async def open_store(self) -> Store:
         """Open (and migrate) the database now; `run` does this before contacting Discord, so that a database the
-        bot cannot use is refused in one sentence at start (StoreError) rather than failing every move later."""
+        bot cannot use is refused in one sentence at start (StoreError) rather than failing every move later. A SQLite
+        file of an older schema is backed up next to it first unless `backup` is off (the log says where)."""
         if self.store is None:
-            self.store = await Store.open(self.database)
+            self.store = await Store.open(self.database, backup=self.backup)
         return self.store
 
     async def setup_hook(self) -> None:
@@ -154,7 +156,7 @@ class ShardedExpeditionBot(ExpeditionBot, commands.AutoShardedBot):
 
 def create_bot(database: str | os.PathLike[str], *, sync_guild: int | None = None, sync_commands: bool = False,
                shard_count: int | None = None, shard_ids: list[int] | None = None, clock: Clock = utc_now,
-               poll_seconds: float | None = 60, freeze_start_up: bool = False) -> ExpeditionBot:
+               poll_seconds: float | None = 60, freeze_start_up: bool = False, backup: bool = True) -> ExpeditionBot:
     """The fully configured bot, not yet connected: tests, the local table and embedders all start here.
 
     `database` is a SQLite file path or a `postgresql://` URL. With `shard_count` the bot is an AutoShardedBot
@@ -162,9 +164,10 @@ def create_bot(database: str | os.PathLike[str], *, sync_guild: int | None = Non
     `clock` (a callable returning an aware UTC datetime) is the scheduler's time; the scheduler runs a pass as soon
     as the bot is ready, then every `poll_seconds` (None: only when `await bot.run_due_work()` is called). With
     `freeze_start_up` (the `run` command) what start-up built is set aside from the garbage collector (gc.freeze)
-    once the bot is set up.
+    once the bot is set up. With `backup` off, an older SQLite file is upgraded without a backup next to it.
     """
-    timing: dict[str, Any] = {"clock": clock, "poll_seconds": poll_seconds, "freeze_start_up": freeze_start_up}
+    timing: dict[str, Any] = {"clock": clock, "poll_seconds": poll_seconds, "freeze_start_up": freeze_start_up,
+                              "backup": backup}
     if shard_count is None and shard_ids is None:
         return ExpeditionBot(database, sync_guild=sync_guild, sync_commands=sync_commands, **timing)
     return ShardedExpeditionBot(database, sync_guild=sync_guild, sync_commands=sync_commands,

@@ -54,7 +54,9 @@ from bot.i18n import (
 )
 from bot.settings import server_settings
 from bot.store import ChannelBusy, EventRecord, MatchRecord, Store, results_of
+from bot.store import StoreDamaged as StoreDamaged  # for the cogs, which never import the store
 from bot.store import StoreUnavailable as StoreUnavailable  # for the cogs, which never import the store
+from bot.store import storage_full as storage_full
 from bot.table import Tables, WritePlanner, steps_of
 from rendering import render_board
 from rendering.pool import RenderPool
@@ -67,6 +69,33 @@ MoveHook = Callable[[MatchRecord], Awaitable[MatchRecord]]
 returns the match as it then is."""
 GameEndHook = Callable[[MatchRecord], Awaitable[object]]
 """Runs once a move has finished the game (committed; a failure is logged, never undoes the move)."""
+
+
+NO_HOST = 0
+"""The host_id of a match no person hosts (its host left a lobby to computer players alone): the first person to
+join hosts it; until then only the channel's managers may close it."""
+
+
+def next_host(match: MatchRecord, leaving_id: int) -> int:
+    """Who gets the host's powers when the host leaves their seat (a lobby left, a seat handed to a computer
+    player): the next person seated after the host's seat, in seat order and round the table; NO_HOST when no
+    person is left (the channel's managers only)."""
+    order = sorted(match.seats, key=lambda seat: seat.seat)
+    start = next((index for index, seat in enumerate(order) if seat.user_id == leaving_id), -1)
+    for step in range(1, len(order) + 1):
+        seat = order[(start + step) % len(order)]
+        if seat.user_id != leaving_id and not is_bot(seat.user_id):
+            return seat.user_id
+    return NO_HOST
+
+
+def host_passed_text(match: MatchRecord, host_id: int, language: str) -> str:
+    """ "Bob now has the host's powers." (or: the channel's managers only), said at the table."""
+    if host_id == NO_HOST:
+        return translate("lobby.host_passed_managers", language)
+    seat = match.seat_of(host_id)
+    record = match.user_at(seat) if seat is not None else None
+    return translate("lobby.host_passed", language, name=said(record.name) if record is not None else "?")
 
 
 class InvalidControl(RuleError):
@@ -316,8 +345,11 @@ class GameService:
                 raise LobbyError(Text.of("lobby.refuse.full", title=game.title, mode=mode_title(mode),
                                          count=mode.max_players))
             seats = [(s.user_id, s.name) for s in match.seats] + [(player.user_id, player.name)]
+            # A lobby whose host left it to computer players alone: the first person to join hosts it.
+            host = player.user_id if match.host_id == NO_HOST else None
             await self.tables.record(match, "joined", user_id=player.user_id, seat=len(match.seats), seats=seats,
-                               text=translate("lobby.log.joined", match.language, name=said(player.name)))
+                                     host_id=host,
+                                     text=translate("lobby.log.joined", match.language, name=said(player.name)))
             return await self.tables.reload(match)
 
     async def leave(self, channel_id: int, player: Player) -> MatchRecord:
@@ -331,9 +363,12 @@ class GameService:
                 await self.tables.record(match, "abandoned", user_id=player.user_id, seats=seats, status="abandoned",
                                    text=translate("lobby.log.closed", match.language, name=said(player.name)))
             else:
-                host = match.host_id if match.host_id != player.user_id else seats[0][0]
+                host = match.host_id if match.host_id != player.user_id else next_host(match, player.user_id)
+                text = translate("lobby.log.left", match.language, name=said(player.name))
+                if host != match.host_id:
+                    text += " " + host_passed_text(match, host, match.language)
                 await self.tables.record(match, "left", user_id=player.user_id, seats=seats, host_id=host,
-                                   text=translate("lobby.log.left", match.language, name=said(player.name)))
+                                   text=text)
             return await self.tables.reload(match)
 
     async def start(self, channel_id: int, user_id: int) -> MatchRecord:

@@ -32,6 +32,11 @@ class ServerSettings:
     default_modes: dict[str, str] = field(default_factory=dict)
     lobby_expiry_hours: float = 24.0
     language: str = ""  # a new table's language ("en", "de"); "": the server's preferred locale on Discord
+    # Issue 32: what one member's command may post publicly (0: no limit).
+    board_repost_seconds: int = 60  # /game board posts the same board again only after this long
+    replay_minutes: int = 5  # one public /game replay per channel in this time
+    lobby_limit: int = 3  # open lobbies one member may host at once
+    threads_per_hour: int = 5  # game threads one member may have the bot open in an hour
 
 
 SETTING_KEYS = tuple(ServerSettings.__dataclass_fields__)
@@ -71,6 +76,23 @@ def check_hours(hours: float, what: str | Text, *, allow_off: bool, low: float =
             raise RuleError("settings.refuse.hours_or_off", **values)
         raise RuleError("settings.refuse.hours", **values)
     return float(hours)
+
+
+LIMITS = {"board_repost_seconds": 3600, "replay_minutes": 24 * 60, "lobby_limit": 25, "threads_per_hour": 60}
+"""The highest value of each limit (the lowest is 0: no limit)."""
+LIMIT_NAMES = {"board_repost_seconds": Text.of("settings.limit.board_repost_seconds"),
+               "replay_minutes": Text.of("settings.limit.replay_minutes"),
+               "lobby_limit": Text.of("settings.limit.lobby_limit"),
+               "threads_per_hour": Text.of("settings.limit.threads_per_hour")}
+"""Each limit's name, for a refusal worded in its reader's language."""
+
+
+def check_limit(key: str, value: int) -> int:
+    """A limit as a setting, or a RuleError saying which values are allowed."""
+    if not 0 <= value <= LIMITS[key]:
+        raise RuleError("settings.refuse.limit", what=LIMIT_NAMES[key], most=str(LIMITS[key]),
+                        value=str(value))
+    return int(value)
 
 
 async def server_settings(store: Store, guild_id: int) -> ServerSettings:

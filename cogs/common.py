@@ -11,6 +11,7 @@ import functools
 import logging
 import re
 from collections.abc import Awaitable, Callable, Iterable
+from datetime import UTC, datetime
 from typing import Any, ParamSpec, TypeVar
 
 import discord
@@ -95,6 +96,17 @@ def literal(text: str) -> str:
 def plain(text: str) -> str:
     """A finished text for what Discord shows literally (button and menu labels, thread names, alt text, files)."""
     return unmarked(text)
+
+
+def now_of(client: discord.Client) -> datetime:
+    """The bot's time (its clock, which tests move), as an aware UTC datetime."""
+    clock = getattr(client, "clock", None)
+    return clock() if clock is not None else datetime.now(UTC)  # type: ignore[no-any-return]
+
+
+def jump_url(guild_id: int | None, channel_id: int, message_id: int) -> str:
+    """The link Discord opens a message at."""
+    return f"https://discord.com/channels/{guild_id or '@me'}/{channel_id}/{message_id}"
 
 
 def service_of(interaction: discord.Interaction) -> GameService:

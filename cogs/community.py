@@ -113,6 +113,7 @@ async def open_in_thread(interaction: discord.Interaction, game: str, plan: NewG
                                                              language_of(plan.options.get("language")), game=title))
     except discord.Forbidden:
         raise RuleError("community.refuse.thread_permission") from None
+    await community.thread_opened(service, thread.id, interaction.guild_id or 0, parent.id, host.user_id)
     try:
         match = await service.new_match(interaction.guild_id or 0, thread.id, game, host, mode=plan.mode, seed=seed,
                                         options=plan.options)
@@ -144,9 +145,11 @@ async def kick_player(interaction: discord.Interaction, player: discord.Member |
                                 can_manage_channel=can_manage)
     name = safe_name(done.name)
     await tell(interaction, translate("community.kick.done", language_of(interaction.locale), name=name))
-    await interaction.followup.send(
-        translate("community.kick.announce", done.match.language, actor=safe_name(interaction.user.display_name),
-                  name=name), allowed_mentions=NO_PINGS)
+    announce = translate("community.kick.announce", done.match.language,
+                         actor=safe_name(interaction.user.display_name), name=name)
+    if done.host_passed:  # host powers follow the seat: the table hears who has them now
+        announce += "\n" + safe_text(done.host_passed)
+    await interaction.followup.send(announce, allowed_mentions=NO_PINGS)
     if done.bot_moved:
         await desk_of(interaction).post(done.match.id)
     else:  # the seating changed the match's version: the board's buttons are rebound to it

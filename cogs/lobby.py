@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import io
+from datetime import timedelta
 from typing import Any
 
 import discord
@@ -14,13 +15,24 @@ from discord.ext import commands
 from bot.core import all_games, find_game
 from bot.core.seats import BOT_LEVELS
 from bot.features import autoplay
+from bot.features import community as limits
 from bot.i18n import LANGUAGE_NAMES, LANGUAGES, said, translate
-from bot.service import LOG_LIMIT, MAX_SEED, InvalidControl, MatchRecord, mode_players, mode_title
+from bot.service import (
+    LOG_LIMIT,
+    MAX_SEED,
+    InvalidControl,
+    MatchRecord,
+    host_passed_text,
+    mode_players,
+    mode_title,
+)
 from cogs import community, records
 from cogs.common import (
     NO_PINGS,
     button,
     channel_id_of,
+    jump_url,
+    now_of,
     plain,
     player_of,
     reader_language,
@@ -59,6 +71,11 @@ async def show_lobby(interaction: discord.Interaction, match: MatchRecord, note:
         sent = await interaction.followup.send(content, view=lobby_view(match), allowed_mentions=NO_PINGS,
                                                wait=True)
         await service.set_board_message(match.id, sent.id)
+
+
+def host_note(match: MatchRecord) -> str:
+    """Who has the host's powers now (the host left), as the lobby says it (the lobby's text escapes the name)."""
+    return host_passed_text(match, match.host_id, match.language)
 
 
 async def start_game(interaction: discord.Interaction, match: MatchRecord) -> None:
@@ -106,6 +123,9 @@ async def press_lobby(interaction: discord.Interaction, fields: dict[str, Any], 
         match = await service.join(channel, player_of(interaction))
     elif what == "leave":
         match = await service.leave(channel, player_of(interaction))
+        if match.status == "lobby" and current.host_id == interaction.user.id:
+            await show_lobby(interaction, match, host_note(match))
+            return
     else:
         match = await service.start(channel, interaction.user.id)
     if match.status == "active":
@@ -121,6 +141,9 @@ async def confirm_abandon(interaction: discord.Interaction, fields: dict[str, An
     channel = channel_id_of(interaction)
     current = await service.open_match(channel)
     if current is None or current.id != fields["match"]:
+        pressed = await service.match(fields["match"])
+        if pressed.channel_id != channel:  # a control of another channel's game: it may well be running
+            raise InvalidControl()
         await send_private(interaction, translate("lobby.already_ended", reader_language(interaction)))
         return
     await acknowledge(interaction)
@@ -136,6 +159,23 @@ async def confirm_abandon(interaction: discord.Interaction, fields: dict[str, An
     await interaction.followup.send(translate("lobby.abandoned_by", match.language,
                                               name=safe_name(interaction.user.display_name), number=str(match.id),
                                               title=title), allowed_mentions=NO_PINGS)
+
+
+async def board_just_posted(interaction: discord.Interaction, match: MatchRecord) -> bool:
+    """/game board when the same board (same version) was posted less than the server's `board_repost_seconds`
+    ago: the asker is shown privately where it is and when it may be posted again, instead of a public repost
+    (issue 32: 300 /game board from one member posted 306 boards)."""
+    shown = await limits.board_on_show(service_of(interaction), match)
+    if shown is None:
+        return False
+    posted = discord.utils.snowflake_time(shown.message_id)
+    again = posted + timedelta(seconds=shown.repost_seconds)
+    if now_of(interaction.client) >= again:
+        return False
+    await tell(interaction, translate("limits.refuse.board", reader_language(interaction),
+                                      link=jump_url(interaction.guild_id, match.channel_id, shown.message_id),
+                                      when=limits.relative_time(posted), again=limits.relative_time(again)))
+    return True
 
 
 async def mode_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
@@ -193,6 +233,9 @@ class GameCommands(commands.GroupCog, group_name="game", group_description="Star
         await acknowledge(interaction)
         service = service_of(interaction)
         plan = await community.prepare_new_game(interaction, game, mode, timer, thread)  # the server's settings
+        # Issue 32: a member's open lobbies and the game threads they open are limited (the server's settings).
+        await limits.check_new_game(service, interaction.guild_id or 0, interaction.user.id,
+                                    lobby=find_game(game).mode(plan.mode).max_players > 1, thread=plan.thread)
         # The table's language: chosen here, else the server's /settings language, else its Discord language.
         plan.options["language"] = await service.table_language(interaction.guild_id or 0, chosen=language,
                                                                 guild_locale=interaction.guild_locale)
@@ -221,11 +264,15 @@ class GameCommands(commands.GroupCog, group_name="game", group_description="Star
     @app_commands.command(name="leave", description="Leave this channel's lobby")
     async def leave(self, interaction: discord.Interaction) -> None:
         await acknowledge(interaction)
-        match = await service_of(interaction).leave(channel_id_of(interaction), player_of(interaction))
+        service = service_of(interaction)
+        before = await service.open_match(channel_id_of(interaction))
+        match = await service.leave(channel_id_of(interaction), player_of(interaction))
         language = reader_language(interaction)
         await tell(interaction, translate("lobby.you_left", language) if match.status == "lobby"
                    else translate("lobby.you_left_closed", language))
-        await show_lobby(interaction, match)
+        hosted = before is not None and before.host_id == interaction.user.id and match.status == "lobby"
+        # The host left: the lobby says who has the host's powers now.
+        await show_lobby(interaction, match, host_note(match) if hosted else None)
 
     @app_commands.command(name="start", description="Start the game (host only)")
     async def start(self, interaction: discord.Interaction) -> None:
@@ -269,6 +316,8 @@ class GameCommands(commands.GroupCog, group_name="game", group_description="Star
             return
         await acknowledge(interaction)
         match = await service.current(channel_id_of(interaction))
+        if await board_just_posted(interaction, match):
+            return
         if match.status == "lobby":
             await tell(interaction, translate("lobby.posted_below", reader_language(interaction)))
             sent = await interaction.followup.send(await lobby_content(service, match), view=lobby_view(match),
@@ -278,7 +327,7 @@ class GameCommands(commands.GroupCog, group_name="game", group_description="Star
                 with contextlib.suppress(discord.HTTPException):
                     await interaction.client.get_partial_messageable(match.channel_id).get_partial_message(
                         previous).edit(view=None)
-            await service.set_board_message(match.id, sent.id)
+            await service.set_board_message(match.id, sent.id, match.version)
             return
         # Asked for, not a turn passing: the board comes again without pinging anyone.
         await post_board(interaction, match.id, ping=False)
@@ -356,9 +405,11 @@ class GameCommands(commands.GroupCog, group_name="game", group_description="Star
         await records.show_history(interaction, page)
 
     @app_commands.command(name="replay", description="Post a finished game's final board and its log")
-    @app_commands.describe(match="The game's number, from /game history")
-    async def replay(self, interaction: discord.Interaction, match: app_commands.Range[int, 1, MAX_SEED]) -> None:
-        await records.post_replay(interaction, match)
+    @app_commands.describe(match="The game's number, from /game history",
+                           public="Post it in the channel for everyone (default: only you see it)")
+    async def replay(self, interaction: discord.Interaction, match: app_commands.Range[int, 1, MAX_SEED],
+                     public: bool = False) -> None:
+        await records.post_replay(interaction, match, public)
 
     @app_commands.command(name="export", description="A finished game as JSON (check it with expedition-bot replay)")
     @app_commands.describe(match="The game's number, from /game history (default: this channel's last game)")

@@ -10,6 +10,7 @@ import discord
 from discord.ext import commands
 
 from bot.core import LobbyError, find_game
+from bot.features import community as limits
 from bot.features import history, undo
 from bot.features.wording import game_title
 from bot.i18n import language_of, translate, translate_plural
@@ -107,6 +108,66 @@ async def press_undo(interaction: discord.Interaction, fields: dict[str, Any], i
             await desk_of(interaction).refresh(result.match.id)
 
 
+# --------------------------------------------------------------------------------------------- privacy
+
+
+async def channel_permissions(interaction: discord.Interaction, channel_id: int,
+                              parents: dict[int, int] | None = None, *,
+                              fetch: bool = True) -> discord.Permissions | None:
+    """The asker's permissions in a channel or thread of this server: the interaction's own for its channel, else
+    as discord.py computes them from its cache (a thread: its parent's; a game thread Discord archived: the parent
+    the bot recorded, or Discord asked when `fetch`); None when the channel is gone or unknown."""
+    if channel_id == interaction.channel_id:
+        return interaction.permissions
+    guild, member = interaction.guild, interaction.user
+    if guild is None or not isinstance(member, discord.Member):
+        return None
+    channel: Any = guild.get_channel_or_thread(channel_id)
+    if channel is None:
+        known = parents if parents is not None else await limits.thread_parents(service_of(interaction),
+                                                                                [channel_id])
+        channel = guild.get_channel(known[channel_id]) if channel_id in known else None
+    if channel is None and fetch:
+        try:
+            channel = await guild.fetch_channel(channel_id)
+        except (discord.HTTPException, discord.InvalidData):
+            return None
+    if channel is None or (isinstance(channel, discord.Thread) and channel.parent is None):
+        return None
+    return channel.permissions_for(member)  # type: ignore[no-any-return]
+
+
+def sees_every_channel(interaction: discord.Interaction) -> bool:
+    return bool(interaction.permissions and interaction.permissions.administrator)
+
+
+async def check_readable(interaction: discord.Interaction, match: MatchRecord) -> None:
+    """A game is as private as its channel (issue 32): its history, replay and export only for members who can
+    view the channel it was played in (a thread: its parent), and for its players, whatever the channel."""
+    if await history.played_in(service_of(interaction), match, interaction.user.id):
+        return
+    permissions = await channel_permissions(interaction, match.channel_id)
+    if (permissions is not None and permissions.view_channel) or sees_every_channel(interaction):
+        return
+    raise LobbyError("history.refuse.private", match=str(match.id))
+
+
+async def hidden_channels(interaction: discord.Interaction, guild_id: int) -> list[int]:
+    """The channels and threads with finished games that the asker cannot view (from the cache and the threads
+    the bot recorded: listing the history asks Discord nothing)."""
+    if sees_every_channel(interaction):
+        return []
+    service = service_of(interaction)
+    channels = await history.finished_channels(service, guild_id)
+    parents = await limits.thread_parents(service, channels)
+    hidden = []
+    for channel_id in channels:
+        permissions = await channel_permissions(interaction, channel_id, parents, fetch=False)
+        if permissions is None or not permissions.view_channel:
+            hidden.append(channel_id)
+    return hidden
+
+
 # --------------------------------------------------------------------------------------------- history
 
 
@@ -114,7 +175,10 @@ async def show_history(interaction: discord.Interaction, page: int) -> None:
     """/game history: the channel's latest finished games and a page of the server's, privately."""
     await acknowledge(interaction)
     reader = language_of(interaction.locale)
-    found = await history.history(service_of(interaction), guild_of(interaction), channel_id_of(interaction), page)
+    guild_id = guild_of(interaction)
+    found = await history.history(service_of(interaction), guild_id, channel_id_of(interaction), page,
+                                  hidden_channels=await hidden_channels(interaction, guild_id),
+                                  reader_id=interaction.user.id)
 
     def lines(matches: list[MatchRecord]) -> list[str]:
         shown = []
@@ -133,15 +197,18 @@ async def show_history(interaction: discord.Interaction, page: int) -> None:
     await tell(interaction, text[:MESSAGE_CHARS])
 
 
-async def post_replay(interaction: discord.Interaction, match_id: int) -> None:
-    """/game replay: a finished game's final board and its whole log as a text file, in the channel (in the
-    table's language: the channel reads it)."""
+async def post_replay(interaction: discord.Interaction, match_id: int, public: bool = False) -> None:
+    """/game replay: a finished game's final board and its whole log as a text file (in the table's language), to
+    the asker alone, or with `public` in the channel, at most once per channel in the server's `replay_minutes`."""
     await acknowledge(interaction)
     service = service_of(interaction)
     match = await history.finished_match(service, guild_of(interaction), match_id)
+    await check_readable(interaction, match)
     if match.state is None:
         raise LobbyError("history.refuse.no_board", match=str(match.id))
-    table = match.language
+    if public:
+        await limits.claim_public_replay(service, guild_of(interaction), channel_id_of(interaction))
+    table = match.language  # the game's record, as its board and log read: private or public alike
     log = await history.match_log(service, match, table)
     board = await service.board(match, headline="")
     game = find_game(match.game)
@@ -151,9 +218,13 @@ async def post_replay(interaction: discord.Interaction, match_id: int) -> None:
     if board.image is not None:
         files.insert(0, discord.File(io.BytesIO(board.image), filename="board.png",
                                      description=plain(board.alt_text) or None))
-    await tell(interaction, translate("history.replay.posted", language_of(interaction.locale), match=str(match.id)))
     heading = translate("history.replay.heading", table, game=game_title(game, table), match=str(match.id))
     content = safe_text(f"**{heading}**\n{line}\n{board.turn}")
+    if not public:  # the asker's own look at it: nothing posted in the channel
+        await interaction.followup.send(content[:MESSAGE_CHARS], files=files, ephemeral=True,
+                                        allowed_mentions=NO_PINGS)
+        return
+    await tell(interaction, translate("history.replay.posted", language_of(interaction.locale), match=str(match.id)))
     await interaction.followup.send(content[:MESSAGE_CHARS], files=files, allowed_mentions=NO_PINGS)
 
 
@@ -163,6 +234,7 @@ async def send_export(interaction: discord.Interaction, match_id: int | None) ->
     service = service_of(interaction)
     if match_id is None:
         match_id = (await service.current(channel_id_of(interaction))).id
+    await check_readable(interaction, await history.finished_match(service, guild_of(interaction), match_id))
     game_key, body = await history.export_file(service, guild_of(interaction), match_id)
     file = discord.File(io.BytesIO(body), filename=f"{game_key}-{match_id}.json")
     text = translate("history.export.sent", language_of(interaction.locale), match=str(match_id),

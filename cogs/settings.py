@@ -25,6 +25,7 @@ from bot.settings import (
     WHAT_TIMER,
     ServerSettings,
     check_hours,
+    check_limit,
     hours_text,
 )
 from cogs.common import reader_language, send_private, service_of
@@ -69,7 +70,22 @@ def describe(settings: ServerSettings, language: str = "en") -> str:
         translate("settings.show.modes", language, value=modes),
         translate("settings.show.lobby_expiry", language, value=hours_text(settings.lobby_expiry_hours, language)),
         translate("settings.show.language", language, value=table_language),
+        limits_line(settings, language),
     ])
+
+
+def limits_line(settings: ServerSettings, language: str) -> str:
+    """The limits on what one member posts, as /settings show lists them."""
+    minutes = " " + translate("settings.unit.minutes", language)
+    return translate("settings.show.limits", language, board=_limit(settings.board_repost_seconds, language, " s"),
+                     replay=_limit(settings.replay_minutes, language, minutes),
+                     lobbies=_limit(settings.lobby_limit, language),
+                     threads=_limit(settings.threads_per_hour, language))
+
+
+def _limit(value: int, language: str, unit: str = "") -> str:
+    """A limit's number with its unit ("60 s"), or "no limit" for 0."""
+    return f"{value}{unit}" if value else translate("settings.no_limit", language)
 
 
 def _mode_title(game_key: str, mode_key: str, language: str = "en") -> str:
@@ -211,6 +227,27 @@ class SettingsCommands(commands.GroupCog, group_name="settings",
         language = reader_language(interaction)
         await self._change(interaction, "lobby_expiry_hours", value,
                            translate("settings.done.lobby_expiry", language, hours=hours_text(value, language)))
+
+    @app_commands.command(name="limits", description="What one member's commands may post publicly (0: no limit)")
+    @app_commands.describe(board_seconds="Seconds before /game board posts the same board again (default 60)",
+                           replay_minutes="Minutes between public replays in a channel (default 5)",
+                           lobbies="Open lobbies one member may host at once (default 3)",
+                           threads_per_hour="Game threads one member may open in an hour (default 5)")
+    async def limits(self, interaction: discord.Interaction,
+                     board_seconds: app_commands.Range[int, 0, 3600] | None = None,
+                     replay_minutes: app_commands.Range[int, 0, 1440] | None = None,
+                     lobbies: app_commands.Range[int, 0, 25] | None = None,
+                     threads_per_hour: app_commands.Range[int, 0, 60] | None = None) -> None:
+        chosen = {"board_repost_seconds": board_seconds, "replay_minutes": replay_minutes, "lobby_limit": lobbies,
+                  "threads_per_hour": threads_per_hour}
+        changes = {key: check_limit(key, value) for key, value in chosen.items() if value is not None}
+        service, guild_id = service_of(interaction), interaction.guild_id or 0
+        for key, value in changes.items():
+            await update_setting(service, guild_id, key, value)
+        settings = await settings_for(service, guild_id)
+        language = reader_language(interaction)
+        done = translate("settings.done.limits", language) if changes else ""
+        await send_private(interaction, f"{done}\n\n{describe(settings, language)}".strip())
 
     @app_commands.command(name="language", description="The language new tables play in")
     @app_commands.describe(language="English or Deutsch (leave out to follow the server's Discord language)")

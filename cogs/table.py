@@ -39,7 +39,16 @@ from bot.core import RuleError, StaleBoard, find_game
 from bot.features import outbox
 from bot.features.community import lobby_closes_at
 from bot.i18n import LANGUAGE_NAMES, translate, translate_plural
-from bot.service import Accepted, Board, GameService, MatchRecord, StoreUnavailable, mode_title
+from bot.service import (
+    Accepted,
+    Board,
+    GameService,
+    MatchRecord,
+    StoreDamaged,
+    StoreUnavailable,
+    mode_title,
+    storage_full,
+)
 from bot.settings import hours_text
 from cogs.common import (
     NO_PINGS,
@@ -63,6 +72,7 @@ log = logging.getLogger(__name__)
 
 BOARD_FILE = "board.png"
 STORE_NOT_ANSWERING = translate("error.store_not_answering")  # in English; each reader gets their language
+STORE_DAMAGED = translate("error.store_damaged")  # in English; each reader gets their language
 
 APOLOGY = translate("error.apology")
 BUTTON_STYLES = {
@@ -643,6 +653,12 @@ async def answer_error(interaction: discord.Interaction, error: BaseException) -
             await send_current_board_privately(interaction, error.text(interaction.locale))
         elif isinstance(error, RuleError):
             await send_private(interaction, error.text(interaction.locale))
+        elif storage_full(error):  # no room to write: nothing was saved, and /game board would fail the same way
+            log.error("The game store is full: %s failed to write", _describe(interaction), exc_info=error)
+            await send_private(interaction, translate("error.store_full", reader_language(interaction)))
+        elif isinstance(error, StoreDamaged):  # a malformed file: no retry helps, the bot's operator must act
+            log.error("%s (in %s)", error, _describe(interaction))
+            await send_private(interaction, translate("error.store_damaged", reader_language(interaction)))
         elif isinstance(error, StoreUnavailable):  # past the database's deadline: nothing of it was applied
             log.warning("The game store did not answer %s in time: %s", _describe(interaction), error)
             await send_private(interaction, translate("error.store_not_answering", reader_language(interaction)))

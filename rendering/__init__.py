@@ -76,13 +76,13 @@ def alt_text(game_key: str, view: dict[str, Any]) -> str:
     return f"{title}: {turn}".strip(": ")[:1000]
 
 
-KIT_MODULES = ("style", "recorder", "encoding", "typeset", "canvas", "memory", "pieces", "bands")
+KIT_MODULES = ("style", "recorder", "encoding", "fonts", "typeset", "canvas", "memory", "pieces", "bands")
 """The modules of the drawing kit (rendering/kit.py gathers their public names)."""
 
-KEPT_CACHES = frozenset({"font", "_font", "_drawable_codepoints", "_drawable_characters", "hyphenators",
-                         "board_palette"})
-"""What a render worker loads once at its start and never drops: the font faces, the characters they draw, the
-hyphenation patterns and the boards' palette."""
+KEPT_CACHES = frozenset({"font", "_font", "latin_characters", "_installed", "_coverage", "fallback_face",
+                         "hyphenators", "board_palette"})
+"""What a render worker loads once and never drops: the font faces (the fallback fonts' only when a name needs
+them), the characters they draw, the hyphenation patterns and the boards' palette."""
 OWN_CACHES = ("rendering.canvas.INKS", "rendering.canvas.SPARES", "rendering.png.SPARE_ROWS")
 """Kept things that are neither lru caches nor `LruCache`s (which `clear_caches` finds by themselves): the inks, the
 recycled canvases and the PNG encoder's spare row images."""

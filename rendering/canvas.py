@@ -19,6 +19,7 @@ from typing import Any
 from PIL import Image, ImageChops, ImageDraw, ImageFont
 
 from rendering.encoding import board_indexed, board_palette, encode_board, palette_index
+from rendering.fonts import plain
 from rendering.recorder import DrawnText, Face, current_recording, replay
 from rendering.style import BACKGROUND, PHONE_WIDTH, WIDTH, rgb
 from rendering.typeset import WEIGHT_OF, Inked, layout
@@ -160,6 +161,15 @@ class Draw(ImageDraw.ImageDraw):
                        max(b[3] for b in boxes)) if boxes else (x, y, x, y)
                 drawn.append(DrawnText(int(font.size), role, text, float(xy[1]), box))
             return
+        if (not args and not kwargs and isinstance(text, str) and "\n" not in text and anchor is not None
+                and anchor[1] in "tb" and isinstance(font, ImageFont.FreeTypeFont) and font.path in WEIGHT_OF
+                and not plain(text)):
+            # A name in fonts of several scripts (rendering/fonts.py) is drawn from its words' masks whatever the
+            # anchor: set at the ascender, moved so its ink's top (t) or bottom (b) is where it was asked.
+            _, _, (top, bottom, _, _) = layout(font, text, "a")
+            self.text((xy[0], xy[1] - (top if anchor[1] == "t" else bottom)), text, fill, font, anchor[0] + "a",
+                      role=role)
+            return
         drawn = current_recording()
         if drawn is not None and text:
             box = self.textbbox(xy, text, font=font, anchor=anchor)
@@ -282,6 +292,21 @@ def canvas_from(layer: Image.Image) -> Image.Image:
         return layer.copy()
     blit(image, layer, (0, 0))
     return image
+
+
+def taller(layer: Image.Image, height: int) -> Image.Image:
+    """A board starting as a cached layer with room below it: `height` px tall, the rest the background (a board
+    whose players' long names need more room than its usual size: see `TALL_HEIGHT`)."""
+    if height <= layer.height:
+        return canvas_from(layer)
+    image, _ = new_canvas(height, layer.width)
+    blit(image, layer, (0, 0))
+    return image
+
+
+TALL_HEIGHT = PHONE_WIDTH
+"""The height of a public board whose players' names need more room than its usual height gives (a name of 32
+characters, Discord's longest, on two or three lines): square, the tallest a board may be and stay landscape."""
 
 
 SPARES: list[Image.Image] = []

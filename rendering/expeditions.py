@@ -255,7 +255,8 @@ def draw_side(draw: ImageDraw.ImageDraw, view: dict[str, Any], top: int, bottom:
     if pending:
         who = view["players"][pending["seat"]]["name"]
         face = kit.font(22, "semibold")
-        for line in kit.wrap(draw, f"{who}: {pending['prompt']}", right - left - 32, face)[:3]:
+        for line in kit.lines(f"{who}: {pending['prompt']}", right - left - 32, 22, "semibold")[:3]:  # (a long name
+            # without a space is split with a hyphen, not run off the panel)
             draw.text((left + 16, y), line, font=face, fill=kit.YELLOW)
             y += 28
         for option in pending["options"]:
@@ -659,7 +660,7 @@ def _p_base(lang: str = "en") -> kit.Face:
     """The board's background with the legend under the map: the same for every board of a language."""
     image = kit.new_layer((P_W, P_H))
     with kit.building(image) as drawn:
-        _p_legend(kit.Draw(image), int(P_TOP + 8 * P_HEX_R + 48), lang)
+        _p_legend(kit.Draw(image), P_LEGEND_TOP, lang)
     return kit.Face(image, drawn)
 
 
@@ -686,6 +687,21 @@ def _p_legend(draw: kit.Draw, top: int, lang: str = "en") -> None:
         draw.text((x + 40, y), word, font=face, fill=kit.INK_MUTED, anchor="lm")
         x += 40 + kit.measure(word, SMALL) + 16
     draw.text((x, y), translate("expeditions.board.legend_hidden", lang), font=face, fill=kit.INK_MUTED, anchor="lm")
+
+
+@lru_cache(maxsize=4)
+def _p_legend_right(lang: str = "en") -> float:
+    """Where the legend's second line ends (`_p_legend`): it may reach into the side column, under the map."""
+    x = 12.0
+    for kind in ("south", "central", "north"):
+        x += 40 + kit.measure(translate(REGION_WORDS[kind], lang), SMALL) + 16
+    return x + kit.measure(translate("expeditions.board.legend_hidden", lang), SMALL)
+
+
+P_LEGEND_TOP = int(P_TOP + 8 * P_HEX_R + 48)
+"""The legend's top under the map."""
+P_LEGEND_ROW = (P_LEGEND_TOP + 11 + 26 - 11, P_LEGEND_TOP + 11 + 26 + 11)
+"""The top and bottom of the legend's second line."""
 
 
 @lru_cache(maxsize=256)
@@ -764,28 +780,50 @@ def _p_player_head(draw: kit.Draw, player: dict[str, Any], x: int, y: float, wid
     return y + 30
 
 
-def _p_side(draw: kit.Draw, view: dict[str, Any]) -> None:
+def _p_side(draw: kit.Draw, view: dict[str, Any], height: int = P_H) -> float:
+    """The players down the side column (token, name, score, facts); returns the y below them. On a tall board
+    (long names: `render_image`) the players the side column has no room for go under the map, two abreast."""
     x, width = P_SIDE, P_W - 12 - P_SIDE
     y: float = P_TOP
     current = view["current"]["seat"] if view.get("current") else None
     lang = language(view)
+    under = [12.0, 12.0 + (P_W - 32) // 2 + 8]  # the columns under the map, on a tall board
+    lowest = y
+    legend_right = _p_legend_right(lang)
     for player in view["players"]:
-        start = y
-        stars = stars_text(player["stars"], lang)
-        y = _p_player_head(draw, player, x, y, width, f"{money(player['score'], lang)} · {stars}")
+        score = f"{money(player['score'], lang)} · {stars_text(player['stars'], lang)}"
         token = player.get("token_text") or ""
         facts = [translate("expeditions.board.fact_power", lang, n=player["power"]),
                  translate("expeditions.board.fact_guile", lang, n=player["guile"]),
                  translate("expeditions.board.fact_hand", lang, n=len(player["hand"]))]
         if token and len(view["players"]) <= 3:  # with four or five players the token stays in the detail board
             facts.append(token)
+        # The legend's second line may reach into the side column: a player whose token (or text, where the line
+        # reaches that far: German) would cover it starts below it.
+        reach = _p_player_height(player, width, score, facts) - 10 if legend_right > x + 42 else 36
+        if legend_right > x and y < P_LEGEND_ROW[1] and y + reach > P_LEGEND_ROW[0]:
+            y = P_LEGEND_ROW[1] + 4
+        if height > P_H and under and y + _p_player_height(player, width, score, facts) > height - 8:
+            x, width, y = int(under.pop(0)), (P_W - 32) // 2, P_LEGEND_ROW[1] + 16
+        start = y
+        y = _p_player_head(draw, player, x, y, width, score)
         y = _p_text(draw, x + 42, y, kit.facts_line(facts), width - 46, kit.INK_MUTED)
         if player["seat"] == current:
             style = kit.player_style(player["seat"])
             draw.rounded_rectangle((x - 6, start - 4, x + width + 4, y + 2), radius=8, outline=style.colour, width=3)
         y += 10
+        lowest = max(lowest, y)
     if view["end"]["triggered_by"] is not None:
-        _p_text(draw, x, y, translate("expeditions.board.final_round", lang), width, kit.YELLOW, "bold")
+        lowest = _p_text(draw, x, y, translate("expeditions.board.final_round", lang), width, kit.YELLOW, "bold")
+    return max(lowest, y)
+
+
+def _p_player_height(player: dict[str, Any], width: int, score: str, facts: list[str]) -> float:
+    """How tall `_p_player_head` and the facts under it draw a player in a column `width` px wide."""
+    names = kit.name_lines(player["name"], width - 46)
+    beside = kit.measure(names[-1], BIG, "bold") + 16 + kit.measure(score, BIG, "bold") <= width - 46
+    facts_lines = kit.lines(kit.facts_line(facts), width - 46, SMALL)
+    return 28 * len(names) + (2 if beside else 30) + (SMALL + 4) * len(facts_lines) + 10
 
 
 def _p_places(view: dict[str, Any]) -> list[tuple[int, dict[str, Any]]]:
@@ -795,7 +833,7 @@ def _p_places(view: dict[str, Any]) -> list[tuple[int, dict[str, Any]]]:
             for p in ranked]
 
 
-def _p_results(draw: kit.Draw, view: dict[str, Any], left: int, columns: int) -> float:
+def _p_results(draw: kit.Draw, view: dict[str, Any], left: int, columns: int, height: int = P_H) -> float:
     """The end: every player ranked (a medal with the place) with where their money came from, in `columns`
     columns from `left` (one beside the map for one or two players, two across the board for more, with the
     glory board under them). Returns the y below."""
@@ -819,7 +857,7 @@ def _p_results(draw: kit.Draw, view: dict[str, Any], left: int, columns: int) ->
         if columns == 1:
             starred = [g["title"] for g in view["glory"] for seat in g["stars"] if seat == player["seat"]]
             if starred:
-                room = int((P_H - 8 - y) // (SMALL + 4))  # the lines left above the board's foot
+                room = int((height - 8 - y) // (SMALL + 4))  # the lines left above the board's foot
                 for count in range(len(starred), 0, -1):  # whole titles only: the rest counted
                     rest = len(starred) - count
                     stars = translate("expeditions.board.stars_on", lang, titles="; ".join(starred[:count])) + (
@@ -833,8 +871,9 @@ def _p_results(draw: kit.Draw, view: dict[str, Any], left: int, columns: int) ->
     return max(y_of)
 
 
-def _p_glory(draw: kit.Draw, view: dict[str, Any], top: float) -> None:
-    """The glory board at the end: each category with the stars placed on it, as the players' pieces."""
+def _p_glory(draw: kit.Draw, view: dict[str, Any], top: float) -> float:
+    """The glory board at the end: each category with the stars placed on it, as the players' pieces; returns the
+    y below it."""
     lang = language(view)
     draw.text((12, top), translate("expeditions.board.glory_title", lang), font=kit.font(BIG, "bold"),
               fill=kit.YELLOW, role="title")
@@ -855,6 +894,7 @@ def _p_glory(draw: kit.Draw, view: dict[str, Any], top: float) -> None:
         for number, seat in enumerate(stars):
             kit.draw_token(draw, (x + column_w - 18 - 38 * (len(stars) - 1 - number), y + 17), 17,
                            kit.player_style(int(seat)), width=2)
+    return y0 + rows * 38
 
 
 def money_parts(parts: dict[str, Any], lang: str = "en") -> str:
@@ -875,13 +915,34 @@ def _p_summary(view: dict[str, Any]) -> str:
 
 
 def render_image(view: dict[str, Any]) -> Image.Image:
-    """The public board before encoding (the benchmark times the encoding of exactly this image)."""
+    """The public board before encoding (the benchmark times the encoding of exactly this image): 800 x 640, or
+    square when the players' long names need the room (drawn again taller: only such boards pay twice)."""
+    recorded = kit.checkpoint()
+    height = kit.TALL_HEIGHT if _p_long_names(view) else P_H
+    image, bottom = _p_board(view, height)
+    if bottom > height:
+        kit.recycle(image)
+        kit.rewind(recorded)
+        image, _ = _p_board(view, kit.TALL_HEIGHT)
+    return image
+
+
+def _p_long_names(view: dict[str, Any]) -> bool:
+    """Whether, with three players or more, a name takes three lines in the side column: then every board of the
+    match is tall (one size for the whole match), as the players may need the room."""
+    players = view["players"]
+    width = P_W - 12 - P_SIDE - 46
+    return len(players) > 2 and any(len(kit.name_lines(str(p["name"]), width)) > 2 for p in players)
+
+
+def _p_board(view: dict[str, Any], height: int) -> tuple[Image.Image, float]:
+    """The public board `height` px tall, and the y below its players (the side column, or the results)."""
     if view.get("outcome") and len(view["players"]) > 2:  # the results take the whole board
-        image, draw = kit.new_canvas(P_H, P_W)
+        image, draw = kit.new_canvas(height, P_W)
     else:
         with _LAYERS_LOCK:
             layer = _p_map_layer(view)
-            image = kit.canvas_from(layer.image)
+            image = kit.taller(layer.image, height)
         kit.replay(layer)
         draw = kit.Draw(image)
     current = view["current"]["seat"] if view.get("current") else None
@@ -891,14 +952,11 @@ def render_image(view: dict[str, Any]) -> Image.Image:
         style = kit.player_style(best["seat"])
         kit.phone_header(draw, P_W, _p_headline(view), view["last_move"], style)  # (the result once: headline)
         if len(view["players"]) <= 2:  # room beside the final map
-            _p_results(draw, view, P_SIDE, 1)
-        else:
-            _p_glory(draw, view, _p_results(draw, view, 12, 2) + 4)
-    else:
-        kit.phone_header(draw, P_W, _p_headline(view), view["last_move"], style)
-        _p_reachable(draw, view)
-        _p_side(draw, view)
-    return image
+            return image, _p_results(draw, view, P_SIDE, 1, height) - 12
+        return image, _p_glory(draw, view, _p_results(draw, view, 12, 2, height) + 4)
+    kit.phone_header(draw, P_W, _p_headline(view), view["last_move"], style)
+    _p_reachable(draw, view)
+    return image, _p_side(draw, view, height)
 
 
 def _p_headline(view: dict[str, Any]) -> str:

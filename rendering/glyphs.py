@@ -1,6 +1,7 @@
-"""Text the board fonts can draw: a character the shipped fonts lack (an emoji in a display name, the 🤖 badge of
-a computer player) is left out of the picture instead of being drawn as an empty box. Messages keep every character:
-Discord draws emoji itself."""
+"""Text the board fonts can draw: a character no font has (one no Noto font covers either: a private-use
+character, a brand-new emoji) is left out of the picture instead of being drawn as an empty box, and a name left with
+nothing is drawn as "?". Every other character is drawn, by the Latin font or a fallback (rendering/fonts.py).
+Messages keep every character: Discord draws them itself."""
 
 from __future__ import annotations
 
@@ -8,38 +9,23 @@ import re
 from functools import lru_cache
 from typing import Any
 
-from fontTools.ttLib import TTFont
-
-from rendering.typeset import font_paths
+from rendering.fonts import drawable_character, joins, latin_characters
 
 _SPACES = re.compile(r"[ \t]{2,}")
-_INVISIBLE = {0x200D, 0xFE0E, 0xFE0F}  # zero-width joiner and emoji/text variation selectors
-
-
-@lru_cache(maxsize=1)
-def _drawable_codepoints() -> frozenset[int]:
-    """The characters every shipped weight can draw (read once per process from the fonts' cmaps)."""
-    sets = []
-    for path in font_paths():
-        with TTFont(path, lazy=True) as face:
-            sets.append(frozenset(face.getBestCmap()))
-    return frozenset.intersection(*sets) if sets else frozenset(range(0x20, 0x7F))
 
 
 @lru_cache(maxsize=4096)
 def drawable(text: str) -> str:
-    """`text` without the characters the board fonts cannot draw ("🤖 Bot 2 (hard)" -> "Bot 2 (hard)")."""
-    codepoints = _drawable_codepoints()
-    kept = "".join(ch for ch in text if ch in "\n\t" or (ord(ch) in codepoints and ord(ch) not in _INVISIBLE))
+    """`text` without the characters no board font can draw ("Alice \U000f0000" -> "Alice"); "?" for a name of
+    nothing but such characters."""
+    if latin_characters().issuperset(text):
+        return text
+    kept = "".join(ch for ch in text if ch in "\n\t" or drawable_character(ch))
     if kept == text:
         return text
     cleaned = "\n".join(_SPACES.sub(" ", line).strip() for line in kept.split("\n"))
-    return cleaned if cleaned.strip() or not text.strip() else "?"
-
-
-@lru_cache(maxsize=1)
-def _drawable_characters() -> frozenset[str]:
-    return frozenset(chr(c) for c in _drawable_codepoints() if c not in _INVISIBLE) | {"\n", "\t"}
+    visible = any(not ch.isspace() and not joins(ch) for ch in cleaned)
+    return cleaned if visible or not text.strip() else "?"
 
 
 def drawable_view(value: Any) -> Any:
@@ -49,7 +35,7 @@ def drawable_view(value: Any) -> Any:
     it) or hold only characters the fonts have, and the view is used as it is."""
     unusual: list[str] = []
     _non_ascii(value, unusual)
-    if not unusual or _drawable_characters().issuperset("".join(unusual)):
+    if not unusual or all(drawable_character(ch) for ch in set("".join(unusual))):
         return value
     return _drawable_view(value)
 

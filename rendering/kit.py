@@ -27,6 +27,7 @@ from rendering.bands import (
 )
 from rendering.canvas import (
     SPARES_KEPT,
+    TALL_HEIGHT,
     WORD_PATCHES,
     Draw,
     blit,
@@ -40,6 +41,7 @@ from rendering.canvas import (
     new_layer,
     paste,
     recycle,
+    taller,
 )
 from rendering.encoding import (
     BLEND_LEVELS,
@@ -80,10 +82,12 @@ from rendering.recorder import (
     Mark,
     Recording,
     building,
+    checkpoint,
     is_recording,
     mark,
     recording,
     replay,
+    rewind,
 )
 from rendering.style import (
     AUTOMATON_STYLES,
@@ -231,6 +235,7 @@ __all__ = [
     "SMALL",
     "SPARES_KEPT",
     "SURFACES",
+    "TALL_HEIGHT",
     "TERRAIN_INK",
     "TRACK_EMPTY",
     "TURNED_ARROWS",
@@ -255,6 +260,7 @@ __all__ = [
     "body_face",
     "building",
     "canvas_from",
+    "checkpoint",
     "clip_alt",
     "compress_board",
     "die_face",
@@ -294,8 +300,10 @@ __all__ = [
     "recycle",
     "release_freed_memory",
     "replay",
+    "rewind",
     "rounded_panel",
     "sentences_that_fit",
+    "taller",
     "terrain",
     "text_width",
     "token_sprite",

@@ -467,7 +467,8 @@ def _draw_result(draw: ImageDraw.ImageDraw, y: int, view: dict[str, Any]) -> int
     text, lines, won = _result_lines(view)
     height = _result_height(view) - 16
     kit.rounded_panel(draw, (MARGIN, y, kit.WIDTH - MARGIN, y + height), fill=kit.GOOD if won else kit.BAD)
-    draw.text((MARGIN + 20, y + 14), text, font=kit.font(40, "bold"), fill=kit.INK_DARK)
+    text, face = kit.fitted(text, kit.WIDTH - 2 * MARGIN - 40, 40, "bold", 24)  # (a long name shrinks)
+    draw.text((MARGIN + 20, y + 14), text, font=face, fill=kit.INK_DARK)
     for index, line in enumerate(lines):
         draw.text((MARGIN + 20, y + 72 + 34 * index), line, font=kit.font(26, "semibold"), fill=kit.INK_DARK)
     return y + height + 16
@@ -949,10 +950,31 @@ def _p_headline(view: dict[str, Any]) -> str:
 
 
 def render_image(view: dict[str, Any]) -> Image.Image:
-    """The public board before encoding (the benchmark times the encoding of exactly this image)."""
+    """The public board before encoding (the benchmark times the encoding of exactly this image): 800 x 640, or
+    square when the players' long names need the room (drawn again taller: only such boards pay twice)."""
     view = localized(view)
+    recorded = kit.checkpoint()
+    height = kit.TALL_HEIGHT if _p_long_names(view) else P_H
+    image, bottom = _p_board(view, height)
+    if bottom > height:
+        kit.recycle(image)
+        kit.rewind(recorded)
+        image, _ = _p_board(view, kit.TALL_HEIGHT)
+    return image
+
+
+def _p_long_names(view: dict[str, Any]) -> bool:
+    """Whether a name of three or four players takes two lines in its column: then every board of the match is
+    tall (one size for the whole match), as the players' blocks may need the room."""
+    players = view["players"]
+    column_w = (P_W - 24 - 8) // 2
+    return len(players) > 2 and any(len(kit.name_lines(str(p["name"]), column_w - 48)) > 1 for p in players)
+
+
+def _p_board(view: dict[str, Any], height: int) -> tuple[Image.Image, int]:
+    """The public board `height` px tall, and the lowest y its players' blocks reach."""
     lang = language(view)
-    image, draw = kit.new_canvas(P_H, P_W)
+    image, draw = kit.new_canvas(height, P_W)
     active = view.get("active")
     style = kit.player_style(int(active)) if active is not None else None
     if view.get("over") and view["mode"] == "standard" and len(view["result"]["winners"]) == 1:
@@ -970,13 +992,13 @@ def render_image(view: dict[str, Any]) -> Image.Image:
     if not view.get("over"):  # at the end the dice no longer matter: the results take the room
         y = _p_display(image, draw, view, y)
         y = _p_hunt(image, draw, view, y)
-        _p_players(draw, view, y)
-    else:  # the results first, then the wilderness as the game left it, when there is room for it
-        y = _p_players(draw, view, y)
-        rows = next((rows for rows in range(P_ROWS, 0, -1) if P_H - y >= _display_h(rows)), 0)
-        if rows:
-            _p_display(image, draw, view, P_H - _display_h(rows) + 4, rows)
-    return image
+        return image, _p_players(draw, view, y) - 8
+    # the results first, then the wilderness as the game left it, when there is room for it
+    y = _p_players(draw, view, y)
+    rows = next((rows for rows in range(P_ROWS, 0, -1) if height - y >= _display_h(rows)), 0)
+    if rows:
+        _p_display(image, draw, view, height - _display_h(rows) + 4, rows)
+    return image, y - 8
 
 
 UNDRAWN = frozenset({"crest", "names", "ability_texts"})

@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any, ClassVar, TypeVar
 
 import rendering
-from rendering import bands, glyphs, lifeline, memory, vocabulary
+from rendering import bands, fonts, glyphs, lifeline, memory, vocabulary
 
 View = dict[str, Any]
 log = logging.getLogger(__name__)
@@ -58,7 +58,8 @@ def worker_start(data_root: str | None = None, prepare: Callable[[], None] | Non
         if hasattr(renderer, "warm_up"):  # (pieces every match may draw: Expeditions' reachable outlines)
             renderer.warm_up()
     memory.warm_up()
-    glyphs.drawable_view({})  # reads which characters the fonts can draw
+    fonts.latin_characters()  # which characters the Latin font draws (a fallback font is read when a name needs it)
+    fonts.fallback_paths()  # where the fallback fonts are installed
     vocabulary.warm_up(Path(data_root) if data_root else None)
     if prepare is not None:  # what the pool's owner has the workers load too (the games that make views here)
         prepare()
@@ -121,7 +122,7 @@ def _draw_made(game_key: str, make: ViewMaker, arguments: tuple[Any, ...], foote
 def _draw_leaderboard(view: View) -> bytes:
     from rendering import leaderboard
 
-    return leaderboard.render(view)
+    return leaderboard.render(glyphs.drawable_view(view))  # (a character no font has left out, as on the boards)
 
 
 def _ready() -> int:

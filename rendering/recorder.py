@@ -113,6 +113,21 @@ def replay(face: Face, xy: tuple[int, int] = (0, 0), kind: str = "") -> None:
             drawn.marks.append(Mark(kind, (xy[0], xy[1], xy[0] + face.image.width, xy[1] + face.image.height)))
 
 
+def checkpoint() -> tuple[int, int] | None:
+    """Where the recording stands (None outside one): a board drawn again taller (`rewind`) forgets what its first
+    drawing noted."""
+    drawn = _RECORDER.get()
+    return None if drawn is None else (len(drawn), len(drawn.marks))
+
+
+def rewind(point: tuple[int, int] | None) -> None:
+    """Forget what was recorded since `checkpoint` gave `point`."""
+    drawn = _RECORDER.get()
+    if drawn is not None and point is not None:
+        del drawn[point[0]:]
+        del drawn.marks[point[1]:]
+
+
 def current_recording() -> Recording | None:
     """The recording a test opened around the board being drawn, if any (drawing code appends what it draws)."""
     return _RECORDER.get()

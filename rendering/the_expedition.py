@@ -439,7 +439,8 @@ def _draw_result(draw: ImageDraw.ImageDraw, view: View, top: int) -> int:
     lines = wrap(draw, result["summary"], WIDTH - 2 * MARGIN - 40, face)
     height = 80 + 32 * len(lines)
     rounded_panel(draw, (MARGIN, top, WIDTH - MARGIN, top + height), fill=PANEL, outline=YELLOW, width=4)
-    draw.text((MARGIN + 20, top + 14), headline, font=font(40, "bold"), fill=YELLOW)
+    headline, headline_face = kit.fitted(headline, WIDTH - 2 * MARGIN - 40, 40, "bold", 24)  # (a long name shrinks)
+    draw.text((MARGIN + 20, top + 14), headline, font=headline_face, fill=YELLOW)
     for index, line in enumerate(lines):
         draw.text((MARGIN + 20, top + 70 + index * 32), line, font=face, fill=INK)
     return top + height + GAP
@@ -721,13 +722,13 @@ def _p_cell(tiles: Tiles, in_palette: bool, box: tuple[int, int, int, int], labe
     return kit.Face(image, drawn)
 
 
-def _p_draw_side(draw: kit.Draw, view: View) -> int:
-    """The scores down the side column; returns the y below them."""
+def _p_draw_side(draw: kit.Draw, view: View, height: int = P_H) -> int:
+    """The scores down the side column of a board `height` px tall; returns the y below them."""
     over = view["phase"] == "over"
     x, right = P_SIDE, P_W - 12
     width = right - x
     y = P_GRID_TOP
-    detail = _p_final_detail(view) if over else 2
+    detail = _p_final_detail(view, height) if over else 2
     for place, entry in _p_ranked(view):
         style = style_of(view, entry["id"])
         score = entry["score"]
@@ -816,8 +817,9 @@ def _p_final_lines(view: View, entry: View, detail: int) -> list[tuple[str, str]
     return lines
 
 
-def _p_final_detail(view: View) -> int:
-    """The most detail (2, 1, 0) at which every participant's final lines fit the side column."""
+def _p_final_detail(view: View, height: int = P_H) -> int:
+    """The most detail (2, 1, 0) at which every participant's final lines fit the side column of a board `height`
+    px tall."""
     width = P_W - 12 - P_SIDE
     for detail in (2, 1, 0):
         y = P_GRID_TOP
@@ -831,7 +833,7 @@ def _p_final_detail(view: View) -> int:
             for text, _ in _p_final_lines(view, entry, detail):
                 y += (SMALL + 4) * len(kit.lines(text, width - 46, SMALL))
             y = max(y, top + 78) + 10
-        if y <= P_H - 4:
+        if y <= height - 4:
             return detail
     return 0
 
@@ -892,20 +894,41 @@ def _p_turn_style(view: View) -> PlayerStyle | None:
 
 
 def render_image(view: View) -> Image.Image:
-    """The public board before encoding (the benchmark times the encoding of exactly this image)."""
+    """The public board before encoding (the benchmark times the encoding of exactly this image): 800 x 650, or
+    square when the players' long names need the room (drawn again taller: only such boards pay twice)."""
     view = in_words(view)
+    recorded = kit.checkpoint()
+    height = kit.TALL_HEIGHT if _p_long_names(view) else P_H
+    image, bottom = _p_board(view, height)
+    if bottom > height:
+        kit.recycle(image)
+        kit.rewind(recorded)
+        image, _ = _p_board(view, kit.TALL_HEIGHT)
+    return image
+
+
+def _p_long_names(view: View) -> bool:
+    """Whether, with three players or more, a name takes three lines in the side column: then every board of the
+    match is tall (one size for the whole match), as the scores may need the room."""
+    entries = view["participants"]
+    width = P_W - 12 - P_SIDE - 46
+    return len(entries) > 2 and any(len(kit.name_lines(str(e["name"]), width)) > 2 for e in entries)
+
+
+def _p_board(view: View, height: int) -> tuple[Image.Image, int]:
+    """The public board `height` px tall, and the y below the scores down its side."""
     tiles = tuple((e["location"]["name"], e["location"]["kind"], e["location"]["points"], e["location"]["rule"])
                   for e in sorted(view["grid"], key=lambda e: e["cell"]))
     grid = _p_grid(tiles)
-    image = kit.canvas_from(grid.image)
+    image = kit.taller(grid.image, height)
     kit.replay(grid)
     draw = kit.Draw(image)
     kit.phone_header(draw, P_W, _p_headline(view), view["last_move"] or "", _p_turn_style(view))
     _p_draw_grid(draw, view, tiles)
-    bottom = _p_draw_side(draw, view)
-    if bottom <= P_LEGEND_TOP:  # (a final board's scores may need the room)
-        _p_legend(image, draw, view, P_LEGEND_TOP)
-    return image
+    bottom = _p_draw_side(draw, view, height)
+    if bottom <= height - (P_H - P_LEGEND_TOP):  # (a final board's scores may need the room)
+        _p_legend(image, draw, view, height - (P_H - P_LEGEND_TOP))
+    return image, bottom
 
 
 def render(view: View) -> bytes:

@@ -19,6 +19,8 @@ import pyphen
 from PIL import Image, ImageDraw, ImageFont
 
 from rendering.caches import kept_lru
+from rendering.fonts import LATIN, has_rtl, joins, latin_path, latin_paths, plain, run_mask, runs, visual_order
+from rendering.fonts import direction as reading_direction
 
 LINES_KEPT = 1024
 """Lines and wrapped texts kept per cache (~1 KB each with what they hold): the labels every board draws and a
@@ -37,6 +39,9 @@ def layout(face: ImageFont.FreeTypeFont, text: str, vertical: str
     inked words for a board drawn in the palette (`Inked`)."""
     size, weight = int(face.size), WEIGHT_OF[face.path]
     space = word_width(" ", size, weight)
+    if has_rtl(text):
+        width, right_to_left = _right_to_left_layout(face, text, vertical, space)
+        return width, right_to_left, _inked(list(right_to_left))
     x = words_width = 0.0
     words = []
     parts = text.split(" ")
@@ -49,6 +54,44 @@ def layout(face: ImageFont.FreeTypeFont, text: str, vertical: str
             words_width += width
         x += space
     return math.ceil(words_width + space * (len(parts) - 1)), tuple(words), _inked(words)
+
+
+def _right_to_left_layout(face: ImageFont.FreeTypeFont, text: str, vertical: str, space: float
+                          ) -> tuple[int, tuple[tuple[Any, float, int, int], ...]]:
+    """`layout` of a line with right-to-left words (an Arabic or Hebrew name): its words, and the punctuation
+    around them (a name's colon, its brackets), in visual order (rendering/fonts.py `visual_order`). The same
+    width as the line laid out in reading order: the same words and spaces."""
+    size, weight = int(face.size), WEIGHT_OF[face.path]
+    pieces: list[str | None] = []  # (None: a space)
+    for index, word in enumerate(text.split(" ")):
+        if index:
+            pieces.append(None)
+        pieces.extend(_bidi_segments(word))
+    x = words_width = 0.0
+    words = []
+    for index in visual_order(["N" if piece is None else reading_direction(piece) for piece in pieces]):
+        piece = pieces[index]
+        if piece is None:
+            x += space
+            continue
+        mask, (dx, dy) = word_mask(face, piece, vertical)
+        words.append((mask, x, dx, dy))
+        width = word_width(piece, size, weight)
+        x += width
+        words_width += width
+    return math.ceil(words_width + space * pieces.count(None)), tuple(words)
+
+
+def _bidi_segments(word: str) -> list[str]:
+    """A word as its leading punctuation, its letters and its trailing punctuation ("(محمد):" -> "(", "محمد",
+    "):"), each placed by its own direction; a mark or joiner stays with the letter it follows."""
+    start, end = 0, len(word)
+    while start < end and reading_direction(word[start]) == "N" and not joins(word[start]) and not (
+            start + 1 < end and joins(word[start + 1])):
+        start += 1
+    while end > start and reading_direction(word[end - 1]) == "N" and not joins(word[end - 1]):
+        end -= 1
+    return [segment for segment in (word[:start], word[start:end], word[end:]) if segment]
 
 
 Inked = tuple[int, int, bool, tuple[tuple[Any, float, int, int, int, int], ...]]
@@ -80,6 +123,8 @@ def word_mask(face: ImageFont.FreeTypeFont, word: str, vertical: str) -> tuple[A
     same object every time)."""
     if word[:1] in TURNED_ARROWS and face.path in WEIGHT_OF:
         return _turned_arrow_mask(face, word, vertical)
+    if not plain(word) and face.path in WEIGHT_OF:
+        return _mixed_mask(face, word, vertical)
     return face.getmask2(word, "L", anchor="l" + vertical)
 
 
@@ -110,32 +155,65 @@ def _turned_arrow_mask(face: ImageFont.FreeTypeFont, word: str, vertical: str) -
     return mask.im, (left, top)
 
 
-_FILES = {"regular": "SourceSansPro-Regular.ttf", "semibold": "SourceSansPro-Semibold.ttf",
-          "bold": "SourceSansPro-Bold.ttf"}
+MIXED_KEPT = 256
+"""Words of several fonts kept as their pieces (`_mixed_pieces`), between measuring a word and drawing it."""
 
 
-def _font_path(weight: str) -> str | None:
-    try:
-        import font_source_sans_pro as fonts
+@lru_cache(maxsize=MIXED_KEPT)
+def _mixed_pieces(word: str, size: int, weight: str) -> tuple[tuple[tuple[Image.Image, int, int], ...], float]:
+    """A word the Latin font cannot draw whole, as runs of the fonts that draw them (rendering/fonts.py) in visual
+    order: each run's mask with its x from the word's pen start and y from the baseline, and the word's advance."""
+    face = font(size, weight)
+    pen = 0.0
+    pieces = []
+    for run in runs(word):
+        if run.font == LATIN:
+            core, (dx, dy) = face.getmask2(run.text, "L", anchor="ls")
+            mask, advance = Image.new("L", core.size)._new(core), face.getlength(run.text)
+        else:
+            mask, (dx, dy), advance = run_mask(run, size, weight)
+        pieces.append((mask, round(pen) + dx, dy))
+        pen += advance
+    return tuple(pieces), pen
 
-        return f"{fonts.font_directory}/{_FILES[weight]}"
-    except (ImportError, AttributeError):  # pragma: no cover - a minimal install
-        return None
+
+def _mixed_mask(face: ImageFont.FreeTypeFont, word: str, vertical: str) -> tuple[Any, tuple[int, int]]:
+    """A word of several fonts as one mask, at the `vertical` anchor of the Latin face (see `_mixed_pieces`)."""
+    pieces, _ = _mixed_pieces(word, int(face.size), WEIGHT_OF[face.path])
+    pieces = tuple(piece for piece in pieces if piece[0].width and piece[0].height)
+    if not pieces:
+        return Image.new("L", (0, 0)).im, (0, 0)
+    left, top = min(x for _, x, _ in pieces), min(y for _, _, y in pieces)
+    right = max(x + mask.width for mask, x, _ in pieces)
+    bottom = max(y + mask.height for mask, _, y in pieces)
+    mask = Image.new("L", (right - left, bottom - top), 0)
+    for piece, x, y in pieces:
+        mask.paste(255, (x - left, y - top), piece)
+    return mask.im, (left, top + baseline_below(face, vertical))
+
+
+@lru_cache(maxsize=128)
+def baseline_below(face: ImageFont.FreeTypeFont, vertical: str) -> int:
+    """How far below a line's `vertical` anchor (a: ascender, m: middle, s: baseline, d: descender) its baseline
+    lies, in the Latin face (where another font's run is set on it)."""
+    return int(face.getbbox("H", anchor="l" + vertical)[3] - face.getbbox("H", anchor="ls")[3])
 
 
 def font_paths() -> tuple[str, ...]:
-    """Every shipped font file (rendering.glyphs reads which characters they can draw)."""
-    return tuple(path for weight in _FILES if (path := _font_path(weight)) is not None)
+    """Every shipped (Latin) font file, one per weight (rendering/fonts.py has the fallbacks)."""
+    return latin_paths()
 
 
-WEIGHT_OF = {path: weight for weight in _FILES if (path := _font_path(weight)) is not None}
+WEIGHT_OF = {path: weight for weight in ("regular", "semibold", "bold") if (path := latin_path(weight)) is not None}
 """Font file -> weight, so a face's text widths can be looked up in the cache by (size, weight)."""
 
 
 def font(size: int, weight: str = "regular") -> ImageFont.FreeTypeFont:
     """A shipped font (Source Sans Pro from its PyPI package; Pillow's own scalable font as a fallback).
 
-    Weights: regular, semibold, bold. Never depends on fonts that happen to be installed on the machine. One face
+    Weights: regular, semibold, bold. Its text never depends on fonts that happen to be installed on the machine:
+    only characters it lacks (other scripts, emoji) are drawn with the system's Noto fonts (rendering/fonts.py),
+    through this face's words (`word_mask`, `word_width`). One face
     object per (size, weight), however it is asked for (`font(18)` is `font(18, "regular")`): the word masks are
     cached per face object.
     """
@@ -144,7 +222,7 @@ def font(size: int, weight: str = "regular") -> ImageFont.FreeTypeFont:
 
 @lru_cache(maxsize=128)
 def _font(size: int, weight: str) -> ImageFont.FreeTypeFont:
-    path = _font_path(weight)
+    path = latin_path(weight)
     try:
         if path is None:
             raise OSError("no shipped font")
@@ -159,6 +237,8 @@ def word_width(word: str, size: int, weight: str) -> float:
     face = font(size, weight)
     if word[:1] in TURNED_ARROWS:  # drawn as a turned "→" (see word_mask)
         return face.getlength("→") + face.getlength(word[1:])
+    if not plain(word) and face.path in WEIGHT_OF:
+        return _mixed_pieces(word, size, weight)[1]
     return face.getlength(word)
 
 

@@ -8,6 +8,7 @@ import pytest
 
 from bot.cli import main, simulate
 from bot.core.bots import Budget
+from bot.core.registry import all_games
 
 TINY = Budget(seconds=5.0, iterations=8)
 
@@ -83,3 +84,19 @@ def test_expeditions_seed_1186_ends_instead_of_hitting_the_turn_cap() -> None:
     result = simulate.play_game("expeditions", "standard", levels, 1186, Budget(seconds=1.0, iterations=1), cap=1500)
     assert result.error is None and not result.capped
     assert result.winners and result.steps < 1000
+
+
+@pytest.mark.parametrize(("arguments", "sentence"), [
+    (["chess"], "There is no game called 'chess': choose one of {games}."),
+    (["te", "--mode", "bogus"],
+     "The Expedition has no mode called 'bogus': choose one of standard, abstract, solo, solo-hard."),
+    (["te", "--seats", "superhard"],
+     "There is no computer player level called 'superhard': give --seats as levels by seat, each one of easy, "
+     "normal, hard (e.g. --seats hard,easy)."),
+], ids=["game", "mode", "seats"])
+def test_the_command_line_refuses_what_does_not_exist_in_one_sentence(
+        arguments: list[str], sentence: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["simulate", *arguments, "--games", "1", "--workers", "1"]) == 2
+    captured = capsys.readouterr()
+    games = ", ".join(game.key for game in all_games())  # the tests register a game of their own too
+    assert captured.err.splitlines() == [sentence.format(games=games)] and captured.out == ""

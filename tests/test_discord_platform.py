@@ -50,9 +50,9 @@ async def test_lobby_to_finished_game_through_buttons(database: Path) -> None:
                 break
         assert final.button_labels() == ["Show mine", "Details"]
         assert final.files and "took the last stone" in (final.content or "")
-        # The game is over: moves are refused privately, the board can still be shown.
+        # The game is over: moves are refused privately, the board can still be shown (just posted: a link to it).
         late = (await discord_.command("game board", user=bob)).last
-        assert not late.ephemeral and "wins" in (late.content or "")
+        assert late.ephemeral and f"/{final.channel_id}/{final.message_id}" in (late.content or "")
 
 
 async def test_bad_input_is_answered_privately_and_changes_nothing(database: Path) -> None:

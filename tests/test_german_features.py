@@ -235,7 +235,7 @@ async def test_stats_history_and_replay_in_the_readers_and_the_tables_language(d
         assert history.startswith("**Dieser Kanal** (1 beendet)\n")
         assert f"gewonnen von {winner}" in history and "**Dieser Server** (1 beendet) — Seite 1 von 1" in history
         assert english_left(history, allowed=NAMES | {"JSON"}) == []
-        replay = await discord_.command("game replay", {"match": match.id}, user=bob)
+        replay = await discord_.command("game replay", {"match": match.id, "public": True}, user=bob)
         assert replay.ephemeral()[0].content == f"The replay of game #{match.id} is posted below."
         posted = replay.public()[-1]
         assert posted.content.startswith(f"**Wiederholung: Test Nim, Partie #{match.id}**\n")

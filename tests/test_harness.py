@@ -467,3 +467,41 @@ def test_internals_still_exist() -> None:
         with open(f"{root}/{path}", encoding="utf-8") as fh:
             assert needle in fh.read(), (path, needle)
     assert "discord-ui-dynamic-item-" in TASK_PREFIXES
+
+
+async def test_channel_overwrites_resolve_as_discord_and_discord_py_resolve_them() -> None:
+    """Permission overwrites by Discord's order (@everyone, then the member's roles together, then the member), in
+    the interaction's member permissions and in what discord.py computes from its cache: the two agree."""
+    async with DiscordHarness(DemoBot()) as discord_:
+        staff, muted = discord_.role("staff"), discord_.role("muted")
+        admins = discord_.role("admins", administrator=True)
+        view, send = discord.Permissions(view_channel=True), discord.Permissions(send_messages=True)
+        channel = discord_.overwrite("staff", deny=view)
+        discord_.overwrite(channel, staff, allow=view)
+        discord_.overwrite(channel, muted, deny=send)  # roles together: staff's allow of view, muted's deny of send
+        members = {
+            "outsider": discord_.user("outsider"),
+            "staffer": discord_.user("staffer", roles=[staff]),
+            "muted": discord_.user("muted", roles=[staff, muted]),
+            "unmuted": discord_.user("unmuted", roles=[staff, muted]),
+            "admin": discord_.user("admin", roles=[admins]),  # administrator: every overwrite is ignored
+            "owner": discord_.user("owner"),
+        }
+        discord_.overwrite(channel, members["unmuted"], allow=send)  # the member's own overwrite comes last
+        expected = {"outsider": (False, False), "staffer": (True, True), "muted": (True, False),
+                    "unmuted": (True, True), "admin": (True, True), "owner": (True, True)}
+        cached = discord_.guild.get_channel(channel.id)
+        assert isinstance(cached, discord.TextChannel)
+        for name, user in members.items():
+            ours = discord_.world.permissions_of(user, channel.id)
+            assert (ours.view_channel, ours.send_messages) == expected[name], name
+            theirs = cached.permissions_for(discord_.guild.get_member(user.id))  # type: ignore[arg-type]
+            assert (theirs.view_channel, theirs.send_messages) == expected[name], name
+            if ours.view_channel and not ours.administrator:  # (discord.py drops voice permissions for admins)
+                assert ours.value == theirs.value, name
+        assert not discord_.world.permissions_of(members["muted"], channel.id).attach_files, "implied by send"
+        with pytest.raises(HarnessError):  # Discord offers no command in a channel the member cannot see
+            discord_.command("demo hello", user=members["outsider"], channel=channel)
+        replies = await discord_.command("demo hello", user=members["muted"], channel=channel)
+        assert replies.one().content == "hello Muted"
+        assert discord_.world.permissions_of(members["outsider"], discord_.default_channel.id).view_channel

@@ -182,7 +182,7 @@ async def test_history_replay_and_export_of_a_finished_game(database: Path, tmp_
         assert "\\*\\*Mal\\*\\*" in text and "@everyone" not in text.replace("\\@everyone", "")
         assert "page 1 of 1" in text
 
-        posted = await discord_.command("game replay", {"match": match.id}, user=alice)
+        posted = await discord_.command("game replay", {"match": match.id, "public": True}, user=alice)
         public = posted.public()[-1]
         assert public.created and public.notified == ()
         assert [f.filename for f in public.files] == ["board.png", f"test-nim-{match.id}-log.txt"]

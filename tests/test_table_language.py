@@ -154,7 +154,7 @@ async def test_the_server_setting_and_its_discord_language_choose_a_new_tables_l
         admin = discord_.user("admin", manage_guild=True, locale="de")
         answer = (await discord_.command("settings language", {"language": "en"}, user=admin)).last.content
         assert answer.split("\n")[0] == "Neue Tische spielen auf English, wenn /spiel neu sprache: keine andere wählt."
-        assert answer.split("\n")[-1] == "- Sprache neuer Tische (`/einstellungen sprache`): English"
+        assert answer.split("\n")[-2] == "- Sprache neuer Tische (`/einstellungen sprache`): English"
         await discord_.command("game new", {"game": "test-nim"}, user=alice, channel="zwei")
         assert "Language: English" in discord_.last_public_message("zwei").content
         await discord_.command("game new", {"game": "test-nim", "language": "de"}, user=alice, channel="drei")

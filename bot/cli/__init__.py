@@ -35,6 +35,8 @@ def _parser() -> argparse.ArgumentParser:
                      help="total shards across all processes (default: $EXPEDITION_SHARD_COUNT, or unsharded)")
     run.add_argument("--shard-ids", default=None,
                      help="the shards this process runs, e.g. 0,1 or 0-3 (default: $EXPEDITION_SHARD_IDS, or all)")
+    run.add_argument("--no-backup", action="store_true", help="upgrade an older SQLite file without first "
+                     "writing a backup next to it (default: back up; also $EXPEDITION_NO_BACKUP=1)")
     sync = commands.add_parser("sync", help="register the slash commands with Discord, then exit")
     sync.add_argument("--guild", type=int, default=None,
                       help="this server only (appears at once); default: globally (can take up to an hour)")
@@ -49,6 +51,8 @@ def _parser() -> argparse.ArgumentParser:
     local.add_argument("--script", default=None, help="read commands from this file instead of the keyboard")
     local.add_argument("--language", default="en", choices=("en", "de"),
                        help="the language of the players' Discord and of the table (default: en)")
+    local.add_argument("--no-backup", action="store_true",
+                       help="upgrade an older SQLite --db without first writing a backup next to it")
     migrate = commands.add_parser("migrate", help="copy every game from one database to another (and verify)")
     migrate.add_argument("--from", dest="source", required=True, help="SQLite file or postgresql:// URL to read")
     migrate.add_argument("--to", dest="target", required=True, help="an empty SQLite file or postgresql:// URL")
@@ -84,7 +88,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         settings = load_settings(database=getattr(args, "db", None), sync_guild=getattr(args, "sync_guild", None),
                                  log_level=args.log_level, shard_count=getattr(args, "shard_count", None),
-                                 shard_ids=getattr(args, "shard_ids", None))
+                                 shard_ids=getattr(args, "shard_ids", None),
+                                 no_backup=getattr(args, "no_backup", False))
     except ValueError as error:
         print(error, file=sys.stderr)
         return 2
@@ -98,12 +103,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         from bot.cli.runner import serve, sync_commands
 
         if args.command == "sync":
-            client = create_bot(settings.database)
+            client = create_bot(settings.database, backup=settings.backup)
             error = asyncio.run(sync_commands(client, settings.token, args.guild, clear=args.clear))
         else:
             wants_sync = bool(args.sync or settings.sync_guild)
             client = create_bot(settings.database, sync_guild=settings.sync_guild, sync_commands=wants_sync,
-                                shard_count=settings.shard_count, shard_ids=settings.shard_ids, freeze_start_up=True)
+                                shard_count=settings.shard_count, shard_ids=settings.shard_ids, freeze_start_up=True,
+                                backup=settings.backup)
             error = asyncio.run(serve(client, settings.token))
         if error is not None:
             print(error, file=sys.stderr)
@@ -118,7 +124,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     try:
         return asyncio.run(run_local_table(database=args.db, boards=args.boards, script=args.script,
-                                           language=args.language))
+                                           language=args.language, backup=settings.backup))
     except StoreError as error:  # a database too new, or one this process cannot write
         print(error, file=sys.stderr)
         return 1

@@ -19,6 +19,7 @@ class Settings:
     log_level: str
     shard_count: int | None = None
     shard_ids: list[int] | None = None
+    backup: bool = True  # back a SQLite file up next to it before a schema upgrade (--no-backup, EXPEDITION_NO_BACKUP)
 
 
 def database_location(value: str) -> Path | str:
@@ -39,7 +40,8 @@ def parse_shard_ids(value: str | None) -> list[int] | None:
 
 def load_settings(*, database: str | None = None, sync_guild: int | None = None,
                   log_level: str | None = None, env_file: str | os.PathLike[str] | None = ".env",
-                  shard_count: int | None = None, shard_ids: str | None = None) -> Settings:
+                  shard_count: int | None = None, shard_ids: str | None = None,
+                  no_backup: bool = False) -> Settings:
     """Command-line values win over the environment, which wins over the .env file and the defaults."""
     if env_file is not None and Path(env_file).is_file():
         from dotenv import load_dotenv
@@ -59,4 +61,10 @@ def load_settings(*, database: str | None = None, sync_guild: int | None = None,
         log_level=(log_level or os.environ.get("EXPEDITION_LOG_LEVEL") or "INFO").upper(),
         shard_count=int(count) if count else None,
         shard_ids=ids,
+        backup=not (no_backup or _yes(os.environ.get("EXPEDITION_NO_BACKUP"))),
     )
+
+
+def _yes(value: str | None) -> bool:
+    """An environment switch: 1, true, yes or on (any case) turns it on; anything else, or nothing, leaves it off."""
+    return (value or "").strip().lower() in ("1", "true", "yes", "on")

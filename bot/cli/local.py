@@ -347,17 +347,18 @@ def run_folder(root: Path, now: datetime.datetime | None = None) -> Path:
 
 
 async def run_local_table(*, database: str | None = None, boards: str | None = None,
-                          script: str | None = None, language: str = "en") -> int:
+                          script: str | None = None, language: str = "en", backup: bool = True) -> int:
     """Play offline until 'quit' or the end of input. Returns a process exit code.
 
-    `database` is a SQLite file or a `postgresql://` URL (kept as text: a Path would fold its `//` into `/`).
+    `database` is a SQLite file or a `postgresql://` URL (kept as text: a Path would fold its `//` into `/`); an
+    older SQLite file is backed up next to it before its upgrade unless `backup` is off.
     """
     with tempfile.TemporaryDirectory(prefix="expedition-local-") as scratch:
         db = database_location(database) if database else Path(scratch) / "local.sqlite3"
         folder = run_folder(Path(boards or "boards").resolve())
         print(translate("local.start", language, database=redact(str(db)), folder=str(folder)))
         print(translate("local.start.help", language))
-        async with DiscordHarness(create_bot(db), raise_errors=False, timeout=30.0) as table:
+        async with DiscordHarness(create_bot(db, backup=backup), raise_errors=False, timeout=30.0) as table:
             local = LocalTable(table, folder, language)
             async for line in _lines(script):
                 try:

@@ -12,6 +12,7 @@ import json
 import math
 import os
 import random
+import sys
 import time
 import traceback
 from collections.abc import Sequence
@@ -20,8 +21,9 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from bot.core.bots import Budget, bot_view, choose
-from bot.core.protocol import Game
-from bot.core.registry import find_game
+from bot.core.errors import RuleError
+from bot.core.protocol import Game, Mode
+from bot.core.registry import all_games, find_game
 from bot.core.rng import Rng
 from bot.core.seats import BOT_LEVELS
 from rendering.lifeline import watch_parent
@@ -143,17 +145,37 @@ def summarise(results: list[GameResult], elapsed: float) -> dict[str, Any]:
     }
 
 
+class Refused(ValueError):
+    """The command line asked for a game, mode or seating that does not exist: one sentence saying what does."""
+
+
+def checked(game_key: str, mode: str | None, levels: Sequence[str]) -> tuple[Game, Mode]:
+    """The game and mode to simulate, or Refused naming what is allowed (the command line is English only)."""
+    _registered()
+    try:
+        game = find_game(game_key)
+    except RuleError:
+        raise Refused(f"There is no game called {game_key!r}: choose one of {', '.join(g.key for g in all_games())}."
+                      ) from None
+    try:
+        chosen = game.mode(mode)
+    except RuleError:
+        raise Refused(f"{game.title} has no mode called {mode!r}: choose one of "
+                      f"{', '.join(m.key for m in game.modes)}.") from None
+    unknown = [level for level in levels if level not in BOT_LEVELS]
+    if unknown or not levels:
+        raise Refused(f"There is no computer player level called {(unknown or [''])[0]!r}: give --seats as levels "
+                      f"by seat, each one of {', '.join(BOT_LEVELS)} (e.g. --seats hard,easy).")
+    if not chosen.min_players <= len(levels) <= chosen.max_players:
+        raise Refused(f"{game.title} {chosen.title} takes {chosen.min_players}-{chosen.max_players} seats, "
+                      f"not {len(levels)}: give --seats one level per seat.")
+    return game, chosen
+
+
 def run(game_key: str, mode: str | None, levels: Sequence[str], games: int, seed: int, budget: Budget,
         workers: int | None = None, rotate: bool = True, cap: int = TURN_CAP) -> dict[str, Any]:
     """Play `games` bot-only games (seeds seed..seed+games-1) across a process pool and summarise them."""
-    _registered()
-    game = find_game(game_key)
-    chosen = game.mode(mode)
-    for level in levels:
-        if level not in BOT_LEVELS:
-            raise ValueError(f"unknown level {level!r}: choose from {', '.join(BOT_LEVELS)}")
-    if not chosen.min_players <= len(levels) <= chosen.max_players:
-        raise ValueError(f"{game.title} {chosen.title} takes {chosen.min_players}-{chosen.max_players} seats")
+    game, chosen = checked(game_key, mode, levels)
     jobs = [(game.key, chosen.key, seating(levels, s, rotate), s, budget, cap) for s in range(seed, seed + games)]
     started = time.perf_counter()
     workers = workers or os.cpu_count() or 1
@@ -207,6 +229,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def main(args: argparse.Namespace) -> int:
     levels = [level.strip() for level in args.seats.split(",") if level.strip()]
+    try:
+        checked(args.game, args.mode, levels)
+    except Refused as refusal:
+        print(refusal, file=sys.stderr)
+        return 2
     summary = run(args.game, args.mode, levels, args.games, args.seed, Budget(args.seconds, args.iterations),
                   workers=args.workers, rotate=not args.no_rotate)
     print(json.dumps(summary, indent=2) if args.json else format_summary(summary))

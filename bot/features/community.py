@@ -17,6 +17,7 @@ from bot.core.seats import bot_user_id, is_bot, taken_over_name
 from bot.features import autoplay
 from bot.features.wording import duration_text, game_title, names_and
 from bot.i18n import said, translate
+from bot.service import host_passed_text, next_host
 from bot.settings import ServerSettings, change_setting, server_settings
 from bot.store import CommunityChange, MatchRecord, NewWork, ScheduledWork, SeatOwner
 
@@ -123,6 +124,19 @@ class TurnPlanner:
         return NewWork(BOARD, now + timedelta(seconds=BOARD_GRACE_SECONDS),
                        {"version": match.version + 1, "seats": list(seats)},
                        guild_id=match.guild_id, channel_id=match.channel_id)
+
+
+def planned_at(work: ScheduledWork) -> float:
+    """When the item was planned, on the bot's clock (epoch seconds): a reminder's or timer's turn began at its
+    `since`; a lobby's expiry was planned its hours before it falls due, a board its grace; anything else, when due.
+    The scheduler compares it with the clock to find work planned while the clock was ahead (issue 32)."""
+    if "since" in work.payload:
+        return float(work.payload["since"])
+    if work.kind == LOBBY_EXPIRY and "hours" in work.payload:
+        return work.due_at - float(work.payload["hours"]) * 3600
+    if work.kind == BOARD:
+        return float(work.due_at - BOARD_GRACE_SECONDS)
+    return float(work.due_at)
 
 
 # --------------------------------------------------------------------------------------------- reminders
@@ -322,6 +336,7 @@ class Kicked:
     match: MatchRecord
     name: str  # the member whose seat a computer player took
     bot_moved: bool  # the seat was to move, and the computer player has played
+    host_passed: str | None = None  # the host was replaced: who has the host's powers now, in the table's words
 
 
 async def kick(service: GameService, channel_id: int, actor_id: int, target_id: int, *,
@@ -347,13 +362,17 @@ async def kick(service: GameService, channel_id: int, actor_id: int, target_id: 
         # The seat keeps its name: the game's state and its replay know the player by it.
         seats = [(bot_user_id("normal", number) if s.seat == seat else s.user_id, s.name) for s in match.seats]
         owner = SeatOwner(match.id, seat, target_id, record.name, actor_id)
-        await service.tables.record(match, "kicked", user_id=actor_id, seat=seat, seats=seats,
-                              text=translate("community.log.kicked", match.language, name=said(record.name),
-                                             bot=said(taken_over_name(record.name, "normal", match.language))),
-                              community=CommunityChange(owners_set=(owner,)))
+        text = translate("community.log.kicked", match.language, name=said(record.name),
+                         bot=said(taken_over_name(record.name, "normal", match.language)))
+        # Host powers follow the seat: a replaced host hands them to the next person seated.
+        host = next_host(match, target_id) if target_id == match.host_id else None
+        passed = host_passed_text(match, host, match.language) if host is not None else None
+        await service.tables.record(match, "kicked", user_id=actor_id, seat=seat, seats=seats, host_id=host,
+                                    text=f"{text} {passed}" if passed else text,
+                                    community=CommunityChange(owners_set=(owner,)))
         kicked = await service.tables.reload(match)
         played = await service.after_move(kicked)
-        return Kicked(played, record.name, played.version != kicked.version)
+        return Kicked(played, record.name, played.version != kicked.version, passed)
 
 
 async def rejoin(service: GameService, channel_id: int, user_id: int) -> MatchRecord:
@@ -369,3 +388,81 @@ async def rejoin(service: GameService, channel_id: int, user_id: int) -> MatchRe
                               text=translate("community.log.rejoined", match.language, name=said(owner.name)),
                               community=CommunityChange(owners_cleared=(owner.seat,)))
         return await service.tables.reload(match)
+
+
+# --------------------------------------------------------------------------------------------- limits (issue 32)
+# What one member's command may post publicly: the server's limits (/settings limits), kept in the database where
+# several bot processes must agree (open lobbies, threads opened, public replays); each refusal says when.
+
+
+def _now(service: GameService) -> datetime:
+    return (service.planner.clock if service.planner is not None else utc_now)()
+
+
+def relative_time(moment: datetime | float) -> str:
+    """A moment as Discord shows it in each reader's own words and time ("in 4 minutes", "vor 30 Sekunden")."""
+    epoch = moment.timestamp() if isinstance(moment, datetime) else moment
+    return f"<t:{int(epoch)}:R>"
+
+
+async def check_new_game(service: GameService, guild_id: int, user_id: int, *, lobby: bool, thread: bool) -> None:
+    """Refuse /game new when the member already hosts as many open lobbies as the server allows (`lobby`: the
+    game would open one), or had the bot open as many game threads in the last hour (`thread`)."""
+    settings = await server_settings(service.store, guild_id)
+    if lobby and settings.lobby_limit:
+        lobbies = await service.store.open_lobbies_hosted(guild_id, user_id)
+        if len(lobbies) >= settings.lobby_limit:
+            channels = ", ".join([f"<#{(await service.match(match_id)).channel_id}>" for match_id in lobbies[:5]])
+            closes = await lobby_closes_at(service, lobbies[0])
+            if closes is None:
+                raise LobbyError("limits.refuse.lobbies", channels=channels)
+            raise LobbyError("limits.refuse.lobbies_expire", channels=channels, again=relative_time(closes))
+    if thread and settings.threads_per_hour:
+        now = _now(service)
+        opened = await service.store.threads_opened_since(guild_id, user_id, now - timedelta(hours=1))
+        if len(opened) >= settings.threads_per_hour:
+            free = opened[len(opened) - settings.threads_per_hour] + 3600
+            raise LobbyError("limits.refuse.threads", count=str(settings.threads_per_hour),
+                             again=relative_time(free))
+
+
+async def thread_opened(service: GameService, thread_id: int, guild_id: int, parent_id: int, user_id: int) -> None:
+    """Remember a game thread the bot opened for a member (their threads an hour; its parent channel)."""
+    await service.store.record_thread(thread_id, guild_id, parent_id, user_id, _now(service))
+
+
+async def thread_parents(service: GameService, thread_ids: list[int]) -> dict[int, int]:
+    """The parent channels of the game threads the bot opened, of those among `thread_ids`."""
+    return await service.store.thread_parents(thread_ids)
+
+
+async def claim_public_replay(service: GameService, guild_id: int, channel_id: int) -> None:
+    """Take the channel's turn for a public replay; a refusal saying when the next is possible if one was posted
+    there within the server's `replay_minutes`."""
+    settings = await server_settings(service.store, guild_id)
+    if not settings.replay_minutes:
+        return
+    held = await service.store.claim_cooldown("replay", guild_id, channel_id, _now(service),
+                                              settings.replay_minutes * 60)
+    if held is not None:
+        raise LobbyError("limits.refuse.replay", again=relative_time(held))
+
+
+@dataclass(frozen=True)
+class ShownBoard:
+    """The board message that already shows the match at its version, and how long before it may be posted
+    again."""
+
+    message_id: int
+    repost_seconds: int
+
+
+async def board_on_show(service: GameService, match: MatchRecord) -> ShownBoard | None:
+    """The message showing the match's board at its current version, when the server limits reposting it."""
+    settings = await server_settings(service.store, match.guild_id)
+    if not settings.board_repost_seconds:
+        return None
+    message_id = await service.board_message(match.id)
+    if message_id is None or await service.store.board_version(match.id) != match.version:
+        return None
+    return ShownBoard(message_id, settings.board_repost_seconds)

@@ -81,14 +81,31 @@ class HistoryPage:
     pages: int
 
 
-async def history(service: GameService, guild_id: int, channel_id: int, page: int = 1) -> HistoryPage:
+async def history(service: GameService, guild_id: int, channel_id: int, page: int = 1, *,
+                  hidden_channels: Sequence[int] = (), reader_id: int | None = None) -> HistoryPage:
+    """The channel's latest finished games and a page of the server's; the server's leave out games played in
+    `hidden_channels` (channels the reader cannot view) unless the reader played in them."""
     channel, channel_total = await service.store.finished_matches(guild_id, channel_id=channel_id,
                                                                   limit=CHANNEL_LINES)
-    _, server_total = await service.store.finished_matches(guild_id, limit=0)
+    hidden = {"hidden_channels": hidden_channels, "player_id": reader_id}
+    _, server_total = await service.store.finished_matches(guild_id, limit=0, **hidden)
     pages = max(1, -(-server_total // PAGE_SIZE))
     page = max(1, min(page, pages))
-    server, _ = await service.store.finished_matches(guild_id, limit=PAGE_SIZE, offset=(page - 1) * PAGE_SIZE)
+    server, _ = await service.store.finished_matches(guild_id, limit=PAGE_SIZE, offset=(page - 1) * PAGE_SIZE,
+                                                     **hidden)
     return HistoryPage(channel, channel_total, server, server_total, page, pages)
+
+
+async def finished_channels(service: GameService, guild_id: int) -> list[int]:
+    """The channels and threads of a server where games are over (whose history someone may not view)."""
+    return await service.store.finished_channels(guild_id)
+
+
+async def played_in(service: GameService, match: MatchRecord, user_id: int) -> bool:
+    """Whether the member played in the match: seated at its end, its host, or replaced by a computer player."""
+    if user_id == match.host_id or match.seat_of(user_id) is not None:
+        return True
+    return any(owner.user_id == user_id for owner in await service.store.seat_owners(match.id))
 
 
 async def finished_match(service: GameService, guild_id: int, match_id: int) -> MatchRecord:

@@ -7,17 +7,26 @@ outlive the process, so a restart between a deadline and the next pass loses not
 as the bot is ready and the games left waiting at the stop went on (`first_pass`, called once by cogs/resume.py),
 and the loop's passes follow every `poll_seconds`. Time comes from the clock the bot was given, so tests move a
 fake clock and call `run_once`.
+
+Due times are the wall clock's epoch seconds. A clock that steps back (issue 32: a wrong clock corrected, a virtual
+machine restored) would leave the work planned while it was ahead waiting for the lost time again: 1-hour turn
+timers silent for a week. Each pass compares how far the wall clock moved with how far the monotonic clock did;
+a step back (or, at a process's first pass, work marked done later than now) moves that work back by the step, so
+it falls due as long after it was planned as it should. A step forward is left alone: a suspended machine looks
+the same, and its due work is rightly due.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections.abc import Awaitable, Callable
 from datetime import datetime
+from typing import Any
 
-from bot.features.community import Clock
-from bot.store import ScheduledWork, Store
+from bot.features.community import Clock, planned_at
+from bot.store import ScheduledWork, Store, StoreDamaged
 
 log = logging.getLogger(__name__)
 
@@ -31,6 +40,9 @@ BATCH = 50
 LEASE_SECONDS = 60
 """A pass that dies holding work gives it back after this long (bot clock). Short, so that a message the dead pass
 may have sent is sent again within Discord's nonce window, where Discord answers with the message already posted."""
+STEP_SECONDS = 300
+"""A wall clock that lost more than this against the monotonic clock between two passes stepped back; smaller
+differences (NTP's slewing, a slow pass) are not steps."""
 
 
 class Scheduler:
@@ -50,6 +62,10 @@ class Scheduler:
         """How many passes this process has run (the loop's, the first, and those asked for)."""
         self._first_taken = False
         self._first_done = asyncio.Event()
+        # A clock may bring its own monotonic time (tests' fake clock, which can also step); else the process's.
+        self.monotonic: Callable[[], float] = getattr(clock, "monotonic", time.monotonic)
+        self._last_seen: tuple[float, float] | None = None
+        """(wall, monotonic) seconds at the previous pass: how a step of the wall clock is noticed."""
 
     def handle(self, kind: str, handler: Handler) -> None:
         self.handlers[kind] = handler
@@ -65,6 +81,7 @@ class Scheduler:
         if now.tzinfo is None or now.utcoffset() is None:
             raise ValueError("The scheduler's clock must return an aware datetime (UTC), not a naive one.")
         self.passes += 1
+        await self._follow_clock_steps(now)
         handled = 0
         while True:
             work = await self.store.claim_due("", now, self.batch, self.lease_seconds)
@@ -87,9 +104,39 @@ class Scheduler:
                 log.exception("A chore of the scheduler (%s) failed", getattr(chore, "__qualname__", chore))
         return handled
 
+    async def _follow_clock_steps(self, now: datetime) -> None:
+        """Move back the work planned while the wall clock was ahead, when it stepped back since the last pass (or,
+        at this process's first pass, when work was marked done later than now: it stepped back while down)."""
+        wall, monotonic = now.timestamp(), self.monotonic()
+        last, self._last_seen = self._last_seen, (wall, monotonic)
+        step: float | None
+        if last is None:
+            if not await self.store.work_done_after(wall + STEP_SECONDS):
+                return
+            step = None  # how far is unknown: each item counts as planned now
+        else:
+            step = (monotonic - last[1]) - (wall - last[0])
+            if step <= STEP_SECONDS:
+                return
+        moved: list[tuple[ScheduledWork, int, dict[str, Any]]] = []
+        for work in await self.store.pending_work_due_after(wall):
+            ahead = planned_at(work) - wall
+            if ahead <= STEP_SECONDS:
+                continue  # planned before the clock ran ahead: its due time is right
+            back = step if step is not None else ahead
+            payload = dict(work.payload)
+            if "since" in payload:
+                payload["since"] = int(payload["since"] - back)
+            moved.append((work, max(int(wall), int(work.due_at - back)), payload))
+        count = await self.store.re_anchor_work(moved, now, self.lease_seconds)
+        log.warning("The clock went back%s: %d items of scheduled work planned while it was ahead were moved back "
+                    "to fall due on time", f" {step / 3600:.1f} h" if step is not None else "", count)
+
     async def _logged_pass(self) -> None:
         try:
             await self.run_once()
+        except StoreDamaged as error:  # no retry helps: the sentence says which file and what to do
+            log.error("A pass of the scheduler failed: %s", error)
         except Exception:  # the database went away for a moment: try again at the next poll
             log.exception("A pass of the scheduler failed")
 

@@ -40,6 +40,9 @@ check each name below still exists with the same meaning (``INTERNALS`` repeats 
   an exception nobody handled (e.g. a tree ``on_error`` that raises) is reported too.
 * ``ConnectionState.parse_thread_create(data)``: a thread the bot creates (``POST /channels/{id}/threads``) is
   cached as the THREAD_CREATE event would; its messages then go to the thread's id.
+* ``ConnectionState.parse_channel_update(data)``, ``.parse_guild_role_create(data)`` and
+  ``.parse_guild_role_update(data)``: a channel's permission overwrites and the server's roles, as a member with
+  Manage Roles changes them, reach the bot's cache as the CHANNEL_UPDATE and GUILD_ROLE_* events would.
 * ``Guild(data=, state=)``, ``Guild._add_member``, ``Guild._add_channel``, ``TextChannel(state=, guild=, data=)``,
   ``ClientUser(state=, data=)``, ``Member(data=, guild=, state=)``, ``Permissions.VALID_FLAGS``.
 * Notifications, as Discord decides them: a newly created, non-ephemeral message notifies the users its
@@ -73,7 +76,7 @@ from bot.offline.gateway import PendingInteraction
 from bot.offline.harness import DiscordHarness
 from bot.offline.recorder import Message, Replies, Reply, SentFile
 from bot.offline.terminal import TerminalClient
-from bot.offline.world import FakeChannel, FakeUser, Fault, World, notifications
+from bot.offline.world import FakeChannel, FakeRole, FakeUser, Fault, Overwrite, World, notifications
 
 __all__ = [
     "APPLICATION_ID",
@@ -92,11 +95,13 @@ __all__ = [
     "ContractViolation",
     "DiscordHarness",
     "FakeChannel",
+    "FakeRole",
     "FakeUser",
     "Fault",
     "HarnessError",
     "InteractionFailed",
     "Message",
+    "Overwrite",
     "PendingInteraction",
     "Replies",
     "Reply",

@@ -75,6 +75,9 @@ class Gateway:
         token = f"tok{iid}"
         self.world.interactions[token] = InteractionRecord(iid, token, type_, user.id, channel_id)
         self.user(user.name)  # keep the member cache current
+        permissions = self.world.permissions_of(user, channel_id)  # theirs in this channel, overwrites applied
+        if not permissions.view_channel:
+            raise HarnessError(f"{user.name} cannot see channel {channel_id}: Discord offers them no command there")
         return {
             "id": str(iid),
             "application_id": str(self.world.application_id),
@@ -83,8 +86,8 @@ class Gateway:
             "version": 1,
             "guild_id": str(self.world.guild_id),
             "channel_id": str(channel_id),
-            "channel": {**self.world.channel_by_id(channel_id).payload(), "permissions": str(user.permissions.value)},
-            "member": user.member_payload(),
+            "channel": {**self.world.channel_by_id(channel_id).payload(), "permissions": str(permissions.value)},
+            "member": user.member_payload(permissions=permissions),
             "app_permissions": str(self.world.permissions_in(channel_id).value),  # the channel's overrides too
             "locale": user.locale,
             "guild_locale": self.world.guild_locale,

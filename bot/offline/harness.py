@@ -18,7 +18,7 @@ from bot.offline.common import DEFAULT_MEMBER_PERMISSIONS, TASK_PREFIXES, Harnes
 from bot.offline.gateway import ErrorCollector, Gateway
 from bot.offline.recorder import Message, Reply
 from bot.offline.rest import RecordingWebhookAdapter, RestBackend, RouteHandler
-from bot.offline.world import FakeChannel, FakeUser, World
+from bot.offline.world import FakeChannel, FakeRole, FakeUser, World
 
 
 class DiscordHarness(Gateway, RestBackend):
@@ -102,7 +102,8 @@ class DiscordHarness(Gateway, RestBackend):
                     "managed": False,
                     "mentionable": False,
                     "flags": 0,
-                }
+                },
+                *(role.payload(position) for position, role in enumerate(self.world.roles.values(), start=1)),
             ],
             "channels": [ch.payload() for ch in self.world.channels.values()],
             "members": [],
@@ -144,6 +145,34 @@ class DiscordHarness(Gateway, RestBackend):
             self._guild._add_channel(discord.TextChannel(state=state, guild=self._guild, data=ch.payload()))  # type: ignore[arg-type]
         return ch
 
+    def role(self, name: str, **flags: bool) -> FakeRole:
+        """A role by name with these permissions of its own (`manage_channels=True`...), in the bot's cache too
+        (GUILD_ROLE_CREATE or _UPDATE); give it to a member with `user(name, roles=[role])`."""
+        existed = name in self.world.roles
+        unknown = set(flags) - set(discord.Permissions.VALID_FLAGS)
+        if unknown:
+            raise HarnessError(f"not permission flags: {sorted(unknown)}")
+        role = self.world.role(name, discord.Permissions(**flags) if flags or not existed else None)
+        position = list(self.world.roles).index(name) + 1
+        event = {"guild_id": str(self.world.guild_id), "role": role.payload(position)}
+        state = self.bot._connection
+        if existed:
+            state.parse_guild_role_update(event)
+        else:
+            state.parse_guild_role_create(event)
+        return role
+
+    def overwrite(self, channel: FakeChannel | str, target: FakeUser | FakeRole | None = None, *,
+                  allow: discord.Permissions | None = None, deny: discord.Permissions | None = None) -> FakeChannel:
+        """Set a channel's permission overwrite for a member, a role or (no target) @everyone, as a member with
+        Manage Roles does in the channel's settings; the bot hears CHANNEL_UPDATE. For a staff-only channel:
+        `overwrite(ch, deny=Permissions(view_channel=True))`, then `overwrite(ch, staff, allow=...)`."""
+        found = channel if isinstance(channel, FakeChannel) else self.channel(channel)
+        self.world.overwrite(found, target, allow=allow or discord.Permissions.none(),
+                             deny=deny or discord.Permissions.none())
+        self.bot._connection.parse_channel_update(found.payload())
+        return found
+
     async def delete_channel(self, channel: FakeChannel) -> None:
         """A member deletes a channel or thread: Discord forgets it (404 Unknown Channel from then on) and tells the
         bot with CHANNEL_DELETE or THREAD_DELETE; the bot's handlers have run when this returns."""
@@ -164,10 +193,12 @@ class DiscordHarness(Gateway, RestBackend):
         global_name: str | None = None,
         permissions: discord.Permissions | int | None = None,
         locale: str | None = None,
+        roles: Sequence[FakeRole] | None = None,
         **flags: bool,
     ) -> FakeUser:
         """A member by name; ``manage_channels=True`` (any ``discord.Permissions`` flag) adjusts permissions,
-        ``locale="de"`` sets the language of their Discord client (their interactions' `locale`)."""
+        ``locale="de"`` sets the language of their Discord client (their interactions' `locale`), ``roles`` their
+        roles (from ``role(name)``)."""
         user = self.world.users.get(name)
         if user is None:
             user = FakeUser(stable_id("user", name), name, global_name or name.capitalize(), DEFAULT_MEMBER_PERMISSIONS)
@@ -176,6 +207,8 @@ class DiscordHarness(Gateway, RestBackend):
             user.global_name = global_name
         if locale is not None:
             user.locale = locale
+        if roles is not None:
+            user.roles = tuple(role.id for role in roles)
         unknown = set(flags) - set(discord.Permissions.VALID_FLAGS)
         if unknown:
             raise HarnessError(f"not permission flags: {sorted(unknown)}")

@@ -8,7 +8,7 @@ import copy
 import datetime as dt
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import discord
@@ -25,6 +25,7 @@ from bot.offline.common import (
     SELECT_TYPES,
     THREAD_PRIVATE,
     THREAD_PUBLIC,
+    HarnessError,
     attachment_object,
     http_error,
     iso_now,
@@ -34,8 +35,38 @@ from bot.offline.recorder import Message, Reply, SentFile, walk
 
 
 @dataclass
+class FakeRole:
+    """A role of the fake server: what it allows everywhere; channels may override it (`FakeChannel.overwrites`)."""
+
+    id: int
+    name: str
+    permissions: discord.Permissions
+
+    def payload(self, position: int) -> dict[str, Any]:
+        return {"id": str(self.id), "name": self.name, "permissions": str(self.permissions.value),
+                "position": position, "color": 0, "hoist": False, "managed": False, "mentionable": False,
+                "flags": 0}
+
+
+@dataclass
+class Overwrite:
+    """A channel's permission overwrite for a role (`type` 0; the server's id is @everyone) or a member (1)."""
+
+    id: int
+    type: int
+    allow: discord.Permissions
+    deny: discord.Permissions
+
+    def payload(self) -> dict[str, Any]:
+        return {"id": str(self.id), "type": self.type, "allow": str(self.allow.value), "deny": str(self.deny.value)}
+
+
+@dataclass
 class FakeUser:
-    """A guild member a test acts as; ids derive from the name so they survive a bot restart."""
+    """A guild member a test acts as; ids derive from the name so they survive a bot restart.
+
+    `permissions` are the member's permissions across the server (the @everyone role's and their roles' own, as a
+    test sets them); `roles` their roles' ids. In a channel, its overwrites apply on top (`World.permissions_of`)."""
 
     id: int
     name: str
@@ -43,6 +74,7 @@ class FakeUser:
     permissions: discord.Permissions
     bot: bool = False
     locale: str = "en-US"  # the language of the member's Discord client (an interaction's `locale`)
+    roles: tuple[int, ...] = ()
 
     @property
     def mention(self) -> str:
@@ -61,9 +93,11 @@ class FakeUser:
             "primary_guild": None,
         }
 
-    def member_payload(self, *, with_user: bool = True) -> dict[str, Any]:
+    def member_payload(self, *, with_user: bool = True,
+                       permissions: discord.Permissions | None = None) -> dict[str, Any]:
+        """The member as Discord sends it; in an interaction `permissions` are theirs in its channel."""
         payload: dict[str, Any] = {
-            "roles": [],
+            "roles": [str(role) for role in self.roles],
             "joined_at": "2024-01-01T00:00:00+00:00",
             "deaf": False,
             "mute": False,
@@ -74,7 +108,7 @@ class FakeUser:
             "banner": None,
             "communication_disabled_until": None,
             "premium_since": None,
-            "permissions": str(self.permissions.value),
+            "permissions": str((permissions if permissions is not None else self.permissions).value),
         }
         if with_user:
             payload["user"] = self.user_payload()
@@ -92,6 +126,7 @@ class FakeChannel:
     parent_id: int | None = None
     owner_id: int | None = None
     deleted: bool = False
+    overwrites: list[Overwrite] = field(default_factory=list)  # a thread has none: it follows its parent
 
     @property
     def mention(self) -> str:
@@ -130,7 +165,7 @@ class FakeChannel:
             "guild_id": str(self.guild_id),
             "name": self.name,
             "position": 0,
-            "permission_overwrites": [],
+            "permission_overwrites": [overwrite.payload() for overwrite in self.overwrites],
             "nsfw": False,
             "parent_id": None,
             "topic": None,
@@ -230,6 +265,7 @@ class World:
         self.nonces: dict[tuple[int, str], tuple[int, dt.datetime]] = {}  # (channel, nonce) -> (message, when)
         self.nonce_window = dt.timedelta(minutes=5)  # Discord: "checked for uniqueness in the past few minutes"
         self.users: dict[str, FakeUser] = {}
+        self.roles: dict[str, FakeRole] = {}  # besides @everyone (whose id is the server's)
         self.messages: dict[int, Message] = {}
         self.channel_order: dict[int, list[int]] = {}
         self.attachments: dict[int, SentFile] = {}
@@ -292,6 +328,66 @@ class World:
                       channel_id=channel)
         self.faults.append(fault)
         return fault
+
+    # -- members' permissions, as Discord computes them -------------------------------------------------------------
+
+    def role(self, name: str, permissions: discord.Permissions | None = None) -> FakeRole:
+        """A role by name (created on first use, allowing nothing of its own unless `permissions`)."""
+        if name not in self.roles:
+            self.roles[name] = FakeRole(stable_id("role", name), name, discord.Permissions.none())
+        if permissions is not None:
+            self.roles[name].permissions = permissions
+        return self.roles[name]
+
+    def overwrite(self, channel: FakeChannel, target: FakeUser | FakeRole | None, *, allow: discord.Permissions,
+                  deny: discord.Permissions) -> None:
+        """Set the channel's overwrite for a member, a role or (`None`) @everyone, replacing one it had."""
+        if channel.is_thread:
+            raise HarnessError("a thread has no overwrites of its own: it follows its parent channel")
+        target_id = self.guild_id if target is None else target.id
+        kind = 1 if isinstance(target, FakeUser) else 0
+        channel.overwrites = [o for o in channel.overwrites if (o.id, o.type) != (target_id, kind)]
+        channel.overwrites.append(Overwrite(target_id, kind, allow, deny))
+
+    def permissions_of(self, user: FakeUser, channel_id: int) -> discord.Permissions:
+        """What the member may do in the channel, by Discord's rules ("Permission Overwrites" in its Permissions
+        topic): the server-wide permissions (administrator: everything), then the channel's overwrite for @everyone,
+        its role overwrites together (deny, then allow), the member's own; without View Channel, nothing, and without
+        Send Messages no mentions of everyone, attachments or embeds either (the server's owner: everything). A thread
+        has its parent's; a private thread only for members of it (its owner here) or who can manage threads."""
+        channel = self.channel_by_id(channel_id)
+        parent = self.channel_by_id(channel.parent_id) if channel.is_thread and channel.parent_id else channel
+        if user.id == stable_id("user", "owner"):  # the server's owner (its payload's owner_id) may do anything
+            return discord.Permissions.all()
+        base = user.permissions.value
+        for role in self.roles.values():
+            if role.id in user.roles:
+                base |= role.permissions.value
+        if base & discord.Permissions(administrator=True).value:
+            return discord.Permissions.all()
+        value = base
+        overwrites = {(o.id, o.type): o for o in parent.overwrites}
+        everyone = overwrites.get((self.guild_id, 0))
+        if everyone is not None:
+            value = (value & ~everyone.deny.value) | everyone.allow.value
+        allow = deny = 0
+        for role_id in user.roles:
+            role_overwrite = overwrites.get((role_id, 0))
+            if role_overwrite is not None:
+                allow |= role_overwrite.allow.value
+                deny |= role_overwrite.deny.value
+        value = (value & ~deny) | allow
+        own = overwrites.get((user.id, 1))
+        if own is not None:
+            value = (value & ~own.deny.value) | own.allow.value
+        permissions = discord.Permissions(value)
+        if not permissions.view_channel:
+            return discord.Permissions.none()
+        if not permissions.send_messages:  # implicitly: whoever may not send may not mention, attach or embed
+            permissions.update(send_tts_messages=False, mention_everyone=False, embed_links=False, attach_files=False)
+        if channel.type == THREAD_PRIVATE and channel.owner_id != user.id and not permissions.manage_threads:
+            return discord.Permissions.none()
+        return permissions
 
     def permissions_in(self, channel_id: int) -> discord.Permissions:
         """What the bot may do in the channel."""

@@ -3,7 +3,7 @@
 from bot.store import reading
 from bot.store.community import CommunityChange, NewWork, SeatOwner
 from bot.store.database import Store
-from bot.store.engines import is_postgres_url
+from bot.store.engines import is_postgres_url, storage_full
 from bot.store.records import (
     ChannelBusy,
     EventColumns,
@@ -12,6 +12,7 @@ from bot.store.records import (
     ScheduledWork,
     SeatRecord,
     SeatResult,
+    StoreDamaged,
     StoreError,
     StoreUnavailable,
     VersionClash,
@@ -34,6 +35,7 @@ __all__ = [
     "SeatRecord",
     "SeatResult",
     "Store",
+    "StoreDamaged",
     "StoreError",
     "StoreUnavailable",
     "Uncounted",
@@ -44,4 +46,5 @@ __all__ = [
     "is_postgres_url",
     "reading",
     "results_of",
+    "storage_full",
 ]

@@ -155,6 +155,61 @@ class CommunityStore:
         finally:
             self._settings_cache().pop(guild_id, None)
 
+    # ----------------------------------------------------------------------------------------------- limits
+
+    async def claim_cooldown(self, kind: str, guild_id: int, subject: int, now: datetime | float,
+                             seconds: float) -> int | None:
+        """Take the cool-down `kind` of `subject` (a channel, a member) for `seconds` from `now`: None when it was
+        free and is now taken, else the epoch second it frees. One statement, so of two processes claiming at once
+        exactly one gets it."""
+        start, until = _epoch(now), _epoch(now) + max(1, int(seconds))
+        async with self._transaction(durable=False):  # a limit, not a record: a crash may only free it early
+            rows = await self._fetchall(
+                "INSERT INTO cooldowns (kind, guild_id, subject, until) VALUES (?, ?, ?, ?) "
+                "ON CONFLICT (kind, guild_id, subject) DO UPDATE SET until = excluded.until "
+                "WHERE cooldowns.until <= ? RETURNING until",
+                (kind, guild_id, subject, until, start))
+            if rows:
+                return None
+            held = await self._fetchone("SELECT until FROM cooldowns WHERE kind = ? AND guild_id = ? AND subject = ?",
+                                        (kind, guild_id, subject))
+        return int(held["until"]) if held is not None else start
+
+    async def record_thread(self, thread_id: int, guild_id: int, parent_id: int, opened_by: int,
+                            now: datetime | float) -> None:
+        """Remember a thread the bot opened for a member's game."""
+        async with self._transaction():
+            await self._execute(
+                "INSERT INTO game_threads (thread_id, guild_id, parent_id, opened_by, opened_at) "
+                "VALUES (?, ?, ?, ?, ?) ON CONFLICT (thread_id) DO NOTHING",
+                (thread_id, guild_id, parent_id, opened_by, _epoch(now)))
+
+    async def threads_opened_since(self, guild_id: int, user_id: int, since: datetime | float) -> list[int]:
+        """When (epoch seconds, oldest first) the member had the bot open game threads since `since`."""
+        rows = await self._fetchall(
+            "SELECT opened_at FROM game_threads WHERE guild_id = ? AND opened_by = ? AND opened_at >= ? "
+            "ORDER BY opened_at", (guild_id, user_id, _epoch(since)))
+        return [int(row["opened_at"]) for row in rows]
+
+    async def thread_parents(self, thread_ids: Iterable[int]) -> dict[int, int]:
+        """The parent channel of each of these game threads the bot opened (those it knows)."""
+        ids = [int(thread_id) for thread_id in thread_ids]
+        found: dict[int, int] = {}
+        for start in range(0, len(ids), 500):
+            chunk = ids[start:start + 500]
+            marks = ", ".join("?" for _ in chunk)
+            rows = await self._fetchall(f"SELECT thread_id, parent_id FROM game_threads WHERE thread_id IN ({marks})",
+                                        chunk)
+            found.update({int(row["thread_id"]): int(row["parent_id"]) for row in rows})
+        return found
+
+    async def open_lobbies_hosted(self, guild_id: int, user_id: int) -> list[int]:
+        """The ids of the lobbies the member hosts on the server that have not started, oldest first."""
+        rows = await self._fetchall(
+            "SELECT id FROM matches WHERE guild_id = ? AND host_id = ? AND status = 'lobby' ORDER BY id",
+            (guild_id, user_id))
+        return [int(row["id"]) for row in rows]
+
     # ----------------------------------------------------------------------------------------------- seat owners
 
     async def seat_owners(self, match_id: int) -> list[SeatOwner]:
@@ -246,6 +301,36 @@ class CommunityStore:
                 "UPDATE scheduled_work SET attempts = attempts + 1, last_error = ?, due_at = ?, claimed_until = NULL "
                 "WHERE id = ? AND done_at IS NULL", (error[:500], _epoch(due_at), work_id))
         return changed == 1
+
+    # ----------------------------------------------------------------------------------------------- clock steps
+    # Issue 32: times here are the bot's wall clock. When it steps back (a wrong clock corrected, a VM restored),
+    # work planned while it was ahead would wait for the lost time again; the scheduler moves it back.
+
+    async def work_done_after(self, moment: datetime | float) -> bool:
+        """Whether any work was marked done later than `moment`: after a restart, a sign the clock went back."""
+        row = await self._fetchone("SELECT id FROM scheduled_work WHERE done_at > ? LIMIT 1", (_epoch(moment),))
+        return row is not None
+
+    async def pending_work_due_after(self, moment: datetime | float) -> list[ScheduledWork]:
+        """Every item not yet done and due later than `moment` (what a step of the clock may have to move)."""
+        rows = await self._fetchall(f"SELECT {WORK_COLUMNS} FROM scheduled_work WHERE done_at IS NULL AND due_at > ? "
+                                    "ORDER BY id", (_epoch(moment),))
+        return [work_from(row) for row in rows]
+
+    async def re_anchor_work(self, moved: Iterable[tuple[ScheduledWork, int, dict[str, Any]]],
+                             now: datetime | float, lease_seconds: int) -> int:
+        """Give items a new due time and payload (each as read: one another process moved since is left alone, so
+        a step is undone once however many processes noticed it), and free leases that run out later than a lease
+        taken `now` could (taken while the clock was ahead). Returns how many items moved."""
+        moment, count = _epoch(now), 0
+        async with self._transaction():
+            for work, due_at, payload in moved:
+                count += await self._execute(
+                    "UPDATE scheduled_work SET due_at = ?, payload = ? WHERE id = ? AND done_at IS NULL AND due_at = ?",
+                    (int(due_at), _dumps(payload), work.id, work.due_at))
+            await self._execute("UPDATE scheduled_work SET claimed_until = NULL WHERE done_at IS NULL AND "
+                                "claimed_until > ?", (moment + int(lease_seconds),))
+        return count
 
     async def _insert_work(self, work: NewWork, match_id: int | None) -> None:
         await self._execute(

@@ -30,15 +30,19 @@ Adding to the store, for both engines at once:
 
 from __future__ import annotations
 
+import asyncio
 import json
+import logging
 import os
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Iterable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any
 
+from bot.store.backup import Progress, Ticker, backup_path, write_backup
 from bot.store.community import WORK_COLUMNS, CommunityChange, CommunityStore, work_from
 from bot.store.engines import (
     Engine,
@@ -63,8 +67,13 @@ from bot.store.records import (
 from bot.store.records_store import RecordsStore
 from bot.store.schema import MIGRATIONS, RESULTS_MIGRATION, SCHEMA_VERSION
 
+log = logging.getLogger(__name__)
+
 DECODED_KEPT = 256
 """Matches whose latest state this process keeps decoded (see `Store._state_of`)."""
+
+COPY_BATCH = 5000
+"""Rows inserted per statement when `expedition-bot migrate` copies a table (progress is told between batches)."""
 
 SNAPSHOT_EVERY = 25
 """Keep a full state snapshot every this many events, beside the current state on the match row."""
@@ -114,6 +123,9 @@ class Store(RecordsStore, CommunityStore):
         self._decoded: OrderedDict[int, tuple[str, dict[str, Any]]] = OrderedDict()
         self.path = engine.location
         self.dialect = engine.dialect
+        self.backup: Path | None = None
+        """The backup written next to a SQLite file before this process upgraded it (None: no upgrade, or none
+        asked for)."""
 
     @property
     def engine(self) -> Engine:
@@ -122,17 +134,25 @@ class Store(RecordsStore, CommunityStore):
 
     @classmethod
     async def open(cls, location: str | os.PathLike[str], *, pool_size: int = 10,
-                   deadline: float | None = None, writable: bool = True) -> Store:
-        """Open (creating if needed) and migrate the database; refuse one written by a newer version, and one this
-        process cannot write (a read-only file or folder, a role without the privileges), in one sentence.
+                   deadline: float | None = None, writable: bool = True, backup: bool = True,
+                   progress: Progress | None = None) -> Store:
+        """Open (creating if needed), check and migrate the database; refuse, in one sentence, a damaged SQLite file
+        (StoreDamaged), one written by a newer version, and one this process cannot write (a read-only file or
+        folder, a role without the privileges).
 
         `location` is a SQLite file path, or a `postgresql://user:password@host:port/db` URL (query parameters
         other than libpq's are server settings: `?search_path=bots` keeps the tables in that schema). `deadline`
-        is the longest any later call waits for the database (default `engines.DEADLINE_SECONDS`);
-        `writable=False` skips the write check, for a database only read from (`expedition-bot migrate`'s source).
+        is the longest any later call waits for the database (default `engines.DEADLINE_SECONDS`).
+        Before a SQLite file of an older schema is upgraded, a consistent backup of it is written next to it
+        (`backup=False` skips it; the path is `store.backup`); `progress` hears how a long backup or upgrade goes
+        (default: the log). `writable=False` only reads (`expedition-bot migrate`'s source): a SQLite file is
+        opened read-only and must exist, and nothing is migrated (`schema_version()` tells an older one).
         """
+        report = progress or log.info
+        if not writable and not is_postgres_url(location) and not os.path.isfile(os.fspath(location)):
+            raise StoreError(f"There is no database at {os.fspath(location)}: check the path.")
         try:
-            engine = await open_engine(location, pool_size=pool_size, deadline=deadline)
+            engine = await open_engine(location, pool_size=pool_size, deadline=deadline, read_only=not writable)
         except Exception as error:
             if cannot_write(error):
                 raise StoreError(_read_only(location, error)) from error
@@ -140,9 +160,11 @@ class Store(RecordsStore, CommunityStore):
         store = cls(engine)
         try:
             with patient():  # an upgrade of a large database may take long: it is not a player waiting
-                await store._migrate()
                 if writable:
+                    await store._migrate(backup=backup, progress=report)
                     await store._check_writable()
+                else:
+                    await store._refuse_newer(await engine.schema_version())
         except Exception as error:
             await engine.close()
             if cannot_write(error):
@@ -164,25 +186,49 @@ class Store(RecordsStore, CommunityStore):
     async def schema_version(self) -> int:
         return await self._engine.schema_version()
 
-    async def _migrate(self) -> None:
-        """Every pending migration in one transaction, so an upgrade is all or nothing, and one process at a time."""
+    async def _refuse_newer(self, current: int) -> None:
+        if current > SCHEMA_VERSION:
+            raise StoreError(
+                f"The database {redact(self.path)} was written by a newer Expedition Table (schema {current}; "
+                f"this version knows up to {SCHEMA_VERSION}). Upgrade the bot, or point it at another database."
+            )
+
+    async def _migrate(self, *, backup: bool = True, progress: Progress = log.info) -> None:
+        """Every pending migration in one transaction, so an upgrade is all or nothing, and one process at a time;
+        a SQLite file is backed up first (inside the transaction, so the backup is exactly what was upgraded)."""
         async with self._transaction():
             await self._engine.lock_for_migration()
             current = await self._engine.schema_version()
-            if current > SCHEMA_VERSION:
-                raise StoreError(
-                    f"The database {redact(self.path)} was written by a newer Expedition Table (schema {current}; "
-                    f"this version knows up to {SCHEMA_VERSION}). Upgrade the bot, or point it at another database."
-                )
+            await self._refuse_newer(current)
             if current == SCHEMA_VERSION:
                 return
+            if current > 0 and backup and self.dialect == "sqlite" and self.path != ":memory:":
+                self.backup = await self._back_up(current, progress)
+            ticker = Ticker(progress, f"Upgrading {redact(self.path)} to schema {SCHEMA_VERSION}")
             for number, migration in enumerate(MIGRATIONS[current:], start=current + 1):
                 for statement in migration.split(";"):
                     if statement.strip():
                         await self._engine.execute(self._engine.ddl(statement))
                 if number == RESULTS_MIGRATION:  # the finished matches' results, from their final states
-                    await self.fill_match_results()
+                    await self.fill_match_results(
+                        progress=lambda filled: ticker.tick(f"results of {filled:,} finished matches kept"))
             await self._engine.set_schema_version(SCHEMA_VERSION)
+            if current > 0:
+                progress(f"Upgraded {redact(self.path)} from schema {current} to {SCHEMA_VERSION}.")
+
+    async def _back_up(self, version: int, progress: Progress) -> Path:
+        """The consistent copy of the file at schema `version` that an upgrade leaves next to it (in a thread)."""
+        target = backup_path(self.path, version)
+        progress(f"Backing up {self.path} (schema {version}) to {target} before upgrading it to schema "
+                 f"{SCHEMA_VERSION} (--no-backup skips this)...")
+        try:
+            await asyncio.to_thread(write_backup, self.path, target, progress)
+        except OSError as error:
+            raise StoreError(f"Could not back up {self.path} to {target} before upgrading it ({error}): make room "
+                             "next to it, or start with --no-backup to upgrade it without a backup.") from error
+        progress(f"Backed up {self.path} to {target}: if the upgraded bot must be undone, stop it and put that "
+                 "file back in place of the database.")
+        return target
 
     async def _check_writable(self) -> None:
         """Raise the engine's own error if this process may not write every table: the schema version is written
@@ -681,9 +727,12 @@ class Store(RecordsStore, CommunityStore):
             return [], []
         return list(rows[0].keys()), [tuple(row) for row in rows]
 
-    async def copy_in(self, tables: dict[str, tuple[list[str], list[tuple[Any, ...]]]]) -> None:
-        """Insert rows with their ids as they are, in one transaction (into an empty database)."""
+    async def copy_in(self, tables: dict[str, tuple[list[str], list[tuple[Any, ...]]]], *,
+                      progress: Progress | None = None) -> None:
+        """Insert rows with their ids as they are, in one transaction (into an empty database); `progress` hears
+        how far a long copy got, at most once a second."""
         known = set(await self._engine.tables())
+        ticker = Ticker(progress or log.info, f"Copying into {redact(self.path)}")
         async with self._transaction():
             for table, (columns, rows) in tables.items():
                 if not rows:
@@ -692,5 +741,8 @@ class Store(RecordsStore, CommunityStore):
                     raise StoreError(f"The target database has no table {table!r}: is it an older version?")
                 names = ", ".join(f'"{column}"' for column in columns)
                 marks = ", ".join("?" for _ in columns)
-                await self._executemany(f'INSERT INTO "{table}" ({names}) VALUES ({marks})', rows)
+                for first in range(0, len(rows), COPY_BATCH):
+                    await self._executemany(f'INSERT INTO "{table}" ({names}) VALUES ({marks})',
+                                            rows[first:first + COPY_BATCH])
+                    ticker.tick(f"{min(first + COPY_BATCH, len(rows)):,} of {len(rows):,} rows of {table}")
             await self._engine.after_copy()

@@ -4,8 +4,8 @@ rows). (/stats needs no worker: it counts a career from `match_results`, one row
 
 Synchronous, for a worker process or a thread: SQLite through the standard library, opened read-only (`mode=ro`, so
 a worker can never change the bot's file), PostgreSQL through a short-lived asyncpg connection in a read-only
-transaction. Both give up after the store's deadline; any failure comes back as StoreUnavailable, which pickles
-(a driver's own exception may not).
+transaction. Both give up after the store's deadline; any failure comes back as StoreUnavailable (a damaged file as
+StoreDamaged), which pickles (a driver's own exception may not).
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from bot.store.backup import damaged, is_damage
 from bot.store.engines import DEADLINE_SECONDS, is_postgres_url, numbered_placeholders, redact
 from bot.store.records import EventColumns, StoreUnavailable
 
@@ -38,6 +39,8 @@ def fetch(location: str, sql: str, params: Sequence[Any]) -> list[Sequence[Any]]
     except StoreUnavailable:
         raise
     except Exception as error:
+        if is_damage(error):  # a malformed page: the file needs its backup, waiting will not help
+            raise damaged(location, f"{error} while the bot was reading it") from None
         raise StoreUnavailable(f"{redact(location)}: {type(error).__name__} {error}".strip()) from None
 
 

@@ -20,6 +20,11 @@ class StoreUnavailable(StoreError):
     connections): nothing of the call was applied, and the player is asked to try again in a minute."""
 
 
+class StoreDamaged(StoreError):
+    """The database file is damaged (SQLite's integrity check failed, or a read met a malformed page): retrying
+    will not help; the operator must restore a backup. The message names the file and what to do."""
+
+
 class VersionClash(RuntimeError):
     """The match changed since it was read: someone else's move was committed first."""
 

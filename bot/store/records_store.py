@@ -109,19 +109,35 @@ class RecordsStore:
     # ----------------------------------------------------------------------------------------------- history
 
     async def finished_matches(self, guild_id: int, *, channel_id: int | None = None, limit: int = 10,
-                               offset: int = 0) -> tuple[list[MatchRecord], int]:
-        """Finished and abandoned matches of a server (or one channel), newest first: one page, and the total."""
+                               offset: int = 0, hidden_channels: Sequence[int] = (),
+                               player_id: int | None = None) -> tuple[list[MatchRecord], int]:
+        """Finished and abandoned matches of a server (or one channel), newest first: one page, and the total.
+        Matches played in `hidden_channels` are left out, unless `player_id` held a seat in them."""
         where = "guild_id = ? AND status IN ('finished', 'abandoned')"
         params: list[Any] = [guild_id]
         if channel_id is not None:
             where += " AND channel_id = ?"
             params.append(channel_id)
+        if hidden_channels:
+            marks = ", ".join("?" for _ in hidden_channels)
+            where += f" AND (channel_id NOT IN ({marks})"
+            params += [int(channel) for channel in hidden_channels]
+            if player_id is not None:
+                where += " OR id IN (SELECT match_id FROM seats WHERE user_id = ?)"
+                params.append(player_id)
+            where += ")"
         total = await self._fetchone(f"SELECT COUNT(*) AS n FROM matches WHERE {where}", params)
         rows = await self._fetchall(f"SELECT id FROM matches WHERE {where} ORDER BY id DESC LIMIT ? OFFSET ?",
                                     [*params, int(limit), int(offset)])
         ids = [int(row["id"]) for row in rows]
         matches = await self._by_ids(ids)
         return matches, int(total["n"]) if total is not None else 0
+
+    async def finished_channels(self, guild_id: int) -> list[int]:
+        """The channels (and threads) of a server where a match finished or was abandoned."""
+        rows = await self._fetchall("SELECT DISTINCT channel_id FROM matches WHERE guild_id = ? "
+                                    "AND status IN ('finished', 'abandoned') ORDER BY channel_id", (guild_id,))
+        return [int(row["channel_id"]) for row in rows]
 
     async def _by_ids(self, ids: Sequence[int]) -> list[MatchRecord]:
         if not ids:
@@ -207,7 +223,7 @@ class RecordsStore:
             for match, results in kept:
                 await self._insert_results(match.match_id, results, match.finished_at)
 
-    async def fill_match_results(self, *, batch: int = 200) -> int:
+    async def fill_match_results(self, *, batch: int = 200, progress: Callable[[int], object] | None = None) -> int:
         """Keep the results of every finished match that has none, each final state decoded once: the upgrade to
         `schema.RESULTS_MIGRATION` runs it so a server keeps its /stats. Returns how many matches it filled in.
 
@@ -233,6 +249,8 @@ class RecordsStore:
                         continue
                     await self._insert_results(match.match_id, results, match.finished_at)
                     filled += 1
+                if progress is not None:  # how far a long upgrade got (it says so at most once a second)
+                    progress(filled)
 
     @property
     def shared_location(self) -> str | None:

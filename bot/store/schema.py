@@ -187,6 +187,27 @@ MIGRATIONS: tuple[str, ...] = (
     """
     CREATE INDEX IF NOT EXISTS matches_finished_by_time ON matches (updated_at) WHERE status = 'finished'
     """,
+    # 10 (issue 32): limits on what one member's command posts publicly. The threads the bot opened for games
+    # (who opened each and when, for a member's threads an hour; its parent channel, so a game in a thread that
+    # Discord archived is still as private as its channel), and cool-downs claimed across processes (one public
+    # replay per channel per few minutes): a row is claimed by the process whose upsert moves `until` forward.
+    """
+    CREATE TABLE IF NOT EXISTS game_threads (
+        thread_id  INTEGER PRIMARY KEY,
+        guild_id   INTEGER NOT NULL,
+        parent_id  INTEGER NOT NULL,
+        opened_by  INTEGER NOT NULL,
+        opened_at  INTEGER NOT NULL
+    );
+    CREATE INDEX IF NOT EXISTS game_threads_by_member ON game_threads (guild_id, opened_by, opened_at);
+    CREATE TABLE IF NOT EXISTS cooldowns (
+        kind      TEXT    NOT NULL,
+        guild_id  INTEGER NOT NULL,
+        subject   INTEGER NOT NULL,
+        until     INTEGER NOT NULL,
+        PRIMARY KEY (kind, guild_id, subject)
+    )
+    """,
 )
 
 RESULTS_MIGRATION = 8

@@ -68,6 +68,14 @@ _EVERYONE = re.compile(r"@(?:everyone|here)")
 _LINE_START = re.compile(r"^[ \t]*(#{1,3} |-# |>>> |> |[-*+] |\d+[.)] )", re.MULTILINE)
 
 
+def _mention_kind(mention: str) -> str:
+    for prefix, kind in (("<@&", "role mention"), ("<@", "user mention"), ("<#", "channel mention"),
+                         ("<t:", "timestamp"), ("</", "command mention")):
+        if mention.startswith(prefix):
+            return kind
+    return "custom emoji"
+
+
 def masked_links(content: str) -> int:
     """How many `[text](https://…)` a message holds whose brackets and parenthesis are syntax (an escaped
     character inside the address does not stop Discord from following it)."""
@@ -92,7 +100,7 @@ def live(content: str) -> Counter[str]:
     found.update(f"delimiter {char}" for char in raw if char in DELIMITERS)
     found.update("masked link" for _ in range(masked_links(content)))
     found.update("autolink" for _ in _AUTOLINK.finditer(raw))
-    found.update(f"mention {m[0][:2]}" for m in _MENTION.finditer(raw))
+    found.update(_mention_kind(m[0]) for m in _MENTION.finditer(raw))
     found.update("@everyone or @here" for _ in _EVERYONE.finditer(raw))
     found.update(f"line start {m[1].strip()[:1] or m[1]}" for m in _LINE_START.finditer(raw))
     found.update("spoiler" for _ in re.finditer(r"\|\|", raw))
@@ -100,7 +108,8 @@ def live(content: str) -> Counter[str]:
     return found
 
 
-NEVER_FROM_THE_BOT = ("masked link", "autolink", "mention <&", "@everyone or @here", "spoiler", "heading",
+NEVER_FROM_THE_BOT = ("masked link", "autolink", "role mention", "command mention", "custom emoji",
+                      "@everyone or @here", "spoiler", "heading",
                       "delimiter ~", "delimiter |", "line start >")
 """What the bot's own words never contain (its catalogues use none of it): any of it in a message came from a
 person's text."""

@@ -34,7 +34,7 @@ def test_monster_expeditions_unknown_mode_is_refused_once_by_the_titles_and_its_
     game = find_game("monster-expedition")
     with pytest.raises(LobbyError) as refused:
         game.setup("kampagne", ["Ada"], Rng(1, 0), {})
-    assert refused.value.text("de") == ("Monster Expedition hat keinen Modus „kampagne“. Wähle einen von: Standard, "
+    assert read(refused.value.text("de")) == ("Monster Expedition hat keinen Modus „kampagne“. Wähle einen von: Standard, "
                                         "Solokampagne.")
     with pytest.raises(ValueError) as misuse:
         setup_state("kampagne", ["Ada"], Rng(1, 0), {})

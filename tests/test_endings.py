@@ -34,8 +34,8 @@ def test_monster_expeditions_unknown_mode_is_refused_once_by_the_titles_and_its_
     game = find_game("monster-expedition")
     with pytest.raises(LobbyError) as refused:
         game.setup("kampagne", ["Ada"], Rng(1, 0), {})
-    assert read(refused.value.text("de")) == ("Monster Expedition hat keinen Modus „kampagne“. Wähle einen von: Standard, "
-                                        "Solokampagne.")
+    assert read(refused.value.text("de")) == (
+        "Monster Expedition hat keinen Modus „kampagne“. Wähle einen von: Standard, Solokampagne.")
     with pytest.raises(ValueError) as misuse:
         setup_state("kampagne", ["Ada"], Rng(1, 0), {})
     assert not isinstance(misuse.value, RuleError)

@@ -37,6 +37,8 @@ class ServerSettings:
     replay_minutes: int = 5  # one public /game replay per channel in this time
     lobby_limit: int = 3  # open lobbies one member may host at once
     threads_per_hour: int = 5  # game threads one member may have the bot open in an hour
+    away_days: float = 21.0  # issue 34: the days a member may be away (/me away) in a year, deadlines frozen
+    clock: tuple[float, ...] = ()  # issue 34: a new game's clock (bank hours, hours added per move); (): none
 
 
 SETTING_KEYS = tuple(ServerSettings.__dataclass_fields__)
@@ -98,6 +100,8 @@ def check_limit(key: str, value: int) -> int:
 async def server_settings(store: Store, guild_id: int) -> ServerSettings:
     stored = await store.settings(guild_id)
     known = {key: value for key, value in stored.items() if key in SETTING_KEYS}
+    if "clock" in known:
+        known["clock"] = tuple(float(hours) for hours in known["clock"])
     if "game_channels" in known:
         known["game_channels"] = tuple(int(channel) for channel in known["game_channels"])
     return ServerSettings(**known)

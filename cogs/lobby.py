@@ -14,7 +14,7 @@ from discord.ext import commands
 
 from bot.core import all_games, find_game
 from bot.core.seats import BOT_LEVELS
-from bot.features import autoplay
+from bot.features import autoplay, personal
 from bot.features import community as limits
 from bot.i18n import LANGUAGE_NAMES, LANGUAGES, said, translate
 from bot.service import (
@@ -223,19 +223,25 @@ class GameCommands(commands.GroupCog, group_name="game", group_description="Star
                            seed="A number for a reproducible shuffle and dice (tournaments, bug reports)",
                            timer="Hours each player has per turn before the server's timer policy applies (0: none)",
                            thread="Open the game in a new thread of this channel (default: the server's setting)",
+                           clock="A clock instead of a deadline per turn: a bank of hours + hours added per move "
+                                 "(72+24)",
                            language="The language the table plays in (default: the server's setting, else its "
                                     "Discord language)")
     @app_commands.choices(game=GAME_CHOICES, language=LANGUAGE_CHOICES)
     @app_commands.autocomplete(mode=mode_autocomplete)
     async def new(self, interaction: discord.Interaction, game: str, mode: str | None = None,
                   seed: app_commands.Range[int, 0, MAX_SEED] | None = None, timer: float | None = None,
-                  thread: bool | None = None, language: str | None = None) -> None:
+                  thread: bool | None = None, language: str | None = None, clock: str | None = None) -> None:
         await acknowledge(interaction)
         service = service_of(interaction)
         plan = await community.prepare_new_game(interaction, game, mode, timer, thread)  # the server's settings
         # Issue 32: a member's open lobbies and the game threads they open are limited (the server's settings).
         await limits.check_new_game(service, interaction.guild_id or 0, interaction.user.id,
                                     lobby=find_game(game).mode(plan.mode).max_players > 1, thread=plan.thread)
+        # Issue 34: a clock (bank + hours per move) instead of a deadline per turn, chosen here or the server's.
+        chosen_clock = await personal.clock_for(service, interaction.guild_id or 0, clock, timer)
+        if chosen_clock is not None:
+            plan.options["clock"] = list(chosen_clock)
         # The table's language: chosen here, else the server's /settings language, else its Discord language.
         plan.options["language"] = await service.table_language(interaction.guild_id or 0, chosen=language,
                                                                 guild_locale=interaction.guild_locale)

@@ -14,6 +14,7 @@ from discord.ext import commands
 
 from bot.core import RuleError, all_games, find_game
 from bot.features.community import settings_for, update_setting
+from bot.features.personal import clock_text, parse_clock
 from bot.i18n import LANGUAGE_NAMES, LANGUAGES, Text, deferred, translate
 from bot.service import mode_players, mode_title
 from bot.settings import (
@@ -69,6 +70,9 @@ def describe(settings: ServerSettings, language: str = "en") -> str:
         translate("settings.show.channels", language, value=channels),
         translate("settings.show.modes", language, value=modes),
         translate("settings.show.lobby_expiry", language, value=hours_text(settings.lobby_expiry_hours, language)),
+        translate("settings.show.away", language, days=f"{settings.away_days:g}"),
+        translate("settings.show.clock", language, clock=clock_text(settings.clock)) if len(settings.clock) == 2
+        else translate("settings.show.clock_off", language),
         translate("settings.show.language", language, value=table_language),
         limits_line(settings, language),
     ])
@@ -169,6 +173,23 @@ class SettingsCommands(commands.GroupCog, group_name="settings",
         await self._change(interaction, "board_style", style,
                            translate("settings.done.board", reader_language(interaction),
                                      style=translate(STYLE_TEXT[style], reader_language(interaction))))
+
+    @app_commands.command(name="away", description="Days a year each member may be away (/me away), deadlines frozen")
+    @app_commands.describe(days="0 to 365 days a year; 0: members may not go away")
+    async def away(self, interaction: discord.Interaction, days: app_commands.Range[int, 0, 365]) -> None:
+        await self._change(interaction, "away_days", float(days),
+                           translate("settings.done.away", reader_language(interaction), days=days))
+
+    @app_commands.command(name="clock", description="A clock for new games instead of a deadline per turn")
+    @app_commands.describe(clock="A bank of hours + hours added per move, such as 72+24; 0: no clock")
+    async def clock(self, interaction: discord.Interaction, clock: str) -> None:
+        language = reader_language(interaction)
+        if clock.strip() == "0":
+            await self._change(interaction, "clock", None, translate("settings.done.clock_off", language))
+            return
+        bank, added = parse_clock(clock)
+        await self._change(interaction, "clock", (bank, added),
+                           translate("settings.done.clock", language, clock=clock_text((bank, added))))
 
     @app_commands.command(name="threads", description="Open every new game in a thread of its channel")
     async def threads(self, interaction: discord.Interaction, enabled: bool) -> None:

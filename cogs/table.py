@@ -36,7 +36,7 @@ import discord
 from discord import app_commands
 
 from bot.core import RuleError, StaleBoard, find_game
-from bot.features import outbox
+from bot.features import outbox, personal
 from bot.features.community import lobby_closes_at
 from bot.i18n import LANGUAGE_NAMES, translate, translate_plural
 from bot.service import (
@@ -194,6 +194,11 @@ def lobby_text(match: MatchRecord, note: str | None = None, closes: datetime | N
     if timer is not None:  # chosen with /game new timer: (the server's own timer is in /settings)
         lines.append(translate("lobby.timer", language, hours=hours_text(float(timer), language)) if timer
                      else translate("lobby.timer_off", language))
+    clock = match.options.get("clock")
+    if clock:  # issue 34: a bank of hours per player, and the hours added after each move
+        bank, added = (hours_text(float(hours), language) for hours in clock)
+        lines.append(translate("lobby.clock", language, bank=bank, added=added) if clock[1]
+                     else translate("lobby.clock_no_added", language, bank=bank))
     if match.status == "lobby":
         lines += [translate("lobby.seated", language, seats=seats), translate("lobby.how_to_join", language)]
         if closes is not None:
@@ -456,7 +461,9 @@ class BoardDesk:
             return None
         match = await self.service.match(match_id)
         await self._strip(await self.service.board_message(match_id), match.channel_id)
-        board = await self.service.board(match)
+        board = await personal.channel_pings(self.service, await self.service.board(match))  # issue 34: DM only
+        clock = await personal.clock_line(self.service, match)  # issue 34: each seat's time left on a clock
+        note = "\n".join(part for part in (note, clock) if part) or None
         ping = ping or bool(owed.user_ids)  # a turn's ping that never arrived comes with the next new board
         try:
             sent = await self._posted_before(match.channel_id, board_content(board, ping=ping, note=note),

@@ -35,6 +35,8 @@ async def test_settings_are_for_server_managers_and_hidden_from_others(database:
             "- Channels where games may start (`/settings channels`): any channel",
             "- Default modes (`/settings mode`): each game's first mode",
             "- Lobbies expire after (`/settings lobby-expiry`): 24 h",
+            "- Days each member may be away a year (`/settings away`, for `/me away`): 21",
+            "- Clock for new games (`/settings clock`): none",
             "- Language of new tables (`/settings language`): the server's Discord language",
             "- Limits per member (`/settings limits`): the same board posted again after 60 s; a public replay per "
             "channel every 5 min; open lobbies: 3; game threads an hour: 5",

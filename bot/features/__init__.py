@@ -5,6 +5,7 @@
 - community, scheduler: reminders, turn timers, kick and rejoin, lobby expiry, and the loop that runs them
 - history: finished games, their replays and exports
 - stats, ratings: a player's record, the leaderboard, and rating a game when it ends
+- personal: a member's own games across servers, and how and when they are told it is their turn
 
 `install` registers their hooks on a service; whoever builds a service (create_bot, the tests) calls it once.
 """
@@ -13,7 +14,7 @@ from __future__ import annotations
 
 import functools
 
-from bot.features import autoplay, ratings
+from bot.features import autoplay, personal, ratings
 from bot.features.community import Clock, TurnPlanner
 from bot.service import GameService
 
@@ -24,5 +25,8 @@ def install(service: GameService, *, clock: Clock | None = None) -> GameService:
     service.on_after_move(functools.partial(autoplay.after_move, service))
     service.on_game_end(functools.partial(ratings.rate_finished, service.store))
     if clock is not None:
-        service.planner = TurnPlanner(service.store, clock)
+        planner = TurnPlanner(service.store, clock)
+        planner.personal = functools.partial(personal.plan_turn, service.store)  # each member's own reminders
+        planner.finish = functools.partial(personal.finish_turn, service.store)  # clocks; members away
+        service.planner = planner
     return service

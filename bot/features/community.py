@@ -7,7 +7,7 @@ cogs/community.py and cogs/settings.py, the loop that runs due work is bot/featu
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any
@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from bot.core import JSON, Game, LobbyError, NotYourTurn, find_game
 from bot.core.seats import bot_user_id, is_bot, taken_over_name
 from bot.features import autoplay
+from bot.features.quiet import after_quiet, window_of
 from bot.features.wording import duration_text, game_title, names_and
 from bot.i18n import said, translate
 from bot.service import host_passed_text, next_host
@@ -24,6 +25,15 @@ from bot.store import CommunityChange, MatchRecord, NewWork, ScheduledWork, Seat
 if TYPE_CHECKING:
     from bot.service import GameService
     from bot.store import Store
+
+PersonalWork = Callable[[MatchRecord, list[int], dict[int, int], dict[str, Any], float, datetime],
+                        Awaitable[list[NewWork]]]
+"""The turn's reminders and DMs for its members (match, seats to move, user by seat, the payload and place of the
+turn's work, the server's reminder interval, now): bot/features/personal.py `plan_turn`."""
+
+TurnWork = Callable[[MatchRecord, str, list[int], dict[int, int], list[NewWork], datetime], Awaitable[list[NewWork]]]
+"""The turn's work as a clock and members away need it (match, event kind, seats to move, user by seat, the work,
+now): bot/features/personal.py `finish_turn`."""
 
 Clock = Callable[[], datetime]
 """Where the bot's time comes from: a callable returning an aware UTC datetime (tests pass a fake one)."""
@@ -57,7 +67,10 @@ async def update_setting(service: GameService, guild_id: int, key: str, value: A
 
 
 def timer_hours_of(match: MatchRecord, settings: ServerSettings) -> float:
-    """The match's own deadline per turn (`/game new timer:`), else the server's."""
+    """The match's own deadline per turn (`/game new timer:`), else the server's; none for a game on a clock
+    (`/game new clock:`: bot/features/personal.py plans its deadlines from each seat's time left)."""
+    if match.options.get("clock"):
+        return 0.0
     own = match.options.get("timer_hours")
     return float(own) if own is not None else settings.timer_hours
 
@@ -76,6 +89,12 @@ class TurnPlanner:
     def __init__(self, store: Store, clock: Clock) -> None:
         self.store = store
         self.clock = clock
+        self.personal: PersonalWork | None = None
+        """Issue 34 (bot/features/personal.py): the turn's reminders by each member's own interval and quiet hours,
+        and the DMs owed to members; None: one reminder at the server's interval."""
+        self.finish: TurnWork | None = None
+        """Issue 34: the last word on a turn's work: a clock game's deadline from the seat's time left, and the
+        deadlines and reminders of members away moved past their return (a member who moved is back)."""
 
     async def lobby_opened(self, guild_id: int, channel_id: int) -> CommunityChange:
         settings = await server_settings(self.store, guild_id)
@@ -109,12 +128,16 @@ class TurnPlanner:
             settings = await server_settings(self.store, match.guild_id)
             payload = {"turn": match.version + 1, "seats": humans, "since": int(now.timestamp())}
             where = {"guild_id": match.guild_id, "channel_id": match.channel_id}
-            if settings.reminder_hours > 0:
+            if self.personal is not None:  # issue 34: each member's own reminders, and their DMs
+                work += await self.personal(match, humans, users, payload, settings.reminder_hours, now)
+            elif settings.reminder_hours > 0:
                 work.append(NewWork(REMIND, now + timedelta(hours=settings.reminder_hours), {**payload, "count": 1},
                                     **where))
             timer = timer_hours_of(match, settings)
             if timer > 0:
                 work.append(NewWork(TIMER, now + timedelta(hours=timer), payload, **where))
+        if self.finish is not None:  # issue 34: a clock's deadline; members away have theirs after their return
+            work = await self.finish(match, kind, humans, users, work, now)
         return CommunityChange(cancel_work=True, add_work=tuple(work), now=now).merged(given)
 
 
@@ -188,8 +211,10 @@ async def take_reminder(service: GameService, work: ScheduledWork, now: datetime
     count = int(work.payload.get("count", 1))
     settings = await server_settings(store, match.guild_id)
     follow: NewWork | None = None
-    if count <= REMINDERS_BEFORE_STALL and settings.reminder_hours > 0:
-        follow = NewWork(REMIND, now + timedelta(hours=settings.reminder_hours), {**work.payload, "count": count + 1},
+    hours = float(work.payload.get("hours", settings.reminder_hours))  # issue 34: a member's own interval
+    if count <= REMINDERS_BEFORE_STALL and hours > 0:
+        due = after_quiet(now + timedelta(hours=hours), window_of(work.payload))  # ... and their quiet hours
+        follow = NewWork(REMIND, due, {**work.payload, "count": count + 1},
                          match_id=match.id, guild_id=match.guild_id, channel_id=match.channel_id)
     records = [record for seat in seats if (record := match.user_at(seat)) is not None]
     since = int(work.payload.get("since", work.due_at))
@@ -279,7 +304,8 @@ async def play_overdue_turn(service: GameService, work: ScheduledWork, now: date
         settings = await server_settings(store, match.guild_id)
         game = find_game(match.game)
         names = tuple(record.name for seat in seats if (record := match.user_at(seat)) is not None)
-        hours = timer_hours_of(match, settings)
+        # A clock's deadline (issue 34) is the time the seat had left when its turn began.
+        hours = timer_hours_of(match, settings) or max(0.0, (work.due_at - int(work.payload.get("since", 0))) / 3600)
         skipped = fallback = False
         for _ in range(1000):  # a turn of many steps is played to its end; the bound only guards against a bug
             waiting = _still_waiting(match, work.payload)

@@ -48,6 +48,10 @@ INTERNALS: tuple[str, ...] = (
 EPHEMERAL = 1 << 6
 LOADING = 1 << 7
 THREAD_PUBLIC = 11
+DM_CHANNEL = 1
+CONTEXT_GUILD, CONTEXT_BOT_DM, CONTEXT_PRIVATE_CHANNEL = 0, 1, 2  # an interaction's `context`
+GUILD_INSTALL, USER_INSTALL = 0, 1  # the keys of `authorizing_integration_owners`
+CANNOT_DM = 50007  # Discord's code for "Cannot send messages to this user"
 THREAD_PRIVATE = 12
 TASK_PREFIXES: tuple[str, ...] = (
     "CommandTree-invoker",
@@ -77,6 +81,11 @@ BOT_PERMISSIONS = discord.Permissions(
     manage_messages=True,
     add_reactions=True,
 )
+DM_APP_PERMISSIONS = discord.Permissions(
+    view_channel=True, send_messages=True, read_message_history=True, embed_links=True, attach_files=True,
+    add_reactions=True, use_external_emojis=True,
+)
+"""What an interaction in a DM or a private channel says the app may do there (`app_permissions`)."""
 APPLICATION_ID = 1_180_000_000_000_000_001
 GUILD_ID = 1_180_000_000_000_000_002
 SELECT_TYPES = {3: "string", 5: "user", 6: "role", 7: "mentionable", 8: "channel"}

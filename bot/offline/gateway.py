@@ -16,7 +16,13 @@ from discord import app_commands
 
 from bot.discord_api import description
 from bot.offline.common import (
+    CONTEXT_BOT_DM,
+    CONTEXT_GUILD,
+    CONTEXT_PRIVATE_CHANNEL,
     DEFAULT_MEMBER_PERMISSIONS,
+    DM_APP_PERMISSIONS,
+    GUILD_INSTALL,
+    USER_INSTALL,
     HarnessError,
     InteractionFailed,
     attachment_object,
@@ -69,34 +75,66 @@ class Gateway:
 
     # -- payload building ----------------------------------------------------------------------------------------------
 
-    def _base_payload(self, type_: int, user: FakeUser, channel: FakeChannel | str | int | None) -> dict[str, Any]:
+    def _base_payload(self, type_: int, user: FakeUser, channel: FakeChannel | str | int | None,
+                      command: app_commands.Command[Any, ..., Any] | None = None) -> dict[str, Any]:
         channel_id = self._channel_id(channel)
+        found = self.world.channel_by_id(channel_id)
         iid = self.world.new_id()
         token = f"tok{iid}"
         self.world.interactions[token] = InteractionRecord(iid, token, type_, user.id, channel_id)
         self.user(user.name)  # keep the member cache current
-        permissions = self.world.permissions_of(user, channel_id)  # theirs in this channel, overwrites applied
-        if not permissions.view_channel:
-            raise HarnessError(f"{user.name} cannot see channel {channel_id}: Discord offers them no command there")
-        return {
+        context = (CONTEXT_GUILD if found.guild_id else
+                   CONTEXT_BOT_DM if found.recipient is not None and found.recipient.id == user.id
+                   else CONTEXT_PRIVATE_CHANNEL)
+        payload: dict[str, Any] = {
             "id": str(iid),
             "application_id": str(self.world.application_id),
             "type": type_,
             "token": token,
             "version": 1,
-            "guild_id": str(self.world.guild_id),
             "channel_id": str(channel_id),
-            "channel": {**self.world.channel_by_id(channel_id).payload(), "permissions": str(permissions.value)},
-            "member": user.member_payload(permissions=permissions),
-            "app_permissions": str(self.world.permissions_in(channel_id).value),  # the channel's overrides too
             "locale": user.locale,
-            "guild_locale": self.world.guild_locale,
             "entitlements": [],
-            "authorizing_integration_owners": {"0": str(self.world.guild_id)},
-            "context": 0,
+            "authorizing_integration_owners": self._owners(user, found, context, command),
+            "context": context,
             "attachment_size_limit": 10 * 1024 * 1024,
         }
+        if context != CONTEXT_GUILD:  # a DM or a private channel: no server, the user as a user
+            return {**payload, "channel": found.payload(), "user": user.user_payload(),
+                    "app_permissions": str(DM_APP_PERMISSIONS.value)}
+        permissions = self.world.permissions_of(user, channel_id)  # theirs in this channel, overwrites applied
+        if not permissions.view_channel:
+            raise HarnessError(f"{user.name} cannot see channel {channel_id}: Discord offers them no command there")
+        return {**payload, "guild_id": str(found.guild_id),
+                "channel": {**found.payload(), "permissions": str(permissions.value)},
+                "member": user.member_payload(permissions=permissions),
+                "app_permissions": str(self.world.permissions_in(channel_id).value),  # the channel's overrides too
+                "guild_locale": self.world.guild_locale}
 
+    def _owners(self, user: FakeUser, channel: FakeChannel, context: int,
+                command: app_commands.Command[Any, ..., Any] | None) -> dict[str, str]:
+        """`authorizing_integration_owners` as Discord sends it, refusing what Discord would not offer: a command
+        in a context its registration leaves out (`contexts`), or one only a user install offers (a private
+        channel, or `integration_types` without the server install) when the user has not installed the app."""
+        root: Any = (command.root_parent or command) if command is not None else None
+        contexts = getattr(root, "allowed_contexts", None)
+        installs = getattr(root, "allowed_installs", None)
+        if root is not None and contexts is None and getattr(root, "guild_only", False):
+            contexts = app_commands.AppCommandContext(guild=True)
+        where = {CONTEXT_GUILD: "guild", CONTEXT_BOT_DM: "dm_channel", CONTEXT_PRIVATE_CHANNEL: "private_channel"}
+        if contexts is not None and not getattr(contexts, where[context]):
+            raise HarnessError(f"Discord does not offer /{root.name} in a {where[context]} (its contexts)")
+        by_server = installs is None or installs.guild
+        by_user = user.id in self.world.installed_by and installs is not None and installs.user
+        owners: dict[str, str] = {}
+        if by_server and context != CONTEXT_PRIVATE_CHANNEL:
+            owners[str(GUILD_INSTALL)] = str(channel.guild_id) if context == CONTEXT_GUILD else "0"
+        if by_user:
+            owners[str(USER_INSTALL)] = str(user.id)
+        if root is not None and not owners:
+            raise HarnessError(f"Discord does not offer /{root.name} here to {user.name}: only a user install "
+                               "would, and they have not installed the app (or the command is not for user installs)")
+        return owners or {str(GUILD_INSTALL): str(channel.guild_id)}
     def _find_command(self, path: str) -> tuple[list[str], app_commands.Command[Any, ..., Any], bool]:
         names = path.split()
         tree = self.bot._connection._command_tree
@@ -221,7 +259,7 @@ class Gateway:
             data["resolved"] = resolved
         if guild_scoped:
             data["guild_id"] = str(self.world.guild_id)
-        payload = self._base_payload(type_, user, channel)
+        payload = self._base_payload(type_, user, channel, command)
         payload["data"] = data
         return payload
 
@@ -437,8 +475,13 @@ class Gateway:
         if shape is None:
             return  # this shape of payload passed the check already (see common.shape_of)
         api = description()
-        found = api.check_schema("GuildMemberResponse", payload["member"], "INTERACTION_CREATE member")
-        found += api.check_schema("UserResponse", payload["member"]["user"], "INTERACTION_CREATE member.user")
+        if "member" in payload:
+            found = api.check_schema("GuildMemberResponse", payload["member"], "INTERACTION_CREATE member")
+            found += api.check_schema("UserResponse", payload["member"]["user"], "INTERACTION_CREATE member.user")
+        else:  # a DM or a private channel: the user alone, and the channel as Discord describes a DM
+            found = api.check_schema("UserResponse", payload["user"], "INTERACTION_CREATE user")
+            if payload["channel"].get("type") == 1:
+                found += api.check_schema("PrivateChannelResponse", payload["channel"], "INTERACTION_CREATE channel")
         if "message" in payload:
             found += api.check_schema("MessageResponse", payload["message"], "INTERACTION_CREATE message")
         resolved = payload.get("data", {}).get("resolved")

@@ -77,8 +77,10 @@ class DiscordHarness(Gateway, RestBackend):
         if state.application_id is None:
             state.application_id = self.world.application_id
         self.world.application_id = state.application_id
-        self._guild = discord.Guild(data=self._guild_payload(), state=state)
-        state._add_guild(self._guild)
+        self._guilds: dict[int, discord.Guild] = {}
+        for guild_id in self.world.guilds:
+            self._add_guild(guild_id)
+        self._guild = self._guilds[self.world.guild_id]
         for user in self.world.users.values():
             self._cache_member(user)
         await bot.setup_hook()
@@ -86,14 +88,21 @@ class DiscordHarness(Gateway, RestBackend):
             bot._handle_ready()
             bot.dispatch("ready")
 
-    def _guild_payload(self) -> dict[str, Any]:
+    def _add_guild(self, guild_id: int) -> discord.Guild:
+        """Put a server of the world in the bot's cache, as the GUILD_CREATE event does."""
+        guild = discord.Guild(data=self._guild_payload(guild_id), state=self.bot._connection)
+        self.bot._connection._add_guild(guild)
+        self._guilds[guild_id] = guild
+        return guild
+
+    def _guild_payload(self, guild_id: int) -> dict[str, Any]:
         return {
-            "id": str(self.world.guild_id),
-            "name": self.world.guild_name,
+            "id": str(guild_id),
+            "name": self.world.guilds[guild_id],
             "owner_id": str(stable_id("user", "owner")),
             "roles": [
                 {
-                    "id": str(self.world.guild_id),
+                    "id": str(guild_id),
                     "name": "@everyone",
                     "permissions": str(DEFAULT_MEMBER_PERMISSIONS.value),
                     "position": 0,
@@ -105,7 +114,7 @@ class DiscordHarness(Gateway, RestBackend):
                 },
                 *(role.payload(position) for position, role in enumerate(self.world.roles.values(), start=1)),
             ],
-            "channels": [ch.payload() for ch in self.world.channels.values()],
+            "channels": [ch.payload() for ch in self.world.channels.values() if ch.guild_id == guild_id],
             "members": [],
             "member_count": len(self.world.users) + 1,
             "features": [],
@@ -136,13 +145,15 @@ class DiscordHarness(Gateway, RestBackend):
     def default_channel(self) -> FakeChannel:
         return self.world.channel("general")
 
-    def channel(self, name: str) -> FakeChannel:
-        """A text channel by name (created on first use, also in the bot's guild cache)."""
+    def channel(self, name: str, *, guild: int | None = None) -> FakeChannel:
+        """A text channel by name (created on first use, in the server `guild` (default: the first), also in the
+        bot's guild cache)."""
         existed = name in self.world.channels
-        ch = self.world.channel(name)
+        ch = self.world.channel(name, guild)
         if not existed:
             state = self.bot._connection
-            self._guild._add_channel(discord.TextChannel(state=state, guild=self._guild, data=ch.payload()))  # type: ignore[arg-type]
+            owner = self._guilds[ch.guild_id]
+            owner._add_channel(discord.TextChannel(state=state, guild=owner, data=ch.payload()))  # type: ignore[arg-type]
         return ch
 
     def role(self, name: str, **flags: bool) -> FakeRole:
@@ -172,6 +183,31 @@ class DiscordHarness(Gateway, RestBackend):
                              deny=deny or discord.Permissions.none())
         self.bot._connection.parse_channel_update(found.payload())
         return found
+    def guild_named(self, name: str) -> int:
+        """Another server the bot is in (created on first use, with every member in it); its id."""
+        guild_id = self.world.add_guild(name)
+        if guild_id not in self._guilds:
+            self._add_guild(guild_id)
+            for user in self.world.users.values():
+                self._cache_member(user)
+        return guild_id
+
+    def dm(self, user: FakeUser) -> FakeChannel:
+        """The bot's DM channel with `user`: a command there is in the bot DM context."""
+        return self.world.dm_channel(user)
+
+    def private_channel(self, user: FakeUser, friend: FakeUser) -> FakeChannel:
+        """`user`'s DM with `friend`, where the bot is no member: a command there is in the private channel context
+        (Discord offers one only to a user who installed the app)."""
+        return self.world.private_channel(user, friend)
+
+    def install_app(self, user: FakeUser) -> None:
+        """`user` adds the app to their account (a user install): its user-install commands follow them."""
+        self.world.installed_by.add(user.id)
+
+    def refuse_dms(self, user: FakeUser, refused: bool = True) -> None:
+        """`user`'s privacy settings refuse DMs from the bot: a send answers 403 with code 50007."""
+        (self.world.dms_refused.add if refused else self.world.dms_refused.discard)(user.id)
 
     async def delete_channel(self, channel: FakeChannel) -> None:
         """A member deletes a channel or thread: Discord forgets it (404 Unknown Channel from then on) and tells the
@@ -223,7 +259,8 @@ class DiscordHarness(Gateway, RestBackend):
 
     def _cache_member(self, user: FakeUser) -> None:
         state = self.bot._connection
-        self._guild._add_member(discord.Member(data=user.member_payload(), guild=self._guild, state=state))  # type: ignore[arg-type]
+        for guild in self._guilds.values():  # every member is in every server of the world
+            guild._add_member(discord.Member(data=user.member_payload(), guild=guild, state=state))  # type: ignore[arg-type]
 
     def _channel_id(self, channel: FakeChannel | str | int | None) -> int:
         if channel is None:

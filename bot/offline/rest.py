@@ -18,6 +18,7 @@ from discord.webhook.async_ import AsyncWebhookAdapter
 from bot.discord_api import ContractViolation, Violation, description
 from bot.i18n import is_marked
 from bot.offline.common import (
+    CANNOT_DM,
     EPHEMERAL,
     INITIAL_RESPONSE,
     LOADING,
@@ -402,13 +403,17 @@ class RestBackend:
         if key == "POST /channels/{channel_id}/messages":
             channel_id = int(args["channel_id"])
             channel = self.world.channel_by_id(channel_id)
-            allowed = self.world.permissions_in(channel_id)
-            may_send = allowed.send_messages_in_threads if channel.is_thread else allowed.send_messages
-            if not allowed.view_channel:
-                raise http_error(403, 50001, "Missing Access")
-            embeds_refused = bool(body.get("embeds")) and not allowed.embed_links
-            if not may_send or (sent and not allowed.attach_files) or embeds_refused:
-                raise http_error(403, 50013, "Missing Permissions")
+            if channel.is_dm:  # no permissions in a DM: the member's privacy settings decide
+                if channel.recipient is not None and channel.recipient.id in self.world.dms_refused:
+                    raise http_error(403, CANNOT_DM, "Cannot send messages to this user")
+            else:
+                allowed = self.world.permissions_in(channel_id)
+                may_send = allowed.send_messages_in_threads if channel.is_thread else allowed.send_messages
+                if not allowed.view_channel:
+                    raise http_error(403, 50001, "Missing Access")
+                embeds_refused = bool(body.get("embeds")) and not allowed.embed_links
+                if not may_send or (sent and not allowed.attach_files) or embeds_refused:
+                    raise http_error(403, 50013, "Missing Permissions")
             nonce = str(body["nonce"]) if body.get("nonce") is not None and body.get("enforce_nonce") else None
             if nonce is not None:  # Discord: the same author's nonce within a few minutes returns that message
                 seen = self.world.nonces.get((channel_id, nonce))
@@ -423,6 +428,8 @@ class RestBackend:
             return copy.deepcopy(msg.payload)
         if route.path == "/channels/{channel_id}/messages/{message_id}":
             return self._message_op(iid, route.method, int(args["message_id"]), body, sent, key)
+        if key == "POST /users/@me/channels":  # open (or find) the bot's DM channel with a user
+            return self.world.dm_channel(self._user_by_id(int(body["recipient_id"]))).payload()
         if key == "GET /channels/{channel_id}":
             return self.world.channel_by_id(int(args["channel_id"])).payload()
         if key == "GET /channels/{channel_id}/messages":  # the channel's history, newest first

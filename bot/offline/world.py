@@ -18,6 +18,7 @@ from bot.discord_api import ContractViolation
 from bot.offline.common import (
     APPLICATION_ID,
     BOT_PERMISSIONS,
+    DM_CHANNEL,
     EPHEMERAL,
     GUILD_ID,
     HTTP_REASONS,
@@ -127,6 +128,7 @@ class FakeChannel:
     owner_id: int | None = None
     deleted: bool = False
     overwrites: list[Overwrite] = field(default_factory=list)  # a thread has none: it follows its parent
+    recipient: FakeUser | None = None  # a DM channel's other end (type 1, no server: `guild_id` is 0)
 
     @property
     def mention(self) -> str:
@@ -136,7 +138,15 @@ class FakeChannel:
     def is_thread(self) -> bool:
         return self.type in (THREAD_PUBLIC, THREAD_PRIVATE)
 
+    @property
+    def is_dm(self) -> bool:
+        return self.type == DM_CHANNEL
+
     def payload(self) -> dict[str, Any]:
+        if self.is_dm:  # Discord's PrivateChannelResponse
+            recipients = [self.recipient.user_payload()] if self.recipient is not None else []
+            return {"id": str(self.id), "type": DM_CHANNEL, "last_message_id": None, "flags": 0,
+                    "recipients": recipients}
         if self.is_thread:
             return {
                 "id": str(self.id),
@@ -266,6 +276,11 @@ class World:
         self.nonce_window = dt.timedelta(minutes=5)  # Discord: "checked for uniqueness in the past few minutes"
         self.users: dict[str, FakeUser] = {}
         self.roles: dict[str, FakeRole] = {}  # besides @everyone (whose id is the server's)
+        self.guilds: dict[int, str] = {GUILD_ID: guild_name}  # every server the bot is in, by id (the first: GUILD_ID)
+        self.dm_channels: dict[int, FakeChannel] = {}  # the bot's DM channel with each user, by the user's id
+        self.private_channels: dict[int, FakeChannel] = {}  # users' DMs with each other (the bot no member), by id
+        self.dms_refused: set[int] = set()  # users whose privacy settings refuse DMs from the bot (error 50007)
+        self.installed_by: set[int] = set()  # users who added the app to their account (a user install)
         self.messages: dict[int, Message] = {}
         self.channel_order: dict[int, list[int]] = {}
         self.attachments: dict[int, SentFile] = {}
@@ -282,13 +297,37 @@ class World:
         self._last_id = max(self._last_id + 1, discord.utils.time_snowflake(dt.datetime.now(dt.UTC)))
         return self._last_id
 
-    def channel(self, name: str) -> FakeChannel:
+    def channel(self, name: str, guild_id: int | None = None) -> FakeChannel:
+        """A text channel by name (names are unique across servers), created in `guild_id` (default: the first)."""
         if name not in self.channels:
-            self.channels[name] = FakeChannel(stable_id("channel", name), name, self.guild_id)
+            self.channels[name] = FakeChannel(stable_id("channel", name), name, guild_id or self.guild_id)
         return self.channels[name]
 
+    def add_guild(self, name: str) -> int:
+        """Another server the bot is in (its id derives from the name, so a restarted bot sees the same)."""
+        guild_id = stable_id("guild", name)
+        self.guilds[guild_id] = name
+        return guild_id
+
+    def dm_channel(self, user: FakeUser) -> FakeChannel:
+        """The bot's DM channel with `user`, opened on first use (``POST /users/@me/channels``)."""
+        if user.id not in self.dm_channels:
+            self.dm_channels[user.id] = FakeChannel(stable_id("dm", user.name), f"dm-{user.name}", 0, DM_CHANNEL,
+                                                    recipient=user)
+        return self.dm_channels[user.id]
+
+    def private_channel(self, user: FakeUser, friend: FakeUser) -> FakeChannel:
+        """`user`'s DM with `friend` (the bot is no member of it)."""
+        found = FakeChannel(stable_id("private", f"{user.name}:{friend.name}"), f"dm-{user.name}-{friend.name}", 0,
+                            DM_CHANNEL, recipient=friend)
+        return self.private_channels.setdefault(found.id, found)
+
+    def _all_channels(self) -> list[FakeChannel]:
+        return [*self.channels.values(), *self.threads.values(), *self.dm_channels.values(),
+                *self.private_channels.values()]
+
     def channel_by_id(self, channel_id: int) -> FakeChannel:
-        for ch in [*self.channels.values(), *self.threads.values()]:
+        for ch in self._all_channels():
             if ch.id == channel_id and not ch.deleted:
                 return ch
         raise http_error(404, 10003, "Unknown Channel")
@@ -309,7 +348,7 @@ class World:
                    else self.bot_permissions.create_private_threads)
         if not allowed:
             raise http_error(403, 50013, "Missing Permissions")
-        thread = FakeChannel(self.new_id(), name, self.guild_id, kind, parent_id, owner_id)
+        thread = FakeChannel(self.new_id(), name, parent.guild_id, kind, parent_id, owner_id)
         self.threads[thread.id] = thread
         return thread
 
@@ -463,10 +502,10 @@ class World:
     ) -> Message:
         mid = self.new_id()
         attachments, sent = self._attachments_for(None, body, files, channel_id)
+        guild_id = self.guild_of(channel_id)
         payload: dict[str, Any] = {
             "id": str(mid),
             "channel_id": str(channel_id),
-            "guild_id": str(self.guild_id),
             "type": 0,
             "author": author.user_payload(),
             "content": body.get("content") or "",
@@ -482,6 +521,8 @@ class World:
             "mention_roles": [],
             "pinned": False,
         }
+        if guild_id:  # a DM's messages belong to no server
+            payload["guild_id"] = str(guild_id)
         if webhook:
             payload["webhook_id"] = str(self.application_id)
             payload["application_id"] = str(self.application_id)
@@ -493,6 +534,13 @@ class World:
         self.messages[mid] = msg
         self.channel_order.setdefault(channel_id, []).append(mid)
         return msg
+
+    def guild_of(self, channel_id: int) -> int:
+        """The server of a channel or thread; 0 for a DM channel (and the first server for an unknown id)."""
+        for ch in self._all_channels():
+            if ch.id == channel_id:
+                return ch.guild_id
+        return self.guild_id
 
     def get_message(self, message_id: int) -> Message:
         msg = self.messages.get(message_id)

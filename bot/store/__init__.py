@@ -4,6 +4,7 @@ from bot.store import reading
 from bot.store.community import CommunityChange, NewWork, SeatOwner
 from bot.store.database import Store
 from bot.store.engines import is_postgres_url, storage_full
+from bot.store.members import MemberRecord, MemberResult
 from bot.store.records import (
     ChannelBusy,
     EventColumns,
@@ -28,6 +29,8 @@ __all__ = [
     "EventRecord",
     "GameResults",
     "MatchRecord",
+    "MemberRecord",
+    "MemberResult",
     "NewWork",
     "Rating",
     "ScheduledWork",

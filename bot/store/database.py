@@ -53,6 +53,7 @@ from bot.store.engines import (
     patient,
     redact,
 )
+from bot.store.members import MemberStore
 from bot.store.records import (
     OPEN_STATUSES,
     ChannelBusy,
@@ -115,7 +116,7 @@ def _epoch(moment: datetime | float) -> int:
     return int(moment.timestamp()) if isinstance(moment, datetime) else int(moment)
 
 
-class Store(RecordsStore, CommunityStore):
+class Store(RecordsStore, CommunityStore, MemberStore):
     """All persistence for the bot. Open with `await Store.open(path_or_url)`, close with `await store.close()`."""
 
     def __init__(self, engine: Engine) -> None:

@@ -208,6 +208,30 @@ MIGRATIONS: tuple[str, ...] = (
         PRIMARY KEY (kind, guild_id, subject)
     )
     """,
+    # 11 (issue 34): each member's own preferences, kept across servers (how and when they are told it is their
+    # turn, the language of the client they last used, their DM channel and whether it refused the bot), a
+    # member's seats found fast in every server (/games), and their times away (/me away; epoch seconds).
+    # IF NOT EXISTS throughout: another migration of the same release may be applied before or after this one.
+    """
+    CREATE TABLE IF NOT EXISTS members (
+        user_id        INTEGER NOT NULL,
+        language       TEXT,
+        prefs_json     TEXT    NOT NULL DEFAULT '{}',
+        dm_channel_id  INTEGER,
+        dm_refused     INTEGER NOT NULL DEFAULT 0,
+        updated_at     TEXT    NOT NULL,
+        PRIMARY KEY (user_id)
+    );
+    CREATE INDEX IF NOT EXISTS seats_by_user ON seats (user_id, match_id);
+
+    CREATE TABLE IF NOT EXISTS member_away (
+        user_id     INTEGER NOT NULL,
+        started_at  INTEGER NOT NULL,
+        until_at    INTEGER NOT NULL,
+        ended_at    INTEGER,
+        PRIMARY KEY (user_id, started_at)
+    )
+    """,
 )
 
 RESULTS_MIGRATION = 8

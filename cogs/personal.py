@@ -82,7 +82,7 @@ def game_line(client: discord.Client, number: int, row: GameRow, language: str) 
                      game=game_title(find_game(match.game), language),
                      server=server_name(client, match.guild_id, language), channel=channel_mention(match.channel_id),
                      state=" · ".join(parts))
-    return safe_text(text, [seat.name for seat in match.seats])
+    return safe_text(text)
 
 
 def finished_line(client: discord.Client, number: int, row: GameRow, language: str) -> str:
@@ -104,7 +104,7 @@ def finished_line(client: discord.Client, number: int, row: GameRow, language: s
                      game=game_title(find_game(match.game), language),
                      server=server_name(client, match.guild_id, language), channel=channel_mention(match.channel_id),
                      state=" · ".join(parts))
-    return safe_text(text, [seat.name for seat in match.seats])
+    return safe_text(text)
 
 
 def games_text(client: discord.Client, found: GameList, language: str, *, ended: bool) -> str:
@@ -326,7 +326,7 @@ def dm_words(client: discord.Client, dm: personal.DirectMessage) -> str:
                          game=game_title(find_game(match.game), match.language))
     else:
         text = translate("personal.dm.turn", language, **values)
-    return safe_text(text, [seat.name for seat in match.seats]) if dm.what != "refused" else text
+    return safe_text(text)
 
 
 async def dm_message(client: discord.Client, dm: personal.DirectMessage) -> dict[str, Any]:

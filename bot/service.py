@@ -50,9 +50,12 @@ from bot.i18n import (
     deferred_plural,
     in_language,
     language_of,
+    last_chars,
     load_catalogues,
+    said,
     translate,
     translate_plural,
+    with_names_marked,
 )
 from bot.settings import server_settings
 from bot.store import ChannelBusy, EventRecord, MatchRecord, Store, results_of
@@ -100,7 +103,7 @@ def host_passed_text(match: MatchRecord, host_id: int, language: str) -> str:
         return translate("lobby.host_passed_managers", language)
     seat = match.seat_of(host_id)
     record = match.user_at(seat) if seat is not None else None
-    return translate("lobby.host_passed", language, name=record.name if record is not None else "?")
+    return translate("lobby.host_passed", language, name=said(record.name) if record is not None else "?")
 
 
 class InvalidControl(RuleError):
@@ -375,7 +378,7 @@ class GameService:
             host = player.user_id if match.host_id == NO_HOST else None
             await self.tables.record(match, "joined", user_id=player.user_id, seat=len(match.seats), seats=seats,
                                      host_id=host,
-                                     text=translate("lobby.log.joined", match.language, name=player.name))
+                                     text=translate("lobby.log.joined", match.language, name=said(player.name)))
             return await self.tables.reload(match)
 
     async def leave(self, channel_id: int, player: Player) -> MatchRecord:
@@ -387,10 +390,10 @@ class GameService:
             seats = [(s.user_id, s.name) for s in match.seats if s.user_id != player.user_id]
             if not seats:
                 await self.tables.record(match, "abandoned", user_id=player.user_id, seats=seats, status="abandoned",
-                                   text=translate("lobby.log.closed", match.language, name=player.name))
+                                   text=translate("lobby.log.closed", match.language, name=said(player.name)))
             else:
                 host = match.host_id if match.host_id != player.user_id else next_host(match, player.user_id)
-                text = translate("lobby.log.left", match.language, name=player.name)
+                text = translate("lobby.log.left", match.language, name=said(player.name))
                 if host != match.host_id:
                     text += " " + host_passed_text(match, host, match.language)
                 await self.tables.record(match, "left", user_id=player.user_id, seats=seats, host_id=host,
@@ -402,7 +405,7 @@ class GameService:
             match = await self.tables.lobby(channel_id)
             if user_id != match.host_id:
                 host = match.user_at(match.seat_of(match.host_id) or 0)
-                raise LobbyError("lobby.refuse.host_starts", host=host.name if host else "?")
+                raise LobbyError("lobby.refuse.host_starts", host=said(host.name) if host else "?")
             return await self._start(match, user_id)
 
     async def _start(self, match: MatchRecord, user_id: int) -> MatchRecord:
@@ -619,7 +622,7 @@ class GameService:
     # ----------------------------------------------------------------------------------------------- reading
 
     def _names(self, match: MatchRecord, seats: Any) -> str | Text:
-        names = [record.name for seat in seats if (record := match.user_at(seat)) is not None]
+        names = [said(record.name) for seat in seats if (record := match.user_at(seat)) is not None]
         if len(names) > 1:
             return Text.of("table.names", first=", ".join(names[:-1]), last=names[-1])
         return names[0] if names else Text.of("table.nobody")
@@ -684,13 +687,14 @@ class GameService:
         if not to_move:  # over: the final board tells what came since the last board, not earlier turns again
             events = await self.store.events(match.id, last=STORY_EVENTS)
             told = _last_turn(events, bot_seats)
-            return story_text([self._without_result(match, game, event) for event in told],
+            return story_text(recorded(match, [self._without_result(match, game, event) for event in told]),
                               earlier=len(told) == len(events) == STORY_EVENTS, language=match.language)
         lines = await self.store.event_lines(match.id, STORY_EVENTS)  # no event decoded for a board's story
         posted = await self.store.board_version(match.id) if len(match.seats) == 1 else None
         if posted is not None:  # alone: a board per round tells the moves since the last one was posted
             since = [text for seq, kind, _, text in lines if seq > posted and kind != "abandoned"]
-            return story_text(since, earlier=len(since) == len(lines) == STORY_EVENTS, language=match.language)
+            return story_text(recorded(match, since), earlier=len(since) == len(lines) == STORY_EVENTS,
+                              language=match.language)
         this_turn: list[str] = []
         before: list[str] = []
         mover_before: list[str] = []
@@ -717,7 +721,7 @@ class GameService:
                 break
         else:
             cut_short = len(lines) >= STORY_EVENTS
-        return story_text(list(reversed(this_turn or before + mover_before)), earlier=cut_short,
+        return story_text(recorded(match, list(reversed(this_turn or before + mover_before))), earlier=cut_short,
                           language=match.language)
 
     @staticmethod
@@ -749,7 +753,7 @@ class GameService:
         if match.state is None:
             raise LobbyError("error.no_board_yet")
         game = find_game(match.game)
-        view = {**game.view(shown_state(match, match.state), None), "language": match.language}
+        view = boards.drawable({**game.view(shown_state(match, match.state), None), "language": match.language})
         return await self.asked_image(member, lambda: self.render_pool.render(
             game.key, view, detail=True, footer=self._footer(match, game.outcome(match.state))))
 
@@ -814,8 +818,8 @@ class GameService:
             turn = final_result(game, match, state, language) if outcome else translate("table.over", language)
             # The result reaches everyone seated (issue 33): a game that lasted days ends with a ping for each person.
             mentions = [seat.user_id for seat in match.seats if not is_bot(seat.user_id)]
-        to_move = () if outcome is not None else tuple(record.name for user_id in mentions for record in match.seats
-                                                          if record.user_id == user_id)
+        to_move = () if outcome is not None else tuple(said(record.name) for user_id in mentions
+                                                          for record in match.seats if record.user_id == user_id)
         alt = self._alt_text(game, described, headline, turn, language, footer)
         notes = [await hook(match) for hook in self.board_note_hooks]
         return Board(match, headline, turn, image, buttons, mentions, outcome, menu, alt, to_move,
@@ -882,7 +886,7 @@ class GameService:
         entries = await self.store.event_texts(match.id)  # the descriptions only: no event decoded
         count = max(1, min(count, LOG_LIMIT))
         first = max(0, len(entries) - count)
-        return [f"{number}. {text}" for number, text in enumerate(entries[first:], start=first + 1)]
+        return [f"{number}. {text}" for number, text in enumerate(recorded(match, entries[first:]), start=first + 1)]
 
     @staticmethod
     def games_text(language: str = "en") -> str:
@@ -929,6 +933,13 @@ def told_key_first(game: Game, state: JSON, events: Sequence[JSON], language: st
     return " ".join(text for _, text in [*key, *rest] if text)
 
 
+def recorded(match: MatchRecord, texts: Sequence[str | None]) -> list[str | None]:
+    """Texts read back from the log, each with its players' names marked as people's: a line an older bot
+    recorded has no marks, so its names are found in it (bot/i18n/marks.py)."""
+    names = [seat.name for seat in match.seats]
+    return [with_names_marked(text, names) if text else text for text in texts]
+
+
 def shown_state(match: MatchRecord, state: JSON) -> JSON:
     """The state as the channel is told it. A seat handed to a computer player (/game kick) keeps its player's name
     in the game (its replay knows the player by it), so on the board and in the story it is shown with the robot
@@ -950,7 +961,7 @@ def final_result(game: Game, match: MatchRecord, state: JSON, language: str) -> 
     seat's score stands (the computer player played it to the end; /game kick)."""
     summary = game.outcome(shown_state(match, state))
     assert summary is not None
-    left = [translate("table.result.left", language, name=seat.name) for seat in match.seats
+    left = [translate("table.result.left", language, name=said(seat.name)) for seat in match.seats
             if is_bot(seat.user_id) and not seat.name.startswith("🤖")]
     return " ".join([str(in_language(summary.summary, language)), *left])
 
@@ -1030,7 +1041,7 @@ def story_text(texts: Sequence[str | None], *, earlier: bool = False, language: 
         shown, left_out = shown[1:], left_out + 1
     story = "\n".join(shown)
     if len(story) > STORY_CHARS:  # one move told at such length: its end says most
-        story = "…" + story[-STORY_CHARS:]
+        story = "…" + last_chars(story, STORY_CHARS)
     if left_out and earlier:
         return translate_plural("table.story.left_out_and_more", left_out, language) + "\n" + story
     if left_out:

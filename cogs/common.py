@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import logging
+import re
 from collections.abc import Awaitable, Callable, Iterable
 from datetime import UTC, datetime
 from typing import Any, ParamSpec, TypeVar
@@ -16,7 +17,7 @@ from typing import Any, ParamSpec, TypeVar
 import discord
 
 from bot.core import RuleError
-from bot.i18n import language_of
+from bot.i18n import language_of, one_line, unmarked, with_spans
 from bot.service import GameService, Player
 
 log = logging.getLogger(__name__)
@@ -55,17 +56,46 @@ def pings(user_ids: Iterable[int]) -> discord.AllowedMentions:
     return discord.AllowedMentions(everyone=False, roles=False, replied_user=False, users=users)
 
 
+_DISCORD_SYNTAX = re.compile(r"[\\*_~|`<>\[\]@:#-]")
+"""What Discord's markdown acts on anywhere in a line: emphasis, spoilers, code, quotes, masked links, mentions,
+timestamps and channels (`<…>`), @everyone, autolinks and emoji (`:`), headings and subtext (`#`, `-#`), and the
+backslash itself. A backslash before any of them shows it literally (Discord hides the backslash)."""
+_LINE_START_SYNTAX = re.compile(r"^(\s*)(\+|\d+(?=[.)]))")
+"""What it acts on only at the start of a line (a list: "+ x", "1. x"), which a name is when it opens a line."""
+
+
+@functools.lru_cache(maxsize=4096)
+def escaped(span: str) -> str:
+    """A person's text for a Discord message: one line, every character Discord's markdown could act on escaped.
+
+    Context-free on purpose: the result shows the same wherever it stands, so names next to each other (or to the
+    catalogue's own words) never change each other's meaning. Kept per text: a table's few names come again in
+    every message."""
+    span = _DISCORD_SYNTAX.sub(r"\\\g<0>", one_line(span))
+    return _LINE_START_SYNTAX.sub(lambda found: f"{found[1]}{found[2]}\\" if found[2][0].isdigit()
+                                  else f"{found[1]}\\{found[2]}", span, count=1)
+
+
+def safe_text(text: str) -> str:
+    """A finished text for a Discord message, in one pass: the spans a person wrote (`bot.i18n.said`) escaped, the
+    catalogue's own markdown and mentions kept, the marks removed (bot/i18n/marks.py says why)."""
+    return with_spans(text, escaped)
+
+
 def safe_name(name: str) -> str:
-    """A display name as text: its markdown and mention syntax shown literally, never acted on."""
-    return discord.utils.escape_markdown(discord.utils.escape_mentions(name))
+    """A display name as text in a Discord message: its markdown and mention syntax shown literally, never acted on."""
+    return escaped(unmarked(name))
 
 
-def safe_text(text: str, names: Iterable[str] = ()) -> str:
-    """Text the bot composed around players' names: the names escaped, and no mention syntax anywhere."""
-    unsafe = sorted({name for name in names if name and safe_name(name) != name}, key=len, reverse=True)
-    for name in unsafe:  # longest first, so a name inside another is not escaped twice
-        text = text.replace(name, safe_name(name))
-    return discord.utils.escape_mentions(text)
+def literal(text: str) -> str:
+    """A text written to be read as it is (the board in words, which is also the image's alt text) as message
+    content: every line escaped as a name is, the lines kept."""
+    return "\n".join(escaped(line) for line in unmarked(text).split("\n"))
+
+
+def plain(text: str) -> str:
+    """A finished text for what Discord shows literally (button and menu labels, thread names, alt text, files)."""
+    return unmarked(text)
 
 
 def now_of(client: discord.Client) -> datetime:
@@ -101,7 +131,7 @@ def reader_language(interaction: discord.Interaction) -> str:
 
 def button(custom_id: str, label: str, *, style: discord.ButtonStyle = discord.ButtonStyle.secondary,
            emoji: str | None = None, row: int | None = None) -> discord.ui.Button[Any]:
-    return discord.ui.Button(label=label[:80], style=style, emoji=emoji, row=row, custom_id=custom_id)
+    return discord.ui.Button(label=plain(label)[:80], style=style, emoji=emoji, row=row, custom_id=custom_id)
 
 
 def stopped(view: discord.ui.View) -> discord.ui.View:
@@ -111,8 +141,9 @@ def stopped(view: discord.ui.View) -> discord.ui.View:
 
 
 async def send_private(interaction: discord.Interaction, content: str, **extra: Any) -> None:
-    """An ephemeral answer, whether or not the interaction was already answered or deferred."""
-    content = content[:1990]
+    """An ephemeral answer, whether or not the interaction was already answered or deferred (any name in it
+    escaped: private answers are messages like any other)."""
+    content = safe_text(content)[:1990]
     extra.setdefault("allowed_mentions", NO_PINGS)
     if interaction.response.is_done():
         await interaction.followup.send(content, ephemeral=True, **extra)

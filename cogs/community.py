@@ -20,13 +20,14 @@ from bot.features import community, outbox
 from bot.features.community import LOBBY_EXPIRY, REMIND, TIMER, settings_for
 from bot.features.scheduler import Due
 from bot.features.wording import duration_text, game_title, names_and
-from bot.i18n import language_of, translate
+from bot.i18n import language_of, said, translate
 from bot.settings import WHAT_TIMER, ServerSettings, check_hours
 from cogs.common import (
     NO_PINGS,
     button,
     channel_id_of,
     pings,
+    plain,
     player_of,
     safe_name,
     safe_text,
@@ -90,8 +91,9 @@ async def prepare_new_game(interaction: discord.Interaction, game: str, mode: st
 
 
 def thread_name(title: str, host_name: str) -> str:
-    """ "Monster Expedition — Alice": the game and its host (Discord allows 100 characters)."""
-    return f"{title} — {host_name}"[:100]
+    """ "Monster Expedition — Alice": the game and its host (Discord allows 100 characters; a thread's name is shown
+    as it is, on one line)."""
+    return plain(f"{title} — {said(host_name)}")[:100]
 
 
 async def open_in_thread(interaction: discord.Interaction, game: str, plan: NewGame, seed: int | None) -> None:
@@ -146,7 +148,7 @@ async def kick_player(interaction: discord.Interaction, player: discord.Member |
     announce = translate("community.kick.announce", done.match.language,
                          actor=safe_name(interaction.user.display_name), name=name)
     if done.host_passed:  # host powers follow the seat: the table hears who has them now
-        announce += "\n" + safe_text(done.host_passed, [seat.name for seat in done.match.seats])
+        announce += "\n" + safe_text(done.host_passed)
     await interaction.followup.send(announce, allowed_mentions=NO_PINGS)
     if done.bot_moved:
         await desk_of(interaction).post(done.match.id)
@@ -178,14 +180,14 @@ def stalled_text(reminder: community.Reminder) -> str:
     """The stall notice, in the table's language."""
     match = reminder.match
     language = match.language
-    host = next((seat.name for seat in match.seats if seat.user_id == match.host_id), None)
+    host = next((said(seat.name) for seat in match.seats if seat.user_id == match.host_id), None)
     values = {"game": game_title(find_game(match.game), language), "names": names_and(reminder.names, language),
               "hours": duration_text(round(reminder.waited_hours), language)}
     if host is None:
         text = translate("reminder.stalled_no_host", language, **values)
     else:
         text = translate("reminder.stalled", language, host=host, **values)
-    return safe_text(text, [seat.name for seat in match.seats])
+    return safe_text(text)
 
 
 def reminder_message(reminder: community.Reminder) -> dict[str, Any]:
@@ -262,7 +264,7 @@ async def apply_timer(bot: TableBot, work: Due, now: datetime) -> None:
     timed_out = await community.play_overdue_turn(bot.service, work, now)
     if timed_out is not None:
         await bot.desk.post(timed_out.match.id,
-                            note=safe_text(timed_out.note(timed_out.match.language), timed_out.names))
+                            note=safe_text(timed_out.note(timed_out.match.language)))
 
 
 async def channel_gone_unseen(bot: TableBot, channel_id: int | None) -> bool:

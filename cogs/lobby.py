@@ -16,7 +16,7 @@ from bot.core import all_games, find_game
 from bot.core.seats import BOT_LEVELS
 from bot.features import autoplay, personal
 from bot.features import community as limits
-from bot.i18n import LANGUAGE_NAMES, LANGUAGES, translate
+from bot.i18n import LANGUAGE_NAMES, LANGUAGES, said, translate
 from bot.service import (
     LOG_LIMIT,
     MAX_SEED,
@@ -33,10 +33,10 @@ from cogs.common import (
     channel_id_of,
     jump_url,
     now_of,
+    plain,
     player_of,
     reader_language,
     safe_name,
-    safe_text,
     send_private,
     service_of,
     stopped,
@@ -72,8 +72,8 @@ async def show_lobby(interaction: discord.Interaction, match: MatchRecord, note:
 
 
 def host_note(match: MatchRecord) -> str:
-    """Who has the host's powers now (the host left), as the lobby says it."""
-    return safe_text(host_passed_text(match, match.host_id, match.language), [seat.name for seat in match.seats])
+    """Who has the host's powers now (the host left), as the lobby says it (the lobby's text escapes the name)."""
+    return host_passed_text(match, match.host_id, match.language)
 
 
 async def start_game(interaction: discord.Interaction, match: MatchRecord) -> None:
@@ -278,7 +278,7 @@ class GameCommands(commands.GroupCog, group_name="game", group_description="Star
         match = await autoplay.add_bot(service_of(interaction), channel_id_of(interaction), interaction.user.id,
                                        level)
         await tell(interaction, translate("lobby.bot_seated", reader_language(interaction),
-                                          name=match.seats[-1].name, count=len(match.seats)))
+                                          name=said(match.seats[-1].name), count=len(match.seats)))
         await show_lobby(interaction, match)
 
     @app_commands.command(name="remove-bot", description="Free the last computer player's seat (host only)")
@@ -291,10 +291,9 @@ class GameCommands(commands.GroupCog, group_name="game", group_description="Star
     @app_commands.command(name="hint", description="The move a normal computer player would make for you, and why")
     async def hint(self, interaction: discord.Interaction) -> None:
         await acknowledge(interaction)
-        match = await service_of(interaction).current(channel_id_of(interaction))
         text = await autoplay.hint_for(service_of(interaction), channel_id_of(interaction), interaction.user.id,
                                        reader_language(interaction))
-        await tell(interaction, safe_text(text, [seat.name for seat in match.seats]))
+        await tell(interaction, text)
 
     @app_commands.command(name="board", description="Post this channel's board again")
     @app_commands.describe(detail="Show me the full-size board with every detail, privately")
@@ -356,10 +355,9 @@ class GameCommands(commands.GroupCog, group_name="game", group_description="Star
         if not lines:
             await send_private(interaction, translate("table.log.empty", reader_language(interaction)))
             return
-        names = [seat.name for seat in match.seats]
         text = "\n".join(lines)
         if len(text) <= LOG_MESSAGE_CHARS:
-            await send_private(interaction, safe_text(text, names))
+            await send_private(interaction, text)
             return
         # Too long for one message: the whole of it as a text file, and the newest entries that fit as text.
         shown: list[str] = []
@@ -368,8 +366,8 @@ class GameCommands(commands.GroupCog, group_name="game", group_description="Star
                 break
             shown.insert(0, line)
         note = translate("table.log.attached", reader_language(interaction), count=len(lines), shown=len(shown))
-        file = discord.File(io.BytesIO(text.encode()), filename=f"{match.game}-{match.id}-log.txt")
-        await send_private(interaction, note + "\n" + safe_text("\n".join(shown), names), file=file)
+        file = discord.File(io.BytesIO(plain(text).encode()), filename=f"{match.game}-{match.id}-log.txt")
+        await send_private(interaction, note + "\n" + "\n".join(shown), file=file)
 
     @app_commands.command(name="rules", description="A summary of the rules of this channel's game")
     @app_commands.describe(game="A game to read about (default: this channel's)")

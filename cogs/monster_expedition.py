@@ -8,7 +8,7 @@ from discord.ext import commands
 
 from bot.core.names import contains
 from bot.games.monster_expedition import GAME, campaign_text, capturable_monsters
-from bot.i18n import language_of, translate, translate_plural
+from bot.i18n import language_of, said, translate, translate_plural
 from cogs import community
 from cogs.common import answers_in_time, channel_id_of, player_of, send_private, service_of
 from cogs.table import acknowledge, play, post_board
@@ -121,7 +121,7 @@ class HuntCommands(commands.GroupCog, group_name="hunt", group_description="Play
         seat = seen.match.seat_of(player.id)
         if seat is None:
             await send_private(interaction, translate("monster.reply.not_playing", interaction.locale,
-                                                      name=player.display_name))
+                                                      name=said(player.display_name)))
             return
         await play(interaction, {"type": "steal", "seat": seat})
 

@@ -29,7 +29,7 @@ from bot.features.scheduler import Due
 from bot.features.wording import duration_text, game_title, names_and
 from bot.i18n import translate
 from bot.service import GameService, InvalidControl
-from cogs.common import NO_PINGS, pings, reader_language, safe_name, safe_text, service_of, stopped
+from cogs.common import NO_PINGS, pings, plain, reader_language, safe_name, safe_text, service_of, stopped
 from cogs.controls import register_control
 from cogs.table import TableBot, Undeliverable, acknowledge, send_with_retries, tell
 from cogs.teaching import message_parts
@@ -82,7 +82,7 @@ def game_line(client: discord.Client, number: int, row: GameRow, language: str) 
                      game=game_title(find_game(match.game), language),
                      server=server_name(client, match.guild_id, language), channel=channel_mention(match.channel_id),
                      state=" · ".join(parts))
-    return safe_text(text, [seat.name for seat in match.seats])
+    return safe_text(text)
 
 
 def finished_line(client: discord.Client, number: int, row: GameRow, language: str) -> str:
@@ -104,7 +104,7 @@ def finished_line(client: discord.Client, number: int, row: GameRow, language: s
                      game=game_title(find_game(match.game), language),
                      server=server_name(client, match.guild_id, language), channel=channel_mention(match.channel_id),
                      state=" · ".join(parts))
-    return safe_text(text, [seat.name for seat in match.seats])
+    return safe_text(text)
 
 
 def games_text(client: discord.Client, found: GameList, language: str, *, ended: bool) -> str:
@@ -131,7 +131,7 @@ def jump_menu(client: discord.Client, found: GameList, language: str) -> discord
         description = (turn_words(row, language) if row.match.status == "active"
                        else translate("personal.games.ended", language))
         options.append(discord.SelectOption(label=discord.utils.remove_markdown(label)[:100], value=str(match.id),
-                                            description=discord.utils.remove_markdown(description)[:100]))
+                                            description=discord.utils.remove_markdown(plain(description))[:100]))
     view = discord.ui.View(timeout=None)
     view.add_item(discord.ui.Select(custom_id=JUMP, placeholder=translate("personal.games.menu", language)[:150],
                                     options=options, min_values=1, max_values=1))
@@ -326,7 +326,7 @@ def dm_words(client: discord.Client, dm: personal.DirectMessage) -> str:
                          game=game_title(find_game(match.game), match.language))
     else:
         text = translate("personal.dm.turn", language, **values)
-    return safe_text(text, [seat.name for seat in match.seats]) if dm.what != "refused" else text
+    return safe_text(text)
 
 
 async def dm_message(client: discord.Client, dm: personal.DirectMessage) -> dict[str, Any]:
@@ -341,7 +341,7 @@ async def dm_message(client: discord.Client, dm: personal.DirectMessage) -> dict
         board = await service.board(dm.match)
         if board.image is not None:
             message["file"] = discord.File(io.BytesIO(board.image), filename="board.png",
-                                           description=board.alt_text[:1024] or None)
+                                           description=plain(board.alt_text)[:1024] or None)
     return message
 
 

@@ -15,7 +15,18 @@ from bot.features import history, undo
 from bot.features.wording import game_title
 from bot.i18n import language_of, translate, translate_plural
 from bot.service import MatchRecord
-from cogs.common import NO_PINGS, button, channel_id_of, pings, safe_name, safe_text, send_private, service_of, stopped
+from cogs.common import (
+    NO_PINGS,
+    button,
+    channel_id_of,
+    pings,
+    plain,
+    safe_name,
+    safe_text,
+    send_private,
+    service_of,
+    stopped,
+)
 from cogs.controls import register_control
 from cogs.table import acknowledge, desk_of, tell
 
@@ -73,8 +84,7 @@ async def ask_undo(interaction: discord.Interaction) -> None:
         if text is None:
             fresh = await service.store.undo_request(request.id)
             return fresh is None or fresh.status != "pending"
-        names = [seat.name for seat in result.match.seats]
-        await posted.edit(content=safe_text(text(table), names), view=None, allowed_mentions=NO_PINGS)
+        await posted.edit(content=safe_text(text(table)), view=None, allowed_mentions=NO_PINGS)
         return True
 
     desk_of(interaction).watch(result.match.id, lapse_when_moved)
@@ -86,10 +96,9 @@ async def press_undo(interaction: discord.Interaction, fields: dict[str, Any], i
     service = service_of(interaction)
     result = await undo.answer_undo(service, fields["request"], interaction.user.id, fields["answer"] == "yes",
                                     channel_id=channel_id_of(interaction))
-    names = [seat.name for seat in result.match.seats]
     table = result.match.language  # the request's message is the channel's: it stays in the table's language
     pending = result.request is not None and result.request.status == "pending"
-    await interaction.edit_original_response(content=safe_text(result.text(table), names),
+    await interaction.edit_original_response(content=safe_text(result.text(table)),
                                              view=undo_view(result.request.id, table) if pending and result.request
                                              else None, allowed_mentions=NO_PINGS)
     if result.applied:
@@ -174,8 +183,7 @@ async def show_history(interaction: discord.Interaction, page: int) -> None:
     def lines(matches: list[MatchRecord]) -> list[str]:
         shown = []
         for match in matches:
-            line, names = history.history_line(match, reader)
-            shown.append("- " + safe_text(line, names))
+            shown.append("- " + history.history_line(match, reader))
         return shown
 
     none_yet = "- " + translate("history.none_yet", reader)
@@ -204,14 +212,14 @@ async def post_replay(interaction: discord.Interaction, match_id: int, public: b
     log = await history.match_log(service, match, table)
     board = await service.board(match, headline="")
     game = find_game(match.game)
-    line, names = history.history_line(match, table)
+    line = history.history_line(match, table)
     files = [discord.File(io.BytesIO(log.encode()),
                           filename=f"{match.game}-{match.id}-log.txt")]
     if board.image is not None:
         files.insert(0, discord.File(io.BytesIO(board.image), filename="board.png",
-                                     description=board.alt_text or None))
+                                     description=plain(board.alt_text) or None))
     heading = translate("history.replay.heading", table, game=game_title(game, table), match=str(match.id))
-    content = f"**{heading}**\n{safe_text(line, names)}\n{safe_text(board.turn, names)}"
+    content = safe_text(f"**{heading}**\n{line}\n{board.turn}")
     if not public:  # the asker's own look at it: nothing posted in the channel
         await interaction.followup.send(content[:MESSAGE_CHARS], files=files, ephemeral=True,
                                         allowed_mentions=NO_PINGS)

@@ -54,7 +54,9 @@ from cogs.common import (
     NO_PINGS,
     button,
     channel_id_of,
+    literal,
     pings,
+    plain,
     reader_language,
     safe_name,
     safe_text,
@@ -97,14 +99,13 @@ class TableBot(Protocol):
 
 def board_content(board: Board, *, ping: bool, note: str | None = None) -> str:
     """The text of a board message: what happened this turn, then whose turn it is (pinged only when `ping`)."""
-    names = [seat.name for seat in board.match.seats]
-    lines = [note] if note else []
+    lines = [safe_text(note)] if note else []
     if board.finished and ping and board.mentions:  # the end of a game reaches every seated person (issue 33)
         lines.append(translate("table.final_ping", board.match.language,
                                mentions=" ".join(f"<@{user_id}>" for user_id in board.mentions)))
     if board.headline:
-        lines.append(safe_text(board.headline, names))
-    turn = safe_text(board.turn, names)
+        lines.append(safe_text(board.headline))
+    turn = safe_text(board.turn)
     if board.finished:
         lines.append(f"**{turn}**")
     elif ping and board.mentions:
@@ -129,7 +130,7 @@ def board_message(board: Board, *, ping: bool, note: str | None = None, controls
     Without `image` (a channel that does not let the bot attach files) the board comes in words above the text."""
     content = board_content(board, ping=ping, note=note)
     if not image and board.alt_text:
-        words = safe_text(board.alt_text, [seat.name for seat in board.match.seats])
+        words = literal(board.alt_text)
         content = f"{words[:1990 - len(content) - 1]}\n{content}" if len(content) < 1900 else content
     message: dict[str, Any] = {
         "content": content,
@@ -138,7 +139,7 @@ def board_message(board: Board, *, ping: bool, note: str | None = None, controls
     }
     if image and board.image is not None:
         message["file"] = discord.File(io.BytesIO(board.image), filename=BOARD_FILE,
-                                       description=board.alt_text or None)
+                                       description=plain(board.alt_text) or None)
     return message
 
 
@@ -151,11 +152,11 @@ def board_view(board: Board) -> discord.ui.View:
     if board.menu is not None:
         menu = board.menu
         descriptions = list(menu.descriptions) + [None] * (len(menu.labels) - len(menu.descriptions))
-        options = [discord.SelectOption(label=label[:100], value=str(index), emoji=emoji,
-                                        description=description[:100] if description else None)
+        options = [discord.SelectOption(label=plain(label)[:100], value=str(index), emoji=emoji,
+                                        description=plain(description)[:100] if description else None)
                    for index, ((label, emoji), description) in enumerate(zip(menu.labels, descriptions,
                                                                              strict=True))]
-        view.add_item(discord.ui.Select(placeholder=menu.placeholder[:150], options=options, min_values=1,
+        view.add_item(discord.ui.Select(placeholder=plain(menu.placeholder)[:150], options=options, min_values=1,
                                         max_values=1, row=3,
                                         custom_id=f"xt:pick:{menu.match_id}:{menu.version}:{menu.seat}"))
     if board.match.state is not None:
@@ -213,7 +214,7 @@ def lobby_text(match: MatchRecord, note: str | None = None, closes: datetime | N
         lines.append(translate("lobby.closed", language))
     else:
         lines += [translate("lobby.seated", language, seats=seats), translate("lobby.started", language)]
-    return "\n".join(lines)
+    return safe_text("\n".join(lines))
 
 
 def lobby_view(match: MatchRecord) -> discord.ui.View:
@@ -336,7 +337,7 @@ async def tell(interaction: discord.Interaction, text: str) -> None:
     """The private one-line answer to a command (it replaces the private "thinking…")."""
     if is_component(interaction):
         return  # a press is answered by the board it changes
-    await interaction.followup.send(text[:1990], ephemeral=True, allowed_mentions=NO_PINGS)
+    await interaction.followup.send(safe_text(text)[:1990], ephemeral=True, allowed_mentions=NO_PINGS)
 
 
 # --------------------------------------------------------------------------------------------- the desk
@@ -590,7 +591,6 @@ async def publish(interaction: discord.Interaction, accepted: Accepted) -> None:
     The move is committed: whatever fails from here on, the mover is told it stands (never "Sorry"), and an owed
     board stays in the outbox until it is posted."""
     match = accepted.match
-    names = [seat.name for seat in match.seats]
     desk = desk_of(interaction)
     posted: object = None
     try:
@@ -598,7 +598,7 @@ async def publish(interaction: discord.Interaction, accepted: Accepted) -> None:
         language = reader_language(interaction)
         where = translate("table.new_board_below", language) if new else translate("table.board_updated", language)
         try:
-            await tell(interaction, safe_text(accepted.acknowledgement_in(language), names) + "\n" + where)
+            await tell(interaction, accepted.acknowledgement_in(language) + "\n" + where)
         except discord.HTTPException:  # the board matters more than the private line: go on
             log.warning("Could not tell the mover of match %s what the move did", match.id)
         if new:
@@ -648,10 +648,10 @@ async def send_current_board_privately(interaction: discord.Interaction, note: s
     try:
         match = await service.current(channel_id_of(interaction))
     except Exception:
-        await interaction.followup.send(note, ephemeral=True, allowed_mentions=NO_PINGS)
+        await interaction.followup.send(safe_text(note), ephemeral=True, allowed_mentions=NO_PINGS)
         return
     if match.state is None:
-        await interaction.followup.send(note, ephemeral=True, allowed_mentions=NO_PINGS)
+        await interaction.followup.send(safe_text(note), ephemeral=True, allowed_mentions=NO_PINGS)
         return
     board = await service.board(match)
     await interaction.followup.send(ephemeral=True, **board_message(board, ping=False, note=note))

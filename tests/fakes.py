@@ -22,7 +22,7 @@ from bot.core import (
     Rng,
     Viewer,
 )
-from bot.i18n import Localized
+from bot.i18n import Localized, said
 
 
 class Nim(Game):
@@ -78,17 +78,17 @@ class Nim(Game):
         scores = {seat: int(seat == winner) for seat in range(len(state["players"]))}
         wins = {seat: {"wins": int((state["profiles"][seat] or {}).get("wins", 0)) + int(seat == winner)}
                 for seat in range(len(state["players"])) if seat < len(state["profiles"])}
-        return Outcome(scores, (winner,), f"{state['players'][winner]['name']} wins!", wins)
+        return Outcome(scores, (winner,), f"{said(state['players'][winner]['name'])} wins!", wins)
 
     # German (issue 21) so the tests can play a whole table in German; English stays as the tests know it.
     def describe(self, state: JSON, event: JSON, language: str = "en") -> str:
-        name = state["players"][event["seat"]]["name"]
+        name = said(state["players"][event["seat"]]["name"])  # a person's text in a sentence: marked
         if event["kind"] == "took":
             return f"{name} nimmt {event['count']}." if language == "de" else f"{name} took {event['count']}."
         return f"{name} nimmt den letzten Stein." if language == "de" else f"{name} took the last stone."
 
     def turn_text(self, state: JSON, language: str = "en") -> str:
-        name, pile = state["players"][state["turn"]]["name"], state["pile"]
+        name, pile = said(state["players"][state["turn"]]["name"]), state["pile"]
         if language == "de":
             return f"{name} nimmt 1–3 Steine ({pile} übrig)."
         return f"{name} to take 1-3 stones ({pile} left)."

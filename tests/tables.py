@@ -6,6 +6,7 @@ from typing import Any
 
 from bot.core import find_game
 from bot.offline import DiscordHarness, FakeUser
+from tests.reading import read
 
 NAMES = ("alice", "bob", "carol", "dave", "erin")
 
@@ -61,11 +62,12 @@ async def assert_result_told_once(discord_: DiscordHarness) -> None:
     events = await discord_.bot.service.store.events(match.id)  # type: ignore[attr-defined]
     last = [event for event in events if event.kind == "action"][-1]
     shown = shown_state(match, match.state)
-    result = " ".join(game.describe(shown, e) for e in last.events if e["kind"] in RESULT_EVENTS[game.key])
-    assert result and last.text.endswith(" " + result), "the log keeps the result sentence"
+    result = read(" ".join(game.describe(shown, e) for e in last.events if e["kind"] in RESULT_EVENTS[game.key]))
+    told = read(last.text)
+    assert result and told.endswith(" " + result), "the log keeps the result sentence"
     story, verdict = discord_.channel_messages()[-1].content.rsplit("\n", 1)
-    assert verdict == f"**{outcome.summary}**"
-    assert story.endswith(last.text[:-len(result) - 1]) and result not in story
+    assert verdict == f"**{read(outcome.summary)}**"
+    assert story.endswith(told[:-len(result) - 1]) and result not in story
     behind = await discord_.bot.service.store.finished_behind_their_board()  # type: ignore[attr-defined]
     assert match.id not in [m.id for m in behind], "the final board is recorded as posted: no restart re-posts it"
 

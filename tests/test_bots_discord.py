@@ -14,6 +14,7 @@ from bot.features import autoplay
 from bot.games.the_expedition import GAME
 from bot.games.the_expedition.policies import greedy_action
 from bot.offline import DiscordHarness
+from tests.reading import read
 from tests.tables import current_match
 
 pytestmark = pytest.mark.usefixtures("thread_bots")  # computer players think in a thread, briefly
@@ -67,7 +68,7 @@ async def test_one_person_and_two_bots_play_to_the_end_with_one_board_per_turn(d
                 assert "🤖 Bot 2 (easy)" in boards[-1].content and "🤖 Bot 3 (hard)" in boards[-1].content
         outcome = GAME.outcome(match.state)
         assert match.status == "finished" and outcome is not None and turns >= 5 and expected >= 5
-        assert str(outcome.summary) in discord_.channel_messages()[-1].content
+        assert read(outcome.summary) in discord_.channel_messages()[-1].content
         assert all(m.notified in ((), (alice.id,)) for m in discord_.channel_messages())  # bots are never pinged
         assert await discord_.bot.service.replayed_state(match.id) == match.state  # type: ignore[attr-defined]
 

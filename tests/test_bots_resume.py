@@ -25,6 +25,7 @@ from bot.offline import DiscordHarness, World
 from bot.store import is_postgres_url
 from bot.store.records import MatchRecord
 from tests.clock import FakeClock
+from tests.reading import read
 from tests.tables import current_match
 
 
@@ -179,7 +180,7 @@ async def test_a_final_board_never_posted_is_posted_once_after_a_restart(databas
         new_boards = _boards(first)[boards_before:]
         assert len(new_boards) == 1, "exactly one new board"
         assert new_boards[0].notified == ()
-        assert new_boards[0].content.endswith(f"**{GAME.outcome(match.state).summary}**")  # the result, in bold
+        assert new_boards[0].content.endswith(f"**{read(GAME.outcome(match.state).summary)}**")  # the result, in bold
     async with DiscordHarness(create_bot(database), world=world) as again:  # the final board is posted now
         await again.settle()
         assert len(_boards(again)) == boards_before + 1

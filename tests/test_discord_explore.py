@@ -12,6 +12,7 @@ from bot.app import create_bot
 from bot.games.the_expedition import GAME
 from bot.games.the_expedition.policies import greedy_action
 from bot.offline import DiscordHarness, FakeUser
+from tests.reading import read
 from tests.tables import assert_result_told_once, current_match, open_table
 
 _match = current_match
@@ -65,7 +66,7 @@ async def test_a_whole_game_of_every_mode(database: Path, mode: str, players: in
         outcome = GAME.outcome(match.state)
         assert match.status == "finished" and outcome is not None and moves > 0
         final = discord_.channel_messages()[-1]
-        assert str(outcome.summary) in final.content and final.files
+        assert read(outcome.summary) in final.content and final.files
         assert final.button_labels() == ["Show mine", "Details", "What's this?"]
         await assert_result_told_once(discord_)
         # the log replays to exactly the stored state

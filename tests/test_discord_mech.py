@@ -11,6 +11,7 @@ from bot.app import create_bot
 from bot.games.expeditions import GAME
 from bot.games.expeditions.policies import planned_action
 from bot.offline import DiscordHarness, FakeUser, Replies
+from tests.reading import read
 from tests.tables import assert_result_told_once
 
 SEED = 5
@@ -102,7 +103,7 @@ async def test_a_whole_two_player_game_by_commands_buttons_and_menus(database: P
         outcome = GAME.outcome(match.state)
         assert outcome is not None and outcome.winners
         final = discord_.channel_messages()[-1]
-        assert outcome.summary in final.content and final.files
+        assert read(outcome.summary) in final.content and final.files
         assert final.button_labels() == ["Show mine", "Details", "What's this?"] and not final.selects()
         await assert_result_told_once(discord_)
         assert min(used.values()) >= 10, used

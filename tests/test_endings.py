@@ -15,11 +15,13 @@ from bot.app import create_bot
 from bot.core import JSON, Rng, find_game
 from bot.core.bots import bot_view, choose
 from bot.core.errors import LobbyError, RuleError
+from bot.games.boards import drawable
 from bot.games.expeditions.bots import ExpeditionsBot
 from bot.games.monster_expedition.state import setup_state
 from bot.offline import DiscordHarness
 from rendering import render_board
 from rendering.recorder import recording
+from tests.reading import read
 from tests.tables import current_match
 
 LOCALES = Path(__file__).resolve().parent.parent / "bot" / "i18n" / "locales"
@@ -32,8 +34,8 @@ def test_monster_expeditions_unknown_mode_is_refused_once_by_the_titles_and_its_
     game = find_game("monster-expedition")
     with pytest.raises(LobbyError) as refused:
         game.setup("kampagne", ["Ada"], Rng(1, 0), {})
-    assert refused.value.text("de") == ("Monster Expedition hat keinen Modus „kampagne“. Wähle einen von: Standard, "
-                                        "Solokampagne.")
+    assert read(refused.value.text("de")) == (
+        "Monster Expedition hat keinen Modus „kampagne“. Wähle einen von: Standard, Solokampagne.")
     with pytest.raises(ValueError) as misuse:
         setup_state("kampagne", ["Ada"], Rng(1, 0), {})
     assert not isinstance(misuse.value, RuleError)
@@ -57,7 +59,7 @@ def _finished(key: str, mode: str, players: int, seed: int, language: str = "en"
 
 
 def _alt(key: str, state: JSON, language: str = "en") -> str:
-    return rendering.alt_text(key, {**find_game(key).view(state, None), "language": language})
+    return rendering.alt_text(key, drawable({**find_game(key).view(state, None), "language": language}))
 
 
 @pytest.mark.parametrize("language", ["en", "de"])
@@ -132,7 +134,7 @@ async def test_the_result_marks_a_kicked_player_as_having_left(database: Path, l
         result = discord_.channel_messages()[-1].content.rsplit("\n", 1)[1]
         match = await current_match(discord_)
         events = await discord_.bot.service.store.events(match.id)  # type: ignore[attr-defined]
-        kicked = next(event.text for event in events if event.kind == "kicked")
+        kicked = next(read(event.text) for event in events if event.kind == "kicked")
     if language == "en":
         assert result.startswith("**🤖 Bob (normal bot) wins on the tie-break: most markers on the grid. ")
         assert "; Alice: 10 pts" in result and "Bob:" not in result.replace("(normal bot):", "")

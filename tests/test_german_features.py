@@ -24,6 +24,7 @@ from bot.offline import DiscordHarness, FakeUser
 from bot.service import Player, shown_state
 from tests.clock import FakeClock
 from tests.language import english_left
+from tests.reading import read
 from tests.tables import current_match, finish_nim, player_to_move, take
 
 NAMES = frozenset({"Alice", "Bob", "Carol", "Test", "Nim"})  # names and the test game's title are no English
@@ -59,8 +60,9 @@ def test_durations_and_names_are_worded_by_the_catalogues() -> None:
         "1 Stunde", "2 Stunden", "12 Stunden", "2 Tagen", "3 Tagen", "0,25 Stunden"]
     assert [duration_text(h, "en") for h in (1, 2, 12, 48, 72, 0.25)] == ["1 h", "2 h", "12 h", "2 days", "3 days",
                                                                         "0.25 h"]
-    assert (names_and(["Alice", "Bob"], "de"), names_and(["Alice", "Bob"], "en")) == ("Alice und Bob", "Alice and Bob")
-    assert names_and(["Alice"], "de") == "Alice"
+    assert (read(names_and(["Alice", "Bob"], "de")), read(names_and(["Alice", "Bob"], "en"))) == \
+        ("Alice und Bob", "Alice and Bob")
+    assert read(names_and(["Alice"], "de")) == "Alice"
     assert [taken_back_text("Alice", moves, False, "de") for moves in (1, 2, 3)] == [
         "Der letzte Zug von Alice wurde zurückgenommen.",
         "Der letzte Zug von Alice wurde zurückgenommen, samt 1 weiterem Zug danach.",
@@ -165,7 +167,7 @@ async def test_undo_at_a_german_table_asks_and_answers_in_german_and_refuses_in_
                                    "zugestimmt haben.")
         assert english_left(granted.content, allowed=NAMES) == []
         match = await current_match(discord_)
-        undo_line = (await discord_.bot.service.store.event_texts(match.id))[-1]
+        undo_line = read((await discord_.bot.service.store.event_texts(match.id))[-1])
         assert undo_line == (f"Der letzte Zug von {first.global_name} wurde zurückgenommen, wie der Tisch "
                              "beschlossen hat.")
 
@@ -203,7 +205,7 @@ async def test_kick_and_rejoin_are_announced_in_the_tables_language(database: Pa
                                                "steht.")
         assert any(m.content == "Carol ist zurück und spielt wieder auf dem eigenen Platz." for m in back.public())
         match = await current_match(discord_)
-        texts = await discord_.bot.service.store.event_texts(match.id)
+        texts = [read(text) for text in await discord_.bot.service.store.event_texts(match.id)]
         # The seat as the board and the story name it from then on (it read "🤖 Bot 3 (normal)", a name never shown).
         assert ("Der Platz von Carol wurde an einen normalen Computerspieler übergeben (🤖 Carol (Bot, normal))."
                 in texts)
@@ -241,7 +243,7 @@ async def test_stats_history_and_replay_in_the_readers_and_the_tables_language(d
         assert log.splitlines()[:3] == [f"Test Nim (Standard), Partie #{match.id}", "Spieler: 1. Alice, 2. Bob",
                                         f"Ergebnis: gewonnen von {winner}"]
         assert log_text(match, [], "en").splitlines()[2] == f"Result: won by {winner}"
-        assert result_text(match, "de") == f"gewonnen von {winner}"
+        assert read(result_text(match, "de")) == f"gewonnen von {winner}"
         gone = (await discord_.command("game replay", {"match": 999}, user=alice)).last
         assert gone.ephemeral and gone.content == ("Auf diesem Server gibt es keine Partie #999. /spiel archiv listet "
                                                    "die beendeten auf.")

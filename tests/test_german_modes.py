@@ -15,6 +15,7 @@ from bot.features import rules
 from bot.offline import DiscordHarness
 from bot.service import GameService
 from tests.language import english_left
+from tests.reading import read
 
 GAMES = [game for game in all_games() if game.key != "test-nim"]
 TITLES = frozenset({"Expeditions", "Expedition", "Monster", "Solinsula"})
@@ -134,8 +135,8 @@ async def test_an_unknown_mode_is_refused_in_the_readers_language(database: Path
 def test_an_unknown_game_and_a_generic_chance_are_worded_for_the_reader() -> None:
     with pytest.raises(LobbyError) as refused:
         find_game("schach")
-    assert refused.value.text("de").startswith("Es gibt kein Spiel namens „schach“. Die Spiele: expeditions, ")
-    assert refused.value.text("en").startswith("There is no game called 'schach'. The games are: expeditions, ")
+    assert read(refused.value.text("de")).startswith("Es gibt kein Spiel namens „schach“. Die Spiele: expeditions, ")
+    assert read(refused.value.text("en")).startswith("There is no game called 'schach'. The games are: expeditions, ")
     game = find_game("the-expedition")  # its moves draw nothing, so an undo refusal words the default
     assert game.chance_text([], "de") == "ein Würfel wurde geworfen oder eine Karte gemischt"
     assert game.chance_text([], "en") == "a die was rolled or a card was shuffled"

@@ -23,6 +23,7 @@ from bot.offline import DiscordHarness
 from bot.service import GameService, Player
 from bot.store import Store
 from tests.fakes import tiny_png
+from tests.reading import read
 
 ALICE, BOB = Player(100, "Alice"), Player(200, "Bob")
 
@@ -79,7 +80,7 @@ async def test_two_bot_processes_press_the_same_button_and_exactly_one_move_appl
         await asyncio.to_thread(process.join, 30)
         assert process.exitcode == 0
     assert [kind for kind, _ in told] == ["applied", "stale"]
-    assert told[0][1] == f"{mover.name} took 2."
+    assert read(told[0][1]) == f"{mover.name} took 2."
     assert told[1][1] == ("Someone else moved at the same moment, so this was not applied. Here is the current "
                           "board.")
     after = await service.store.match(match.id)

@@ -179,7 +179,7 @@ async def test_history_replay_and_export_of_a_finished_game(database: Path, tmp_
         listed = await discord_.command("game history", user=alice)
         text = listed.last.content
         assert listed.last.ephemeral and f"#{match.id} · Test Nim (Standard)" in text
-        assert "\\*\\*Mal\\*\\*" in text and "@everyone" not in text.replace("@\u200beveryone", "")
+        assert "\\*\\*Mal\\*\\*" in text and "@everyone" not in text.replace("\\@everyone", "")
         assert "page 1 of 1" in text
 
         posted = await discord_.command("game replay", {"match": match.id, "public": True}, user=alice)

@@ -13,6 +13,7 @@ from PIL import Image
 
 import bot.games  # noqa: F401  (registers every game)
 from bot.core import JSON, Rng, find_game
+from bot.games.boards import drawable
 from rendering import alt_text, kit, render_board, render_detail
 
 CASES = [("the-expedition", "standard", 2), ("the-expedition", "standard", 3), ("the-expedition", "abstract", 3),
@@ -63,7 +64,7 @@ def test_boards_fit_the_phone_for_a_whole_match(game_key: str, mode: str, player
     game = find_game(game_key)
     sizes = set()
     for state in playout(game_key, mode, players):
-        view = game.view(state, None)
+        view = drawable(game.view(state, None))  # as the render worker gets it
         image, texts, png = drawn(game_key, view)
         sizes.add(image.size)
         width, height = image.size

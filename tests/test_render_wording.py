@@ -6,9 +6,11 @@ import pytest
 
 import bot.games  # noqa: F401  (registers every game)
 from bot.core import JSON, find_game
+from bot.games.boards import drawable
 from bot.games.monster_expedition.text import camp_level as message_camp_level
 from rendering import alt_text, kit, render_board, render_detail, typeset
 from rendering import monster_expedition as me
+from tests.reading import read
 from tests.test_render_boards import playout
 from tests.test_render_layout import positions
 
@@ -157,7 +159,7 @@ def test_monster_expedition_final_results_rank_the_players_best_first() -> None:
     game = find_game("monster-expedition")
     state = positions("monster-expedition", "standard", 3, seed=1)[-1]
     assert state["result"]["scores"] == [20, 33, 23] and state["result"]["winners"] == [1]
-    view = game.view(state, None)
+    view = drawable(game.view(state, None))  # as the render worker gets it
     names = [p["name"] for p in view["players"]]
     assert view["ranking"] == [1, 2, 0]
     with kit.recording() as drawn:
@@ -166,7 +168,7 @@ def test_monster_expedition_final_results_rank_the_players_best_first() -> None:
     detail = one_line(drawn_texts(render_detail, game.key, view))
     assert detail.index(f"{names[1]} 33 VP (") < detail.index(f"{names[2]} 23 VP (") < detail.index(
         f"{names[0]} 20 VP (")
-    summary = game.outcome(state).summary  # type: ignore[union-attr]
+    summary = read(game.outcome(state).summary)  # type: ignore[union-attr]
     assert summary.index(f"{names[1]} 33 VP") < summary.index(f"{names[2]} 23 VP") < summary.index(
         f"{names[0]} 20 VP")
     assert ranking({"scores": [10, 20, 10, 10], "winners": [1], "camp_levels": [5, 9, 7, 8]}) == [1, 3, 2, 0]

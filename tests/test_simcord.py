@@ -24,6 +24,7 @@ simcord = pytest.importorskip("simcord", reason="SimCord is a dev dependency: pi
 from bot.app import create_bot  # noqa: E402
 from bot.core import find_game  # noqa: E402
 from bot.discord_api import description  # noqa: E402
+from tests.reading import read  # noqa: E402
 
 OWN_BUTTONS = ("Show mine", "Details", "What's this?")
 
@@ -132,7 +133,7 @@ async def test_the_expedition_from_lobby_to_final_board(tmp_path: Path) -> None:
         assert match.status == "finished"
         final = tab.channel.last_message
         outcome = find_game(match.game).outcome(match.state)
-        assert outcome is not None and str(outcome.summary) in final.content and final.attachments
+        assert outcome is not None and read(outcome.summary) in final.content and final.attachments
         assert [c.label for row in final.components for c in row.children] == list(OWN_BUTTONS)
         assert_requests_valid(tab.env)
 

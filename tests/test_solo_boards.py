@@ -11,6 +11,7 @@ from bot.app import create_bot
 from bot.core import find_game
 from bot.offline import DiscordHarness
 from bot.service import story_text
+from tests.reading import read
 from tests.tables import current_match, open_table
 
 
@@ -45,7 +46,7 @@ async def test_a_solo_board_per_round(database: Path, game: str, mode: str, seed
                 assert new_board.notified == (alice.id,), "a new round pings the player"
                 if posted_at is not None:  # the story: the moves since the last board, nothing older
                     since = [e.text for e in await store.events(after.id, after=posted_at) if e.kind != "abandoned"]
-                    assert new_board.content.startswith(story_text(since) + "\n")
+                    assert new_board.content.startswith(read(story_text(since)) + "\n")
                 posted_at = after.version
             else:
                 assert new_boards == [], "within a round the board is edited in place"

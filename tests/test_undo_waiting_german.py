@@ -10,6 +10,7 @@ from bot.app import create_bot
 from bot.features.undo import answer_undo
 from bot.offline import DiscordHarness
 from tests.language import english_left
+from tests.reading import read
 from tests.tables import current_match, player_to_move
 from tests.test_german_features import NAMES, open_nim, take
 
@@ -33,7 +34,7 @@ async def test_a_seat_a_computer_took_over_is_waited_for_in_the_tables_language(
         request = await service.store.create_undo_request(match.id, first.id, match.version, 1,
                                                           [approver.id, kicked.id])
         result = await answer_undo(service, request.id, approver.id, True, channel_id=match.channel_id)
-        text = result.text(match.language)
+        text = read(result.text(match.language))
         asker = match.user_at(match.seat_of(first.id)).name
         assert text == {
             "de": f"{asker} möchte den letzten Zug zurücknehmen. Es fehlt noch: Jemand.",

@@ -7,7 +7,7 @@ message id (an older raise site not yet in the catalogues) is shown as it is, in
 
 from __future__ import annotations
 
-from bot.i18n import Text, message_ids
+from bot.i18n import Text, message_ids, unmarked
 
 
 class RuleError(ValueError):
@@ -20,7 +20,7 @@ class RuleError(ValueError):
             self.message = Text.of(message, **values)
         else:
             self.message = message
-        super().__init__(str(self.message))
+        super().__init__(unmarked(str(self.message)))  # logs and the command line show names as typed
 
     def __reduce__(self) -> tuple[object, ...]:
         """Keeps the untranslated message across a process pool (a computer player's refusal)."""

@@ -20,7 +20,7 @@ from typing import Any, ClassVar
 
 from bot.core.errors import IllegalAction, MalformedAction
 from bot.core.rng import Rng
-from bot.i18n import LANGUAGES, Localized, Text, in_language, translate
+from bot.i18n import LANGUAGES, Localized, Text, in_language, said, translate
 
 JSON = dict[str, Any]
 
@@ -222,7 +222,7 @@ class Game(ABC):
                                          for language in LANGUAGES})
         from bot.core.errors import LobbyError
 
-        raise LobbyError("lobby.refuse.no_mode", title=self.title, mode=key, modes=titles)
+        raise LobbyError("lobby.refuse.no_mode", title=self.title, mode=said(key), modes=titles)
 
     @abstractmethod
     def setup(self, mode: str, players: Sequence[str], rng: Rng, options: JSON) -> JSON:

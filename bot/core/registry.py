@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from bot.core.errors import LobbyError
 from bot.core.protocol import Game
+from bot.i18n import said
 
 _GAMES: dict[str, Game] = {}
 _NAMES: dict[str, str] = {}
@@ -28,7 +29,7 @@ def find_game(name: str) -> Game:
     key = _NAMES.get(_normalise(name))
     if key is None:
         known = ", ".join(sorted(_GAMES))
-        raise LobbyError("lobby.refuse.no_game", name=name, games=known)
+        raise LobbyError("lobby.refuse.no_game", name=said(name), games=known)
     return _GAMES[key]
 
 

@@ -23,7 +23,7 @@ from bot.core.errors import LobbyError, NotYourTurn, StaleBoard
 from bot.core.protocol import JSON, Game
 from bot.core.registry import find_game
 from bot.core.seats import BOT_LEVELS, bot_level, bot_name, bot_user_id, is_bot
-from bot.i18n import Localized, Text, deferred, deferred_plural, translate
+from bot.i18n import Localized, Text, deferred, deferred_plural, said, translate
 from bot.service import mode_title
 from bot.workers import WORKER_NICENESS, FairWorkers, Lane
 from rendering.lifeline import watch_parent
@@ -258,13 +258,13 @@ TABLE_FULL = deferred_plural("community.bot.refuse.full")
 def _not_host(match: MatchRecord, message_id: str) -> LobbyError:
     """A refusal for someone who is not the host, naming the host."""
     host = match.user_at(match.seat_of(match.host_id) or 0)
-    return LobbyError(message_id, host=host.name if host is not None else Text.of("community.bot.host_unknown"))
+    return LobbyError(message_id, host=said(host.name) if host is not None else Text.of("community.bot.host_unknown"))
 
 
 async def add_bot(service: GameService, channel_id: int, user_id: int, level: str) -> MatchRecord:
     """The host seats a computer player of `level` in the lobby ("🤖 Bot 2 (hard)")."""
     if level not in BOT_LEVELS:
-        raise LobbyError("community.bot.refuse.level", level=level, levels=", ".join(BOT_LEVELS))
+        raise LobbyError("community.bot.refuse.level", level=said(level), levels=", ".join(BOT_LEVELS))
     async with service.tables.lock(channel_id):
         match = await service.tables.lobby(channel_id)
         if user_id != match.host_id:
@@ -278,7 +278,7 @@ async def add_bot(service: GameService, channel_id: int, user_id: int, level: st
         name = bot_name(level, len(match.seats) + 1, match.language)
         seats = [(s.user_id, s.name) for s in match.seats] + [(bot_user_id(level, number), name)]
         await service.tables.record(match, "joined", user_id=user_id, seat=len(match.seats), seats=seats,
-                              text=translate("community.bot.joined", match.language, name=name))
+                              text=translate("community.bot.joined", match.language, name=said(name)))
         return await service.tables.reload(match)
 
 
@@ -294,7 +294,7 @@ async def remove_bot(service: GameService, channel_id: int, user_id: int) -> Mat
         leaving = bots[-1]
         seats = [(s.user_id, s.name) for s in match.seats if s.user_id != leaving.user_id]
         await service.tables.record(match, "left", user_id=user_id, seats=seats,
-                                    text=translate("community.bot.left", match.language, name=leaving.name))
+                                    text=translate("community.bot.left", match.language, name=said(leaving.name)))
         return await service.tables.reload(match)
 
 

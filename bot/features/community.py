@@ -17,7 +17,7 @@ from bot.core.seats import bot_user_id, is_bot, taken_over_name
 from bot.features import autoplay
 from bot.features.quiet import after_quiet, window_of
 from bot.features.wording import duration_text, game_title, names_and
-from bot.i18n import translate
+from bot.i18n import said, translate
 from bot.service import host_passed_text, next_host
 from bot.settings import ServerSettings, change_setting, server_settings
 from bot.store import CommunityChange, MatchRecord, NewWork, ScheduledWork, SeatOwner
@@ -388,8 +388,8 @@ async def kick(service: GameService, channel_id: int, actor_id: int, target_id: 
         # The seat keeps its name: the game's state and its replay know the player by it.
         seats = [(bot_user_id("normal", number) if s.seat == seat else s.user_id, s.name) for s in match.seats]
         owner = SeatOwner(match.id, seat, target_id, record.name, actor_id)
-        text = translate("community.log.kicked", match.language, name=record.name,
-                         bot=taken_over_name(record.name, "normal", match.language))
+        text = translate("community.log.kicked", match.language, name=said(record.name),
+                         bot=said(taken_over_name(record.name, "normal", match.language)))
         # Host powers follow the seat: a replaced host hands them to the next person seated.
         host = next_host(match, target_id) if target_id == match.host_id else None
         passed = host_passed_text(match, host, match.language) if host is not None else None
@@ -411,7 +411,7 @@ async def rejoin(service: GameService, channel_id: int, user_id: int) -> MatchRe
         owner = owners[0]
         seats = [(user_id if s.seat == owner.seat else s.user_id, s.name) for s in match.seats]
         await service.tables.record(match, "rejoined", user_id=user_id, seat=owner.seat, seats=seats,
-                              text=translate("community.log.rejoined", match.language, name=owner.name),
+                              text=translate("community.log.rejoined", match.language, name=said(owner.name)),
                               community=CommunityChange(owners_cleared=(owner.seat,)))
         return await service.tables.reload(match)
 

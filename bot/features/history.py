@@ -20,7 +20,7 @@ from bot.core.replay import RecordedStep, Replayer, Rewind
 from bot.core.rng import ReplayDivergence
 from bot.core.seats import is_bot
 from bot.features.wording import game_title, names_and
-from bot.i18n import deferred_plural, translate
+from bot.i18n import deferred_plural, said, translate, unmarked
 from bot.service import mode_title
 from bot.store import EventColumns, EventRecord, MatchRecord, decode_event, reading
 from bot.table import UNDO_KIND, setup_of
@@ -61,14 +61,13 @@ def result_text(match: MatchRecord, language: str = "en") -> str:
     return translate("history.result.won_by", language, names=names_and(names, language))
 
 
-def history_line(match: MatchRecord, language: str = "en") -> tuple[str, list[str]]:
-    """One game as a line of plain text in `language` (names not yet escaped), and the names it contains."""
+def history_line(match: MatchRecord, language: str = "en") -> str:
+    """One game as a line of text in `language`, its names marked as people's (bot/i18n/marks.py)."""
     game = find_game(match.game)
     mode = mode_title(game.mode(match.mode), language)
-    names = [seat.name for seat in match.seats]
+    names = ", ".join(said(seat.name) for seat in match.seats)
     day = (match.updated_at or match.created_at)[:10]
-    return (f"#{match.id} · {game_title(game, language)} ({mode}) · {day} · {', '.join(names)} · "
-            f"{result_text(match, language)}", names)
+    return f"#{match.id} · {game_title(game, language)} ({mode}) · {day} · {names} · {result_text(match, language)}"
 
 
 @dataclass(frozen=True)
@@ -124,14 +123,15 @@ async def finished_match(service: GameService, guild_id: int, match_id: int) -> 
 
 def log_text(match: MatchRecord, entries: Sequence[str], language: str = "en") -> str:
     """The whole log of a game as numbered lines (its events' public descriptions, as the table read them), under a
-    header in `language`."""
+    header in `language`: the text of a file, so names are shown as typed, each on one line."""
     game = find_game(match.game)
-    players = ", ".join(f"{seat.seat + 1}. {seat.name}" for seat in match.seats)
+    players = ", ".join(f"{seat.seat + 1}. {said(seat.name)}" for seat in match.seats)
     head = [translate("history.log.title", language, game=game_title(game, language),
                       mode=mode_title(game.mode(match.mode), language), match=str(match.id)),
             translate("history.log.players", language, players=players),
             translate("history.log.result", language, result=result_text(match, language)), ""]
-    return "\n".join(head + [f"{number}. {text}" for number, text in enumerate(entries, start=1)]) + "\n"
+    lines = head + [f"{number}. {text}" for number, text in enumerate(entries, start=1)]
+    return unmarked("\n".join(lines)) + "\n"  # a file shows names literally, each on its line
 
 
 async def match_log(service: GameService, match: MatchRecord, language: str = "en") -> str:
@@ -231,7 +231,8 @@ def export_of(match: MatchRecord, events: Sequence[EventRecord]) -> JSON:
             continue
         replayer.feed(step)
         records.append({"seq": event.seq, "kind": event.kind, "seat": event.seat, "action": event.action,
-                        "draws": event.draws, "events": event.events, "text": event.text,
+                        "draws": event.draws, "events": event.events,
+                        "text": unmarked(event.text) if event.text else event.text,  # a file: names as typed
                         "state_sha256": digest(replayer.state)})
     body: JSON = {
         "format": EXPORT_FORMAT,

@@ -22,7 +22,7 @@ from bot.core.seats import is_bot
 from bot.features.community import REMIND, REMINDERS_BEFORE_STALL, TIMER
 from bot.features.quiet import Window, after_quiet, known_zone, window_of
 from bot.features.wording import duration_text
-from bot.i18n import translate
+from bot.i18n import said, translate
 from bot.settings import ServerSettings, server_settings
 from bot.store import MatchRecord, MemberRecord, MemberResult, NewWork, ScheduledWork
 
@@ -667,8 +667,9 @@ async def clock_line(service: GameService, match: MatchRecord) -> str | None:
         if left is None:
             continue
         if record.seat in banks.seats and banks.due is not None:
-            parts.append(translate("personal.clock.running", language, name=record.name, when=f"<t:{banks.due}:R>"))
+            parts.append(translate("personal.clock.running", language, name=said(record.name),
+                                   when=f"<t:{banks.due}:R>"))
         else:
-            parts.append(translate("personal.clock.left", language, name=record.name,
+            parts.append(translate("personal.clock.left", language, name=said(record.name),
                                    left=duration_text(max(0, round(left / 3600)), language)))
     return translate("personal.clock.line", language, seats=" · ".join(parts))

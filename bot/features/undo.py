@@ -18,7 +18,7 @@ from bot import workers
 from bot.core import JSON, Game, GameOver, LobbyError, NotYourTurn, RuleError, find_game
 from bot.core.replay import RecordedStep, Replayer, Rewind, replay_line
 from bot.core.seats import is_bot
-from bot.i18n import Localized, Text, deferred, deferred_plural, in_language, translate, translate_plural
+from bot.i18n import Localized, Text, deferred, deferred_plural, in_language, said, translate, translate_plural
 from bot.store import EventColumns, EventRecord, MatchRecord, Store, UndoRequest, decode_event, reading
 from bot.table import UNDO_KIND, setup_of, steps_of
 
@@ -191,7 +191,7 @@ def approvers_of(match: MatchRecord, user_id: int) -> list[int]:
 def _name(match: MatchRecord, user_id: int) -> str | Text:
     seat = match.seat_of(user_id)
     record = match.user_at(seat) if seat is not None else None
-    return record.name if record is not None else Text.of("undo.someone")
+    return said(record.name) if record is not None else Text.of("undo.someone")
 
 
 def _turn_changed(before: MatchRecord, after: MatchRecord) -> bool:

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from babel.lists import format_list
 
 from bot.core import Game
-from bot.i18n import language_of, translate, translate_plural
+from bot.i18n import language_of, said, translate, translate_plural
 
 
 def duration_text(hours: float, language: str) -> str:
@@ -27,10 +27,11 @@ def duration_text(hours: float, language: str) -> str:
 
 
 def names_and(names: Sequence[str], language: str) -> str:
-    """"Alice and Bob" / "Alice und Bob" (Babel's CLDR list patterns for the language)."""
+    """"Alice and Bob" / "Alice und Bob" (Babel's CLDR list patterns for the language), each name marked as a
+    person's (bot/i18n/marks.py)."""
     if len(names) == 1:
-        return names[0]
-    return format_list(list(names), style="standard", locale=language_of(language))
+        return said(names[0])
+    return format_list([said(name) for name in names], style="standard", locale=language_of(language))
 
 
 def game_title(game: Game, language: str) -> str:

@@ -18,6 +18,7 @@ from bot.i18n.catalog import (
     translate_plural,
 )
 from bot.i18n.languages import DEFAULT_LANGUAGE, LANGUAGE_NAMES, LANGUAGES, Localized, language_of
+from bot.i18n.marks import is_marked, last_chars, one_line, said, unmarked, with_names_marked, with_spans
 from bot.i18n.nouns import COUNTED_NOUNS, counted
 
 __all__ = [
@@ -32,11 +33,18 @@ __all__ = [
     "deferred_plural",
     "format_number",
     "in_language",
+    "is_marked",
     "join_or",
     "language_of",
+    "last_chars",
     "load_catalogues",
     "message_ids",
+    "one_line",
     "placeholders",
+    "said",
     "translate",
     "translate_plural",
+    "unmarked",
+    "with_names_marked",
+    "with_spans",
 ]

@@ -16,6 +16,7 @@ from discord.http import Route
 from discord.webhook.async_ import AsyncWebhookAdapter
 
 from bot.discord_api import ContractViolation, Violation, description
+from bot.i18n import is_marked
 from bot.offline.common import (
     CANNOT_DM,
     EPHEMERAL,
@@ -48,6 +49,19 @@ def _decode_body(
         sent.append(SentFile(f.filename, f.fp.read(), f.description))
         f.reset(seek=True)
     return body, sent
+
+
+def _marked_paths(value: Any, path: str) -> Iterator[str]:
+    """Where in a request's JSON a text holds one of the text layers' marks."""
+    if isinstance(value, str):
+        if is_marked(value):
+            yield path
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            yield from _marked_paths(item, f"{path}.{key}")
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            yield from _marked_paths(item, f"{path}[{index}]")
 
 
 def _match(template: str, url: str) -> dict[str, str]:
@@ -126,6 +140,17 @@ class RestBackend:
             if found:
                 raise self._violation(found, "a request of the bot")
 
+    def _check_shown(self, key: str, body: Any, files: Sequence[SentFile]) -> None:
+        """No text a person sees may carry the marks the bot's text layers put around names (bot/i18n/marks.py):
+        Discord would show them as boxes, and a mark that got through means a text skipped its last escaping."""
+        found = [Violation(key, path, "a name's internal mark reached Discord (safe_text or plain was skipped)")
+                 for path in _marked_paths(body, "$")]
+        found += [Violation(key, f"file {file.filename}", "a name's internal mark reached Discord in a file")
+                  for file in files if is_marked(file.description or "") or (
+                      not file.filename.endswith(".png") and is_marked(file.data.decode("utf-8", "replace")))]
+        if found:
+            raise self._violation(found, "a request of the bot")
+
     def _check_answer(self, method: str, url: str, answer: Any) -> Any:
         """What the offline Discord answers must be what Discord answers: the route's 200 (or 204) schema (checked
         once per shape of answer: see common.shape_of)."""
@@ -183,6 +208,7 @@ class RestBackend:
         key = f"{route.method} {route.path}"
         self.world.requests.append({"route": key, "url": route.url, "body": body, "files": files, "params": params})
         self._check_request(route.method, route.url, body)
+        self._check_shown(key, body, files)
         self._check_token_age(route, key)
         return self._check_answer(route.method, route.url, self._webhook_answer(route, key, body, files))
 
@@ -354,6 +380,7 @@ class RestBackend:
         args = _match(route.path, route.url)
         iid = current_interaction.get()
         self._check_request(route.method, route.url, body if files or form else kwargs.get("json"))
+        self._check_shown(key, body, sent)
         await asyncio.sleep(0)  # a real request yields to the loop; races must be able to interleave here too
         await self.meet_faults(route, body)  # each planted answer is recorded as a request of its own
         self.world.requests.append(

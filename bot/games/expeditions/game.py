@@ -33,7 +33,7 @@ from bot.games.expeditions.data import Components, components
 from bot.games.expeditions.engine import ACTIONS, Engine, new_game, pending_options
 from bot.games.expeditions.offers import STEPWISE, WAYS_OUT, Way, Ways, gains_nothing, way_label
 from bot.games.expeditions.text import capitalised, language_of_state, money
-from bot.i18n import LANGUAGES, Localized, Text, translate
+from bot.i18n import LANGUAGES, Localized, Text, said, translate
 
 LOG_LENGTH = 8
 MENU_BUTTONS = 15  # three rows of buttons; the select menu takes the fourth, "Show mine" the fifth
@@ -223,7 +223,7 @@ class ExpeditionsGame(Game):
         leaders = [s for s, v in scores.items() if v == best]
         breaks = {s: q.tiebreak(players[s]) for s in leaders}
         winners = tuple(s for s in leaders if breaks[s] == max(breaks.values()))
-        names = text.and_list([str(players[s]["name"]) for s in winners], language)
+        names = text.and_list([said(players[s]["name"]) for s in winners], language)
         if len(players) == 1:  # alone there is no one to beat: the score is the result
             summary = translate("expeditions.result.alone", language, names=names, money=money(best, language))
         elif len(winners) > 1:
@@ -234,8 +234,8 @@ class ExpeditionsGame(Game):
             summary += " " + translate("expeditions.result.tiebreak", language, n=max(breaks.values()))
         # Every player's score, best first (ties in the order of the tie-break, then seat).
         ranked = sorted(scores, key=lambda s: (-scores[s], -q.tiebreak(players[s]), s))
-        table = ", ".join(f"{players[s]['name']} {money(scores[s], language)}{self._sources(players[s], language)}"
-                          for s in ranked)
+        table = ", ".join(f"{said(players[s]['name'])} {money(scores[s], language)}"
+                          f"{self._sources(players[s], language)}" for s in ranked)
         return scores, winners, summary, table
 
     def _sources(self, player: JSON, language: str = "en") -> str:
@@ -504,7 +504,7 @@ class ExpeditionsGame(Game):
             raise IllegalAction("expeditions.refuse.location_face_down", number=typed)
         if typed == "stay" or typed in state["spaces"]:
             return typed
-        raise MalformedAction("expeditions.refuse.not_a_space", typed=str(raw))
+        raise MalformedAction("expeditions.refuse.not_a_space", typed=said(raw))
 
     def _card(self, state: JSON, seat: int, raw: Any) -> str:
         if not isinstance(raw, str) or not raw.strip():
@@ -521,9 +521,9 @@ class ExpeditionsGame(Game):
         hand = _both(lambda language: ", ".join(comp.cards[c].names[language] for c in hand_ids)
                      or translate("expeditions.refuse.no_cards", language))
         if guessed is not None:
-            raise MalformedAction("expeditions.refuse.card_not_in_hand_guess", typed=raw,
+            raise MalformedAction("expeditions.refuse.card_not_in_hand_guess", typed=said(raw),
                                   guess=comp.cards[guessed].names, hand=hand)
-        raise MalformedAction("expeditions.refuse.card_not_in_hand", typed=raw, hand=hand)
+        raise MalformedAction("expeditions.refuse.card_not_in_hand", typed=said(raw), hand=hand)
 
     def explain_refusal(self, state: JSON, seat: int, wanted: JSON, legal: list[JSON]) -> Text:
         """Why an action is refused, and what is allowed instead (worded later, in the reader's language)."""

@@ -15,7 +15,7 @@ from bot.games.expeditions.board import BASECAMP, destinations
 from bot.games.expeditions.data import Components
 from bot.games.expeditions.engine import pending_options
 from bot.games.expeditions.text import amount, card_line, card_summary, effects_text, money
-from bot.i18n import deferred, translate, translate_plural
+from bot.i18n import deferred, said, translate, translate_plural
 
 PROMPTS = {
     "play_steps": deferred("expeditions.prompt.play_steps"),
@@ -60,7 +60,8 @@ def action_name(action: str, language: str = "en") -> str:
 
 
 def name(state: dict[str, Any], seat: int) -> str:
-    return str(state["players"][seat]["name"])
+    """A player's name for a text (marked as a person's: bot/i18n/marks.py)."""
+    return said(state["players"][seat]["name"])
 
 
 def card_name(comp: Components, card_id: str | None, language: str = "en") -> str:
@@ -293,7 +294,7 @@ def private_text(comp: Components, state: dict[str, Any], seat: int, language: s
     view = player_view(comp, state, seat, language)
     none = translate("expeditions.mine.none", language)
     workers = ", ".join(f"{n} {text.colour_word(c, language)}" for c, n in player["workers"].items() if n)
-    lines = [f"**{player['name']}** — {view['mech']['name']} ({view['mech']['text']})",
+    lines = [f"**{said(player['name'])}** — {view['mech']['name']} ({view['mech']['text']})",
              translate("expeditions.mine.tracks", language, power=player["power"], guile=player["guile"],
                        money=money(player["coins"], language), maps=player["map_tokens"], stars=player["stars"]),
              translate("expeditions.mine.workers", language, workers=workers or none,

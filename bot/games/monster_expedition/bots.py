@@ -16,7 +16,7 @@ from bot.games.monster_expedition import planner, strategies
 from bot.games.monster_expedition.catalog import catalog, region_name
 from bot.games.monster_expedition.effects import camp_level_sum, total_points
 from bot.games.monster_expedition.text import WordedText
-from bot.i18n import DEFAULT_LANGUAGE, LANGUAGES, deferred, translate, translate_plural
+from bot.i18n import DEFAULT_LANGUAGE, LANGUAGES, deferred, said, translate, translate_plural
 
 CAMP_WORTH = 1.0  # points a camp level is worth to a hunter before the end (more black dice, better bonuses)
 STOP_RISK = 0.25  # playouts roll on while the chance that no die shows a new number stays below this
@@ -146,7 +146,7 @@ def _reason_in(view: JSON, action: JSON, lang: str) -> str:
     if kind == "done":
         return translate("monster.reason.done", lang)
     if kind == "steal":
-        return translate("monster.reason.steal", lang, name=view["players"][action["seat"]]["name"])
+        return translate("monster.reason.steal", lang, name=said(view["players"][action["seat"]]["name"]))
     if kind == "improve":
         return translate("monster.reason.improve", lang, region=region_name(action["region"], lang))
     return translate("monster.reason.decline", lang)

@@ -39,7 +39,7 @@ from bot.games.monster_expedition.state import (
     trader_cost,
     trader_present,
 )
-from bot.i18n import LANGUAGES, Localized, Text, deferred, deferred_plural, translate
+from bot.i18n import LANGUAGES, Localized, Text, deferred, deferred_plural, said, translate
 
 RECENT_EVENTS = 12
 
@@ -169,7 +169,7 @@ def apply(state: JSON, seat: int, action: Any, rng: Rng, cat: Catalog | None = N
         raise GameOver("monster.refuse.game_over")
     if seat != state["active"]:
         name = state["players"][state["active"]]["name"]
-        raise NotYourTurn("monster.refuse.not_your_turn", name=name)
+        raise NotYourTurn("monster.refuse.not_your_turn", name=said(name))
     if not isinstance(action, dict) or not isinstance(action.get("type"), str):
         raise MalformedAction("monster.refuse.no_type", example='{"type": "roll"}')
     kind = action["type"]
@@ -207,7 +207,7 @@ def _int_field(action: JSON, name: str, default: int | None = None) -> int:
     if isinstance(value, str) and value.strip().lstrip("-").isdigit():
         value = int(value)
     if isinstance(value, bool) or not isinstance(value, int):
-        raise MalformedAction("monster.refuse.whole_number", name=name, value=repr(value))
+        raise MalformedAction("monster.refuse.whole_number", name=said(name), value=said(repr(value)))
     return value
 
 
@@ -404,7 +404,7 @@ def _resolve_card(state: JSON, text: str, cat: Catalog) -> str:
     guess = closest(text, by_name)
     if guess:
         names = Localized(*(", ".join(cat.card(i).names[language] for i in ids) for language in LANGUAGES))
-        raise MalformedAction("monster.refuse.no_such_card", text=text, names=names,
+        raise MalformedAction("monster.refuse.no_such_card", text=said(text), names=names,
                               guess=Text.of("monster.refuse.did_you_mean", name=by_name[guess].names))
     return text
 
@@ -413,7 +413,7 @@ def _steal(state: JSON, action: JSON, rng: Rng, events: list[JSON], cat: Catalog
     victim = _int_field(action, "seat")
     victims = steal_victims(state)
     if victim not in victims:
-        names = Localized(*(", ".join(translate("monster.refuse.seat", language, name=state["players"][s]["name"],
+        names = Localized(*(", ".join(translate("monster.refuse.seat", language, name=said(state["players"][s]["name"]),
                                                 seat=s) for s in victims) for language in LANGUAGES))
         raise IllegalAction("monster.refuse.steal_from", names=names)
     state["turn"]["steal_pending"] = False

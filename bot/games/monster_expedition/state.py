@@ -19,6 +19,7 @@ from bot.games.monster_expedition.catalog import (
     Expedition,
     catalog,
 )
+from bot.i18n import said
 
 GAME_KEY = "monster-expedition"
 DATA_VERSION = "1"
@@ -73,7 +74,7 @@ def _choose_expedition(options: JSON, profile: JSON) -> int:
     try:
         number = int(wanted)
     except (TypeError, ValueError):
-        raise LobbyError("monster.refuse.not_an_expedition", wanted=str(wanted)) from None
+        raise LobbyError("monster.refuse.not_an_expedition", wanted=said(wanted)) from None
     if not 1 <= number <= 10:
         raise LobbyError("monster.refuse.no_expedition", number=number)
     won = set(profile["won"])
@@ -91,7 +92,7 @@ def _choose_set(options: JSON) -> str:
     by_number = {"1": "I", "2": "II", "3": "III", "4": "IV"}
     text = by_number.get(text, text)
     if text not in SETS:
-        raise LobbyError("monster.refuse.not_a_set", wanted=str(wanted))
+        raise LobbyError("monster.refuse.not_a_set", wanted=said(wanted))
     return text
 
 

@@ -25,7 +25,7 @@ from bot.games.monster_expedition.state import (
     next_expedition,
     symbiosis_groups,
 )
-from bot.i18n import DEFAULT_LANGUAGE, Text, counted, deferred, language_of, translate, translate_plural
+from bot.i18n import DEFAULT_LANGUAGE, Text, counted, deferred, language_of, said, translate, translate_plural
 
 
 class WordedText(str, Text):
@@ -105,7 +105,7 @@ def joined_and(names: list[str], language: str = "en") -> str:
 def _name(state: JSON, seat: int | None, language: str = "en") -> str:
     if seat is None:
         return translate("monster.nobody", language)
-    return str(state["players"][int(seat)]["name"])
+    return said(state["players"][int(seat)]["name"])
 
 
 def _dice_text(dice: list[JSON], language: str = "en") -> str:
@@ -375,7 +375,7 @@ def private_text(state: JSON, seat: int, cat: Catalog | None = None, language: s
 
 def _private_text(state: JSON, seat: int, cat: Catalog, detailed: bool, lang: str) -> str:
     player = state["players"][seat]
-    lines = [translate("monster.mine.title", lang, name=f"**{player['name']}**", set=player["set"])]
+    lines = [translate("monster.mine.title", lang, name=f"**{said(player['name'])}**", set=player["set"])]
     if state["mode"] == "standard":
         message = deferred("monster.mine.final_score") if state["over"] else deferred("monster.mine.score")
         lines.append(translate(message, lang, points=vp(total_points(player, cat), lang),

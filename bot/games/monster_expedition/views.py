@@ -36,7 +36,7 @@ from bot.games.monster_expedition.state import (
     trader_cost,
 )
 from bot.games.monster_expedition.text import colour_name, describe, last_move, solo_reason, turn_text
-from bot.i18n import DEFAULT_LANGUAGE, LANGUAGES, counted, deferred, translate, translate_plural
+from bot.i18n import DEFAULT_LANGUAGE, LANGUAGES, counted, deferred, said, translate, translate_plural
 
 
 def _card_view(card_id: str, cat: Catalog) -> JSON:
@@ -346,7 +346,7 @@ def choice_menu(state: JSON, seat: int, cat: Catalog | None = None, language: st
         options = []
         for victim in steal_victims(state):
             other = state["players"][victim]
-            options.append(QuickAction(str(other["name"])[:100], {"type": "steal", "seat": victim}, "🗝️",
+            options.append(QuickAction(said(str(other["name"])[:98]), {"type": "steal", "seat": victim}, "🗝️",
                                        description=translate("monster.menu.steal_option", lang,
                                                              cages=counted("cage", cage_count(other), lang))))
         return ChoiceMenu(translate("monster.menu.steal", lang), tuple(options)) if options else None

@@ -19,7 +19,7 @@ from bot.games.the_expedition.catalog import Catalog, rule_words, side_words
 from bot.games.the_expedition.conditions import card_met
 from bot.games.the_expedition.grid import CELLS, DIRECTIONS, ORTHOGONAL, sides_entered_from, step
 from bot.games.the_expedition.words import DIRECTION_WORDS, separated
-from bot.i18n import Text, deferred
+from bot.i18n import Text, deferred, said
 
 GAME_KEY = "the-expedition"
 SOLO_MODES = ("solo", "solo-hard")
@@ -459,9 +459,9 @@ def _location_by_name(state: JSON, catalog: Catalog, wanted: str) -> int:
     guess = closest(wanted, [text for name in names for text in name.texts])
     locations = separated(names)
     if guess:
-        raise MalformedAction("expedition.refuse.no_such_location.guess", wanted=wanted, guess=guess,
+        raise MalformedAction("expedition.refuse.no_such_location.guess", wanted=said(wanted), guess=guess,
                               locations=locations)
-    raise MalformedAction("expedition.refuse.no_such_location", wanted=wanted, locations=locations)
+    raise MalformedAction("expedition.refuse.no_such_location", wanted=said(wanted), locations=locations)
 
 
 def _apply_place(state: JSON, catalog: Catalog, pid: str, action: JSON, events: list[JSON]) -> None:
@@ -524,7 +524,7 @@ def apply_action(state: JSON, catalog: Catalog, seat: int, action: Any) -> tuple
     if seat not in acting:
         pid = current_pid(state)
         assert pid is not None  # (over: refused above)
-        raise NotYourTurn("expedition.refuse.not_your_turn", name=participant(state, pid)["name"])
+        raise NotYourTurn("expedition.refuse.not_your_turn", name=said(participant(state, pid)["name"]))
     new_state = copy_state(state)
     pid = f"p{seat}"
     events: list[JSON] = []

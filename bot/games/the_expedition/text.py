@@ -32,7 +32,7 @@ from bot.games.the_expedition.words import (
     toward,
     worded,
 )
-from bot.i18n import Text, deferred, deferred_plural, translate
+from bot.i18n import Text, deferred, deferred_plural, said, translate
 
 FINISH_REASONS = {
     "final_turns": deferred("expedition.finish.final_turns"),
@@ -58,7 +58,7 @@ def name_of(state: JSON, pid: str) -> Words:
     """A player's own name; an Automation's in the reader's language ("Automation 1" / "Automat 1")."""
     if is_automation(pid):
         return Text.of("expedition.automation.name", number=participant(state, pid)["number"])
-    return str(participant(state, pid)["name"])
+    return said(participant(state, pid)["name"])
 
 
 def _names(state: JSON, pids: list[str]) -> Words:
@@ -186,7 +186,7 @@ def summary(state: JSON, scores: dict[str, JSON], winners: list[str], reason: st
 def verdict_words(state: JSON, winners: list[str]) -> Text:
     """Who won, in one sentence; in solo, whether the player beat the Automations."""
     if is_solo(state):
-        player = state["players"][0]["name"]
+        player = said(state["players"][0]["name"])
         if "p0" in winners and len(winners) == 1:
             return Text.of("expedition.verdict.solo_won", player=player)
         if "p0" in winners:

@@ -16,6 +16,7 @@ from bot.games.expeditions.views import SENTENCES
 from bot.i18n import Text
 from rendering import alt_text, kit, render_board, render_detail
 from tests.language import english_left
+from tests.reading import read
 
 from .helpers import act, fresh, give, in_actions, place
 
@@ -77,7 +78,7 @@ def test_a_whole_seeded_game_at_a_german_table_reads_german(players: int) -> Non
     texts += [str(outcome.summary), GAME.turn_text(state, "de")]
     assert {"moved", "card_played", "gained", "game_over", "turn_started"} <= kinds
     assert_german([t for t in texts if t])
-    assert str(outcome.summary).endswith(")."), outcome.summary
+    assert read(str(outcome.summary)).endswith(")."), outcome.summary
     assert " Wertung: " in str(outcome.summary) and "$" in str(outcome.summary)
     assert state["log"][-1].startswith("Die Expedition ist zu Ende: ")
 
@@ -125,51 +126,51 @@ def test_every_event_kind_has_a_german_sentence() -> None:
     assert all(g != e for g, e in zip(sentences, english, strict=True) if "Ada" in e)
     assert_german(sentences)
     for quiet in ("turn_ended", "ongoing_triggered", "no_choice", "skipped"):
-        assert GAME.describe(state, {"kind": quiet, "seat": 0, "decision": "upgrade"}, "de") == ""
+        assert read(GAME.describe(state, {"kind": quiet, "seat": 0, "decision": "upgrade"}, "de")) == ""
 
 
 def test_representative_sentences_in_exact_german() -> None:
     state = german(7, 2)
     describe = GAME.describe
-    assert describe(state, {"kind": "gained", "seat": 0, "what": "power", "n": 0}, "de") == \
+    assert read(describe(state, {"kind": "gained", "seat": 0, "what": "power", "n": 0}, "de")) == \
         "Ada hat schon 10 Kraft: nichts dazugewonnen."
-    assert describe(state, {"kind": "gained", "seat": 1, "what": "map_token", "n": 1}, "de") == \
+    assert read(describe(state, {"kind": "gained", "seat": 1, "what": "map_token", "n": 1}, "de")) == \
         "Bo erhält 1 Kartenmarker."
-    assert describe(state, {"kind": "worker_gained", "seat": 0, "colour": "red"}, "de") == \
+    assert read(describe(state, {"kind": "worker_gained", "seat": 0, "colour": "red"}, "de")) == \
         "Ada erhält einen roten Arbeiter."
-    assert describe(state, {"kind": "deck_reshuffled", "cards": 1}, "de") == \
+    assert read(describe(state, {"kind": "deck_reshuffled", "cards": 1}, "de")) == \
         "Der Ablagestapel wird zu einem neuen Nachziehstapel aus 1 Karte gemischt."
-    assert describe(state, {"kind": "deck_reshuffled", "cards": 7}, "de") == \
+    assert read(describe(state, {"kind": "deck_reshuffled", "cards": 7}, "de")) == \
         "Der Ablagestapel wird zu einem neuen Nachziehstapel aus 7 Karten gemischt."
-    assert describe(state, {"kind": "end_triggered", "seat": 1}, "de") == \
+    assert read(describe(state, {"kind": "end_triggered", "seat": 1}, "de")) == \
         "Bo hat den letzten Stern gesetzt: Alle haben noch einen Zug, zuletzt Bo."
-    assert describe(state, {"kind": "corruption_vanquished", "seat": 0, "colour": "both", "value": 20,
-                            "cost": {"power": 9, "guile": 9}, "location": 20}, "de") == \
+    assert read(describe(state, {"kind": "corruption_vanquished", "seat": 0, "colour": "both", "value": 20,
+                                 "cost": {"power": 9, "guile": 9}, "location": 20}, "de")) == \
         "Ada bezwingt den 20er-Marker für 9 Kraft + 9 List."
-    assert describe(state, {"kind": "moved", "seat": 0, "space": "c3", "location": 7}, "de") == \
+    assert read(describe(state, {"kind": "moved", "seat": 0, "space": "c3", "location": 7}, "de")) == \
         "Ada zieht nach 7 M Glasmoor."
-    assert describe(state, {"kind": "moved", "seat": 0, "space": "c3", "location": 7}, "en") == \
+    assert read(describe(state, {"kind": "moved", "seat": 0, "space": "c3", "location": 7}, "en")) == \
         "Ada moves to 7 C Glass Marsh."
     turn = in_actions(fresh(), ("move", "play", "gather"))["turn"]
     state["turn"].update({k: turn[k] for k in ("phase", "remaining", "pending")})
     state["turn"]["seat"] = 0
-    assert GAME.turn_text(state, "de") == "Ada: Bewegen und Spielen und Sammeln, in beliebiger Reihenfolge"
+    assert read(GAME.turn_text(state, "de")) == "Ada: Bewegen und Spielen und Sammeln, in beliebiger Reihenfolge"
     state["turn"]["remaining"] = ["gather"]
-    assert GAME.turn_text(state, "de") == "Ada: Sammeln, die letzte Aktion des Zugs"
+    assert read(GAME.turn_text(state, "de")) == "Ada: Sammeln, die letzte Aktion des Zugs"
     state["over"] = True
     state["players"][0]["coins"], state["players"][1]["coins"] = 12, 30
     outcome = GAME.outcome(state)
-    assert outcome is not None and outcome.summary == \
+    assert outcome is not None and read(outcome.summary) == \
         "Bo gewinnt mit 30 $. Wertung: Bo 30 $ (Münzen 30 $), Ada 12 $ (Münzen 12 $)."
-    assert GAME.describe(state, {"kind": "game_over"}, "de") == "Die Expedition ist zu Ende: Bo gewinnt mit 30 $."
-    assert GAME.describe(state, {"kind": "game_over"}, "en") == "The expedition is over: Bo wins with $30."
+    assert read(GAME.describe(state, {"kind": "game_over"}, "de")) == "Die Expedition ist zu Ende: Bo gewinnt mit 30 $."
+    assert read(GAME.describe(state, {"kind": "game_over"}, "en")) == "The expedition is over: Bo wins with $30."
 
 
 def test_an_english_table_stays_english_and_the_same_game_reads_in_either_language() -> None:
     english = GAME.setup("standard", NAMES[:2], Rng(5, 0), {"profiles": [{}, {}]})
     deutsch = german(5, 2)
     assert "language" not in english and deutsch["language"] == "de"
-    assert english["last_move"] == "The expedition sets out."
+    assert read(english["last_move"]) == "The expedition sets out."
     assert deutsch["last_move"] == "Die Expedition bricht auf."
     chooser_en, chooser_de = Rng(5, 10**6), Rng(5, 10**6)
     for step in range(1, 40):
@@ -257,9 +258,9 @@ def test_every_refusal_is_worded_in_the_readers_language() -> None:
     german_texts = [error.text("de") for error in found]
     assert len({error.text("en") for error in found}) == len(found)  # each says something of its own
     assert_german(german_texts, ALLOWED | COMMAND_WORDS)
-    assert german_texts[2] == "P0 ist am Zug, nicht du."
+    assert read(german_texts[2]) == "P0 ist am Zug, nicht du."
     assert "Meintest du" in german_texts[14] and "Deine Hand: " in german_texts[14]
-    assert found[2].text("en") == "It is P0's turn, not yours."
+    assert read(found[2].text("en")) == "It is P0's turn, not yours."
 
 
 def test_choices_buttons_and_menus_are_german_and_typed_labels_match_in_either_language() -> None:

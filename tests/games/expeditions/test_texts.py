@@ -9,17 +9,18 @@ from bot.core.rng import Rng
 from bot.games.expeditions import GAME
 from bot.games.expeditions import queries as q
 from bot.games.expeditions.game import _without_repeats
+from tests.reading import read
 
 from .helpers import act, fresh, give
 
 
 def test_a_gain_of_nothing_says_why_instead_of_gains_zero() -> None:
     state = fresh()
-    assert GAME.describe(state, {"kind": "gained", "seat": 0, "what": "power", "n": 0}) == \
+    assert read(GAME.describe(state, {"kind": "gained", "seat": 0, "what": "power", "n": 0})) == \
         "P0 is already at 10 power: nothing gained."
-    assert GAME.describe(state, {"kind": "gained", "seat": 1, "what": "map_token", "n": 0}) == \
+    assert read(GAME.describe(state, {"kind": "gained", "seat": 1, "what": "map_token", "n": 0})) == \
         "P1 gains no map token: the supply is empty."
-    assert GAME.describe(state, {"kind": "gained", "seat": 0, "what": "power", "n": 2}) == "P0 gains 2 power."
+    assert read(GAME.describe(state, {"kind": "gained", "seat": 0, "what": "power", "n": 2})) == "P0 gains 2 power."
 
 
 def test_decisions_with_no_option_or_declined_are_not_told() -> None:
@@ -27,7 +28,7 @@ def test_decisions_with_no_option_or_declined_are_not_told() -> None:
     state = fresh()
     for kind, decision in (("no_choice", "upgrade"), ("no_choice", "solve"), ("no_choice", "boast"),
                            ("skipped", "activate_adjacent"), ("skipped", "vanquish")):
-        assert GAME.describe(state, {"kind": kind, "seat": 0, "decision": decision}) == ""
+        assert read(GAME.describe(state, {"kind": kind, "seat": 0, "decision": decision})) == ""
 
 
 def test_a_sentence_repeated_in_a_row_is_said_once_with_a_count() -> None:
@@ -45,11 +46,11 @@ def test_the_result_gives_every_players_score_best_first() -> None:
     assert outcome is not None and outcome.winners == (1,)
     # Each score says where it came from, as the final board does (the message gave the totals only).
     summary = "P1 wins with $30. Scores: P1 $30 (coins $30), P2 $21 (coins $21), P0 $12 (coins $12)."
-    assert outcome.summary == summary
-    assert GAME.turn_text(state) == f"Game over: {summary}"
+    assert read(outcome.summary) == summary
+    assert read(GAME.turn_text(state)) == f"Game over: {summary}"
     state["players"][0]["stars"] = 2
     stars = q.score_parts(GAME.comp, state["players"][0])["stars"]
-    assert stars > 0 and f"P0 ${12 + stars} (coins $12 + stars ${stars})" in GAME.outcome(state).summary
+    assert stars > 0 and f"P0 ${12 + stars} (coins $12 + stars ${stars})" in read(GAME.outcome(state).summary)
 
 
 def test_a_card_named_in_any_case_or_with_a_typographic_apostrophe_is_played() -> None:
@@ -73,9 +74,9 @@ def test_an_option_label_typed_in_another_case_is_accepted() -> None:
 
 def test_a_reshuffle_of_one_card_is_a_deck_of_1_card() -> None:
     state = fresh()
-    assert GAME.describe(state, {"kind": "deck_reshuffled", "cards": 1}) == \
+    assert read(GAME.describe(state, {"kind": "deck_reshuffled", "cards": 1})) == \
         "The discard pile is shuffled into a new deck of 1 card."
-    assert GAME.describe(state, {"kind": "deck_reshuffled", "cards": 7}) == \
+    assert read(GAME.describe(state, {"kind": "deck_reshuffled", "cards": 7})) == \
         "The discard pile is shuffled into a new deck of 7 cards."
 
 
@@ -84,17 +85,17 @@ def test_the_headline_names_the_actions_left_and_does_not_say_in_any_order_of_on
     turn = state["turn"]
     turn["phase"], turn["pending"] = "actions", None
     turn["remaining"] = ["move", "play", "gather"]
-    assert GAME.turn_text(state) == "P0: Move and Play and Gather, in any order"
+    assert read(GAME.turn_text(state)) == "P0: Move and Play and Gather, in any order"
     turn["remaining"] = ["gather"]
-    assert GAME.turn_text(state) == "P0: Gather, the turn's last action"
+    assert read(GAME.turn_text(state)) == "P0: Gather, the turn's last action"
 
 
 def test_the_last_star_of_a_one_player_game_says_who_takes_the_last_turn() -> None:
     """Alone at the table, the fourth star was told as "everyone takes one more turn, Alice last"."""
     alone, two = GAME.setup("standard", ["Alice"], Rng(1, 0), {}), fresh()
-    assert GAME.describe(alone, {"kind": "end_triggered", "seat": 0}) == \
+    assert read(GAME.describe(alone, {"kind": "end_triggered", "seat": 0})) == \
         "Alice placed their last star: Alice takes one more turn."
-    assert GAME.describe(two, {"kind": "end_triggered", "seat": 1}) == \
+    assert read(GAME.describe(two, {"kind": "end_triggered", "seat": 1})) == \
         "P1 placed their last star: everyone takes one more turn, P1 last."
 
 
@@ -104,15 +105,15 @@ def test_the_game_over_line_of_the_log_names_the_winner() -> None:
     state = fresh()
     state["over"] = True
     state["players"][0]["coins"], state["players"][1]["coins"] = 3, 9
-    assert GAME.describe(state, {"kind": "game_over"}) == "The expedition is over: P1 wins with $9."
+    assert read(GAME.describe(state, {"kind": "game_over"})) == "The expedition is over: P1 wins with $9."
 
 
 def test_alone_the_result_is_the_score_not_a_win() -> None:
     state = fresh(players=1)
     state["over"] = True
     state["players"][0]["coins"] = 12
-    assert GAME.describe(state, {"kind": "game_over"}) == "The expedition is over: P0 ends the game with $12."
-    assert GAME.outcome(state).summary.startswith("P0 ends the game with $12. Scores: P0 $12")
+    assert read(GAME.describe(state, {"kind": "game_over"})) == "The expedition is over: P0 ends the game with $12."
+    assert read(GAME.outcome(state).summary).startswith("P0 ends the game with $12. Scores: P0 $12")
 
 
 @pytest.mark.parametrize(("seed", "last_move"), [(3, "Ada moves to 7 C Glass Marsh."), (1, "")])
@@ -126,4 +127,4 @@ def test_the_last_move_of_the_game_leaves_the_result_to_the_final_board_and_the_
     assert final["over"]
     winner = GAME.outcome(final).summary.split(". Scores:")[0]
     assert final["log"][-1] == f"The expedition is over: {winner}."
-    assert final["last_move"] == last_move
+    assert read(final["last_move"]) == last_move

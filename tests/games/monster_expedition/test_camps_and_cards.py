@@ -8,6 +8,7 @@ from bot.core.errors import IllegalAction
 from bot.games.monster_expedition import GAME
 from bot.games.monster_expedition.effects import improve
 from bot.games.monster_expedition.rules import legal_actions
+from tests.reading import read
 
 from .helpers import CAT, act, dice, give, hunt, kinds, named, set_display, standard, start_turn, stop_and_finish
 
@@ -151,7 +152,7 @@ def test_steal_asks_whom_when_several_opponents_have_cages_and_does_nothing_with
     # One menu names whom to steal from (names do not fit a phone's buttons); its descriptions count the cages.
     menu = GAME.choice_menu(state, 0)
     assert menu is not None and GAME.quick_actions(state, 0) == []
-    assert [(o.label, o.description) for o in menu.options] == [("Oliver", "1 cage: take one at random"),
+    assert [(read(o.label), o.description) for o in menu.options] == [("Oliver", "1 cage: take one at random"),
                                                                 ("Mia", "1 cage: take one at random")]
     with pytest.raises(IllegalAction, match="Oliver"):
         act(state, {"type": "steal", "seat": 0})

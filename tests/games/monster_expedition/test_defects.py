@@ -16,6 +16,7 @@ from bot.games.monster_expedition.catalog import load_catalog
 from bot.games.monster_expedition.effects import cage_points
 from bot.games.monster_expedition.solo import victory_text
 from bot.games.monster_expedition.text import camp_level, describe, turn_text
+from tests.reading import read
 
 from .helpers import CAT, act, give, named, set_display, solo, standard
 
@@ -62,25 +63,25 @@ def test_rules_text_states_caged_vp_and_automatic_improvements() -> None:
 
 def test_counted_nouns_agree_with_their_numbers() -> None:
     state = named(["Julia", "Oliver"])
-    assert describe(state, {"kind": "cages_taken", "seat": 0, "reason": "draw", "count": 1, "total": 1}) == \
+    assert read(describe(state, {"kind": "cages_taken", "seat": 0, "reason": "draw", "count": 1, "total": 1})) == \
         "Julia takes 1 cage (1 in all)."
-    assert describe(state, {"kind": "cages_taken", "seat": 0, "reason": "bought", "count": 1, "total": 1}) == \
+    assert read(describe(state, {"kind": "cages_taken", "seat": 0, "reason": "bought", "count": 1, "total": 1})) == \
         "Julia now has 1 cage."
-    assert describe(state, {"kind": "dice_banked", "seat": 0, "value": 8, "count": 1, "total": 8}) == \
+    assert read(describe(state, {"kind": "dice_banked", "seat": 0, "value": 8, "count": 1, "total": 8})) == \
         "Julia banks an 8 (banked total 8)."
-    assert describe(state, {"kind": "dice_banked", "seat": 0, "value": 11, "count": 1, "total": 19}) == \
+    assert read(describe(state, {"kind": "dice_banked", "seat": 0, "value": 11, "count": 1, "total": 19})) == \
         "Julia banks an 11 (banked total 19)."
-    assert describe(state, {"kind": "dice_banked", "seat": 0, "value": 6, "count": 1, "total": 6}) == \
+    assert read(describe(state, {"kind": "dice_banked", "seat": 0, "value": 6, "count": 1, "total": 6})) == \
         "Julia banks a 6 (banked total 6)."
-    assert describe(state, {"kind": "hunt_stopped", "seat": 0, "value": 9, "crates": 1}) == \
+    assert read(describe(state, {"kind": "hunt_stopped", "seat": 0, "value": 9, "crates": 1})) == \
         "Julia stops with a hunting value of 9 and gains 1 crate."
-    assert describe(state, {"kind": "trader_visited", "seat": 0, "cost": 30, "crates": 1}) == \
+    assert read(describe(state, {"kind": "trader_visited", "seat": 0, "cost": 30, "crates": 1})) == \
         "Julia visits the Monster Trader for 30 using 1 crate: 6 cages."
-    assert describe(state, {"kind": "camp_chosen", "seat": 0, "region": "aerie", "level": 1, "dice": 3}) == \
+    assert read(describe(state, {"kind": "camp_chosen", "seat": 0, "region": "aerie", "level": 1, "dice": 3})) == \
         "Julia hunts from the Aerie camp (level 1 of 8) with 3 dice."
     state["phase"] = "continue"
     state["turn"].update(rolled=[{"value": 4, "colour": "black"}], banked=[{"value": 6, "colour": "black"}])
-    assert turn_text(state) == "Julia: roll 1 die again or stop at 6"
+    assert read(turn_text(state)) == "Julia: roll 1 die again or stop at 6"
 
 
 def test_camp_levels_are_written_one_way() -> None:
@@ -88,7 +89,8 @@ def test_camp_levels_are_written_one_way() -> None:
     assert camp_level(8) == "level 8 of 8 (final)"
     state = named(["Julia", "Oliver"])
     state["players"][0]["camps"]["aerie"] = 8
-    assert describe(state, {"kind": "camp_improved", "seat": 0, "region": "aerie", "level": 8, "cause": "dice"}) == \
+    improved = {"kind": "camp_improved", "seat": 0, "region": "aerie", "level": 8, "cause": "dice"}
+    assert read(describe(state, improved)) == \
         "Julia's Aerie camp rises to level 8 of 8 (final) with a banked 1."
     assert "Aerie level 8 of 8 (final) (yellow" in GAME.private_text(state, 0)
 
@@ -105,9 +107,9 @@ def test_a_solo_win_is_said_once_on_the_board_with_what_was_achieved() -> None:
     header = f"{view['turn']} {view['last_move']}"
     assert "won" not in header.lower()  # the result panel says it; the header says what comes next
     assert view["turn"] == "Next: expedition 2; set out with /hunt solo."
-    assert view["last_move"] == "Han captures Spike Maw for 6."
+    assert read(view["last_move"]) == "Han captures Spike Maw for 6."
     outcome = GAME.outcome(state)
-    assert outcome is not None and outcome.summary.startswith("Han won expedition 1: ")
+    assert outcome is not None and read(outcome.summary).startswith("Han won expedition 1: ")
 
 
 @pytest.mark.parametrize("typed", ["fuchsling", "FUCHSLING", "  Foxling ", "fÜchsling"])
@@ -124,12 +126,12 @@ def test_more_counted_nouns_found_by_the_sweep() -> None:
     state = named(["Julia", "Oliver"])
     refill = {"kind": "display_refilled", "seat": 0, "short": 0,
               "cards": [{"card": "federling", "crest": 0}, {"card": "moosgnom", "crest": None}]}
-    assert describe(state, refill) == ("The display is refilled with Featherling, Moss Gnome; Julia puts a crest on "
-                                       "1 of them.")
+    assert read(describe(state, refill)) == ("The display is refilled with Featherling, Moss Gnome; Julia puts a "
+                                             "crest on 1 of them.")
     refill["cards"][1]["crest"] = 0
-    assert describe(state, refill) == ("The display is refilled with Featherling, Moss Gnome; Julia puts a crest on "
-                                       "each.")
-    assert describe(state, {"kind": "game_ended", "scores": [20, 18], "winners": [0]}) == \
+    assert read(describe(state, refill)) == ("The display is refilled with Featherling, Moss Gnome; Julia puts a "
+                                             "crest on each.")
+    assert read(describe(state, {"kind": "game_ended", "scores": [20, 18], "winners": [0]})) == \
         "The hunt is over: Julia 20 VP, Oliver 18 VP. Julia wins!"
     state = standard()
     state["turn"].update({"region": "forest", "hunting_value": 5})
@@ -153,10 +155,10 @@ def test_a_lost_solo_expedition_headline_says_how_to_try_again() -> None:
                                               "more camp improvement before you set out.")
     outcome = GAME.outcome(state)
     assert outcome is not None
-    assert outcome.summary == "Han lost expedition 3: no card left in the draw deck to reveal."
+    assert read(outcome.summary) == "Han lost expedition 3: no card left in the draw deck to reveal."
 
 
 def test_a_reveal_into_an_empty_solo_display_counts_1_card() -> None:
     state = solo(1)
-    assert describe(state, {"kind": "card_revealed", "card": "federling", "display": 1, "deck": 3}) == \
+    assert read(describe(state, {"kind": "card_revealed", "card": "federling", "display": 1, "deck": 3})) == \
         "Featherling appears in the display (1 card, 3 left in the deck)."

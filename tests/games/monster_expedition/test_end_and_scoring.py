@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from bot.games.monster_expedition import GAME
 from bot.games.monster_expedition.effects import cage_points, end_standard_game, monster_points, total_points
+from tests.reading import read
 
 from .helpers import CAT, act, give, kinds, named, set_display, standard, start_turn
 
@@ -100,7 +101,7 @@ def test_tie_break_on_camp_levels_then_a_shared_win() -> None:
     outcome = GAME.outcome(state)
     assert outcome is not None and outcome.winners == (1,) and "camp levels" in outcome.summary
     # The final message lists the winner first and where each score came from (it was seat order, totals only).
-    assert outcome.summary == ("Oliver wins (tie broken by camp levels): Oliver 2 VP (2 from monsters + 0 from "
+    assert read(outcome.summary) == ("Oliver wins (tie broken by camp levels): Oliver 2 VP (2 from monsters + 0 from "
                                "cages), Julia 2 VP (2 from monsters + 0 from cages).")
     tied = named(["Julia", "Oliver"])
     give(tied, 0, monsters=["stachelmaul"])

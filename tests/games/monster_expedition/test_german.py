@@ -20,6 +20,7 @@ from bot.i18n.catalog import texts
 from rendering import alt_text, kit, render_board, render_detail
 from tests.games.monster_expedition.helpers import act, dice, hunt, set_display, standard
 from tests.language import english_left
+from tests.reading import read
 
 CAT = catalog()
 NAMES = ["Anke", "Bernd", "Clara", "Dörte"]
@@ -141,30 +142,31 @@ def test_every_event_kind_reads_in_german() -> None:
         german(sentence)
     english = [describe(state, event) for event in events]
     assert len(set(sentences)) == len(set(english))  # every sentence worded, none falls back to the same text
-    assert sentences[1] == "Anke jagt vom Lager Zauberwald aus (Stufe 3 von 8) mit 4 Würfeln."
-    assert sentences[3] == "Anke legt eine 5 beiseite (beiseitegelegt insgesamt 5)."
-    assert sentences[10] == "Anke kauft 2 Käfige für 20."
-    assert sentences[11] == "Anke hat jetzt 3 Käfige."
-    assert sentences[13] == "Anke nimmt einen Käfig vom Reservestapel."
-    assert sentences[9] == ("Anke fängt Vertikalwespe für 7 mit 1 Kiste; das Wappen von Bernd geht zurück.")
-    assert describe(state, events[9]) == "Anke captures Vertical Wasp for 7 using 1 crate; Bernd's crest goes home."
-    assert sentences[-4] == "Die Jagd ist vorbei: Anke 30 SP, Bernd 28 SP, Clara 25 SP. Anke gewinnt!"
-    assert sentences[-1] == "Expedition 3 verloren: keine Karte mehr im Nachziehstapel zum Aufdecken."
+    assert read(sentences[1]) == "Anke jagt vom Lager Zauberwald aus (Stufe 3 von 8) mit 4 Würfeln."
+    assert read(sentences[3]) == "Anke legt eine 5 beiseite (beiseitegelegt insgesamt 5)."
+    assert read(sentences[10]) == "Anke kauft 2 Käfige für 20."
+    assert read(sentences[11]) == "Anke hat jetzt 3 Käfige."
+    assert read(sentences[13]) == "Anke nimmt einen Käfig vom Reservestapel."
+    assert read(sentences[9]) == ("Anke fängt Vertikalwespe für 7 mit 1 Kiste; das Wappen von Bernd geht zurück.")
+    assert read(describe(state, events[9])) == \
+        "Anke captures Vertical Wasp for 7 using 1 crate; Bernd's crest goes home."
+    assert read(sentences[-4]) == "Die Jagd ist vorbei: Anke 30 SP, Bernd 28 SP, Clara 25 SP. Anke gewinnt!"
+    assert read(sentences[-1]) == "Expedition 3 verloren: keine Karte mehr im Nachziehstapel zum Aufdecken."
 
 
 def test_turn_lines_buttons_and_mine_in_german() -> None:
     state = standard(2)
     state["players"][0]["name"], state["players"][1]["name"] = "Anke", "Bernd"
-    assert GAME.turn_text(state, "de") == "Anke: Wähle ein Lager (Horst, Tiefen oder Zauberwald)"
-    assert GAME.turn_text(state, "en") == "Anke: pick a camp (aerie, depths or forest)"
+    assert read(GAME.turn_text(state, "de")) == "Anke: Wähle ein Lager (Horst, Tiefen oder Zauberwald)"
+    assert read(GAME.turn_text(state, "en")) == "Anke: pick a camp (aerie, depths or forest)"
     labels = [q.label for q in GAME.quick_actions(state, 0, "de")]
     assert labels[0] == "Horst: gelb + 2 schwarz"
     state, _ = hunt(state, "depths", [("camp", dice(2, 2, 5, region="depths"))])
-    assert GAME.turn_text(state, "de") == "Anke: Lege eine Zahl beiseite (2, 5)"
+    assert read(GAME.turn_text(state, "de")) == "Anke: Lege eine Zahl beiseite (2, 5)"
     assert [q.label for q in GAME.quick_actions(state, 0, "de")] == [
         "2 ×2 beiseitelegen, 1 würfeln", "2 ×2 beiseitelegen, bei 4 aufhören", "5 beiseitelegen, 2 würfeln",
         "5 beiseitelegen, bei 5 aufhören"]
-    mine = GAME.private_text(state, 0, "de")
+    mine = read(GAME.private_text(state, 0, "de"))
     german(mine)
     assert "Deine Käfige: noch keine." in mine
     assert mine.startswith("**Anke** — Lagerset I\nPunkte bisher: 0 SP (0 aus Monstern, 0 aus Käfigen); 9 Wappen")

@@ -8,6 +8,7 @@ from bot.core import is_steps
 from bot.core.registry import find_game
 from bot.games.monster_expedition import GAME, capturable_monsters
 from bot.games.monster_expedition.effects import end_standard_game
+from tests.reading import read
 
 from .helpers import CAT, act, dice, give, hunt, named, set_display, solo
 
@@ -60,7 +61,7 @@ def test_quick_actions_follow_the_phases() -> None:
     state, _ = act(state, {"type": "bank", "value": 4})
     assert [b.action for b in GAME.quick_actions(state, 0)] == [{"type": "roll"}, {"type": "stop"}]
     assert [b.label for b in GAME.quick_actions(state, 0)] == ["Roll again (2 dice)", "Stop at 4"]
-    assert GAME.turn_text(state) == "Julia: roll 2 dice again or stop at 4"
+    assert read(GAME.turn_text(state)) == "Julia: roll 2 dice again or stop at 4"
     state, _ = act(state, {"type": "roll"}, dice(5, 3))
     state, _ = act(state, {"type": "bank", "value": 5})
     assert [b.label for b in GAME.quick_actions(state, 0)] == ["Roll again (1 die)", "Stop at 9"]
@@ -101,7 +102,7 @@ def test_purchase_buttons_and_the_capture_autocomplete() -> None:
         rows[b.row or 0] = rows.get(b.row or 0, 0) + 1
     assert max(rows.values()) <= 5 and max(rows) <= 4
     assert all(b.action in GAME.legal_actions(state, 0) for b in buttons)
-    assert GAME.turn_text(state) == "Julia: spend 22 on monsters or cages, or done"
+    assert read(GAME.turn_text(state)) == "Julia: spend 22 on monsters or cages, or done"
 
 
 def test_private_text_lists_score_cages_monsters_and_sets() -> None:
@@ -110,7 +111,7 @@ def test_private_text_lists_score_cages_monsters_and_sets() -> None:
          cages=["aschephoenix", "lavakrebs"])
     state["players"][0]["noted_cages"] = 1
     lines = GAME.private_text(state, 0).split("\n")
-    assert lines == [
+    assert [read(line) for line in lines] == [
         "**Julia** — camp set I",
         "Score so far: 12 VP (6 from monsters, 6 from cages); 9 crests in hand.",
         "Your cages (3, 6 VP; face down, only you see them): Ash Phoenix 3 VP, Lava Lobster 2 VP.",
@@ -132,9 +133,9 @@ def test_private_text_counts_one_crest_and_says_final_score_once_the_hunt_is_ove
     state = named(["Julia", "Oliver"])
     state["players"][0]["crests"] = 1
     score = "0 VP (0 from monsters, 0 from cages); 1 crest in hand."
-    assert GAME.private_text(state, 0).split("\n")[1] == f"Score so far: {score}"
+    assert read(GAME.private_text(state, 0).split("\n")[1]) == f"Score so far: {score}"
     state["over"] = True
-    assert GAME.private_text(state, 0).split("\n")[1] == f"Final score: {score}"
+    assert read(GAME.private_text(state, 0).split("\n")[1]) == f"Final score: {score}"
 
 
 def test_private_text_in_solo_shows_the_goal_and_the_progress() -> None:
@@ -196,7 +197,7 @@ def test_no_public_text_names_another_players_cage() -> None:
     end_standard_game(state, events := [])
     seen.extend(GAME.describe(state, e) for e in events)
     seen.append(GAME.outcome(state).summary)
-    text = " ".join(seen)
+    text = read(" ".join(seen))
     assert not [n for n in names if n in text]
     assert "Spike Maw" in text  # a crested card caged at the end was public: only its new owner's count shows
     assert "Mia steals" not in text and "Julia steals a random cage from Oliver." in text
@@ -215,7 +216,7 @@ def test_describe_never_names_a_caged_monster() -> None:
 
     name = catalog().card(top).name
     assert all(name not in GAME.describe(state, e) for e in events if e["kind"] != "display_refilled")
-    assert GAME.describe(state, events[0]) == "Julia buys 1 cage for 10."
+    assert read(GAME.describe(state, events[0])) == "Julia buys 1 cage for 10."
 
 
 def test_solo_view_and_rules_text() -> None:

@@ -9,6 +9,7 @@ import pytest
 
 from bot.core.errors import GameOver
 from bot.games.the_expedition import TheExpedition, rules
+from tests.reading import read
 
 from .helpers import CELL, GAME, arranged, automation, catalog_with_automations, kinds, move
 
@@ -74,13 +75,13 @@ def test_completing_two_expeditions_in_one_move_is_told_as_three_completed() -> 
     state["players"][0]["hand"] = ["corner-stations", "outposts"]
     state, events = move(state, 0, "up")
     assert kinds(events) == ["moved", "expedition_scored", "expedition_scored", "end_triggered"]
-    assert GAME.describe(state, events[-1]) == ("Alice completed 3 expeditions: the end is triggered, everyone "
+    assert read(GAME.describe(state, events[-1])) == ("Alice completed 3 expeditions: the end is triggered, everyone "
                                                 "else gets one final turn.")
     state, _ = move(state, 1, "left")
     outcome = GAME.outcome(state)
     assert outcome is not None
     assert "The game ended: Alice completed 3 expeditions and then every other explorer had a final turn." in \
-        str(outcome.summary)
+        read(outcome.summary)
 
 
 def test_the_summary_counts_markers_on_the_grid_and_an_automation_places_its_last_marker() -> None:
@@ -91,8 +92,8 @@ def test_the_summary_counts_markers_on_the_grid_and_an_automation_places_its_las
     assert outcome is not None
     assert "Automation 1 placed its last marker and then every other explorer had a final turn." in str(outcome.summary)
     assert "(2 from locations, 1 marker on the grid)" in str(outcome.summary)
-    assert str(outcome.summary).endswith("Automation 2: 0 pts (0 from locations, 0 markers on the grid).")
-    assert GAME.describe(state, {"kind": "end_triggered", "who": "a1", "reason": "markers"}).startswith(
+    assert read(str(outcome.summary)).endswith("Automation 2: 0 pts (0 from locations, 0 markers on the grid).")
+    assert read(GAME.describe(state, {"kind": "end_triggered", "who": "a1", "reason": "markers"})).startswith(
         "Automation 1 placed its last marker: the end is triggered")
 
 
@@ -110,7 +111,7 @@ def test_an_automation_marking_where_its_marker_already_is_reads_its() -> None:
     state = arranged(("Alice",), "solo", cells={"p0": 4})
     event = {"kind": "moved", "who": "a1", "direction": "up", "from_cell": 3, "to_cell": 0, "from_location": "io",
              "to_location": "luna", "marked": False, "removed": [], "moves_left": 1}
-    assert GAME.describe(state, event) == ("Automation 1 moved up to Luna and marked Io (its marker was already "
+    assert read(GAME.describe(state, event)) == ("Automation 1 moved up to Luna and marked Io (its marker was already "
                                            "there); 1 move left on its card.")
 
 
@@ -143,9 +144,10 @@ def test_a_solo_end_trigger_names_who_really_gets_a_final_turn() -> None:
     game, state = _automation_2_runs_out_in_round_9()
     for turn in range(9):
         state, events = move(state, 0, "right" if turn % 2 == 0 else "left", game)
-    assert game.describe(state, events[2]) == ("Automation 2 is out of moves: the end is triggered in round 9, the "
-                                               "last: Automation 1 takes its turn, then the game ends.")
-    assert game.describe(state, {"kind": "end_triggered", "who": "a1", "reason": "markers"}) == (
+    assert read(game.describe(state, events[2])) == (
+        "Automation 2 is out of moves: the end is triggered in round 9, the last: Automation 1 takes its turn, then "
+        "the game ends.")
+    assert read(game.describe(state, {"kind": "end_triggered", "who": "a1", "reason": "markers"})) == (
         "Automation 1 placed its last marker: the end is triggered on the last turn of the 9 rounds, so the game "
         "ends now.")
 
@@ -157,7 +159,7 @@ def test_a_solo_end_trigger_before_the_last_round_gives_the_others_their_final_t
                      automations={"a1": ("short", 3, 0), "a2": ("shuttle", 0, 0)})
     state, _ = move(state, 0, "up", game)
     state, events = move(state, 0, "down", game)  # round 2: Automation 1 uses its last move
-    assert game.describe(state, events[-1]) == ("Automation 1 is out of moves: the end is triggered: Alice and "
+    assert read(game.describe(state, events[-1])) == ("Automation 1 is out of moves: the end is triggered: Alice and "
                                                 "Automation 2 each get one final turn, then the game ends.")
 
 
@@ -166,6 +168,6 @@ def test_the_games_last_move_onto_gravity_promises_no_next_turn() -> None:
     state = arranged(("Alice", "Bob"), "standard", cells={"p0": CELL["io"], "p1": CELL["luna"]})
     event = {"kind": "moved", "who": "p0", "direction": "up", "from_cell": 3, "to_cell": 0, "from_location": "io",
              "to_location": "luna", "marked": True, "removed": [], "held": True}
-    assert GAME.describe(state, event).endswith("Luna's gravity holds them next turn.")
+    assert read(GAME.describe(state, event)).endswith("Luna's gravity holds them next turn.")
     state["phase"] = "over"
-    assert GAME.describe(state, event) == "Alice moved up to Luna and marked Io."
+    assert read(GAME.describe(state, event)) == "Alice moved up to Luna and marked Io."

@@ -13,6 +13,7 @@ from bot.games.the_expedition.text import describe, private_text, rules_text, tu
 from bot.i18n import in_language
 from tests.games.the_expedition.helpers import CELL, GAME, arranged
 from tests.language import english_left
+from tests.reading import read
 from tests.test_render_boards import random_game
 
 CATALOG = load_catalog()
@@ -79,20 +80,20 @@ def test_every_event_kind_in_german() -> None:
                      markers={CELL["saturn"]: ["p1"]})
     moved = {"kind": "moved", "who": "p0", "direction": "up", "from_cell": CELL["europa"], "to_cell": CELL["saturn"],
              "from_location": "europa", "to_location": "saturn", "marked": True, "removed": ["p1"]}
-    assert describe(state, moved, CATALOG, "de") == (
+    assert read(describe(state, moved, CATALOG, "de")) == (
         "Alice ist nach oben auf Saturn gezogen und hat Europa markiert, wodurch die Markierung von Bob entfernt "
         "wurde.")
-    assert describe(state, moved, CATALOG, "en") == (
+    assert read(describe(state, moved, CATALOG, "en")) == (
         "Alice moved up to Saturn and marked Europa, removing Bob's marker.")
     held = {**moved, "to_location": "jupiter", "removed": [], "marked": False, "held": True}
-    assert describe(state, held, CATALOG, "de") == (
+    assert read(describe(state, held, CATALOG, "de")) == (
         "Alice ist nach oben auf Jupiter gezogen und hat Europa markiert (die eigene Markierung lag dort schon). "
         "Die Schwerkraft von Jupiter hält die Figur im nächsten Zug fest.")
     stayed = {"kind": "stayed", "who": "p1", "reason": "gravity"}
-    assert describe(state, stayed, CATALOG, "de") == (
+    assert read(describe(state, stayed, CATALOG, "de")) == (
         "Bob wird von der Schwerkraft festgehalten, bleibt stehen und markiert nichts.")
     scored = {"kind": "expedition_scored", "who": "p0", "card": "corner-stations", "points": 4, "source": "market"}
-    assert describe(state, scored, CATALOG, "de") == (
+    assert read(describe(state, scored, CATALOG, "de")) == (
         "Alice hat die Expedition Eckstationen aus der Auslage (Markierungen in drei Ecken.) für 4 Punkte "
         "abgeschlossen.")
     for event in ({"kind": "market_refilled", "card": "gas-giants", "slot": 0},
@@ -101,16 +102,16 @@ def test_every_event_kind_in_german() -> None:
                   {"kind": "end_triggered", "who": "p1", "reason": "markers"},
                   {"kind": "stayed", "who": "p1", "reason": "blocked"}):
         assert not german(describe(state, event, CATALOG, "de"), event["kind"])
-    assert describe(state, {"kind": "market_refilled", "card": "gas-giants", "slot": 0}, CATALOG, "de") == (
+    assert read(describe(state, {"kind": "market_refilled", "card": "gas-giants", "slot": 0}, CATALOG, "de")) == (
         "Neu in der Auslage: Gasriesen (Markierungen auf Jupiter und Saturn. 3 Punkte).")
     solo = arranged(("Alice",), "solo", cells={"p0": CELL["europa"]},
                     automations={"a1": ("pendulum", CELL["io"], 3), "a2": ("orbiter", CELL["luna"], 2)})
     blocked = {"kind": "automation_blocked", "who": "a1", "direction": "left", "cell": CELL["io"], "moves_left": 6}
-    assert describe(solo, blocked, CATALOG, "de") == (
+    assert read(describe(solo, blocked, CATALOG, "de")) == (
         "Automat 1 kann nicht nach links aus dem Raster ziehen: Er bleibt auf Io und markiert nichts; noch 6 "
         "Schritte auf seiner Karte.")
     out = {"kind": "end_triggered", "who": "a2", "reason": "out_of_moves"}
-    assert describe(solo, out, CATALOG, "de") == (
+    assert read(describe(solo, out, CATALOG, "de")) == (
         "Automat 2 hat keine Schritte mehr: Das Ende ist eingeläutet: Automat 1 und Alice haben je noch einen letzten "
         "Zug, dann endet das Spiel.")
 
@@ -118,7 +119,7 @@ def test_every_event_kind_in_german() -> None:
 def test_turn_private_and_rules_texts_in_german() -> None:
     state = arranged(("Alice", "Bob"), cells={"p0": CELL["europa"], "p1": CELL["luna"]},
                      hands={"p0": ["gas-giants"]}, markers={CELL["jupiter"]: ["p0"]})
-    assert turn_text(state, CATALOG, "de") == "Alice ist am Zug"
+    assert read(turn_text(state, CATALOG, "de")) == "Alice ist am Zug"
     mine = private_text(state, CATALOG, 0, "de")
     assert mine.splitlines()[:2] == [
         "Deine geheimen Expeditionskarten, die nächstliegende zuerst:",
@@ -126,7 +127,7 @@ def test_turn_private_and_rules_texts_in_german() -> None:
         "fehlt: Saturn)."]
     assert mine.splitlines()[-1] == "Deine erlaubten Züge: runter nach Jupiter, links nach Io, rechts nach Titan."
     solo = GAME.setup("solo", ["Alice"], Rng(4, 0), {})
-    assert turn_text(solo, CATALOG, "de").startswith(
+    assert read(turn_text(solo, CATALOG, "de")).startswith(
         "Alice ist dran: Entdecker auf einen leeren Ort setzen (aufgedeckte Automatenkarten: Automat 1 ist ")
     for mode in ("standard", "abstract", "solo", "solo-hard"):
         text = rules_text(mode, CATALOG, "de")
@@ -182,7 +183,7 @@ def test_refusals_are_worded_for_the_reader() -> None:
         assert error.text("de") != error.text("en"), error.text("en")
         found += german(error.text("de"), error.text("en"))
     assert not found, "\n".join(found)
-    assert refusals[9].text("de") == (
+    assert read(refusals[9].text("de")) == (
         "Es gibt keinen Ort namens „Merkr“. Meintest du Merkur? Die Orte sind: "
         + ", ".join(CATALOG.location(i).names["de"] for i in setup["grid"]) + ".")
     assert refusals[-2].text("de") == ("Du kannst nicht hoch ziehen, denn Saturn kann nicht von unten betreten werden "
@@ -202,8 +203,8 @@ def test_the_buttons_and_the_autocomplete_name_locations_in_the_readers_language
     # A German player may type the German name: the rules take it.
     placed = GAME.apply(setup, seat, {"type": "place", "location": "Merkur"}, Rng(3, 1)).state
     assert placed["placed"] == 1
-    assert describe(placed, placed["last_events"][0], CATALOG, "de") == "Alice hat den Entdecker auf Merkur gesetzt." \
-        or describe(placed, placed["last_events"][0], CATALOG, "de") == "Bob hat den Entdecker auf Merkur gesetzt."
+    assert read(describe(placed, placed["last_events"][0], CATALOG, "de")) in (
+        "Alice hat den Entdecker auf Merkur gesetzt.", "Bob hat den Entdecker auf Merkur gesetzt.")
 
 
 def test_mode_titles_in_the_tables_language() -> None:
@@ -217,7 +218,7 @@ def test_a_german_result_in_whole_sentences() -> None:
     from tests.games.the_expedition.test_modes import _solo_result
 
     _, outcome = _solo_result("solo-hard", [CELL["neptune"], CELL["mercury"]], ["supply-chain"])
-    assert in_language(outcome.summary, "de") == (
+    assert read(in_language(outcome.summary, "de")) == (
         "Alice hat die Automaten nicht geschlagen: Gewonnen hat Automat 2. Das Spiel endete, denn die 9 Runden "
         "waren vorbei. Automat 2: 3 Pkt. (3 aus Orten, 1 Markierung im Raster); Alice: 2 Pkt. (nur Expeditionen; 4 "
         "Ortspunkte nicht gezählt, 2 Markierungen im Raster); Automat 1: 2 Pkt. (2 aus Orten, 1 Markierung im "

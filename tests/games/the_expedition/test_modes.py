@@ -8,6 +8,7 @@ from bot.core.errors import IllegalAction
 from bot.core.rng import Rng
 from bot.games.the_expedition import TheExpedition, rules
 from bot.games.the_expedition.catalog import AutomationCard
+from tests.reading import read
 
 from .helpers import CELL, GAME, arranged, automation, catalog_with_automations, kinds, move, owners
 
@@ -38,16 +39,16 @@ def test_solo_setup_places_the_automations_first_and_the_player_last_and_first_t
     assert len(GAME.legal_actions(state, 0)) == 7
     state = GAME.apply(state, 0, GAME.legal_actions(state, 0)[0], Rng(4, 1)).state
     assert state["phase"] == "play" and state["round"] == 1 and GAME.to_act(state) == (0,)
-    assert GAME.turn_text(state) == "Alice to move (round 1 of 9)"
+    assert read(GAME.turn_text(state)) == "Alice to move (round 1 of 9)"
 
 
 def test_the_automation_cards_are_announced_in_order_before_the_player_places() -> None:
     state = GAME.setup("solo", ["Alice"], Rng(3, 0), {})
     a1, a2 = (CATALOG.automation(a["card"]) for a in state["automations"])
     where = [CATALOG.location(state["grid"][card.start]).name for card in (a1, a2)]
-    assert GAME.turn_text(state) == (f"Alice to place their explorer on an empty location (Automation cards revealed: "
-                                     f"Automation 1 is {a1.name}, starting on {where[0]}; Automation 2 is "
-                                     f"{a2.name}, starting on {where[1]})")
+    assert read(GAME.turn_text(state)) == (f"Alice to place their explorer on an empty location (Automation cards "
+                                           f"revealed: Automation 1 is {a1.name}, starting on {where[0]}; Automation 2 "
+                                           f"is {a2.name}, starting on {where[1]})")
 
 
 def test_automations_may_start_on_the_same_location() -> None:
@@ -70,7 +71,7 @@ def test_after_the_player_automation_2_then_automation_1_move_mark_and_remove() 
     assert owners(state, "europa") == ["a1"]
     assert rules.participant(state, "a1")["cell"] == CELL["saturn"]
     assert rules.participant(state, "a2")["cell"] == CELL["jupiter"]
-    assert game.describe(state, events[2]) == ("Automation 1 moved up to Saturn and marked Europa, removing "
+    assert read(game.describe(state, events[2])) == ("Automation 1 moved up to Saturn and marked Europa, removing "
                                                "Automation 2's marker; 8 moves left on its card.")
     state, events = move(state, 0, "right", game)
     assert rules.participant(state, "a2")["cell"] == CELL["mars"]  # left Jupiter at once
@@ -86,8 +87,8 @@ def test_a_printed_move_off_the_grid_is_used_up_and_marks_nothing() -> None:
     blocked = events[-1]
     assert blocked == {"kind": "automation_blocked", "who": "a1", "direction": "left", "cell": 3, "moves_left": 9}
     assert rules.participant(state, "a1")["cell"] == 3 and owners(state, "io") == []
-    assert game.describe(state, blocked) == ("Automation 1 can't move left off the grid: it stays on Io and marks "
-                                             "nothing; 9 moves left on its card.")
+    assert read(game.describe(state, blocked)) == (
+        "Automation 1 can't move left off the grid: it stays on Io and marks nothing; 9 moves left on its card.")
 
 
 def test_an_automation_out_of_moves_triggers_the_end_and_the_others_get_a_final_turn() -> None:
@@ -139,17 +140,17 @@ def test_solo_scores_and_whether_the_player_beat_the_automations() -> None:
     # Alice: Neptune 3 + Mercury 1 + Supply Chain 2 = 6 > Automation 2 (Jupiter 3) and Automation 1 (Mars 2).
     state, outcome = _solo_result("solo", [CELL["neptune"], CELL["mercury"]], ["supply-chain"])
     assert outcome.scores == {0: 6} and outcome.winners == (0,)
-    assert str(outcome.summary).startswith("Alice beat the Automations!")
+    assert read(outcome.summary).startswith("Alice beat the Automations!")
     view = GAME.view(state, None)
     assert view["result"]["player_won"] is True
     # The added challenge counts only her expedition points: 2 < 3, so Automation 2 wins.
     state, outcome = _solo_result("solo-hard", [CELL["neptune"], CELL["mercury"]], ["supply-chain"])
     assert outcome.scores == {0: 2} and outcome.winners == ()
-    assert str(outcome.summary) == (
+    assert read(str(outcome.summary)) == (
         "Alice did not beat the Automations: Automation 2 won. The game ended: the 9 rounds were over. Automation 2: "
         "3 pts (3 from locations, 1 marker on the grid); Alice: 2 pts (expeditions only; 4 location points not "
         "counted, 2 markers on the grid); Automation 1: 2 pts (2 from locations, 1 marker on the grid).")
-    assert GAME.describe(state, {"kind": "game_over", "winners": ["a2"]}) == ("Game over: Alice did not beat the "
+    assert read(GAME.describe(state, {"kind": "game_over", "winners": ["a2"]})) == ("Game over: Alice did not beat the "
                                                                               "Automations: Automation 2 won.")
     # A tie on points with an Automation goes to the tie-breaks: Alice has more markers, so she wins.
     state, outcome = _solo_result("solo", [CELL["luna"], CELL["mercury"], CELL["io"]], [])
@@ -197,7 +198,7 @@ def test_with_the_draw_pile_empty_the_market_shrinks() -> None:
     state, events = move(state, 0, "up")
     assert kinds(events) == ["moved", "expedition_scored", "market_shrank"]
     assert state["market"] == ["outposts", "supply-chain"]
-    assert GAME.describe(state, events[-1]) == "The draw pile is empty: the market shrinks."
+    assert read(GAME.describe(state, events[-1])) == "The draw pile is empty: the market shrinks."
 
 
 def test_with_the_market_empty_play_goes_on_until_the_markers_end_it() -> None:

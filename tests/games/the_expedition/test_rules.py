@@ -10,6 +10,7 @@ import pytest
 from bot.core.errors import GameOver, IllegalAction, MalformedAction, NotYourTurn
 from bot.core.rng import Rng
 from bot.games.the_expedition import TheExpedition, rules
+from tests.reading import read
 
 from .helpers import CELL, GAME, arranged, kinds, move, owners
 
@@ -39,11 +40,11 @@ def test_the_last_placement_says_who_moves_first() -> None:
     for index, seat in enumerate(state["placement"]):
         applied = GAME.apply(state, seat, GAME.legal_actions(state, seat)[0], Rng(4, index + 1))
         state = applied.state
-        text = GAME.describe(state, applied.events[0])
+        text = read(GAME.describe(state, applied.events[0]))
         last = index == len(state["placement"]) - 1
         assert text.endswith(f"{names[seat]} placed last, so {names[seat]} moves first; then play goes clockwise.") \
             is last
-    assert GAME.turn_text(state) == f"{names[state['placement'][-1]]} to move"
+    assert read(GAME.turn_text(state)) == f"{names[state['placement'][-1]]} to move"
 
 
 def test_the_first_placer_is_random() -> None:
@@ -185,7 +186,7 @@ def test_marking_where_you_already_have_a_marker_places_no_new_one() -> None:
     state, events = move(state, 0, "right")
     assert events[0]["marked"] is False
     assert rules.markers_left(state, CATALOG, "p0") == 5
-    assert GAME.describe(state, events[0]).endswith("(their marker was already there).")
+    assert read(GAME.describe(state, events[0])).endswith("(their marker was already there).")
 
 
 def test_luna_markers_are_never_removed() -> None:
@@ -228,7 +229,7 @@ def test_an_expedition_is_scored_at_the_end_of_the_turn_and_revealed() -> None:
     public = GAME.view(state, None)
     assert public["participants"][0]["scored"][0]["name"] == "Corner Stations"
     assert "moon-survey" not in str(public) and "wide-reach" not in str(public)
-    assert GAME.describe(state, events[1]) == ("Alice completed the expedition Corner Stations (Markers in three "
+    assert read(GAME.describe(state, events[1])) == ("Alice completed the expedition Corner Stations (Markers in three "
                                                "corners.) for 4 points.")
 
 
@@ -270,7 +271,7 @@ def test_two_expeditions_trigger_the_end_and_everyone_else_gets_one_final_turn()
     assert kinds(events) == ["moved", "expedition_scored", "end_triggered"]
     assert events[-1] == {"kind": "end_triggered", "who": "p0", "reason": "expeditions", "count": 2}
     assert state["end"] == {"by": "p0", "reason": "expeditions", "final_turns_left": 2, "count": 2}
-    assert GAME.turn_text(state) == "Bob to move (final turn)"
+    assert read(GAME.turn_text(state)) == "Bob to move (final turn)"
     state, events = move(state, 1, "left")
     assert GAME.outcome(state) is None
     state, events = move(state, 2, "left")
@@ -282,7 +283,7 @@ def test_two_expeditions_trigger_the_end_and_everyone_else_gets_one_final_turn()
     assert outcome is not None
     # Alice: Luna 1 + Mercury 1 + Titan 2 + Neptune 3 = 7 from locations; 3 + 4 from expeditions.
     assert outcome.scores[0] == 14
-    assert "Alice completed 2 expeditions and then every other explorer had a final turn" in str(outcome.summary)
+    assert "Alice completed 2 expeditions and then every other explorer had a final turn" in read(outcome.summary)
 
 
 def test_when_the_second_player_triggers_the_end_the_third_and_then_the_first_get_their_final_turns() -> None:
@@ -291,7 +292,7 @@ def test_when_the_second_player_triggers_the_end_the_third_and_then_the_first_ge
     state, _ = move(state, 0, "right")
     state, events = move(state, 1, "right")  # Bob's sixth marker, on Europa
     assert events[-1] == {"kind": "end_triggered", "who": "p1", "reason": "markers"}
-    assert GAME.to_act(state) == (2,) and GAME.turn_text(state) == "Cleo to move (final turn)"
+    assert GAME.to_act(state) == (2,) and read(GAME.turn_text(state)) == "Cleo to move (final turn)"
     state, events = move(state, 2, "up")
     assert GAME.to_act(state) == (0,) and state["phase"] == "play"
     state, events = move(state, 0, "down")
@@ -319,13 +320,13 @@ def _finished(scores: dict[str, tuple[int, int, int]]) -> tuple[list[str], str]:
     state["result"] = {"reason": "final_turns", "scores": fake, "winners": winners}
     outcome = GAME.outcome(state)
     assert outcome is not None
-    return winners, str(outcome.summary)
+    return winners, read(outcome.summary)
 
 
 def test_tie_breaks_most_points_then_most_markers_then_expedition_points_then_shared() -> None:
     assert _finished({"p0": (9, 3, 4), "p1": (8, 3, 6)})[0] == ["p0"]
     winners, text = _finished({"p0": (9, 3, 4), "p1": (8, 4, 5)})
-    assert winners == ["p1"] and "Bob wins on the tie-break: most markers on the grid" in text
+    assert winners == ["p1"] and "Bob wins on the tie-break: most markers on the grid" in read(text)
     winners, text = _finished({"p0": (9, 3, 5), "p1": (8, 4, 5)})
     assert winners == ["p1"] and "most expedition points" in text
     winners, text = _finished({"p0": (9, 3, 5), "p1": (9, 3, 5), "p2": (6, 3, 5)})

@@ -965,7 +965,7 @@ def _p_board(view: dict[str, Any], height: int) -> tuple[Image.Image, float]:
     if view.get("outcome"):
         best = max(view["players"], key=lambda p: (p["score"], p["tiebreak"]))
         style = kit.player_style(best["seat"])
-        kit.phone_header(draw, P_W, _p_headline(view), _p_why_over(view), style,  # (the result once: headline)
+        kit.phone_header(draw, P_W, _p_headline(view), why_over(view), style,  # (the result once: headline)
                          view.get("language", "en"))
         if len(view["players"]) <= 2:  # room beside the final map
             return image, _p_results(draw, view, P_SIDE, 1, height) - 12
@@ -975,7 +975,7 @@ def _p_board(view: dict[str, Any], height: int) -> tuple[Image.Image, float]:
     return image, _p_side(draw, view, height)
 
 
-def _p_why_over(view: dict[str, Any]) -> str:
+def why_over(view: dict[str, Any]) -> str:
     """A final board's caption: why the expedition ended (who placed their last star, then everyone's one more
     turn) before the last moves, which alone never said it."""
     seat = (view.get("end") or {}).get("triggered_by")

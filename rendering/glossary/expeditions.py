@@ -3,7 +3,10 @@ players' mats and scores, the glory categories and the final board's breakdown."
 
 from __future__ import annotations
 
+from typing import Any
+
 from bot.i18n import deferred
+from rendering.expeditions import why_over
 from rendering.glossary.entries import Entry, Glossary, Part
 
 MAT_EN = (r"(?:power \d+|guile \d+|hand \d+|(?:Move|Play|Gather) covered|all \d+ actions this turn|all \d+|"
@@ -76,6 +79,11 @@ PARTS = (
 )
 """What the labelled picture of /game rules numbers on this board, in the order of its legend."""
 
+def worded(view: dict[str, Any]) -> dict[str, Any]:
+    """The view with the sentence a final board's caption starts with (why the game ended), which it draws."""
+    return {**view, "why_over": why_over(view)} if view.get("outcome") else view
+
+
 GLOSSARY = Glossary("expeditions", (
     Entry(deferred("glossary.expeditions.letter"), {"en": r"[A-E]", "de": r"[A-E]"}),
     Entry(deferred("glossary.expeditions.map_token"), {"en": r"M", "de": r"M"}),
@@ -105,4 +113,5 @@ GLOSSARY = Glossary("expeditions", (
           {"en": r"Game over: \$\d+ in all",
            "de": r"Spiel vorbei: \d+ \$ insgesamt"}),
 ), parts=PARTS, detail_entries=DETAIL,
-   detail_prose_keys=frozenset({"label", "prompt"}))
+   detail_prose_keys=frozenset({"label", "prompt"}),
+   prose_keys=frozenset({"turn", "last_move", "log", "rule", "why_over"}), worded=worded)

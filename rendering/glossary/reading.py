@@ -29,8 +29,21 @@ ARTICLE = re.compile(r"(?:A|I) [a-zäöüß]")
 
 
 def normal(text: str) -> str:
-    """A drawn text with its no-break and thin spaces as plain ones, soft hyphens gone, spaces collapsed."""
-    return SPACES.sub(" ", text.replace("\u00ad", "")).strip()
+    """A drawn text with its no-break and thin spaces as plain ones, soft hyphens and the marks around people's
+    names (bot/i18n/marks.py: a view marks them, a drawn board does not) gone, spaces collapsed."""
+    return SPACES.sub(" ", text.replace("\u00ad", "").replace("\ufdd0", "").replace("\ufdd1", "")).strip()
+
+
+def without_rest_note(text: str, rest: str) -> str:
+    """A caption's line without the note saying where the rest of the story is, or the part of it wrapped onto
+    this line ("… (the rest:" / "/game log)")."""
+    text = text.replace(rest, "")
+    for size in range(len(rest) - 1, 1, -1):
+        if text.endswith(rest[:size]):
+            return text[:-size]
+        if text.startswith(rest[-size:]):
+            return text[size:]
+    return text
 
 
 def glossary_of(game_key: str) -> Glossary:
@@ -142,9 +155,11 @@ class Reader:
         """A line of one of the view's sentences (the typesetter keeps a number with its word, so a line of a
         sentence is never a lone number), or of a caption made of them: the story's first sentence, "…", its newest
         ones and where the rest is ("(the rest: /game log)"), each sentence told once with how often ("(×2)")."""
-        text = REPEATED.sub("", text.replace(translate("table.story.caption_rest", self.language), ""))
+        text = REPEATED.sub("", without_rest_note(text, translate("table.story.caption_rest", self.language)))
         pieces = [piece.strip() for piece in text.split("…")]
-        return any(pieces) and all(self.is_sentence_piece(piece) for piece in pieces if piece)
+        if len(pieces) > 1:  # a caption's line: a piece may be one word of a sentence wrapped from the line before
+            return any(pieces) and all(piece.removeprefix("• ") in self.prose for piece in pieces if piece)
+        return bool(pieces[0]) and self.is_sentence_piece(pieces[0])
 
     def is_sentence_piece(self, piece: str) -> bool:
         piece = piece.removeprefix("• ")  # (a choice's options are listed with bullets, cut short)

@@ -212,8 +212,8 @@ class GameCommands(commands.GroupCog, group_name="game", group_description="Star
                                  "(72+24)",
                            language="The language the table plays in (default: the server's setting, else its "
                                     "Discord language)",
-                           teach="A teaching table: the boards explain each idea of the game the first time it "
-                                 "comes up (default: the server's setting)")
+                           teach="Boards explain each idea of the game when it first comes up (default: the server's "
+                                 "setting)")
     @app_commands.choices(game=GAME_CHOICES, language=LANGUAGE_CHOICES)
     @app_commands.autocomplete(mode=mode_autocomplete)
     async def new(self, interaction: discord.Interaction, game: str, mode: str | None = None,

@@ -203,7 +203,7 @@ class SettingsCommands(commands.GroupCog, group_name="settings",
                            translate("settings.done.threads_off", language))
 
     @app_commands.command(name="teach", description="Make every new game a teaching table")
-    @app_commands.describe(enabled="True: the boards of new games explain each idea the first time it comes up; "
+    @app_commands.describe(enabled="True: new games' boards explain each idea when it first comes up; "
                                    "False: normal tables")
     async def teach(self, interaction: discord.Interaction, enabled: bool) -> None:
         language = reader_language(interaction)

@@ -38,6 +38,7 @@ class ServerSettings:
     lobby_limit: int = 3  # open lobbies one member may host at once
     threads_per_hour: int = 5  # game threads one member may have the bot open in an hour
     away_days: float = 21.0  # issue 34: the days a member may be away (/me away) in a year, deadlines frozen
+    teach: bool = False  # issue 33: new tables are teaching tables (/game new teach:, bot/features/lessons.py)
     clock: tuple[float, ...] = ()  # issue 34: a new game's clock (bank hours, hours added per move); (): none
 
 

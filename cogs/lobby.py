@@ -16,6 +16,7 @@ from bot.core import all_games, find_game
 from bot.core.seats import BOT_LEVELS
 from bot.features import autoplay, personal
 from bot.features import community as limits
+from bot.features.lessons import TEACH_OPTION
 from bot.i18n import LANGUAGE_NAMES, LANGUAGES, said, translate
 from bot.service import (
     LOG_LIMIT,
@@ -210,12 +211,15 @@ class GameCommands(commands.GroupCog, group_name="game", group_description="Star
                            clock="A clock instead of a deadline per turn: a bank of hours + hours added per move "
                                  "(72+24)",
                            language="The language the table plays in (default: the server's setting, else its "
-                                    "Discord language)")
+                                    "Discord language)",
+                           teach="Boards explain each idea of the game when it first comes up (default: the server's "
+                                 "setting)")
     @app_commands.choices(game=GAME_CHOICES, language=LANGUAGE_CHOICES)
     @app_commands.autocomplete(mode=mode_autocomplete)
     async def new(self, interaction: discord.Interaction, game: str, mode: str | None = None,
                   seed: app_commands.Range[int, 0, MAX_SEED] | None = None, timer: float | None = None,
-                  thread: bool | None = None, language: str | None = None, clock: str | None = None) -> None:
+                  thread: bool | None = None, language: str | None = None, clock: str | None = None,
+                  teach: bool | None = None) -> None:
         await acknowledge(interaction)
         service = service_of(interaction)
         plan = await community.prepare_new_game(interaction, game, mode, timer, thread)  # the server's settings
@@ -229,6 +233,9 @@ class GameCommands(commands.GroupCog, group_name="game", group_description="Star
         # The table's language: chosen here, else the server's /settings language, else its Discord language.
         plan.options["language"] = await service.table_language(interaction.guild_id or 0, chosen=language,
                                                                 guild_locale=interaction.guild_locale)
+        # Issue 33: a teaching table, chosen here or the server's default (/settings teach).
+        if teach if teach is not None else (await limits.settings_for(service, interaction.guild_id or 0)).teach:
+            plan.options[TEACH_OPTION] = True
         if plan.thread:
             await community.open_in_thread(interaction, game, plan, seed)
             return

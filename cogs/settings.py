@@ -67,6 +67,8 @@ def describe(settings: ServerSettings, language: str = "en") -> str:
         translate("settings.show.board", language, value=translate(STYLE_TEXT[settings.board_style], language)),
         translate("settings.show.threads", language, value=translate("settings.on", language) if settings.threads
                   else translate("settings.off", language)),
+        translate("settings.show.teach", language, value=translate("settings.on", language) if settings.teach
+                  else translate("settings.off", language)),
         translate("settings.show.channels", language, value=channels),
         translate("settings.show.modes", language, value=modes),
         translate("settings.show.lobby_expiry", language, value=hours_text(settings.lobby_expiry_hours, language)),
@@ -199,6 +201,15 @@ class SettingsCommands(commands.GroupCog, group_name="settings",
         await self._change(interaction, "threads", enabled,
                            translate("settings.done.threads_on", language) if enabled else
                            translate("settings.done.threads_off", language))
+
+    @app_commands.command(name="teach", description="Make every new game a teaching table")
+    @app_commands.describe(enabled="True: new games' boards explain each idea when it first comes up; "
+                                   "False: normal tables")
+    async def teach(self, interaction: discord.Interaction, enabled: bool) -> None:
+        language = reader_language(interaction)
+        await self._change(interaction, "teach", enabled,
+                           translate("settings.done.teach_on", language) if enabled else
+                           translate("settings.done.teach_off", language))
 
     @app_commands.command(name="channels", description="Choose the channels where games may start")
     @app_commands.describe(action="add or remove a channel, or clear the list (games start anywhere)",

@@ -32,6 +32,7 @@ async def test_settings_are_for_server_managers_and_hidden_from_others(database:
             "- Turn timer (`/settings timer`): off (when on: a normal computer player plays the turn)",
             "- Board style (`/settings board`): one board message per turn, updated as the turn goes on",
             "- Games in threads (`/settings threads`): off",
+            "- Teaching tables (`/settings teach`): off",
             "- Channels where games may start (`/settings channels`): any channel",
             "- Default modes (`/settings mode`): each game's first mode",
             "- Lobbies expire after (`/settings lobby-expiry`): 24 h",

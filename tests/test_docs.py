@@ -117,7 +117,7 @@ def slash_commands(tmp_path_factory: pytest.TempPathFactory) -> list[tuple[str, 
 
 def test_every_slash_command_and_option_is_documented(slash_commands: list[tuple[str, list[str]]]) -> None:
     assert len(slash_commands) >= 40
-    assert ("game new", ["game", "mode", "seed", "timer", "thread", "language", "clock"]) in slash_commands
+    assert ("game new", ["game", "mode", "seed", "timer", "thread", "language", "clock", "teach"]) in slash_commands
     lines = documentation().splitlines()
     missing = []
     for name, options in slash_commands:

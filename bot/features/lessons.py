@@ -15,11 +15,14 @@ from bot.core import JSON, LobbyError, find_game
 from bot.core.lessons import Idea, Lesson, due_ideas, lesson_for
 from bot.core.seats import bot_user_id, is_bot
 from bot.features import autoplay
-from bot.i18n import Text, translate
+from bot.i18n import Text, deferred, translate
 from bot.service import GameService, MatchRecord, Player
 
 LESSON_OPTION = "lesson"
 """The match option marking a lesson's table."""
+TEACH_OPTION = "teach"
+"""The match option marking a teaching table (`/game new teach:true`): a normal table whose boards tell each idea
+of the game's lesson the first time it comes up, for a group learning together."""
 MARK = "📘"
 
 
@@ -30,6 +33,15 @@ def progress_key(game_key: str) -> str:
 
 def is_lesson(match: MatchRecord) -> bool:
     return bool(match.options.get(LESSON_OPTION))
+
+
+def is_teaching(match: MatchRecord) -> bool:
+    return bool(match.options.get(TEACH_OPTION)) and not is_lesson(match)
+
+
+def teaching_key(match_id: int) -> str:
+    """The profiles row (under the host) keeping what a teaching table has told: per match, not per member."""
+    return f"teach/{match_id}"
 
 
 def learner_seat(match: MatchRecord) -> int:
@@ -81,6 +93,8 @@ async def _prepare(service: GameService, match: MatchRecord, lesson: Lesson) -> 
 async def after_move(service: GameService, match: MatchRecord) -> MatchRecord:
     """After every committed move of a lesson (and its start): prepare the position once, then note the ideas
     that matter now, for the next board to tell."""
+    if is_teaching(match):
+        return await _teach_after_move(service, match)
     if not is_lesson(match) or match.state is None or match.status not in ("active", "finished"):
         return match
     lesson = lesson_for(find_game(match.game))
@@ -113,6 +127,36 @@ async def after_move(service: GameService, match: MatchRecord) -> MatchRecord:
     return match
 
 
+async def _teach_after_move(service: GameService, match: MatchRecord) -> MatchRecord:
+    """A teaching table after a move: the ideas whose trigger holds now for the player to move (or that waited
+    for room on an earlier board) are noted for this board, each once at this table; the final board tells the
+    ideas about the end and scoring not told yet."""
+    game = find_game(match.game)
+    lesson = lesson_for(game)
+    if lesson is None or match.state is None or match.status not in ("active", "finished"):
+        return match
+    key = teaching_key(match.id)
+    progress = await service.store.profile(match.guild_id, match.host_id, key) or {"told": [], "seen": 0}
+    active = match.status == "active"
+    to_act = game.to_act(match.state) if active else []
+    seat = to_act[0] if to_act else 0
+    events = await service.store.events(match.id, after=progress["seen"])
+    happened: list[JSON] = [event for record in events for event in record.events]
+    told = set(progress["told"])
+    fresh = {idea.key for idea in due_ideas(lesson, told, match.state, seat, happened, finished=not active)}
+    waiting = [idea for idea in lesson.ideas if idea.key in set(progress.get("owed", [])) | fresh
+               and idea.key not in told and (idea.at_end or active)]
+    room = len(waiting) if not active else lesson.most_at_once
+    due, progress["owed"] = waiting[:room], [idea.key for idea in waiting[room:]]
+    progress["seen"] = max([progress["seen"], *(record.seq for record in events)])
+    if due:
+        progress["told"] = [*progress["told"], *(idea.key for idea in due)]
+        progress["latest"] = [idea.key for idea in due]
+        progress["at"] = match.version
+    await service.store.save_profile(match.guild_id, match.host_id, key, progress)
+    return match
+
+
 async def _close(service: GameService, match: MatchRecord) -> MatchRecord:
     """End a lesson that has taught enough of a long game (its `ends`): the table closes, as abandoned (not
     rated, not a result), and the final board explains how the game would end and score."""
@@ -124,6 +168,21 @@ async def _close(service: GameService, match: MatchRecord) -> MatchRecord:
 def idea_text(idea: Idea, language: str) -> str:
     """An idea in `language`; `{mine}` in its words is the board's "Show mine" button, named as the board does."""
     return translate(idea.message_id, language, mine=translate("table.button.mine", language))
+
+
+TABLE_WORDING: dict[str, str] = {
+    "lesson.monster.goal": deferred("lesson.monster.goal_table"),
+    "lesson.expeditions.goal": deferred("lesson.expeditions.goal_table"),
+    "lesson.expeditions.end": deferred("lesson.expeditions.end_table"),
+}
+"""A teaching table's words for the ideas whose lesson words speak of the lesson itself (its prepared rounds,
+its early stop): a teaching table is a whole game of people, without either."""
+
+
+def table_idea_text(idea: Idea, language: str) -> str:
+    """An idea as a teaching table tells it."""
+    return translate(TABLE_WORDING.get(idea.message_id, idea.message_id), language,
+                     mine=translate("table.button.mine", language))
 
 
 def lesson_text(lesson: Lesson, keys: Sequence[str], language: str, *, finished: bool) -> str:
@@ -138,6 +197,8 @@ def lesson_text(lesson: Lesson, keys: Sequence[str], language: str, *, finished:
 
 async def board_note(service: GameService, match: MatchRecord) -> str | None:
     """The lesson's words for the board of `match`: the ideas that came up with this very board."""
+    if is_teaching(match):
+        return await _teaching_note(service, match)
     if not is_lesson(match):
         return None
     lesson = lesson_for(find_game(match.game))
@@ -148,3 +209,15 @@ async def board_note(service: GameService, match: MatchRecord) -> str | None:
         return None
     return lesson_text(lesson, progress.get("latest", []), match.language,
                        finished=match.status != "active") or None
+
+
+async def _teaching_note(service: GameService, match: MatchRecord) -> str | None:
+    """A teaching table's words for its board: the ideas that came up with this very board."""
+    lesson = lesson_for(find_game(match.game))
+    progress = await service.store.profile(match.guild_id, match.host_id, teaching_key(match.id))
+    if lesson is None or not progress or progress.get("at") != match.version:
+        return None
+    ideas: dict[str, Idea] = {idea.key: idea for idea in lesson.ideas}
+    lines = [f"{MARK} {table_idea_text(ideas[key], match.language)}" for key in progress.get("latest", [])
+             if key in ideas]
+    return "\n".join(lines) or None

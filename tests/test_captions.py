@@ -17,6 +17,7 @@ from bot.i18n import translate
 from bot.service import told_key_first
 from rendering import kit, render_board
 from rendering.typeset import merged_repeats, split_sentences
+from tests.reading import read
 from tests.test_render_layout import CASES, NAMES
 
 CAPTIONS = 40
@@ -77,7 +78,7 @@ def _expeditions_untrue(state: JSON, told: str, language: str) -> list[str]:
     for seat, player in enumerate(state["players"]):
         space = state["spaces"].get(player["at"])
         location = space["tile"] if space and space.get("revealed") else None
-        here = game.describe(state, {"kind": "moved", "seat": seat, "space": player["at"], "location": location},
+        here = read_describe(game, state, {"kind": "moved", "seat": seat, "space": player["at"], "location": location},
                              language)
         verb = {"en": " moves to ", "de": " zieht nach "}[language]
         wrong += [f"told {sentence!r}, shown {here!r}"
@@ -103,7 +104,7 @@ def cut_or_reordered(game: Game, state: JSON, events: list[JSON], told: str, dra
             found.append("first sentence lost")
     key = sorted((e for e in events if e.get("kind") in game.key_events),
                  key=lambda e: game.key_events.index(e["kind"]))
-    if key and (first := game.describe(state, key[0], language)):
+    if key and (first := read_describe(game, state, key[0], language)):
         wanted = flat(split_sentences(first)[0])
         shown = flat(head)
         length = min(40, len(wanted), len(shown))
@@ -117,7 +118,8 @@ def checked_captions(game_key: str, mode: str, players: int, seed: int, language
     rest = translate("table.story.caption_rest", language)
     moves = []
     for state, events in played(game_key, mode, players, seed, language):
-        told = told_key_first(game, state, [e for e in events if e.get("kind") not in game.result_events], language)
+        told = read(told_key_first(game, state, [e for e in events if e.get("kind") not in game.result_events],
+                                   language))
         if told:
             moves.append((len(told) + 1000 * any(e.get("kind") in game.key_events for e in events), state, events,
                           told))
@@ -149,8 +151,13 @@ def test_the_truth_check_sees_a_piece_told_elsewhere() -> None:
     for state, events in played("the-expedition", "solo", 1, 1, "en"):
         moved = [e for e in events if e.get("kind") == "moved" and e["who"] == "a2"]
         if len(moved) == 2:
-            first = game.describe(state, moved[0], "en")
+            first = read_describe(game, state, moved[0], "en")
             assert untrue("the-expedition", state, first, "en")
-            assert not untrue("the-expedition", state, game.describe(state, moved[1], "en"), "en")
+            assert not untrue("the-expedition", state, read_describe(game, state, moved[1], "en"), "en")
             return
     raise AssertionError("no turn in which Automation 2 moved twice")
+
+
+def read_describe(game: Game, state: JSON, event: JSON, language: str) -> str:
+    """An event in words as a board shows it (the marks around people's names removed, bot/i18n/marks.py)."""
+    return read(game.describe(state, event, language))

@@ -102,3 +102,25 @@ async def test_when_the_time_of_the_player_to_move_runs_out_the_servers_timer_po
         note = board_text(discord_, "general")
         assert note.startswith(f"⏰ {name} did not move within 2 h: a normal computer player took the turn.")
         assert "runs out <t:" in note and f"{name} 0 h" in note, "their time is spent (no hours added per move)"
+
+
+async def test_time_away_is_not_charged_to_the_clock(database: Path) -> None:
+    """A member away (/me away) keeps their clock: the deadline waits, and the days away are not taken from the bank
+    when they come back and move."""
+    clock = FakeClock()
+    async with DiscordHarness(create_bot(database, clock=clock, poll_seconds=None)) as discord_:
+        alice, bob = discord_.user("alice"), discord_.user("bob")
+        await discord_.command("game new", {"game": "test-nim", "seed": 4, "clock": "72+0"}, user=alice)
+        await discord_.command("game join", user=bob)
+        await discord_.command("game start", user=alice)
+        first = await to_move(discord_, "general")
+        players = {alice.id: alice, bob.id: bob}
+        mover = players[first]
+        seat = "0" if (await discord_.bot.service.current(discord_.channel("general").id)  # type: ignore[attr-defined]
+                       ).seats[0].user_id == first else "1"
+        clock.advance(2)  # 2 h taken, then 3 days away, back after them
+        await discord_.command("me away", {"days": 3}, user=mover)
+        clock.advance(72 + 3)
+        await take_in(discord_, "general", mover)
+        _, banks = await timer_of(discord_, "general")
+        assert banks[seat] == 72 * HOUR - 5 * HOUR  # 2 h before and 3 h after: not the 72 h away

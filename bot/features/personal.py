@@ -621,8 +621,12 @@ async def clock_turn(store: Store, match: MatchRecord, seats: list[int], work: l
     before = _banks_of(await store.pending_work(match.id))
     banks = {seat.seat: cap for seat in match.seats} if before is None else dict(before.seconds)
     if before is not None:
+        users = {record.seat: record.user_id for record in match.seats}
         for seat in before.seats:
-            banks[seat] = min(cap, max(0, banks.get(seat, cap) - (moment - before.since)) + added)
+            took = moment - before.since
+            if users.get(seat, 0) > 0:  # time away (/me away) is not charged: the clock waited with the deadline
+                took -= await store.away_seconds_between(users[seat], before.since, moment)
+            banks[seat] = min(cap, max(0, banks.get(seat, cap) - max(0, took)) + added)
     payload = {"turn": match.version + 1, "seats": seats, "since": moment,
                "banks": {str(seat): left for seat, left in sorted(banks.items())}}
     where = {"guild_id": match.guild_id, "channel_id": match.channel_id}

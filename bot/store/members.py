@@ -155,6 +155,14 @@ class MemberStore:
         return sum(min(row["until_at"], row["ended_at"] if row["ended_at"] is not None else row["until_at"])
                    - row["started_at"] for row in rows)
 
+    async def away_seconds_between(self, user_id: int, start: int, end: int) -> int:
+        """How much of the time from `start` to `end` the member spent away (a clock does not run meanwhile)."""
+        rows = await self._fetchall("SELECT started_at, until_at, ended_at FROM member_away WHERE user_id = ? "
+                                    "AND started_at < ?", (user_id, end))
+        return sum(max(0, min(end, row["until_at"] if row["ended_at"] is None else min(row["until_at"],
+                                                                                        row["ended_at"]))
+                       - max(start, row["started_at"])) for row in rows)
+
     async def start_away(self, user_id: int, started: int, until: int,
                          moved: Sequence[tuple[int, int]] = ()) -> None:
         """Record a time away and move the due times of the member's pending work (`moved`: (work id, new due

@@ -20,7 +20,7 @@ from PIL import Image, ImageChops, ImageDraw, ImageFont
 
 from rendering.encoding import board_indexed, board_palette, encode_board, palette_index
 from rendering.fonts import plain
-from rendering.recorder import DrawnText, Face, current_recording, replay
+from rendering.recorder import DrawnText, Face, checkpoint, current_recording, replay, rewind
 from rendering.style import BACKGROUND, PHONE_WIDTH, WIDTH, rgb
 from rendering.typeset import WEIGHT_OF, Inked, layout
 
@@ -405,3 +405,15 @@ def finish(image: Image.Image) -> bytes:
 
 _RGB_DRAW = ImageDraw.Draw(Image.new("RGB", (1, 1)))
 """Where an RGB colour's drawing ink is looked up (`_rgb_ink`)."""
+
+
+def board_fitting(draw_board: Callable[[int], tuple[Image.Image, int]], height: int) -> Image.Image:
+    """A public board drawn `height` tall, or drawn again square (`TALL_HEIGHT`) when what it drew ran below
+    (long names): only such boards pay twice, and the recording keeps the second drawing alone."""
+    recorded = checkpoint()
+    image, bottom = draw_board(height)
+    if bottom > height:
+        recycle(image)
+        rewind(recorded)
+        image, _ = draw_board(TALL_HEIGHT)
+    return image

@@ -1002,14 +1002,8 @@ def render_image(view: dict[str, Any]) -> Image.Image:
     """The public board before encoding (the benchmark times the encoding of exactly this image): 800 x 640, or
     square when the players' long names need the room (drawn again taller: only such boards pay twice)."""
     view = localized(view)
-    recorded = kit.checkpoint()
-    height = kit.TALL_HEIGHT if _p_long_names(view) else P_H
-    image, bottom = _p_board(view, height)
-    if bottom > height:
-        kit.recycle(image)
-        kit.rewind(recorded)
-        image, _ = _p_board(view, kit.TALL_HEIGHT)
-    return image
+    return kit.board_fitting(lambda height: _p_board(view, height),
+                             kit.TALL_HEIGHT if _p_long_names(view) else P_H)
 
 
 def _p_long_names(view: dict[str, Any]) -> bool:

@@ -112,7 +112,7 @@ async def test_a_whole_german_table_reads_german_in_public_and_each_reader_in_pr
         first = started.public()[-1]
         pile = (await discord_.bot.service.current(discord_.default_channel.id)).state["pile"]  # type: ignore[attr-defined]
         assert first.content.split("\n") == ["Test Nim (Standard) hat mit einem gewählten Startwert begonnen; "
-                                             "seine Zahl steht am Ende des Spiels auf dem Brett.",
+                                             "seine Zahl steht am Ende des Spiels auf dem Spielplan.",
                                              f"<@{alice.id}> — Alice nimmt 1–3 Steine "
                                              f"({pile} übrig)."]
         players = {0: alice, 1: bob}

@@ -87,7 +87,7 @@ def test_every_event_kind_in_german() -> None:
     held = {**moved, "to_location": "jupiter", "removed": [], "marked": False, "held": True}
     assert describe(state, held, CATALOG, "de") == (
         "Alice ist nach oben auf Jupiter gezogen und hat Europa markiert (die eigene Markierung lag dort schon). "
-        "Die Schwerkraft von Jupiter hält die Figur im nächsten Zug fest.")
+        "Die Schwerkraft von Jupiter hält den Entdecker im nächsten Zug fest.")
     stayed = {"kind": "stayed", "who": "p1", "reason": "gravity"}
     assert describe(state, stayed, CATALOG, "de") == (
         "Bob wird von der Schwerkraft festgehalten, bleibt stehen und markiert nichts.")

@@ -75,7 +75,7 @@ GLOSSARY = Glossary("the-expedition", (
           {"en": r"(✓ )?\d+ scored( ·)?",
            "de": r"(✓ )?\d+ gewertet( · von der)?( ·)?"}),
     Entry(deferred("glossary.the_expedition.arrow"),
-          {"en": r"[←↑→↓↖↗↘↙] go", "de": r"[←↑→↓↖↗↘↙] (hierhin|hin|los)"}),
+          {"en": r"[←↑→↓↖↗↘↙] go", "de": r"[←↑→↓↖↗↘↙] (Ziel|hin|los)"}),
     Entry(deferred("glossary.the_expedition.round"),
           {"en": r"Round \d+ of \d+|Placement, then \d+ rounds",
            "de": r"Runde \d+ von \d+|.*dann \d+ Runden"}),

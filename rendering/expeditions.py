@@ -584,7 +584,7 @@ def _p_space(draw: kit.Draw, space: dict[str, Any], origin: tuple[int, int] = (0
         kit.terrain(draw, (x, y - 30), kind, 34, kit.INK_MUTED)
         draw.text((x, y - 4), space["code"], font=kit.font(BIG, "bold"), fill=kit.INK, anchor="mm")
         items = ([("mech", mech)] if mech is not None else []) + ([("map", None)] if space["map_token"] else [])
-        _p_row(draw, x, y + 24, items)
+        _p_row(draw, x, y + 24, items, lang)
         return
     draw.polygon(points, fill=REGION_FILL[kind], outline=kit.INK_DARK)
     _p_mech_ring(draw, points, mech)
@@ -600,7 +600,7 @@ def _p_space(draw: kit.Draw, space: dict[str, Any], origin: tuple[int, int] = (0
     tokens = space["corruption"][-(1 if mech is not None or tall else 2):]
     items = ([("mech", mech)] if mech is not None else []) + [("corruption", t) for t in tokens]
     if items:
-        _p_row(draw, x, y + (36 if tall else 31), items[:1] if tall else items)
+        _p_row(draw, x, y + (36 if tall else 31), items[:1] if tall else items, lang)
     elif space.get("cleared_exposed"):
         draw.text((x, y + (36 if tall else 26)), translate("expeditions.board.clear", lang),
                   font=kit.font(SMALL, "bold"),
@@ -636,9 +636,9 @@ def _p_mech_ring(draw: kit.Draw, points: list[tuple[float, float]], mech: Any) -
     draw.polygon(points, outline=kit.INK_DARK, width=2)
 
 
-def _p_row(draw: kit.Draw, x: float, row: float, items: list[tuple[str, Any]]) -> None:
+def _p_row(draw: kit.Draw, x: float, row: float, items: list[tuple[str, Any]], lang: str = "en") -> None:
     """The pieces on a space, side by side and centred: a mech (its player's shape and letter), corruption tokens
-    (their value on the colour that pays them), a map token (M on a tile)."""
+    (their value on the colour that pays them), a map token (its letter on a tile, the legend's letter: M, K)."""
     widths = {"mech": 36, "corruption": 22, "map": 22}
     total = sum(widths[kind] for kind, _ in items) + 2 * (len(items) - 1)
     left = x - total / 2
@@ -656,8 +656,8 @@ def _p_row(draw: kit.Draw, x: float, row: float, items: list[tuple[str, Any]]) -
         else:
             draw.rectangle((left, row - 11, left + 22, row + 11), fill=kit.MAP_TOKEN, outline=kit.INK_DARK)
             kit.mark("map token", (left, row - 11, left + 22, row + 11))
-            draw.text((left + 11, row), "M", font=kit.font(SMALL, "bold"), fill=kit.INK_DARK, anchor="mm",
-                      role="label")
+            draw.text((left + 11, row), translate("expeditions.board.map_letter", lang), font=kit.font(SMALL, "bold"),
+                      fill=kit.INK_DARK, anchor="mm", role="label")
         left += widths[kind] + 2
 
 

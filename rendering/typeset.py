@@ -13,6 +13,7 @@ import math
 import re
 from collections.abc import Sequence
 from functools import lru_cache
+from pathlib import Path
 from typing import Any
 
 import pyphen
@@ -393,7 +394,9 @@ def _hyphen_cut(word: str, max_width: int, size: int, weight: str) -> int:
     the word has, else at the last break English hyphenation allows ("Clock-work", "Whis-per-ing"), else German
     (some monsters are: "Echo-see-schlange"); failing all, after the most letters that fit."""
     own = [i + 1 for i, ch in enumerate(word[:-1]) if ch == "-"]
-    for breaks in (own, *(hyphenator.positions(word) for hyphenator in hyphenators())):
+    listed = compound_breaks().get(word.rstrip(",.;:!?)"))
+    patterns = [listed] if listed is not None else [hyphenator.positions(word) for hyphenator in hyphenators()]
+    for breaks in (own, *patterns):
         for cut in sorted(breaks, reverse=True):
             head = word[:cut] if word[cut - 1] == "-" else word[:cut] + "-"
             if measure(head, size, weight) <= max_width:
@@ -402,6 +405,22 @@ def _hyphen_cut(word: str, max_width: int, size: int, weight: str) -> int:
     while cut > 1 and measure(word[:cut] + "-", size, weight) > max_width:
         cut -= 1
     return cut
+
+
+HYPHENATION_EXCEPTIONS = Path(__file__).with_name("hyphenation.txt")
+"""Compounds the patterns split wrongly, with "|" at their only breaks ("Obsidian|splitter")."""
+
+
+@lru_cache(maxsize=1)
+def compound_breaks() -> dict[str, tuple[int, ...]]:
+    """Each listed word with the places it may break (its compound boundaries), loaded once per process: pyphen's
+    patterns know syllables, not where a German compound joins ("Obsidi-ansplitter")."""
+    breaks: dict[str, tuple[int, ...]] = {}
+    for line in HYPHENATION_EXCEPTIONS.read_text(encoding="utf-8").splitlines():
+        if line.strip() and not line.startswith("#"):
+            parts = line.strip().split("|")
+            breaks["".join(parts)] = tuple(itertools.accumulate(len(part) for part in parts[:-1]))
+    return breaks
 
 
 @lru_cache(maxsize=1)

@@ -129,7 +129,7 @@ async def _german_script_for_a_whole_game(folder: Path) -> list[str]:
     """Play The Expedition (standard, two players, seed 4) at a German local table by typed German lines only,
     the normal computer player choosing each move, and return the lines typed: the script a German player could
     have written. Moves go by a board button's German label where one offers the move ("klicke …"), else by the
-    game's German slash command, option and choice names ("/erkunden ziehen richtung:hoch"), taking turns."""
+    game's German slash command, option and choice names ("/erkunden ziehen richtung:oben"), taking turns."""
     game = find_game("the-expedition")
     chooser = random.Random(4)
     lines = ["hilfe", "/spiel neu spiel:the-expedition startwert:4", "als bob", "/spiel beitreten", "als alice",
@@ -213,3 +213,17 @@ def test_a_german_decimal_comma_is_a_number(tmp_path: Path, capsys: pytest.Captu
     out = capsys.readouterr().out.split("\n")
     assert "Alle 1,5 Std. eine Erinnerung, ab dem nächsten Zug." in out
     assert "Zeitlimit: 2,5 Std. pro Zug, ab dem nächsten Zug." in out
+
+
+def test_a_german_player_moves_by_the_words_the_german_text_uses(tmp_path: Path,
+                                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    """The text says "nach oben" (issue 33): `/erkunden ziehen richtung:oben` is taken, and so is every word the
+    German sentences use for a direction ("nach links oben": `links-oben`)."""
+    play_script(tmp_path, ["/spiel neu spiel:the-expedition modus:solo startwert:4",
+                           "/erkunden platzieren ort:Merkur", "/erkunden ziehen richtung:oben"], "de")
+    out = capsys.readouterr().out
+    assert "richtung muss eines davon sein" not in out
+    assert "Alice ist nach oben auf Neptun gezogen und hat Merkur markiert." in out
+    for direction in ("up", "down", "left", "right", "up-left", "up-right", "down-left", "down-right"):
+        typed = translate(choice_message_id(direction), "de")
+        assert translate(f"expedition.toward.{direction}", "de") == "nach " + typed.replace("-", " ")

@@ -161,7 +161,7 @@ def test_a_local_session_in_german(tmp_path: Path, capsys: pytest.CaptureFixture
     assert "Du sitzt am Tisch (2 am Tisch). Der Gastgeber startet das Spiel." in out
     assert "Nur der Gastgeber (Alice) kann das Spiel starten." in out
     assert "The Expedition (Standard) hat mit einem gewählten Startwert begonnen;" in out
-    assert "Meins zeigen" in out
+    assert "Meine Ansicht" in out
     assert "/spiel neu — " in out and "/einstellungen sprache — Die Sprache, in der neue Tische spielen" in out
 
 

@@ -28,7 +28,8 @@ async def test_a_german_table_and_an_english_table_in_one_server(database: Path)
         opened = await discord_.command("game new", {"game": "test-nim", "language": "de"}, user=alice,
                                         channel=german)
         assert [r.content for r in opened.ephemeral()][-1] == (
-            "Deine Lobby ist unten offen; andere treten mit der Schaltfläche Beitreten oder /spiel beitreten bei.")
+            "Deine Lobby ist eröffnet (siehe unten); andere treten mit der Schaltfläche Beitreten oder /spiel "
+            "beitreten bei.")
         lobby = opened.public()[0]
         assert (lobby.content or "").split("\n")[:6] == [
             "**Test Nim** — Standard (2–3 Spieler)", "Nimm 1-3 Steine; der letzte Stein gewinnt.", "Sprache: Deutsch",
@@ -60,7 +61,7 @@ async def test_a_german_table_and_an_english_table_in_one_server(database: Path)
 
         await discord_.command("game start", user=alice, channel=german)
         board = discord_.last_public_message(german, with_components=True)
-        assert board.button_labels()[-3:] == ["Meins zeigen", "Details", "Was ist das?"]
+        assert board.button_labels()[-3:] == ["Meine Ansicht", "Details", "Was ist das?"]
         assert board.content.split("\n")[0] == "Test Nim (Standard) hat begonnen."  # the story, in German
         assert "Language: English" in discord_.last_public_message(english).content  # the other table unchanged
         # A German member who is not playing presses a button: refused in German; Bob, in English, at the same board.
@@ -89,7 +90,7 @@ async def test_a_german_table_and_an_english_table_in_one_server(database: Path)
             "(Test Nim) abgebrochen. Starte ein neues mit /spiel neu.")
         final = discord_.channel_messages(german)[-2]
         assert "Dieses Spiel wurde abgebrochen." in final.content
-        assert final.button_labels() == ["Meins zeigen", "Details", "Was ist das?"]
+        assert final.button_labels() == ["Meine Ansicht", "Details", "Was ist das?"]
 
 
 def _words(message: Message | Reply) -> list[str]:
@@ -111,7 +112,7 @@ async def test_a_whole_german_table_reads_german_in_public_and_each_reader_in_pr
         first = started.public()[-1]
         pile = (await discord_.bot.service.current(discord_.default_channel.id)).state["pile"]  # type: ignore[attr-defined]
         assert first.content.split("\n") == ["Test Nim (Standard) hat mit einem gewählten Startwert begonnen; "
-                                             "seine Zahl steht am Ende des Spiels auf dem Brett.",
+                                             "seine Zahl steht am Ende des Spiels auf dem Spielplan.",
                                              f"<@{alice.id}> — Alice nimmt 1–3 Steine "
                                              f"({pile} übrig)."]
         players = {0: alice, 1: bob}
@@ -128,7 +129,7 @@ async def test_a_whole_german_table_reads_german_in_public_and_each_reader_in_pr
             turn = 1 - turn
         mine = await discord_.command("game mine", user=bob)
         assert mine.last.content.startswith("Your secret number is ")  # the reader's language, not the table's
-        refused = await discord_.click(board, label="Meins zeigen", user=discord_.user("carol", locale="de"))
+        refused = await discord_.click(board, label="Meine Ansicht", user=discord_.user("carol", locale="de"))
         assert refused.last.content == "Du spielst in diesem Spiel nicht mit, also gibt es nichts Privates zu zeigen."
 
         final = discord_.channel_messages()[-1]
@@ -139,7 +140,7 @@ async def test_a_whole_german_table_reads_german_in_public_and_each_reader_in_pr
         shown.append(final.content.removesuffix(result))
         assert [word for word in shown if english_left(word, allowed=NAMES)] == []
         assert "Wie viele Steine?" in shown and "Alice nimmt 3." in "\n".join(shown)
-        assert discord_.last_public_message(with_components=True).button_labels() == ["Meins zeigen", "Details",
+        assert discord_.last_public_message(with_components=True).button_labels() == ["Meine Ansicht", "Details",
                                                                                       "Was ist das?"]
 
 

@@ -86,7 +86,7 @@ def worded(view: dict[str, Any]) -> dict[str, Any]:
 
 GLOSSARY = Glossary("expeditions", (
     Entry(deferred("glossary.expeditions.letter"), {"en": r"[A-E]", "de": r"[A-E]"}),
-    Entry(deferred("glossary.expeditions.map_token"), {"en": r"M", "de": r"M"}),
+    Entry(deferred("glossary.expeditions.map_token"), {"en": r"M", "de": r"K"}),
     Entry(deferred("glossary.expeditions.number"), {"en": r"\d{1,2}", "de": r"\d{1,2}"}),
     Entry(deferred("glossary.expeditions.space_code"), {"en": r"[a-e][1-5]", "de": r"[a-e][1-5]"}),
     Entry(deferred("glossary.expeditions.location_code"),

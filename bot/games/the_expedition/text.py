@@ -259,7 +259,8 @@ def turn_text(state: JSON, catalog: Catalog, language: str = "en") -> str:
 
 
 def step_options(state: JSON, catalog: Catalog, pid: str) -> Words:
-    """ "up to Mars, left to Io" / "hoch nach Mars, links nach Io": the legal steps, as /explore move takes them."""
+    """ "up to Mars, left to Io" / "nach oben auf Mars, nach links auf Io": the legal steps, as /explore move
+    takes them."""
     return separated([Text.of("expedition.option.to", direction=direction(d),
                               location=catalog.location(state["grid"][t]).names)
                       for d, t in legal_steps(state, catalog, pid)])

@@ -81,7 +81,8 @@ DIRECTION_WORDS = {
     "right": deferred("choice.right"), "up-left": deferred("choice.up-left"), "up-right": deferred("choice.up-right"),
     "down-left": deferred("choice.down-left"), "down-right": deferred("choice.down-right"),
 }
-"""A direction as the player types it in /explore move (the command's own choices: "up" / "hoch")."""
+"""A direction as the player types it in /explore move (the command's own choices: "up" / "oben", the word the
+German sentences use: "nach oben")."""
 
 TOWARD_WORDS = {
     "up": deferred("expedition.toward.up"), "down": deferred("expedition.toward.down"),

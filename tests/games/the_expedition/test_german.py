@@ -88,7 +88,7 @@ def test_every_event_kind_in_german() -> None:
     held = {**moved, "to_location": "jupiter", "removed": [], "marked": False, "held": True}
     assert read(describe(state, held, CATALOG, "de")) == (
         "Alice ist nach oben auf Jupiter gezogen und hat Europa markiert (die eigene Markierung lag dort schon). "
-        "Die Schwerkraft von Jupiter hält die Figur im nächsten Zug fest.")
+        "Die Schwerkraft von Jupiter hält den Entdecker im nächsten Zug fest.")
     stayed = {"kind": "stayed", "who": "p1", "reason": "gravity"}
     assert read(describe(state, stayed, CATALOG, "de")) == (
         "Bob wird von der Schwerkraft festgehalten, bleibt stehen und markiert nichts.")
@@ -125,7 +125,8 @@ def test_turn_private_and_rules_texts_in_german() -> None:
         "Deine geheimen Expeditionskarten, die nächstliegende zuerst:",
         "- **Gasriesen** (3 Pkt.): Markierungen auf Jupiter und Saturn. Jetzt: 1 von 2 (vorhanden: Jupiter; "
         "fehlt: Saturn)."]
-    assert mine.splitlines()[-1] == "Deine erlaubten Züge: runter nach Jupiter, links nach Io, rechts nach Titan."
+    assert mine.splitlines()[-1] == ("Deine erlaubten Züge: nach unten auf Jupiter, nach links auf Io, nach rechts "
+                                     "auf Titan.")
     solo = GAME.setup("solo", ["Alice"], Rng(4, 0), {})
     assert read(turn_text(solo, CATALOG, "de")).startswith(
         "Alice ist dran: Entdecker auf einen leeren Ort setzen (aufgedeckte Automatenkarten: Automat 1 ist ")
@@ -147,8 +148,9 @@ def test_refusals_are_worded_for_the_reader() -> None:
     """Every refusal carries its message id: German for a German reader, the English unchanged for others."""
     play = arranged(("Alice", "Bob"), cells={"p0": CELL["mercury"], "p1": CELL["luna"]})
     off_grid = _refusal(play, 0, {"type": "move", "direction": "up"})
-    assert off_grid.text("de") == ("Du kannst nicht hoch ziehen, denn hoch von Merkur aus würdest du das Raster "
-                                   "verlassen. Erlaubte Züge jetzt: runter (nach Titan), links (nach Saturn).")
+    assert off_grid.text("de") == ("Du kannst nicht nach oben ziehen, denn nach oben von Merkur aus würdest du das "
+                                   "Raster verlassen. Erlaubte Züge jetzt: nach unten (auf Titan), nach links (auf "
+                                   "Saturn).")
     assert off_grid.text("en-US") == ("You can't move up: up from Mercury leaves the grid. Legal moves now: down (to "
                                       "Titan), left (to Saturn).")
     setup = GAME.setup("standard", ["Alice", "Bob"], Rng(3, 0), {})
@@ -186,15 +188,15 @@ def test_refusals_are_worded_for_the_reader() -> None:
     assert read(refusals[9].text("de")) == (
         "Es gibt keinen Ort namens „Merkr“. Meintest du Merkur? Die Orte sind: "
         + ", ".join(CATALOG.location(i).names["de"] for i in setup["grid"]) + ".")
-    assert refusals[-2].text("de") == ("Du kannst nicht hoch ziehen, denn Saturn kann nicht von unten betreten werden "
-                                       "(Kann nicht von unten betreten werden.). Erlaubte Züge jetzt: runter (nach "
-                                       "Jupiter), links (nach Io), rechts (nach Titan).")
+    assert refusals[-2].text("de") == ("Du kannst nicht nach oben ziehen, denn Saturn kann nicht von unten betreten "
+                                       "werden (Kann nicht von unten betreten werden.). Erlaubte Züge jetzt: nach "
+                                       "unten (auf Jupiter), nach links (auf Io), nach rechts (auf Titan).")
     assert refusals[-1].text("de") == "Das Spiel ist vorbei. Starte ein neues mit /spiel neu."
 
 
 def test_the_buttons_and_the_autocomplete_name_locations_in_the_readers_language() -> None:
     state = arranged(("Alice", "Bob"), cells={"p0": CELL["europa"], "p1": CELL["luna"]})
-    assert [q.label for q in GAME.quick_actions(state, 0, "de")] == ["Runter: Jupiter", "Links: Io", "Rechts: Titan"]
+    assert [q.label for q in GAME.quick_actions(state, 0, "de")] == ["Unten: Jupiter", "Links: Io", "Rechts: Titan"]
     assert [q.label for q in GAME.quick_actions(state, 0, "en")] == ["Down: Jupiter", "Left: Io", "Right: Titan"]
     setup = GAME.setup("standard", ["Alice", "Bob"], Rng(3, 0), {})
     seat = int(str(rules.current_pid(setup))[1:])

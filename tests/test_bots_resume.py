@@ -163,7 +163,8 @@ async def test_a_board_left_behind_by_bot_turns_is_posted_once_after_a_restart(d
 
 async def test_a_final_board_never_posted_is_posted_once_after_a_restart(database: Path) -> None:
     """The process stopped between a game's final move and its final board: the next start posts the final board
-    once, pinging nobody (nobody is to move), and a game whose final board was posted is left alone."""
+    once, pinging every seated person (the end of a game reaches them all, issue 33: here Alice), and a game whose
+    final board was posted is left alone."""
     world = World()
     async with DiscordHarness(create_bot(database), world=world) as discord_:
         alice, match = await _alice_moved_then_the_bots_are_due(discord_, "easy")
@@ -179,7 +180,7 @@ async def test_a_final_board_never_posted_is_posted_once_after_a_restart(databas
     async with _two_processes_start(database, world) as first:
         new_boards = _boards(first)[boards_before:]
         assert len(new_boards) == 1, "exactly one new board"
-        assert new_boards[0].notified == ()
+        assert new_boards[0].notified == (alice.id,)
         assert new_boards[0].content.endswith(f"**{read(GAME.outcome(match.state).summary)}**")  # the result, in bold
     async with DiscordHarness(create_bot(database), world=world) as again:  # the final board is posted now
         await again.settle()

@@ -95,7 +95,7 @@ def test_a_german_tables_refusals_name_the_options_as_a_german_discord_does(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     play_script(tmp_path, ["/spiel neu spiel:the-expedition startwert:sieben", "/spiel neu spiel:schach",
                            "/spiel neu spiel:the-expedition thread:vielleicht", "/spiel beitreten zu viel",
-                           "/spiel neu spiel:the-expedition a b c d e f g", "/spiel wer",
+                           "/spiel neu spiel:the-expedition a b c d e f g h i", "/spiel wer",
                            "/einstellungen sprache sprache:Klingonisch", "/spiel neu", "/erkunden ziehen",
                            '/spiel neu "spiel:the-expedition'], "de")
     out = capsys.readouterr().out.split("\n")
@@ -103,7 +103,8 @@ def test_a_german_tables_refusals_name_the_options_as_a_german_discord_does(
                  "(!) spiel muss eines davon sein: Expeditions, Monster Expedition, ",
                  "(!) thread muss ja oder nein sein, nicht „vielleicht“",
                  "(!) /spiel beitreten hat keine Optionen",
-                 "(!) /spiel neu kennt nur diese Optionen: spiel, modus, startwert, zeitlimit, thread, sprache",
+                 "(!) /spiel neu kennt nur diese Optionen: spiel, modus, startwert, zeitlimit, thread, sprache, uhr, "
+                 "lerntisch",
                  "(!) /spiel hat keinen Unterbefehl „wer“; es gibt: neu, beitreten, verlassen, starten"):
         assert line in out or any(got.startswith(line) for got in out), (line, out)
     assert "(!) sprache muss eines davon sein: Englisch, Deutsch" in out

@@ -50,7 +50,10 @@ async def _play_by_buttons(discord_: DiscordHarness, users: list[FakeUser], rnd:
         if now != before:
             changes += 1
             assert len(boards) == 1, "a new board when the seat to move changes"
-            assert boards[0].notified == tuple(after.user_at(seat).user_id for seat in now)
+            if now:
+                assert boards[0].notified == tuple(after.user_at(seat).user_id for seat in now)
+            else:  # the final board reaches every seated person (issue 33)
+                assert set(boards[0].notified) == {seat.user_id for seat in after.seats if seat.user_id > 0}
             assert boards[0].payload.get("allowed_mentions", {}).get("parse") == []
         else:
             assert boards == [], "the same player goes on: the board is edited in place"
@@ -76,11 +79,13 @@ async def test_a_two_player_game_posts_one_board_per_change_of_the_seat_to_move(
         assert (await current_match(discord_)).status == "finished"
         assert created == changes and len(discord_.channel_messages()) == lobby_and_start + changes
         final = discord_.channel_messages()[-1]
-        assert final.notified == () and final.button_labels() == ["Show mine", "Details", "What's this?"]
+        assert set(final.notified) == {user.id for user in users}, "the end of a game reaches everyone seated"
+        assert final.button_labels() == ["Show mine", "Details", "What's this?"]
         if game != "test-nim":
             await assert_result_told_once(discord_)
-        # Every message anyone was notified by pinged exactly one player: the one to move then.
-        assert all(len(m.notified) <= 1 and not m.notified_everyone for m in discord_.channel_messages())
+        # Every message anyone was notified by pinged exactly one player, the one to move then, but the final board.
+        assert all(len(m.notified) <= 1 and not m.notified_everyone for m in discord_.channel_messages()[:-1])
+        assert not final.notified_everyone
 
 
 async def test_names_with_mention_or_markdown_syntax_are_shown_escaped_and_ping_nobody(database: Path) -> None:

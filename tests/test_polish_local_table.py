@@ -32,10 +32,10 @@ def test_an_unknown_option_is_refused_naming_the_commands_options(tmp_path: Path
                            "/game join seat:2"])
     assert shown(capsys) == [
         "> /game new the-expedition sed:7",
-        "(!) /game new has no option 'sed'; its options: game, mode, seed, timer, thread, language, clock. "
+        "(!) /game new has no option 'sed'; its options: game, mode, seed, timer, thread, language, clock, teach. "
         "Did you mean seed?",
         "> /game new game:the-expedition mode:solo colour:red",
-        "(!) /game new has no option 'colour'; its options: game, mode, seed, timer, thread, language, clock.",
+        "(!) /game new has no option 'colour'; its options: game, mode, seed, timer, thread, language, clock, teach.",
         "> /game join seat:2",
         "(!) /game join takes nothing",
         "> quit", ""]  # (no reply of the bot: nothing was sent, no table opened)
@@ -49,7 +49,7 @@ def test_a_german_table_refuses_an_unknown_option_in_german(tmp_path: Path,
     assert out == [
         "> /spiel neu spiel:the-expedition startwret:7",
         "(!) /spiel neu hat keine Option „startwret“; die Optionen: spiel, modus, startwert, zeitlimit, thread, "
-        "sprache, uhr. Meintest du startwert?",
+        "sprache, uhr, lerntisch. Meintest du startwert?",
         "> /einstellungen modus spiel:expeditions mod:standard",
         "(!) /einstellungen modus hat keine Option „mod“; die Optionen: spiel, modus. Meintest du modus?",
         "> quit", ""]

@@ -14,6 +14,7 @@ from bot.app import create_bot
 from bot.core import find_game, is_steps
 from bot.games.expeditions import GAME as EXPEDITIONS
 from bot.offline import DiscordHarness, FakeUser
+from tests.reading import read
 from tests.tables import current_match, open_table, take
 
 DOV_SEED = 7  # alice moves first holding Dov the Trader, at the basecamp (her mech: Tatanka)
@@ -141,7 +142,7 @@ async def test_the_end_of_a_game_pings_everyone_seated_with_the_result(database:
         match = await current_match(discord_)
         assert match.status == "finished"
         outcome = find_game(match.game).outcome(match.state)
-        summary = str(outcome.summary) if language == "en" else None
+        summary = read(outcome.summary) if language == "en" else None
         finals = [r for r in discord_.replies if r.created and not r.ephemeral
                   and (r.content or "").rstrip().endswith("**")]
         assert len(finals) == 1, [r.content for r in finals]

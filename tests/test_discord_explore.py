@@ -162,7 +162,7 @@ async def test_a_german_table_plays_in_german_and_each_reader_is_answered_in_the
                 replies = await discord_.command("explore place", {"location": name}, user=user)
             elif move % 2:
                 board = discord_.last_public_message(with_components=True)
-                word = {"up": "Hoch", "down": "Runter", "left": "Links", "right": "Rechts"}.get(action["direction"])
+                word = {"up": "Oben", "down": "Unten", "left": "Links", "right": "Rechts"}.get(action["direction"])
                 label = next(label for label in board.button_labels() if label.startswith(f"{word}:"))
                 replies = await discord_.click(board, label=label, user=user)
             else:

@@ -82,6 +82,8 @@ class TerminalClient:
             print(translate("local.shown.buttons", self.language,
                             buttons="  ".join(f"[{i}] {label}" for i, label in enumerate(buttons, start=1))))
         for select in holder.selects():
-            options = "  ".join(f"[{i}] {o['label']}" for i, o in enumerate(select.get("options", []), start=1))
+            # One option a line with its description under the label's words, as Discord's open menu shows them.
+            options = "".join(f"\n  [{i}] {o['label']}" + (f" — {o['description']}" if o.get("description") else "")
+                              for i, o in enumerate(select.get("options", []), start=1))
             placeholder = select.get("placeholder") or translate("local.shown.choose", self.language)
             print(translate("local.shown.menu", self.language, placeholder=placeholder, options=options))

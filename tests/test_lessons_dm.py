@@ -15,7 +15,7 @@ from bot.features import lessons
 from bot.features.community import REMIND, TIMER
 from bot.features.personal import DM
 from bot.i18n import translate
-from bot.offline import DiscordHarness, FakeUser
+from bot.offline import DiscordHarness, FakeUser, HarnessError
 from tests.test_lessons import MOST_PRESSES, _board, _press_first
 
 
@@ -70,3 +70,87 @@ async def test_a_newcomer_learns_each_game_in_the_bots_dm(database: Path, game_k
     # /game new is for servers: the final board says where it runs, and that /learn works here.
     assert seen[-1].endswith("📘 " + translate("lesson.ready_dm", language)), seen[-1]
     assert translate("lesson.ready", language) not in text
+
+
+async def test_learn_registers_for_user_installs_in_servers_the_bots_dm_and_private_channels(database: Path) -> None:
+    async with DiscordHarness(create_bot(database, poll_seconds=None)) as discord_:
+        await discord_.bot.tree.sync()  # the offline Discord checks the request against Discord's description
+        body = [r for r in discord_.world.requests if r["route"] == "PUT /applications/{application_id}/commands"]
+        assert not discord_.world.violations
+    commands = {command["name"]: command for command in body[-1]["body"]}
+    learn = commands["learn"]
+    assert learn["integration_types"] == [0, 1] and learn["contexts"] == [0, 1, 2]
+    assert learn["name_localizations"]["de"] == "lernen"
+    assert [option["name"] for option in learn["options"]] == ["game"]
+    assert {choice["value"] for choice in learn["options"][0]["choices"]} >= {
+        "the-expedition", "monster-expedition", "expeditions"}
+    assert commands["game"].get("contexts") in ([0], None)  # /game learn stays in the servers' group
+
+
+@pytest.mark.parametrize(("language", "refusal"), [
+    ("en", "I cannot post in a DM between other people. Use /learn in your DM with me (open it from my profile), "
+           "or on a server."),
+    ("de", "In DMs zwischen anderen Leuten kann ich nichts posten. Nutze /lernen in deiner DM mit mir (über mein "
+           "Profil) oder auf einem Server."),
+])
+async def test_learn_in_a_dm_between_other_people_is_refused_privately(database: Path, language: str,
+                                                                       refusal: str) -> None:
+    async with DiscordHarness(create_bot(database, poll_seconds=None)) as discord_:
+        lena, tom = discord_.user("lena", locale=language), discord_.user("tom")
+        friends = discord_.private_channel(lena, tom)
+        with pytest.raises(HarnessError, match="only a user install"):  # offered there only with a user install
+            discord_.command("learn", {"game": "expeditions"}, user=lena, channel=friends)
+        discord_.install_app(lena)
+        pending = discord_.command("learn", {"game": "expeditions"}, user=lena, channel=friends)
+        assert pending.payload["context"] == 2
+        replies = await pending
+        assert [reply.content for reply in replies.ephemeral()][-1] == refusal
+        assert discord_.channel_messages(friends) == [] and discord_.channel_messages(discord_.dm(lena)) == []
+        assert await discord_.bot.service.store.latest_match(friends.id) is None  # type: ignore[attr-defined]
+
+
+async def test_learn_on_a_server_without_the_app_points_to_the_dm(database: Path) -> None:
+    async with DiscordHarness(create_bot(database, poll_seconds=None)) as discord_:
+        lena = discord_.user("lena")
+        discord_.install_app(lena)
+        discord_.without_server_install()
+        pending = discord_.command("learn", {"game": "the-expedition"}, user=lena)
+        assert pending.payload["authorizing_integration_owners"] == {"1": str(lena.id)}
+        replies = await pending
+        assert [reply.content for reply in replies.ephemeral()][-1] == (
+            "I am not on this server, so I cannot open a lesson here. Use /learn in your DM with me (open it from "
+            "my profile).")
+        assert not discord_.world.threads and discord_.channel_messages(discord_.default_channel) == []
+
+
+async def test_learn_on_a_server_opens_the_lesson_in_a_thread_as_game_learn_does(database: Path) -> None:
+    async with DiscordHarness(create_bot(database, poll_seconds=None)) as discord_:
+        lena = discord_.user("lena", locale="de")
+        replies = await discord_.command("learn", {"game": "monster-expedition"}, user=lena)
+        (thread,) = discord_.world.threads.values()
+        assert replies.ephemeral()[-1].content == translate("lesson.open", "de", thread=f"<#{thread.id}>")
+        first = discord_.channel_messages(thread)[0]
+        assert first.notified == (lena.id,) and "📘" in first.content  # a server's board pings the learner
+        match = await discord_.bot.service.store.latest_match(thread.id)  # type: ignore[attr-defined]
+        assert match.guild_id == discord_.world.guild_id and not match.in_dm and match.options["language"] == "de"
+
+
+async def test_a_new_lesson_in_the_dm_closes_the_unfinished_one(database: Path) -> None:
+    async with DiscordHarness(create_bot(database, poll_seconds=None)) as discord_:
+        lena = discord_.user("lena")
+        discord_.install_app(lena)
+        dm = discord_.dm(lena)
+        await discord_.command("learn", {"game": "expeditions"}, user=lena, channel=dm)
+        old_board = _board(discord_, dm)
+        assert old_board is not None
+        await discord_.command("learn", {"game": "the-expedition"}, user=lena, channel=dm)
+        store = discord_.bot.service.store  # type: ignore[attr-defined]
+        old, new = await store.match(1), await store.open_match(dm.id)
+        assert old.game == "expeditions" and old.status == "abandoned"
+        assert new is not None and new.game == "the-expedition" and new.status == "active"
+        shown = discord_.world.get_message(old_board.id)  # the old board shows the closed table, without moves
+        assert not [i for i in shown.custom_ids() if i.startswith(("xt:act:", "xt:pick:"))]
+        board = _board(discord_, dm)
+        assert board is not None and board.id != old_board.id
+        await _press_first(discord_, board, lena)  # the new lesson goes on
+        assert (await store.open_match(dm.id)).version > new.version

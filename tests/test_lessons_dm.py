@@ -154,3 +154,25 @@ async def test_a_new_lesson_in_the_dm_closes_the_unfinished_one(database: Path) 
         assert board is not None and board.id != old_board.id
         await _press_first(discord_, board, lena)  # the new lesson goes on
         assert (await store.open_match(dm.id)).version > new.version
+
+
+async def test_a_dm_lesson_is_in_games_with_a_link_into_the_dm_and_its_board_answers_every_button(
+        database: Path) -> None:
+    async with DiscordHarness(create_bot(database, poll_seconds=None)) as discord_:
+        lena = discord_.user("lena", locale="de")
+        discord_.install_app(lena)
+        dm = discord_.dm(lena)
+        await discord_.command("learn", {"game": "the-expedition"}, user=lena, channel=dm)
+        board = _board(discord_, dm)
+        assert board is not None
+        listed = (await discord_.command("games", user=lena, channel=dm)).one().content
+        assert listed.startswith("Deine laufenden Spiele (1), die, in denen du am Zug bist, zuerst:\n"
+                                 f"1. **The Expedition** — deine DM mit dem Bot, <#{dm.id}>: **du bist am Zug**")
+        assert listed.endswith(f"(https://discord.com/channels/@me/{dm.id}/{board.id})")
+        public = len(discord_.channel_messages(dm))
+        for custom_id in ("xt:whats:", "xt:mine:", "xt:detail:"):  # privately answered, in the DM too
+            (pressed,) = [i for i in board.custom_ids() if i.startswith(custom_id)]
+            replies = await discord_.click(board, custom_id=pressed, user=lena)
+            answers = [reply for reply in replies.ephemeral() if reply.kind == "followup"]
+            assert answers and all(reply.content or reply.embeds or reply.files for reply in answers), custom_id
+        assert len(discord_.channel_messages(dm)) == public

@@ -16,6 +16,8 @@ from bot.features.community import REMIND, TIMER
 from bot.features.personal import DM
 from bot.i18n import translate
 from bot.offline import DiscordHarness, FakeUser, HarnessError
+from tests.test_discord_faults import ALWAYS, CHANNEL_POST, FOLLOWUP, FakeClock, heal, with_files
+from tests.test_discord_faults import no_waiting as no_waiting  # the desk's waits between tries, kept short
 from tests.test_lessons import MOST_PRESSES, _board, _press_first
 
 
@@ -176,3 +178,31 @@ async def test_a_dm_lesson_is_in_games_with_a_link_into_the_dm_and_its_board_ans
             answers = [reply for reply in replies.ephemeral() if reply.kind == "followup"]
             assert answers and all(reply.content or reply.embeds or reply.files for reply in answers), custom_id
         assert len(discord_.channel_messages(dm)) == public
+
+
+@pytest.mark.usefixtures("no_waiting")
+async def test_a_dm_board_discord_would_not_take_is_posted_by_the_scheduler(database: Path) -> None:
+    clock = FakeClock()
+    async with DiscordHarness(create_bot(database, clock=clock, poll_seconds=None)) as discord_:
+        lena = discord_.user("lena")
+        discord_.install_app(lena)
+        dm = discord_.dm(lena)
+        await discord_.command("learn", {"game": "the-expedition"}, user=lena, channel=dm)
+        board = _board(discord_, dm)
+        assert board is not None
+        store = discord_.bot.service.store  # type: ignore[attr-defined]
+        match = await store.open_match(dm.id)
+        faults = [discord_.world.fail_next(FOLLOWUP, 503, times=ALWAYS, when=with_files),
+                  discord_.world.fail_next(CHANNEL_POST, 503, times=ALWAYS)]
+        await _press_first(discord_, board, lena)
+        assert _board(discord_, dm) is None  # the old board lost its buttons; the new one is owed
+        owed = [work for work in await store.pending_work(match.id) if work.kind == "board"]
+        assert len(owed) == 1 and owed[0].guild_id == 0 and owed[0].channel_id == dm.id
+        heal(discord_.world, faults)
+        clock.advance(61)
+        await discord_.bot.run_due_work()  # type: ignore[attr-defined]
+        posted = _board(discord_, dm)
+        assert posted is not None and posted.notified == () and posted.files
+        assert [work for work in await store.pending_work(match.id) if work.kind == "board"] == []
+        await _press_first(discord_, posted, lena)  # the lesson goes on from the delivered board
+        assert (await store.open_match(dm.id)).version > match.version

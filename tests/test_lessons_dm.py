@@ -206,3 +206,13 @@ async def test_a_dm_board_discord_would_not_take_is_posted_by_the_scheduler(data
         assert [work for work in await store.pending_work(match.id) if work.kind == "board"] == []
         await _press_first(discord_, posted, lena)  # the lesson goes on from the delivered board
         assert (await store.open_match(dm.id)).version > match.version
+
+
+async def test_learn_asked_in_a_thread_posts_its_first_board_publicly_there(database: Path) -> None:
+    async with DiscordHarness(create_bot(database, poll_seconds=None)) as discord_:
+        lena = discord_.user("lena")
+        thread = discord_.world.create_thread(discord_.default_channel.id, {"name": "practice", "type": 11}, lena.id)
+        replies = await discord_.command("learn", {"game": "the-expedition"}, user=lena, channel=thread)
+        assert replies.ephemeral()[-1].content == translate("lesson.started_here", "en")
+        board = _board(discord_, thread)  # public, with the learner's controls (it took the private answer's
+        assert board is not None and board.notified == (lena.id,) and "📘" in board.content  # place before)

@@ -198,7 +198,7 @@ def lesson_text(lesson: Lesson, keys: Sequence[str], language: str, *, finished:
     ideas: dict[str, Idea] = {idea.key: idea for idea in lesson.ideas}
     lines = [f"{MARK} {idea_text(ideas[key], language)}" for key in keys if key in ideas]
     if finished:
-        ready = translate("lesson.ready_dm" if in_dm else "lesson.ready", language)
+        ready = translate("lesson.ready_dm", language) if in_dm else translate("lesson.ready", language)
         lines.append(f"{MARK} {ready}")
     return "\n".join(lines)
 

@@ -50,6 +50,7 @@ async def _learn_in_dm(database: Path, game_key: str, language: str) -> tuple[li
             presses += 1
         seen.extend(m.content for m in discord_.channel_messages(dm))
         assert presses < MOST_PRESSES
+        print(game_key, language, presses, "presses in the DM")  # the lesson's length, shown with -s
         match = await store.latest_match(dm.id)
         assert match is not None and match.in_dm and match.channel_id == dm.id
         assert match.status == ("abandoned" if lesson.ends else "finished"), match.status

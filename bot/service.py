@@ -58,6 +58,7 @@ from bot.i18n import (
     with_names_marked,
 )
 from bot.settings import server_settings
+from bot.store import DM_GUILD as DM_GUILD  # for the cogs: a table in the bot's DM belongs to no server
 from bot.store import ChannelBusy, EventRecord, MatchRecord, Store, results_of
 from bot.store import StoreDamaged as StoreDamaged  # for the cogs, which never import the store
 from bot.store import StoreUnavailable as StoreUnavailable  # for the cogs, which never import the store
@@ -822,6 +823,8 @@ class GameService:
                                                           for record in match.seats if record.user_id == user_id)
         alt = self._alt_text(game, described, headline, turn, language, footer)
         notes = [await hook(match) for hook in self.board_note_hooks]
+        if match.in_dm:  # the bot's DM notifies its one member of every message: nobody is pinged there
+            mentions = []
         return Board(match, headline, turn, image, buttons, mentions, outcome, menu, alt, to_move,
                      "\n".join(note for note in notes if note))
 

@@ -165,6 +165,13 @@ async def _close(service: GameService, match: MatchRecord) -> MatchRecord:
     return await service.tables.reload(match)
 
 
+async def close_unfinished(service: GameService, channel_id: int) -> MatchRecord | None:
+    """The lesson still open in `channel_id`, closed as `_close` closes one (None when there is none): in the bot's
+    DM a new lesson takes its place, since no /game command there could end it."""
+    match = await service.open_match(channel_id)
+    return await _close(service, match) if match is not None and is_lesson(match) else None
+
+
 def idea_text(idea: Idea, language: str) -> str:
     """An idea in `language`; `{mine}` in its words is the board's "Show mine" button, named as the board does."""
     return translate(idea.message_id, language, mine=translate("table.button.mine", language))
@@ -185,12 +192,13 @@ def table_idea_text(idea: Idea, language: str) -> str:
                      mine=translate("table.button.mine", language))
 
 
-def lesson_text(lesson: Lesson, keys: Sequence[str], language: str, *, finished: bool) -> str:
-    """The ideas told on a board, one line each, with "You are ready" on the final board."""
+def lesson_text(lesson: Lesson, keys: Sequence[str], language: str, *, finished: bool, in_dm: bool = False) -> str:
+    """The ideas told on a board, one line each, with "You are ready" on the final board (in the bot's DM, where
+    /game new cannot run, it says where it can)."""
     ideas: dict[str, Idea] = {idea.key: idea for idea in lesson.ideas}
     lines = [f"{MARK} {idea_text(ideas[key], language)}" for key in keys if key in ideas]
     if finished:
-        ready = translate("lesson.ready", language)
+        ready = translate("lesson.ready_dm", language) if in_dm else translate("lesson.ready", language)
         lines.append(f"{MARK} {ready}")
     return "\n".join(lines)
 
@@ -208,7 +216,7 @@ async def board_note(service: GameService, match: MatchRecord) -> str | None:
     if progress.get("at") != match.version:  # told on an earlier board: the learner has read it
         return None
     return lesson_text(lesson, progress.get("latest", []), match.language,
-                       finished=match.status != "active") or None
+                       finished=match.status != "active", in_dm=match.in_dm) or None
 
 
 async def _teaching_note(service: GameService, match: MatchRecord) -> str | None:

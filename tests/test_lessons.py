@@ -42,7 +42,7 @@ async def _learn(database: Path, game_key: str, language: str) -> tuple[list[str
     A game played to its end finishes; a lesson that stops early (Expeditions) closes its table."""
     lesson = lesson_for(find_game(game_key))
     assert lesson is not None
-    async with DiscordHarness(create_bot(database, poll_seconds=None)) as discord_:
+    async with DiscordHarness(create_bot(database, poll_seconds=None), timeout=30.0) as discord_:
         learner = discord_.user("lena", locale=language)
         replies = await discord_.command("game learn", {"game": game_key}, user=learner)
         (thread,) = discord_.world.threads.values()
@@ -81,7 +81,7 @@ async def test_a_newcomer_learns_the_game_to_its_end(database: Path, game_key: s
 
 
 async def test_a_game_without_a_lesson_is_refused_privately_and_leaves_no_thread(database: Path) -> None:
-    async with DiscordHarness(create_bot(database, poll_seconds=None)) as discord_:
+    async with DiscordHarness(create_bot(database, poll_seconds=None), timeout=30.0) as discord_:
         learner = discord_.user("lena", locale="de")
         replies = await discord_.command("game learn", {"game": "test-nim"}, user=learner)
         assert [reply.content for reply in replies.ephemeral()][-1] == "Für Test Nim gibt es noch keine Lektion."

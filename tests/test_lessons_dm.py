@@ -25,7 +25,7 @@ async def _learn_in_dm(database: Path, game_key: str, language: str) -> tuple[li
     """A newcomer with the app user-installed plays the lesson of `game_key` to its end in their DM with the bot."""
     lesson = lesson_for(find_game(game_key))
     assert lesson is not None
-    async with DiscordHarness(create_bot(database, poll_seconds=None)) as discord_:
+    async with DiscordHarness(create_bot(database, poll_seconds=None), timeout=30.0) as discord_:
         learner = discord_.user("lena", locale=language)
         discord_.install_app(learner)
         dm = discord_.dm(learner)
@@ -76,7 +76,7 @@ async def test_a_newcomer_learns_each_game_in_the_bots_dm(database: Path, game_k
 
 
 async def test_learn_registers_for_user_installs_in_servers_the_bots_dm_and_private_channels(database: Path) -> None:
-    async with DiscordHarness(create_bot(database, poll_seconds=None)) as discord_:
+    async with DiscordHarness(create_bot(database, poll_seconds=None), timeout=30.0) as discord_:
         await discord_.bot.tree.sync()  # the offline Discord checks the request against Discord's description
         body = [r for r in discord_.world.requests if r["route"] == "PUT /applications/{application_id}/commands"]
         assert not discord_.world.violations
@@ -98,7 +98,7 @@ async def test_learn_registers_for_user_installs_in_servers_the_bots_dm_and_priv
 ])
 async def test_learn_in_a_dm_between_other_people_is_refused_privately(database: Path, language: str,
                                                                        refusal: str) -> None:
-    async with DiscordHarness(create_bot(database, poll_seconds=None)) as discord_:
+    async with DiscordHarness(create_bot(database, poll_seconds=None), timeout=30.0) as discord_:
         lena, tom = discord_.user("lena", locale=language), discord_.user("tom")
         friends = discord_.private_channel(lena, tom)
         with pytest.raises(HarnessError, match="only a user install"):  # offered there only with a user install
@@ -113,7 +113,7 @@ async def test_learn_in_a_dm_between_other_people_is_refused_privately(database:
 
 
 async def test_learn_on_a_server_without_the_app_points_to_the_dm(database: Path) -> None:
-    async with DiscordHarness(create_bot(database, poll_seconds=None)) as discord_:
+    async with DiscordHarness(create_bot(database, poll_seconds=None), timeout=30.0) as discord_:
         lena = discord_.user("lena")
         discord_.install_app(lena)
         discord_.without_server_install()
@@ -127,7 +127,7 @@ async def test_learn_on_a_server_without_the_app_points_to_the_dm(database: Path
 
 
 async def test_learn_on_a_server_opens_the_lesson_in_a_thread_as_game_learn_does(database: Path) -> None:
-    async with DiscordHarness(create_bot(database, poll_seconds=None)) as discord_:
+    async with DiscordHarness(create_bot(database, poll_seconds=None), timeout=30.0) as discord_:
         lena = discord_.user("lena", locale="de")
         replies = await discord_.command("learn", {"game": "monster-expedition"}, user=lena)
         (thread,) = discord_.world.threads.values()
@@ -139,7 +139,7 @@ async def test_learn_on_a_server_opens_the_lesson_in_a_thread_as_game_learn_does
 
 
 async def test_a_new_lesson_in_the_dm_closes_the_unfinished_one(database: Path) -> None:
-    async with DiscordHarness(create_bot(database, poll_seconds=None)) as discord_:
+    async with DiscordHarness(create_bot(database, poll_seconds=None), timeout=30.0) as discord_:
         lena = discord_.user("lena")
         discord_.install_app(lena)
         dm = discord_.dm(lena)
@@ -161,7 +161,7 @@ async def test_a_new_lesson_in_the_dm_closes_the_unfinished_one(database: Path) 
 
 async def test_a_dm_lesson_is_in_games_with_a_link_into_the_dm_and_its_board_answers_every_button(
         database: Path) -> None:
-    async with DiscordHarness(create_bot(database, poll_seconds=None)) as discord_:
+    async with DiscordHarness(create_bot(database, poll_seconds=None), timeout=30.0) as discord_:
         lena = discord_.user("lena", locale="de")
         discord_.install_app(lena)
         dm = discord_.dm(lena)
@@ -184,7 +184,7 @@ async def test_a_dm_lesson_is_in_games_with_a_link_into_the_dm_and_its_board_ans
 @pytest.mark.usefixtures("no_waiting")
 async def test_a_dm_board_discord_would_not_take_is_posted_by_the_scheduler(database: Path) -> None:
     clock = FakeClock()
-    async with DiscordHarness(create_bot(database, clock=clock, poll_seconds=None)) as discord_:
+    async with DiscordHarness(create_bot(database, clock=clock, poll_seconds=None), timeout=30.0) as discord_:
         lena = discord_.user("lena")
         discord_.install_app(lena)
         dm = discord_.dm(lena)
@@ -210,7 +210,7 @@ async def test_a_dm_board_discord_would_not_take_is_posted_by_the_scheduler(data
 
 
 async def test_learn_asked_in_a_thread_posts_its_first_board_publicly_there(database: Path) -> None:
-    async with DiscordHarness(create_bot(database, poll_seconds=None)) as discord_:
+    async with DiscordHarness(create_bot(database, poll_seconds=None), timeout=30.0) as discord_:
         lena = discord_.user("lena")
         thread = discord_.world.create_thread(discord_.default_channel.id, {"name": "practice", "type": 11}, lena.id)
         replies = await discord_.command("learn", {"game": "the-expedition"}, user=lena, channel=thread)

@@ -795,10 +795,12 @@ class GameService:
         described = ""
         footer = self._footer(match, outcome)
         marks = [mark for hook in self.board_marks_hooks for mark in await hook(match)]
+        closed = translate("lesson.finished_short", language) if match.lesson and match.status == "finished" and \
+            outcome is None else None  # (a lesson that taught enough of a long game: bot/core/lessons.py)
         try:
             image, described = await self.render_pool.render_made(
                 game.key, boards.public_view, game.key, shown_state(match, state), language, latest_move(headline),
-                marks, footer=footer)
+                marks, closed, footer=footer)
         except Exception:
             # The move is already committed: announce it in words rather than lose the announcement.
             log.exception("Rendering the %s board of match %s failed", game.key, match.id)

@@ -758,7 +758,7 @@ def _p_reachable(draw: kit.Draw, view: dict[str, Any]) -> None:
     """The spaces the player to move can move to, outlined in their colour, and a word on it by the basecamp."""
     reachable = set(view.get("reachable") or ())
     current = view.get("current")
-    if not reachable or current is None:
+    if not reachable or current is None or view.get("closed"):  # (a table closed early: nobody moves)
         return
     style = kit.player_style(int(current["seat"]))
     for space in view["map"]["spaces"]:

@@ -64,7 +64,7 @@ def localized(view: dict[str, Any]) -> dict[str, Any]:
     shown = {**view, "localized": lang}
     words = (view.get("words") or {}).get(lang)
     if words:
-        shown["turn"] = words["turn"]
+        shown["turn"] = view["turn"] if view.get("closed") else words["turn"]
         if view.get("last_move") == words.get("english_last_move"):  # the service did not tell the move itself
             shown["last_move"] = words["last_move"]
         shown["log"] = words["log"]

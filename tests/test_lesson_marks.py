@@ -170,9 +170,12 @@ async def test_lessons_count_for_nothing_and_the_expeditions_lesson_ends_finishe
 @pytest.mark.parametrize("language", ["en", "de"])
 async def test_the_expeditions_lesson_posts_its_final_board_as_a_finished_lesson(database: Path | str,
                                                                                  language: str) -> None:
-    final = [content for content, _, _ in await _lesson_boards(database, "expeditions", language)
+    final = [(content, drawn) for content, _, drawn in await _lesson_boards(database, "expeditions", language)
              if translate("lesson.ready", language) in content]
     assert len(final) == 1
-    assert f"**{translate('lesson.finished', language)}**" in final[0]
-    assert translate("table.abandoned", language) not in final[0]
-    assert ("Lesson finished" if language == "en" else "Lektion beendet") in final[0]
+    content, (_, arguments) = final[0]
+    assert f"**{translate('lesson.finished', language)}**" in content
+    assert translate("table.abandoned", language) not in content
+    assert ("Lesson finished" if language == "en" else "Lektion beendet") in content
+    view = boards.public_view(*arguments)  # the image's headline says so too, not whose turn it would be
+    assert view["turn"] == translate("lesson.finished_short", language) and view["closed"]

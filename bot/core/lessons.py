@@ -66,7 +66,8 @@ class Lesson:
     the learner's included, until it holds; the learner then plays from there."""
     ends: Callable[[JSON, int], bool] | None = None
     """Whether the lesson has taught enough to stop here (state, learner's seat), for a game far longer than a
-    lesson: it then explains the end and the scoring and closes the table. None: the game is played to its end."""
+    lesson: it then explains the end and the scoring and the table ends as a finished lesson (`LESSON_FINISHED`).
+    None: the game is played to its end."""
     most_at_once: int = 2
     """At most this many ideas on one board (before the end): the rest come on the next boards where they hold."""
     level: str = "normal"

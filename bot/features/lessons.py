@@ -2,6 +2,10 @@
 prepared position, and tells each idea of the game's lesson (bot/core/lessons.py, bot/games/<game>/lesson.py) on
 the board the first time it matters, ending with "You are ready: /game new".
 
+A tip about a part of the board (an idea's `marks`) says where it is and its number, and the board outlines the
+part with the same number (`board_marks`, drawn in the render worker: rendering/parts.py). A lesson's table never
+counts (`MatchRecord.lesson`): no result for /stats, no rating, no line in /game history.
+
 The preparation is played by the computer players through the game's rules and committed like any move, so the
 log, undo and replays know it. What the learner has been told is kept per learner and game as a small record in
 the profiles table (`lesson/<game>`), so a restart or another process carries the lesson on.

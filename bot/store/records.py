@@ -66,6 +66,8 @@ class MatchRecord:
     seats: tuple[SeatRecord, ...] = field(default_factory=tuple)
     created_at: str = ""
     updated_at: str = ""
+    lesson: bool = False
+    """A lesson's table (/game learn): it never counts (no result for /stats, no rating, no history line)."""
 
     @property
     def is_open(self) -> bool:

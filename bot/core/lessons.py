@@ -43,6 +43,14 @@ class Idea:
     trigger: Trigger
     at_end: bool = False
     """An idea about the end and the scoring: told on the final board (with "You are ready")."""
+    table_message_id: str | None = None
+    """The idea as a teaching table tells it, for everyone at the table (its players named in the third person,
+    no lesson spoken of), where the lesson's words address the one learner; None: the lesson's words fit both."""
+
+    @property
+    def table_message(self) -> str:
+        """The catalogue message a teaching table shows."""
+        return self.table_message_id or self.message_id
 
 
 @dataclass(frozen=True)

@@ -15,8 +15,8 @@ from bot.core import JSON, LobbyError, find_game
 from bot.core.lessons import Idea, Lesson, due_ideas, lesson_for
 from bot.core.seats import bot_user_id, is_bot
 from bot.features import autoplay
-from bot.i18n import Text, deferred, translate
-from bot.service import GameService, MatchRecord, Player
+from bot.i18n import Text, translate
+from bot.service import BoardChoice, GameService, MatchRecord, Player
 
 LESSON_OPTION = "lesson"
 """The match option marking a lesson's table."""
@@ -24,6 +24,8 @@ TEACH_OPTION = "teach"
 """The match option marking a teaching table (`/game new teach:true`): a normal table whose boards tell each idea
 of the game's lesson the first time it comes up, for a group learning together."""
 MARK = "📘"
+CHOICE_MARK = "👉"
+"""Marks a teaching table's sentence about the choice in front of the player to move."""
 
 
 def progress_key(game_key: str) -> str:
@@ -170,19 +172,9 @@ def idea_text(idea: Idea, language: str) -> str:
     return translate(idea.message_id, language, mine=translate("table.button.mine", language))
 
 
-TABLE_WORDING: dict[str, str] = {
-    "lesson.monster.goal": deferred("lesson.monster.goal_table"),
-    "lesson.expeditions.goal": deferred("lesson.expeditions.goal_table"),
-    "lesson.expeditions.end": deferred("lesson.expeditions.end_table"),
-}
-"""A teaching table's words for the ideas whose lesson words speak of the lesson itself (its prepared rounds,
-its early stop): a teaching table is a whole game of people, without either."""
-
-
 def table_idea_text(idea: Idea, language: str) -> str:
-    """An idea as a teaching table tells it."""
-    return translate(TABLE_WORDING.get(idea.message_id, idea.message_id), language,
-                     mine=translate("table.button.mine", language))
+    """An idea as a teaching table tells it: worded for a group (`Idea.table_message`), not the one learner."""
+    return translate(idea.table_message, language, mine=translate("table.button.mine", language))
 
 
 def lesson_text(lesson: Lesson, keys: Sequence[str], language: str, *, finished: bool) -> str:
@@ -195,10 +187,11 @@ def lesson_text(lesson: Lesson, keys: Sequence[str], language: str, *, finished:
     return "\n".join(lines)
 
 
-async def board_note(service: GameService, match: MatchRecord) -> str | None:
-    """The lesson's words for the board of `match`: the ideas that came up with this very board."""
+async def board_note(service: GameService, match: MatchRecord, choice: BoardChoice | None = None) -> str | None:
+    """The lesson's words for the board of `match`: the ideas that came up with this very board; at a teaching
+    table also the choice the board puts to the player to move, in plain words."""
     if is_teaching(match):
-        return await _teaching_note(service, match)
+        return await _teaching_note(service, match, choice)
     if not is_lesson(match):
         return None
     lesson = lesson_for(find_game(match.game))
@@ -211,13 +204,23 @@ async def board_note(service: GameService, match: MatchRecord) -> str | None:
                        finished=match.status != "active") or None
 
 
-async def _teaching_note(service: GameService, match: MatchRecord) -> str | None:
-    """A teaching table's words for its board: the ideas that came up with this very board."""
+def choice_text(match: MatchRecord, choice: BoardChoice | None) -> str:
+    """A teaching table's sentence about the choice on its board ("Alice chooses …"), marked; "" when the board
+    asks nobody."""
+    if choice is None:
+        return ""
+    sentence = find_game(match.game).describe_choice(choice.state, choice.seat, choice.offered, match.language)
+    return f"{CHOICE_MARK} {sentence}" if sentence else ""
+
+
+async def _teaching_note(service: GameService, match: MatchRecord, choice: BoardChoice | None) -> str | None:
+    """A teaching table's words for its board: the choice in front of the player to move, then the ideas that
+    came up with this very board."""
+    lines = [choice_text(match, choice)]
     lesson = lesson_for(find_game(match.game))
     progress = await service.store.profile(match.guild_id, match.host_id, teaching_key(match.id))
-    if lesson is None or not progress or progress.get("at") != match.version:
-        return None
-    ideas: dict[str, Idea] = {idea.key: idea for idea in lesson.ideas}
-    lines = [f"{MARK} {table_idea_text(ideas[key], match.language)}" for key in progress.get("latest", [])
-             if key in ideas]
-    return "\n".join(lines) or None
+    if lesson is not None and progress and progress.get("at") == match.version:
+        ideas: dict[str, Idea] = {idea.key: idea for idea in lesson.ideas}
+        lines += [f"{MARK} {table_idea_text(ideas[key], match.language)}" for key in progress.get("latest", [])
+                  if key in ideas]
+    return "\n".join(line for line in lines if line) or None

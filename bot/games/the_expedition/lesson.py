@@ -21,10 +21,13 @@ LESSON = Lesson(
     computer_players=1,
     seed=20_331,
     ideas=(
-        Idea("goal", deferred("lesson.expedition.goal"), always),
-        Idea("move", deferred("lesson.expedition.move"), learner_moves),
+        Idea("goal", deferred("lesson.expedition.goal"), always,
+             table_message_id=deferred("lesson.expedition.goal_table")),
+        Idea("move", deferred("lesson.expedition.move"), learner_moves,
+             table_message_id=deferred("lesson.expedition.move_table")),
         Idea("expedition", deferred("lesson.expedition.expedition"), event_happened("expedition_scored")),
         Idea("end", deferred("lesson.expedition.end"), event_happened("end_triggered")),
-        Idea("scoring", deferred("lesson.expedition.scoring"), always, at_end=True),
+        Idea("scoring", deferred("lesson.expedition.scoring"), always, at_end=True,
+             table_message_id=deferred("lesson.expedition.scoring_table")),
     ),
 )

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from bot.app import create_bot
-from bot.core import Game, Offered, QuickAction, Rng, find_game
+from bot.core import Game, Offered, Rng, find_game
 from bot.core.bots import bot_view, decide
 from bot.core.lessons import lesson_for
 from bot.features import lessons
@@ -243,6 +243,8 @@ def test_every_idea_reads_for_the_group_at_a_teaching_table(game_key: str, langu
 
 
 def test_the_default_sentence_lists_what_the_board_offers() -> None:
+    from bot.core import QuickAction
+
     game = Nim()
     state = game.setup("standard", ["Ada", "Bo"], Rng(1, 0), {"profiles": [{}, {}]})
     seat = game.to_act(state)[0]
@@ -251,3 +253,35 @@ def test_the_default_sentence_lists_what_the_board_offers() -> None:
     assert unmarked(game.describe_choice(state, seat, offered, "en")) == (
         f"{game.player_names(state)[seat]} chooses: {join_or(labels, 'en')}.")
     assert game.describe_choice(state, seat, Offered((QuickAction("Take 1", {}),)), "de").endswith("wählt: Take 1.")
+
+
+@pytest.mark.parametrize("language", ["en", "de"])
+@pytest.mark.parametrize("game_key", GAMES)
+def test_every_mode_words_every_choice_it_meets(game_key: str, language: str) -> None:
+    """Every mode of every game (solo, abstract, three players), played by random legal moves: each position's
+    sentence names the player to move and none of the lesson's "you" words, and a game over has none."""
+    game = find_game(game_key)
+    rnd = random.Random(game_key)
+    met: set[str] = set()
+    for mode in game.modes:
+        for count in sorted({mode.min_players, min(mode.max_players, 3)}):
+            names = ["Ada", "Bo", "Cy"][:count]
+            profile = {"failed_attempts": {"1": 2}} if mode.key == "solo" else {}  # a retried solo expedition
+            state = game.setup(mode.key, names, Rng(count, 0), {"profiles": [profile] * count, "language": language})
+            for _ in range(120 if game_key == "expeditions" else 400):  # Expeditions: played whole above
+                if game.outcome(state) is not None or not game.to_act(state):
+                    break
+                seat = game.to_act(state)[0]
+                buttons, menu = _controls(game, state, seat, language)
+                sentence = unmarked(game.describe_choice(state, seat, Offered(tuple(buttons), menu), language))
+                assert names[seat] in sentence and not ONE_LEARNER[language].search(sentence), sentence
+                met.add(_phase(game_key, state) if game_key != "expeditions" or not state["turn"]["pending"]
+                        else state["turn"]["pending"]["kind"])
+                state = game.apply(state, seat, rnd.choice(game.legal_actions(state, seat)), Rng(7, len(met))).state
+            assert game.describe_choice(state, 0, Offered(), language) == ""
+    assert met >= MODES_MEET[game_key], met
+
+
+MODES_MEET = {"the-expedition": {"placement", "play"},
+              "monster-expedition": {"solo_prepare", "camp", "bank", "purchase"},
+              "expeditions": {"start", "actions"}}

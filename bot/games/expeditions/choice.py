@@ -78,7 +78,8 @@ def _actions(comp: Components, state: JSON, seat: int, who: str, offered: Offere
                           reach=len(views.legal_destinations(comp, state, seat, language)),
                           hand=len(player["hand"])) for action in remaining]
     words = join_and([views.action_word(action, language) for action in remaining], language)
-    message = "choice.expeditions.last_action" if len(remaining) == 1 else "choice.expeditions.actions"
+    message = (deferred("choice.expeditions.last_action") if len(remaining) == 1
+               else deferred("choice.expeditions.actions"))
     parts = [translate(message, language, who=who, actions=words, meanings="; ".join(meanings))]
     nothing = translate("expeditions.offer.nothing", language)
     if any(nothing in (option.description or "") for option in offered.options):

@@ -21,8 +21,9 @@ from bot.service import BoardChoice, GameService, MatchRecord, Player
 LESSON_OPTION = "lesson"
 """The match option marking a lesson's table."""
 TEACH_OPTION = "teach"
-"""The match option marking a teaching table (`/game new teach:true`): a normal table whose boards tell each idea
-of the game's lesson the first time it comes up, for a group learning together."""
+"""The match option marking a teaching table (`/game new teach:true`): a normal table whose every board says the
+choice in front of the player to move in plain words (the game's `describe_choice`) and tells each idea of the
+game's lesson the first time it comes up, worded for a group learning together."""
 MARK = "📘"
 CHOICE_MARK = "👉"
 """Marks a teaching table's sentence about the choice in front of the player to move."""

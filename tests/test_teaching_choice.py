@@ -285,3 +285,18 @@ def test_every_mode_words_every_choice_it_meets(game_key: str, language: str) ->
 MODES_MEET = {"the-expedition": {"placement", "play"},
               "monster-expedition": {"solo_prepare", "camp", "bank", "purchase"},
               "expeditions": {"start", "actions"}}
+
+
+async def test_the_sentence_names_a_player_as_typed_never_as_markdown(database: Path) -> None:
+    async with DiscordHarness(create_bot(database, poll_seconds=None)) as discord_:
+        host, guest = discord_.user("_bo*b_"), discord_.user("a_d*a")
+        await discord_.command("game new", {"game": "the-expedition", "seed": 3, "teach": True}, user=host)
+        await discord_.command("game join", user=guest)
+        await discord_.command("game start", user=host)
+        board = discord_.last_public_message(with_components=True)
+        (sentence,) = _choice_lines(board.content)
+        match = await discord_.bot.service.current(discord_.default_channel.id)  # type: ignore[attr-defined]
+        mover = match.seats[find_game("the-expedition").to_act(match.state)[0]].name
+        shown = re.sub(r"([_*])", r"\\\1", mover)  # as Discord shows a name: every markdown character escaped
+        assert shown.count("\\") >= 2, shown
+        assert sentence.startswith(f"{shown} chooses where their explorer starts"), sentence

@@ -34,7 +34,7 @@ def choice_words(state: JSON, catalog: Catalog, seat: int, offered: Offered) -> 
     placed, removed = mark(copy_state(state), catalog, cell, pid)  # what leaving does, on a copy
     parts: list[Words] = [Text.of("choice.expedition.move", name=name, count=len(legal_steps(state, catalog, pid)))]
     if placed:
-        parts.append(Text.of("choice.expedition.marks", location=here.names, points=points(here.points),
+        parts.append(Text.of("choice.expedition.marks", name=name, location=here.names, points=points(here.points),
                              left=left))
     else:
         parts.append(Text.of("choice.expedition.marked_already", name=name, location=here.names))

@@ -191,6 +191,7 @@ async def test_every_board_of_a_teaching_table_explains_the_choice(database: Pat
     for board in shown:
         lines = _choice_lines(board.content)
         assert len(lines) == 1, board.content
+        assert not board.content.startswith("…"), board.content  # the board's text was never cut to fit
         (sentence,) = lines
         for words in _expected(game_key, board, language):
             assert words in sentence, (words, sentence, board.labels)

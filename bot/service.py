@@ -24,10 +24,12 @@ import rendering
 from bot.core import (
     JSON,
     Applied,
+    ChoiceMenu,
     Game,
     GameOver,
     LobbyError,
     NotYourTurn,
+    Offered,
     Outcome,
     QuickAction,
     Rng,
@@ -77,13 +79,26 @@ MoveHook = Callable[[MatchRecord], Awaitable[MatchRecord]]
 returns the match as it then is."""
 GameEndHook = Callable[[MatchRecord], Awaitable[object]]
 """Runs once a move has finished the game (committed; a failure is logged, never undoes the move)."""
-BoardNoteHook = Callable[[MatchRecord], Awaitable[str | None]]
 CLOSING_KINDS = ("abandoned", LESSON_FINISHED)
 """The events that close a table without a move: a board's story is the moves before them (its last line says
 how the table closed)."""
 BoardMarksHook = Callable[[MatchRecord], Awaitable[list[JSON]]]
 """The parts of a match's public board to mark (`{"part", "seat", "badge"}`: rendering/parts.py), drawn on it."""
-"""Words a feature adds to a match's public board (a lesson's ideas), in the table's language, or None."""
+
+
+@dataclass(frozen=True)
+class BoardChoice:
+    """The choice a board puts to the seat to move, handed to the board-note hooks: the seat, the state as the
+    channel is told it, and what the board offers (its buttons and menu, as shown)."""
+
+    seat: int
+    state: JSON
+    offered: Offered
+
+
+BoardNoteHook = Callable[[MatchRecord, BoardChoice | None], Awaitable[str | None]]
+"""Words a feature adds to a match's public board (a lesson's ideas, a teaching table's choice in plain words), in
+the table's language, or None. The choice is None on a board that asks nobody (a lobby, the final board)."""
 
 
 NO_HOST = 0
@@ -808,6 +823,7 @@ class GameService:
         buttons: list[BoardButton] = []
         mentions: list[int] = []
         menu: BoardMenu | None = None
+        choice: BoardChoice | None = None
         if match.status == "active" and outcome is None:
             waiting = game.to_act(state)
             for seat in waiting:
@@ -824,11 +840,14 @@ class GameService:
                     BoardButton(q.label, match.id, match.version, seat, index, q.emoji, q.style, row)
                     for index, (q, row) in enumerate(zip(offered, rows, strict=True))
                 ]
+                shown_menu: ChoiceMenu | None = None
                 if menu_offer is not None and menu_offer.options:
                     shown = menu_offer.options[:MENU_OPTIONS]
                     labels = tuple((q.label, q.emoji) for q in shown)
                     menu = BoardMenu(menu_offer.placeholder, labels, match.id, match.version, seat,
                                      tuple(q.description for q in shown))
+                    shown_menu = ChoiceMenu(menu_offer.placeholder, shown)
+                choice = BoardChoice(seat, shown_state(match, state), Offered(tuple(offered), shown_menu))
             turn = game.turn_text(shown_state(match, state), language)
         elif match.status == "abandoned":
             turn = translate("table.abandoned", language)
@@ -841,7 +860,7 @@ class GameService:
         to_move = () if outcome is not None else tuple(said(record.name) for user_id in mentions
                                                           for record in match.seats if record.user_id == user_id)
         alt = self._alt_text(game, described, headline, turn, language, footer)
-        notes = [await hook(match) for hook in self.board_note_hooks]
+        notes = [await hook(match, choice) for hook in self.board_note_hooks]
         if match.in_dm:  # the bot's DM notifies its one member of every message: nobody is pinged there
             mentions = []
         return Board(match, headline, turn, image, buttons, mentions, outcome, menu, alt, to_move,

@@ -113,8 +113,8 @@ def board_content(board: Board, *, ping: bool, note: str | None = None) -> str:
         lines.append(f"{' '.join(f'<@{user_id}>' for user_id in board.mentions)} — {turn}")
     else:
         lines.append(turn)
-    if board.note:  # a feature's words under the board (a lesson's ideas, bot/features/lessons.py)
-        lines.append(board.note)
+    if board.note:  # a feature's words under the board (a lesson's ideas, a teaching table's choice: lessons.py)
+        lines.append(safe_text(board.note))
     text = "\n".join(lines)
     if len(text) > 1990:  # keep the end: whose turn it is matters more than the oldest step of the story
         text = "…" + text[-1989:]

@@ -51,6 +51,14 @@ class Idea:
     """The parts of the board the idea points at, by the names the game's renderer gives them (its `part_boxes`:
     "hunt", "wilderness"; a player's part, "player", is the learner's): the board telling the idea outlines them,
     and its line says where they are in words (the lesson's `places`)."""
+    table_message_id: str | None = None
+    """The idea as a teaching table tells it, for everyone at the table (its players named in the third person,
+    no lesson spoken of), where the lesson's words address the one learner; None: the lesson's words fit both."""
+
+    @property
+    def table_message(self) -> str:
+        """The catalogue message a teaching table shows."""
+        return self.table_message_id or self.message_id
 
 
 @dataclass(frozen=True)
@@ -77,6 +85,9 @@ class Lesson:
     places: Mapping[str, str] = field(default_factory=dict)
     """Where each part the ideas mark is, in words (a catalogue message per part name: "the hunt line under the
     cards"), for the line that tells the idea."""
+    table_places: Mapping[str, str] = field(default_factory=dict)
+    """The same for a teaching table, where a player's part is the player to move's: a message with `{name}` for
+    each part a lesson words as the learner's ("your explorer"); the others read alike at both."""
 
 
 def lesson_for(game: Game) -> Lesson | None:

@@ -20,7 +20,7 @@ from typing import Any, ClassVar
 
 from bot.core.errors import IllegalAction, MalformedAction
 from bot.core.rng import Rng
-from bot.i18n import LANGUAGES, Localized, Text, in_language, said, translate
+from bot.i18n import LANGUAGES, Localized, Text, in_language, join_or, said, translate
 
 JSON = dict[str, Any]
 
@@ -135,6 +135,20 @@ class ChoiceMenu:
 
     placeholder: str
     options: tuple[QuickAction, ...]
+
+
+@dataclass(frozen=True)
+class Offered:
+    """What a board offers the seat to move, as the platform shows it: its buttons and its menu (each cut to what
+    Discord shows), for the words that explain the choice (`Game.describe_choice`)."""
+
+    buttons: tuple[QuickAction, ...] = ()
+    menu: ChoiceMenu | None = None
+
+    @property
+    def options(self) -> tuple[QuickAction, ...]:
+        """Every offer: the buttons, then the menu's options."""
+        return self.buttons + (self.menu.options if self.menu is not None else ())
 
 
 STEPS = "steps"
@@ -278,6 +292,17 @@ class Game(ABC):
         When a menu is offered the platform shows at most 15 quick-action buttons beside it.
         """
         return None
+
+    def describe_choice(self, state: JSON, seat: int, offered: Offered, language: str = "en") -> str:
+        """The choice in front of `seat` in plain words, for a teaching table's board (issue 33): who chooses,
+        what the offers mean in this position, and what a press gives up. Public, like the board: never a card
+        in a hand, a cage or the deck's order. Default: the offers' labels, for a game that words none."""
+        names = self.player_names(state)
+        name = said(names[seat]) if seat < len(names) else str(seat + 1)
+        labels = [offer.label for offer in offered.options]
+        if not labels:
+            return ""
+        return translate("choice.default", language, name=name, options=join_or(labels, language))
 
     def round_of(self, state: JSON) -> int | None:
         """The round the game is in, for a table of one: each round gets a new board that pings the player (edited

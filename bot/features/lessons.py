@@ -21,17 +21,20 @@ from bot.core import JSON, LobbyError, find_game
 from bot.core.lessons import LESSON_FINISHED, Idea, Lesson, due_ideas, lesson_for
 from bot.core.seats import bot_user_id, is_bot
 from bot.features import autoplay
-from bot.i18n import Text, deferred, language_of, translate
-from bot.service import GameService, MatchRecord, Player
+from bot.i18n import Text, language_of, said, translate
+from bot.service import BoardChoice, GameService, MatchRecord, Player
 
 LESSON_OPTION = "lesson"
 """The match option marking a lesson's table."""
 TEACH_OPTION = "teach"
-"""The match option marking a teaching table (`/game new teach:true`): a normal table whose boards tell each idea
-of the game's lesson the first time it comes up, for a group learning together."""
+"""The match option marking a teaching table (`/game new teach:true`): a normal table whose every board says the
+choice in front of the player to move in plain words (the game's `describe_choice`) and tells each idea of the
+game's lesson the first time it comes up, worded for a group learning together."""
 MARK = "📘"
 BADGES = "①②③④⑤⑥⑦⑧⑨"
 """The numbers of a board's marks as a line names them: the badge on the board shows the same number."""
+CHOICE_MARK = "👉"
+"""Marks a teaching table's sentence about the choice in front of the player to move."""
 
 
 def progress_key(game_key: str) -> str:
@@ -192,39 +195,38 @@ def idea_text(idea: Idea, language: str) -> str:
     return translate(idea.message_id, language, mine=translate("table.button.mine", language))
 
 
-TABLE_WORDING: dict[str, str] = {
-    "lesson.monster.goal": deferred("lesson.monster.goal_table"),
-    "lesson.expeditions.goal": deferred("lesson.expeditions.goal_table"),
-    "lesson.expeditions.end": deferred("lesson.expeditions.end_table"),
-}
-"""A teaching table's words for the ideas whose lesson words speak of the lesson itself (its prepared rounds,
-its early stop): a teaching table is a whole game of people, without either."""
-
-
 def table_idea_text(idea: Idea, language: str) -> str:
-    """An idea as a teaching table tells it."""
-    return translate(TABLE_WORDING.get(idea.message_id, idea.message_id), language,
-                     mine=translate("table.button.mine", language))
+    """An idea as a teaching table tells it: worded for a group (`Idea.table_message`), not the one learner."""
+    return translate(idea.table_message, language, mine=translate("table.button.mine", language))
 
 
-def where_text(lesson: Lesson, idea: Idea, badge: int, language: str) -> str:
+def place_text(lesson: Lesson, part: str, language: str, player: str | None) -> str:
+    """A marked part in words: the learner's ("your explorer"), or at a teaching table, where a player's part is
+    the player to move's, theirs by name (the lesson's `table_places`)."""
+    if player is not None and part in lesson.table_places:
+        return translate(lesson.table_places[part], language, name=said(player))
+    return translate(lesson.places[part], language)
+
+
+def where_text(lesson: Lesson, idea: Idea, badge: int, language: str, player: str | None = None) -> str:
     """Where to look on the board for an idea's marked parts, in words, with its mark's number."""
-    places = [translate(lesson.places[part], language) for part in idea.marks if part in lesson.places]
+    places = [place_text(lesson, part, language, player) for part in idea.marks if part in lesson.places]
     return translate("lesson.look", language, number=BADGES[(badge - 1) % len(BADGES)],
                      places=format_list(places, style="standard", locale=language_of(language)))
 
 
 def told_lines(lesson: Lesson, ideas: Sequence[Idea], language: str, wording: Callable[[Idea, str], str],
-               marked: Sequence[str] = ()) -> list[str]:
+               marked: Sequence[str] = (), player: str | None = None) -> list[str]:
     """The lines telling `ideas` on one board (`wording` words each idea), the line of each idea whose parts the
-    board marks ending with where they are and the number of their mark (`marks_for` numbers them alike)."""
+    board marks ending with where they are and the number of their mark (`marks_for` numbers them alike); a
+    player's part is `player`'s by name at a teaching table, the learner's ("your") in a lesson."""
     lines = []
     badge = 0
     for idea in ideas:
         line = f"{MARK} {wording(idea, language)}"
         if idea.marks and idea.key in marked:
             badge += 1
-            line += " " + where_text(lesson, idea, badge, language)
+            line += " " + where_text(lesson, idea, badge, language, player)
         lines.append(line)
     return lines
 
@@ -252,10 +254,11 @@ def lesson_text(lesson: Lesson, keys: Sequence[str], language: str, *, finished:
     return "\n".join(lines)
 
 
-async def board_note(service: GameService, match: MatchRecord) -> str | None:
-    """The lesson's words for the board of `match`: the ideas that came up with this very board."""
+async def board_note(service: GameService, match: MatchRecord, choice: BoardChoice | None = None) -> str | None:
+    """The lesson's words for the board of `match`: the ideas that came up with this very board; at a teaching
+    table also the choice the board puts to the player to move, in plain words."""
     if is_teaching(match):
-        return await _teaching_note(service, match)
+        return await _teaching_note(service, match, choice)
     if not is_lesson(match):
         return None
     lesson = lesson_for(find_game(match.game))
@@ -268,15 +271,28 @@ async def board_note(service: GameService, match: MatchRecord) -> str | None:
                        marked=progress.get("marked", []), in_dm=match.in_dm) or None
 
 
-async def _teaching_note(service: GameService, match: MatchRecord) -> str | None:
-    """A teaching table's words for its board: the ideas that came up with this very board."""
+def choice_text(match: MatchRecord, choice: BoardChoice | None) -> str:
+    """A teaching table's sentence about the choice on its board ("Alice chooses …"), marked; "" when the board
+    asks nobody."""
+    if choice is None:
+        return ""
+    sentence = find_game(match.game).describe_choice(choice.state, choice.seat, choice.offered, match.language)
+    return f"{CHOICE_MARK} {sentence}" if sentence else ""
+
+
+async def _teaching_note(service: GameService, match: MatchRecord, choice: BoardChoice | None) -> str | None:
+    """A teaching table's words for its board: the choice in front of the player to move, then the ideas that
+    came up with this very board."""
+    lines = [choice_text(match, choice)]
     lesson = lesson_for(find_game(match.game))
     progress = await service.store.profile(match.guild_id, match.host_id, teaching_key(match.id))
-    if lesson is None or not progress or progress.get("at") != match.version:
-        return None
-    ideas: dict[str, Idea] = {idea.key: idea for idea in lesson.ideas}
-    told = [ideas[key] for key in progress.get("latest", []) if key in ideas]
-    return "\n".join(told_lines(lesson, told, match.language, table_idea_text, progress.get("marked", []))) or None
+    if lesson is not None and progress and progress.get("at") == match.version:
+        ideas: dict[str, Idea] = {idea.key: idea for idea in lesson.ideas}
+        told = [ideas[key] for key in progress.get("latest", []) if key in ideas]
+        mover = match.user_at(choice.seat) if choice is not None else None
+        lines += told_lines(lesson, told, match.language, table_idea_text, progress.get("marked", []),
+                            mover.name if mover is not None else None)
+    return "\n".join(line for line in lines if line) or None
 
 
 async def board_marks(service: GameService, match: MatchRecord) -> list[JSON]:

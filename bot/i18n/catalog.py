@@ -156,6 +156,11 @@ def deferred_plural(message_id: str) -> str:
     return message_id
 
 
+def join_and(items: list[str], locale: object = DEFAULT_LANGUAGE) -> str:
+    """"Move, Play and Gather" / "Bewegen, Spielen und Sammeln": a list joined by the language's "and" (CLDR)."""
+    return format_list(items, style="standard", locale=language_of(locale))
+
+
 def join_or(items: list[str], locale: object = DEFAULT_LANGUAGE) -> str:
     """"below or left" / "unten oder links": a list joined by the language's "or" (Babel's CLDR list patterns)."""
     return format_list(items, style="or", locale=language_of(locale))

@@ -15,6 +15,7 @@ from bot.core.protocol import (
     ChoiceMenu,
     Game,
     Mode,
+    Offered,
     Outcome,
     QuickAction,
     Viewer,
@@ -26,8 +27,8 @@ from bot.core.protocol import (
     steps_action,
 )
 from bot.core.rng import Rng
+from bot.games.expeditions import choice, text, views
 from bot.games.expeditions import queries as q
-from bot.games.expeditions import text, views
 from bot.games.expeditions.board import destinations
 from bot.games.expeditions.data import Components, components
 from bot.games.expeditions.engine import ACTIONS, Engine, new_game, pending_options
@@ -269,6 +270,11 @@ class ExpeditionsGame(Game):
             summary = translate("expeditions.result.summary", language, verdict=verdict, table=table)
             return translate("expeditions.turn.game_over_summary", language, summary=summary)
         return views.turn_text(self.comp, state, language)
+
+    def describe_choice(self, state: JSON, seat: int, offered: Offered, language: str = "en") -> str:
+        """How the turn starts (cover or refresh), the actions left and what each does, or what a waiting
+        decision means and what its way out gives up."""
+        return choice.choice_text(self.comp, state, seat, offered, language)
 
     def private_text(self, state: JSON, seat: int, language: str = "en") -> str:
         return views.private_text(self.comp, state, seat, language)

@@ -11,6 +11,7 @@ from bot.core.protocol import (
     ChoiceMenu,
     Game,
     Mode,
+    Offered,
     Outcome,
     QuickAction,
     Viewer,
@@ -18,7 +19,7 @@ from bot.core.protocol import (
     is_steps,
 )
 from bot.core.rng import Rng
-from bot.games.monster_expedition import rules, text, views
+from bot.games.monster_expedition import choice, rules, text, views
 from bot.games.monster_expedition.solo import updated_profile, won_text
 from bot.games.monster_expedition.state import DATA_VERSION, GAME_KEY, setup_state
 from bot.games.monster_expedition.text import END_EVENTS, WordedText
@@ -113,6 +114,11 @@ class MonsterExpedition(Game):
 
     def turn_text(self, state: JSON, language: str = "en") -> str:
         return text.turn_text(state, language=language)
+
+    def describe_choice(self, state: JSON, seat: int, offered: Offered, language: str = "en") -> str:
+        """Which camp, which number to bank and whether to roll on, what the hunting value buys and what "Done"
+        gives up, whom to steal a cage from."""
+        return choice.choice_text(state, seat, offered, language)
 
     def private_text(self, state: JSON, seat: int, language: str = "en") -> str:
         return text.private_text(state, seat, language=language)

@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bot.core.errors import LobbyError
-from bot.core.protocol import JSON, Applied, Game, Mode, Outcome, QuickAction, Viewer, apply_steps, is_steps
+from bot.core.protocol import JSON, Applied, Game, Mode, Offered, Outcome, QuickAction, Viewer, apply_steps, is_steps
 from bot.core.rng import Rng
-from bot.games.the_expedition import rules, text, views, words
+from bot.games.the_expedition import choice, rules, text, views, words
 from bot.games.the_expedition.catalog import Catalog, load_catalog
 from bot.games.the_expedition.grid import ARROWS, DIAGONAL
 from bot.i18n import Text, deferred
@@ -93,6 +93,10 @@ class TheExpedition(Game):
 
     def turn_text(self, state: JSON, language: str = "en") -> str:
         return text.turn_text(state, self.catalog, language)
+
+    def describe_choice(self, state: JSON, seat: int, offered: Offered, language: str = "en") -> str:
+        """Where to place the explorer, or which way to step and what leaving the location marks and removes."""
+        return words.worded(choice.choice_words(state, self.catalog, seat, offered), language)
 
     def private_text(self, state: JSON, seat: int, language: str = "en") -> str:
         return text.private_text(state, self.catalog, seat, language)

@@ -21,16 +21,22 @@ LESSON = Lesson(
     computer_players=1,
     seed=20_331,
     ideas=(
-        Idea("goal", deferred("lesson.expedition.goal"), always, marks=("grid",)),
-        Idea("move", deferred("lesson.expedition.move"), learner_moves, marks=("explorer",)),
+        Idea("goal", deferred("lesson.expedition.goal"), always, marks=("grid",),
+             table_message_id=deferred("lesson.expedition.goal_table")),
+        Idea("move", deferred("lesson.expedition.move"), learner_moves, marks=("explorer",),
+             table_message_id=deferred("lesson.expedition.move_table")),
         Idea("expedition", deferred("lesson.expedition.expedition"), event_happened("expedition_scored"),
              marks=("players",)),
         Idea("end", deferred("lesson.expedition.end"), event_happened("end_triggered"), marks=("players",)),
-        Idea("scoring", deferred("lesson.expedition.scoring"), always, at_end=True, marks=("players",)),
+        Idea("scoring", deferred("lesson.expedition.scoring"), always, at_end=True, marks=("players",),
+             table_message_id=deferred("lesson.expedition.scoring_table")),
     ),
     places={
         "grid": deferred("lesson.expedition.part.grid"),
         "explorer": deferred("lesson.expedition.part.explorer"),
         "players": deferred("lesson.expedition.part.players"),
+    },
+    table_places={
+        "explorer": deferred("lesson.expedition.part.explorer_table"),
     },
 )

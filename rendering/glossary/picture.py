@@ -82,8 +82,9 @@ def labelled(game_key: str, view: dict[str, Any], language: str) -> bytes:
     reader = Reader(glossary, view)
     found = [(part, box) for part in glossary.parts if (box := part_box(part, reader, drawn)) is not None]
     column = (board.width - 3 * LEGEND_GAP) // 2
-    legend = [(number, kit.lines(translate(part.name, language), column - 2 * CALLOUT_R - 10, kit.SMALL))
-              for number, (part, _) in enumerate(found, start=1)]
+    with kit.hyphenating(language):  # (the legend is in the reader's language)
+        legend = [(number, kit.lines(translate(part.name, language), column - 2 * CALLOUT_R - 10, kit.SMALL))
+                  for number, (part, _) in enumerate(found, start=1)]
     half = (len(legend) + 1) // 2
     rows = [sum(len(lines) for _, lines in legend[:half]), sum(len(lines) for _, lines in legend[half:])]
     legend_h = HEADING + LEGEND_GAP * 3 + max(rows, default=0) * LEGEND_LINE + LEGEND_GAP * half

@@ -430,9 +430,10 @@ def _hyphen_cut(word: str, options: tuple[tuple[int, ...], ...], max_width: int,
 
 def word_breaks(word: str, language: str) -> tuple[tuple[int, ...], ...]:
     """The places a word may break, best first: after a hyphen it has; then, for a word listed in hyphenation.txt,
-    its listed breaks (a German compound's seams); else the language's hyphenation patterns (German text only
-    German ones: English patterns split German words wrongly, "Mess-ingkom-pass"; English text English ones, then
-    German, for the German names some monsters have, "Echo-see-schlange")."""
+    its listed breaks (a German compound's seams), then the German syllables inside its parts; else the language's
+    hyphenation patterns (German text only German ones: English patterns split German words wrongly,
+    "Mess-ingkom-pass"; English text English ones, then German, for the German names some monsters have,
+    "Echo-see-schlange")."""
     own = tuple(i + 1 for i, ch in enumerate(word[:-1]) if ch == "-")
     if own:  # each part between hyphens breaks by its own rules too
         parts, start, inner = word.split("-"), 0, []
@@ -442,10 +443,23 @@ def word_breaks(word: str, language: str) -> tuple[tuple[int, ...], ...]:
             start += len(part) + 1
         return own, tuple(inner)
     listed = compound_breaks().get(word.rstrip(",.;:!?)"))
-    if listed is not None:
-        return (listed,)
+    if listed is not None:  # its seams first; a part too wide for the line alone breaks between its syllables
+        german, inner, start = hyphenators()[1], [], 0
+        for end in (*listed, len(word)):
+            inner += [start + cut for cut in german.positions(word[start:end])]
+            start = end
+        return listed, without_lone_letters(inner, (0, *listed, len(word)))
     chosen = hyphenators() if language != "de" else hyphenators()[1:]
-    return tuple(tuple(hyphenator.positions(word)) for hyphenator in chosen)
+    return tuple(without_lone_letters(hyphenator.positions(word), (0, len(word))) for hyphenator in chosen)
+
+
+def without_lone_letters(cuts: Sequence[int], fixed: Sequence[int]) -> tuple[int, ...]:
+    """The breaks that leave no single letter between them and their neighbours (or the `fixed` ones: the word's
+    ends, a compound's seams): the patterns put some ("Fort-s-chritt", "Ak-ti-o-nen"); both sides of a lone letter
+    go."""
+    every = sorted({*cuts, *fixed})
+    lone = {cut for a, b in itertools.pairwise(every) if b - a < 2 for cut in (a, b)}
+    return tuple(sorted(cut for cut in set(cuts) if cut not in lone))
 
 
 HYPHENATION_EXCEPTIONS = Path(__file__).with_name("hyphenation.txt")

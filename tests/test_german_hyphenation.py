@@ -143,7 +143,7 @@ def test_every_german_word_drawn_breaks_only_at_a_correct_point() -> None:
         cuts = breaks(word)
         own = {i + 1 for i, ch in enumerate(word) if ch == "-"}
         parts = [word[a:b] for a, b in itertools.pairwise((0, *cuts, len(word)))]
-        allowed = set(listed[word]) if word in listed else _dictionary_breaks(word, dictionary)
+        allowed = _dictionary_breaks(word, dictionary)  # (a listed word: its seams, then syllables in its parts)
         if not set(cuts) <= allowed | own:
             wrong.append(f"{shown(word, cuts)}: not the dictionary's {shown(word, tuple(sorted(allowed)))}")
         if cuts and any(len(part.strip("-")) < 2 for part in parts):
@@ -154,12 +154,16 @@ def test_every_german_word_drawn_breaks_only_at_a_correct_point() -> None:
 
 
 def _dictionary_breaks(word: str, dictionary: object) -> set[int]:
-    """The dictionary's breaks of a word, of each part of a word with hyphens (and the parts' own listing)."""
+    """The dictionary's breaks of a word: of each part between its hyphens, or a listed word's seams and the
+    dictionary's breaks inside each of its parts."""
     found: set[int] = set()
     start = 0
     for part in word.split("-"):
-        listed = typeset.compound_breaks().get(part)
-        found |= {start + cut for cut in (listed if listed is not None else dictionary.positions(part))}  # type: ignore[attr-defined]
+        seams = typeset.compound_breaks().get(part)
+        cuts = (0, *seams, len(part)) if seams is not None else (0, len(part))
+        found |= {start + cut for cut in cuts[1:-1]}
+        found |= {start + a + cut for a, b in itertools.pairwise(cuts)
+                  for cut in dictionary.positions(part[a:b])}  # type: ignore[attr-defined]
         start += len(part) + 1
     return found
 

@@ -449,14 +449,15 @@ def word_breaks(word: str, language: str) -> tuple[tuple[int, ...], ...]:
             inner += [start + cut for cut in german.positions(word[start:end])]
             start = end
         return listed, without_lone_letters(inner, (0, *listed, len(word)))
-    chosen = hyphenators() if language != "de" else hyphenators()[1:]
-    return tuple(without_lone_letters(hyphenator.positions(word), (0, len(word))) for hyphenator in chosen)
+    if language != "de":
+        return tuple(tuple(hyphenator.positions(word)) for hyphenator in hyphenators())
+    return (without_lone_letters(hyphenators()[1].positions(word), (0, len(word))),)
 
 
 def without_lone_letters(cuts: Sequence[int], fixed: Sequence[int]) -> tuple[int, ...]:
     """The breaks that leave no single letter between them and their neighbours (or the `fixed` ones: the word's
-    ends, a compound's seams): the patterns put some ("Fort-s-chritt", "Ak-ti-o-nen"); both sides of a lone letter
-    go."""
+    ends, a compound's seams): the German patterns put some ("Fort-s-chritt", "Ak-ti-o-nen"); both sides of a lone
+    letter go. (English text keeps its patterns' breaks as they are: "Automa-ton".)"""
     every = sorted({*cuts, *fixed})
     lone = {cut for a, b in itertools.pairwise(every) if b - a < 2 for cut in (a, b)}
     return tuple(sorted(cut for cut in set(cuts) if cut not in lone))

@@ -15,6 +15,7 @@ from typing import Any
 
 from rendering.caches import LruCache
 from rendering.glyphs import drawable_view
+from rendering.typeset import hyphenating
 
 Renderer = Callable[[dict[str, Any]], bytes]
 
@@ -56,15 +57,17 @@ def renderer_for(game_key: str) -> Renderer:
 
 def render_board(game_key: str, view: dict[str, Any]) -> bytes:
     """The public board of `game_key` as PNG bytes. Blocking: call it through the render pool."""
-    return renderer_for(game_key)(drawable_view(view))
+    with hyphenating(str(view.get("language") or "en")):  # (a long word breaks by its table's language)
+        return renderer_for(game_key)(drawable_view(view))
 
 
 def render_detail(game_key: str, view: dict[str, Any]) -> bytes:
     """The full-size detail board (what the public board leaves out), shown privately on demand. Blocking."""
     view = drawable_view(view)
-    if game_key in _REGISTERED:
-        return _REGISTERED[game_key](view)
-    return _module(game_key).render_detail(view)  # type: ignore[no-any-return]
+    with hyphenating(str(view.get("language") or "en")):
+        if game_key in _REGISTERED:
+            return _REGISTERED[game_key](view)
+        return _module(game_key).render_detail(view)  # type: ignore[no-any-return]
 
 
 def alt_text(game_key: str, view: dict[str, Any]) -> str:

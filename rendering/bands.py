@@ -15,7 +15,8 @@ from bot.i18n import translate
 from rendering.canvas import Draw
 from rendering.encoding import board_indexed, board_palette, encode_board, encode_detail, encode_png
 from rendering.pieces import draw_token
-from rendering.style import BIG, INK, INK_MUTED, PANEL, PHONE_WIDTH, SMALL, PlayerStyle
+from rendering.recorder import Face, building, replay
+from rendering.style import BIG, INK, INK_MUTED, PANEL, PHONE_WIDTH, SMALL, PlayerStyle, min_sizes
 from rendering.typeset import caption_lines, fit_lines, fitted, font, lines, measure, sentences_that_fit
 
 
@@ -58,7 +59,8 @@ FOOTER_H = 56
 
 
 def add_footer(png: bytes, text: str) -> bytes:
-    """The same image with a strip of text added below it (the chosen seed on a final board, for instance).
+    """The same image with a strip of text added below it (the chosen seed on a final board, for instance), its
+    text at least the phone's smallest size for the image's width and recorded like the board's own.
 
     A board in the boards' palette stays in it: the strip is drawn in RGB as before and mapped, and the board
     goes through its own encoder again (a public board's rows are the bands it was just encoded with). It used to
@@ -70,7 +72,10 @@ def add_footer(png: bytes, text: str) -> bytes:
         in_palette = original.mode == "P" and original.getpalette() == boards.getpalette()
         base = original.copy() if in_palette else original.convert("RGB")
     strip = Image.new("RGB", (base.width, FOOTER_H), PANEL)
-    ImageDraw.Draw(strip).text((24, FOOTER_H // 2), text, font=font(26), fill=INK_MUTED, anchor="lm")
+    with building(strip) as drawn:  # (a test recording the board sees the footer too, where it lies)
+        Draw(strip).text((24, FOOTER_H // 2), text, font=font(max(26, min_sizes(base.width)[0])), fill=INK_MUTED,
+                         anchor="lm", role="footer")
+    replay(Face(strip, drawn), (0, base.height))
     if not in_palette:
         image = Image.new("RGB", (base.width, base.height + FOOTER_H), PANEL)
         image.paste(base, (0, 0))

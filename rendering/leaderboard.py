@@ -20,6 +20,11 @@ GAP = 14
 def render(view: dict[str, Any]) -> bytes:
     """`view`: {"title", "subtitle", "rows": [{"place", "name", "rating", "games", "asker"}], "note", "language"}."""
     language = str(view.get("language") or "en")
+    with kit.hyphenating(language):
+        return _render(view, language)
+
+
+def _render(view: dict[str, Any], language: str) -> bytes:
     rows: list[dict[str, Any]] = list(view.get("rows", []))
     width = kit.PHONE_WIDTH
     height = max(kit.HEADER_H + 2 * GAP + ROW_H * max(len(rows), 1) + (GAP if _detached(rows) else 0) + 40,

@@ -285,9 +285,15 @@ def _draw_tray(draw: ImageDraw.ImageDraw, y: int, view: dict[str, Any]) -> int:
     return y + 170 + 16
 
 
+CHIPS_PER_ROW, CHIP_ROW, CHIP_H = 2, 54, 48
+"""A player's monsters on the detail board: two to a row, so each name and its points are drawn at least at the
+phone's smallest size for a 1280 px image (29 px: 9 px once shown 400 wide; four to a row made them ~4 px)."""
+CHIP_TEXT = kit.min_sizes(kit.WIDTH)[0]
+
+
 def _player_height(player: dict[str, Any]) -> int:
-    rows = max(1, (len(player["monsters"]) + 3) // 4)
-    return 178 + rows * 40 + 8
+    rows = max(1, -(-len(player["monsters"]) // CHIPS_PER_ROW))
+    return 178 + rows * CHIP_ROW + 8
 
 
 def _draw_player(draw: ImageDraw.ImageDraw, y: int, player: dict[str, Any], active: bool, score: str,
@@ -329,20 +335,22 @@ def _draw_player(draw: ImageDraw.ImageDraw, y: int, player: dict[str, Any], acti
         draw.text((cx + 22, cy + 72), line, font=face, fill=kit.ORANGE if camp.get("bonus") else kit.INK_MUTED)
     chip_y = y + 178
     if not player["monsters"]:
-        draw.text((MARGIN + 20, chip_y), translate("monster.board.no_monsters", lang), font=kit.font(22),
+        draw.text((MARGIN + 20, chip_y), translate("monster.board.no_monsters", lang), font=kit.font(CHIP_TEXT),
                   fill=kit.INK_MUTED)
-    chip_w = (kit.WIDTH - 2 * MARGIN - 40 - 3 * 10) // 4
+    chip_w = (kit.WIDTH - 2 * MARGIN - 40 - (CHIPS_PER_ROW - 1) * 10) // CHIPS_PER_ROW
+    middle = CHIP_H // 2
     for index, monster in enumerate(player["monsters"]):
-        col, row = index % 4, index // 4
-        mx, my = MARGIN + 20 + col * (chip_w + 10), chip_y + row * 40
+        col, row = index % CHIPS_PER_ROW, index // CHIPS_PER_ROW
+        mx, my = MARGIN + 20 + col * (chip_w + 10), chip_y + row * CHIP_ROW
         monster_region = str(monster["region"])
-        draw.rounded_rectangle((mx, my, mx + chip_w, my + 34), radius=8, fill=kit.PANEL_LIGHT)
-        draw.rounded_rectangle((mx, my, mx + 26, my + 34), radius=8, fill=REGION_COLOURS[monster_region])
-        draw.text((mx + 13, my + 17), region_letter(monster_region, lang), font=kit.font(20, "bold"),
+        draw.rounded_rectangle((mx, my, mx + chip_w, my + CHIP_H), radius=8, fill=kit.PANEL_LIGHT)
+        draw.rounded_rectangle((mx, my, mx + 40, my + CHIP_H), radius=8, fill=REGION_COLOURS[monster_region])
+        draw.text((mx + 20, my + middle), region_letter(monster_region, lang), font=kit.font(CHIP_TEXT, "bold"),
                   fill=REGION_INK[monster_region], anchor="mm")
-        _symbiosis_badge(draw, (mx + 44, my + 17), str(monster["symbiosis"]), radius=14, lang=lang)
-        label, face = kit.fitted(f"{monster['name']} {monster['vp']}", chip_w - 70, 22, "regular", 13)
-        draw.text((mx + 64, my + 17), label, font=face, fill=kit.INK, anchor="lm")
+        _symbiosis_badge(draw, (mx + 66, my + middle), str(monster["symbiosis"]), radius=20, lang=lang)
+        label, face = kit.fitted(f"{monster['name']} {monster['vp']}", chip_w - 100, CHIP_TEXT + 1, "regular",
+                                 CHIP_TEXT)
+        draw.text((mx + 96, my + middle), label, font=face, fill=kit.INK, anchor="lm")
     return y + height + 12
 
 

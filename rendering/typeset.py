@@ -8,10 +8,12 @@ for its whole life (issue 25): every text a board draws goes through them.
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import math
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextvars import ContextVar
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -310,13 +312,32 @@ def _wrapped(text: str, max_width: int, size: int, weight: str) -> tuple[str, ..
     return _greedy(text, max_width, size, weight, split_long=False)
 
 
-@lru_cache(maxsize=LINES_KEPT)
 def lines(text: str, max_width: int, size: int, weight: str = "regular") -> tuple[str, ...]:
-    """Word wrap on cached widths; a word wider than the line is split with a hyphen (never cut or ellipsized).
+    """Word wrap on cached widths; a word wider than the line is split with a hyphen (never cut or ellipsized),
+    at the breaks of the language being drawn (`hyphenating`).
     A number stays on the line of its noun or unit and of the name or label before it (`glued`): "2 moves left",
     "Gas Giants 3", "Felsenharpyie 4", never a lone "2" or "3" at a line's end or start, at the cost of a shorter
     line now and then."""
-    return _greedy(text, max_width, size, weight, split_long=True)
+    return _lines(text, max_width, size, weight, _HYPHENATION.get())
+
+
+@lru_cache(maxsize=LINES_KEPT)
+def _lines(text: str, max_width: int, size: int, weight: str, language: str) -> tuple[str, ...]:
+    return _greedy(text, max_width, size, weight, split_long=True, language=language)
+
+
+_HYPHENATION: ContextVar[str] = ContextVar("hyphenation_language", default="en")
+
+
+@contextlib.contextmanager
+def hyphenating(language: str) -> Iterator[None]:
+    """Break the words too long for their line at `language`'s breaks inside the block (a board sets its table's
+    language around its drawing: German words break by German rules, "Mes-sing", not "Mess-ing")."""
+    token = _HYPHENATION.set(language)
+    try:
+        yield
+    finally:
+        _HYPHENATION.reset(token)
 
 
 NUMBER = re.compile(r"[($+\u2212-]?\d[\d.,;:)%]*")
@@ -342,7 +363,8 @@ def glued(before: str, after: str) -> bool:
     return left[-1].isalpha() and NUMBER.fullmatch(right) is not None
 
 
-def _greedy(text: str, max_width: int, size: int, weight: str, split_long: bool) -> tuple[str, ...]:
+def _greedy(text: str, max_width: int, size: int, weight: str, split_long: bool,
+            language: str = "en") -> tuple[str, ...]:
     """Greedy word wrap. A line's width is kept as the running sum of its words' widths (as `measure` adds them,
     so the two agree to the pixel) instead of measuring every candidate line anew: a new sentence costs one lookup
     per word."""
@@ -364,13 +386,16 @@ def _greedy(text: str, max_width: int, size: int, weight: str, split_long: bool)
                 # Words kept together that cannot share one line break at their spaces, not inside a word.
                 pending.extend(reversed(word.split("\u00a0")))
                 continue
+            options: tuple[tuple[int, ...], ...] | None = None  # (the whole word's breaks: a rest keeps them)
             while split_long and ceil(width_of(word, size, weight)) > max_width and len(word) > 1:
                 if words:
                     out.append(" ".join(words))
                     words, widths, words_width, carried = [], [], 0.0, 0
-                cut = _hyphen_cut(word, max_width, size, weight)
+                options = word_breaks(word, language) if options is None else options
+                cut = _hyphen_cut(word, options, max_width, size, weight)
                 out.append(word[:cut] if word[cut - 1] == "-" else word[:cut] + "-")
                 word = word[cut:]
+                options = tuple(tuple(c - cut for c in breaks if c > cut) for breaks in options)
             width = width_of(word, size, weight)
             if words and ceil(words_width + width + space * len(words)) > max_width:
                 kept = 0  # the words at the line's end glued to this one come down with it, if they fit there
@@ -389,14 +414,10 @@ def _greedy(text: str, max_width: int, size: int, weight: str, split_long: bool)
     return tuple(out)
 
 
-def _hyphen_cut(word: str, max_width: int, size: int, weight: str) -> int:
-    """Where to break a word too wide for its line, leaving the first part fitting with its hyphen: after a hyphen
-    the word has, else at the last break English hyphenation allows ("Clock-work", "Whis-per-ing"), else German
-    (some monsters are: "Echo-see-schlange"); failing all, after the most letters that fit."""
-    own = [i + 1 for i, ch in enumerate(word[:-1]) if ch == "-"]
-    listed = compound_breaks().get(word.rstrip(",.;:!?)"))
-    patterns = [listed] if listed is not None else [hyphenator.positions(word) for hyphenator in hyphenators()]
-    for breaks in (own, *patterns):
+def _hyphen_cut(word: str, options: tuple[tuple[int, ...], ...], max_width: int, size: int, weight: str) -> int:
+    """Where to break a word too wide for its line, leaving the first part fitting with its hyphen: the last of its
+    breaks (`word_breaks`, best first) that fits; failing all, after the most letters that fit."""
+    for breaks in options:
         for cut in sorted(breaks, reverse=True):
             head = word[:cut] if word[cut - 1] == "-" else word[:cut] + "-"
             if measure(head, size, weight) <= max_width:
@@ -405,6 +426,41 @@ def _hyphen_cut(word: str, max_width: int, size: int, weight: str) -> int:
     while cut > 1 and measure(word[:cut] + "-", size, weight) > max_width:
         cut -= 1
     return cut
+
+
+def word_breaks(word: str, language: str) -> tuple[tuple[int, ...], ...]:
+    """The places a word may break, best first: after a hyphen it has; then, for a word listed in hyphenation.txt,
+    its listed breaks (a German compound's seams), then the German syllables inside its parts; else the language's
+    hyphenation patterns (German text only German ones: English patterns split German words wrongly,
+    "Mess-ingkom-pass"; English text English ones, then German, for the German names some monsters have,
+    "Echo-see-schlange")."""
+    own = tuple(i + 1 for i, ch in enumerate(word[:-1]) if ch == "-")
+    if own:  # each part between hyphens breaks by its own rules too
+        parts, start, inner = word.split("-"), 0, []
+        for part in parts:
+            for breaks in word_breaks(part, language)[:1]:
+                inner += [start + cut for cut in breaks]
+            start += len(part) + 1
+        return own, tuple(inner)
+    listed = compound_breaks().get(word.rstrip(",.;:!?)"))
+    if listed is not None:  # its seams first; a part too wide for the line alone breaks between its syllables
+        german, inner, start = hyphenators()[1], [], 0
+        for end in (*listed, len(word)):
+            inner += [start + cut for cut in german.positions(word[start:end])]
+            start = end
+        return listed, without_lone_letters(inner, (0, *listed, len(word)))
+    if language != "de":
+        return tuple(tuple(hyphenator.positions(word)) for hyphenator in hyphenators())
+    return (without_lone_letters(hyphenators()[1].positions(word), (0, len(word))),)
+
+
+def without_lone_letters(cuts: Sequence[int], fixed: Sequence[int]) -> tuple[int, ...]:
+    """The breaks that leave no single letter between them and their neighbours (or the `fixed` ones: the word's
+    ends, a compound's seams): the German patterns put some ("Fort-s-chritt", "Ak-ti-o-nen"); both sides of a lone
+    letter go. (English text keeps its patterns' breaks as they are: "Automa-ton".)"""
+    every = sorted({*cuts, *fixed})
+    lone = {cut for a, b in itertools.pairwise(every) if b - a < 2 for cut in (a, b)}
+    return tuple(sorted(cut for cut in set(cuts) if cut not in lone))
 
 
 HYPHENATION_EXCEPTIONS = Path(__file__).with_name("hyphenation.txt")

@@ -85,7 +85,7 @@ async def test_a_host_leaving_a_lobby_of_computer_players_leaves_it_to_the_next_
         await discord_.command("game add-bot", user=alice)
         await discord_.command("game leave", user=alice)
         lobby = discord_.last_public_message()
-        assert ("Es sitzt keine Person mehr am Tisch: Wer als Erstes beitritt, ist Gastgeber; bis dahin kann nur, wer "
+        assert ("Es sitzt niemand mehr am Tisch: Wer als Erstes beitritt, ist Gastgeber; bis dahin kann nur, wer "
                 "diesen Kanal verwalten darf, die Lobby schließen.") in lobby.content
         assert "(Gastgeber)" not in lobby.content
         match = await current_match(discord_)

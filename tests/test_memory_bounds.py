@@ -48,7 +48,7 @@ def _worker_pid() -> int:
     return os.getpid()
 
 
-TEXT_CACHES = ("layout", "lines", "word_mask", "word_width", "measure")
+TEXT_CACHES = ("layout", "_lines", "word_mask", "word_width", "measure")
 """The text caches (rendering/typeset.py) that every new match adds to (its players' names, its lines)."""
 
 

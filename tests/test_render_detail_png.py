@@ -115,7 +115,8 @@ def test_a_footer_keeps_a_board_in_the_palette(render: Callable[[str, dict[str, 
         before = Image.new("RGB", (drawn.width, drawn.height + FOOTER_H), kit.PANEL)
         before.paste(drawn.convert("RGB"), (0, 0))
     ImageDraw.Draw(before).text((24, drawn.height + FOOTER_H // 2), "Played with the chosen seed 3.",
-                                font=kit.font(26), fill=kit.INK_MUTED, anchor="lm")
+                                font=kit.font(max(26, kit.min_sizes(drawn.width)[0])), fill=kit.INK_MUTED,
+                                anchor="lm")  # (at least the phone minimum for the width: 29 px on a detail)
     strip = (0, drawn.height, drawn.width, drawn.height + FOOTER_H)
     assert image.crop(strip).tobytes() == kit.board_indexed(before.crop(strip)).tobytes()
     assert image.crop((0, 0, drawn.width, drawn.height)).tobytes() == Image.open(io.BytesIO(board)).tobytes()

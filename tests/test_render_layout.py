@@ -8,6 +8,7 @@ import copy
 import functools
 import io
 import itertools
+from collections.abc import Callable
 
 import pytest
 from PIL import Image
@@ -354,3 +355,88 @@ def test_every_text_on_every_public_board_meets_the_phone_minimum(game_key: str,
             if not drawn:
                 found.append(f"seed {seed} position {number}: nothing recorded")
     assert not found, "\n".join(found[:30]) + f"\n({len(found)} in all)"
+
+
+def too_small(drawn: kit.Recording, width: int) -> list[str]:
+    """Every recorded text under the phone minimum for an image `width` px wide (RENDERING.md)."""
+    small, big = kit.min_sizes(width)
+    return [f"{t.role} {t.text!r} at {t.size} px (under {big if t.role in kit.BIG_ROLES else small})"
+            for t in drawn if t.size < (big if t.role in kit.BIG_ROLES else small)]
+
+
+def recorded(draw: Callable[[], bytes]) -> tuple[kit.Recording, int]:
+    with kit.recording() as drawn:
+        png = draw()
+    with Image.open(io.BytesIO(png)) as image:
+        return drawn, image.width
+
+
+PICTURES = [(game_key, mode) for game_key, modes in (("the-expedition", ("standard", "abstract", "solo")),
+                                                      ("monster-expedition", ("standard", "solo")),
+                                                      ("expeditions", ("standard",))) for mode in modes]
+
+
+@pytest.mark.parametrize(("game_key", "mode"), PICTURES)
+@pytest.mark.parametrize("language", ["en", "de"])
+def test_the_labelled_rules_picture_meets_the_phone_minimum(game_key: str, mode: str, language: str) -> None:
+    """/game rules' labelled picture: its board (recorded too, not only the legend drawn under it), the numbered
+    callouts and the legend, every text at least the phone minimum."""
+    from bot.games import pictures
+    from rendering.glossary.picture import labelled
+
+    drawn, width = recorded(lambda: labelled(game_key, pictures.picture_view(game_key, mode, language), language))
+    assert {"headline", "label"} <= {t.role for t in drawn}, "the board under the legend was not recorded"
+    assert not too_small(drawn, width), "\n".join(too_small(drawn, width))
+
+
+@pytest.mark.parametrize("language", ["en", "de"])
+def test_the_leaderboard_image_meets_the_phone_minimum(language: str) -> None:
+    from rendering import leaderboard
+
+    rows = [{"place": place, "name": name, "rating": 30.0 - place, "games": place, "asker": place == 12}
+            for place, name in zip([*range(1, 11), 12], itertools.cycle(NAMES), strict=False)]
+    for view_rows in (rows, []):
+        view = {"title": "Monster Expedition", "subtitle": "Server", "rows": view_rows, "language": language,
+                "note": "Games with a computer player are not rated."}
+        drawn, width = recorded(lambda: leaderboard.render(view))  # noqa: B023  (drawn at once)
+        assert drawn and not too_small(drawn, width), "\n".join(too_small(drawn, width))
+
+
+@pytest.mark.parametrize(("game_key", "mode", "players"), [("the-expedition", "standard", 3),
+                                                           ("monster-expedition", "standard", 2),
+                                                           ("expeditions", "standard", 2)])
+def test_a_footer_is_recorded_and_meets_the_phone_minimum_on_public_and_detail_boards(game_key: str, mode: str,
+                                                                                       players: int) -> None:
+    """The chosen seed's line under a final board (a replay's frame, a finished game's board and its detail board):
+    the recorder sees it like every other text, at least the phone minimum for the image's width (1280 px wide: 29
+    px, not the 26 it was)."""
+    game = find_game(game_key)
+    view = {**game.view(positions(game_key, mode, players, 3)[-1], None), "language": "de"}
+    for render in (render_board, render_detail):
+        drawn, width = recorded(lambda: kit.add_footer(render(game_key, view),  # noqa: B023
+                                                       "Mit dem gewählten Startwert 3 gespielt."))
+        footers = [t for t in drawn if t.role == "footer"]
+        assert [t.text for t in footers] == ["Mit dem gewählten Startwert 3 gespielt."]
+        assert footers[0].box[1] > width / 2 and not too_small(footers, width), footers
+
+
+@pytest.mark.parametrize(("mode", "players"), [("standard", 2), ("standard", 3), ("standard", 4), ("solo", 1)])
+@pytest.mark.parametrize("language", ["en", "de"])
+def test_monster_expedition_detail_card_lists_meet_the_phone_minimum(mode: str, players: int, language: str) -> None:
+    """The detail board's lists of each player's monsters (name and points, or that there are none) were 13-22 px in
+    a 1280 px image, 4-7 px on a phone: now at least 9 px there, in every position of a match, the final one
+    included."""
+    from rendering.monster_expedition import localized
+    from rendering.wording import translate
+
+    game = find_game("monster-expedition")
+    found, seen = [], 0
+    for number, state in enumerate(positions_in(language, "monster-expedition", mode, players, 3)):
+        view = {**game.view(state, None), "language": language}
+        chips = {f"{m['name']} {m['vp']}" for p in localized(view)["players"] for m in p["monsters"]}
+        chips.add(translate("monster.board.no_monsters", language))  # (an empty list says so, as large)
+        drawn, width = recorded(lambda: render_detail("monster-expedition", view))  # noqa: B023
+        listed = [t for t in drawn if t.text in chips]
+        seen += len(listed)
+        found += [f"position {number}: {problem}" for problem in too_small(listed, width)]
+    assert seen and not found, "\n".join(found)

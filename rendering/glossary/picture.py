@@ -76,14 +76,19 @@ def labelled(game_key: str, view: dict[str, Any], language: str) -> bytes:
     """The public board of `view` (drawn in its table's language) with its parts numbered, and the legend naming
     them in `language` under it, as PNG bytes. Blocking: a render worker draws it."""
     glossary = glossary_of(game_key)
+    outer = kit.current_recording()
     with kit.recording() as drawn:
         board_png = render_board(game_key, view)
+    if outer is not None:  # a test recording the picture sees the board's texts too, not only the legend's
+        outer.extend(drawn)
+        outer.marks.extend(drawn.marks)
     board = Image.open(io.BytesIO(board_png)).convert("RGB")
     reader = Reader(glossary, view)
     found = [(part, box) for part in glossary.parts if (box := part_box(part, reader, drawn)) is not None]
     column = (board.width - 3 * LEGEND_GAP) // 2
-    legend = [(number, kit.lines(translate(part.name, language), column - 2 * CALLOUT_R - 10, kit.SMALL))
-              for number, (part, _) in enumerate(found, start=1)]
+    with kit.hyphenating(language):  # (the legend is in the reader's language)
+        legend = [(number, kit.lines(translate(part.name, language), column - 2 * CALLOUT_R - 10, kit.SMALL))
+                  for number, (part, _) in enumerate(found, start=1)]
     half = (len(legend) + 1) // 2
     rows = [sum(len(lines) for _, lines in legend[:half]), sum(len(lines) for _, lines in legend[half:])]
     legend_h = HEADING + LEGEND_GAP * 3 + max(rows, default=0) * LEGEND_LINE + LEGEND_GAP * half

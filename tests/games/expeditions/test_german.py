@@ -191,7 +191,7 @@ def test_an_english_table_stays_english_and_the_same_game_reads_in_either_langua
 def test_the_rules_summary_reads_in_both_languages() -> None:
     english, deutsch = GAME.rules_text("standard"), GAME.rules_text("standard", "de")
     assert english.startswith("**Expeditions** (1-5 players).") and "Tie-break" in english
-    assert deutsch.startswith("**Expeditions** (1-5 Personen).") and "Gleichstand" in deutsch
+    assert deutsch.startswith("**Expeditions** (1-5 Spieler).") and "Gleichstand" in deutsch
     assert "/mech aktionen auslassen:<Aktion>" in deutsch  # the German command names
     assert english.count("•") == deutsch.count("•")
     assert_german([deutsch], ALLOWED | {"Marsh"})

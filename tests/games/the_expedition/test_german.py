@@ -232,5 +232,5 @@ def test_a_wrong_number_of_players_is_refused_in_the_readers_language() -> None:
 
     with pytest.raises(LobbyError) as caught:
         GAME.setup("abstract", ["Alice"], Rng(1, 0), {})
-    assert caught.value.text("de") == "The Expedition (Abstrakter Modus) ist für 2-3 Personen (erhalten: 1)."
+    assert caught.value.text("de") == "The Expedition (Abstrakter Modus) ist für 2-3 Spieler (erhalten: 1)."
     assert caught.value.text("en") == "The Expedition Abstract Mode is for 2-3 players (got 1)."

@@ -186,12 +186,12 @@ class SettingsCommands(commands.GroupCog, group_name="settings",
     @app_commands.describe(clock="A bank of hours + hours added per move, such as 72+24; 0: no clock")
     async def clock(self, interaction: discord.Interaction, clock: str) -> None:
         language = reader_language(interaction)
-        if clock.strip() == "0":
+        chosen = parse_clock(clock)
+        if chosen is None:
             await self._change(interaction, "clock", None, translate("settings.done.clock_off", language))
             return
-        bank, added = parse_clock(clock)
-        await self._change(interaction, "clock", (bank, added),
-                           translate("settings.done.clock", language, clock=clock_text((bank, added))))
+        await self._change(interaction, "clock", chosen,
+                           translate("settings.done.clock", language, clock=clock_text(chosen)))
 
     @app_commands.command(name="threads", description="Open every new game in a thread of its channel")
     @app_commands.describe(enabled="True: every new game gets a thread of its own; "

@@ -26,14 +26,15 @@ if TYPE_CHECKING:
     from bot.service import GameService
     from bot.store import Store
 
-PersonalWork = Callable[[MatchRecord, list[int], dict[int, int], dict[str, Any], float, datetime],
+PersonalWork = Callable[[MatchRecord, JSON, list[int], dict[int, int], dict[str, Any], float, datetime],
                         Awaitable[list[NewWork]]]
-"""The turn's reminders and DMs for its members (match, seats to move, user by seat, the payload and place of the
-turn's work, the server's reminder interval, now): bot/features/personal.py `plan_turn`."""
+"""The turn's reminders and DMs for its members (match, its new state, seats to move, user by seat, the payload and
+place of the turn's work, the server's reminder interval, now): bot/features/personal.py `plan_turn`."""
 
-TurnWork = Callable[[MatchRecord, str, list[int], dict[int, int], list[NewWork], datetime], Awaitable[list[NewWork]]]
+TurnWork = Callable[[MatchRecord, str, list[int], dict[int, int], list[NewWork], datetime],
+                    Awaitable[CommunityChange]]
 """The turn's work as a clock and members away need it (match, event kind, seats to move, user by seat, the work,
-now): bot/features/personal.py `finish_turn`."""
+now), and the times away the move ends: bot/features/personal.py `finish_turn`."""
 
 Clock = Callable[[], datetime]
 """Where the bot's time comes from: a callable returning an aware UTC datetime (tests pass a fake one)."""
@@ -86,13 +87,14 @@ class TurnPlanner:
     has passed can never be sent).
     """
 
-    def __init__(self, store: Store, clock: Clock) -> None:
+    def __init__(self, store: Store, clock: Clock, *, personal: PersonalWork | None = None,
+                 finish: TurnWork | None = None) -> None:
         self.store = store
         self.clock = clock
-        self.personal: PersonalWork | None = None
+        self.personal = personal
         """Issue 34 (bot/features/personal.py): the turn's reminders by each member's own interval and quiet hours,
         and the DMs owed to members; None: one reminder at the server's interval."""
-        self.finish: TurnWork | None = None
+        self.finish = finish
         """Issue 34: the last word on a turn's work: a clock game's deadline from the seat's time left, and the
         deadlines and reminders of members away moved past their return (a member who moved is back)."""
 
@@ -129,7 +131,7 @@ class TurnPlanner:
             payload = {"turn": match.version + 1, "seats": humans, "since": int(now.timestamp())}
             where = {"guild_id": match.guild_id, "channel_id": match.channel_id}
             if self.personal is not None:  # issue 34: each member's own reminders, and their DMs
-                work += await self.personal(match, humans, users, payload, settings.reminder_hours, now)
+                work += await self.personal(match, state, humans, users, payload, settings.reminder_hours, now)
             elif settings.reminder_hours > 0:
                 work.append(NewWork(REMIND, now + timedelta(hours=settings.reminder_hours), {**payload, "count": 1},
                                     **where))
@@ -137,7 +139,9 @@ class TurnPlanner:
             if timer > 0:
                 work.append(NewWork(TIMER, now + timedelta(hours=timer), payload, **where))
         if self.finish is not None:  # issue 34: a clock's deadline; members away have theirs after their return
-            work = await self.finish(match, kind, humans, users, work, now)
+            finished = await self.finish(match, kind, humans, users, work, now)
+            return CommunityChange(cancel_work=True, add_work=finished.add_work, now=now,
+                                   away_ended=finished.away_ended).merged(given)
         return CommunityChange(cancel_work=True, add_work=tuple(work), now=now).merged(given)
 
 

@@ -36,6 +36,7 @@ class MemberRecord:
     prefs: dict[str, Any] = field(default_factory=dict)  # /me notify: how and when they are told (by key)
     dm_channel_id: int | None = None  # the DM channel Discord opened for the bot and them
     dm_refused: bool = False  # their DMs refused the bot (50007) and they were told so once
+    away_until: int | None = None  # read by `members`: the end of their time away under way then (epoch seconds)
 
 
 @dataclass(frozen=True)
@@ -67,6 +68,27 @@ class MemberStore:
             return MemberRecord(user_id)
         return MemberRecord(row["user_id"], row["language"], json.loads(row["prefs_json"]), row["dm_channel_id"],
                             bool(row["dm_refused"]))
+
+    async def members(self, user_ids: Iterable[int], now: int) -> dict[int, MemberRecord]:
+        """Several members' rows with the end of their time away under way at `now`, in two queries whatever
+        their number (the planner reads them at every change of turn, under the channel's lock); defaults for those
+        who chose nothing."""
+        wanted = sorted(set(user_ids))
+        if not wanted:
+            return {}
+        marks = ", ".join("?" for _ in wanted)
+        rows = await self._fetchall("SELECT user_id, language, prefs_json, dm_channel_id, dm_refused FROM members "
+                                    f"WHERE user_id IN ({marks})", wanted)
+        away = await self._fetchall(
+            f"SELECT user_id, MAX(until_at) AS until_at FROM member_away WHERE user_id IN ({marks}) "
+            "AND ended_at IS NULL AND started_at <= ? AND until_at > ? GROUP BY user_id", (*wanted, now, now))
+        until = {int(row["user_id"]): int(row["until_at"]) for row in away}
+        found = {user_id: MemberRecord(user_id, away_until=until.get(user_id)) for user_id in wanted}
+        for row in rows:
+            user_id = int(row["user_id"])
+            found[user_id] = MemberRecord(user_id, row["language"], json.loads(row["prefs_json"]),
+                                          row["dm_channel_id"], bool(row["dm_refused"]), until.get(user_id))
+        return found
 
     async def _upsert_member(self, user_id: int, column: str, value: Any) -> None:
         await self._execute(
@@ -100,9 +122,10 @@ class MemberStore:
         """The matches the member holds a seat in, on every server: the games under way (oldest first, at most
         MEMBER_GAMES_KEPT), or the latest `limit` finished ones (newest first)."""
         if not finished:
-            return (await self._matches(
-                "m.status = 'active' AND m.id IN (SELECT mine.match_id FROM seats mine WHERE mine.user_id = ?)",
-                (user_id,)))[:MEMBER_GAMES_KEPT]
+            rows = await self._fetchall(
+                "SELECT m.id FROM matches m WHERE m.status = 'active' AND m.id IN (SELECT mine.match_id FROM seats "
+                "mine WHERE mine.user_id = ?) ORDER BY m.id LIMIT ?", (user_id, MEMBER_GAMES_KEPT))
+            return await self._by_ids([int(row["id"]) for row in rows])
         rows = await self._fetchall(
             "SELECT m.id FROM matches m JOIN seats s ON s.match_id = m.id WHERE s.user_id = ? "
             "AND m.status = 'finished' ORDER BY m.updated_at DESC, m.id DESC LIMIT ?", (user_id, int(limit)))
@@ -164,23 +187,32 @@ class MemberStore:
                        - max(start, row["started_at"])) for row in rows)
 
     async def start_away(self, user_id: int, started: int, until: int,
-                         moved: Sequence[tuple[int, int]] = ()) -> None:
+                         moved: Sequence[tuple[int, int]] = ()) -> bool:
         """Record a time away and move the due times of the member's pending work (`moved`: (work id, new due
-        time)) in one transaction, so a crash leaves neither without the other."""
+        time)) in one transaction, so a crash leaves neither without the other. The check that none is under way
+        and the insert are one statement: False (nothing changed) when the member is away already."""
         async with self._transaction():
-            await self._execute("INSERT INTO member_away (user_id, started_at, until_at) VALUES (?, ?, ?) "
-                                "ON CONFLICT (user_id, started_at) DO UPDATE SET until_at = excluded.until_at, "
-                                "ended_at = NULL", (user_id, started, until))
-            await self._move_work(moved)
+            added = await self._execute(
+                "INSERT INTO member_away (user_id, started_at, until_at) SELECT ?, ?, ? WHERE NOT EXISTS "
+                "(SELECT 1 FROM member_away a WHERE a.user_id = ? AND a.ended_at IS NULL AND a.started_at <= ? "
+                "AND a.until_at > ?) ON CONFLICT (user_id, started_at) DO UPDATE SET until_at = excluded.until_at, "
+                "ended_at = NULL", (user_id, started, until, user_id, started, started))
+            if added:
+                await self._move_work(moved)
+        return bool(added)
 
     async def end_away(self, user_id: int, now: int, moved: Sequence[tuple[int, int]] = ()) -> bool:
         """End the member's time away under way (and move their pending work back), atomically; False if none was
         under way (another process, or a move, ended it first)."""
         async with self._transaction():
-            changed = await self._execute("UPDATE member_away SET ended_at = ? WHERE user_id = ? AND ended_at IS NULL "
-                                          "AND started_at <= ? AND until_at > ?", (now, user_id, now, now))
-            if changed:
-                await self._move_work(moved)
+            return await self._end_away(user_id, now, moved)
+
+    async def _end_away(self, user_id: int, now: int, moved: Sequence[tuple[int, int]]) -> bool:
+        """Inside the caller's transaction (a move's own, when a member away moved: `CommunityChange.away_ended`)."""
+        changed = await self._execute("UPDATE member_away SET ended_at = ? WHERE user_id = ? AND ended_at IS NULL "
+                                      "AND started_at <= ? AND until_at > ?", (now, user_id, now, now))
+        if changed:
+            await self._move_work(moved)
         return bool(changed)
 
     async def _move_work(self, moved: Sequence[tuple[int, int]]) -> None:

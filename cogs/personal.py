@@ -426,9 +426,9 @@ async def deliver_dm(bot: TableBot, work: Due, now: datetime) -> None:
         await dm_undeliverable(bot, dm, now, error)
         return
     except (Undeliverable, discord.HTTPException) as error:
-        if isinstance(error, Undeliverable) and error.kind == "gone":  # the game's channel was deleted
+        if isinstance(error, Undeliverable) and error.kind == "gone":  # the game's channel, or the DM channel
             await dm_undeliverable(bot, dm, now, error)
-            if bot.desk.channel_gone is not None:
+            if dm.what == "refused" and bot.desk.channel_gone is not None:  # the game's: as a reminder's would
                 await bot.desk.channel_gone(dm.match.channel_id)
             return
         retry_after = error.retry_after if isinstance(error, Undeliverable) else None

@@ -6,6 +6,8 @@ Discord on a fake clock, on both engines."""
 
 from __future__ import annotations
 
+import re
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -257,3 +259,40 @@ async def test_a_turn_change_reads_the_members_once_and_a_dm_draws_no_board(data
         await discord_.bot.run_due_work()
         assert discord_.channel_messages(discord_.dm(alice))[-1].files, "the DM carries the board"
         assert drawn == [], "the board the channel shows, not drawn again"
+
+
+# --------------------------------------------------------------------------------------------- 16: /games reads
+
+
+async def test_games_without_reminders_reads_when_each_turn_began_in_one_query(database: Path,
+                                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    clock = FakeClock()
+    async with DiscordHarness(create_bot(database, clock=clock, poll_seconds=None)) as discord_:
+        alice, bob = discord_.user("alice"), discord_.user("bob")
+        admin = discord_.user("admin", manage_guild=True)
+        await discord_.command("settings reminders", {"hours": 0.0}, user=admin)
+        channels = ["general", "tavern", "lounge"]
+        for channel in channels:
+            await open_game(discord_, channel, [alice, bob])
+        for channel in channels:  # Alice moves: Bob's turn everywhere
+            if await to_move(discord_, channel) == bob.id:
+                await take_in(discord_, channel, bob)
+            await take_in(discord_, channel, alice)
+        service = service_of(discord_)
+        began = []  # the log's time (the store's own clock) of each move that passed the turn to Bob
+        for channel in channels:
+            match = await service.current(discord_.channel(channel).id)
+            passed = [e for e in await service.store.events(match.id) if e.kind == "action"
+                      and e.seat == match.seat_of(alice.id)][-1]
+            began.append(int(datetime.fromisoformat(passed.created_at).replace(tzinfo=UTC).timestamp()))
+        read: list[int] = []
+        events = service.store.events
+
+        async def counted(match_id: int, *args: Any, **kwargs: Any) -> Any:
+            read.append(match_id)
+            return await events(match_id, *args, **kwargs)
+
+        monkeypatch.setattr(service.store, "events", counted)
+        listed = (await discord_.command("games", user=alice)).one().content
+        assert sorted(int(when) for when in re.findall(r"Bob to move since <t:(\d+):R>", listed)) == sorted(began)
+        assert read == [], "no log read per game"

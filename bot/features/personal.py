@@ -37,7 +37,6 @@ DM_REFUSED = "dm_refused"
 
 ROWS = 25
 """The most games one list shows: Discord's limit of options in the menu that jumps to one."""
-STORY_EVENTS = 40  # how far back the log is read for when a turn began, when no pending work says it
 
 
 @dataclass(frozen=True)
@@ -75,17 +74,24 @@ async def my_games(service: GameService, user_id: int) -> GameList:
     ids = [match.id for match in matches]
     boards = await store.board_messages(ids)
     work = await store.pending_work_of(ids, (REMIND, TIMER))
+    to_move = {match.id: _to_move(match) for match in matches}
+    own_work: dict[int, list[ScheduledWork]] = {}
+    for item in work:
+        own_work.setdefault(item.match_id or 0, []).append(item)
+    began = await store.turns_began({
+        match.id: [seat for seat in to_move[match.id] if (record := match.user_at(seat)) is not None
+                   and not is_bot(record.user_id)]
+        for match in matches if not any("since" in item.payload for item in own_work.get(match.id, []))})
     rows = []
     for match in matches:
-        seats = _to_move(match)
-        mine = match.seat_of(user_id)
+        seats = to_move[match.id]
         names = tuple(record.name for seat in seats if (record := match.user_at(seat)) is not None)
-        own = [item for item in work if item.match_id == match.id]
+        own = own_work.get(match.id, [])
         since = min((int(item.payload["since"]) for item in own if "since" in item.payload), default=None)
-        if since is None:
-            since = await _turn_began(service, match, seats)
+        if since is None:  # reminders and timers off: the log says when the turn began
+            since = _stamp(began.get(match.id) or match.updated_at)
         deadline = min((item.due_at for item in own if item.kind == TIMER), default=None)
-        rows.append(GameRow(match, mine in seats, names, since, deadline, boards.get(match.id)))
+        rows.append(GameRow(match, match.seat_of(user_id) in seats, names, since, deadline, boards.get(match.id)))
     rows.sort(key=lambda row: (not row.yours, row.since if row.since is not None else 0, row.match.id))
     return GameList(tuple(rows[:ROWS]), max(0, len(rows) - ROWS))
 
@@ -99,16 +105,6 @@ async def my_finished_games(service: GameService, user_id: int) -> GameList:
     results = await store.member_results(user_id, ids)
     return GameList(tuple(GameRow(match, False, (), _stamp(match.updated_at), None, boards.get(match.id),
                                   results.get(match.id)) for match in matches))
-
-
-async def _turn_began(service: GameService, match: MatchRecord, seats: list[int]) -> int | None:
-    """When the turn of `seats` began, from the log: the latest start, or move by a seat not to move now (the move
-    that passed the turn); the steps of the players to move belong to their turn."""
-    humans = {seat for seat in seats if (record := match.user_at(seat)) is not None and not is_bot(record.user_id)}
-    for event in reversed(await service.store.events(match.id, last=STORY_EVENTS)):
-        if event.kind == "started" or (event.kind == "action" and event.seat not in humans):
-            return _stamp(event.created_at)
-    return _stamp(match.updated_at)
 
 
 def _stamp(iso: str) -> int | None:

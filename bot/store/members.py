@@ -141,6 +141,24 @@ class MemberStore:
             tuple(match_ids))
         return {int(row["id"]): int(row["board_message_id"]) for row in rows}
 
+    async def turns_began(self, to_move: dict[int, Sequence[int]]) -> dict[int, str]:
+        """When the turn of each match began (ISO text, as stored), for `to_move` (match id: the seats of people
+        to move): its latest start, or move by a seat not to move now (the move that passed the turn; the steps of
+        those to move belong to their turn). One query for all the matches of /games."""
+        if not to_move:
+            return {}
+        clauses, params = [], []
+        for match_id, seats in sorted(to_move.items()):
+            others = ""
+            if seats:
+                others = f" AND (seat IS NULL OR seat NOT IN ({', '.join('?' for _ in seats)}))"
+            clauses.append(f"(match_id = ? AND (kind = 'started' OR (kind = 'action'{others})))")
+            params += [match_id, *seats]
+        rows = await self._fetchall(
+            f"SELECT match_id, MAX(created_at) AS began FROM events WHERE {' OR '.join(clauses)} GROUP BY match_id",
+            params)
+        return {int(row["match_id"]): str(row["began"]) for row in rows}
+
     async def pending_work_of(self, match_ids: Sequence[int], kinds: Sequence[str]) -> list[ScheduledWork]:
         """The pending work of these kinds of these matches, soonest first (a turn's deadline, its reminder)."""
         if not match_ids or not kinds:

@@ -87,34 +87,29 @@ def row_url(row: GameRow) -> str | None:
     return jump_url(row.match.guild_id, row.match.channel_id, row.board_message_id)
 
 
-def board_link(row: GameRow, language: str) -> str:
+def link_words(row: GameRow, language: str) -> str:
+    """The link to the game's board as the list words it (or that none was posted)."""
     url = row_url(row)
     if url is None:
         return translate("personal.games.no_board", language)
     return translate("personal.games.board_link", language, url=url)
 
 
-def game_line(client: discord.Client, number: int, row: GameRow, language: str) -> str:
-    """One game under way: the game, where, whose turn since when, the deadline, the link to its board."""
-    match = row.match
+def under_way(row: GameRow, language: str) -> list[str]:
+    """A game under way: whose turn since when, and the deadline (or when the clock of the player to move runs
+    out)."""
     parts = [f"**{turn_words(row, language)}**" if row.yours else turn_words(row, language)]
     if row.since is not None:
         parts[0] += " " + translate("personal.games.since", language, when=when(row.since))
-    if row.deadline is not None and match.options.get("clock"):  # the time of the player to move runs out
+    if row.deadline is not None and row.match.options.get("clock"):
         parts.append(translate("personal.games.clock", language, when=when(row.deadline)))
     elif row.deadline is not None:
         parts.append(translate("personal.games.deadline", language, when=when(row.deadline)))
-    parts.append(board_link(row, language))
-    text = translate("personal.games.row", language, number=number,
-                     game=game_title(find_game(match.game), language),
-                     server=server_name(client, match.guild_id, language), channel=channel_mention(match.channel_id),
-                     state=" · ".join(parts))
-    return safe_text(text)
+    return parts
 
 
-def finished_line(client: discord.Client, number: int, row: GameRow, language: str) -> str:
-    """One finished game: the game, where, how the member did, when it ended, the link to its final board."""
-    match = row.match
+def finished(row: GameRow, language: str) -> list[str]:
+    """A finished game: how the member did, and when it ended."""
     result = row.result
     if result is None:
         outcome = translate("personal.games.ended", language)
@@ -126,11 +121,16 @@ def finished_line(client: discord.Client, number: int, row: GameRow, language: s
     parts = [outcome]
     if row.since is not None:
         parts.append(translate("personal.games.finished_at", language, when=when(row.since)))
-    parts.append(board_link(row, language))
+    return parts
+
+
+def game_line(client: discord.Client, number: int, row: GameRow, language: str, parts: list[str]) -> str:
+    """One row of the list: the game, where, its `parts` (`under_way` or `finished`), the link to its board."""
+    match = row.match
     text = translate("personal.games.row", language, number=number,
                      game=game_title(find_game(match.game), language),
                      server=server_name(client, match.guild_id, language), channel=channel_mention(match.channel_id),
-                     state=" · ".join(parts))
+                     state=" · ".join([*parts, link_words(row, language)]))
     return safe_text(text)
 
 
@@ -139,11 +139,12 @@ def games_text(client: discord.Client, found: GameList, language: str, *, ended:
     if not found.rows:
         return translate("personal.games.none_ended", language) if ended else translate("personal.games.none",
                                                                                          language)
-    line = finished_line if ended else game_line
+    state = finished if ended else under_way
     count = len(found.rows) + found.more
     heading = (translate("personal.games.heading_ended", language, count=count) if ended
                else translate("personal.games.heading", language, count=count))
-    lines = [heading] + [line(client, number, row, language) for number, row in enumerate(found.rows, start=1)]
+    lines = [heading] + [game_line(client, number, row, language, state(row, language))
+                         for number, row in enumerate(found.rows, start=1)]
     if found.more:
         lines.append(translate("personal.games.more", language, count=found.more))
     return "\n".join(lines)
@@ -183,7 +184,7 @@ async def press_jump(interaction: discord.Interaction, fields: dict[str, Any], i
         view.add_item(discord.ui.Button(style=discord.ButtonStyle.link, url=url,
                                         label=translate("personal.games.go", language)))
     text = translate("personal.games.jump", language, game=title, server=where,
-                     channel=channel_mention(row.match.channel_id), link=board_link(row, language))
+                     channel=channel_mention(row.match.channel_id), link=link_words(row, language))
     await interaction.followup.send(text, view=stopped(view), ephemeral=True, allowed_mentions=NO_PINGS)
 
 
@@ -449,12 +450,12 @@ class LanguageNotes(commands.Cog):
     """Keeps the language of the client each member last used with the bot: their DMs are worded in it."""
 
     def __init__(self, bot: TableBot) -> None:
-        self.languages = personal.languages_of(bot.service.store)
-        bot.scheduler.every_pass(self.languages.flush)  # kept in the store off the interaction's path
+        self.service = bot.service
+        bot.scheduler.every_pass(lambda: personal.flush_languages(self.service))  # kept off the interaction's path
 
     @commands.Cog.listener()
     async def on_interaction(self, interaction: discord.Interaction) -> None:
-        self.languages.used(interaction.user.id, reader_language(interaction))
+        personal.note_language(self.service, interaction.user.id, reader_language(interaction))
 
 
 async def setup(bot: commands.Bot) -> None:

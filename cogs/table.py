@@ -57,6 +57,7 @@ from cogs.common import (
     channel_id_of,
     clipped,
     literal,
+    now_of,
     pings,
     plain,
     reader_language,
@@ -469,14 +470,10 @@ class BoardDesk:
         except discord.NotFound:  # someone deleted the board: post it again, without pinging anyone twice
             await self._post(match_id, ping=False, note=translate("table.board_reposted", match.language))
 
-    def _now(self) -> datetime:
-        clock = getattr(self.client, "clock", None)
-        return clock() if clock is not None else datetime.now(UTC)
-
     async def _post(self, match_id: int, *, interaction: discord.Interaction | None = None, ping: bool = True,
                     note: str | None = None, claimed: tuple[Any, ...] = (),
                     owed_only: bool = False) -> discord.Message | None:
-        now = self._now()
+        now = now_of(self.client)
         owed = await outbox.take(self.service, match_id, now, claimed)
         if owed.held_elsewhere:  # another process (or the scheduler) is posting this very board right now
             log.info("The board of match %s is being posted elsewhere", match_id)

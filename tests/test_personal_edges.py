@@ -16,6 +16,7 @@ import pytest
 from bot.app import create_bot
 from bot.core import StaleBoard, find_game
 from bot.core.rng import Rng
+from bot.features.personal import parse_clock
 from bot.offline import DiscordHarness, FakeUser
 from bot.store import Store
 from tests.clock import START, FakeClock
@@ -296,3 +297,21 @@ async def test_games_without_reminders_reads_when_each_turn_began_in_one_query(d
         listed = (await discord_.command("games", user=alice)).one().content
         assert sorted(int(when) for when in re.findall(r"Bob to move since <t:(\d+):R>", listed)) == sorted(began)
         assert read == [], "no log read per game"
+
+
+# --------------------------------------------------------------------------------------------- 33, 38: one place
+
+
+def test_no_clock_is_parsed_in_one_place() -> None:
+    assert parse_clock("0") is None and parse_clock(" 0 ") is None and parse_clock("") is None
+    assert parse_clock("72+24") == (72.0, 24.0)
+
+
+async def test_the_language_a_member_last_used_is_noted_by_the_store_and_kept_later(store: Store) -> None:
+    store.note_language(7, "de")
+    assert (await store.member(7)).language == "de", "read at once, before it is kept"
+    assert (await store.members([7], 0))[7].language == "de"
+    assert await store.flush_languages() == 1
+    assert await store.flush_languages() == 0, "kept once"
+    store.note_language(7, "de")
+    assert await store.flush_languages() == 0, "the same language again writes nothing"

@@ -12,7 +12,6 @@ cogs/personal.py.
 from __future__ import annotations
 
 import math
-import weakref
 from dataclasses import asdict, dataclass, fields, replace
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any
@@ -235,7 +234,7 @@ async def plan_turn(store: Store, match: MatchRecord, state: JSON, seats: list[i
     found = await store.members(wanted.values(), int(now.timestamp()))
     members = {seat: found[users[seat]] for seat in seats if seat in wanted}
     groups: dict[tuple[float, Window | None, bool], list[int]] = {}
-    work = _dms(store, match, members, {seat: found[wanted[seat]] for seat in following if seat in wanted},
+    work = _dms(match, members, {seat: found[wanted[seat]] for seat in following if seat in wanted},
                 payload, now)
     where = {"guild_id": match.guild_id, "channel_id": match.channel_id}
     for seat in seats:
@@ -248,7 +247,7 @@ async def plan_turn(store: Store, match: MatchRecord, state: JSON, seats: list[i
             work.append(NewWork(DM, after_quiet(now + timedelta(hours=hours), prefs.window),
                                 {**payload, "what": "reminder", "user": member.user_id, "seats": [seat], "count": 1,
                                  "hours": hours, "quiet": list(prefs.window) if prefs.window else None,
-                                 "language": _language(store, member, match)}, **where))
+                                 "language": _language(member, match)}, **where))
             continue
         groups.setdefault((hours, prefs.window, own), []).append(seat)
     for (hours, window, own), together in groups.items():
@@ -265,7 +264,7 @@ async def plan_turn(store: Store, match: MatchRecord, state: JSON, seats: list[i
 # --------------------------------------------------------------------------------------------- DMs
 
 
-def _dms(store: Store, match: MatchRecord, members: dict[int, MemberRecord], following: dict[int, MemberRecord],
+def _dms(match: MatchRecord, members: dict[int, MemberRecord], following: dict[int, MemberRecord],
          payload: dict[str, Any], now: datetime) -> list[NewWork]:
     """The DMs the turn owes: to each member to move who is told by DM, and a heads-up to each member the game
     says moves next (`Game.next_to_act`) who asked for one; each after its member's quiet hours, in the language
@@ -278,7 +277,7 @@ def _dms(store: Store, match: MatchRecord, members: dict[int, MemberRecord], fol
         if prefs.notify != "channel" and not member.dm_refused:
             work.append(NewWork(DM, after_quiet(now, prefs.window),
                                 {**base, "what": "turn", "user": member.user_id, "seats": [seat],
-                                 "language": _language(store, member, match)}, **where))
+                                 "language": _language(member, match)}, **where))
     told = {member.user_id for member in members.values()}
     for member in following.values():
         prefs = Prefs.from_json(member.prefs)
@@ -286,13 +285,13 @@ def _dms(store: Store, match: MatchRecord, members: dict[int, MemberRecord], fol
             told.add(member.user_id)
             work.append(NewWork(DM, after_quiet(now, prefs.window),
                                 {**base, "what": "heads_up", "user": member.user_id, "seats": list(members),
-                                 "language": _language(store, member, match)}, **where))
+                                 "language": _language(member, match)}, **where))
     return work
 
 
-def _language(store: Store, member: MemberRecord, match: MatchRecord) -> str:
+def _language(member: MemberRecord, match: MatchRecord) -> str:
     """The member's language: of the client they last used with the bot, else the table's."""
-    return languages_of(store).of(member) or match.language
+    return member.language or match.language
 
 
 @dataclass(frozen=True)
@@ -388,47 +387,14 @@ async def remember_dm_channel(service: GameService, user_id: int, channel_id: in
     await service.store.set_member_dm(user_id, channel_id=channel_id)
 
 
-class Languages:
-    """The language of the client each member last used with the bot (their DMs are worded in it).
-
-    An interaction only notes it here (it must be answered before anything reads the store: cogs/table.py); the
-    scheduler's every pass keeps the changes in the store (`flush`), and a turn planned before that reads the note.
-    One per service (`languages_of`)."""
-
-    def __init__(self, store: Store) -> None:
-        self.store = store
-        self.noted: dict[int, str] = {}
-        self.known: dict[int, str] = {}
-
-    def used(self, user_id: int, language: str) -> None:
-        if self.known.get(user_id) != language:
-            self.noted[user_id] = language
-
-    def of(self, member: MemberRecord) -> str | None:
-        return self.noted.get(member.user_id) or member.language
-
-    async def flush(self) -> int:
-        """Keep the noted languages that changed; returns how many were written."""
-        written = 0
-        for user_id, language in list(self.noted.items()):
-            if (await self.store.member(user_id)).language != language:
-                await self.store.set_member_language(user_id, language)
-                written += 1
-            self.known[user_id] = language
-            if self.noted.get(user_id) == language:
-                del self.noted[user_id]
-        return written
+def note_language(service: GameService, user_id: int, language: str) -> None:
+    """The member's interaction was in `language`: their DMs are worded in it (kept by `flush_languages`)."""
+    service.store.note_language(user_id, language)
 
 
-_LANGUAGES: weakref.WeakKeyDictionary[Store, Languages] = weakref.WeakKeyDictionary()
-
-
-def languages_of(store: Store) -> Languages:
-    """The one `Languages` of this store (the planner and the cog share it)."""
-    found = _LANGUAGES.get(store)
-    if found is None:
-        found = _LANGUAGES[store] = Languages(store)
-    return found
+async def flush_languages(service: GameService) -> int:
+    """Keep the languages noted since the last pass (the scheduler's every pass); how many were written."""
+    return await service.store.flush_languages()
 
 
 async def channel_pings(service: GameService, board: Board) -> Board:

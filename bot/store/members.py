@@ -61,13 +61,14 @@ class MemberStore:
     # ----------------------------------------------------------------------------------------------- the member
 
     async def member(self, user_id: int) -> MemberRecord:
-        """The member's row (defaults when they never chose anything)."""
+        """The member's row (defaults when they never chose anything), with the language noted last."""
         row = await self._fetchone("SELECT user_id, language, prefs_json, dm_channel_id, dm_refused FROM members "
                                    "WHERE user_id = ?", (user_id,))
+        noted = self._languages()[0].get(user_id)
         if row is None:
-            return MemberRecord(user_id)
-        return MemberRecord(row["user_id"], row["language"], json.loads(row["prefs_json"]), row["dm_channel_id"],
-                            bool(row["dm_refused"]))
+            return MemberRecord(user_id, noted)
+        return MemberRecord(row["user_id"], noted or row["language"], json.loads(row["prefs_json"]),
+                            row["dm_channel_id"], bool(row["dm_refused"]))
 
     async def members(self, user_ids: Iterable[int], now: int) -> dict[int, MemberRecord]:
         """Several members' rows with the end of their time away under way at `now`, in two queries whatever
@@ -83,12 +84,46 @@ class MemberStore:
             f"SELECT user_id, MAX(until_at) AS until_at FROM member_away WHERE user_id IN ({marks}) "
             "AND ended_at IS NULL AND started_at <= ? AND until_at > ? GROUP BY user_id", (*wanted, now, now))
         until = {int(row["user_id"]): int(row["until_at"]) for row in away}
-        found = {user_id: MemberRecord(user_id, away_until=until.get(user_id)) for user_id in wanted}
+        noted = self._languages()[0]
+        found = {user_id: MemberRecord(user_id, noted.get(user_id), away_until=until.get(user_id))
+                 for user_id in wanted}
         for row in rows:
             user_id = int(row["user_id"])
-            found[user_id] = MemberRecord(user_id, row["language"], json.loads(row["prefs_json"]),
-                                          row["dm_channel_id"], bool(row["dm_refused"]), until.get(user_id))
+            found[user_id] = MemberRecord(user_id, noted.get(user_id) or row["language"],
+                                          json.loads(row["prefs_json"]), row["dm_channel_id"],
+                                          bool(row["dm_refused"]), until.get(user_id))
         return found
+
+    # The language of the client each member last used with the bot is noted in memory by every interaction
+    # (which must be answered before anything reads the database: cogs/table.py), read at once by `member` and
+    # `members`, and kept by `flush_languages` off the interaction's path (the scheduler's every pass).
+
+    def _languages(self) -> tuple[dict[int, str], dict[int, str]]:
+        """(noted and not yet kept, kept) languages by member."""
+        found: tuple[dict[int, str], dict[int, str]] | None = self.__dict__.get("_member_languages")
+        if found is None:
+            found = self.__dict__["_member_languages"] = ({}, {})
+        return found
+
+    def note_language(self, user_id: int, language: str) -> None:
+        """The member used a client in `language` (their DMs are worded in it from now on)."""
+        noted, kept = self._languages()
+        if kept.get(user_id) != language:
+            noted[user_id] = language
+
+    async def flush_languages(self) -> int:
+        """Keep the noted languages that changed; returns how many were written."""
+        noted, kept = self._languages()
+        written = 0
+        for user_id, language in list(noted.items()):
+            row = await self._fetchone("SELECT language FROM members WHERE user_id = ?", (user_id,))
+            if row is None or row["language"] != language:
+                await self.set_member_language(user_id, language)
+                written += 1
+            kept[user_id] = language
+            if noted.get(user_id) == language:
+                del noted[user_id]
+        return written
 
     async def _upsert_member(self, user_id: int, column: str, value: Any) -> None:
         await self._execute(

@@ -256,8 +256,7 @@ async def mute_turn(service: GameService, match_id: int, turn: int, user_id: int
     seat = match.seat_of(user_id)
     if seat is None or seat not in _still_waiting(match, {"seats": [seat]}):
         raise NotYourTurn("reminder.refuse.not_yours")
-    clock = service.planner.clock if service.planner is not None else utc_now
-    return await service.store.cancel_work(match.id, (REMIND,), clock(), payload_turn=turn)
+    return await service.store.cancel_work(match.id, (REMIND,), service_now(service), payload_turn=turn)
 
 
 # --------------------------------------------------------------------------------------------- turn timers
@@ -425,7 +424,8 @@ async def rejoin(service: GameService, channel_id: int, user_id: int) -> MatchRe
 # several bot processes must agree (open lobbies, threads opened, public replays); each refusal says when.
 
 
-def _now(service: GameService) -> datetime:
+def service_now(service: GameService) -> datetime:
+    """The bot's time as the features see it (the planner's clock, which tests move; the cogs' is `now_of`)."""
     return (service.planner.clock if service.planner is not None else utc_now)()
 
 
@@ -448,7 +448,7 @@ async def check_new_game(service: GameService, guild_id: int, user_id: int, *, l
                 raise LobbyError("limits.refuse.lobbies", channels=channels)
             raise LobbyError("limits.refuse.lobbies_expire", channels=channels, again=relative_time(closes))
     if thread and settings.threads_per_hour:
-        now = _now(service)
+        now = service_now(service)
         opened = await service.store.threads_opened_since(guild_id, user_id, now - timedelta(hours=1))
         if len(opened) >= settings.threads_per_hour:
             free = opened[len(opened) - settings.threads_per_hour] + 3600
@@ -458,7 +458,7 @@ async def check_new_game(service: GameService, guild_id: int, user_id: int, *, l
 
 async def thread_opened(service: GameService, thread_id: int, guild_id: int, parent_id: int, user_id: int) -> None:
     """Remember a game thread the bot opened for a member (their threads an hour; its parent channel)."""
-    await service.store.record_thread(thread_id, guild_id, parent_id, user_id, _now(service))
+    await service.store.record_thread(thread_id, guild_id, parent_id, user_id, service_now(service))
 
 
 async def thread_parents(service: GameService, thread_ids: list[int]) -> dict[int, int]:
@@ -472,7 +472,7 @@ async def claim_public_replay(service: GameService, guild_id: int, channel_id: i
     settings = await server_settings(service.store, guild_id)
     if not settings.replay_minutes:
         return
-    held = await service.store.claim_cooldown("replay", guild_id, channel_id, _now(service),
+    held = await service.store.claim_cooldown("replay", guild_id, channel_id, service_now(service),
                                               settings.replay_minutes * 60)
     if held is not None:
         raise LobbyError("limits.refuse.replay", again=relative_time(held))

@@ -310,7 +310,7 @@ def test_no_clock_is_parsed_in_one_place() -> None:
 async def test_the_language_a_member_last_used_is_noted_by_the_store_and_kept_later(store: Store) -> None:
     store.note_language(7, "de")
     assert (await store.member(7)).language == "de", "read at once, before it is kept"
-    assert (await store.members([7], 0))[7].language == "de"
+    assert (await store.members([7]))[7].language == "de"
     assert await store.flush_languages() == 1
     assert await store.flush_languages() == 0, "kept once"
     store.note_language(7, "de")

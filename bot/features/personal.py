@@ -231,7 +231,7 @@ async def plan_turn(store: Store, match: MatchRecord, state: JSON, seats: list[i
     members to move and those next are read at once (`Store.members`)."""
     following = [seat for seat in find_game(match.game).next_to_act(state) if seat not in seats]
     wanted = {seat: users[seat] for seat in (*seats, *following) if seat in users and not is_bot(users[seat])}
-    found = await store.members(wanted.values(), int(now.timestamp()))
+    found = await store.members(wanted.values())
     members = {seat: found[users[seat]] for seat in seats if seat in wanted}
     groups: dict[tuple[float, Window | None, bool], list[int]] = {}
     work = _dms(match, members, {seat: found[wanted[seat]] for seat in following if seat in wanted},
@@ -402,7 +402,7 @@ async def channel_pings(service: GameService, board: Board) -> Board:
     board keeps every ping (no DM says that a game ended, and a game of weeks ends with a ping for each person)."""
     if board.finished or not board.mentions:
         return board
-    found = await service.store.members(board.mentions, 0)
+    found = await service.store.members(board.mentions)
     kept = [user_id for user_id in board.mentions
             if Prefs.from_json(found[user_id].prefs).notify != "dm" or found[user_id].dm_refused]
     return board if kept == board.mentions else replace(board, mentions=kept)

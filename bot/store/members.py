@@ -70,28 +70,33 @@ class MemberStore:
         return MemberRecord(row["user_id"], noted or row["language"], json.loads(row["prefs_json"]),
                             row["dm_channel_id"], bool(row["dm_refused"]))
 
-    async def members(self, user_ids: Iterable[int], now: int) -> dict[int, MemberRecord]:
-        """Several members' rows with the end of their time away under way at `now`, in two queries whatever
-        their number (the planner reads them at every change of turn, under the channel's lock); defaults for those
-        who chose nothing."""
+    async def members(self, user_ids: Iterable[int], now: int | None = None) -> dict[int, MemberRecord]:
+        """Several members' rows in one query whatever their number (the planner reads them at every change of
+        turn, under the channel's lock), with the end of their time away under way at `now` when one is given;
+        defaults for those who chose nothing."""
         wanted = sorted(set(user_ids))
         if not wanted:
             return {}
         marks = ", ".join("?" for _ in wanted)
-        rows = await self._fetchall("SELECT user_id, language, prefs_json, dm_channel_id, dm_refused FROM members "
-                                    f"WHERE user_id IN ({marks})", wanted)
-        away = await self._fetchall(
-            f"SELECT user_id, MAX(until_at) AS until_at FROM member_away WHERE user_id IN ({marks}) "
-            "AND ended_at IS NULL AND started_at <= ? AND until_at > ? GROUP BY user_id", (*wanted, now, now))
-        until = {int(row["user_id"]): int(row["until_at"]) for row in away}
+        sql = ("SELECT 'member' AS part, user_id, language, prefs_json, dm_channel_id, dm_refused, NULL AS until_at "
+               f"FROM members WHERE user_id IN ({marks})")
+        params: list[Any] = list(wanted)
+        if now is not None:
+            sql += (" UNION ALL SELECT 'away', user_id, NULL, NULL, NULL, NULL, MAX(until_at) FROM member_away "
+                    f"WHERE user_id IN ({marks}) AND ended_at IS NULL AND started_at <= ? AND until_at > ? "
+                    "GROUP BY user_id")
+            params += [*wanted, now, now]
+        rows = await self._fetchall(sql, params)
+        until = {int(row["user_id"]): int(row["until_at"]) for row in rows if row["part"] == "away"}
         noted = self._languages()[0]
         found = {user_id: MemberRecord(user_id, noted.get(user_id), away_until=until.get(user_id))
                  for user_id in wanted}
         for row in rows:
-            user_id = int(row["user_id"])
-            found[user_id] = MemberRecord(user_id, noted.get(user_id) or row["language"],
-                                          json.loads(row["prefs_json"]), row["dm_channel_id"],
-                                          bool(row["dm_refused"]), until.get(user_id))
+            if row["part"] == "member":
+                user_id = int(row["user_id"])
+                found[user_id] = MemberRecord(user_id, noted.get(user_id) or row["language"],
+                                              json.loads(row["prefs_json"]), row["dm_channel_id"],
+                                              bool(row["dm_refused"]), until.get(user_id))
         return found
 
     # The language of the client each member last used with the bot is noted in memory by every interaction

@@ -29,9 +29,21 @@ from bot.features.scheduler import Due
 from bot.features.wording import duration_text, game_title, names_and
 from bot.i18n import translate
 from bot.service import DM_GUILD, GameService, InvalidControl
-from cogs.common import NO_PINGS, pings, plain, reader_language, safe_name, safe_text, service_of, stopped
+from cogs.common import (
+    NO_PINGS,
+    clipped,
+    jump_url,
+    now_of,
+    pings,
+    plain,
+    reader_language,
+    safe_name,
+    safe_text,
+    service_of,
+    stopped,
+)
 from cogs.controls import register_control
-from cogs.table import TableBot, Undeliverable, acknowledge, send_with_retries, tell
+from cogs.table import BoardDesk, TableBot, Undeliverable, acknowledge, send_with_retries, tell
 from cogs.teaching import message_parts
 
 log = logging.getLogger(__name__)
@@ -49,7 +61,14 @@ def channel_mention(channel_id: int) -> str:
     return f"<#{channel_id}>"
 
 
+def server_title(client: discord.Client, guild_id: int, language: str) -> str:
+    """The server's name as it is (for labels, which show no markdown: `plain`), or words for one not shared."""
+    guild = client.get_guild(guild_id)
+    return guild.name if guild is not None else translate("personal.games.other_server", language)
+
+
 def server_name(client: discord.Client, guild_id: int, language: str) -> str:
+    """The server's name for a message (escaped: `safe_name`)."""
     if guild_id == DM_GUILD:  # a lesson in the bot's DM (cogs/lessons.py)
         return translate("personal.games.bot_dm", language)
     guild = client.get_guild(guild_id)
@@ -57,39 +76,42 @@ def server_name(client: discord.Client, guild_id: int, language: str) -> str:
 
 
 def turn_words(row: GameRow, language: str) -> str:
+    """Whose turn it is, as plain words (a menu's description shows no markdown)."""
     if row.yours:
         return translate("personal.games.your_turn", language)
     return translate("personal.games.their_turn", language, names=names_and(row.to_move, language))
 
 
-def board_link(row: GameRow, language: str) -> str:
-    url = row.jump_url()
+def row_url(row: GameRow) -> str | None:
+    """The link straight to the game's current board message (None when none was posted)."""
+    if row.board_message_id is None:
+        return None
+    return jump_url(row.match.guild_id, row.match.channel_id, row.board_message_id)
+
+
+def link_words(row: GameRow, language: str) -> str:
+    """The link to the game's board as the list words it (or that none was posted)."""
+    url = row_url(row)
     if url is None:
         return translate("personal.games.no_board", language)
     return translate("personal.games.board_link", language, url=url)
 
 
-def game_line(client: discord.Client, number: int, row: GameRow, language: str) -> str:
-    """One game under way: the game, where, whose turn since when, the deadline, the link to its board."""
-    match = row.match
-    parts = [turn_words(row, language)]
+def under_way(row: GameRow, language: str) -> list[str]:
+    """A game under way: whose turn since when, and the deadline (or when the clock of the player to move runs
+    out)."""
+    parts = [f"**{turn_words(row, language)}**" if row.yours else turn_words(row, language)]
     if row.since is not None:
         parts[0] += " " + translate("personal.games.since", language, when=when(row.since))
-    if row.deadline is not None and match.options.get("clock"):  # the time of the player to move runs out
+    if row.deadline is not None and row.match.options.get("clock"):
         parts.append(translate("personal.games.clock", language, when=when(row.deadline)))
     elif row.deadline is not None:
         parts.append(translate("personal.games.deadline", language, when=when(row.deadline)))
-    parts.append(board_link(row, language))
-    text = translate("personal.games.row", language, number=number,
-                     game=game_title(find_game(match.game), language),
-                     server=server_name(client, match.guild_id, language), channel=channel_mention(match.channel_id),
-                     state=" · ".join(parts))
-    return safe_text(text)
+    return parts
 
 
-def finished_line(client: discord.Client, number: int, row: GameRow, language: str) -> str:
-    """One finished game: the game, where, how the member did, when it ended, the link to its final board."""
-    match = row.match
+def finished(row: GameRow, language: str) -> list[str]:
+    """A finished game: how the member did, and when it ended."""
     result = row.result
     if result is None:
         outcome = translate("personal.games.ended", language)
@@ -101,11 +123,16 @@ def finished_line(client: discord.Client, number: int, row: GameRow, language: s
     parts = [outcome]
     if row.since is not None:
         parts.append(translate("personal.games.finished_at", language, when=when(row.since)))
-    parts.append(board_link(row, language))
+    return parts
+
+
+def game_line(client: discord.Client, number: int, row: GameRow, language: str, parts: list[str]) -> str:
+    """One row of the list: the game, where, its `parts` (`under_way` or `finished`), the link to its board."""
+    match = row.match
     text = translate("personal.games.row", language, number=number,
                      game=game_title(find_game(match.game), language),
                      server=server_name(client, match.guild_id, language), channel=channel_mention(match.channel_id),
-                     state=" · ".join(parts))
+                     state=" · ".join([*parts, link_words(row, language)]))
     return safe_text(text)
 
 
@@ -114,11 +141,12 @@ def games_text(client: discord.Client, found: GameList, language: str, *, ended:
     if not found.rows:
         return translate("personal.games.none_ended", language) if ended else translate("personal.games.none",
                                                                                          language)
-    line = finished_line if ended else game_line
+    state = finished if ended else under_way
     count = len(found.rows) + found.more
     heading = (translate("personal.games.heading_ended", language, count=count) if ended
                else translate("personal.games.heading", language, count=count))
-    lines = [heading] + [line(client, number, row, language) for number, row in enumerate(found.rows, start=1)]
+    lines = [heading] + [game_line(client, number, row, language, state(row, language))
+                         for number, row in enumerate(found.rows, start=1)]
     if found.more:
         lines.append(translate("personal.games.more", language, count=found.more))
     return "\n".join(lines)
@@ -129,11 +157,12 @@ def jump_menu(client: discord.Client, found: GameList, language: str) -> discord
     options = []
     for row in found.rows:
         match = row.match
-        label = f"{game_title(find_game(match.game), language)} — {server_name(client, match.guild_id, language)}"
+        label = f"{game_title(find_game(match.game), language)} — {server_title(client, match.guild_id, language)}"
         description = (turn_words(row, language) if row.match.status == "active"
                        else translate("personal.games.ended", language))
-        options.append(discord.SelectOption(label=discord.utils.remove_markdown(label)[:100], value=str(match.id),
-                                            description=discord.utils.remove_markdown(plain(description))[:100]))
+        # A label shows no markdown: the names as they are (`plain`), never escaped nor stripped of _ * ~ |.
+        options.append(discord.SelectOption(label=plain(label)[:100], value=str(match.id),
+                                            description=plain(description)[:100]))
     view = discord.ui.View(timeout=None)
     view.add_item(discord.ui.Select(custom_id=JUMP, placeholder=translate("personal.games.menu", language)[:150],
                                     options=options, min_values=1, max_values=1))
@@ -151,13 +180,13 @@ async def press_jump(interaction: discord.Interaction, fields: dict[str, Any], i
     language = reader_language(interaction)
     title = game_title(find_game(row.match.game), language)
     where = server_name(interaction.client, row.match.guild_id, language)
-    url = row.jump_url()
+    url = row_url(row)
     view = discord.ui.View(timeout=None)
     if url is not None:
         view.add_item(discord.ui.Button(style=discord.ButtonStyle.link, url=url,
                                         label=translate("personal.games.go", language)))
     text = translate("personal.games.jump", language, game=title, server=where,
-                     channel=channel_mention(row.match.channel_id), link=board_link(row, language))
+                     channel=channel_mention(row.match.channel_id), link=link_words(row, language))
     await interaction.followup.send(text, view=stopped(view), ephemeral=True, allowed_mentions=NO_PINGS)
 
 
@@ -275,7 +304,7 @@ class MeCommands(commands.GroupCog, group_name="me",
     async def away(self, interaction: discord.Interaction,
                    days: app_commands.Range[int, 1, personal.MOST_AWAY_DAYS]) -> None:
         await acknowledge(interaction)
-        gone = await personal.go_away(service_of(interaction), interaction.user.id, days, clock_of(interaction))
+        gone = await personal.go_away(service_of(interaction), interaction.user.id, days, now_of(interaction.client))
         await tell(interaction, translate("personal.away.done", reader_language(interaction),
                                           until=when(gone.until, "F"), count=len(gone.matches)))
         await tell_tables(interaction.client, gone, interaction.user.id, back=False)
@@ -283,7 +312,7 @@ class MeCommands(commands.GroupCog, group_name="me",
     @app_commands.command(name="back", description="Back before your time away ends: your deadlines run again")
     async def back(self, interaction: discord.Interaction) -> None:
         await acknowledge(interaction)
-        returned = await personal.come_back(service_of(interaction), interaction.user.id, clock_of(interaction))
+        returned = await personal.come_back(service_of(interaction), interaction.user.id, now_of(interaction.client))
         await tell(interaction, translate("personal.back.done", reader_language(interaction)))
         await tell_tables(interaction.client, returned, interaction.user.id, back=True)
 
@@ -301,11 +330,6 @@ async def tell_tables(client: discord.Client, away: personal.Away, user_id: int,
             log.info("Could not tell the table of match %s about a time away: %s", match.id, error)
 
 
-def clock_of(interaction: discord.Interaction) -> datetime:
-    clock = getattr(interaction.client, "clock", None)
-    return clock() if clock is not None else datetime.now(UTC)
-
-
 # --------------------------------------------------------------------------------------------- DMs
 
 CANNOT_DM = 50007  # Discord: "Cannot send messages to this user" (their privacy settings refuse the bot's DMs)
@@ -320,9 +344,6 @@ def dm_words(client: discord.Client, dm: personal.DirectMessage) -> str:
         text = translate("personal.dm.heads_up", language, names=names_and(dm.names, language), **values)
     elif dm.what == "reminder":
         text = translate("personal.dm.reminder", language, **values)
-    elif dm.what == "refused" and dm.work.payload.get("what") == "heads_up":
-        text = translate("personal.dm.refused_heads_up", match.language, mention=f"<@{dm.user_id}>",
-                         game=game_title(find_game(match.game), match.language))
     elif dm.what == "refused":
         text = translate("personal.dm.refused", match.language, mention=f"<@{dm.user_id}>",
                          game=game_title(find_game(match.game), match.language))
@@ -337,10 +358,16 @@ async def dm_message(client: discord.Client, dm: personal.DirectMessage) -> dict
     if dm.what == "refused":  # in the game's channel, in the table's language
         return {"content": dm_words(client, dm),
                 "allowed_mentions": pings([dm.user_id]) if dm.ping else NO_PINGS}
-    link = translate("personal.dm.link", dm.language, url=await personal.board_link(service, dm.match))
+    message_id = await service.board_message(dm.match.id)
+    url = (jump_url(dm.match.guild_id, dm.match.channel_id, message_id) if message_id is not None
+           else f"https://discord.com/channels/{dm.match.guild_id}/{dm.match.channel_id}")
+    link = translate("personal.dm.link", dm.language, url=url)
     message: dict[str, Any] = {"content": f"{dm_words(client, dm)}\n{link}", "allowed_mentions": NO_PINGS}
-    if dm.what == "turn":
-        board = await service.board(dm.match)
+    if dm.what == "turn":  # the board the channel shows (drawn again only when this process did not show it)
+        desk: BoardDesk | None = getattr(client, "desk", None)
+        board = (desk.shown(dm.match) if desk is not None else None) or await service.board(dm.match)
+        if board.note:  # the features' words under it (a clock's time left)
+            message["content"] = clipped(f"{message['content']}\n{safe_text(board.note)}", 2000)
         if board.image is not None:
             message["file"] = discord.File(io.BytesIO(board.image), filename="board.png",
                                            description=plain(board.alt_text)[:1024] or None)
@@ -396,9 +423,17 @@ async def deliver_dm(bot: TableBot, work: Due, now: datetime) -> None:
             log.info("The DMs of user %s refuse the bot: pinged in the channel instead", dm.user_id)
             await personal.dm_refused(bot.service, dm, now)
             return
-        await personal.dm_failed(bot.service, dm, now, str(error), outbox.retry_delay(work.attempts))
+        await dm_undeliverable(bot, dm, now, error)
+        return
+    except discord.NotFound as error:  # the member's account, or their DM channel, no longer exists
+        await dm_undeliverable(bot, dm, now, error)
         return
     except (Undeliverable, discord.HTTPException) as error:
+        if isinstance(error, Undeliverable) and error.kind == "gone":  # the game's channel, or the DM channel
+            await dm_undeliverable(bot, dm, now, error)
+            if dm.what == "refused" and bot.desk.channel_gone is not None:  # the game's: as a reminder's would
+                await bot.desk.channel_gone(dm.match.channel_id)
+            return
         retry_after = error.retry_after if isinstance(error, Undeliverable) else None
         log.info("Could not send DM item %s (tried again later): %s", work.id, error)
         await personal.dm_failed(bot.service, dm, now, str(error), outbox.retry_delay(work.attempts, retry_after))
@@ -406,16 +441,23 @@ async def deliver_dm(bot: TableBot, work: Due, now: datetime) -> None:
     await personal.dm_sent(bot.service, dm, now)
 
 
+async def dm_undeliverable(bot: TableBot, dm: personal.DirectMessage, now: datetime, error: Exception) -> None:
+    """A DM no retry can deliver (a deleted user or DM channel, a refusal other than the member's DM settings, the
+    game's channel gone for the fallback): done, logged, never tried again, as a reminder to a deleted channel."""
+    log.info("DM item %s cannot be delivered (given up): %s", dm.work.id, error)
+    await personal.dm_given_up(bot.service, dm, now, str(error))
+
+
 class LanguageNotes(commands.Cog):
     """Keeps the language of the client each member last used with the bot: their DMs are worded in it."""
 
     def __init__(self, bot: TableBot) -> None:
-        self.languages = personal.languages_of(bot.service.store)
-        bot.scheduler.every_pass(self.languages.flush)  # kept in the store off the interaction's path
+        self.service = bot.service
+        bot.scheduler.every_pass(lambda: personal.flush_languages(self.service))  # kept off the interaction's path
 
     @commands.Cog.listener()
     async def on_interaction(self, interaction: discord.Interaction) -> None:
-        self.languages.used(interaction.user.id, reader_language(interaction))
+        personal.note_language(self.service, interaction.user.id, reader_language(interaction))
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -19,6 +19,7 @@ from bot.i18n import LANGUAGE_NAMES, LANGUAGES, Text, deferred, translate
 from bot.service import mode_players, mode_title
 from bot.settings import (
     BOARD_STYLES,
+    LIMITS,
     MAX_HOURS,
     TIMER_POLICIES,
     WHAT_LOBBY_EXPIRY,
@@ -31,6 +32,11 @@ from bot.settings import (
 )
 from cogs.common import reader_language, send_private, service_of
 
+# The limits' ranges as Discord checks them: the highest values are bot/settings.LIMITS (the one place they live).
+MOST_BOARD_SECONDS = LIMITS["board_repost_seconds"]
+MOST_REPLAY_MINUTES = LIMITS["replay_minutes"]
+MOST_LOBBIES = LIMITS["lobby_limit"]
+MOST_THREADS = LIMITS["threads_per_hour"]
 GAME_CHOICES = [app_commands.Choice(name=game.title, value=game.key) for game in all_games()]
 POLICY_TEXT = {"bot": deferred("settings.policy.bot"), "skip": deferred("settings.policy.skip")}
 STYLE_TEXT = {"turn": deferred("settings.style.turn"), "step": deferred("settings.style.step")}
@@ -186,12 +192,12 @@ class SettingsCommands(commands.GroupCog, group_name="settings",
     @app_commands.describe(clock="A bank of hours + hours added per move, such as 72+24; 0: no clock")
     async def clock(self, interaction: discord.Interaction, clock: str) -> None:
         language = reader_language(interaction)
-        if clock.strip() == "0":
+        chosen = parse_clock(clock)
+        if chosen is None:
             await self._change(interaction, "clock", None, translate("settings.done.clock_off", language))
             return
-        bank, added = parse_clock(clock)
-        await self._change(interaction, "clock", (bank, added),
-                           translate("settings.done.clock", language, clock=clock_text((bank, added))))
+        await self._change(interaction, "clock", chosen,
+                           translate("settings.done.clock", language, clock=clock_text(chosen)))
 
     @app_commands.command(name="threads", description="Open every new game in a thread of its channel")
     @app_commands.describe(enabled="True: every new game gets a thread of its own; "
@@ -268,10 +274,10 @@ class SettingsCommands(commands.GroupCog, group_name="settings",
                            lobbies="Open lobbies one member may host at once (default 3)",
                            threads_per_hour="Game threads one member may open in an hour (default 5)")
     async def limits(self, interaction: discord.Interaction,
-                     board_seconds: app_commands.Range[int, 0, 3600] | None = None,
-                     replay_minutes: app_commands.Range[int, 0, 1440] | None = None,
-                     lobbies: app_commands.Range[int, 0, 25] | None = None,
-                     threads_per_hour: app_commands.Range[int, 0, 60] | None = None) -> None:
+                     board_seconds: app_commands.Range[int, 0, MOST_BOARD_SECONDS] | None = None,
+                     replay_minutes: app_commands.Range[int, 0, MOST_REPLAY_MINUTES] | None = None,
+                     lobbies: app_commands.Range[int, 0, MOST_LOBBIES] | None = None,
+                     threads_per_hour: app_commands.Range[int, 0, MOST_THREADS] | None = None) -> None:
         chosen = {"board_repost_seconds": board_seconds, "replay_minutes": replay_minutes, "lobby_limit": lobbies,
                   "threads_per_hour": threads_per_hour}
         changes = {key: check_limit(key, value) for key, value in chosen.items() if value is not None}

@@ -26,6 +26,7 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -56,6 +57,7 @@ from cogs.common import (
     channel_id_of,
     clipped,
     literal,
+    now_of,
     pings,
     plain,
     reader_language,
@@ -72,6 +74,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 BOARD_FILE = "board.png"
+BOARDS_KEPT = 64  # the latest boards kept for the DMs that carry them (an image each: about 100 kB)
 STORE_NOT_ANSWERING = translate("error.store_not_answering")  # in English; each reader gets their language
 STORE_DAMAGED = translate("error.store_damaged")  # in English; each reader gets their language
 
@@ -113,7 +116,7 @@ def board_content(board: Board, *, ping: bool, note: str | None = None) -> str:
         lines.append(f"{' '.join(f'<@{user_id}>' for user_id in board.mentions)} — {turn}")
     else:
         lines.append(turn)
-    if board.note:  # a feature's words under the board (a lesson's ideas, a teaching table's choice: lessons.py)
+    if board.note:  # features' words under the board (lessons' ideas, a teaching table's choice, clocks: bot/features)
         lines.append(safe_text(board.note))
     text = "\n".join(lines)
     if len(text) > 1990:  # keep the end: whose turn it is matters more than the oldest step of the story
@@ -364,6 +367,19 @@ class BoardDesk:
         self._watchers: dict[int, list[Callable[[], Awaitable[bool]]]] = {}
         self.edits_sent = 0  # for the benchmark and tests: how many in-place edits actually went out
         self.edits_coalesced = 0
+        self._shown: OrderedDict[int, Board] = OrderedDict()  # the latest board shown per match (`shown`)
+
+    def shown(self, match: MatchRecord) -> Board | None:
+        """The board this process last showed for the match, if it is of the match's version: a DM carries it
+        rather than drawing the board the channel already has again."""
+        board = self._shown.get(match.id)
+        return board if board is not None and board.match.version == match.version else None
+
+    def _keep(self, board: Board) -> None:
+        self._shown[board.match.id] = board
+        self._shown.move_to_end(board.match.id)
+        while len(self._shown) > BOARDS_KEPT:
+            self._shown.popitem(last=False)
 
     async def _with_desk(self, match_id: int, work: Callable[[_MatchDesk], Awaitable[None]]) -> None:
         desk = self._desks.setdefault(match_id, _MatchDesk())
@@ -444,6 +460,7 @@ class BoardDesk:
             await self._post(match_id, ping=False)
             return
         board = await self.service.board(match)
+        self._keep(board)
         message = board_message(board, ping=False)
         file = message.pop("file", None)
         try:
@@ -453,14 +470,10 @@ class BoardDesk:
         except discord.NotFound:  # someone deleted the board: post it again, without pinging anyone twice
             await self._post(match_id, ping=False, note=translate("table.board_reposted", match.language))
 
-    def _now(self) -> datetime:
-        clock = getattr(self.client, "clock", None)
-        return clock() if clock is not None else datetime.now(UTC)
-
     async def _post(self, match_id: int, *, interaction: discord.Interaction | None = None, ping: bool = True,
                     note: str | None = None, claimed: tuple[Any, ...] = (),
                     owed_only: bool = False) -> discord.Message | None:
-        now = self._now()
+        now = now_of(self.client)
         owed = await outbox.take(self.service, match_id, now, claimed)
         if owed.held_elsewhere:  # another process (or the scheduler) is posting this very board right now
             log.info("The board of match %s is being posted elsewhere", match_id)
@@ -470,8 +483,7 @@ class BoardDesk:
         match = await self.service.match(match_id)
         await self._strip(await self.service.board_message(match_id), match.channel_id)
         board = await personal.channel_pings(self.service, await self.service.board(match))  # issue 34: DM only
-        clock = await personal.clock_line(self.service, match)  # issue 34: each seat's time left on a clock
-        note = "\n".join(part for part in (note, clock) if part) or None
+        self._keep(board)
         ping = ping or bool(owed.user_ids)  # a turn's ping that never arrived comes with the next new board
         try:
             sent = await self._posted_before(match.channel_id, board_content(board, ping=ping, note=note),

@@ -75,20 +75,20 @@ async def test_refused_dms_fall_back_to_the_channels_ping_said_once(database: Pa
         await open_game(discord_, "general", [alice, bob])
         await alice_to_move(discord_, "general", alice, bob)
         await discord_.bot.run_due_work()  # the DM is refused: the channel owes her the ping ...
-        assert [m for m in discord_.channel_messages("general") if "do not accept" in m.content] == []
+        assert [m for m in discord_.channel_messages("general") if "could not reach you" in m.content] == []
         await discord_.bot.run_due_work()  # ... said at the next pass
-        refused = [m for m in discord_.channel_messages("general") if "do not accept" in m.content]
+        refused = [m for m in discord_.channel_messages("general") if "could not reach you" in m.content]
         assert len(refused) == 1 and refused[0].notified == (alice.id,)
         assert refused[0].content == (
-            f"<@{alice.id}> — it is your turn in Test Nim. Your DMs do not accept messages from the bot, so you are "
-            "pinged here instead from now on (/me notify to choose again).")
+            f"<@{alice.id}> — it is your turn in Test Nim (a DM could not reach you: you are pinged here from now on; "
+            "/me show says more)."), "the channel is not told that her privacy settings refuse the bot"
         assert dms(discord_, alice) == []
         await take_in(discord_, "general", alice)
         await take_in(discord_, "general", bob)
         board = [m for m in discord_.channel_messages("general") if m.files][-1]
         assert board.notified == (alice.id,), "pinged in the channel from then on"
         await discord_.bot.run_due_work()
-        assert len([m for m in discord_.channel_messages("general") if "do not accept" in m.content]) == 1
+        assert len([m for m in discord_.channel_messages("general") if "could not reach you" in m.content]) == 1
         shown = (await discord_.command("me show", user=alice)).one().content
         assert shown.endswith("so you are pinged in the game's channel instead. Allow DMs from this server's members "
                               "(or add the app to your account), then choose again with /me notify.")

@@ -250,6 +250,13 @@ class Game(ABC):
     def to_act(self, state: JSON) -> tuple[int, ...]:
         """Seats whose input the game is waiting for; empty once the game is over."""
 
+    def next_to_act(self, state: JSON) -> tuple[int, ...]:
+        """The seats the game waits for once those in `to_act` are done, as far as the state says now (a member's
+        heads-up that their turn comes next); empty when none is known. By default the seat after the last one to
+        act, in seat order: a game whose turns go otherwise (a placement order, a play order) says so."""
+        acting, count = self.to_act(state), len(self.player_names(state))
+        return ((max(acting) + 1) % count,) if acting and count else ()
+
     @abstractmethod
     def legal_actions(self, state: JSON, seat: int) -> list[JSON]:
         """Every action `seat` may submit now, in a stable order; never empty for a seat in `to_act`."""

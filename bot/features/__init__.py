@@ -27,10 +27,11 @@ def install(service: GameService, *, clock: Clock | None = None) -> GameService:
     service.on_after_move(functools.partial(lessons.after_move, service))  # after the computer players' turns
     service.on_board_note(functools.partial(lessons.board_note, service))
     service.on_board_marks(functools.partial(lessons.board_marks, service))
+    service.on_board_note(functools.partial(personal.clock_line, service))  # each seat's time left on a clock
     service.on_game_end(functools.partial(ratings.rate_finished, service.store))
     if clock is not None:
-        planner = TurnPlanner(service.store, clock)
-        planner.personal = functools.partial(personal.plan_turn, service.store)  # each member's own reminders
-        planner.finish = functools.partial(personal.finish_turn, service.store)  # clocks; members away
-        service.planner = planner
+        service.planner = TurnPlanner(
+            service.store, clock,
+            personal=functools.partial(personal.plan_turn, service.store),  # each member's own reminders, DMs
+            finish=functools.partial(personal.finish_turn, service.store))  # clocks; members away
     return service

@@ -26,14 +26,15 @@ if TYPE_CHECKING:
     from bot.service import GameService
     from bot.store import Store
 
-PersonalWork = Callable[[MatchRecord, list[int], dict[int, int], dict[str, Any], float, datetime],
+PersonalWork = Callable[[MatchRecord, JSON, list[int], dict[int, int], dict[str, Any], float, datetime],
                         Awaitable[list[NewWork]]]
-"""The turn's reminders and DMs for its members (match, seats to move, user by seat, the payload and place of the
-turn's work, the server's reminder interval, now): bot/features/personal.py `plan_turn`."""
+"""The turn's reminders and DMs for its members (match, its new state, seats to move, user by seat, the payload and
+place of the turn's work, the server's reminder interval, now): bot/features/personal.py `plan_turn`."""
 
-TurnWork = Callable[[MatchRecord, str, list[int], dict[int, int], list[NewWork], datetime], Awaitable[list[NewWork]]]
+TurnWork = Callable[[MatchRecord, str, list[int], dict[int, int], list[NewWork], datetime],
+                    Awaitable[CommunityChange]]
 """The turn's work as a clock and members away need it (match, event kind, seats to move, user by seat, the work,
-now): bot/features/personal.py `finish_turn`."""
+now), and the times away the move ends: bot/features/personal.py `finish_turn`."""
 
 Clock = Callable[[], datetime]
 """Where the bot's time comes from: a callable returning an aware UTC datetime (tests pass a fake one)."""
@@ -86,13 +87,14 @@ class TurnPlanner:
     has passed can never be sent).
     """
 
-    def __init__(self, store: Store, clock: Clock) -> None:
+    def __init__(self, store: Store, clock: Clock, *, personal: PersonalWork | None = None,
+                 finish: TurnWork | None = None) -> None:
         self.store = store
         self.clock = clock
-        self.personal: PersonalWork | None = None
+        self.personal = personal
         """Issue 34 (bot/features/personal.py): the turn's reminders by each member's own interval and quiet hours,
         and the DMs owed to members; None: one reminder at the server's interval."""
-        self.finish: TurnWork | None = None
+        self.finish = finish
         """Issue 34: the last word on a turn's work: a clock game's deadline from the seat's time left, and the
         deadlines and reminders of members away moved past their return (a member who moved is back)."""
 
@@ -129,7 +131,7 @@ class TurnPlanner:
             payload = {"turn": match.version + 1, "seats": humans, "since": int(now.timestamp())}
             where = {"guild_id": match.guild_id, "channel_id": match.channel_id}
             if self.personal is not None:  # issue 34: each member's own reminders, and their DMs
-                work += await self.personal(match, humans, users, payload, settings.reminder_hours, now)
+                work += await self.personal(match, state, humans, users, payload, settings.reminder_hours, now)
             elif settings.reminder_hours > 0:
                 work.append(NewWork(REMIND, now + timedelta(hours=settings.reminder_hours), {**payload, "count": 1},
                                     **where))
@@ -137,7 +139,9 @@ class TurnPlanner:
             if timer > 0:
                 work.append(NewWork(TIMER, now + timedelta(hours=timer), payload, **where))
         if self.finish is not None:  # issue 34: a clock's deadline; members away have theirs after their return
-            work = await self.finish(match, kind, humans, users, work, now)
+            finished = await self.finish(match, kind, humans, users, work, now)
+            return CommunityChange(cancel_work=True, add_work=finished.add_work, now=now,
+                                   away_ended=finished.away_ended).merged(given)
         return CommunityChange(cancel_work=True, add_work=tuple(work), now=now).merged(given)
 
 
@@ -252,8 +256,7 @@ async def mute_turn(service: GameService, match_id: int, turn: int, user_id: int
     seat = match.seat_of(user_id)
     if seat is None or seat not in _still_waiting(match, {"seats": [seat]}):
         raise NotYourTurn("reminder.refuse.not_yours")
-    clock = service.planner.clock if service.planner is not None else utc_now
-    return await service.store.cancel_work(match.id, (REMIND,), clock(), payload_turn=turn)
+    return await service.store.cancel_work(match.id, (REMIND,), service_now(service), payload_turn=turn)
 
 
 # --------------------------------------------------------------------------------------------- turn timers
@@ -421,7 +424,8 @@ async def rejoin(service: GameService, channel_id: int, user_id: int) -> MatchRe
 # several bot processes must agree (open lobbies, threads opened, public replays); each refusal says when.
 
 
-def _now(service: GameService) -> datetime:
+def service_now(service: GameService) -> datetime:
+    """The bot's time as the features see it (the planner's clock, which tests move; the cogs' is `now_of`)."""
     return (service.planner.clock if service.planner is not None else utc_now)()
 
 
@@ -444,7 +448,7 @@ async def check_new_game(service: GameService, guild_id: int, user_id: int, *, l
                 raise LobbyError("limits.refuse.lobbies", channels=channels)
             raise LobbyError("limits.refuse.lobbies_expire", channels=channels, again=relative_time(closes))
     if thread and settings.threads_per_hour:
-        now = _now(service)
+        now = service_now(service)
         opened = await service.store.threads_opened_since(guild_id, user_id, now - timedelta(hours=1))
         if len(opened) >= settings.threads_per_hour:
             free = opened[len(opened) - settings.threads_per_hour] + 3600
@@ -454,7 +458,7 @@ async def check_new_game(service: GameService, guild_id: int, user_id: int, *, l
 
 async def thread_opened(service: GameService, thread_id: int, guild_id: int, parent_id: int, user_id: int) -> None:
     """Remember a game thread the bot opened for a member (their threads an hour; its parent channel)."""
-    await service.store.record_thread(thread_id, guild_id, parent_id, user_id, _now(service))
+    await service.store.record_thread(thread_id, guild_id, parent_id, user_id, service_now(service))
 
 
 async def thread_parents(service: GameService, thread_ids: list[int]) -> dict[int, int]:
@@ -468,7 +472,7 @@ async def claim_public_replay(service: GameService, guild_id: int, channel_id: i
     settings = await server_settings(service.store, guild_id)
     if not settings.replay_minutes:
         return
-    held = await service.store.claim_cooldown("replay", guild_id, channel_id, _now(service),
+    held = await service.store.claim_cooldown("replay", guild_id, channel_id, service_now(service),
                                               settings.replay_minutes * 60)
     if held is not None:
         raise LobbyError("limits.refuse.replay", again=relative_time(held))

@@ -12,22 +12,21 @@ cogs/personal.py.
 from __future__ import annotations
 
 import math
-import weakref
 from dataclasses import asdict, dataclass, fields, replace
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
-from bot.core import RuleError, find_game
+from bot.core import JSON, RuleError, find_game
 from bot.core.seats import is_bot
 from bot.features.community import REMIND, REMINDERS_BEFORE_STALL, TIMER
 from bot.features.quiet import Window, after_quiet, known_zone, window_of
 from bot.features.wording import duration_text
 from bot.i18n import said, translate
 from bot.settings import ServerSettings, server_settings
-from bot.store import MatchRecord, MemberRecord, MemberResult, NewWork, ScheduledWork
+from bot.store import AwayEnded, CommunityChange, MatchRecord, MemberRecord, MemberResult, NewWork, ScheduledWork
 
 if TYPE_CHECKING:
-    from bot.service import Board, GameService
+    from bot.service import Board, BoardChoice, GameService
     from bot.store import Store
 
 DM = "dm"
@@ -37,7 +36,6 @@ DM_REFUSED = "dm_refused"
 
 ROWS = 25
 """The most games one list shows: Discord's limit of options in the menu that jumps to one."""
-STORY_EVENTS = 40  # how far back the log is read for when a turn began, when no pending work says it
 
 
 @dataclass(frozen=True)
@@ -51,13 +49,6 @@ class GameRow:
     deadline: int | None  # when the turn's timer runs out (epoch seconds), None without one
     board_message_id: int | None
     result: MemberResult | None = None  # a finished game: how the member did
-
-    def jump_url(self) -> str | None:
-        """The link straight to the match's current board message (None when none was posted)."""
-        if self.board_message_id is None:
-            return None
-        return (f"https://discord.com/channels/{self.match.guild_id or '@me'}/{self.match.channel_id}/"
-                f"{self.board_message_id}")
 
 
 @dataclass(frozen=True)
@@ -82,17 +73,24 @@ async def my_games(service: GameService, user_id: int) -> GameList:
     ids = [match.id for match in matches]
     boards = await store.board_messages(ids)
     work = await store.pending_work_of(ids, (REMIND, TIMER))
+    to_move = {match.id: _to_move(match) for match in matches}
+    own_work: dict[int, list[ScheduledWork]] = {}
+    for item in work:
+        own_work.setdefault(item.match_id or 0, []).append(item)
+    began = await store.turns_began({
+        match.id: [seat for seat in to_move[match.id] if (record := match.user_at(seat)) is not None
+                   and not is_bot(record.user_id)]
+        for match in matches if not any("since" in item.payload for item in own_work.get(match.id, []))})
     rows = []
     for match in matches:
-        seats = _to_move(match)
-        mine = match.seat_of(user_id)
+        seats = to_move[match.id]
         names = tuple(record.name for seat in seats if (record := match.user_at(seat)) is not None)
-        own = [item for item in work if item.match_id == match.id]
+        own = own_work.get(match.id, [])
         since = min((int(item.payload["since"]) for item in own if "since" in item.payload), default=None)
-        if since is None:
-            since = await _turn_began(service, match, seats)
+        if since is None:  # reminders and timers off: the log says when the turn began
+            since = _stamp(began.get(match.id) or match.updated_at)
         deadline = min((item.due_at for item in own if item.kind == TIMER), default=None)
-        rows.append(GameRow(match, mine in seats, names, since, deadline, boards.get(match.id)))
+        rows.append(GameRow(match, match.seat_of(user_id) in seats, names, since, deadline, boards.get(match.id)))
     rows.sort(key=lambda row: (not row.yours, row.since if row.since is not None else 0, row.match.id))
     return GameList(tuple(rows[:ROWS]), max(0, len(rows) - ROWS))
 
@@ -106,16 +104,6 @@ async def my_finished_games(service: GameService, user_id: int) -> GameList:
     results = await store.member_results(user_id, ids)
     return GameList(tuple(GameRow(match, False, (), _stamp(match.updated_at), None, boards.get(match.id),
                                   results.get(match.id)) for match in matches))
-
-
-async def _turn_began(service: GameService, match: MatchRecord, seats: list[int]) -> int | None:
-    """When the turn of `seats` began, from the log: the latest start, or move by a seat not to move now (the move
-    that passed the turn); the steps of the players to move belong to their turn."""
-    humans = {seat for seat in seats if (record := match.user_at(seat)) is not None and not is_bot(record.user_id)}
-    for event in reversed(await service.store.events(match.id, last=STORY_EVENTS)):
-        if event.kind == "started" or (event.kind == "action" and event.seat not in humans):
-            return _stamp(event.created_at)
-    return _stamp(match.updated_at)
 
 
 def _stamp(iso: str) -> int | None:
@@ -235,14 +223,19 @@ async def change_prefs(store: Store, user_id: int, *, notify: str | None = None,
 # --------------------------------------------------------------------------------------------- the turn's work
 
 
-async def plan_turn(store: Store, match: MatchRecord, seats: list[int], users: dict[int, int],
+async def plan_turn(store: Store, match: MatchRecord, state: JSON, seats: list[int], users: dict[int, int],
                     payload: dict[str, Any], server_hours: float, now: datetime) -> list[NewWork]:
     """The turn's reminders, in the move's own transaction: the members to move who keep the same interval and
     quiet hours share one (as all did before members chose their own); each waits for its members' quiet hours to
-    end. Its item carries what it follows (`hours`, `quiet`), so the next reminder is planned from it alone."""
-    members = {seat: await store.member(users[seat]) for seat in seats if seat in users}
+    end. Its item carries what it follows (`hours`, `quiet`), so the next reminder is planned from it alone. The
+    members to move and those next are read at once (`Store.members`)."""
+    following = [seat for seat in find_game(match.game).next_to_act(state) if seat not in seats]
+    wanted = {seat: users[seat] for seat in (*seats, *following) if seat in users and not is_bot(users[seat])}
+    found = await store.members(wanted.values())
+    members = {seat: found[users[seat]] for seat in seats if seat in wanted}
     groups: dict[tuple[float, Window | None, bool], list[int]] = {}
-    work = await _dms(store, match, members, users, payload, now)
+    work = _dms(match, members, {seat: found[wanted[seat]] for seat in following if seat in wanted},
+                payload, now)
     where = {"guild_id": match.guild_id, "channel_id": match.channel_id}
     for seat in seats:
         member = members.get(seat)
@@ -254,7 +247,7 @@ async def plan_turn(store: Store, match: MatchRecord, seats: list[int], users: d
             work.append(NewWork(DM, after_quiet(now + timedelta(hours=hours), prefs.window),
                                 {**payload, "what": "reminder", "user": member.user_id, "seats": [seat], "count": 1,
                                  "hours": hours, "quiet": list(prefs.window) if prefs.window else None,
-                                 "language": _language(store, member, match)}, **where))
+                                 "language": _language(member, match)}, **where))
             continue
         groups.setdefault((hours, prefs.window, own), []).append(seat)
     for (hours, window, own), together in groups.items():
@@ -271,41 +264,34 @@ async def plan_turn(store: Store, match: MatchRecord, seats: list[int], users: d
 # --------------------------------------------------------------------------------------------- DMs
 
 
-async def _dms(store: Store, match: MatchRecord, members: dict[int, MemberRecord], users: dict[int, int],
-               payload: dict[str, Any], now: datetime) -> list[NewWork]:
-    """The DMs the turn owes: to each member to move who is told by DM, and a heads-up to each member after a seat
-    to move who asked for one; each after its member's quiet hours, in the language they last used. None to a
-    member whose DMs refused the bot (they are pinged in the channel)."""
+def _dms(match: MatchRecord, members: dict[int, MemberRecord], following: dict[int, MemberRecord],
+         payload: dict[str, Any], now: datetime) -> list[NewWork]:
+    """The DMs the turn owes: to each member to move who is told by DM, and a heads-up to each member the game
+    says moves next (`Game.next_to_act`) who asked for one; each after its member's quiet hours, in the language
+    they last used. None to a member whose DMs refused the bot (they are pinged in the channel)."""
     work = []
     where = {"guild_id": match.guild_id, "channel_id": match.channel_id}
     base = {"turn": payload.get("turn"), "since": payload.get("since")}
-    count = len(users) or len(match.seats)
-    seats = list(members)
     for seat, member in members.items():
         prefs = Prefs.from_json(member.prefs)
         if prefs.notify != "channel" and not member.dm_refused:
             work.append(NewWork(DM, after_quiet(now, prefs.window),
                                 {**base, "what": "turn", "user": member.user_id, "seats": [seat],
-                                 "language": _language(store, member, match)}, **where))
-    warned: set[int] = set()
-    for seat in seats:
-        after = (seat + 1) % count if count else seat
-        user_id = users.get(after)
-        if after in seats or user_id is None or is_bot(user_id) or user_id in warned:
-            continue
-        member = await store.member(user_id)
+                                 "language": _language(member, match)}, **where))
+    told = {member.user_id for member in members.values()}
+    for member in following.values():
         prefs = Prefs.from_json(member.prefs)
-        if prefs.heads_up and not member.dm_refused:
-            warned.add(user_id)
+        if prefs.heads_up and not member.dm_refused and member.user_id not in told:
+            told.add(member.user_id)
             work.append(NewWork(DM, after_quiet(now, prefs.window),
-                                {**base, "what": "heads_up", "user": user_id, "seats": [seat],
-                                 "language": _language(store, member, match)}, **where))
+                                {**base, "what": "heads_up", "user": member.user_id, "seats": list(members),
+                                 "language": _language(member, match)}, **where))
     return work
 
 
-def _language(store: Store, member: MemberRecord, match: MatchRecord) -> str:
+def _language(member: MemberRecord, match: MatchRecord) -> str:
     """The member's language: of the client they last used with the bot, else the table's."""
-    return languages_of(store).of(member) or match.language
+    return member.language or match.language
 
 
 @dataclass(frozen=True)
@@ -378,12 +364,21 @@ async def dm_failed(service: GameService, dm: DirectMessage, now: datetime, erro
     await service.store.retry_work(dm.work.id, now + timedelta(seconds=delay_seconds), error)
 
 
+async def dm_given_up(service: GameService, dm: DirectMessage, now: datetime, error: str) -> None:
+    """Discord can never take it (the member or the channel is gone, `error`, logged by the caller): done, and not
+    tried again."""
+    await service.store.finish_work(dm.work.id, now)
+
+
 async def dm_refused(service: GameService, dm: DirectMessage, now: datetime) -> None:
-    """The member's DMs refuse the bot (50007): no more DMs to them until they choose again with /me notify, and
-    the channel owes them the message saying so (with the ping they missed), in the same transaction as this
-    item's end, so it is said once."""
+    """The member's DMs refuse the bot (50007): no more DMs to them until they choose again with /me notify. A
+    turn's DM becomes the channel's ping they missed (said once: owed in the same transaction as this item's end);
+    a heads-up is simply not given (/me show tells the member why; the channel is not told about their DMs)."""
     await service.store.set_member_dm(dm.user_id, refused=True)
     work = dm.work
+    if work.payload.get("what") == "heads_up":
+        await service.store.complete_work(work.id, now, None)
+        return
     await service.store.complete_work(work.id, now, NewWork(DM_REFUSED, now, dict(work.payload), match_id=work.match_id,
                                                             guild_id=work.guild_id, channel_id=work.channel_id))
 
@@ -392,63 +387,24 @@ async def remember_dm_channel(service: GameService, user_id: int, channel_id: in
     await service.store.set_member_dm(user_id, channel_id=channel_id)
 
 
-async def board_link(service: GameService, match: MatchRecord) -> str:
-    """The link to the match's current board message, else to its channel."""
-    message = (await service.store.board_messages([match.id])).get(match.id)
-    where = f"https://discord.com/channels/{match.guild_id}/{match.channel_id}"
-    return f"{where}/{message}" if message is not None else where
+def note_language(service: GameService, user_id: int, language: str) -> None:
+    """The member's interaction was in `language`: their DMs are worded in it (kept by `flush_languages`)."""
+    service.store.note_language(user_id, language)
 
 
-class Languages:
-    """The language of the client each member last used with the bot (their DMs are worded in it).
-
-    An interaction only notes it here (it must be answered before anything reads the store: cogs/table.py); the
-    scheduler's every pass keeps the changes in the store (`flush`), and a turn planned before that reads the note.
-    One per service (`languages_of`)."""
-
-    def __init__(self, store: Store) -> None:
-        self.store = store
-        self.noted: dict[int, str] = {}
-        self.known: dict[int, str] = {}
-
-    def used(self, user_id: int, language: str) -> None:
-        if self.known.get(user_id) != language:
-            self.noted[user_id] = language
-
-    def of(self, member: MemberRecord) -> str | None:
-        return self.noted.get(member.user_id) or member.language
-
-    async def flush(self) -> int:
-        """Keep the noted languages that changed; returns how many were written."""
-        written = 0
-        for user_id, language in list(self.noted.items()):
-            if (await self.store.member(user_id)).language != language:
-                await self.store.set_member_language(user_id, language)
-                written += 1
-            self.known[user_id] = language
-            if self.noted.get(user_id) == language:
-                del self.noted[user_id]
-        return written
-
-
-_LANGUAGES: weakref.WeakKeyDictionary[Store, Languages] = weakref.WeakKeyDictionary()
-
-
-def languages_of(store: Store) -> Languages:
-    """The one `Languages` of this store (the planner and the cog share it)."""
-    found = _LANGUAGES.get(store)
-    if found is None:
-        found = _LANGUAGES[store] = Languages(store)
-    return found
+async def flush_languages(service: GameService) -> int:
+    """Keep the languages noted since the last pass (the scheduler's every pass); how many were written."""
+    return await service.store.flush_languages()
 
 
 async def channel_pings(service: GameService, board: Board) -> Board:
-    """The board without the pings of members who are told by DM alone (whose DMs did not refuse the bot)."""
-    kept = []
-    for user_id in board.mentions:
-        member = await service.store.member(user_id)
-        if Prefs.from_json(member.prefs).notify != "dm" or member.dm_refused:
-            kept.append(user_id)
+    """The board without the pings of members who are told by DM alone (whose DMs did not refuse the bot); a final
+    board keeps every ping (no DM says that a game ended, and a game of weeks ends with a ping for each person)."""
+    if board.finished or not board.mentions:
+        return board
+    found = await service.store.members(board.mentions)
+    kept = [user_id for user_id in board.mentions
+            if Prefs.from_json(found[user_id].prefs).notify != "dm" or found[user_id].dm_refused]
     return board if kept == board.mentions else replace(board, mentions=kept)
 
 
@@ -457,13 +413,17 @@ async def channel_pings(service: GameService, board: Board) -> Board:
 MOST_AWAY_DAYS = 14
 YEAR_SECONDS = 365 * 86400
 DAY_SECONDS = 86400
-FROZEN = (TIMER, REMIND, DM)
-"""What a time away moves: the member's turn deadlines and reminders, in the channel or by DM (`frozen`)."""
+AWAY_COOLDOWN_SECONDS = 3600
+"""How often one member may start a time away (/me away tells every table of theirs): once an hour, claimed in the
+database like the cool-downs of /settings limits, so /me away and /me back cannot flood the channels."""
+FROZEN_KINDS = {TIMER: None, REMIND: None, DM: "reminder"}
+"""What a time away moves: the member's turn deadlines and reminders, in the channel or by DM (the DMs that are
+reminders): kind, and the `what` of its payload when only some of that kind are moved."""
 
 
 def frozen(kind: str, payload: dict[str, Any]) -> bool:
     """Whether a time away moves this work: a deadline or a reminder (a DM only when it is a reminder)."""
-    return kind in (TIMER, REMIND) or (kind == DM and payload.get("what") == "reminder")
+    return kind in FROZEN_KINDS and FROZEN_KINDS[kind] in (None, payload.get("what"))
 
 
 @dataclass(frozen=True)
@@ -491,7 +451,8 @@ async def away_budget(service: GameService, matches: list[MatchRecord]) -> float
 
 async def go_away(service: GameService, user_id: int, days: int, now: datetime) -> Away:
     """Freeze the member's turn deadlines and reminders in all their games for `days` (a turn already overdue is
-    not rescued); refused beyond MOST_AWAY_DAYS at once or the year's budget, and while already away."""
+    not rescued); refused beyond MOST_AWAY_DAYS at once or the year's budget, while already away, and more often
+    than once in AWAY_COOLDOWN_SECONDS (each time tells every table)."""
     if not 1 <= days <= MOST_AWAY_DAYS:
         raise RuleError("personal.refuse.away_days", days=str(days), most=str(MOST_AWAY_DAYS))
     store, moment = service.store, int(now.timestamp())
@@ -503,11 +464,26 @@ async def go_away(service: GameService, user_id: int, days: int, now: datetime) 
     used = await store.away_seconds_since(user_id, moment - YEAR_SECONDS) / DAY_SECONDS
     if used + days > budget:
         raise RuleError("personal.refuse.away_budget", budget=f"{budget:g}", left=f"{max(0.0, budget - used):.0f}")
+    frees = await store.claim_cooldown("away", 0, user_id, moment, AWAY_COOLDOWN_SECONDS)
+    if frees is not None:
+        raise RuleError("personal.refuse.away_soon", when=f"<t:{frees}:R>")
     shift = days * DAY_SECONDS
-    work = await store.pending_work_of([match.id for match in matches], FROZEN)
+    work = await store.pending_work_of([match.id for match in matches], tuple(FROZEN_KINDS))
     moved = [(item.id, item.due_at + shift) for item in _members_work(work, matches, user_id) if item.due_at > moment]
-    await store.start_away(user_id, moment, moment + shift, moved)
+    if not await store.start_away(user_id, moment, moment + shift, moved):  # another press was first
+        current = await store.current_away(user_id, moment)
+        raise RuleError("personal.refuse.already_away", until=f"<t:{current[1] if current else moment}:F>")
     return Away(moment + shift, tuple(matches))
+
+
+async def _moved_back(store: Store, user_id: int, until: int, moment: int,
+                      matches: list[MatchRecord]) -> list[tuple[int, int]]:
+    """The member's deadlines and reminders in `matches`, moved back by the time away not taken (never before
+    now): (work id, new due time)."""
+    unused = until - moment
+    work = await store.pending_work_of([match.id for match in matches], tuple(FROZEN_KINDS))
+    return [(item.id, max(moment, item.due_at - unused)) for item in _members_work(work, matches, user_id)
+            if item.due_at > moment]
 
 
 async def come_back(service: GameService, user_id: int, now: datetime) -> Away:
@@ -518,35 +494,41 @@ async def come_back(service: GameService, user_id: int, now: datetime) -> Away:
     if current is None:
         raise RuleError("personal.refuse.not_away")
     matches = await store.member_matches(user_id)
-    unused = current[1] - moment
-    work = await store.pending_work_of([match.id for match in matches], FROZEN)
-    moved = [(item.id, max(moment, item.due_at - unused)) for item in _members_work(work, matches, user_id)
-             if item.due_at > moment]
-    await store.end_away(user_id, moment, moved)
+    await store.end_away(user_id, moment, await _moved_back(store, user_id, current[1], moment, matches))
     return Away(moment, tuple(matches))
 
 
 async def away_turn(store: Store, match: MatchRecord, kind: str, seats: list[int], users: dict[int, int],
-                    work: list[NewWork], now: datetime) -> list[NewWork]:
-    """The turn's work for members away (part of the community planner's `finish` hook): the deadline and reminders of a
-    member away to move wait for their return (moved by the time left away); a member who just moved is back."""
+                    work: list[NewWork], now: datetime) -> CommunityChange:
+    """The turn's work for members away (part of the community planner's `finish` hook): the deadline and reminders
+    of a member away to move wait for their return (moved by the time left away); a member away who just moved is
+    back, and the deadlines and reminders of their other games move back as /me back moves them. All of it is
+    written with the move (`CommunityChange.away_ended`): a move refused as stale ends no time away."""
     moment = int(now.timestamp())
+    moved_on = []
     if kind == "action" and match.status == "active":
-        for seat in _to_move(match):
-            record = match.user_at(seat)
-            if (record is not None and not is_bot(record.user_id) and seat not in seats
-                    and await store.current_away(record.user_id, moment) is not None):
-                await store.end_away(record.user_id, moment)  # their own work ends with this move anyway
+        moved_on = [seat for seat in _to_move(match) if seat not in seats]
+    ids = {seat: user_id for seat in (*moved_on, *seats)
+           if (user_id := users.get(seat)) is not None and not is_bot(user_id)}
+    if not ids:
+        return CommunityChange(add_work=tuple(work))
+    members = await store.members(ids.values(), moment)
+    ended = []
+    for seat in moved_on:
+        member = members.get(ids.get(seat, 0))
+        if member is not None and member.away_until is not None:
+            others = [other for other in await store.member_matches(member.user_id) if other.id != match.id]
+            moved = await _moved_back(store, member.user_id, member.away_until, moment, others)
+            ended.append(AwayEnded(member.user_id, moment, tuple(moved)))
     for seat in seats:
-        user_id = users.get(seat)
-        current = await store.current_away(user_id, moment) if user_id is not None else None
-        if current is None:
+        member = members.get(ids.get(seat, 0))
+        if member is None or member.away_until is None or member.user_id in {away.user_id for away in ended}:
             continue
-        left = timedelta(seconds=current[1] - moment)
+        left = timedelta(seconds=member.away_until - moment)
         work = [replace(item, due_at=_moment(item.due_at) + left)
                 if frozen(item.kind, item.payload) and seat in item.payload.get("seats", []) else item
                 for item in work]
-    return work
+    return CommunityChange(add_work=tuple(work), away_ended=tuple(ended))
 
 
 def _moment(due: datetime | float) -> datetime:
@@ -562,9 +544,11 @@ CLOCK_KEPT = timedelta(days=3650)
 MOST_CLOCK_HOURS = 24 * 30.0
 
 
-def parse_clock(text: str) -> tuple[float, float]:
-    """"72+24": a bank of 72 hours and 24 hours added after each move (never above the bank); "72": nothing added.
-    A RuleError says what is allowed."""
+def parse_clock(text: str) -> tuple[float, float] | None:
+    """"72+24": a bank of 72 hours and 24 hours added after each move (never above the bank); "72": nothing added;
+    "0" or nothing: no clock (None). A RuleError says what is allowed."""
+    if text.strip() in ("0", ""):
+        return None
     bank_text, _, added_text = text.strip().partition("+")
     try:
         bank, added = float(bank_text), float(added_text or 0)
@@ -637,7 +621,7 @@ async def clock_turn(store: Store, match: MatchRecord, seats: list[int], work: l
 
 
 async def finish_turn(store: Store, match: MatchRecord, kind: str, seats: list[int], users: dict[int, int],
-                      work: list[NewWork], now: datetime) -> list[NewWork]:
+                      work: list[NewWork], now: datetime) -> CommunityChange:
     """The community planner's last word on a turn's work: a clock game's deadline, then members away."""
     return await away_turn(store, match, kind, seats, users, await clock_turn(store, match, seats, work, now), now)
 
@@ -647,20 +631,20 @@ async def clock_for(service: GameService, guild_id: int, chosen: str | None,
     """A new game's clock: the one chosen at /game new (`clock:0` for none), else the server's unless the game
     chose a deadline per turn (`timer:`)."""
     if chosen is not None:
-        if chosen.strip() in ("0", ""):
-            return None
-        if timer:
+        clock = parse_clock(chosen)
+        if clock is not None and timer:
             raise RuleError("personal.refuse.clock_and_timer")
-        return parse_clock(chosen)
+        return clock
     if timer is not None:
         return None
     default = (await server_settings(service.store, guild_id)).clock
     return (default[0], default[1]) if len(default) == 2 else None
 
 
-async def clock_line(service: GameService, match: MatchRecord) -> str | None:
+async def clock_line(service: GameService, match: MatchRecord, choice: BoardChoice | None = None) -> str | None:
     """Under a clock game's board, in the table's language: each seat's time left, the running one as the moment
-    it runs out (a Discord timestamp, counting down by itself). None for a game without a clock."""
+    it runs out (a Discord timestamp, counting down by itself). None for a game without a clock. (A board-note
+    hook: the choice the board offers does not change it.)"""
     banks = await clock_of(service, match)
     if banks is None:
         return None

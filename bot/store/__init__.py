@@ -1,7 +1,7 @@
 """Persistence: the only package that talks to the database (SQLite through aiosqlite, PostgreSQL through asyncpg)."""
 
 from bot.store import reading
-from bot.store.community import CommunityChange, NewWork, SeatOwner
+from bot.store.community import AwayEnded, CommunityChange, NewWork, SeatOwner
 from bot.store.database import Store
 from bot.store.engines import is_postgres_url, storage_full
 from bot.store.members import MemberRecord, MemberResult
@@ -25,6 +25,7 @@ from bot.store.records_store import GameResults, NewRating, Rating, Uncounted, U
 
 __all__ = [
     "DM_GUILD",
+    "AwayEnded",
     "ChannelBusy",
     "CommunityChange",
     "EventColumns",

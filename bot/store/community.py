@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 from bot.store.records import ScheduledWork
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable
+    from collections.abc import Iterable, Sequence
 
     from bot.store.engines import Row
 
@@ -59,11 +59,22 @@ class SeatOwner:
 
 
 @dataclass(frozen=True)
+class AwayEnded:
+    """A member's time away that a write ends (they moved): their other games' pending work moves back (`moved`:
+    work id, new due time), only if the time away was still under way when the write commits."""
+
+    user_id: int
+    at: int
+    moved: tuple[tuple[int, int], ...] = ()
+
+
+@dataclass(frozen=True)
 class CommunityChange:
     """What a match write also changes, in the same transaction: its pending work and its seat owners.
 
     `cancel_work` ends the match's pending work first (every kind when it is True, or the kinds listed); then
-    `add_work` is queued; `owners_set` remembers whose seat a bot took, `owners_cleared` forgets it (seat numbers).
+    `add_work` is queued; `owners_set` remembers whose seat a bot took, `owners_cleared` forgets it (seat numbers);
+    `away_ended` ends members' times away (issue 34: a member away who moved is back), so a refused write ends none.
     """
 
     cancel_work: bool | tuple[str, ...] = False
@@ -71,6 +82,7 @@ class CommunityChange:
     owners_set: tuple[SeatOwner, ...] = ()
     owners_cleared: tuple[int, ...] = ()
     now: datetime | float | None = None  # when the cancelled work counts as done (the bot's clock)
+    away_ended: tuple[AwayEnded, ...] = ()
 
     def merged(self, other: CommunityChange | None) -> CommunityChange:
         if other is None:
@@ -81,7 +93,8 @@ class CommunityChange:
         else:
             cancel = tuple(self.cancel_work or ()) + tuple(other.cancel_work or ())
         return CommunityChange(cancel or False, self.add_work + other.add_work, self.owners_set + other.owners_set,
-                               self.owners_cleared + other.owners_cleared, self.now or other.now)
+                               self.owners_cleared + other.owners_cleared, self.now or other.now,
+                               self.away_ended + other.away_ended)
 
 
 WORK_COLUMNS = ("id, kind, match_id, guild_id, channel_id, due_at, payload, claimed_until, done_at, attempts, "
@@ -106,6 +119,7 @@ class CommunityStore:
         async def _execute(self, sql: str, params: Iterable[Any] = ()) -> int: ...
         async def _fetchall(self, sql: str, params: Iterable[Any] = ()) -> list[Row]: ...
         async def _fetchone(self, sql: str, params: Iterable[Any] = ()) -> Row | None: ...
+        async def _end_away(self, user_id: int, now: int, moved: Sequence[tuple[int, int]]) -> bool: ...
 
     # ----------------------------------------------------------------------------------------------- settings
 
@@ -355,6 +369,8 @@ class CommunityStore:
                 )
         for work in change.add_work:
             await self._insert_work(work, work.match_id if work.match_id is not None else match_id)
+        for away in change.away_ended:
+            await self._end_away(away.user_id, away.at, away.moved)
         for seat in change.owners_cleared:
             await self._execute("DELETE FROM seat_owners WHERE match_id = ? AND seat = ?", (match_id, seat))
         for owner in change.owners_set:

@@ -61,6 +61,9 @@ class TheExpedition(Game):
     def to_act(self, state: JSON) -> tuple[int, ...]:
         return rules.to_act(state)
 
+    def next_to_act(self, state: JSON) -> tuple[int, ...]:
+        return rules.next_to_act(state)
+
     def legal_actions(self, state: JSON, seat: int) -> list[JSON]:
         return rules.legal_actions(state, self.catalog, seat)
 

@@ -121,6 +121,21 @@ def to_act(state: JSON) -> tuple[int, ...]:
     return (participant(state, pid)["seat"],)
 
 
+def next_to_act(state: JSON) -> tuple[int, ...]:
+    """The seat to act after the current one: the next to place, else the next explorer of a player in play order
+    (the Automation's turns go by themselves)."""
+    if state["phase"] == "placement" and state["placed"] + 1 < len(state["placement"]):
+        return (int(state["placement"][state["placed"] + 1]),)
+    if state["phase"] != "play" or not state["order"]:
+        return ()
+    order = state["order"]
+    for ahead in range(1, len(order) + 1):
+        pid = str(order[(state["current"] + ahead) % len(order)])
+        if not is_automation(pid):
+            return (int(participant(state, pid)["seat"]),)
+    return ()
+
+
 # --- movement ----------------------------------------------------------------------------------------------------
 
 

@@ -338,7 +338,7 @@ async def dm_message(client: discord.Client, dm: personal.DirectMessage) -> dict
     link = translate("personal.dm.link", dm.language, url=await personal.board_link(service, dm.match))
     message: dict[str, Any] = {"content": f"{dm_words(client, dm)}\n{link}", "allowed_mentions": NO_PINGS}
     if dm.what == "turn":
-        board = await service.board(dm.match)
+        board = await service.board(dm.match, asked=True)  # behind the boards of moves, as any image on demand
         if board.image is not None:
             message["file"] = discord.File(io.BytesIO(board.image), filename="board.png",
                                            description=plain(board.alt_text)[:1024] or None)

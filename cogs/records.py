@@ -210,7 +210,7 @@ async def post_replay(interaction: discord.Interaction, match_id: int, public: b
         await limits.claim_public_replay(service, guild_of(interaction), channel_id_of(interaction))
     table = match.language  # the game's record, as its board and log read: private or public alike
     log = await history.match_log(service, match, table)
-    board = await service.board(match, headline="")
+    board = await service.board(match, headline="", asked=True, member=interaction.user.id)
     game = find_game(match.game)
     line = history.history_line(match, table)
     files = [discord.File(io.BytesIO(log.encode()),

@@ -62,7 +62,7 @@ async def press_whats_this(interaction: discord.Interaction, fields: dict[str, A
     """The button under a board: its glossary, privately, in the presser's language."""
     text = await glossary.whats_this_in_match(service_of(interaction), fields["match"],
                                               channel_id=channel_id_of(interaction),
-                                              language=reader_language(interaction))
+                                              language=reader_language(interaction), member=interaction.user.id)
     await send_long_private(interaction, text)
 
 
@@ -71,7 +71,8 @@ async def press_whats_this_detail(interaction: discord.Interaction, fields: dict
     """The button under a detail board (🔍 Details): the detail board's glossary, privately."""
     text = await glossary.whats_this_in_match(service_of(interaction), fields["match"],
                                               channel_id=channel_id_of(interaction),
-                                              language=reader_language(interaction), detail=True)
+                                              language=reader_language(interaction), member=interaction.user.id,
+                                              detail=True)
     await send_long_private(interaction, text)
 
 
@@ -79,7 +80,7 @@ async def whats_this_here(interaction: discord.Interaction) -> None:
     """/game whats-this: the glossary of this channel's board."""
     await acknowledge(interaction, private=True)
     text = await glossary.whats_this_here(service_of(interaction), channel_id_of(interaction),
-                                          reader_language(interaction))
+                                          reader_language(interaction), interaction.user.id)
     await send_long_private(interaction, text)
 
 
@@ -104,7 +105,7 @@ async def send_rules_page(interaction: discord.Interaction, game_key: str, mode:
     text = (prefix + "\n\n" if prefix else "") + rules.page_text(game_key, mode, page, language)
     extra: dict[str, Any] = {"view": rules_view(game_key, mode, page.key, language)}
     if page.picture and interaction.app_permissions.attach_files:  # (a channel that refuses files: words alone)
-        image = await rules.labelled_board(service_of(interaction), game_key, mode, language)
+        image = await rules.labelled_board(service_of(interaction), game_key, mode, language, interaction.user.id)
         extra["file"] = discord.File(io.BytesIO(image), filename="how-to-play.png",
                                      description=translate("rules.picture.alt", language,
                                                            title=rules.title(game_key)))

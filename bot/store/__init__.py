@@ -21,6 +21,7 @@ from bot.store.records import (
     results_of,
 )
 from bot.store.records_store import GameResults, NewRating, Rating, Uncounted, UndoRequest, final_results
+from bot.store.schema import ordinal
 
 __all__ = [
     "ChannelBusy",
@@ -48,6 +49,7 @@ __all__ = [
     "decode_event",
     "final_results",
     "is_postgres_url",
+    "ordinal",
     "reading",
     "results_of",
     "storage_full",

@@ -762,7 +762,7 @@ class GameService:
         if match.state is None:
             raise LobbyError("error.no_board_yet")
         game = find_game(match.game)
-        view = boards.drawable({**game.view(shown_state(match, match.state), None), "language": match.language})
+        view = {**game.view(shown_state(match, match.state), None), "language": match.language}
         return await self.asked_image(member, lambda: self.render_pool.render(
             game.key, view, detail=True, footer=self._footer(match, game.outcome(match.state))))
 

@@ -29,10 +29,19 @@ from bot.features.scheduler import Due
 from bot.features.wording import duration_text, game_title, names_and
 from bot.i18n import translate
 from bot.service import GameService, InvalidControl
-from cogs.common import NO_PINGS, pings, plain, reader_language, safe_name, safe_text, service_of, stopped
+from cogs.common import (
+    NO_PINGS,
+    message_parts,
+    pings,
+    plain,
+    reader_language,
+    safe_name,
+    safe_text,
+    service_of,
+    stopped,
+)
 from cogs.controls import register_control
 from cogs.table import TableBot, Undeliverable, acknowledge, send_with_retries, tell
-from cogs.teaching import message_parts
 
 log = logging.getLogger(__name__)
 

@@ -19,6 +19,7 @@ from cogs.common import (
     NO_PINGS,
     button,
     channel_id_of,
+    fit,
     pings,
     plain,
     safe_name,
@@ -219,7 +220,7 @@ async def show_history(interaction: discord.Interaction, page: int) -> None:
     parts += lines(found.server) or [none_yet]
     parts.append(translate("history.how_to_replay", reader))
     text = "\n".join(parts)
-    await tell(interaction, text[:MESSAGE_CHARS])
+    await tell(interaction, fit(text, MESSAGE_CHARS))
 
 
 async def post_replay(interaction: discord.Interaction, match_id: int, public: bool = False) -> None:
@@ -247,11 +248,11 @@ async def post_replay(interaction: discord.Interaction, match_id: int, public: b
     heading = translate("history.replay.heading", table, game=game_title(game, table), match=str(match.id))
     content = safe_text(f"**{heading}**\n{line}\n{board.turn}")
     if not public:  # the asker's own look at it: nothing posted in the channel
-        await interaction.followup.send(content[:MESSAGE_CHARS], files=files, ephemeral=True,
+        await interaction.followup.send(fit(content, MESSAGE_CHARS), files=files, ephemeral=True,
                                         allowed_mentions=NO_PINGS)
         return
     await tell(interaction, translate("history.replay.posted", language_of(interaction.locale), match=str(match.id)))
-    await interaction.followup.send(content[:MESSAGE_CHARS], files=files, allowed_mentions=NO_PINGS)
+    await interaction.followup.send(fit(content, MESSAGE_CHARS), files=files, allowed_mentions=NO_PINGS)
 
 
 async def send_export(interaction: discord.Interaction, match_id: int | None) -> None:

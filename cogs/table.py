@@ -54,7 +54,7 @@ from cogs.common import (
     NO_PINGS,
     button,
     channel_id_of,
-    clipped,
+    fit,
     literal,
     pings,
     plain,
@@ -98,6 +98,10 @@ class TableBot(Protocol):
 # --------------------------------------------------------------------------------------------- message content
 
 
+BOARD_CHARS = 1990
+"""What a board message's words hold (Discord's 2,000, less a margin)."""
+
+
 def board_content(board: Board, *, ping: bool, note: str | None = None) -> str:
     """The text of a board message: what happened this turn, then whose turn it is (pinged only when `ping`)."""
     lines = [safe_text(note)] if note else []
@@ -115,10 +119,8 @@ def board_content(board: Board, *, ping: bool, note: str | None = None) -> str:
         lines.append(turn)
     if board.note:  # a feature's words under the board (a lesson's ideas, bot/features/lessons.py)
         lines.append(board.note)
-    text = "\n".join(lines)
-    if len(text) > 1990:  # keep the end: whose turn it is matters more than the oldest step of the story
-        text = "…" + text[-1989:]
-    return text
+    # The end kept: whose turn it is matters more than the oldest step of the story.
+    return fit("\n".join(lines), BOARD_CHARS, keep="end")
 
 
 BOARD_REPOSTED = translate("table.board_reposted")  # in English; a table hears it in its own language
@@ -338,7 +340,7 @@ async def tell(interaction: discord.Interaction, text: str) -> None:
     """The private one-line answer to a command (it replaces the private "thinking…")."""
     if is_component(interaction):
         return  # a press is answered by the board it changes
-    await interaction.followup.send(clipped(safe_text(text)), ephemeral=True, allowed_mentions=NO_PINGS)
+    await interaction.followup.send(fit(safe_text(text)), ephemeral=True, allowed_mentions=NO_PINGS)
 
 
 # --------------------------------------------------------------------------------------------- the desk

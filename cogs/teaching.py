@@ -14,41 +14,25 @@ from discord.ext import commands
 from bot.features import glossary, rules
 from bot.i18n import translate
 from bot.service import InvalidControl
-from cogs.common import NO_PINGS, button, channel_id_of, reader_language, service_of, stopped
+from cogs.common import NO_PINGS, button, channel_id_of, fit, message_parts, reader_language, service_of, stopped
 from cogs.controls import register_control
 from cogs.table import acknowledge
 
 EMBED_CHARS = 4096
 """Discord's longest embed description."""
-MESSAGE_CHARS = 2000
-"""Discord's longest message."""
 GOLD = 0xE69F00
-
-
-def message_parts(text: str, limit: int = MESSAGE_CHARS) -> list[str]:
-    """`text` in messages of at most `limit` characters, cut between lines where it can."""
-    parts: list[str] = []
-    for line in text.split("\n"):
-        while len(line) > limit:
-            parts.append(line[:limit])
-            line = line[limit:]
-        if parts and len(parts[-1]) + 1 + len(line) <= limit:
-            parts[-1] += "\n" + line
-        else:
-            parts.append(line)
-    return parts
 
 
 async def send_long_private(interaction: discord.Interaction, text: str, **extra: Any) -> None:
     """A private answer longer than a message: one embed where the bot may embed links, else plain messages (the
     extras, a picture and buttons, go with the last)."""
     if interaction.app_permissions.embed_links:
-        embed = discord.Embed(description=text[:EMBED_CHARS], colour=GOLD)
+        embed = discord.Embed(description=fit(text, EMBED_CHARS), colour=GOLD)
         if "file" in extra:
             embed.set_image(url=f"attachment://{extra['file'].filename}")
         await interaction.followup.send(embed=embed, ephemeral=True, allowed_mentions=NO_PINGS, **extra)
         return
-    parts = message_parts(text[:EMBED_CHARS])
+    parts = message_parts(fit(text, EMBED_CHARS))
     for index, part in enumerate(parts):
         last = index == len(parts) - 1
         await interaction.followup.send(part, ephemeral=True, allowed_mentions=NO_PINGS, **(extra if last else {}))

@@ -102,8 +102,9 @@ def _draw(game_key: str, view: View, detail: bool, footer: str | None) -> bytes:
 
 
 def _draw_custom(game_key: str, custom: Renderer, view: View, footer: str | None) -> bytes:
-    """One board of an injected renderer (the tests' fake one), with its footer."""
-    image = custom(game_key, view)
+    """One board of an injected renderer (the tests' fake one), with its footer: given the view as a game's
+    renderer is (`rendering.render_board`), its strings as drawn."""
+    image = custom(game_key, glyphs.drawable_view(view))
     return bands.add_footer(image, footer) if footer else image
 
 

@@ -17,6 +17,7 @@ from bot import workers
 from bot.app import create_bot
 from bot.features import rules
 from bot.offline import DiscordHarness, FakeChannel, FakeUser
+from bot.service import GameService
 from rendering import pool
 from tests.fakes import tiny_png
 
@@ -149,3 +150,26 @@ async def test_the_rules_picture_is_drawn_once_per_game_mode_and_language(
 
     assert pictures == [["how-to-play.png"]] * 5
     assert [language for *_, language in drawn] == ["en", "de"]
+
+
+async def test_reads_that_count_many_rows_take_turns_and_a_member_holds_a_small_share(service: GameService) -> None:
+    """The long reads (a career, a leaderboard) queue as the images do (they had a semaphore of their own)."""
+    reading, order = asyncio.Event(), []
+
+    async def slow_read(who: int) -> int:
+        order.append(who)
+        await reading.wait()
+        return who
+
+    first = asyncio.ensure_future(service.long_read(5, lambda: slow_read(5)))
+    await _until(lambda: order == [5], "the first read")
+    theirs = asyncio.ensure_future(service.long_read(6, lambda: slow_read(6)))
+    mine = [first, asyncio.ensure_future(service.long_read(5, lambda: slow_read(5)))]
+    await asyncio.sleep(0)
+    with pytest.raises(workers.WorkerBusy) as refused:
+        await service.long_read(5, lambda: slow_read(5))
+    assert refused.value.text("en").startswith("Your earlier requests are still being counted: ask again in about ")
+    assert refused.value.text("de").startswith("Deine vorigen Anfragen werden noch ausgezählt: Frag in etwa ")
+    reading.set()
+    assert await asyncio.gather(*mine, theirs) == [5, 5, 6]
+    assert order == [5, 6, 5]  # one at a time, in turn: the other member's read before this one's second

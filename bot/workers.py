@@ -13,7 +13,10 @@ first served one: 60 exports of a 1,412-move game sent by one member in 0.6 s ma
 44 s (issue 32). Now what a move waits on (`Lane.URGENT`: an undo's plan, a computer player's move) is served
 before what one member asked for (`Lane.ON_DEMAND`: an export, a hint); within a lane the members take turns; one
 job asked for by several (the same export) runs once for all of them; and a member holds at most `PER_MEMBER` jobs
-of a lane, the next one refused privately with when to ask again (`WorkerBusy`).
+of a lane, the next one refused privately with when to ask again (`WorkerBusy`). The same queue stands in front of
+the render pool (`GameService.renders`: the boards of moves first, then the images members ask for, one at a time)
+and of the reads that count many rows (`GameService.long_reads`), whose work waits on a pool of its own
+(`FairWorkers.run_awaited`).
 """
 
 from __future__ import annotations

@@ -46,6 +46,7 @@ from bot.service import (
     MatchRecord,
     StoreDamaged,
     StoreUnavailable,
+    WorkerBusy,
     mode_title,
     storage_full,
 )
@@ -653,10 +654,14 @@ async def send_current_board_privately(interaction: discord.Interaction, note: s
     except Exception:
         await interaction.followup.send(safe_text(note), ephemeral=True, allowed_mentions=NO_PINGS)
         return
-    if match.state is None:
+    try:  # an image the presser asked for: pressing an old board a hundred times holds a small share of the workers
+        board = await service.board(match, asked=True, member=interaction.user.id) if match.state is not None \
+            else None
+    except WorkerBusy:
+        board = None
+    if board is None:
         await interaction.followup.send(safe_text(note), ephemeral=True, allowed_mentions=NO_PINGS)
         return
-    board = await service.board(match)
     await interaction.followup.send(ephemeral=True, **board_message(board, ping=False, note=note))
 
 

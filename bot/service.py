@@ -12,12 +12,11 @@ write's own transaction).
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import secrets
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Hashable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 import bot.games  # noqa: F401  (registers every game)
 import rendering
@@ -67,11 +66,13 @@ from bot.store import StoreDamaged as StoreDamaged  # for the cogs, which never 
 from bot.store import StoreUnavailable as StoreUnavailable  # for the cogs, which never import the store
 from bot.store import storage_full as storage_full
 from bot.table import Tables, WritePlanner, steps_of
-from bot.workers import SOONEST_RETRY_SECONDS, Lane, Shares, WorkerBusy, refusal
+from bot.workers import FairWorkers, Lane
+from bot.workers import WorkerBusy as WorkerBusy  # for the cogs (a refused image on demand)
 from rendering import render_board
 from rendering.pool import RenderPool
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 Renderer = Callable[[str, dict[str, Any]], bytes]
 MoveHook = Callable[[MatchRecord], Awaitable[MatchRecord]]
@@ -270,7 +271,10 @@ class Seen:
 
 
 IMAGES_AT_ONCE = 1
-"""How many images asked for on demand (`GameService.asked_image`) the render workers draw at a time."""
+"""How many images asked for on demand (`Lane.ON_DEMAND` of `GameService.renders`) the render workers draw at a
+time: their other places stay for the boards of moves."""
+IMAGES_BUSY = deferred_plural("workers.busy.image")
+"""The refusal of an image asked for while the member holds their share of the render workers."""
 LONG_READS = 1
 """How many reads that count many rows (`GameService.long_reads`) one process makes at a time."""
 
@@ -284,14 +288,15 @@ class GameService:
         # Boards are drawn in worker processes (a thread would take the interpreter lock from the event loop).
         self.render_pool = pool or (RenderPool.shared(data_root(), prepare=boards.warm_up) if renderer is render_board
                                     else RenderPool(renderer=renderer))
-        # Images one member asks for (a detail board, a leaderboard) hold at most a small share of the render
-        # workers, so a member pressing Details a hundred times cannot make every table's next board wait.
-        self.images = Shares()
-        # And they are drawn one at a time, whoever asked: the render workers' other places stay for the boards.
-        self.image_turns = asyncio.Semaphore(IMAGES_AT_ONCE)
-        # Reads that count many rows for one member (a leaderboard place, a career) take turns, so a flood of them
-        # holds one of the database's connections at most: SQLite has one, which every move shares.
-        self.long_reads = asyncio.Semaphore(LONG_READS)
+        # Everything drawn in the render workers takes its turn here (bot/workers.py): the boards of moves first
+        # (`Lane.URGENT`), then what one member asked for (`Lane.ON_DEMAND`: Details, What's this?, a replay, the
+        # rules picture, a leaderboard, a DM board), one such image at a time and the members taking turns, each
+        # holding at most a small share: a member pressing What's this? a hundred times cannot make every table's
+        # next board wait.
+        self.renders = FairWorkers(None, self.render_pool.limit, at_once={Lane.ON_DEMAND: IMAGES_AT_ONCE})
+        # Reads that count many rows for one member (a leaderboard place, a career) take turns the same way, so a
+        # flood of them holds one of the database's connections at most: SQLite has one, which every move shares.
+        self.long_reads = FairWorkers(None, LONG_READS)
         # One channel's transaction (lock, load, record, reload, commit at a version): bot/table.py.
         self.tables = Tables(store)
         # Features plug in here at start-up (bot/features/__init__.py: install); the service never imports them.
@@ -766,16 +771,21 @@ class GameService:
         return told_key_first(game, shown, [e for e in event.events if e.get("kind") not in game.result_events],
                               match.language)
 
-    async def asked_image(self, member: int | None, draw: Callable[[], Awaitable[bytes]]) -> bytes:
-        """`draw()`, an image `member` asked for, when its turn comes (`IMAGES_AT_ONCE` such images in the render
-        workers at a time, so the boards of moves always find a place), while the member holds fewer than
-        `workers.PER_MEMBER` waiting or being drawn; else refused privately with when to ask again."""
-        def busy() -> WorkerBusy:
-            return refusal(deferred_plural("workers.busy.image"), SOONEST_RETRY_SECONDS)
+    async def asked_image(self, member: int | None, draw: Callable[[], Awaitable[T]], *,
+                          key: Hashable | None = None, busy: str = IMAGES_BUSY) -> T:
+        """`await draw()`, work in the render workers `member` asked for (None: the bot's own, as a DM board, never
+        refused), when its turn comes in `renders`: behind the boards of moves, one at a time, the members taking
+        turns, while the member holds fewer than `workers.PER_MEMBER` waiting or being drawn; else refused
+        privately with when to ask again (`busy`, a plural message id taking the seconds). A `key` shares one
+        drawing between everyone asking for it meanwhile."""
+        return await self.renders.run_awaited(draw, lane=Lane.ON_DEMAND, member=member, key=key,
+                                              busy=busy)
 
-        with self.images.hold(Lane.ON_DEMAND, member, busy):
-            async with self.image_turns:
-                return await draw()
+    async def long_read(self, member: int | None, read: Callable[[], Awaitable[T]]) -> T:
+        """`await read()`, a read counting many rows that `member` asked for (a career, a leaderboard), when its
+        turn comes: one at a time, the members taking turns, each holding at most a small share."""
+        return await self.long_reads.run_awaited(read, lane=Lane.ON_DEMAND, member=member,
+                                                 busy=deferred_plural("workers.busy.read"))
 
     async def detail_image(self, match: MatchRecord, *, member: int | None = None) -> bytes:
         """The full-size board with everything the phone-sized public board leaves out (public information only),
@@ -783,7 +793,7 @@ class GameService:
         if match.state is None:
             raise LobbyError("error.no_board_yet")
         game = find_game(match.game)
-        view = boards.drawable({**game.view(shown_state(match, match.state), None), "language": match.language})
+        view = {**game.view(shown_state(match, match.state), None), "language": match.language}
         return await self.asked_image(member, lambda: self.render_pool.render(
             game.key, view, detail=True, footer=self._footer(match, game.outcome(match.state))))
 
@@ -795,8 +805,11 @@ class GameService:
             raise InvalidControl()
         return match, await self.detail_image(match, member=member)
 
-    async def board(self, match: MatchRecord, *, headline: str | None = None) -> Board:
-        """The public board of a match: rendered off the event loop, with the buttons for the seat to move."""
+    async def board(self, match: MatchRecord, *, headline: str | None = None, asked: bool = False,
+                    member: int | None = None) -> Board:
+        """The public board of a match: rendered off the event loop, with the buttons for the seat to move. A board
+        of a move goes before anything asked for; an `asked` one (a replay, a DM board) takes its turn as an image
+        `member` asked for (`asked_image`: refused when they hold their share)."""
         game = find_game(match.game)
         language = match.language
         if match.state is None:
@@ -813,10 +826,18 @@ class GameService:
         marks = [mark for hook in self.board_marks_hooks for mark in await hook(match)]
         closed = translate("lesson.finished_short", language) if match.lesson and match.status == "finished" and \
             outcome is None else None  # (a lesson that taught enough of a long game: bot/core/lessons.py)
+
+        def draw() -> Awaitable[tuple[bytes, str]]:
+            return self.render_pool.render_made(game.key, boards.public_view, game.key, shown_state(match, state),
+                                                language, latest_move(headline), marks, closed, footer=footer)
+
         try:
-            image, described = await self.render_pool.render_made(
-                game.key, boards.public_view, game.key, shown_state(match, state), language, latest_move(headline),
-                marks, closed, footer=footer)
+            if asked:
+                image, described = await self.asked_image(member, draw)
+            else:
+                image, described = await self.renders.run_awaited(draw, lane=Lane.URGENT)
+        except WorkerBusy:
+            raise
         except Exception:
             # The move is already committed: announce it in words rather than lose the announcement.
             log.exception("Rendering the %s board of match %s failed", game.key, match.id)

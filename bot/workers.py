@@ -13,7 +13,10 @@ first served one: 60 exports of a 1,412-move game sent by one member in 0.6 s ma
 44 s (issue 32). Now what a move waits on (`Lane.URGENT`: an undo's plan, a computer player's move) is served
 before what one member asked for (`Lane.ON_DEMAND`: an export, a hint); within a lane the members take turns; one
 job asked for by several (the same export) runs once for all of them; and a member holds at most `PER_MEMBER` jobs
-of a lane, the next one refused privately with when to ask again (`WorkerBusy`).
+of a lane, the next one refused privately with when to ask again (`WorkerBusy`). The same queue stands in front of
+the render pool (`GameService.renders`: the boards of moves first, then the images members ask for, one at a time)
+and of the reads that count many rows (`GameService.long_reads`), whose work waits on a pool of its own
+(`FairWorkers.run_awaited`).
 """
 
 from __future__ import annotations
@@ -25,9 +28,8 @@ import multiprocessing
 import os
 import weakref
 from collections import Counter, OrderedDict, deque
-from collections.abc import Callable, Hashable, Iterator
+from collections.abc import Awaitable, Callable, Hashable
 from concurrent.futures import Executor, ProcessPoolExecutor
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from enum import IntEnum
 from typing import Any, TypeVar
@@ -69,37 +71,12 @@ def refusal(message_id: str, seconds: float) -> WorkerBusy:
     return WorkerBusy(message_id, count=max(step, step * math.ceil(seconds / step)))
 
 
-class Shares:
-    """How many jobs each member holds in each lane; one more than `cap` is refused (`hold`). None is no member
-    (a table's own work): never refused."""
+class Where(IntEnum):
+    """Where a job runs."""
 
-    def __init__(self, cap: int = PER_MEMBER) -> None:
-        self.cap = cap
-        self.held: Counter[tuple[Lane, Hashable]] = Counter()
-
-    def full(self, lane: Lane, member: Hashable | None) -> bool:
-        return member is not None and self.held[lane, member] >= self.cap
-
-    def take(self, lane: Lane, member: Hashable | None) -> None:
-        if member is not None:
-            self.held[lane, member] += 1
-
-    def give_back(self, lane: Lane, member: Hashable | None) -> None:
-        if member is not None:
-            self.held[lane, member] -= 1
-            if self.held[lane, member] <= 0:
-                del self.held[lane, member]
-
-    @contextmanager
-    def hold(self, lane: Lane, member: Hashable | None, busy: Callable[[], WorkerBusy]) -> Iterator[None]:
-        """Hold one share while the block runs; raise `busy()` when the member holds `cap` already."""
-        if self.full(lane, member):
-            raise busy()
-        self.take(lane, member)
-        try:
-            yield
-        finally:
-            self.give_back(lane, member)
+    EXECUTOR = 0  # in the workers' executor (a process pool)
+    THREAD = 1  # in a thread (a game or renderer registered at runtime, unknown to a spawned process)
+    LOOP = 2  # awaited on the event loop: a coroutine that waits on a pool of its own (a board, a long read)
 
 
 @dataclass
@@ -109,7 +86,7 @@ class _Job:
     lane: Lane
     member: Hashable | None
     key: Hashable | None
-    in_thread: bool
+    where: Where
     done: asyncio.Future[Any]
 
 
@@ -119,9 +96,9 @@ class _Queue:
 
     waiting: dict[Lane, OrderedDict[Hashable | None, deque[_Job]]] = field(
         default_factory=lambda: {lane: OrderedDict() for lane in Lane})
-    running: int = 0
+    running: Counter[Lane] = field(default_factory=Counter)  # by lane
     shared: dict[Hashable, _Job] = field(default_factory=dict)
-    shares: Shares = field(default_factory=Shares)
+    held: Counter[tuple[Lane, Hashable]] = field(default_factory=Counter)  # jobs a member holds, waiting or running
     seconds: dict[Lane, float] = field(default_factory=lambda: dict.fromkeys(Lane, FIRST_GUESS_SECONDS))
     served: list[tuple[Lane, Hashable | None]] = field(default_factory=list)  # in the order they started
 
@@ -135,21 +112,25 @@ SERVED_KEPT = 1000
 
 
 class FairWorkers:
-    """At most `workers` jobs at a time in `executor()` (or in threads); the others wait here, served by lane
-    (`Lane.URGENT` first), the members of a lane taking turns, a member holding at most `per_member` jobs of a lane
-    (`WorkerBusy` for the next), and a job whose `key` is already waiting or running shared instead of run again."""
+    """At most `workers` jobs at a time in `executor()` (or in threads, or awaited: `run_awaited`); the others
+    wait here, served by lane (`Lane.URGENT` first), the members of a lane taking turns, a member holding at most
+    `per_member` jobs of a lane (`WorkerBusy` for the next), and a job whose `key` is already waiting or running
+    shared instead of run again. `at_once` caps a lane's running jobs below `workers` (the render workers draw one
+    image asked for at a time, so the boards of moves always find a place)."""
 
-    def __init__(self, executor: Callable[[], Executor], workers: int = 1, *, per_member: int = PER_MEMBER) -> None:
+    def __init__(self, executor: Callable[[], Executor] | None, workers: int = 1, *, per_member: int = PER_MEMBER,
+                 at_once: dict[Lane, int] | None = None) -> None:
         self.executor = executor
         self.workers = workers
         self.per_member = per_member
+        self.at_once = {lane: min(workers, (at_once or {}).get(lane, workers)) for lane in Lane}
         self._queues: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _Queue] = weakref.WeakKeyDictionary()
 
     def _queue(self) -> _Queue:
         loop = asyncio.get_running_loop()
         queue = self._queues.get(loop)
         if queue is None:
-            queue = self._queues[loop] = _Queue(shares=Shares(self.per_member))
+            queue = self._queues[loop] = _Queue()
         return queue
 
     async def run(self, function: Callable[..., T], *arguments: Any, lane: Lane, member: Hashable | None = None,
@@ -158,33 +139,46 @@ class FairWorkers:
         asked (None: a table's own work, never refused); `key` names the result, so everyone asking for the same
         one while it waits or runs shares it; `busy` is the refusal's message id (a plural message taking the
         seconds to wait as its count) when the member already holds their share."""
+        where = Where.THREAD if in_thread or self.executor is None else Where.EXECUTOR
+        return await self._queued(function, arguments, lane, member, key, busy, where)  # type: ignore[no-any-return]
+
+    async def run_awaited(self, make: Callable[[], Awaitable[T]], *, lane: Lane, member: Hashable | None = None,
+                          key: Hashable | None = None, busy: str = "") -> T:
+        """`await make()` once its turn comes, in the same lanes and shares as `run`: for work that waits on a
+        pool of its own (the render pool, a read on its own connection) and must take its turn here first."""
+        return await self._queued(make, (), lane, member, key, busy, Where.LOOP)  # type: ignore[no-any-return]
+
+    async def _queued(self, function: Callable[..., Any], arguments: tuple[Any, ...], lane: Lane,
+                      member: Hashable | None, key: Hashable | None, busy: str, where: Where) -> Any:
         if member is not None and not busy:
             raise ValueError("work asked for by a member needs the refusal to give them when they hold their share")
         queue = self._queue()
         found = queue.shared.get(key) if key is not None else None
         if found is not None:
-            return await asyncio.shield(found.done)  # type: ignore[no-any-return]
-        if queue.shares.full(lane, member):
+            return await asyncio.shield(found.done)
+        if member is not None and queue.held[lane, member] >= self.per_member:
             raise refusal(busy, self._wait(queue, lane))
-        job = _Job(function, arguments, lane, member, key, in_thread, asyncio.get_running_loop().create_future())
-        queue.shares.take(lane, member)
+        job = _Job(function, arguments, lane, member, key, where, asyncio.get_running_loop().create_future())
+        if member is not None:
+            queue.held[lane, member] += 1
         if key is not None:
             queue.shared[key] = job
         queue.waiting[lane].setdefault(member, deque()).append(job)
         self._dispatch(queue)
-        return await asyncio.shield(job.done)  # type: ignore[no-any-return]
+        return await asyncio.shield(job.done)
 
     def _wait(self, queue: _Queue, lane: Lane) -> float:
         """About how long until a member's earlier job of `lane` is done: the jobs ahead of it, shared by the
-        workers, at the lane's measured pace."""
-        ahead = queue.running + sum(queue.queued(each) for each in Lane if each <= lane)
-        return ahead * queue.seconds[lane] / max(1, self.workers)
+        workers the lane may use, at the lane's measured pace."""
+        ahead = sum(queue.running.values()) + sum(queue.queued(each) for each in Lane if each <= lane)
+        return ahead * queue.seconds[lane] / max(1, self.at_once[lane])
 
     def _next(self, queue: _Queue) -> _Job | None:
-        """The next job: the first lane with work, and in it the member whose turn it is (round robin)."""
+        """The next job: the first lane with work and a free place, and in it the member whose turn it is (round
+        robin)."""
         for lane in Lane:
             members = queue.waiting[lane]
-            if members:
+            if members and queue.running[lane] < self.at_once[lane]:
                 member, jobs = next(iter(members.items()))
                 job = jobs.popleft()
                 if jobs:
@@ -196,24 +190,32 @@ class FairWorkers:
 
     def _dispatch(self, queue: _Queue) -> None:
         loop = asyncio.get_running_loop()
-        while queue.running < self.workers:
+        while sum(queue.running.values()) < self.workers:
             job = self._next(queue)
             if job is None:
                 return
-            queue.running += 1
+            queue.running[job.lane] += 1
             queue.served.append((job.lane, job.member))
             del queue.served[:-SERVED_KEPT]
             try:
-                running = loop.run_in_executor(None if job.in_thread else self.executor(), job.function,
-                                               *job.arguments)
+                running = self._start(loop, job)
             except Exception as error:  # the pool is shut down (the bot is stopping): this job fails, not the rest
                 running = loop.create_future()
                 running.set_exception(error)
             running.add_done_callback(functools.partial(self._finished, queue, job, loop.time()))
 
+    def _start(self, loop: asyncio.AbstractEventLoop, job: _Job) -> asyncio.Future[Any]:
+        if job.where is Where.LOOP:
+            return asyncio.ensure_future(job.function())
+        executor = self.executor() if job.where is Where.EXECUTOR and self.executor is not None else None
+        return loop.run_in_executor(executor, job.function, *job.arguments)
+
     def _finished(self, queue: _Queue, job: _Job, started: float, done: asyncio.Future[Any]) -> None:
-        queue.running -= 1
-        queue.shares.give_back(job.lane, job.member)
+        queue.running[job.lane] -= 1
+        if job.member is not None:
+            queue.held[job.lane, job.member] -= 1
+            if queue.held[job.lane, job.member] <= 0:
+                del queue.held[job.lane, job.member]
         if job.key is not None and queue.shared.get(job.key) is job:
             del queue.shared[job.key]
         took = asyncio.get_running_loop().time() - started
@@ -234,6 +236,31 @@ class FairWorkers:
         """The lane and member of the jobs started in this event loop, in the order they started (the newest
         thousand)."""
         return list(self._queue().served)
+
+
+class Shelf:
+    """Results of finished work worth keeping (a finished game's export, the rules' picture), by key, the newest
+    asked for kept, up to `limit` bytes in all: asked for again, they cost no work."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self.size = 0
+        self._files: OrderedDict[Hashable, bytes] = OrderedDict()
+
+    def get(self, key: Hashable) -> bytes | None:
+        found = self._files.get(key)
+        if found is not None:
+            self._files.move_to_end(key)
+        return found
+
+    def put(self, key: Hashable, body: bytes) -> None:
+        if len(body) > self.limit or key in self._files:
+            return
+        self._files[key] = body
+        self.size += len(body)
+        while self.size > self.limit:
+            _, dropped = self._files.popitem(last=False)
+            self.size -= len(dropped)
 
 
 # --------------------------------------------------------------------------------------------- the records worker

@@ -12,7 +12,7 @@ import logging
 import re
 from collections.abc import Awaitable, Callable, Iterable
 from datetime import UTC, datetime
-from typing import Any, ParamSpec, TypeVar
+from typing import Any, Literal, ParamSpec, TypeVar
 
 import discord
 
@@ -144,12 +144,17 @@ MESSAGE_CHARS = 2000
 """What one Discord message's content holds."""
 
 
-def clipped(text: str, limit: int = MESSAGE_CHARS) -> str:
-    """A finished message text that fits `limit`: whole as it is when it fits, else cut at the last line break or
-    space that leaves room for "…" (never inside a word, never after a lone escaping backslash), so a reader sees
-    that something was left out."""
+def fit(text: str, limit: int = MESSAGE_CHARS, *, keep: Literal["start", "end"] = "start") -> str:
+    """A finished message text that fits `limit`: whole as it is when it fits, else cut between words with "…" so a
+    reader sees that something was left out: its start kept (cut at the last line break or space that leaves room,
+    never after a lone escaping backslash), or with `keep="end"` its end (cut at the first line break, else the
+    first space: a board's last lines say whose turn it is)."""
     if len(text) <= limit:
         return text
+    if keep == "end":
+        tail = text[len(text) - limit + 1:]
+        breaks = [at for at in (tail.find("\n"), tail.find(" ")) if 0 <= at < limit // 2]
+        return "…" + (tail[breaks[0] + 1:] if breaks else tail).lstrip()
     head = text[:limit - 1]
     cut = max(head.rfind("\n"), head.rfind(" "))
     head = (head[:cut] if cut > limit // 2 else head).rstrip()
@@ -158,10 +163,26 @@ def clipped(text: str, limit: int = MESSAGE_CHARS) -> str:
     return head + "…"
 
 
+def message_parts(text: str, limit: int = MESSAGE_CHARS) -> list[str]:
+    """`text` in messages of at most `limit` characters, cut between lines where it can (a longer line between
+    words, each piece marked with "…")."""
+    parts: list[str] = []
+    for line in text.split("\n"):
+        while len(line) > limit:
+            piece = fit(line, limit)
+            parts.append(piece)
+            line = line[len(piece) - 1:].lstrip()
+        if parts and len(parts[-1]) + 1 + len(line) <= limit:
+            parts[-1] += "\n" + line
+        else:
+            parts.append(line)
+    return parts
+
+
 async def send_private(interaction: discord.Interaction, content: str, **extra: Any) -> None:
     """An ephemeral answer, whether or not the interaction was already answered or deferred (any name in it
     escaped: private answers are messages like any other)."""
-    content = clipped(safe_text(content))
+    content = fit(safe_text(content))
     extra.setdefault("allowed_mentions", NO_PINGS)
     if interaction.response.is_done():
         await interaction.followup.send(content, ephemeral=True, **extra)

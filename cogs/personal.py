@@ -31,8 +31,9 @@ from bot.i18n import translate
 from bot.service import DM_GUILD, GameService, InvalidControl
 from cogs.common import (
     NO_PINGS,
-    clipped,
+    fit,
     jump_url,
+    message_parts,
     now_of,
     pings,
     plain,
@@ -44,7 +45,6 @@ from cogs.common import (
 )
 from cogs.controls import register_control
 from cogs.table import BoardDesk, TableBot, Undeliverable, acknowledge, send_with_retries, tell
-from cogs.teaching import message_parts
 
 log = logging.getLogger(__name__)
 
@@ -363,11 +363,12 @@ async def dm_message(client: discord.Client, dm: personal.DirectMessage) -> dict
            else f"https://discord.com/channels/{dm.match.guild_id}/{dm.match.channel_id}")
     link = translate("personal.dm.link", dm.language, url=url)
     message: dict[str, Any] = {"content": f"{dm_words(client, dm)}\n{link}", "allowed_mentions": NO_PINGS}
-    if dm.what == "turn":  # the board the channel shows (drawn again only when this process did not show it)
+    if dm.what == "turn":  # the board the channel shows (drawn again, behind the boards of moves, only when this
+        # process did not show it)
         desk: BoardDesk | None = getattr(client, "desk", None)
-        board = (desk.shown(dm.match) if desk is not None else None) or await service.board(dm.match)
+        board = (desk.shown(dm.match) if desk is not None else None) or await service.board(dm.match, asked=True)
         if board.note:  # the features' words under it (a clock's time left)
-            message["content"] = clipped(f"{message['content']}\n{safe_text(board.note)}", 2000)
+            message["content"] = fit(f"{message['content']}\n{safe_text(board.note)}")
         if board.image is not None:
             message["file"] = discord.File(io.BytesIO(board.image), filename="board.png",
                                            description=plain(board.alt_text)[:1024] or None)

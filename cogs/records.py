@@ -19,6 +19,7 @@ from cogs.common import (
     NO_PINGS,
     button,
     channel_id_of,
+    fit,
     pings,
     plain,
     safe_name,
@@ -119,8 +120,19 @@ async def channel_permissions(interaction: discord.Interaction, channel_id: int,
     the bot recorded, or Discord asked when `fetch`); None when the channel is gone or unknown."""
     if channel_id == interaction.channel_id:
         return interaction.permissions
-    guild, member = interaction.guild, interaction.user
-    if guild is None or not isinstance(member, discord.Member):
+    member = interaction.user
+    if not isinstance(member, discord.Member):
+        return None
+    channel = await known_channel(interaction, channel_id, parents, fetch=fetch)
+    return channel.permissions_for(member) if channel is not None else None
+
+
+async def known_channel(interaction: discord.Interaction, channel_id: int, parents: dict[int, int] | None = None, *,
+                        fetch: bool = True) -> Any:
+    """A channel or thread of this server from the cache (a game thread Discord archived: the parent the bot
+    recorded, or Discord asked when `fetch`); None when it is gone or unknown."""
+    guild = interaction.guild
+    if guild is None:
         return None
     channel: Any = guild.get_channel_or_thread(channel_id)
     if channel is None:
@@ -134,7 +146,21 @@ async def channel_permissions(interaction: discord.Interaction, channel_id: int,
             return None
     if channel is None or (isinstance(channel, discord.Thread) and channel.parent is None):
         return None
-    return channel.permissions_for(member)  # type: ignore[no-any-return]
+    return channel
+
+
+async def check_postable_here(interaction: discord.Interaction, match: MatchRecord) -> None:
+    """A public replay shows a game to everyone who reads this channel (finding 4 of review 13): only in the
+    channel it was played in, or anywhere when everyone on the server may read that channel (not a private
+    thread); else refused privately, saying where it may be posted."""
+    if match.channel_id == interaction.channel_id:
+        return
+    channel = await known_channel(interaction, match.channel_id)
+    guild = interaction.guild
+    if channel is not None and guild is not None and channel.type != discord.ChannelType.private_thread and \
+            channel.permissions_for(guild.default_role).view_channel:
+        return
+    raise LobbyError("history.refuse.public_elsewhere", match=str(match.id), channel=f"<#{match.channel_id}>")
 
 
 def sees_every_channel(interaction: discord.Interaction) -> bool:
@@ -194,7 +220,7 @@ async def show_history(interaction: discord.Interaction, page: int) -> None:
     parts += lines(found.server) or [none_yet]
     parts.append(translate("history.how_to_replay", reader))
     text = "\n".join(parts)
-    await tell(interaction, text[:MESSAGE_CHARS])
+    await tell(interaction, fit(text, MESSAGE_CHARS))
 
 
 async def post_replay(interaction: discord.Interaction, match_id: int, public: bool = False) -> None:
@@ -207,10 +233,11 @@ async def post_replay(interaction: discord.Interaction, match_id: int, public: b
     if match.state is None:
         raise LobbyError("history.refuse.no_board", match=str(match.id))
     if public:
+        await check_postable_here(interaction, match)
         await limits.claim_public_replay(service, guild_of(interaction), channel_id_of(interaction))
     table = match.language  # the game's record, as its board and log read: private or public alike
     log = await history.match_log(service, match, table)
-    board = await service.board(match, headline="")
+    board = await service.board(match, headline="", asked=True, member=interaction.user.id)
     game = find_game(match.game)
     line = history.history_line(match, table)
     files = [discord.File(io.BytesIO(log.encode()),
@@ -221,11 +248,11 @@ async def post_replay(interaction: discord.Interaction, match_id: int, public: b
     heading = translate("history.replay.heading", table, game=game_title(game, table), match=str(match.id))
     content = safe_text(f"**{heading}**\n{line}\n{board.turn}")
     if not public:  # the asker's own look at it: nothing posted in the channel
-        await interaction.followup.send(content[:MESSAGE_CHARS], files=files, ephemeral=True,
+        await interaction.followup.send(fit(content, MESSAGE_CHARS), files=files, ephemeral=True,
                                         allowed_mentions=NO_PINGS)
         return
     await tell(interaction, translate("history.replay.posted", language_of(interaction.locale), match=str(match.id)))
-    await interaction.followup.send(content[:MESSAGE_CHARS], files=files, allowed_mentions=NO_PINGS)
+    await interaction.followup.send(fit(content, MESSAGE_CHARS), files=files, allowed_mentions=NO_PINGS)
 
 
 async def send_export(interaction: discord.Interaction, match_id: int | None) -> None:

@@ -60,7 +60,8 @@ class StatsCommands(commands.Cog):
         await acknowledge(interaction)
         reader = language_of(interaction.locale)
         who = player or interaction.user
-        found = await stats.player_stats(service_of(interaction), guild_of(interaction), who.id, reader)
+        found = await stats.player_stats(service_of(interaction), guild_of(interaction), who.id, reader,
+                                         asker=interaction.user.id)
         await tell(interaction, stats_text(safe_name(who.display_name), found, reader))
 
     @app_commands.command(name="leaderboard", description="The top players of a game on this server, as an image")

@@ -47,6 +47,7 @@ from bot.service import (
     MatchRecord,
     StoreDamaged,
     StoreUnavailable,
+    WorkerBusy,
     mode_title,
     storage_full,
 )
@@ -55,7 +56,7 @@ from cogs.common import (
     NO_PINGS,
     button,
     channel_id_of,
-    clipped,
+    fit,
     literal,
     now_of,
     pings,
@@ -101,6 +102,10 @@ class TableBot(Protocol):
 # --------------------------------------------------------------------------------------------- message content
 
 
+BOARD_CHARS = 1990
+"""What a board message's words hold (Discord's 2,000, less a margin)."""
+
+
 def board_content(board: Board, *, ping: bool, note: str | None = None) -> str:
     """The text of a board message: what happened this turn, then whose turn it is (pinged only when `ping`)."""
     lines = [safe_text(note)] if note else []
@@ -118,10 +123,8 @@ def board_content(board: Board, *, ping: bool, note: str | None = None) -> str:
         lines.append(turn)
     if board.note:  # features' words under the board (lessons' ideas, a teaching table's choice, clocks: bot/features)
         lines.append(safe_text(board.note))
-    text = "\n".join(lines)
-    if len(text) > 1990:  # keep the end: whose turn it is matters more than the oldest step of the story
-        text = "…" + text[-1989:]
-    return text
+    # The end kept: whose turn it is matters more than the oldest step of the story.
+    return fit("\n".join(lines), BOARD_CHARS, keep="end")
 
 
 BOARD_REPOSTED = translate("table.board_reposted")  # in English; a table hears it in its own language
@@ -341,7 +344,7 @@ async def tell(interaction: discord.Interaction, text: str) -> None:
     """The private one-line answer to a command (it replaces the private "thinking…")."""
     if is_component(interaction):
         return  # a press is answered by the board it changes
-    await interaction.followup.send(clipped(safe_text(text)), ephemeral=True, allowed_mentions=NO_PINGS)
+    await interaction.followup.send(fit(safe_text(text)), ephemeral=True, allowed_mentions=NO_PINGS)
 
 
 # --------------------------------------------------------------------------------------------- the desk
@@ -663,10 +666,14 @@ async def send_current_board_privately(interaction: discord.Interaction, note: s
     except Exception:
         await interaction.followup.send(safe_text(note), ephemeral=True, allowed_mentions=NO_PINGS)
         return
-    if match.state is None:
+    try:  # an image the presser asked for: pressing an old board a hundred times holds a small share of the workers
+        board = await service.board(match, asked=True, member=interaction.user.id) if match.state is not None \
+            else None
+    except WorkerBusy:
+        board = None
+    if board is None:
         await interaction.followup.send(safe_text(note), ephemeral=True, allowed_mentions=NO_PINGS)
         return
-    board = await service.board(match)
     await interaction.followup.send(ephemeral=True, **board_message(board, ping=False, note=note))
 
 

@@ -14,41 +14,25 @@ from discord.ext import commands
 from bot.features import glossary, rules
 from bot.i18n import translate
 from bot.service import InvalidControl
-from cogs.common import NO_PINGS, button, channel_id_of, reader_language, service_of, stopped
+from cogs.common import NO_PINGS, button, channel_id_of, fit, message_parts, reader_language, service_of, stopped
 from cogs.controls import register_control
 from cogs.table import acknowledge
 
 EMBED_CHARS = 4096
 """Discord's longest embed description."""
-MESSAGE_CHARS = 2000
-"""Discord's longest message."""
 GOLD = 0xE69F00
-
-
-def message_parts(text: str, limit: int = MESSAGE_CHARS) -> list[str]:
-    """`text` in messages of at most `limit` characters, cut between lines where it can."""
-    parts: list[str] = []
-    for line in text.split("\n"):
-        while len(line) > limit:
-            parts.append(line[:limit])
-            line = line[limit:]
-        if parts and len(parts[-1]) + 1 + len(line) <= limit:
-            parts[-1] += "\n" + line
-        else:
-            parts.append(line)
-    return parts
 
 
 async def send_long_private(interaction: discord.Interaction, text: str, **extra: Any) -> None:
     """A private answer longer than a message: one embed where the bot may embed links, else plain messages (the
     extras, a picture and buttons, go with the last)."""
     if interaction.app_permissions.embed_links:
-        embed = discord.Embed(description=text[:EMBED_CHARS], colour=GOLD)
+        embed = discord.Embed(description=fit(text, EMBED_CHARS), colour=GOLD)
         if "file" in extra:
             embed.set_image(url=f"attachment://{extra['file'].filename}")
         await interaction.followup.send(embed=embed, ephemeral=True, allowed_mentions=NO_PINGS, **extra)
         return
-    parts = message_parts(text[:EMBED_CHARS])
+    parts = message_parts(fit(text, EMBED_CHARS))
     for index, part in enumerate(parts):
         last = index == len(parts) - 1
         await interaction.followup.send(part, ephemeral=True, allowed_mentions=NO_PINGS, **(extra if last else {}))
@@ -62,7 +46,7 @@ async def press_whats_this(interaction: discord.Interaction, fields: dict[str, A
     """The button under a board: its glossary, privately, in the presser's language."""
     text = await glossary.whats_this_in_match(service_of(interaction), fields["match"],
                                               channel_id=channel_id_of(interaction),
-                                              language=reader_language(interaction))
+                                              language=reader_language(interaction), member=interaction.user.id)
     await send_long_private(interaction, text)
 
 
@@ -71,7 +55,8 @@ async def press_whats_this_detail(interaction: discord.Interaction, fields: dict
     """The button under a detail board (🔍 Details): the detail board's glossary, privately."""
     text = await glossary.whats_this_in_match(service_of(interaction), fields["match"],
                                               channel_id=channel_id_of(interaction),
-                                              language=reader_language(interaction), detail=True)
+                                              language=reader_language(interaction), member=interaction.user.id,
+                                              detail=True)
     await send_long_private(interaction, text)
 
 
@@ -79,7 +64,7 @@ async def whats_this_here(interaction: discord.Interaction) -> None:
     """/game whats-this: the glossary of this channel's board."""
     await acknowledge(interaction, private=True)
     text = await glossary.whats_this_here(service_of(interaction), channel_id_of(interaction),
-                                          reader_language(interaction))
+                                          reader_language(interaction), interaction.user.id)
     await send_long_private(interaction, text)
 
 
@@ -104,7 +89,7 @@ async def send_rules_page(interaction: discord.Interaction, game_key: str, mode:
     text = (prefix + "\n\n" if prefix else "") + rules.page_text(game_key, mode, page, language)
     extra: dict[str, Any] = {"view": rules_view(game_key, mode, page.key, language)}
     if page.picture and interaction.app_permissions.attach_files:  # (a channel that refuses files: words alone)
-        image = await rules.labelled_board(service_of(interaction), game_key, mode, language)
+        image = await rules.labelled_board(service_of(interaction), game_key, mode, language, interaction.user.id)
         extra["file"] = discord.File(io.BytesIO(image), filename="how-to-play.png",
                                      description=translate("rules.picture.alt", language,
                                                            title=rules.title(game_key)))

@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterable
 from types import ModuleType
 from typing import Any
 
+from bot.i18n import unmarked
 from rendering.caches import LruCache
 from rendering.glyphs import drawable_view
 from rendering.typeset import hyphenating
@@ -71,12 +72,13 @@ def render_detail(game_key: str, view: dict[str, Any]) -> bytes:
 
 
 def alt_text(game_key: str, view: dict[str, Any]) -> str:
-    """The board's state in words for the attachment's description (at most 1000 characters, public facts only)."""
+    """The board's state in words for the attachment's description (at most 1000 characters, public facts only),
+    every character kept (Discord draws them) and the marks around what people wrote taken out."""
     if game_key not in _REGISTERED:
-        return str(_module(game_key).alt_text(view))[:1000]
+        return unmarked(str(_module(game_key).alt_text(view))[:1000])
     title = str(view.get("title") or game_key)
     turn = str(view.get("turn") or view.get("last_move") or "")
-    return f"{title}: {turn}".strip(": ")[:1000]
+    return unmarked(f"{title}: {turn}".strip(": ")[:1000])
 
 
 KIT_MODULES = ("style", "recorder", "encoding", "fonts", "typeset", "canvas", "memory", "pieces", "bands", "parts")

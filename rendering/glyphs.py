@@ -9,6 +9,7 @@ import re
 from functools import lru_cache
 from typing import Any
 
+from bot.i18n import is_marked, unmarked
 from rendering.fonts import drawable_character, joins, latin_characters
 
 _SPACES = re.compile(r"[ \t]{2,}")
@@ -29,13 +30,16 @@ def drawable(text: str) -> str:
 
 
 def drawable_view(value: Any) -> Any:
-    """A view with every string value made drawable (keys are the game's own identifiers).
+    """A view with every string value as a board draws it (keys are the game's own identifiers), in one walk: the
+    marks around what people wrote taken out (bot/i18n/marks.py: each name on one line) and the characters no font
+    has left out.
 
     Almost every view is drawable already: its strings are ASCII (which Python knows of a string without reading
-    it) or hold only characters the fonts have, and the view is used as it is."""
+    it) or hold only characters the fonts have and no marks, and the view is used as it is."""
     unusual: list[str] = []
     _non_ascii(value, unusual)
-    if not unusual or all(drawable_character(ch) for ch in set("".join(unusual))):
+    if not unusual or (not any(is_marked(text) for text in unusual)
+                       and all(drawable_character(ch) for ch in set("".join(unusual)))):
         return value
     return _drawable_view(value)
 
@@ -64,7 +68,7 @@ def _non_ascii(value: Any, found: list[str]) -> None:
 
 def _drawable_view(value: Any) -> Any:
     if isinstance(value, str):
-        return drawable(value)
+        return drawable(unmarked(value))
     if isinstance(value, dict):
         return {key: _drawable_view(item) for key, item in value.items()}
     if isinstance(value, list | tuple):

@@ -101,16 +101,19 @@ def _draw(game_key: str, view: View, detail: bool, footer: str | None) -> bytes:
     return bands.add_footer(image, footer) if footer else image
 
 
+def _draw_custom(game_key: str, custom: Renderer, view: View, footer: str | None) -> bytes:
+    """One board of an injected renderer (the tests' fake one), with its footer: given the view as a game's
+    renderer is (`rendering.render_board`), its strings as drawn."""
+    image = custom(game_key, glyphs.drawable_view(view))
+    return bands.add_footer(image, footer) if footer else image
+
+
 def _draw_made(game_key: str, make: ViewMaker, arguments: tuple[Any, ...], footer: str | None,
                custom: Renderer | None = None) -> tuple[bytes, str]:
     """One board whose view `make(*arguments)` makes here, with the board in words (its alt text; "" when the
     renderer cannot say it, and the caller words it otherwise)."""
     view = make(*arguments)
-    if custom is None:
-        image = _draw(game_key, view, False, footer)
-    else:
-        image = custom(game_key, view)
-        image = bands.add_footer(image, footer) if footer else image
+    image = _draw(game_key, view, False, footer) if custom is None else _draw_custom(game_key, custom, view, footer)
     try:
         described = rendering.alt_text(game_key, view)
     except Exception:  # a missing description must never cost the board
@@ -200,52 +203,45 @@ class RenderPool:
             semaphore = self._semaphores[loop] = asyncio.Semaphore(self._limit)
         return semaphore
 
+    @property
+    def limit(self) -> int:
+        """How many images may be in flight at once (the places a queue in front of the pool hands out)."""
+        return self._limit
+
     async def render(self, game_key: str, view: View, *, detail: bool = False, footer: str | None = None) -> bytes:
         """The PNG of `view`'s public board (or its detail board), with an optional footer line."""
-        loop = asyncio.get_running_loop()
-        async with self._bound(loop):
-            if self._renderer is not None:
-                custom = self._renderer
-
-                def draw() -> bytes:
-                    image = custom(game_key, view)
-                    return bands.add_footer(image, footer) if footer else image
-
-                return await asyncio.to_thread(draw)
-            if rendering.is_registered(game_key):
-                return await asyncio.to_thread(_draw, game_key, view, detail, footer)
-            return await self._in_worker(_draw, game_key, view, detail, footer)
+        if self._renderer is not None:
+            return await self._made(_draw_custom, game_key, self._renderer, view, footer)
+        return await self._made(_draw, game_key, view, detail, footer)
 
     async def render_made(self, game_key: str, make: ViewMaker, *arguments: Any,
                           footer: str | None = None) -> tuple[bytes, str]:
         """The PNG of the public board whose view `make(*arguments)` makes, and that board in words (its alt text,
         "" if the renderer cannot say it), both made where the board is drawn: the event loop pays only for sending
         `arguments` (a game's view took ~0.6-1 ms of the loop's ~2.5 ms a move; issue 25's loop lag)."""
-        loop = asyncio.get_running_loop()
-        async with self._bound(loop):
-            if self._renderer is not None or rendering.is_registered(game_key):
-                return await asyncio.to_thread(_draw_made, game_key, make, arguments, footer, self._renderer)
-            return await self._in_worker(_draw_made, game_key, make, arguments, footer)
+        if self._renderer is not None:
+            return await self._made(_draw_made, game_key, make, arguments, footer, self._renderer)
+        return await self._made(_draw_made, game_key, make, arguments, footer)
 
     async def read_board(self, game_key: str, make: ViewMaker, *arguments: Any,
                          detail: bool = False) -> list[tuple[str, tuple[str, ...]]]:
         """What the glossary says of the public board (or the detail board) whose view `make(*arguments)` makes
         (rendering/glossary): each entry the board needs (its message id) with the texts it explains, the board
         drawn where boards are."""
-        loop = asyncio.get_running_loop()
-        async with self._bound(loop):
-            if self._renderer is not None or rendering.is_registered(game_key):
-                return await asyncio.to_thread(_read_made, game_key, make, arguments, detail)
-            return await self._in_worker(_read_made, game_key, make, arguments, detail)
+        return await self._made(_read_made, game_key, make, arguments, detail)
 
     async def labelled(self, game_key: str, make: ViewMaker, *arguments: Any) -> bytes:
         """The labelled picture of the board whose view `make(*arguments)` makes (rendering/glossary/picture.py),
         drawn where boards are."""
-        loop = asyncio.get_running_loop()
-        async with self._bound(loop):
+        return await self._made(_label_made, game_key, make, arguments)
+
+    async def _made(self, function: Callable[..., T], game_key: str, *arguments: Any) -> T:
+        """`function(game_key, *arguments)` within the pool's bound: in a thread for a renderer the tests inject or
+        a game registered at runtime (a spawned worker cannot import them), else in a worker."""
+        async with self._bound(asyncio.get_running_loop()):
             if self._renderer is not None or rendering.is_registered(game_key):
-                return await asyncio.to_thread(_label_made, game_key, make, arguments)
-            return await self._in_worker(_label_made, game_key, make, arguments)
+                return await asyncio.to_thread(function, game_key, *arguments)
+            return await self._in_worker(function, game_key, *arguments)
 
     async def _in_worker(self, function: Callable[..., T], *arguments: Any) -> T:
         """`function(*arguments)` in a worker; if a worker died (killed, out of memory), in fresh workers, once more."""
@@ -262,9 +258,8 @@ class RenderPool:
 
     async def render_leaderboard(self, view: View) -> bytes:
         """The /leaderboard image (rendering/leaderboard.py), drawn in a worker like a board."""
-        loop = asyncio.get_running_loop()
-        async with self._bound(loop):
-            return await loop.run_in_executor(self._pool(), _draw_leaderboard, view)
+        async with self._bound(asyncio.get_running_loop()):
+            return await self._in_worker(_draw_leaderboard, view)
 
     def close(self, *, wait: bool = True) -> None:
         """Stop the workers (idempotent; they start again on the next board)."""

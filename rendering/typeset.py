@@ -149,6 +149,11 @@ def _turned_arrow_mask(face: ImageFont.FreeTypeFont, word: str, vertical: str) -
     if word[1:]:
         rest, (rx, ry) = face.getmask2(word[1:], "L", anchor=anchor)
         pieces.append((Image.new("L", rest.size)._new(rest), round(face.getlength("→")) + rx, ry))
+    return _composited(pieces)
+
+
+def _composited(pieces: Sequence[tuple[Image.Image, int, int]]) -> tuple[Any, tuple[int, int]]:
+    """Masks placed at their offsets (x, y) as one mask (its core image), and the offset of its top left corner."""
     left, top = min(x for _, x, _ in pieces), min(y for _, _, y in pieces)
     right = max(x + piece.width for piece, x, _ in pieces)
     bottom = max(y + piece.height for piece, _, y in pieces)
@@ -186,13 +191,8 @@ def _mixed_mask(face: ImageFont.FreeTypeFont, word: str, vertical: str) -> tuple
     pieces = tuple(piece for piece in pieces if piece[0].width and piece[0].height)
     if not pieces:
         return Image.new("L", (0, 0)).im, (0, 0)
-    left, top = min(x for _, x, _ in pieces), min(y for _, _, y in pieces)
-    right = max(x + mask.width for mask, x, _ in pieces)
-    bottom = max(y + mask.height for mask, _, y in pieces)
-    mask = Image.new("L", (right - left, bottom - top), 0)
-    for piece, x, y in pieces:
-        mask.paste(255, (x - left, y - top), piece)
-    return mask.im, (left, top + baseline_below(face, vertical))
+    mask, (left, top) = _composited(pieces)
+    return mask, (left, top + baseline_below(face, vertical))
 
 
 @lru_cache(maxsize=128)

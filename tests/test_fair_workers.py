@@ -166,7 +166,7 @@ async def test_a_finished_games_export_is_kept_and_asked_again_costs_no_work(
         return export_text(match, columns)
 
     monkeypatch.setattr(history, "export_text", exporting)
-    monkeypatch.setattr(history, "EXPORTS", history.ExportShelf())
+    monkeypatch.setattr(history, "EXPORTS", workers.Shelf(history.EXPORTS_KEPT_BYTES))
     answers = await asyncio.gather(*(history.export_file(service, 7, game_id, member=11 + n % 2) for n in range(6)))
     again = await history.export_file(service, 7, game_id, member=13)
     assert built == [game_id]
@@ -174,7 +174,7 @@ async def test_a_finished_games_export_is_kept_and_asked_again_costs_no_work(
 
 
 def test_the_shelf_of_exports_keeps_the_newest_within_its_bytes() -> None:
-    shelf = history.ExportShelf(limit=10)
+    shelf = workers.Shelf(limit=10)
     shelf.put("a", b"1234")
     shelf.put("b", b"5678")
     assert shelf.get("a") == b"1234"  # asked for again: kept longest
@@ -233,9 +233,10 @@ async def test_a_member_holds_at_most_two_images_in_the_render_workers(service: 
     await asyncio.sleep(0)
     with pytest.raises(workers.WorkerBusy) as refused:
         await service.asked_image(5, slow_image)
-    assert refused.value.text("en") == "The images you asked for are still being drawn: ask again in about 5 seconds."
+    # Three images ahead of it, drawn one at a time, at the first guess of 2 s each: 6 s, said as "about 10".
+    assert refused.value.text("en") == "The images you asked for are still being drawn: ask again in about 10 seconds."
     assert refused.value.text("de") == ("Die Bilder, die du angefordert hast, werden noch gezeichnet: Frag in etwa "
-                                        "5 Sekunden noch einmal.")
+                                        "10 Sekunden noch einmal.")
     drawing.set()
     assert await asyncio.gather(*mine, theirs) == [b"png"] * 3
     assert most == 1  # one asked-for image in the render workers at a time: the others are the boards'

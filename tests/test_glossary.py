@@ -87,6 +87,18 @@ def test_the_issues_examples_are_explained_and_an_unknown_label_is_not() -> None
     assert not needs_entry("free") and not needs_entry("Markers here are never removed.")
 
 
+def test_a_capital_word_is_a_word_only_in_the_language_that_writes_it() -> None:
+    """Review 13, finding 23: the reader took "A" and "I" before a small word for English words in every language."""
+    empty = Glossary("monster-expedition", ())
+    english = {"language": "en", "words": {"en": {"turn": "A marker moves, then I take 2."}}}
+    assert Reader(empty, english).read(["A marker moves, then I take 2."]).unexplained == []
+    german = {"language": "de", "words": {"de": {"turn": "A wird gezogen, dann 2."}}}
+    assert Reader(empty, german).read(["A wird gezogen, dann 2."]).unexplained == [
+        "'A' in 'A wird gezogen, dann 2.'"]
+    marked = {"language": "en", "words": {"en": {"turn": "\ufdd0Bo\nBo\ufdd1 takes 2."}}}
+    assert Reader(empty, marked).read(["Bo Bo takes 2."]).unexplained == []  # a name marked over two lines
+
+
 def said(reply: Reply) -> str:
     """A private answer's words: its embed (where the bot may embed) or its content."""
     return reply.content or "\n".join(str(embed.get("description", "")) for embed in reply.embeds)

@@ -217,6 +217,30 @@ async def test_a_game_in_a_staff_only_channel_is_not_read_from_another_channel(d
             discord_.command("game board", user=mallory, channel="staff")
 
 
+async def test_a_staff_only_game_is_replayed_publicly_only_where_its_readers_are(database: Path) -> None:
+    """A player (or a staff member) could post #staff's game, board and whole log, in #general with public:true."""
+    async with DiscordHarness(create_bot(database)) as discord_:
+        number, alice, carol = await _staff_game(discord_)
+        staff = discord_.channel("staff")
+        moritz = discord_.user("moritz", locale="de", roles=[discord_.role("staff")])
+        public_before, staff_before = len(discord_.channel_messages()), len(discord_.channel_messages(staff))
+        for asker in (alice, carol):
+            refused = (await discord_.command("game replay", {"match": number, "public": True}, user=asker)).last
+            assert refused.ephemeral and not refused.files
+            assert refused.content == (f"Game #{number} was played in a channel that not everyone here can see, so "
+                                       f"it is not posted here: replay it publicly in <#{staff.id}>, or here without "
+                                       "public to see it yourself.")
+        german = (await discord_.command("game replay", {"match": number, "public": True}, user=moritz)).last
+        assert german.ephemeral and (german.content or "").startswith(
+            f"Partie #{number} wurde in einem Kanal gespielt, den nicht jeder hier sehen kann")
+        assert len(discord_.channel_messages()) == public_before, "nothing of it was posted in #general"
+        private = (await discord_.command("game replay", {"match": number}, user=alice)).last
+        assert private.ephemeral and private.files, "privately, as before"
+        posted = await discord_.command("game replay", {"match": number, "public": True}, user=carol, channel=staff)
+        assert [r.files for r in posted.public() if r.created], "in its own channel, for those who read it"
+        assert len(discord_.channel_messages(staff)) == staff_before + 1
+
+
 async def test_a_member_who_played_sees_the_game_after_losing_the_channel(database: Path) -> None:
     async with DiscordHarness(create_bot(database)) as discord_:
         number, alice, _ = await _staff_game(discord_)

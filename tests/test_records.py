@@ -355,3 +355,13 @@ async def test_exporting_a_lobby_says_it_has_not_started(service: GameService) -
         await history.export_match(service, GUILD, lobby.id)
     assert str(refused.value) == (f"Game #{lobby.id} has not started yet (its lobby is open): only games that are "
                                   "over can be replayed or exported.")
+
+
+def test_the_ordinal_is_defined_once_and_is_openskills() -> None:
+    """Review 13, finding 37: it was computed in three places (openskill's, the migration's SQL, a helper)."""
+    from bot.store import schema
+
+    for mu, sigma in ((25.0, 25 / 3), (31.2, 2.5), (12.0, 7.75)):
+        assert schema.ordinal(mu, sigma) == pytest.approx(PlackettLuce().rating(mu=mu, sigma=sigma).ordinal())
+    assert f"ordinal = mu - {schema.ORDINAL_SIGMAS} * sigma;" in schema.MIGRATIONS[schema.RATINGS_ORDINAL_MIGRATION - 1]
+    assert ratings.ordinal is schema.ordinal  # the ratings of a match carry the same one

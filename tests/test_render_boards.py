@@ -13,8 +13,8 @@ from PIL import Image
 
 import bot.games  # noqa: F401  (registers every game)
 from bot.core import JSON, Rng, find_game
-from bot.games.boards import drawable
 from rendering import alt_text, kit, render_board, render_detail
+from rendering.glyphs import drawable_view as drawable
 
 CASES = [("the-expedition", "standard", 2), ("the-expedition", "standard", 3), ("the-expedition", "abstract", 3),
          ("the-expedition", "solo", 1), ("the-expedition", "solo-hard", 1), ("monster-expedition", "standard", 2),

@@ -218,3 +218,14 @@ def test_every_colour_a_renderer_uses_is_a_named_constant_of_the_kit() -> None:
              for match in literal.findall(path.read_text(encoding="utf-8"))]
     assert not found, found
     assert literal.findall((folder / "style.py").read_text(encoding="utf-8"))  # (the check sees a colour)
+
+
+def test_one_walk_takes_out_the_marks_and_the_characters_no_font_has() -> None:
+    """Review 13, finding 35: two walks of every view (the marks in bot/games/boards.py, the glyphs here), one of
+    them on the event loop for Details."""
+    from bot.i18n import said
+
+    view = {"players": [{"name": said("Ada\nLovelace \U000f0000")}, {"name": said("Bo")}], "turn": "Bo moves."}
+    assert glyphs.drawable_view(view) == {"players": [{"name": "Ada Lovelace"}, {"name": "Bo"}], "turn": "Bo moves."}
+    plain = {"players": [{"name": "Ada"}], "turn": "Ada moves."}
+    assert glyphs.drawable_view(plain) is plain  # nothing to take out: the view as it is, not walked again

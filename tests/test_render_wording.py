@@ -6,10 +6,10 @@ import pytest
 
 import bot.games  # noqa: F401  (registers every game)
 from bot.core import JSON, find_game
-from bot.games.boards import drawable
 from bot.games.monster_expedition.text import camp_level as message_camp_level
 from rendering import alt_text, kit, render_board, render_detail, typeset
 from rendering import monster_expedition as me
+from rendering.glyphs import drawable_view as drawable
 from tests.reading import read
 from tests.test_render_boards import playout
 from tests.test_render_layout import positions

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from bot.core import LobbyError, find_game
 from bot.games import boards
-from bot.i18n import translate
+from bot.i18n import deferred_plural, translate
 from bot.service import GameService, InvalidControl, MatchRecord, latest_move, shown_state
 
 EXAMPLES_SHOWN = 3
@@ -19,35 +19,37 @@ EXAMPLE_CHARS = 40
 
 
 async def whats_this_in_match(service: GameService, match_id: int, *, channel_id: int, language: str,
-                              detail: bool = False) -> str:
+                              member: int, detail: bool = False) -> str:
     """For the button under a board (or under a detail board), which names its match (refused outside its
-    channel)."""
+    channel), pressed by `member`."""
     match = await service.store.match(match_id)
     if match is None or match.channel_id != channel_id:
         raise InvalidControl()
-    return await explain_board(service, match, language, detail=detail)
+    return await explain_board(service, match, language, member, detail=detail)
 
 
-async def whats_this_here(service: GameService, channel_id: int, language: str) -> str:
+async def whats_this_here(service: GameService, channel_id: int, language: str, member: int) -> str:
     """For /game whats-this: the channel's game, or its last one."""
-    return await explain_board(service, await service.current(channel_id), language)
+    return await explain_board(service, await service.current(channel_id), language, member)
 
 
-async def explain_board(service: GameService, match: MatchRecord, language: str, *, detail: bool = False) -> str:
-    """The glossary of the match's board (or its detail board) as it is now, in `language`."""
+async def explain_board(service: GameService, match: MatchRecord, language: str, member: int, *,
+                        detail: bool = False) -> str:
+    """The glossary of the match's board (or its detail board) as it is now, in `language`, for `member`: the
+    board is drawn again as an image they asked for (`GameService.asked_image`: behind the boards of moves, and
+    refused privately while they hold their share), the same board read once for everyone asking meanwhile."""
     if match.state is None:
         raise LobbyError("error.no_board_yet")
     game = find_game(match.game)
     shown = shown_state(match, match.state)
-    if detail:  # (the detail board has no caption: it is drawn from the view alone, as the Details button draws it)
-        found = await service.render_pool.read_board(game.key, boards.public_view, game.key, shown, match.language,
-                                                     detail=True)
-        heading = translate("glossary.heading_detail", language, title=game.title)
-    else:
-        caption = latest_move(await service.turn_story(match))
-        found = await service.render_pool.read_board(game.key, boards.public_view, game.key, shown, match.language,
-                                                     caption)
-        heading = translate("glossary.heading", language, title=game.title)
+    # (the detail board has no caption: it is drawn from the view alone, as the Details button draws it)
+    caption = () if detail else (latest_move(await service.turn_story(match)),)
+    found = await service.asked_image(
+        member, lambda: service.render_pool.read_board(game.key, boards.public_view, game.key, shown, match.language,
+                                                       *caption, detail=detail),
+        key=("glossary", match.id, match.version, detail), busy=deferred_plural("workers.busy.glossary"))
+    heading = translate("glossary.heading_detail", language, title=game.title) if detail else \
+        translate("glossary.heading", language, title=game.title)
     lines = [heading]
     if not found:
         lines.append(translate("glossary.nothing", language))

@@ -9,8 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections import OrderedDict
-from collections.abc import Hashable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -150,31 +149,7 @@ EXPORTS_KEPT_BYTES = 64 * 1024 * 1024
 a game that is over never changes, so asking again costs nothing (a 1,412-move game's file is ~3 MB)."""
 
 
-class ExportShelf:
-    """Export files of games that are over, kept by (database, match, version) up to `limit` bytes in all."""
-
-    def __init__(self, limit: int = EXPORTS_KEPT_BYTES) -> None:
-        self.limit = limit
-        self.size = 0
-        self._files: OrderedDict[Hashable, bytes] = OrderedDict()
-
-    def get(self, key: Hashable) -> bytes | None:
-        found = self._files.get(key)
-        if found is not None:
-            self._files.move_to_end(key)
-        return found
-
-    def put(self, key: Hashable, body: bytes) -> None:
-        if len(body) > self.limit or key in self._files:
-            return
-        self._files[key] = body
-        self.size += len(body)
-        while self.size > self.limit:
-            _, dropped = self._files.popitem(last=False)
-            self.size -= len(dropped)
-
-
-EXPORTS = ExportShelf()
+EXPORTS = workers.Shelf(EXPORTS_KEPT_BYTES)
 
 
 async def export_file(service: GameService, guild_id: int, match_id: int, *,

@@ -15,15 +15,11 @@ from openskill.models import PlackettLuce
 
 from bot.core import Outcome, find_game
 from bot.core.seats import is_bot
-from bot.store import MatchRecord, NewRating, Rating, Store
+from bot.store import MatchRecord, NewRating, Rating, Store, ordinal
 
 MODEL = PlackettLuce()
-"""openskill's default model and parameters (mu 25, sigma 25/3); a player's shown rating is mu - 3 sigma."""
-
-
-def ordinal(mu: float, sigma: float) -> float:
-    """The conservative rating shown on leaderboards: openskill's ordinal (mu - 3 sigma)."""
-    return float(MODEL.rating(mu=mu, sigma=sigma).ordinal())
+"""openskill's default model and parameters (mu 25, sigma 25/3); a player's shown rating is `ordinal(mu, sigma)`
+(bot/store/schema.py: the one definition, which the stored rows and their index keep)."""
 
 
 def unrated_reason(match: MatchRecord) -> str | None:
@@ -63,7 +59,8 @@ def new_ratings(players: Sequence[RatedPlayer], current: dict[int, Rating]) -> d
         rating = MODEL.rating(mu=known.mu, sigma=known.sigma) if known else MODEL.rating()
         teams.append([rating])
     rated = MODEL.rate(teams, ranks=[player.rank for player in players])
-    return {player.user_id: NewRating(float(team[0].mu), float(team[0].sigma), float(team[0].ordinal()))
+    return {player.user_id: NewRating(float(team[0].mu), float(team[0].sigma),
+                                      ordinal(float(team[0].mu), float(team[0].sigma)))
             for player, team in zip(players, rated, strict=True)}
 
 

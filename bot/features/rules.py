@@ -19,6 +19,7 @@ from bot.games.the_expedition.game import GAME as THE_EXPEDITION
 from bot.games.the_expedition.words import kind, pts
 from bot.i18n import Text, deferred, translate
 from bot.service import GameService, mode_line, mode_players
+from bot.workers import Shelf
 
 FIRST_PAGE = "how"
 HOW_TO_PLAY_CHARS = 1500
@@ -232,6 +233,22 @@ async def chosen(service: GameService, channel_id: int | None, game_name: str | 
     return match.game, mode.key, here
 
 
-async def labelled_board(service: GameService, game_key: str, mode: str, language: str) -> bytes:
-    """The labelled picture of a starting position, drawn in the render pool, in the reader's language."""
-    return await service.render_pool.labelled(game_key, pictures.picture_view, game_key, mode, language)
+PICTURES_KEPT_BYTES = 8 * 1024 * 1024
+"""How many bytes of labelled pictures are kept (one is ~100-300 KB; a game's modes times the languages)."""
+PICTURES = Shelf(PICTURES_KEPT_BYTES)
+"""The labelled pictures drawn, by (game, mode, language): the position is always the same (`pictures.PICTURE_SEED`),
+so each is drawn once, not on every look at the first page."""
+
+
+async def labelled_board(service: GameService, game_key: str, mode: str, language: str, member: int) -> bytes:
+    """The labelled picture of a starting position in the reader's language, for `member`: kept once drawn, and
+    drawn in the render pool as an image they asked for (`GameService.asked_image`: behind the boards of moves,
+    refused privately while they hold their share)."""
+    key = (game_key, mode, language)
+    found = PICTURES.get(key)
+    if found is None:
+        found = await service.asked_image(
+            member, lambda: service.render_pool.labelled(game_key, pictures.picture_view, game_key, mode, language),
+            key=("rules picture", *key))
+        PICTURES.put(key, found)
+    return found

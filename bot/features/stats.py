@@ -18,7 +18,7 @@ from bot.store import SeatResult, Uncounted, final_results
 
 if TYPE_CHECKING:
     from bot.service import GameService
-    from bot.store import Store
+    from bot.store import Rating, Store
 
 log = logging.getLogger(__name__)
 
@@ -44,16 +44,17 @@ class PlayerStats:
     progress: list[str] = field(default_factory=list)
 
 
-async def player_stats(service: GameService, guild_id: int, user_id: int, language: str = "en") -> PlayerStats:
+async def player_stats(service: GameService, guild_id: int, user_id: int, language: str = "en", *,
+                       asker: int | None = None) -> PlayerStats:
     """Counted from the results kept of every finished game of this server in which the player held a seat (one
     query on an index, whatever the career's length); the games' names and solo progress in the reader's
     `language`. What a crash left unrated is rated by a chore of the scheduler (`ratings.RatingsKeeper`), not
-    here."""
+    here. The count takes its turn among the reads members asked for (`GameService.long_read`, `asker`'s)."""
     played: Counter[str] = Counter()
     wins: Counter[str] = Counter()
     best: dict[str, int] = {}
-    async with service.long_reads:  # one indexed query, no state decoded; a flood of them takes turns
-        careers = await service.store.player_results(guild_id, user_id)
+    # One indexed query, no state decoded; a flood of them takes turns.
+    careers = await service.long_read(asker, lambda: service.store.player_results(guild_id, user_id))
     for results in careers:
         try:
             find_game(results.game)
@@ -97,11 +98,14 @@ async def leaderboard(service: GameService, guild_id: int, game_key: str, asker:
     place as a count, so a server with 50,000 rated players costs the event loop what one with 50 does (sorting
     every rating here once cost a move elsewhere 2.43 s: issue 32); and one leaderboard at a time, so a flood of
     them never stands between a move and the database for longer than one place is counted."""
-    async with service.long_reads:  # a flood of leaderboards takes turns: moves elsewhere wait behind one at most
+    async def read() -> tuple[list[tuple[int, Rating]], tuple[int, Rating] | None]:
         best = list(enumerate(await service.store.top_ratings(guild_id, game_key, top), start=1))
-        placed = None
-        if all(rating.user_id != asker for _, rating in best):
-            placed = await service.store.rating_place(guild_id, game_key, asker)
+        if any(rating.user_id == asker for _, rating in best):
+            return best, None
+        return best, await service.store.rating_place(guild_id, game_key, asker)
+
+    # A flood of leaderboards takes turns: moves elsewhere wait behind one at most.
+    best, placed = await service.long_read(asker, read)
     mine = [placed] if placed is not None else []
     someone = translate("rating.someone", language)
     ranked = [LeaderRow(place, r.user_id, r.name or someone, r.ordinal, r.games) for place, r in [*best, *mine]]

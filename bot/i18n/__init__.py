@@ -18,7 +18,7 @@ from bot.i18n.catalog import (
     translate,
     translate_plural,
 )
-from bot.i18n.languages import DEFAULT_LANGUAGE, LANGUAGE_NAMES, LANGUAGES, Localized, language_of
+from bot.i18n.languages import DEFAULT_LANGUAGE, LANGUAGE_NAMES, LANGUAGES, Localized, capital_words, language_of
 from bot.i18n.marks import is_marked, last_chars, one_line, said, unmarked, with_names_marked, with_spans
 from bot.i18n.nouns import COUNTED_NOUNS, counted
 
@@ -29,6 +29,7 @@ __all__ = [
     "LANGUAGE_NAMES",
     "Localized",
     "Text",
+    "capital_words",
     "counted",
     "deferred",
     "deferred_plural",

@@ -31,6 +31,16 @@ class Localized:
         return cls(**{language: texts[language] for language in LANGUAGES})
 
 
+CAPITAL_WORDS = Localized(en="A I", de="")
+"""The words a language writes in capitals alone ("A marker moves", "I take"): in a sentence, before a word in
+small letters, they are words, not codes (rendering/glossary/reading.py)."""
+
+
+def capital_words(language: str) -> frozenset[str]:
+    """`CAPITAL_WORDS` of `language` (English's for a language the bot does not speak)."""
+    return frozenset(CAPITAL_WORDS[language].split())
+
+
 def language_of(locale: object) -> str:
     """The bot's language for a Discord locale ("de", "en-US", discord.Locale.german, None): German or English."""
     code = str(getattr(locale, "value", locale) or "").split("-")[0].lower()

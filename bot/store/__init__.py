@@ -22,6 +22,7 @@ from bot.store.records import (
     results_of,
 )
 from bot.store.records_store import GameResults, NewRating, Rating, Uncounted, UndoRequest, final_results
+from bot.store.schema import ordinal
 
 __all__ = [
     "DM_GUILD",
@@ -51,6 +52,7 @@ __all__ = [
     "decode_event",
     "final_results",
     "is_postgres_url",
+    "ordinal",
     "reading",
     "results_of",
     "storage_full",

@@ -86,12 +86,11 @@ def write_backup(source: str | os.PathLike[str], target: Path, progress: Progres
     partial.unlink(missing_ok=True)
     reader = sqlite3.connect(read_only_uri(source), uri=True)
     writer = sqlite3.connect(partial)
-    reported = [time.monotonic()]
+    ticker = Ticker(progress, f"Backing up {source} to {target}") if progress is not None else None
 
     def step(_status: int, remaining: int, total: int) -> None:
-        if progress is not None and total and time.monotonic() - reported[0] >= PROGRESS_SECONDS:
-            reported[0] = time.monotonic()
-            progress(f"Backing up {source} to {target}: {100 * (total - remaining) // total}% done")
+        if ticker is not None and total:
+            ticker.tick(f"{100 * (total - remaining) // total}% done")
 
     try:
         reader.backup(writer, pages=BACKUP_PAGES, progress=step)

@@ -14,10 +14,9 @@ from __future__ import annotations
 import asyncio
 import sqlite3
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Any
 
-from bot.store.backup import damaged, is_damage
+from bot.store.backup import damaged, is_damage, read_only_uri
 from bot.store.engines import DEADLINE_SECONDS, is_postgres_url, numbered_placeholders, redact
 from bot.store.records import EventColumns, StoreUnavailable
 
@@ -58,8 +57,7 @@ def fetch_named(path: str, sql: str, params: Sequence[Any]) -> list[sqlite3.Row]
 
 
 def _sqlite_rows(path: str, sql: str, params: Sequence[Any], *, named: bool = False) -> list[Sequence[Any]]:
-    uri = f"{Path(path).resolve().as_uri()}?mode=ro"
-    connection = sqlite3.connect(uri, uri=True, timeout=DEADLINE_SECONDS)
+    connection = sqlite3.connect(read_only_uri(path), uri=True, timeout=DEADLINE_SECONDS)
     if named:
         connection.row_factory = sqlite3.Row
     try:

@@ -7,6 +7,16 @@ Written once for both engines in SQLite's syntax with upper-case types; PostgreS
 
 from __future__ import annotations
 
+ORDINAL_SIGMAS = 3
+"""A rating as shown and ranked (its ordinal) is mu - 3 sigma: openskill's `ordinal()` at its default z. This is
+the one definition: `ordinal` computes it for each new rating, and migration 12 for the ratings kept before."""
+
+
+def ordinal(mu: float, sigma: float) -> float:
+    """The conservative rating shown on leaderboards and kept in each rating's row (see `ORDINAL_SIGMAS`)."""
+    return mu - ORDINAL_SIGMAS * sigma
+
+
 MIGRATIONS: tuple[str, ...] = (
     # 1: matches, seats, the append-only event log, snapshots, per-player profiles, settings.
     """
@@ -233,14 +243,14 @@ MIGRATIONS: tuple[str, ...] = (
     )
     """,
     # 12 (issue 32): /leaderboard and /stats cost the same at 50,000 rated players as at 50. Each rating row keeps
-    # its ordinal (the rating shown: openskill's mu - 3 sigma, as bot/features/ratings.py computes it; the rows
-    # rated before are filled in here), so the top of a leaderboard is read in order from an index and a player's
+    # its ordinal (the rating shown: `ordinal`, mu - ORDINAL_SIGMAS sigma; the rows rated before are filled in
+    # here), so the top of a leaderboard is read in order from an index and a player's
     # place is a count over it, instead of every rated player sorted on the event loop; and /stats counts a whole
     # career from an index holding every column it reads. (A member's name on a leaderboard is found from their
     # own seats, `seats_by_user` of migration 11.)
-    """
+    f"""
     ALTER TABLE ratings ADD COLUMN ordinal REAL NOT NULL DEFAULT 0;
-    UPDATE ratings SET ordinal = mu - 3 * sigma;
+    UPDATE ratings SET ordinal = mu - {ORDINAL_SIGMAS} * sigma;
     CREATE INDEX IF NOT EXISTS ratings_by_ordinal ON ratings (guild_id, game, ordinal DESC, games DESC, user_id);
     CREATE INDEX IF NOT EXISTS match_results_by_player_game ON match_results (guild_id, user_id, game, won, score)
     """,

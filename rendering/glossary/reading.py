@@ -14,7 +14,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.i18n import translate
+from bot.i18n import capital_words, translate, unmarked
 from rendering.glossary.entries import Entry, Glossary
 
 SPACES = re.compile(r"[\s\u00a0\u202f]+")
@@ -24,14 +24,12 @@ SYMBOL = re.compile(r"[^\w\s.,;:'!?()\"’„“‘/\-–]")
 ABBREVIATION = re.compile(r"(?<![\w'’])[A-ZÄÖÜ]{1,3}(?![\w'’])")
 REPEATED = re.compile(r" \(×\d+\)")
 """How often a caption's sentence was told in a row ("nothing gained (×2)."): the caption's own words."""
-ARTICLE = re.compile(r"(?:A|I) [a-zäöüß]")
-"""An English "A" or "I" starting a sentence's words, not a code."""
 
 
 def normal(text: str) -> str:
     """A drawn text with its no-break and thin spaces as plain ones, soft hyphens and the marks around people's
     names (bot/i18n/marks.py: a view marks them, a drawn board does not) gone, spaces collapsed."""
-    return SPACES.sub(" ", text.replace("\u00ad", "").replace("\ufdd0", "").replace("\ufdd1", "")).strip()
+    return SPACES.sub(" ", unmarked(text).replace("\u00ad", "")).strip()
 
 
 def without_rest_note(text: str, rest: str) -> str:
@@ -107,6 +105,7 @@ class Reader:
         self.glossary = glossary
         self.entries = glossary.entries + (glossary.detail_entries if detail else ())
         self.language = str(view.get("language") or "en")
+        self.words = capital_words(self.language)  # ("A", "I" in English: words of a sentence, not codes)
         if glossary.worded is not None:
             view = glossary.worded(view)
         names = {normal(name) for name in strings_under(view, glossary.name_keys)} | set(glossary.extra_names)
@@ -166,6 +165,12 @@ class Reader:
         piece = piece[:-1] if piece.endswith("-") else piece
         return (" " in piece or len(piece) >= 8) and piece in self.prose
 
+    def is_word(self, text: str, code: re.Match[str]) -> bool:
+        """Whether the capitals `code` found in a sentence's `text` are one of the language's words written in
+        capitals, before a word in small letters ("A marker", "I take")."""
+        after = text[code.end():code.end() + 2]
+        return code.group(0) in self.words and len(after) == 2 and after[0] == " " and after[1].islower()
+
     def codes_in_prose(self, text: str, reading: Reading) -> list[str]:
         """The abbreviations inside a line of a sentence that no `inside` entry explains (those it explains are
         noted in `reading`)."""
@@ -177,7 +182,7 @@ class Reader:
                     reading.note(entry, found.group(0))
         missing = []
         for code in ABBREVIATION.finditer(text):
-            if ARTICLE.match(text, code.start()) or self.is_name(code.group(0)):
+            if self.is_word(text, code) or self.is_name(code.group(0)):
                 continue
             if not any(start <= code.start() and code.end() <= end for start, end in covered):
                 missing.append(f"{code.group(0)!r} in {text!r}")

@@ -29,8 +29,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from bot.app import create_bot
 from bot.core import Game, Rng, find_game, is_steps
 from bot.core.bots import bot_view, decide
+from bot.games.offered import offers_of
 from bot.offline import DiscordHarness, FakeUser
-from bot.service import MENU_OPTIONS, GameService
 
 CONFIGS = [("the-expedition", "standard", (2, 3)), ("the-expedition", "abstract", (2, 3)),
            ("the-expedition", "solo", (1,)), ("the-expedition", "solo-hard", (1,)),
@@ -90,9 +90,8 @@ def shown_controls(board: Any, game: Game, state: dict[str, Any], seat: int, lan
                    ) -> list[tuple[str, Any, dict[str, Any]]]:
     """(kind, id, action) of every control the board message shows: its buttons and its menu's options, mapped to
     the actions the service would take for them."""
-    buttons = GameService._offers(game, state, seat, False, language)
-    menu = game.choice_menu(state, seat, language)
-    entries = list(menu.options[:MENU_OPTIONS]) if menu is not None else []
+    offered = offers_of(game, state, seat, language)
+    buttons, entries = offered.buttons, offered.options
     shown: list[tuple[str, Any, dict[str, Any]]] = []
     for button in board.buttons():
         parts = str(button.get("custom_id", "")).split(":")

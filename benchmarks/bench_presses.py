@@ -6,15 +6,18 @@ Usage: python benchmarks/bench_presses.py [--games N] [--seed S] [--only expedit
 At each board the normal computer player plays its own line a few steps ahead (each step its choice in the
 position before it); the control pressed is the one shown under the board (a button or a menu option) whose
 outcome is the furthest position along that line. A move the board does not offer would be typed as a command
-(counted as a press, and as "typed"). Prints, per game, mode and player count: turns, presses, presses per turn,
-steps the bot made for a player because they had one legal choice ("auto"), presses made when only one choice
-was legal ("forced", the goal is none), and moves typed because no control offered them.
+(counted as a press, and as "typed"); when no one control leads onto that line but two in a row do (the line
+makes its steps in another order), the first of them is pressed. Prints, per game, mode and player count: turns,
+presses, presses per turn, steps the bot made for a player because they had one legal choice ("auto"), presses
+made when only one choice was legal ("forced", the goal is none), and moves typed because no control offered
+them.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import random
 import statistics
 import sys
@@ -38,7 +41,7 @@ CONFIGS = [("the-expedition", "standard", (2, 3)), ("the-expedition", "abstract"
            ("expeditions", "standard", (2, 3, 4))]
 LOOK_AHEAD = 8  # steps of the bot's own line an offer may cover
 MOST_PRESSES = 3000  # a game longer than this is reported as unfinished
-DEBUG = False
+DEBUG = bool(os.environ.get("BENCH_PRESSES_DEBUG"))  # print what was typed, and why
 
 
 @dataclass
@@ -83,6 +86,30 @@ def pick(game: Game, state: dict[str, Any], seat: int, offers: list[dict[str, An
         depth = line.get(_position(after), 0)
         if depth > furthest:
             best, furthest = offer, depth
+    return best if best is not None else two_presses(game, state, seat, offers, line)
+
+
+def two_presses(game: Game, state: dict[str, Any], seat: int, offers: list[dict[str, Any]], line: dict[str, int]
+                ) -> dict[str, Any] | None:
+    """The first of two presses that together reach the bot's line when no one press does: the line may make its
+    steps in an order the controls do not (Expeditions' Odin's Wrath in the middle of a card's play, which the
+    whole-play offers step over: Odin first, then the play, ends where the line does)."""
+    best, furthest = None, 0
+    for offer in offers:
+        try:
+            after = game.apply(state, seat, offer, Rng(0, 0)).state
+        except ValueError:
+            continue
+        if game.outcome(after) is not None or game.to_act(after) != (seat,):
+            continue
+        then = offers_of(game, after, seat)
+        for more in (*then.buttons, *then.options):
+            try:
+                depth = line.get(_position(game.apply(after, seat, more.action, Rng(0, 0)).state), 0)
+            except ValueError:
+                continue
+            if depth > furthest:
+                best, furthest = offer, depth
     return best
 
 
@@ -143,6 +170,9 @@ async def play_one(key: str, mode: str, players: int, seed: int) -> Tally:
                 if chosen is None:
                     tally.typed += 1
                     choice = decide(game, bot_view(game, state, seat), seat, "normal", rnd).action
+                    if DEBUG:
+                        print("typed", key, choice, (state.get("turn") or {}).get("phase"),
+                              ((state.get("turn") or {}).get("pending") or {}).get("kind"), len(shown))
                     await service.act(channel, users[seat].id, choice)
                     await discord_.command("game board", user=users[seat])  # the board the move changed
                     chosen = choice

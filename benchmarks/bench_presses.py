@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import os
 import random
 import statistics
 import sys
@@ -41,7 +40,7 @@ CONFIGS = [("the-expedition", "standard", (2, 3)), ("the-expedition", "abstract"
            ("expeditions", "standard", (2, 3, 4))]
 LOOK_AHEAD = 8  # steps of the bot's own line an offer may cover
 MOST_PRESSES = 3000  # a game longer than this is reported as unfinished
-DEBUG = bool(os.environ.get("BENCH_PRESSES_DEBUG"))  # print what was typed, and why
+DEBUG = False  # --debug: print what was typed, and why
 
 
 @dataclass
@@ -195,7 +194,10 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=1, help="games per game, mode and player count")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--only", nargs="*", help="game keys to play (default: all)")
+    parser.add_argument("--debug", action="store_true", help="print each move typed and the board it was typed on")
     args = parser.parse_args()
+    global DEBUG
+    DEBUG = args.debug
     print(f"{'game':20} {'mode':10} {'p':>2} {'turns':>6} {'presses':>8} {'per turn':>9} {'per game':>9} "
           f"{'auto':>5} {'forced':>6} {'typed':>5}")
     per_game: dict[str, list[float]] = {}

@@ -189,3 +189,32 @@ def test_every_legal_action_is_reachable_through_the_controls(key: str, mode: st
                 missing = [action for action in missing if not _reachable(game, state, seat, action, reached)]
             assert not missing, (f"{key} seed {seed + 1}: no control reaches {missing[:3]} "
                                  f"({len(offered.buttons)} buttons, {len(offered.options)} menu options)")
+
+
+def _line(game: Game, state: JSON, seat: int, seed: int) -> set[str | None]:
+    """The positions along the normal computer player's own next steps from `state` (each its choice in the
+    position before it), while the seat goes on moving: benchmarks/bench_presses.py's line of play."""
+    line: set[str | None] = set()
+    chooser = random.Random(seed)
+    for _ in range(8):
+        choice = decide(game, bot_view(game, state, seat), seat, "normal", chooser).action
+        line.add(_position(game, state, seat, choice))
+        state = game.apply(copy.deepcopy(state), seat, choice, Rng(0, 0)).state
+        if game.outcome(state) is not None or game.to_act(state) != (seat,):
+            break
+    return line
+
+
+@pytest.mark.parametrize(("key", "mode", "players", "seeds"), [table for table in TABLES if table[0] == "expeditions"])
+def test_every_move_the_computer_players_make_is_a_press_away(key: str, mode: str, players: int,
+                                                              seeds: int) -> None:
+    """In the positions of games the normal computer players play, some control leads onto the line the computer
+    player would play from there: no move has to be typed (bench_presses counted 27 typed moves in a game of
+    four: Odin's Wrath called in the middle of a card's play, a position the whole-play offers stepped over)."""
+    game = find_game(key)
+    for seed in range(seeds):
+        for index, (state, seat) in enumerate(positions(key, mode, players, seed + 1)):
+            offered = offers_of(game, state, seat)
+            reached = {_position(game, state, seat, offer.action) for offer in (*offered.buttons, *offered.options)}
+            line = _line(game, state, seat, index)
+            assert reached & line, f"{key} seed {seed + 1}: no control leads onto the bot's line at step {index}"

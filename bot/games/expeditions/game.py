@@ -305,7 +305,7 @@ class ExpeditionsGame(Game):
         legal = self.legal_actions(state, seat)
         if not legal:
             return [], None
-        ways = Ways(self.comp, self.apply_unworded, self.revealed, language)
+        ways = Ways(self.comp, self.apply_unworded, self.revealed, language, self.legal_actions)
         turn = state["turn"]
         if turn["pending"]:
             buttons, menu = self._choice_controls(state, seat, legal, ways, language)
@@ -373,8 +373,10 @@ class ExpeditionsGame(Game):
                     else views.action_word("gather", language))
             for way in ways.ways_on(start, seat, PLAY_WAYS if kind == "play" else GATHER_WAYS):
                 nothing = gains_nothing(state, way.state, seat)
-                words = way_label(way) or (translate("expeditions.offer.step_by_step", language)
-                                           if way.state["turn"]["pending"] and not way.state["over"] else "")
+                words = way_label(way)
+                if way.state["turn"]["pending"] and not way.state["over"]:  # (its choices come one at a time)
+                    words = "; ".join(part for part in (words, translate("expeditions.offer.step_by_step", language))
+                                      if part)
                 if nothing:
                     words = translate("expeditions.offer.nothing", language)
                 entry = QuickAction(phone_label(name)[0], steps_action([*prefix, *way.steps]),
@@ -424,7 +426,7 @@ class ExpeditionsGame(Game):
             return [QuickAction(label, way.action, None, "secondary" if idle or not way.words else "primary")
                     for way, label, idle in labelled], None
         entries, outs = [], []
-        for way, label, idle in labelled:
+        for way, label, _ in labelled:
             if way.words:
                 short, more = phone_label(label)
                 entries.append(QuickAction(short, way.action, description=_joined(label if more else None)))

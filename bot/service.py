@@ -272,9 +272,9 @@ class GameService:
         self.after_move_hooks: list[MoveHook] = []
         self.game_end_hooks: list[GameEndHook] = []
         self.board_note_hooks: list[BoardNoteHook] = []
-        # What the latest boards offered, by (match, version, seat): a press reads its action here rather than
+        # What the latest boards offered, by (match, version, seat, language): a press reads its action here rather than
         # make the offers again on the event loop (they are made in a render worker: bot/games/offered.py).
-        self.offers_kept: dict[tuple[int, int, int], Offered] = {}
+        self.offers_kept: dict[tuple[int, int, int, str], Offered] = {}
 
     def warm_up(self) -> None:
         """Load now what the first match of each game would load on the event loop (a bot's start does, before it
@@ -505,7 +505,7 @@ class GameService:
     async def offers(self, match: MatchRecord, seat: int) -> Offered:
         """What the board of `match` as it is now offers `seat`: kept from its board, else made in a render worker
         (a press never waits for the offers on the event loop: Expeditions' take ~10 ms, up to ~100 ms)."""
-        key = (match.id, match.version, seat)
+        key = (match.id, match.version, seat, match.language)
         kept = self.offers_kept.get(key)
         if kept is not None:
             return kept

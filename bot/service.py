@@ -37,6 +37,7 @@ from bot.core import (
     steps_action,
 )
 from bot.core.datafiles import data_root
+from bot.core.lessons import LESSON_FINISHED
 from bot.core.replay import replay
 from bot.core.seats import bot_level, is_bot, taken_over_name
 from bot.games import boards, offered
@@ -56,6 +57,7 @@ from bot.i18n import (
     with_names_marked,
 )
 from bot.settings import server_settings
+from bot.store import DM_GUILD as DM_GUILD  # for the cogs: a table in the bot's DM belongs to no server
 from bot.store import ChannelBusy, EventRecord, MatchRecord, Store, results_of
 from bot.store import StoreDamaged as StoreDamaged  # for the cogs, which never import the store
 from bot.store import StoreUnavailable as StoreUnavailable  # for the cogs, which never import the store
@@ -74,6 +76,11 @@ returns the match as it then is."""
 GameEndHook = Callable[[MatchRecord], Awaitable[object]]
 """Runs once a move has finished the game (committed; a failure is logged, never undoes the move)."""
 BoardNoteHook = Callable[[MatchRecord], Awaitable[str | None]]
+CLOSING_KINDS = ("abandoned", LESSON_FINISHED)
+"""The events that close a table without a move: a board's story is the moves before them (its last line says
+how the table closed)."""
+BoardMarksHook = Callable[[MatchRecord], Awaitable[list[JSON]]]
+"""The parts of a match's public board to mark (`{"part", "seat", "badge"}`: rendering/parts.py), drawn on it."""
 """Words a feature adds to a match's public board (a lesson's ideas), in the table's language, or None."""
 
 
@@ -272,8 +279,9 @@ class GameService:
         self.after_move_hooks: list[MoveHook] = []
         self.game_end_hooks: list[GameEndHook] = []
         self.board_note_hooks: list[BoardNoteHook] = []
-        # What the latest boards offered, by (match, version, seat, language): a press reads its action here rather than
-        # make the offers again on the event loop (they are made in a render worker: bot/games/offered.py).
+        self.board_marks_hooks: list[BoardMarksHook] = []
+        # What the latest boards offered, by (match, version, seat, language): a press reads its action here rather
+        # than make the offers again on the event loop (they are made in a render worker: bot/games/offered.py).
         self.offers_kept: dict[tuple[int, int, int, str], Offered] = {}
 
     def warm_up(self) -> None:
@@ -297,6 +305,10 @@ class GameService:
         """Register words to add to every public board of a match (a lesson's ideas)."""
         self.board_note_hooks.append(hook)
 
+    def on_board_marks(self, hook: BoardMarksHook) -> None:
+        """Register the parts to mark on a match's public board (those a lesson's idea on it points at)."""
+        self.board_marks_hooks.append(hook)
+
     @property
     def planner(self) -> WritePlanner | None:
         """Sees every write before it commits, and so every change of the seats to move: plans each write's reminders
@@ -311,8 +323,9 @@ class GameService:
 
     async def new_match(self, guild_id: int, channel_id: int, game_name: str, host: Player, *,
                         mode: str | None = None, seed: int | None = None,
-                        options: JSON | None = None) -> MatchRecord:
-        """Open a lobby in the channel with the host seated (a one-player mode starts at once)."""
+                        options: JSON | None = None, lesson: bool = False) -> MatchRecord:
+        """Open a lobby in the channel with the host seated (a one-player mode starts at once); a `lesson`'s table
+        never counts (no result for /stats, no rating, not in /game history)."""
         game = find_game(game_name)
         chosen_mode = game.mode(mode)
         if seed is not None and not 0 <= seed <= MAX_SEED:
@@ -334,6 +347,7 @@ class GameService:
                     seed=chosen_seed, seed_chosen=seed is not None,
                     options=dict(options or {}), data_version=game.data_version,
                     community=await self.planner.lobby_opened(guild_id, channel_id) if self.planner else None,
+                    lesson=lesson,
                 )
             except ChannelBusy:
                 current = await self.store.open_match(channel_id)
@@ -571,14 +585,15 @@ class GameService:
         headline = told_key_first(game, shown, applied.events, language, forced)
         outcome = game.outcome(applied.state)
         profiles = {}
-        if outcome is not None:
+        if outcome is not None and not match.lesson:  # (a lesson counts for nothing: no record, no result)
             for updated_seat, data in outcome.profile_updates.items():
                 record = match.user_at(updated_seat)
                 if record is not None:
                     profiles[(match.guild_id, record.user_id, match.game)] = data
         # bench_scale (issue 13): the committed match comes back from the store without a second read.
         status = "finished" if outcome is not None else None
-        results = results_of(outcome, (s.seat for s in match.seats)) if outcome is not None else None  # for /stats
+        results = (results_of(outcome, (s.seat for s in match.seats))  # for /stats
+                   if outcome is not None and not match.lesson else None)
         moved = await self.tables.commit_move(match, user_id=user_id, seat=seat, action=action, events=applied.events,
                                               draws=rng.draws, text=headline, state=applied.state, status=status,
                                               profiles=profiles, results=results)
@@ -696,7 +711,7 @@ class GameService:
         lines = await self.store.event_lines(match.id, STORY_EVENTS)  # no event decoded for a board's story
         posted = await self.store.board_version(match.id) if len(match.seats) == 1 else None
         if posted is not None:  # alone: a board per round tells the moves since the last one was posted
-            since = [text for seq, kind, _, text in lines if seq > posted and kind != "abandoned"]
+            since = [text for seq, kind, _, text in lines if seq > posted and kind not in CLOSING_KINDS]
             return story_text(recorded(match, since), earlier=len(since) == len(lines) == STORY_EVENTS,
                               language=match.language)
         this_turn: list[str] = []
@@ -705,7 +720,7 @@ class GameService:
         others_were_bots = True
         cut_short = False  # the turn goes back further than the events read
         for _, kind, seat, text in reversed(lines):
-            if kind == "abandoned":
+            if kind in CLOSING_KINDS:
                 continue  # the board's own last line says so; the story is the last moves before it
             if kind != "action":
                 if not this_turn and not before and text:
@@ -787,10 +802,13 @@ class GameService:
         waiting = game.to_act(state) if match.status == "active" and outcome is None else ()
         # The offers are made in a render worker too, while the image is drawn (bot/games/offered.py).
         offers = asyncio.ensure_future(self.offers(match, waiting[0])) if waiting else None
+        marks = [mark for hook in self.board_marks_hooks for mark in await hook(match)]
+        closed = translate("lesson.finished_short", language) if match.lesson and match.status == "finished" and \
+            outcome is None else None  # (a lesson that taught enough of a long game: bot/core/lessons.py)
         try:
             image, described = await self.render_pool.render_made(
                 game.key, boards.public_view, game.key, shown_state(match, state), language, latest_move(headline),
-                footer=footer)
+                marks, closed, footer=footer)
         except Exception:
             # The move is already committed: announce it in words rather than lose the announcement.
             log.exception("Rendering the %s board of match %s failed", game.key, match.id)
@@ -817,6 +835,8 @@ class GameService:
             turn = game.turn_text(shown_state(match, state), language)
         elif match.status == "abandoned":
             turn = translate("table.abandoned", language)
+        elif match.lesson and outcome is None:  # a lesson that taught enough of a long game (bot/core/lessons.py)
+            turn = translate("lesson.finished", language)
         else:
             turn = final_result(game, match, state, language) if outcome else translate("table.over", language)
             # The result reaches everyone seated (issue 33): a game that lasted days ends with a ping for each person.
@@ -825,6 +845,8 @@ class GameService:
                                                           for record in match.seats if record.user_id == user_id)
         alt = self._alt_text(game, described, headline, turn, language, footer)
         notes = [await hook(match) for hook in self.board_note_hooks]
+        if match.in_dm:  # the bot's DM notifies its one member of every message: nobody is pinged there
+            mentions = []
         return Board(match, headline, turn, image, buttons, mentions, outcome, menu, alt, to_move,
                      "\n".join(note for note in notes if note))
 
@@ -965,7 +987,7 @@ def _last_turn(events: Sequence[EventRecord], bot_seats: set[int]) -> list[Event
     taken: list[EventRecord] = []
     person: int | None = None
     for event in reversed(events):
-        if event.kind == "abandoned":
+        if event.kind in CLOSING_KINDS:
             continue
         if event.kind != "action" or (person is not None and event.seat != person):
             break

@@ -140,10 +140,28 @@ def stopped(view: discord.ui.View) -> discord.ui.View:
     return view
 
 
+MESSAGE_CHARS = 2000
+"""What one Discord message's content holds."""
+
+
+def clipped(text: str, limit: int = MESSAGE_CHARS) -> str:
+    """A finished message text that fits `limit`: whole as it is when it fits, else cut at the last line break or
+    space that leaves room for "…" (never inside a word, never after a lone escaping backslash), so a reader sees
+    that something was left out."""
+    if len(text) <= limit:
+        return text
+    head = text[:limit - 1]
+    cut = max(head.rfind("\n"), head.rfind(" "))
+    head = (head[:cut] if cut > limit // 2 else head).rstrip()
+    if (len(head) - len(head.rstrip("\\"))) % 2:  # a backslash that would escape the "…"
+        head = head[:-1]
+    return head + "…"
+
+
 async def send_private(interaction: discord.Interaction, content: str, **extra: Any) -> None:
     """An ephemeral answer, whether or not the interaction was already answered or deferred (any name in it
     escaped: private answers are messages like any other)."""
-    content = safe_text(content)[:1990]
+    content = clipped(safe_text(content))
     extra.setdefault("allowed_mentions", NO_PINGS)
     if interaction.response.is_done():
         await interaction.followup.send(content, ephemeral=True, **extra)

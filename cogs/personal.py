@@ -28,7 +28,7 @@ from bot.features.quiet import zone_names
 from bot.features.scheduler import Due
 from bot.features.wording import duration_text, game_title, names_and
 from bot.i18n import translate
-from bot.service import GameService, InvalidControl
+from bot.service import DM_GUILD, GameService, InvalidControl
 from cogs.common import NO_PINGS, pings, plain, reader_language, safe_name, safe_text, service_of, stopped
 from cogs.controls import register_control
 from cogs.table import TableBot, Undeliverable, acknowledge, send_with_retries, tell
@@ -50,6 +50,8 @@ def channel_mention(channel_id: int) -> str:
 
 
 def server_name(client: discord.Client, guild_id: int, language: str) -> str:
+    if guild_id == DM_GUILD:  # a lesson in the bot's DM (cogs/lessons.py)
+        return translate("personal.games.bot_dm", language)
     guild = client.get_guild(guild_id)
     return safe_name(guild.name) if guild is not None else translate("personal.games.other_server", language)
 

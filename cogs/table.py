@@ -54,6 +54,7 @@ from cogs.common import (
     NO_PINGS,
     button,
     channel_id_of,
+    clipped,
     literal,
     pings,
     plain,
@@ -337,7 +338,7 @@ async def tell(interaction: discord.Interaction, text: str) -> None:
     """The private one-line answer to a command (it replaces the private "thinking…")."""
     if is_component(interaction):
         return  # a press is answered by the board it changes
-    await interaction.followup.send(safe_text(text)[:1990], ephemeral=True, allowed_mentions=NO_PINGS)
+    await interaction.followup.send(clipped(safe_text(text)), ephemeral=True, allowed_mentions=NO_PINGS)
 
 
 # --------------------------------------------------------------------------------------------- the desk

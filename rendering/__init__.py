@@ -76,7 +76,7 @@ def alt_text(game_key: str, view: dict[str, Any]) -> str:
     return f"{title}: {turn}".strip(": ")[:1000]
 
 
-KIT_MODULES = ("style", "recorder", "encoding", "fonts", "typeset", "canvas", "memory", "pieces", "bands")
+KIT_MODULES = ("style", "recorder", "encoding", "fonts", "typeset", "canvas", "memory", "pieces", "bands", "parts")
 """The modules of the drawing kit (rendering/kit.py gathers their public names)."""
 
 KEPT_CACHES = frozenset({"font", "_font", "latin_characters", "_installed", "_coverage", "fallback_face",

@@ -758,7 +758,7 @@ def _p_reachable(draw: kit.Draw, view: dict[str, Any]) -> None:
     """The spaces the player to move can move to, outlined in their colour, and a word on it by the basecamp."""
     reachable = set(view.get("reachable") or ())
     current = view.get("current")
-    if not reachable or current is None:
+    if not reachable or current is None or view.get("closed"):  # (a table closed early: nobody moves)
         return
     style = kit.player_style(int(current["seat"]))
     for space in view["map"]["spaces"]:
@@ -826,6 +826,7 @@ def _p_side(draw: kit.Draw, view: dict[str, Any], height: int = P_H) -> float:
         if player["seat"] == current:
             style = kit.player_style(player["seat"])
             draw.rounded_rectangle((x - 6, start - 4, x + width + 4, y + 2), radius=8, outline=style.colour, width=3)
+        kit.note_part("player", (x - 6, start - 4, x + width + 4, y + 2), int(player["seat"]))
         y += 10
         lowest = max(lowest, y)
     if view["end"]["triggered_by"] is not None:
@@ -931,9 +932,29 @@ def _p_summary(view: dict[str, Any]) -> str:
 
 def render_image(view: dict[str, Any]) -> Image.Image:
     """The public board before encoding (the benchmark times the encoding of exactly this image): 800 x 640, or
-    square when the players' long names need the room (drawn again taller: only such boards pay twice)."""
-    return kit.board_fitting(lambda height: _p_board(view, height),
-                             kit.TALL_HEIGHT if _p_long_names(view) else P_H)
+    square when the players' long names need the room (drawn again taller: only such boards pay twice); with the
+    parts a lesson points at marked (the view's `marks`)."""
+    image, parts = _p_drawn(view)
+    kit.draw_marks(image, parts, view.get("marks") or ())
+    return image
+
+
+def part_boxes(view: dict[str, Any]) -> dict[str, kit.Box]:
+    """Where the public board of `view` draws each part a lesson may point at, by `kit.part_key`: the map (`map`),
+    the spaces the player to move can reach (`reachable`), each player's mech (`mech@<seat>`), the basecamp
+    (`basecamp`), the corruption's colours in the legend (`corruption_key`), the players down the side (`players`)
+    and each player's (`player@<seat>`). A final board of results has none of them."""
+    image, parts = _p_drawn(view)
+    kit.recycle(image)
+    return parts
+
+
+def _p_drawn(view: dict[str, Any]) -> tuple[Image.Image, dict[str, kit.Box]]:
+    """The public board without marks, and where it drew its parts."""
+    with kit.noting_parts() as parts:
+        image = kit.board_fitting(lambda height: _p_board(view, height),
+                                  kit.TALL_HEIGHT if _p_long_names(view) else P_H)
+    return image, dict(parts)
 
 
 def _p_long_names(view: dict[str, Any]) -> bool:
@@ -946,6 +967,7 @@ def _p_long_names(view: dict[str, Any]) -> bool:
 
 def _p_board(view: dict[str, Any], height: int) -> tuple[Image.Image, float]:
     """The public board `height` px tall, and the y below its players (the side column, or the results)."""
+    kit.forget_parts()  # (a board drawn again taller notes them again)
     if view.get("outcome") and len(view["players"]) > 2:  # the results take the whole board
         image, draw = kit.new_canvas(height, P_W)
     else:
@@ -966,7 +988,45 @@ def _p_board(view: dict[str, Any], height: int) -> tuple[Image.Image, float]:
         return image, _p_glory(draw, view, _p_results(draw, view, 12, 2, height) + 4)
     kit.phone_header(draw, P_W, _p_headline(view), view["last_move"], style, view.get("language", "en"))
     _p_reachable(draw, view)
-    return image, _p_side(draw, view, height)
+    _p_note_parts(view)
+    bottom = _p_side(draw, view, height)
+    kit.note_part("players", (P_SIDE - 6, P_TOP - 4, P_W - 8, bottom - 8))
+    return image, bottom
+
+
+def _p_note_parts(view: dict[str, Any]) -> None:
+    """Where the map, the spaces the player to move can reach, each mech, the basecamp and the corruption's key
+    are (rendering/parts.py)."""
+    kit.note_part("map", (12, P_TOP, 12 + 5.5 * P_HEX_W, P_TOP + 8 * P_HEX_R))
+    reachable = set(view.get("reachable") or ())
+    boxes = []
+    for space in view["map"]["spaces"]:
+        corners = _p_hex(space["row"], space["col"])
+        box = (min(x for x, _ in corners), min(y for _, y in corners), max(x for x, _ in corners),
+               max(y for _, y in corners))
+        if space["code"] in reachable:
+            boxes.append(box)
+        if space.get("mech") is not None:
+            kit.note_part("mech", box, int(space["mech"]))
+    if boxes:
+        kit.note_part("reachable", (min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes),
+                                    max(b[3] for b in boxes)))
+    mechs = view["map"]["basecamp"]["mechs"]
+    basecamp = (12, _P_BASECAMP_Y - 20, 12 + 150 + 40 * len(mechs), _P_BASECAMP_Y + 20)
+    kit.note_part("basecamp", basecamp)
+    for seat in mechs:
+        kit.note_part("mech", basecamp, int(seat))
+    kit.note_part("corruption_key", (12, P_LEGEND_TOP, _p_legend_first_right(language(view)), P_LEGEND_TOP + 22))
+
+
+@lru_cache(maxsize=4)
+def _p_legend_first_right(lang: str = "en") -> float:
+    """Where the legend's first line, the corruption's colours (`_p_legend`), ends."""
+    x = 12 + kit.measure(translate("expeditions.board.legend_paid", lang), SMALL) + 18
+    for word in (translate("expeditions.resource.power", lang), translate("expeditions.resource.guile", lang),
+                 translate("expeditions.board.legend_both", lang)):
+        x += 15 + kit.measure(word, SMALL) + 22
+    return x - 22
 
 
 def why_over(view: dict[str, Any]) -> str:

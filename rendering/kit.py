@@ -13,7 +13,8 @@ names:
 - `rendering/canvas.py`: canvases, `Draw`, pasting pieces, drawing in the palette, recycling canvases;
 - `rendering/memory.py`: a render worker's memory and warm-up;
 - `rendering/pieces.py`: tokens, panels, dice, planets and moons, terrain, medals, pawns and cubes;
-- `rendering/bands.py`: the header bands and the footer.
+- `rendering/bands.py`: the header bands and the footer;
+- `rendering/parts.py`: where a board draws its named parts, and the marks a lesson draws on them.
 """
 
 from __future__ import annotations
@@ -64,6 +65,14 @@ from rendering.memory import (
     keep_freed_memory,
     release_freed_memory,
     warm_up,
+)
+from rendering.parts import (
+    draw_marks,
+    forget_parts,
+    marked_box,
+    note_part,
+    noting_parts,
+    part_key,
 )
 from rendering.pieces import (
     MEDALS,
@@ -266,6 +275,7 @@ __all__ = [
     "clip_alt",
     "compress_board",
     "die_face",
+    "draw_marks",
     "draw_token",
     "drawn_in_rgb",
     "ellipsize",
@@ -279,6 +289,7 @@ __all__ = [
     "fitted",
     "font",
     "font_paths",
+    "forget_parts",
     "header_band",
     "in_palette",
     "indexed",
@@ -287,13 +298,17 @@ __all__ = [
     "keep_freed_memory",
     "lines",
     "mark",
+    "marked_box",
     "measure",
     "medal",
     "min_sizes",
     "name_lines",
     "new_canvas",
     "new_layer",
+    "note_part",
+    "noting_parts",
     "palette_index",
+    "part_key",
     "paste",
     "phone_header",
     "piece_face",

@@ -64,7 +64,7 @@ def localized(view: dict[str, Any]) -> dict[str, Any]:
     shown = {**view, "localized": lang}
     words = (view.get("words") or {}).get(lang)
     if words:
-        shown["turn"] = words["turn"]
+        shown["turn"] = view["turn"] if view.get("closed") else words["turn"]
         if view.get("last_move") == words.get("english_last_move"):  # the service did not tell the move itself
             shown["last_move"] = words["last_move"]
         shown["log"] = words["log"]
@@ -623,6 +623,8 @@ def _p_display(image: Image.Image, draw: kit.Draw, view: dict[str, Any], top: in
     if not cards:
         draw.text((12, top + 10), translate("monster.board.display_empty", lang), font=kit.font(SMALL),
                   fill=kit.INK_MUTED)
+    kit.note_part("wilderness", (12, top, 12 + P_COLUMNS * (P_CARD_W + P_GAP) - P_GAP,
+                                 top + rows * (P_CARD_H + P_GAP) - P_GAP))
     return _p_legend(draw, view, top + rows * (P_CARD_H + P_GAP) - 2)
 
 
@@ -647,11 +649,19 @@ def _p_legend(draw: kit.Draw, view: dict[str, Any], top: int) -> int:
     last = [translate("monster.board.last_round", lang)] if view.get("last_round") else []
     # The longest that fits beside the legend: in the last round the deck is empty, so it goes first, then the round.
     choices = [" · ".join([deck, round_, *last]), " · ".join([round_, *last]), " · ".join(last or [round_])]
+    if _marked(view, "deck"):  # a lesson points at the deck: it stays whatever else is left out
+        choices = [" · ".join([deck, round_, *last]), " · ".join([deck, *last]), deck]
     facts = next((text for text in choices if x + kit.measure(text, SMALL, "semibold") <= P_W - 12), choices[-1])
-    if not view.get("over"):  # (the deck no longer matters at the end)
+    if not view.get("over") or _marked(view, "deck"):  # (the deck no longer matters at the end, but to a lesson)
         facts, face = kit.fitted(facts, P_W - 12 - int(x), SMALL, "semibold", 12)  # (a face of the fitted size)
         draw.text((P_W - 12, y), facts, font=face, fill=kit.INK, anchor="rm")
+        kit.note_part("deck", (P_W - 12 - kit.measure(facts, face.size, "semibold"), y - 13, P_W - 12, y + 13))
     return top + 24
+
+
+def _marked(view: dict[str, Any], part: str) -> bool:
+    """Whether a lesson marks `part` on this board (rendering/parts.py): then the board draws it."""
+    return any(mark.get("part") == part for mark in view.get("marks") or ())
 
 
 LEGEND_ABOVE, LEGEND_BELOW = 15, 16
@@ -733,6 +743,7 @@ def _p_hunt(image: Image.Image, draw: kit.Draw, view: dict[str, Any], top: int) 
     middle = top + HUNT_H // 2
     dice_y = middle - (DIE_PX + 6) // 2
     x: float = 12
+    kit.note_part("hunt", (8, top + 2, P_W - 8, top + HUNT_H - 4))
     if region is None:
         active = view.get("active")
         if active is None or view.get("phase") != "camp":
@@ -848,7 +859,9 @@ def _p_players(draw: kit.Draw, view: dict[str, Any], top: int, height: int | Non
         if standard and player["seat"] == active and not over:
             draw.rounded_rectangle((x - 6, start - 6, x + column_w + 2, y + 2), radius=8, outline=style.colour,
                                    width=3)
+        kit.note_part("player", (x - 6, start - 6, x + column_w + 2, y + 2), int(player["seat"]))
         y_of[column] = y + 8
+    kit.note_part("players", (6, top - 6, P_W - 6, max(y_of) - 6))
     return max(y_of)
 
 
@@ -1000,10 +1013,29 @@ def _p_headline(view: dict[str, Any]) -> str:
 
 def render_image(view: dict[str, Any]) -> Image.Image:
     """The public board before encoding (the benchmark times the encoding of exactly this image): 800 x 640, or
-    square when the players' long names need the room (drawn again taller: only such boards pay twice)."""
+    square when the players' long names need the room (drawn again taller: only such boards pay twice); with the
+    parts a lesson points at marked (the view's `marks`)."""
+    image, parts = _p_drawn(view)
+    kit.draw_marks(image, parts, view.get("marks") or ())
+    return image
+
+
+def part_boxes(view: dict[str, Any]) -> dict[str, kit.Box]:
+    """Where the public board of `view` draws each part a lesson may point at, by `kit.part_key`: the Wilderness
+    (`wilderness`), the deck count under it (`deck`), the hunt band (`hunt`), the players' blocks (`players`) and
+    each player's (`player@<seat>`)."""
+    image, parts = _p_drawn(view)
+    kit.recycle(image)
+    return parts
+
+
+def _p_drawn(view: dict[str, Any]) -> tuple[Image.Image, dict[str, kit.Box]]:
+    """The public board without marks, and where it drew its parts."""
     view = localized(view)
-    return kit.board_fitting(lambda height: _p_board(view, height),
-                             kit.TALL_HEIGHT if _p_long_names(view) else P_H)
+    with kit.noting_parts() as parts:
+        image = kit.board_fitting(lambda height: _p_board(view, height),
+                                  kit.TALL_HEIGHT if _p_long_names(view) else P_H)
+    return image, dict(parts)
 
 
 def _p_long_names(view: dict[str, Any]) -> bool:
@@ -1016,6 +1048,7 @@ def _p_long_names(view: dict[str, Any]) -> bool:
 
 def _p_board(view: dict[str, Any], height: int) -> tuple[Image.Image, int]:
     """The public board `height` px tall, and the lowest y its players' blocks reach."""
+    kit.forget_parts()  # (a board drawn again taller notes them again)
     lang = language(view)
     image, draw = kit.new_canvas(height, P_W)
     active = view.get("active")

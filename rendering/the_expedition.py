@@ -629,9 +629,13 @@ def _p_piece_face(style: PlayerStyle, explorer: bool) -> kit.Face:
 def _p_draw_grid(draw: kit.Draw, view: View, tiles: Tiles) -> None:
     legal = {move["to_cell"]: move["direction"] for move in view["legal_moves"]}
     free = set(view.get("empty_cells", []))
+    kit.note_part("grid", (*_p_box(0)[:2], *_p_box(8)[2:]))
     for entry in view["grid"]:
         x0, y0, x1, y1 = _p_box(entry["cell"])
         cell = entry["cell"]
+        for explorer in entry["explorers"]:  # a player's explorer: the tile it stands on
+            if str(explorer).startswith("p") and str(explorer)[1:].isdigit():
+                kit.note_part("explorer", (x0, y0, x1, y1), int(str(explorer)[1:]))
         markers = tuple(s for s in (style_of(view, o) for o in entry["markers"]) if s is not None)
         explorers = tuple(s for s in (style_of(view, o) for o in entry["explorers"]) if s is not None)
         crowded = len(markers) + len(explorers) > 2  # the second and third explorers go up a row
@@ -776,7 +780,10 @@ def _p_draw_side(draw: kit.Draw, view: View, height: int = P_H) -> int:
             y = max(y, top + 78)
         if entry["id"] == view.get("current") and not over:
             draw.rounded_rectangle((x - 6, top - 6, right + 2, y + 2), radius=8, outline=HIGHLIGHT, width=2)
+        if str(entry["id"]).startswith("p") and str(entry["id"])[1:].isdigit():
+            kit.note_part("player", (x - 6, top - 6, right + 2, y + 2), int(str(entry["id"])[1:]))
         y += 10 if over else 14
+    kit.note_part("players", (x - 6, P_GRID_TOP - 6, right + 2, y - 8))
     if "market" in view and not over:
         market = translate("expedition.board.market", lang(view), count=view.get("draw_pile", 0))
         y = _p_side_line(draw, x, y, market, width, INK,
@@ -895,10 +902,29 @@ def _p_turn_style(view: View) -> PlayerStyle | None:
 
 def render_image(view: View) -> Image.Image:
     """The public board before encoding (the benchmark times the encoding of exactly this image): 800 x 650, or
-    square when the players' long names need the room (drawn again taller: only such boards pay twice)."""
+    square when the players' long names need the room (drawn again taller: only such boards pay twice); with the
+    parts a lesson points at marked (the view's `marks`)."""
+    image, parts = _p_drawn(view)
+    kit.draw_marks(image, parts, view.get("marks") or ())
+    return image
+
+
+def part_boxes(view: View) -> dict[str, kit.Box]:
+    """Where the public board of `view` draws each part a lesson may point at, by `kit.part_key`: the grid
+    (`grid`), the tile of each player's explorer (`explorer@<seat>`), the scores down the side (`players`) and each
+    player's (`player@<seat>`)."""
+    image, parts = _p_drawn(view)
+    kit.recycle(image)
+    return parts
+
+
+def _p_drawn(view: View) -> tuple[Image.Image, dict[str, kit.Box]]:
+    """The public board without marks, and where it drew its parts."""
     view = in_words(view)
-    return kit.board_fitting(lambda height: _p_board(view, height),
-                             kit.TALL_HEIGHT if _p_long_names(view) else P_H)
+    with kit.noting_parts() as parts:
+        image = kit.board_fitting(lambda height: _p_board(view, height),
+                                  kit.TALL_HEIGHT if _p_long_names(view) else P_H)
+    return image, dict(parts)
 
 
 def _p_long_names(view: View) -> bool:
@@ -911,6 +937,7 @@ def _p_long_names(view: View) -> bool:
 
 def _p_board(view: View, height: int) -> tuple[Image.Image, int]:
     """The public board `height` px tall, and the y below the scores down its side."""
+    kit.forget_parts()  # (a board drawn again taller notes them again)
     tiles = tuple((e["location"]["name"], e["location"]["kind"], e["location"]["points"], e["location"]["rule"])
                   for e in sorted(view["grid"], key=lambda e: e["cell"]))
     grid = _p_grid(tiles)

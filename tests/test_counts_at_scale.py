@@ -296,7 +296,8 @@ async def test_the_upgrade_to_schema_10_gives_every_rating_made_before_its_ordin
     version = (["DELETE FROM schema_version", f"INSERT INTO schema_version (version) VALUES ({before})"]
                if is_postgres_url(database) else [f"PRAGMA user_version = {before}"])
     await _statements_on(database, ["DROP INDEX ratings_by_ordinal", "DROP INDEX match_results_by_player_game",
-                                    "ALTER TABLE ratings DROP COLUMN ordinal", *version])
+                                    "ALTER TABLE ratings DROP COLUMN ordinal",
+                                    "ALTER TABLE matches DROP COLUMN lesson", *version])
     rows = _ratings(7, 300, seed=10)
     await _insert(database, "ratings", [column for column in RATING_TABLE if column != "ordinal"],
                   [row[:5] + row[6:] for row in rows])

@@ -67,10 +67,10 @@ def test_the_local_tables_own_words_are_german(tmp_path: Path, capsys: pytest.Ca
                  "(!) Noch keine Nachricht mit einem Auswahlmenü.",
                  "(!) Keine Schaltfläche „Nix“; die Schaltflächen: Beitreten, Verlassen, Starten",
                  "(!) „hallo“ ist kein Befehl des Tisches. Slash-Befehle beginnen mit '/'; die Befehle des Tisches "
-                 "sind: als, schaltflächen, klicke, wähle, befehle, hilfe, ende",
+                 "sind: als, schaltflächen, klicke, wähle, befehle, hilfe, in, ende",
                  "(!) So wird „klicke“ nicht benutzt; tippe 'hilfe' für die Befehle des Tisches.",
                  "(!) „admin“ ist kein Befehl des Tisches. Slash-Befehle beginnen mit '/'; die Befehle des Tisches "
-                 "sind: als, schaltflächen, klicke, wähle, befehle, hilfe, ende",
+                 "sind: als, schaltflächen, klicke, wähle, befehle, hilfe, in, ende",
                  "(jetzt tippt Carol, der diesen Server verwalten darf)",
                  "/einstellungen sprache — Die Sprache, in der neue Tische spielen"):
         assert line in out.split("\n"), line
@@ -120,7 +120,7 @@ def test_an_english_table_says_what_it_could_not_read_in_english(tmp_path: Path,
                            '/game new "game:the-expedition'])
     out = capsys.readouterr().out.split("\n")
     assert ("(!) 'hello' is not a table command. Slash commands start with '/'; the table's own commands are: as, "
-            "buttons, click, choose, commands, help, quit") in out
+            "buttons, click, choose, commands, help, in, quit") in out
     assert "(!) seed must be a number, not 'seven'" in out
     assert "(!) thread must be true or false, not 'maybe'" in out
     assert "(!) /game new needs a value for: game" in out

@@ -244,3 +244,21 @@ def test_a_log_line_an_older_bot_recorded_has_its_names_escaped_too() -> None:
     assert visible(shown) == old_line
     new_line = f"{said(LINK)} moved left."  # a line with marks was marked where it was written: left as it is
     assert with_names_marked(new_line, names) == new_line
+
+
+DIRECTION_CONTROLS = "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
+
+
+def test_a_name_cannot_turn_the_sentence_around_it() -> None:
+    """A name carrying a right-to-left override (U+202E) or an isolate made every message that named it read the
+    rest of its line backwards ("Alice chooses" as "sesoohc ecilA"): the bot drops explicit direction controls from
+    names; a right-to-left name keeps its letters and so its direction."""
+    names = ("\u202eEve", "Bob\u2067\u202b", "\u0633\u0627\u0631\u0629")
+    with tempfile.TemporaryDirectory() as folder:
+        texts, seen = asyncio.run(play_a_table(names, Path(folder)))
+    assert texts
+    for where, text in texts:
+        assert not set(text) & set(DIRECTION_CONTROLS), (where, text)
+    shown = visible(seen["lobby"])
+    assert "Eve" in shown and "Bob" in shown and "\u0633\u0627\u0631\u0629" in shown
+    assert one_line("a\u202eb\nc") == "ab c" and said("\u2066x\u2069") == said("x")

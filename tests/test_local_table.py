@@ -172,3 +172,22 @@ def test_the_local_table_shows_times_readably(tmp_path: Path, capsys: pytest.Cap
     out = capsys.readouterr().out
     assert "The lobby closes in 1 day if nobody starts it." in out and "<t:" not in out
     assert "Language: English" in out
+
+
+def test_a_lesson_in_its_own_thread_is_followed(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """`/game learn` opens a thread: the table follows into it (its buttons could not be pressed, "No message with
+    buttons yet"), says so and how to go back; `in #general` goes back and `in #…` into the thread again."""
+    script = tmp_path / "moves.txt"
+    script.write_text("\n".join(["/game learn game:the-expedition", "buttons", "click 1", "in #general", "buttons",
+                                 "in #Learning The Expedition — Alice", "buttons", "quit"]))
+    assert main(["local", "--script", str(script), "--boards", str(tmp_path / "boards")]) == 0
+    out = capsys.readouterr().out
+    assert "Traceback" not in out
+    started, rest = out.split("> buttons", 1)
+    assert "--- posted (pings @Alice) in #Learning The Expedition — Alice:" in started
+    assert "(You are now looking at #Learning The Expedition — Alice: type 'in #general' to go back.)" in started
+    pressed, back = rest.split("> in #general", 1)
+    assert pressed.lstrip().startswith("buttons: [1]") and "(!)" not in pressed
+    in_general, in_thread = back.split("> in #Learning", 1)
+    assert "(You are now looking at #general" in in_general and "(!) No message with buttons yet." in in_general
+    assert in_thread.count("buttons: [1]") == 1 and "(!)" not in in_thread

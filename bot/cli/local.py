@@ -24,7 +24,7 @@ from bot.cli.config import database_location
 from bot.command_translator import choice_message_id, command_message_id, option_message_id
 from bot.core.names import did_you_mean, fold, same_name
 from bot.i18n import DEFAULT_LANGUAGE, deferred, message_ids, translate
-from bot.offline import DiscordHarness, FakeUser, HarnessError, Message, Reply, TerminalClient
+from bot.offline import DiscordHarness, FakeChannel, FakeUser, HarnessError, Message, Reply, TerminalClient
 from bot.store.engines import redact
 
 TABLE_WORDS: dict[str, str] = {
@@ -35,6 +35,7 @@ TABLE_WORDS: dict[str, str] = {
     "choose": deferred("local.word.choose"),
     "commands": deferred("local.word.commands"),
     "help": deferred("local.word.help"),
+    "in": deferred("local.word.in"),
     "quit": deferred("local.word.quit"),
 }
 """The local table's own typed commands (not slash commands) by their English word, and the catalogue id of the
@@ -57,6 +58,10 @@ class LocalTable:
         table.world.guild_locale = self.locale
         self.user: FakeUser = table.user("alice", locale=self.locale)
         self.client = TerminalClient(table.world, boards, language)  # how messages look, images saved to boards
+        self.here: FakeChannel = table.default_channel
+        """The channel (or thread) the typing member is looking at: commands go there, `buttons` reads it."""
+        self.threads_before: set[int] = set()
+        """The threads that existed before the line being run: a new one the bot posts in is followed."""
 
     # ------------------------------------------------------------------------------------------- parsing
 
@@ -221,14 +226,33 @@ class LocalTable:
     # ------------------------------------------------------------------------------------------- output
 
     def _latest(self, *, selects: bool = False) -> Message:
-        for message in reversed(self.table.visible_messages(self.user)):
+        for message in reversed(self.table.visible_messages(self.user, self.here)):
             if (message.selects() if selects else message.buttons()):
                 return message
         raise HarnessError(translate(deferred("local.refuse.no_menu") if selects
                                      else deferred("local.refuse.no_buttons"), self.language))
 
     def show(self, replies: list[Reply]) -> None:
-        self.client.show(replies, self.user)
+        """Print what the bot answered; when it opened a thread and posted there for this member (a lesson, a game
+        in a thread), follow into it, as a member does by clicking the thread's link."""
+        self.client.show(replies, self.user, self.here)
+        opened = [self.table.world.threads[reply.channel_id] for reply in replies
+                  if reply.created and reply.channel_id in self.table.world.threads
+                  and reply.channel_id not in self.threads_before and reply.channel_id != self.here.id]
+        if opened:
+            self.move_to(opened[-1])
+
+    def move_to(self, channel: FakeChannel) -> None:
+        """Look at `channel` from now on."""
+        self.here = channel
+        print(translate("local.now_in", self.language, channel=channel.name,
+                        back=f"{self.said('in')} #{self.table.default_channel.name}"))
+
+    def go(self, name: str) -> None:
+        """`in #NAME`: look at another channel or thread by its name (a new channel name makes the channel)."""
+        name = name.strip().lstrip("#")
+        threads = [t for t in self.table.world.threads.values() if not t.deleted and same_name(name, t.name)]
+        self.move_to(threads[-1] if threads else self.table.channel(name))
 
     # ------------------------------------------------------------------------------------------- the loop
 
@@ -237,11 +261,12 @@ class LocalTable:
         words = line.split()
         if not words:
             return True
+        self.threads_before = set(self.table.world.threads)
         if line.startswith("/"):
             path, options = self.parse(line)
             if path == "game new" and "language" not in options:
                 options["language"] = self.language  # the table plays in the terminal's language
-            self.show(await self.table.command(path, options, user=self.user))
+            self.show(await self.table.command(path, options, user=self.user, channel=self.here))
             return True
         word = self.word(words[0])
         if word is None or word == "admin":  # ("admin" only follows "as NAME")
@@ -259,6 +284,8 @@ class LocalTable:
             self.user = self.table.user(words[1].lower(), manage_guild=True, manage_channels=True,
                                         locale=self.locale)
             print(translate("local.typing_as_admin", self.language, name=self.user.global_name))
+        elif word == "in" and len(words) >= 2:
+            self.go(" ".join(words[1:]))
         elif word == "commands":
             self.print_commands()
         elif word == "buttons":

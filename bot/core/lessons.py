@@ -11,10 +11,14 @@ on the board in the table's language. The feature that runs lessons is bot/featu
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 
 from bot.core.protocol import JSON, Game
+
+LESSON_FINISHED = "lesson_finished"
+"""The kind of the event that closes a lesson which has taught enough of a long game (its `ends`): the table is
+finished as a lesson, without a result (a lesson's table never counts: `MatchRecord.lesson`)."""
 
 Trigger = Callable[[JSON, int, Sequence[JSON]], bool]
 """(state, learner's seat, the events since the last board) -> whether the idea matters now."""
@@ -43,6 +47,10 @@ class Idea:
     trigger: Trigger
     at_end: bool = False
     """An idea about the end and the scoring: told on the final board (with "You are ready")."""
+    marks: tuple[str, ...] = ()
+    """The parts of the board the idea points at, by the names the game's renderer gives them (its `part_boxes`:
+    "hunt", "wilderness"; a player's part, "player", is the learner's): the board telling the idea outlines them,
+    and its line says where they are in words (the lesson's `places`)."""
 
 
 @dataclass(frozen=True)
@@ -58,13 +66,17 @@ class Lesson:
     the learner's included, until it holds; the learner then plays from there."""
     ends: Callable[[JSON, int], bool] | None = None
     """Whether the lesson has taught enough to stop here (state, learner's seat), for a game far longer than a
-    lesson: it then explains the end and the scoring and closes the table. None: the game is played to its end."""
+    lesson: it then explains the end and the scoring and the table ends as a finished lesson (`LESSON_FINISHED`).
+    None: the game is played to its end."""
     most_at_once: int = 2
     """At most this many ideas on one board (before the end): the rest come on the next boards where they hold."""
     level: str = "normal"
     """How the computer players play, in the preparation and against the learner."""
     most_preparing_moves: int = 400
     """A bound on the preparation, so a change of rules or bots can never make it run away."""
+    places: Mapping[str, str] = field(default_factory=dict)
+    """Where each part the ideas mark is, in words (a catalogue message per part name: "the hunt line under the
+    cards"), for the line that tells the idea."""
 
 
 def lesson_for(game: Game) -> Lesson | None:

@@ -26,6 +26,7 @@ def install(service: GameService, *, clock: Clock | None = None) -> GameService:
     service.on_after_move(functools.partial(autoplay.after_move, service))
     service.on_after_move(functools.partial(lessons.after_move, service))  # after the computer players' turns
     service.on_board_note(functools.partial(lessons.board_note, service))
+    service.on_board_marks(functools.partial(lessons.board_marks, service))
     service.on_game_end(functools.partial(ratings.rate_finished, service.store))
     if clock is not None:
         planner = TurnPlanner(service.store, clock)

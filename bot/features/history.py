@@ -50,6 +50,8 @@ def result_text(match: MatchRecord, language: str = "en") -> str:
     """How a finished game ended, in a few words with the winners' names ("won by Alice", "gewonnen von Alice")."""
     if match.status == "abandoned" or match.state is None:
         return translate("history.result.abandoned", language)
+    if match.lesson:
+        return translate("history.result.lesson", language)
     outcome = find_game(match.game).outcome(match.state)
     if outcome is None:
         return translate("history.result.ended", language)

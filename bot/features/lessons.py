@@ -2,6 +2,10 @@
 prepared position, and tells each idea of the game's lesson (bot/core/lessons.py, bot/games/<game>/lesson.py) on
 the board the first time it matters, ending with "You are ready: /game new".
 
+A tip about a part of the board (an idea's `marks`) says where it is and its number, and the board outlines the
+part with the same number (`board_marks`, drawn in the render worker: rendering/parts.py). A lesson's table never
+counts (`MatchRecord.lesson`): no result for /stats, no rating, no line in /game history.
+
 The preparation is played by the computer players through the game's rules and committed like any move, so the
 log, undo and replays know it. What the learner has been told is kept per learner and game as a small record in
 the profiles table (`lesson/<game>`), so a restart or another process carries the lesson on.
@@ -9,13 +13,15 @@ the profiles table (`lesson/<game>`), so a restart or another process carries th
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+
+from babel.lists import format_list
 
 from bot.core import JSON, LobbyError, find_game
-from bot.core.lessons import Idea, Lesson, due_ideas, lesson_for
+from bot.core.lessons import LESSON_FINISHED, Idea, Lesson, due_ideas, lesson_for
 from bot.core.seats import bot_user_id, is_bot
 from bot.features import autoplay
-from bot.i18n import Text, deferred, translate
+from bot.i18n import Text, deferred, language_of, translate
 from bot.service import GameService, MatchRecord, Player
 
 LESSON_OPTION = "lesson"
@@ -24,6 +30,8 @@ TEACH_OPTION = "teach"
 """The match option marking a teaching table (`/game new teach:true`): a normal table whose boards tell each idea
 of the game's lesson the first time it comes up, for a group learning together."""
 MARK = "📘"
+BADGES = "①②③④⑤⑥⑦⑧⑨"
+"""The numbers of a board's marks as a line names them: the badge on the board shows the same number."""
 
 
 def progress_key(game_key: str) -> str:
@@ -59,7 +67,7 @@ async def start_lesson(service: GameService, guild_id: int, channel_id: int, lea
     if lesson is None:
         raise LobbyError(Text.of("lesson.refuse.none", title=game.title))
     match = await service.new_match(guild_id, channel_id, game.key, learner, mode=lesson.mode, seed=lesson.seed,
-                                    options={"language": language, LESSON_OPTION: True})
+                                    options={"language": language, LESSON_OPTION: True}, lesson=True)
     for _ in range(lesson.computer_players):
         match = await autoplay.add_bot(service, channel_id, learner.user_id, lesson.level)
     await service.store.save_profile(guild_id, learner.user_id, progress_key(game.key),
@@ -122,6 +130,8 @@ async def after_move(service: GameService, match: MatchRecord) -> MatchRecord:
     if due:
         progress["told"] = [*progress["told"], *(idea.key for idea in due)]
         progress["latest"] = [idea.key for idea in due]
+        progress["marked"] = [idea.key for idea in due if idea.key in fresh or
+                              (idea.at_end and match.status != "active")]
         progress["at"] = match.version
     await service.store.save_profile(match.guild_id, match.host_id, progress_key(match.game), progress)
     return match
@@ -152,16 +162,28 @@ async def _teach_after_move(service: GameService, match: MatchRecord) -> MatchRe
     if due:
         progress["told"] = [*progress["told"], *(idea.key for idea in due)]
         progress["latest"] = [idea.key for idea in due]
+        progress["marked"] = [idea.key for idea in due if idea.key in fresh]
         progress["at"] = match.version
     await service.store.save_profile(match.guild_id, match.host_id, key, progress)
     return match
 
 
 async def _close(service: GameService, match: MatchRecord) -> MatchRecord:
-    """End a lesson that has taught enough of a long game (its `ends`): the table closes, as abandoned (not
-    rated, not a result), and the final board explains how the game would end and score."""
-    await service.tables.record(match, "abandoned", user_id=match.host_id, status="abandoned",
+    """End a lesson that has taught enough of a long game (its `ends`): the table is finished as a lesson (without
+    a result; a lesson's table never counts), and the final board explains how the game would end and score."""
+    await service.tables.record(match, LESSON_FINISHED, user_id=match.host_id, status="finished",
                                 text=translate("lesson.over", match.language))
+    return await service.tables.reload(match)
+
+
+async def close_unfinished(service: GameService, channel_id: int) -> MatchRecord | None:
+    """The lesson still open in `channel_id`, left unfinished (None when there is none): in the bot's DM a new
+    lesson takes its place, since no /game command there could end it."""
+    match = await service.open_match(channel_id)
+    if match is None or not is_lesson(match):
+        return None
+    await service.tables.record(match, "abandoned", user_id=match.host_id, status="abandoned",
+                                text=translate("lesson.replaced", match.language))
     return await service.tables.reload(match)
 
 
@@ -185,12 +207,47 @@ def table_idea_text(idea: Idea, language: str) -> str:
                      mine=translate("table.button.mine", language))
 
 
-def lesson_text(lesson: Lesson, keys: Sequence[str], language: str, *, finished: bool) -> str:
-    """The ideas told on a board, one line each, with "You are ready" on the final board."""
+def where_text(lesson: Lesson, idea: Idea, badge: int, language: str) -> str:
+    """Where to look on the board for an idea's marked parts, in words, with its mark's number."""
+    places = [translate(lesson.places[part], language) for part in idea.marks if part in lesson.places]
+    return translate("lesson.look", language, number=BADGES[(badge - 1) % len(BADGES)],
+                     places=format_list(places, style="standard", locale=language_of(language)))
+
+
+def told_lines(lesson: Lesson, ideas: Sequence[Idea], language: str, wording: Callable[[Idea, str], str],
+               marked: Sequence[str] = ()) -> list[str]:
+    """The lines telling `ideas` on one board (`wording` words each idea), the line of each idea whose parts the
+    board marks ending with where they are and the number of their mark (`marks_for` numbers them alike)."""
+    lines = []
+    badge = 0
+    for idea in ideas:
+        line = f"{MARK} {wording(idea, language)}"
+        if idea.marks and idea.key in marked:
+            badge += 1
+            line += " " + where_text(lesson, idea, badge, language)
+        lines.append(line)
+    return lines
+
+
+def marks_for(ideas: Sequence[Idea], seat: int | None, marked: Sequence[str]) -> list[JSON]:
+    """The marks of the board telling `ideas`: the parts of each idea told where it matters (`marked`: an idea
+    told later, on a board with room for it, may point at what is gone), numbered as its line; a player's part is
+    `seat`'s."""
+    marks: list[JSON] = []
+    pointing = [idea for idea in ideas if idea.marks and idea.key in marked]
+    for badge, idea in enumerate(pointing, start=1):
+        marks += [{"part": part, "seat": seat, "badge": badge} for part in idea.marks]
+    return marks
+
+
+def lesson_text(lesson: Lesson, keys: Sequence[str], language: str, *, finished: bool,
+                marked: Sequence[str] = (), in_dm: bool = False) -> str:
+    """The ideas told on a board, one line each, with "You are ready" on the final board (in the bot's DM, where
+    /game new cannot run, it says where it can)."""
     ideas: dict[str, Idea] = {idea.key: idea for idea in lesson.ideas}
-    lines = [f"{MARK} {idea_text(ideas[key], language)}" for key in keys if key in ideas]
+    lines = told_lines(lesson, [ideas[key] for key in keys if key in ideas], language, idea_text, marked)
     if finished:
-        ready = translate("lesson.ready", language)
+        ready = translate("lesson.ready_dm", language) if in_dm else translate("lesson.ready", language)
         lines.append(f"{MARK} {ready}")
     return "\n".join(lines)
 
@@ -207,8 +264,8 @@ async def board_note(service: GameService, match: MatchRecord) -> str | None:
         return None
     if progress.get("at") != match.version:  # told on an earlier board: the learner has read it
         return None
-    return lesson_text(lesson, progress.get("latest", []), match.language,
-                       finished=match.status != "active") or None
+    return lesson_text(lesson, progress.get("latest", []), match.language, finished=match.status != "active",
+                       marked=progress.get("marked", []), in_dm=match.in_dm) or None
 
 
 async def _teaching_note(service: GameService, match: MatchRecord) -> str | None:
@@ -218,6 +275,25 @@ async def _teaching_note(service: GameService, match: MatchRecord) -> str | None
     if lesson is None or not progress or progress.get("at") != match.version:
         return None
     ideas: dict[str, Idea] = {idea.key: idea for idea in lesson.ideas}
-    lines = [f"{MARK} {table_idea_text(ideas[key], match.language)}" for key in progress.get("latest", [])
-             if key in ideas]
-    return "\n".join(lines) or None
+    told = [ideas[key] for key in progress.get("latest", []) if key in ideas]
+    return "\n".join(told_lines(lesson, told, match.language, table_idea_text, progress.get("marked", []))) or None
+
+
+async def board_marks(service: GameService, match: MatchRecord) -> list[JSON]:
+    """The parts the board of `match` marks: those of the ideas it tells (a lesson's or a teaching table's), a
+    player's part being the learner's (at a teaching table the player to move's)."""
+    teaching = is_teaching(match)
+    if not (teaching or is_lesson(match)) or match.state is None:
+        return []
+    lesson = lesson_for(find_game(match.game))
+    progress = (await service.store.profile(match.guild_id, match.host_id, teaching_key(match.id)) if teaching
+                else await _progress(service, match))
+    if lesson is None or not progress or progress.get("at") != match.version:
+        return []
+    ideas: dict[str, Idea] = {idea.key: idea for idea in lesson.ideas}
+    told = [ideas[key] for key in progress.get("latest", []) if key in ideas]
+    marked = progress.get("marked", [])
+    if not teaching:
+        return marks_for(told, learner_seat(match), marked)
+    to_act = find_game(match.game).to_act(match.state) if match.status == "active" else []
+    return marks_for(told, to_act[0] if to_act else None, marked)

@@ -56,7 +56,7 @@ class GameRow:
         """The link straight to the match's current board message (None when none was posted)."""
         if self.board_message_id is None:
             return None
-        return (f"https://discord.com/channels/{self.match.guild_id}/{self.match.channel_id}/"
+        return (f"https://discord.com/channels/{self.match.guild_id or '@me'}/{self.match.channel_id}/"
                 f"{self.board_message_id}")
 
 

@@ -28,6 +28,8 @@ def ordinal(mu: float, sigma: float) -> float:
 
 def unrated_reason(match: MatchRecord) -> str | None:
     """Why a finished match does not count for ratings, or None when it does."""
+    if match.lesson:
+        return "a lesson"
     if any(is_bot(seat.user_id) for seat in match.seats):
         return "a computer player took part"
     if match.seed_chosen:

@@ -8,14 +8,23 @@ freshly spawned worker needs to find them.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from bot.core import JSON, all_games, find_game
 from bot.i18n import unmarked
 
 
-def public_view(game_key: str, state: JSON, language: str, last_move: str | None = None) -> JSON:
+def public_view(game_key: str, state: JSON, language: str, last_move: str | None = None,
+                marks: Sequence[JSON] = (), closed: str | None = None) -> JSON:
     """What everyone may see of `state` (no hands, cages or deck order), worded for a table in `language`, its
-    caption `last_move` when given (the message's story names the newest move; the board never tells it otherwise)."""
+    caption `last_move` when given (the message's story names the newest move; the board never tells it otherwise),
+    the parts a lesson's idea on this board points at, to mark (`marks`: rendering/parts.py), and for a table
+    closed before its game's end (a lesson that taught enough) the words its headline says instead of the turn."""
     view = {**find_game(game_key).view(state, None), "language": language}
+    if marks:
+        view["marks"] = [dict(mark) for mark in marks]
+    if closed:
+        view.update(turn=closed, closed=True)
     return drawable({**view, "last_move": last_move} if last_move else view)
 
 

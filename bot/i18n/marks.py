@@ -31,11 +31,15 @@ _SPAN = re.compile(f"{SAID}([^{SAID}{END}]*)(?:{END}|(?={SAID})|$)")
 """A marked span: to its closing mark, the next opening one, or the end of a text that was cut short."""
 _LINE_BREAKS = re.compile("[\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029]+")
 """Everything Python's str.splitlines breaks a line at: none may start a new line inside a name."""
+_DIRECTION_CONTROLS = re.compile("[\u202a-\u202e\u2066-\u2069]")
+"""Unicode's explicit embeddings, overrides and isolates (LRE, RLE, PDF, LRO, RLO, LRI, RLI, FSI, PDI): in a name
+they would turn the rest of the sentence around it ("Alice chooses" read backwards after an RLO). Right-to-left
+names need none of them: their letters carry their direction."""
 
 
 def said(value: object) -> str:
     """`value` (a display name, something typed) as a marked span, for a text that will name it."""
-    return f"{SAID}{_MARKS.sub('', str(value))}{END}"
+    return f"{SAID}{_DIRECTION_CONTROLS.sub('', _MARKS.sub('', str(value)))}{END}"
 
 
 def is_marked(text: str) -> bool:
@@ -53,8 +57,9 @@ def with_spans(text: str, shown: Callable[[str], str]) -> str:
 
 
 def one_line(value: str) -> str:
-    """A person's text on one line: each run of line breaks becomes a space."""
-    return _LINE_BREAKS.sub(" ", value)
+    """A person's text on one line, reading in its own direction only: each run of line breaks becomes a space,
+    and explicit direction controls are dropped."""
+    return _DIRECTION_CONTROLS.sub("", _LINE_BREAKS.sub(" ", value))
 
 
 def unmarked(text: str) -> str:

@@ -124,7 +124,8 @@ class Gateway:
         where = {CONTEXT_GUILD: "guild", CONTEXT_BOT_DM: "dm_channel", CONTEXT_PRIVATE_CHANNEL: "private_channel"}
         if contexts is not None and not getattr(contexts, where[context]):
             raise HarnessError(f"Discord does not offer /{root.name} in a {where[context]} (its contexts)")
-        by_server = installs is None or installs.guild
+        by_server = (installs is None or installs.guild) and not (
+            context == CONTEXT_GUILD and channel.guild_id in self.world.servers_without_app)
         by_user = user.id in self.world.installed_by and installs is not None and installs.user
         owners: dict[str, str] = {}
         if by_server and context != CONTEXT_PRIVATE_CHANNEL:

@@ -205,6 +205,11 @@ class DiscordHarness(Gateway, RestBackend):
         """`user` adds the app to their account (a user install): its user-install commands follow them."""
         self.world.installed_by.add(user.id)
 
+    def without_server_install(self, guild_id: int | None = None) -> None:
+        """The server (default: the first) has not installed the app: Discord offers its commands there only to a
+        member who installed it on their account, and says so (`authorizing_integration_owners` without "0")."""
+        self.world.servers_without_app.add(guild_id or self.world.guild_id)
+
     def refuse_dms(self, user: FakeUser, refused: bool = True) -> None:
         """`user`'s privacy settings refuse DMs from the bot: a send answers 403 with code 50007."""
         (self.world.dms_refused.add if refused else self.world.dms_refused.discard)(user.id)

@@ -14,7 +14,7 @@ from babel.dates import format_datetime, format_timedelta
 
 from bot.i18n import deferred, translate
 from bot.offline.recorder import Message, Reply
-from bot.offline.world import FakeUser, World
+from bot.offline.world import FakeChannel, FakeUser, World
 
 
 class TerminalClient:
@@ -26,7 +26,9 @@ class TerminalClient:
         self.language = language  # the language of the client: how it shows times
         self.image_count = 0
 
-    def show(self, replies: list[Reply], viewer: FakeUser) -> None:
+    def show(self, replies: list[Reply], viewer: FakeUser, here: FakeChannel | None = None) -> None:
+        """Print the replies as `viewer` sees them; one posted outside `here` (the channel being looked at) says
+        where it went."""
         for reply in replies:
             if reply.kind in ("defer", "defer_update", "delete", "autocomplete"):
                 continue
@@ -40,6 +42,9 @@ class TerminalClient:
             else:
                 shown = deferred("local.shown.posted") if reply.created else deferred("local.shown.edited")
                 who = translate(shown, self.language)
+            if here is not None and reply.channel_id not in (None, here.id):
+                who = translate("local.shown.elsewhere", self.language, what=who,
+                                channel=self.names(f"<#{reply.channel_id}>"))
             print(f"--- {who}:")
             if reply.content:
                 print(self.names(reply.content))
@@ -57,7 +62,8 @@ class TerminalClient:
     def names(self, text: str) -> str:
         """Mentions as a player sees them in Discord: <@123> becomes @Bob, <#456> becomes #games."""
         names = {str(user.id): user.global_name or user.name for user in self.world.users.values()}
-        channels = {str(channel.id): channel.name for channel in self.world.channels.values()}
+        channels = {str(channel.id): channel.name
+                    for channel in [*self.world.channels.values(), *self.world.threads.values()]}
         text = re.sub(r"<#(\d+)>", lambda m: f"#{channels.get(m[1], m[1])}", text)
         text = re.sub(r"<t:(-?\d+)(?::([tTdDfFR]))?>", lambda m: self.time(int(m[1]), m[2] or "f"), text)
         return re.sub(r"<@!?(\d+)>", lambda m: f"@{names.get(m[1], m[1])}", text)
@@ -76,6 +82,8 @@ class TerminalClient:
             print(translate("local.shown.buttons", self.language,
                             buttons="  ".join(f"[{i}] {label}" for i, label in enumerate(buttons, start=1))))
         for select in holder.selects():
-            options = "  ".join(f"[{i}] {o['label']}" for i, o in enumerate(select.get("options", []), start=1))
+            # One option a line with its description under the label's words, as Discord's open menu shows them.
+            options = "".join(f"\n  [{i}] {o['label']}" + (f" — {o['description']}" if o.get("description") else "")
+                              for i, o in enumerate(select.get("options", []), start=1))
             placeholder = select.get("placeholder") or translate("local.shown.choose", self.language)
             print(translate("local.shown.menu", self.language, placeholder=placeholder, options=options))

@@ -281,6 +281,8 @@ class World:
         self.private_channels: dict[int, FakeChannel] = {}  # users' DMs with each other (the bot no member), by id
         self.dms_refused: set[int] = set()  # users whose privacy settings refuse DMs from the bot (error 50007)
         self.installed_by: set[int] = set()  # users who added the app to their account (a user install)
+        self.servers_without_app: set[int] = set()  # servers where the app is no server install: only a member's
+        # user install brings its commands there, and the bot is no member of them
         self.messages: dict[int, Message] = {}
         self.channel_order: dict[int, list[int]] = {}
         self.attachments: dict[int, SentFile] = {}

@@ -6,6 +6,7 @@ from bot.store.database import Store
 from bot.store.engines import is_postgres_url, storage_full
 from bot.store.members import MemberRecord, MemberResult
 from bot.store.records import (
+    DM_GUILD,
     ChannelBusy,
     EventColumns,
     EventRecord,
@@ -23,6 +24,7 @@ from bot.store.records import (
 from bot.store.records_store import GameResults, NewRating, Rating, Uncounted, UndoRequest, final_results
 
 __all__ = [
+    "DM_GUILD",
     "ChannelBusy",
     "CommunityChange",
     "EventColumns",

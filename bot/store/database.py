@@ -206,13 +206,13 @@ class Store(RecordsStore, CommunityStore, MemberStore):
             if current > 0 and backup and self.dialect == "sqlite" and self.path != ":memory:":
                 self.backup = await self._back_up(current, progress)
             ticker = Ticker(progress, f"Upgrading {redact(self.path)} to schema {SCHEMA_VERSION}")
-            for number, migration in enumerate(MIGRATIONS[current:], start=current + 1):
+            for migration in MIGRATIONS[current:]:
                 for statement in migration.split(";"):
                     if statement.strip():
                         await self._engine.execute(self._engine.ddl(statement))
-                if number == RESULTS_MIGRATION:  # the finished matches' results, from their final states
-                    await self.fill_match_results(
-                        progress=lambda filled: ticker.tick(f"results of {filled:,} finished matches kept"))
+            if current < RESULTS_MIGRATION:  # the finished matches' results, from their final states (read with
+                await self.fill_match_results(  # the columns of every migration: a lesson keeps none)
+                    progress=lambda filled: ticker.tick(f"results of {filled:,} finished matches kept"))
             await self._engine.set_schema_version(SCHEMA_VERSION)
             if current > 0:
                 progress(f"Upgraded {redact(self.path)} from schema {current} to {SCHEMA_VERSION}.")
@@ -323,6 +323,7 @@ class Store(RecordsStore, CommunityStore, MemberStore):
             seats=seats,
             created_at=row["created_at"],
             updated_at=row["updated_at"],
+            lesson=bool(row["lesson"]),
         )
 
     async def _matches(self, where: str, params: Iterable[Any] = ()) -> list[MatchRecord]:
@@ -469,6 +470,7 @@ class Store(RecordsStore, CommunityStore, MemberStore):
         options: dict[str, Any],
         data_version: str,
         community: CommunityChange | None = None,
+        lesson: bool = False,
     ) -> MatchRecord:
         """A new match in its lobby with the host seated; ChannelBusy if the channel has an unfinished one."""
         now = _now()
@@ -476,10 +478,10 @@ class Store(RecordsStore, CommunityStore, MemberStore):
             async with self._transaction():
                 inserted = await self._fetchone(
                     "INSERT INTO matches (guild_id, channel_id, game, mode, status, host_id, seed, seed_chosen, "
-                    "options_json, data_version, version, created_at, updated_at) "
-                    "VALUES (?, ?, ?, ?, 'lobby', ?, ?, ?, ?, ?, 1, ?, ?) RETURNING id",
+                    "options_json, data_version, version, created_at, updated_at, lesson) "
+                    "VALUES (?, ?, ?, ?, 'lobby', ?, ?, ?, ?, ?, 1, ?, ?, ?) RETURNING id",
                     (guild_id, channel_id, game, mode, host_id, seed, int(seed_chosen), _dumps(options),
-                     data_version, now, now),
+                     data_version, now, now, int(lesson)),
                 )
                 assert inserted is not None
                 match_id = int(inserted["id"])

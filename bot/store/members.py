@@ -105,7 +105,8 @@ class MemberStore:
                 (user_id,)))[:MEMBER_GAMES_KEPT]
         rows = await self._fetchall(
             "SELECT m.id FROM matches m JOIN seats s ON s.match_id = m.id WHERE s.user_id = ? "
-            "AND m.status = 'finished' ORDER BY m.updated_at DESC, m.id DESC LIMIT ?", (user_id, int(limit)))
+            "AND m.status = 'finished' AND m.lesson = 0 ORDER BY m.updated_at DESC, m.id DESC LIMIT ?",
+            (user_id, int(limit)))
         return await self._by_ids([int(row["id"]) for row in rows])
 
     async def board_messages(self, match_ids: Sequence[int]) -> dict[int, int]:

@@ -43,6 +43,11 @@ class SeatRecord:
     name: str
 
 
+DM_GUILD = 0
+"""The server id of a table in the bot's DM with a member (a lesson, cogs/lessons.py): it belongs to no server, as
+Discord's `authorizing_integration_owners` says of the bot's DM ("0")."""
+
+
 @dataclass(frozen=True)
 class MatchRecord:
     id: int
@@ -61,10 +66,17 @@ class MatchRecord:
     seats: tuple[SeatRecord, ...] = field(default_factory=tuple)
     created_at: str = ""
     updated_at: str = ""
+    lesson: bool = False
+    """A lesson's table (/game learn): it never counts (no result for /stats, no rating, no history line)."""
 
     @property
     def is_open(self) -> bool:
         return self.status in OPEN_STATUSES
+
+    @property
+    def in_dm(self) -> bool:
+        """A table in the bot's DM with its one member: no server, so no server's settings, limits or reminders."""
+        return self.guild_id == DM_GUILD
 
     @property
     def language(self) -> str:

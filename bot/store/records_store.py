@@ -142,7 +142,7 @@ class RecordsStore:
                                player_id: int | None = None) -> tuple[list[MatchRecord], int]:
         """Finished and abandoned matches of a server (or one channel), newest first: one page, and the total.
         Matches played in `hidden_channels` are left out, unless `player_id` held a seat in them."""
-        where = "guild_id = ? AND status IN ('finished', 'abandoned')"
+        where = "guild_id = ? AND status IN ('finished', 'abandoned') AND lesson = 0"
         params: list[Any] = [guild_id]
         if channel_id is not None:
             where += " AND channel_id = ?"
@@ -165,7 +165,8 @@ class RecordsStore:
     async def finished_channels(self, guild_id: int) -> list[int]:
         """The channels (and threads) of a server where a match finished or was abandoned."""
         rows = await self._fetchall("SELECT DISTINCT channel_id FROM matches WHERE guild_id = ? "
-                                    "AND status IN ('finished', 'abandoned') ORDER BY channel_id", (guild_id,))
+                                    "AND status IN ('finished', 'abandoned') AND lesson = 0 ORDER BY channel_id",
+                                    (guild_id,))
         return [int(row["channel_id"]) for row in rows]
 
     async def _by_ids(self, ids: Sequence[int]) -> list[MatchRecord]:
@@ -239,7 +240,7 @@ class RecordsStore:
         by the upgrade)."""
         rows = await self._fetchall(
             "SELECT m.id, m.game, m.state_json, m.updated_at FROM matches m WHERE m.status = 'finished' "
-            "AND m.updated_at >= ? AND (m.updated_at > ? OR m.id > ?) AND m.state_json IS NOT NULL "
+            "AND m.updated_at >= ? AND (m.updated_at > ? OR m.id > ?) AND m.state_json IS NOT NULL AND m.lesson = 0 "
             "AND NOT EXISTS (SELECT 1 FROM match_results r WHERE r.match_id = m.id) "
             "ORDER BY m.updated_at, m.id LIMIT ?", (finished_since, finished_since, int(after), int(limit)))
         if not rows:
@@ -301,7 +302,7 @@ class RecordsStore:
         `player_results` instead: bench_loop_lag reads these to show what decoding them cost the loop)."""
         rows = await self._fetchall(
             "SELECT m.id FROM matches m JOIN seats s ON s.match_id = m.id WHERE m.guild_id = ? AND s.user_id = ? "
-            "AND m.status = 'finished' ORDER BY m.id DESC LIMIT ?",
+            "AND m.status = 'finished' AND m.lesson = 0 ORDER BY m.id DESC LIMIT ?",
             (guild_id, user_id, int(limit)),
         )
         return await self._by_ids([int(row["id"]) for row in rows])

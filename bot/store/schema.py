@@ -244,6 +244,14 @@ MIGRATIONS: tuple[str, ...] = (
     CREATE INDEX IF NOT EXISTS ratings_by_ordinal ON ratings (guild_id, game, ordinal DESC, games DESC, user_id);
     CREATE INDEX IF NOT EXISTS match_results_by_player_game ON match_results (guild_id, user_id, game, won, score)
     """,
+    # 13 (issue 33): a lesson's table (/game learn) counts for nothing: no result for /stats, no rating, not in
+    # /game history or a member's finished games. Marked in its row, so every count leaves it out with one
+    # condition; the lessons played before are found by their match option, and any result kept for them goes.
+    """
+    ALTER TABLE matches ADD COLUMN lesson INTEGER NOT NULL DEFAULT 0;
+    UPDATE matches SET lesson = 1 WHERE options_json LIKE '%"lesson":true%';
+    DELETE FROM match_results WHERE match_id IN (SELECT id FROM matches WHERE lesson = 1)
+    """,
 )
 
 RATINGS_ORDINAL_MIGRATION = 12

@@ -21,10 +21,16 @@ LESSON = Lesson(
     computer_players=1,
     seed=20_331,
     ideas=(
-        Idea("goal", deferred("lesson.expedition.goal"), always),
-        Idea("move", deferred("lesson.expedition.move"), learner_moves),
-        Idea("expedition", deferred("lesson.expedition.expedition"), event_happened("expedition_scored")),
-        Idea("end", deferred("lesson.expedition.end"), event_happened("end_triggered")),
-        Idea("scoring", deferred("lesson.expedition.scoring"), always, at_end=True),
+        Idea("goal", deferred("lesson.expedition.goal"), always, marks=("grid",)),
+        Idea("move", deferred("lesson.expedition.move"), learner_moves, marks=("explorer",)),
+        Idea("expedition", deferred("lesson.expedition.expedition"), event_happened("expedition_scored"),
+             marks=("players",)),
+        Idea("end", deferred("lesson.expedition.end"), event_happened("end_triggered"), marks=("players",)),
+        Idea("scoring", deferred("lesson.expedition.scoring"), always, at_end=True, marks=("players",)),
     ),
+    places={
+        "grid": deferred("lesson.expedition.part.grid"),
+        "explorer": deferred("lesson.expedition.part.explorer"),
+        "players": deferred("lesson.expedition.part.players"),
+    },
 )

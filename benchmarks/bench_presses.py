@@ -6,9 +6,11 @@ Usage: python benchmarks/bench_presses.py [--games N] [--seed S] [--only expedit
 At each board the normal computer player plays its own line a few steps ahead (each step its choice in the
 position before it); the control pressed is the one shown under the board (a button or a menu option) whose
 outcome is the furthest position along that line. A move the board does not offer would be typed as a command
-(counted as a press, and as "typed"). Prints, per game, mode and player count: turns, presses, presses per turn,
-steps the bot made for a player because they had one legal choice ("auto"), presses made when only one choice
-was legal ("forced", the goal is none), and moves typed because no control offered them.
+(counted as a press, and as "typed"); when no one control leads onto that line but two in a row do (the line
+makes its steps in another order), the first of them is pressed. Prints, per game, mode and player count: turns,
+presses, presses per turn, steps the bot made for a player because they had one legal choice ("auto"), presses
+made when only one choice was legal ("forced", the goal is none), and moves typed because no control offered
+them.
 """
 
 from __future__ import annotations
@@ -29,8 +31,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from bot.app import create_bot
 from bot.core import Game, Rng, find_game, is_steps
 from bot.core.bots import bot_view, decide
+from bot.games.offered import offers_of
 from bot.offline import DiscordHarness, FakeUser
-from bot.service import MENU_OPTIONS, GameService
 
 CONFIGS = [("the-expedition", "standard", (2, 3)), ("the-expedition", "abstract", (2, 3)),
            ("the-expedition", "solo", (1,)), ("the-expedition", "solo-hard", (1,)),
@@ -38,7 +40,7 @@ CONFIGS = [("the-expedition", "standard", (2, 3)), ("the-expedition", "abstract"
            ("expeditions", "standard", (2, 3, 4))]
 LOOK_AHEAD = 8  # steps of the bot's own line an offer may cover
 MOST_PRESSES = 3000  # a game longer than this is reported as unfinished
-DEBUG = False
+DEBUG = False  # --debug: print what was typed, and why
 
 
 @dataclass
@@ -83,6 +85,30 @@ def pick(game: Game, state: dict[str, Any], seat: int, offers: list[dict[str, An
         depth = line.get(_position(after), 0)
         if depth > furthest:
             best, furthest = offer, depth
+    return best if best is not None else two_presses(game, state, seat, offers, line)
+
+
+def two_presses(game: Game, state: dict[str, Any], seat: int, offers: list[dict[str, Any]], line: dict[str, int]
+                ) -> dict[str, Any] | None:
+    """The first of two presses that together reach the bot's line when no one press does: the line may make its
+    steps in an order the controls do not (Expeditions' Odin's Wrath in the middle of a card's play, which the
+    whole-play offers step over: Odin first, then the play, ends where the line does)."""
+    best, furthest = None, 0
+    for offer in offers:
+        try:
+            after = game.apply(state, seat, offer, Rng(0, 0)).state
+        except ValueError:
+            continue
+        if game.outcome(after) is not None or game.to_act(after) != (seat,):
+            continue
+        then = offers_of(game, after, seat)
+        for more in (*then.buttons, *then.options):
+            try:
+                depth = line.get(_position(game.apply(after, seat, more.action, Rng(0, 0)).state), 0)
+            except ValueError:
+                continue
+            if depth > furthest:
+                best, furthest = offer, depth
     return best
 
 
@@ -90,9 +116,8 @@ def shown_controls(board: Any, game: Game, state: dict[str, Any], seat: int, lan
                    ) -> list[tuple[str, Any, dict[str, Any]]]:
     """(kind, id, action) of every control the board message shows: its buttons and its menu's options, mapped to
     the actions the service would take for them."""
-    buttons = GameService._offers(game, state, seat, False, language)
-    menu = game.choice_menu(state, seat, language)
-    entries = list(menu.options[:MENU_OPTIONS]) if menu is not None else []
+    offered = offers_of(game, state, seat, language)
+    buttons, entries = offered.buttons, offered.options
     shown: list[tuple[str, Any, dict[str, Any]]] = []
     for button in board.buttons():
         parts = str(button.get("custom_id", "")).split(":")
@@ -144,6 +169,9 @@ async def play_one(key: str, mode: str, players: int, seed: int) -> Tally:
                 if chosen is None:
                     tally.typed += 1
                     choice = decide(game, bot_view(game, state, seat), seat, "normal", rnd).action
+                    if DEBUG:
+                        print("typed", key, choice, (state.get("turn") or {}).get("phase"),
+                              ((state.get("turn") or {}).get("pending") or {}).get("kind"), len(shown))
                     await service.act(channel, users[seat].id, choice)
                     await discord_.command("game board", user=users[seat])  # the board the move changed
                     chosen = choice
@@ -166,7 +194,10 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=1, help="games per game, mode and player count")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--only", nargs="*", help="game keys to play (default: all)")
+    parser.add_argument("--debug", action="store_true", help="print each move typed and the board it was typed on")
     args = parser.parse_args()
+    global DEBUG
+    DEBUG = args.debug
     print(f"{'game':20} {'mode':10} {'p':>2} {'turns':>6} {'presses':>8} {'per turn':>9} {'per game':>9} "
           f"{'auto':>5} {'forced':>6} {'typed':>5}")
     per_game: dict[str, list[float]] = {}

@@ -12,39 +12,35 @@ write's own transaction).
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import secrets
 from collections.abc import Awaitable, Callable, Hashable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-import bot.games  # noqa: F401  (registers every game)
 import rendering
 from bot.core import (
     JSON,
     Applied,
-    ChoiceMenu,
     Game,
     GameOver,
     LobbyError,
     NotYourTurn,
     Offered,
     Outcome,
-    QuickAction,
     Rng,
     RuleError,
     StaleBoard,
     all_games,
     find_game,
-    is_steps,
     steps_action,
 )
-from bot.core.bots import action_key
 from bot.core.datafiles import data_root
 from bot.core.lessons import LESSON_FINISHED
 from bot.core.replay import replay
 from bot.core.seats import bot_level, is_bot, taken_over_name
-from bot.games import boards
+from bot.games import boards, offered
 from bot.i18n import (
     LANGUAGES,
     Localized,
@@ -136,7 +132,6 @@ class InvalidControl(RuleError):
         super().__init__(Text.of("error.control_invalid"))
 
 
-MAX_BUTTONS = 20  # four rows of five; the fifth row holds "Show mine"
 ROW_BUTTONS = 5  # Discord's most per row, and what a phone shows side by side
 MENU_ROW, MINE_ROW = 3, 4  # the select menu's row, and the row of "Show mine" and "Details"
 
@@ -156,8 +151,7 @@ def button_rows(wanted: list[int | None], rows: int) -> list[int]:
     return out
 
 
-MENU_BUTTONS = 15  # three rows of buttons when a select menu takes the fourth
-MENU_OPTIONS = 25  # Discord's limit for one select menu
+OFFERS_KEPT = 512  # boards whose offers a process keeps, so a press finds its action without making them anew
 # Seeds and game numbers are command options: Discord's integers stop at 2^53 - 1 (a max_value above that makes it
 # refuse the whole command registration), and they are stored as SQL integers and shown to players.
 MAX_SEED = 2**53 - 1
@@ -304,6 +298,9 @@ class GameService:
         self.game_end_hooks: list[GameEndHook] = []
         self.board_note_hooks: list[BoardNoteHook] = []
         self.board_marks_hooks: list[BoardMarksHook] = []
+        # What the latest boards offered, by (match, version, seat, language): a press reads its action here rather
+        # than make the offers again on the event loop (they are made in a render worker: bot/games/offered.py).
+        self.offers_kept: dict[tuple[int, int, int, str], Offered] = {}
 
     def warm_up(self) -> None:
         """Load now what the first match of each game would load on the event loop (a bot's start does, before it
@@ -531,10 +528,26 @@ class GameService:
             if own_seat != seat:
                 raise NotYourTurn("error.buttons_for", owner=self._names(match, [seat]),
                                   turn=turn_words(game, shown_state(match, match.state or {})))
-            offered = self._offers(game, match.state or {}, seat, from_menu, match.language)
+            shown = await self.offers(match, seat)
+            offered = (shown.menu.options if shown.menu is not None else ()) if from_menu else shown.buttons
             if not 0 <= index < len(offered):
                 raise StaleBoard("error.button_gone")
             return await self._act(match, user_id, offered[index].action, version)
+
+    async def offers(self, match: MatchRecord, seat: int) -> Offered:
+        """What the board of `match` as it is now offers `seat`: kept from its board, else made in a render worker
+        (a press never waits for the offers on the event loop: Expeditions' take ~10 ms, up to ~100 ms)."""
+        key = (match.id, match.version, seat, match.language)
+        kept = self.offers_kept.get(key)
+        if kept is not None:
+            return kept
+        if match.state is None:
+            return offered.NOTHING
+        made = await self.render_pool.made(match.game, offered.offers, match.game, match.state, seat, match.language)
+        self.offers_kept[key] = made
+        while len(self.offers_kept) > OFFERS_KEPT:
+            self.offers_kept.pop(next(iter(self.offers_kept)))
+        return made
 
     async def _not_seated(self, match: MatchRecord, refusal: Text, user_id: int) -> NotYourTurn:
         """The refusal for a member without a seat; a kicked player is told how to take theirs back, not that they
@@ -585,7 +598,7 @@ class GameService:
         language = match.language  # the log, the story and the board are told in the table's language
         forced: list[tuple[int, str]] = []
         if forced_too and game.takes_steps:
-            applied, action, forced = self._forced_steps(game, match, seat, action, applied, rng)
+            applied, action, forced = await self._forced_steps(game, match, seat, action, applied, rng)
         shown = shown_state(match, applied.state)  # a kicked seat's bot wears the robot badge
         headline = told_key_first(game, shown, applied.events, language, forced)
         outcome = game.outcome(applied.state)
@@ -604,7 +617,7 @@ class GameService:
                                               profiles=profiles, results=results)
         new_board = outcome is not None or game.to_act(applied.state) != waiting or (
             len(match.seats) == 1 and game.round_of(state) != game.round_of(applied.state))  # a solo round begins
-        move = "" if headline else self._move_words(game, state, seat, action, language)
+        move = "" if headline else (await self._moves_in_words(match, seat, [(state, action)]))[0]
         if outcome is not None:  # records: rate the finished game once (bot/features/ratings.py; swept again later)
             for hook in self.game_end_hooks:
                 try:
@@ -613,46 +626,35 @@ class GameService:
                     log.exception("After the end of match %s, %r failed", moved.id, hook)
         return Accepted(moved, headline, new_board, move)
 
-    def _forced_steps(self, game: Game, match: MatchRecord, seat: int, action: JSON, applied: Applied, rng: Rng
-                      ) -> tuple[Applied, JSON, list[tuple[int, str]]]:
+    async def _forced_steps(self, game: Game, match: MatchRecord, seat: int, action: JSON, applied: Applied, rng: Rng
+                            ) -> tuple[Applied, JSON, list[tuple[int, str]]]:
         """The steps after `action` that leave `seat` one legal choice, made for it with the same `rng`: the applied
         result of them all, the compound action to record and, per step made, a sentence ("Only one choice was
         left, so it was made: Gather.") with the number of events before it."""
         steps, events = [action], list(applied.events)
-        told: list[tuple[int, str]] = []
+        made: list[tuple[int, JSON, JSON]] = []  # (events before it, the state it was made in, the step)
         state = applied.state
         while len(steps) < FORCED_MOST and game.outcome(state) is None and game.to_act(state) == (seat,):
             legal = game.legal_actions(state, seat)
             if len(legal) != 1:
                 break
-            words = self._move_words(game, state, seat, legal[0], match.language)
-            told.append((len(events), translate("table.story.only_choice", match.language, move=words) if words
-                         else translate("table.story.only_choice_made", match.language)))
+            made.append((len(events), state, legal[0]))
             state_after = game.apply(state, seat, legal[0], rng)
             state, events = state_after.state, events + list(state_after.events)
             steps.append(legal[0])
         if len(steps) == 1:
             return applied, action, []
+        said_as = await self._moves_in_words(match, seat, [(before, step) for _, before, step in made])
+        told = [(count, translate("table.story.only_choice", match.language, move=words) if words
+                 else translate("table.story.only_choice_made", match.language))
+                for (count, _, _), words in zip(made, said_as, strict=True)]
         return Applied(state, events), steps_action(steps), told
 
-    @staticmethod
-    def _move_words(game: Game, state: JSON, seat: int, action: JSON, language: str = "en") -> str:
-        """The move as the board offered it: a menu option with the menu's question, or a button's label."""
-        wanted = action_key(action)
-        menu = game.choice_menu(state, seat, language)
-        for offer in menu.options if menu is not None else ():
-            if action_key(offer.action) == wanted:
-                question = menu.placeholder.rstrip(".…")
-                if language == "en":  # (German nouns keep their capital)
-                    question = question[:1].lower() + question[1:]
-                return f"{offer.label} ({question})" if question else offer.label
-        found = next((offer.label for offer in game.quick_actions(state, seat, language)
-                      if action_key(offer.action) == wanted), "")
-        if found or menu is None:
-            return found
-        # An offer made of several steps (a whole play, Gather with what it brings) whose first step this is.
-        return next((offer.label for offer in (*game.quick_actions(state, seat, language), *menu.options)
-                     if is_steps(offer.action) and action_key(offer.action["steps"][0]) == wanted), "")
+    async def _moves_in_words(self, match: MatchRecord, seat: int, moves: list[tuple[JSON, JSON]]) -> list[str]:
+        """Each (state, action) of `seat`'s move as the board offered it (`offered.move_words_of`), found where
+        boards are drawn: finding them means making the offers."""
+        return await self.render_pool.made(match.game, offered.moves_in_words, match.game, moves, seat,
+                                           match.language)
 
     # ----------------------------------------------------------------------------------------------- reading
 
@@ -823,6 +825,9 @@ class GameService:
         image: bytes | None = None
         described = ""
         footer = self._footer(match, outcome)
+        waiting = game.to_act(state) if match.status == "active" and outcome is None else ()
+        # The offers are made in a render worker too, while the image is drawn (bot/games/offered.py).
+        offers = asyncio.ensure_future(self.offers(match, waiting[0])) if waiting else None
         marks = [mark for hook in self.board_marks_hooks for mark in await hook(match)]
         closed = translate("lesson.finished_short", language) if match.lesson and match.status == "finished" and \
             outcome is None else None  # (a lesson that taught enough of a long game: bot/core/lessons.py)
@@ -846,29 +851,23 @@ class GameService:
         menu: BoardMenu | None = None
         choice: BoardChoice | None = None
         if match.status == "active" and outcome is None:
-            waiting = game.to_act(state)
             for seat in waiting:
                 record = match.user_at(seat)
                 if record is not None and not is_bot(record.user_id):  # a computer player is never pinged
                     mentions.append(record.user_id)
-            if waiting:
+            if offers is not None:
                 seat = waiting[0]
-                menu_offer = game.choice_menu(state, seat, language)
-                offered = self._offers(game, state, seat, False, language)
-                with_menu = menu_offer is not None and bool(menu_offer.options)
-                rows = button_rows([q.row for q in offered], MENU_ROW if with_menu else MINE_ROW)
+                shown = await offers
+                rows = button_rows([q.row for q in shown.buttons], MENU_ROW if shown.menu is not None else MINE_ROW)
                 buttons = [
                     BoardButton(q.label, match.id, match.version, seat, index, q.emoji, q.style, row)
-                    for index, (q, row) in enumerate(zip(offered, rows, strict=True))
+                    for index, (q, row) in enumerate(zip(shown.buttons, rows, strict=True))
                 ]
-                shown_menu: ChoiceMenu | None = None
-                if menu_offer is not None and menu_offer.options:
-                    shown = menu_offer.options[:MENU_OPTIONS]
-                    labels = tuple((q.label, q.emoji) for q in shown)
-                    menu = BoardMenu(menu_offer.placeholder, labels, match.id, match.version, seat,
-                                     tuple(q.description for q in shown))
-                    shown_menu = ChoiceMenu(menu_offer.placeholder, shown)
-                choice = BoardChoice(seat, shown_state(match, state), Offered(tuple(offered), shown_menu))
+                if shown.menu is not None:
+                    labels = tuple((q.label, q.emoji) for q in shown.menu.options)
+                    menu = BoardMenu(shown.menu.placeholder, labels, match.id, match.version, seat,
+                                     tuple(q.description for q in shown.menu.options))
+                choice = BoardChoice(seat, shown_state(match, state), shown)
             turn = game.turn_text(shown_state(match, state), language)
         elif match.status == "abandoned":
             turn = translate("table.abandoned", language)
@@ -898,16 +897,6 @@ class GameService:
         if not footer:
             return text[:1000]
         return f"{text[:1000 - len(footer) - 1]} {footer}"
-
-    @staticmethod
-    def _offers(game: Game, state: JSON, seat: int, from_menu: bool, language: str = "en") -> list[QuickAction]:
-        """What the board offers `seat`: the menu's options, or the buttons (fewer when a menu takes a row), in the
-        table's language (the offers are the same in every language; only their words differ)."""
-        menu = game.choice_menu(state, seat, language)
-        if from_menu:
-            return list(menu.options[:MENU_OPTIONS]) if menu is not None else []
-        limit = MENU_BUTTONS if menu is not None and menu.options else MAX_BUTTONS
-        return game.quick_actions(state, seat, language)[:limit]
 
     @staticmethod
     def _footer(match: MatchRecord, outcome: Outcome | None) -> str | None:

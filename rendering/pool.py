@@ -145,6 +145,11 @@ def _draw_leaderboard(view: View) -> bytes:
     return leaderboard.render(glyphs.drawable_view(view))  # (a character no font has left out, as on the boards)
 
 
+def _shipped(game_key: str) -> bool:
+    """Whether `game_key` is one of the games a spawned worker registers by importing bot.games."""
+    return game_key in ("the-expedition", "monster-expedition", "expeditions")
+
+
 def _ready() -> int:
     return os.getpid()
 
@@ -242,6 +247,16 @@ class RenderPool:
             if self._renderer is not None or rendering.is_registered(game_key):
                 return await asyncio.to_thread(function, game_key, *arguments)
             return await self._in_worker(function, game_key, *arguments)
+
+    async def made(self, game_key: str, make: Callable[..., T], *arguments: Any) -> T:
+        """`make(*arguments)` where boards are drawn, for work a board needs beside its image that is too heavy for
+        the event loop (Expeditions' offers: bot/games/offered.py). A game a spawned worker cannot import (one
+        registered at runtime) or a pool with an injected renderer makes it in a thread instead."""
+        loop = asyncio.get_running_loop()
+        async with self._bound(loop):
+            if self._renderer is not None or rendering.is_registered(game_key) or not _shipped(game_key):
+                return await asyncio.to_thread(make, *arguments)
+            return await self._in_worker(make, *arguments)
 
     async def _in_worker(self, function: Callable[..., T], *arguments: Any) -> T:
         """`function(*arguments)` in a worker; if a worker died (killed, out of memory), in fresh workers, once more."""

@@ -20,9 +20,9 @@ from bot.core.lessons import lesson_for
 from bot.features import lessons
 from bot.games.expeditions.data import components
 from bot.games.monster_expedition.catalog import catalog as monster_catalog
+from bot.games.offered import offers_of
 from bot.i18n import counted, join_or, translate, unmarked
 from bot.offline import DiscordHarness, FakeUser
-from bot.service import MAX_BUTTONS, MENU_BUTTONS, MENU_OPTIONS
 from tests.fakes import Nim
 
 GAMES = ["the-expedition", "monster-expedition", "expeditions"]
@@ -47,9 +47,8 @@ class Shown:
 
 def _controls(game: Game, state: dict[str, Any], seat: int, language: str) -> tuple[list[Any], Any]:
     """The buttons and the menu the service shows (cut as it cuts them)."""
-    menu = game.choice_menu(state, seat, language)
-    limit = MENU_BUTTONS if menu is not None and menu.options else MAX_BUTTONS
-    return game.quick_actions(state, seat, language)[:limit], menu
+    shown = offers_of(game, state, seat, language)
+    return list(shown.buttons), shown.menu
 
 
 def _pick(game: Game, state: dict[str, Any], seat: int, offers: list[dict[str, Any]], rnd: random.Random) -> int:
@@ -105,7 +104,7 @@ async def _play(database: Path, game_key: str, language: str, *, teach: bool) ->
             seat = game.to_act(state)[0]
             board = discord_.last_public_message(with_components=True)
             buttons, menu = _controls(game, state, seat, language)
-            entries = list(menu.options[:MENU_OPTIONS]) if menu is not None else []
+            entries = list(menu.options) if menu is not None else []
             shown.append(Shown(board.content, state, seat, match.seats[seat].name, [b.label for b in buttons]
                                + [e.label for e in entries], menu.placeholder if entries else None))
             chosen = _pick(game, state, seat, [o.action for o in [*buttons, *entries]], rnd)

@@ -311,7 +311,7 @@ class ExpeditionsGame(Game):
         legal = self.legal_actions(state, seat)
         if not legal:
             return [], None
-        ways = Ways(self.comp, self.apply_unworded, self.revealed, language)
+        ways = Ways(self.comp, self.apply_unworded, self.revealed, language, self.legal_actions)
         turn = state["turn"]
         if turn["pending"]:
             buttons, menu = self._choice_controls(state, seat, legal, ways, language)
@@ -319,7 +319,7 @@ class ExpeditionsGame(Game):
             buttons, menu = self._start_controls(state, seat, legal, ways, language)
         else:
             entries = self._action_entries(state, seat, legal, ways, [], None, language)
-            buttons, menu = self._laid_out(entries, [], translate("expeditions.menu.turn", language))
+            buttons, menu = self._laid_out(entries, [], translate("expeditions.menu.turn", language), language)
         buttons += self._odin_offers(legal, language)
         buttons = buttons[:MENU_BUTTONS]
         return ([QuickAction(b.label[:79], b.action, b.emoji, b.style, index // 5) for index, b in enumerate(buttons)],
@@ -353,7 +353,7 @@ class ExpeditionsGame(Game):
             if len(entries) + len(more) > MENU_OPTIONS and entries:
                 continue  # room permitting: the cover buttons start any way in two presses
             entries += more
-        return self._laid_out(entries, covers, translate("expeditions.menu.start", language))
+        return self._laid_out(entries, covers, translate("expeditions.menu.start", language), language)
 
     def _action_entries(self, state: JSON, seat: int, legal: list[JSON], ways: Ways, prefix: list[JSON],
                         only: str | None, language: str, then: str | None = None) -> list[QuickAction]:
@@ -379,8 +379,10 @@ class ExpeditionsGame(Game):
                     else views.action_word("gather", language))
             for way in ways.ways_on(start, seat, PLAY_WAYS if kind == "play" else GATHER_WAYS):
                 nothing = gains_nothing(state, way.state, seat)
-                words = way_label(way) or (translate("expeditions.offer.step_by_step", language)
-                                           if way.state["turn"]["pending"] and not way.state["over"] else "")
+                words = way_label(way)
+                if way.state["turn"]["pending"] and not way.state["over"]:  # (its choices come one at a time)
+                    words = "; ".join(part for part in (words, translate("expeditions.offer.step_by_step", language))
+                                      if part)
                 if nothing:
                     words = translate("expeditions.offer.nothing", language)
                 entry = QuickAction(phone_label(name)[0], steps_action([*prefix, *way.steps]),
@@ -388,7 +390,7 @@ class ExpeditionsGame(Game):
                 (idle if nothing else gaining).append(entry)
         return gaining + idle
 
-    def _laid_out(self, entries: list[QuickAction], buttons: list[QuickAction], placeholder: str
+    def _laid_out(self, entries: list[QuickAction], buttons: list[QuickAction], placeholder: str, language: str
                   ) -> tuple[list[QuickAction], ChoiceMenu | None]:
         """The entries in the menu while they fit; else the destinations there and the rest as buttons."""
         if len(entries) <= MENU_OPTIONS:
@@ -396,9 +398,16 @@ class ExpeditionsGame(Game):
         moves = [e for e in entries if e.emoji == "🧭"]
         rest = [e for e in entries if e.emoji != "🧭"]
         room = MENU_OPTIONS - len(moves)
-        menu = tuple((moves + rest[:room])[:MENU_OPTIONS])
+        kept, over = rest[:room], rest[room:]
+        if over and _idle(over[0], language) and kept and not _idle(kept[0], language):
+            # The first button never gains nothing: the first play leads the buttons, an idle one takes its place.
+            lead = kept.pop(0)
+            kept.append(over.pop(0))
+            over.insert(0, lead)
+        menu = tuple((moves + kept)[:MENU_OPTIONS])
         extra = [QuickAction(cut_between_words(f"{e.label} · {e.description}" if e.description else e.label,
-                                               PHONE_LABEL), e.action, e.emoji, "primary") for e in rest[room:]]
+                                               PHONE_LABEL), e.action, e.emoji,
+                             "secondary" if _idle(e, language) else "primary") for e in over]
         return buttons + extra, ChoiceMenu(placeholder, menu)
 
     def _choice_controls(self, state: JSON, seat: int, legal: list[JSON], ways: Ways, language: str
@@ -416,25 +425,36 @@ class ExpeditionsGame(Game):
                 way.words = [option["label"]] if option["id"] not in WAYS_OUT or len(options) == 1 else []
                 if option["id"] in WAYS_OUT and len(options) > 1:
                     way.forgone = [option["label"]]
-        labelled = [(way, capitalised(way_label(way)) or translate("expeditions.offer.nothing", language))
-                    for way in found]
-        if len(labelled) <= PENDING_BUTTONS and all(len(label) <= PHONE_LABEL for _, label in labelled):
-            return [QuickAction(label, way.action, None, "secondary" if way.forgone and not way.words else "primary")
-                    for way, label in labelled], None
+        labelled = [(way, *self._choice_label(state, seat, way, language)) for way in found]
+        # A choice that gains nothing (+1 guile at 10) comes after those that gain something, never first, saying so.
+        labelled.sort(key=lambda item: (item[2] or not item[0].words, len(item[0].forgone)))
+        if len(labelled) <= PENDING_BUTTONS and all(len(label) <= PHONE_LABEL for _, label, _ in labelled):
+            return [QuickAction(label, way.action, None, "secondary" if idle or not way.words else "primary")
+                    for way, label, idle in labelled], None
         entries, outs = [], []
-        for way, label in labelled:
+        for way, label, _ in labelled:
             if way.words:
                 short, more = phone_label(label)
                 entries.append(QuickAction(short, way.action, description=_joined(label if more else None)))
             else:
                 outs.append(QuickAction(phone_label(label)[0], way.action, None, "secondary"))
         prompt = views.prompt(pending["kind"], language)
-        if (entries and any(out.action.get("option") != "confirm" for out in outs)
+        first_gains = bool(labelled) and not labelled[0][2] and bool(labelled[0][0].words)
+        if (entries and first_gains and any(out.action.get("option") != "confirm" for out in outs)
                 and sum(1 for entry in entries if entry.label == entries[0].label) == 1):
             # the first button never forgoes anything: the first whole way on comes before the ways out
             first = entries.pop(0)
             outs.insert(0, QuickAction(first.label, first.action, None, "primary"))
         return outs, ChoiceMenu(capitalised(prompt), tuple(entries[:MENU_OPTIONS])) if entries else None
+
+    @staticmethod
+    def _choice_label(state: JSON, seat: int, way: Way, language: str) -> tuple[str, bool]:
+        """A way on in words, and whether it gains nothing: a choice (not a way out, which says what it forgoes)
+        whose outcome leaves the seat where it was is marked "(gains nothing)"."""
+        label = capitalised(way_label(way)) or translate("expeditions.offer.nothing", language)
+        if not way.words or way.forgone or not gains_nothing(state, way.state, seat):
+            return label, False
+        return translate("expeditions.offer.marked_nothing", language, choice=label), True
 
     @staticmethod
     def _odin_offers(legal: list[JSON], language: str = "en") -> list[QuickAction]:
@@ -583,6 +603,11 @@ def _starts(token: str) -> list[tuple[str, str]]:
     either = [(first, covered) for first in ACTIONS for covered in ACTIONS
               if covered != first and covered != token and (first, covered) not in implied]
     return implied + sorted(either, key=lambda pair: pair[0] != "gather")
+
+
+def _idle(entry: QuickAction, language: str) -> bool:
+    """Whether a menu entry says it gains nothing (`_action_entries` puts those last)."""
+    return (entry.description or "").startswith(translate("expeditions.offer.nothing", language))
 
 
 def _state_key(state: JSON) -> str:

@@ -24,6 +24,7 @@ from bot.games.expeditions.views import prompt
 from bot.i18n import translate
 
 Apply = Callable[[JSON, int, JSON, Rng], Any]  # ExpeditionsGame.apply (this module sits below the game)
+Legal = Callable[[JSON, int], list[JSON]]  # ExpeditionsGame.legal_actions
 Revealed = Callable[[JSON, JSON, Any], object]
 WAYS_OUT = (*REAL_OPTION_EXEMPT, "confirm")
 STEPWISE = ("sweep",)  # choices offered one option at a time (toggles: a compound of them would read as a riddle)
@@ -70,11 +71,20 @@ class Ways:
     """The ways on from a state for one seat, found with the game's own `apply` (and `revealed`, to stop before a
     choice whose options would show what a draw turned up)."""
 
-    def __init__(self, comp: Components, apply: Apply, revealed: Revealed, language: str = "en") -> None:
+    def __init__(self, comp: Components, apply: Apply, revealed: Revealed, language: str = "en",
+                 legal: Legal | None = None) -> None:
         self.comp = comp
         self.apply = apply
         self.revealed = revealed
         self.language = language
+        self.legal = legal
+
+    def odin_between(self, way: Way, seat: int) -> bool:
+        """Whether Odin's Wrath may be called in the middle of this way (a map token its first steps gained): the
+        way is then also offered stopped there, or that move could not be made from the controls (issue 33)."""
+        if self.legal is None or not way.steps:
+            return False
+        return any(action["type"] == "odin" for action in self.legal(way.state, seat))
 
     def after(self, state: JSON, seat: int, steps: list[JSON]) -> Way | None:
         """The way of these first steps (None when the rules refuse one)."""
@@ -115,6 +125,9 @@ class Ways:
                 if key not in keys:
                     keys.add(key)
                     children.append(child)
+            if children and self.odin_between(ways[index], seat):
+                children.append(Way(ways[index].steps, ways[index].state, ways[index].words, ways[index].forgone,
+                                    False))
             if not children or len(ways) - 1 + len(children) > most:
                 ways[index].growing = False
                 continue

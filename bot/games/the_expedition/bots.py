@@ -34,6 +34,8 @@ class TheExpeditionBot(GameBot):
     def observe(self, game: Game, state: JSON, seat: int) -> JSON:
         view = copy.deepcopy(state)
         view["last_events"] = []
+        # the record of whole positions is keyed by digests of every hand: a seat may read only the public record
+        view["positions"] = {}
         pool: list[str] = []
         for player in view["players"]:
             if player["seat"] != seat:

@@ -487,6 +487,7 @@ def _apply_place(state: JSON, catalog: Catalog, pid: str, action: JSON, events: 
     state["current"] = 0
     state["round"] = 1 if is_solo(state) else 0
     state["positions"] = {position_key(state): 1}
+    state["public_positions"] = {public_position_key(state): 1}  # the first position counts in both records
     if _resolve_automatic(state, catalog, events):
         _next_turn(state, catalog, events)
 

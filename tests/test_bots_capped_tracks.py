@@ -107,3 +107,61 @@ def test_the_hint_names_only_what_a_gather_there_can_bring() -> None:
     hint = explain(game, bot_view(game, state, seat), seat, random.Random(1))
     assert hint.startswith("Move to 7 ")
     assert hint.endswith("next turn a Gather there brings +yellow worker, gain a face-up card, meld a meteorite.")
+
+
+# --- Monster Expedition: an improvement for a camp at its final level, a die past the limit of 8 ---------------------
+
+
+def _hunter_view(camps: dict[str, int], monsters: list[str] | None = None) -> JSON:
+    """Seat 0's view of seed 1's first turn (two hunters), its camps at the given levels, holding `monsters`."""
+    game = find_game("monster-expedition")
+    view = bot_view(game, game.setup("standard", ["A", "B"], Rng(1, 0), {}), 0)
+    view["players"][0]["camps"].update(camps)
+    view["players"][0]["monsters"] = list(monsters or [])
+    return view
+
+
+def test_a_bonus_or_misthrow_monster_is_worth_its_points_alone_once_its_camp_is_final() -> None:
+    """Nebelkauz (bonus improvement on a 5) and Kreischmotte (misthrow improvement) improve the Aerie camp; at its
+    final level they bring no more than Federling (1 point, no ability) does."""
+    from bot.games.monster_expedition.catalog import catalog
+    from bot.games.monster_expedition.planner import Valuer
+
+    cat = catalog()
+    rising = Valuer(_hunter_view({"aerie": 3}), 0, cat)
+    plain = rising.monster_worth(cat.card("federling"), None)
+    assert rising.monster_worth(cat.card("nebelkauz"), None) > plain
+    assert rising.monster_worth(cat.card("kreischmotte"), None) > plain
+    final = Valuer(_hunter_view({"aerie": 8}), 0, cat)
+    worths = {card: final.monster_worth(cat.card(card), None) for card in ("nebelkauz", "kreischmotte", "federling")}
+    assert worths == {card: pytest.approx(plain) for card in worths}
+
+
+def test_a_symbiosis_set_or_a_level_brings_no_die_past_the_limit_of_eight() -> None:
+    """Three symbiosis sets on camps at level 7 (5 black dice each) make 8 dice: another set or level adds none, so
+    Federling is worth its 1 point, and raising a camp to its final level the two cages it brings."""
+    from bot.games.monster_expedition.catalog import catalog
+    from bot.games.monster_expedition.planner import Valuer
+
+    cat = catalog()
+    sets = ["federling", "schuppenadler", "nebelkauz"] * 3  # purple, red, white: three sets
+    full = Valuer(_hunter_view({"aerie": 7, "depths": 7, "forest": 7}, sets), 0, cat)
+    assert full.monster_worth(cat.card("federling"), None) == pytest.approx(1.0)
+    assert full.level_worth(0, "aerie", 7) == pytest.approx(cat.rules.final_level_cages * full.look.cage_worth)
+    roomy = Valuer(_hunter_view({"aerie": 1, "depths": 1, "forest": 1}, sets), 0, cat)
+    assert roomy.monster_worth(cat.card("federling"), None) > 1.0
+
+
+@pytest.mark.parametrize(("aerie_final", "banked"), [(False, 1), (True, 5)])
+def test_the_solo_camps_hunter_banks_ones_only_for_a_camp_that_can_rise(aerie_final: bool, banked: int) -> None:
+    """Expedition 4 (two camps at the top level) makes the rule of thumb bank 1s, 2s and 3s for the camps they
+    improve: two 1s were banked over a 5 for an Aerie camp already at its final level."""
+    from bot.games.monster_expedition import strategies
+
+    view = {
+        "phase": "bank", "solo": {"expedition": 4}, "tray": {"rolled": [{"value": 1}, {"value": 1}, {"value": 5}]},
+        "you": {"seat": 0, "legal_actions": [{"type": "bank", "value": 1}, {"type": "bank", "value": 5}]},
+        "players": [{"camps": {"aerie": {"final": aerie_final}, "depths": {"final": False},
+                               "forest": {"final": False}}}],
+    }
+    assert strategies.choose(view, "greedy", random.Random(1)) == {"type": "bank", "value": banked}

@@ -90,6 +90,25 @@ def test_the_expedition_bot_is_blind_to_other_hands_and_the_undealt_cards() -> N
     assert bot_view(game, changed, seat) != bot_view(game, state, seat)  # its own cards it does see
 
 
+def test_the_expedition_bot_cannot_read_other_hands_from_the_record_of_positions() -> None:
+    """The repetition rule's record of whole positions is keyed by digests of every hand (one of 20 hands for the
+    other player in a two-player game: a bot could have tried them all); the same moves from deals differing only
+    in the other player's hand give the bot the same view."""
+    game = find_game("the-expedition")
+    dealt = game.setup("standard", ["P0", "P1"], Rng(2, 0), {})
+    other = copy.deepcopy(dealt)
+    other["players"][1]["hand"][0], other["undealt"][0] = other["undealt"][0], other["players"][1]["hand"][0]
+    rnd = random.Random(2)
+    for step in range(1, 7):
+        seat = game.to_act(dealt)[0]
+        action = rnd.choice(game.legal_actions(dealt, seat))
+        dealt = game.apply(dealt, seat, action, Rng(2, step)).state
+        other = game.apply(other, seat, action, Rng(2, step)).state
+    seat = game.to_act(dealt)[0]
+    assert seat == 0 and dealt["positions"] != other["positions"]
+    assert bot_view(game, dealt, 0) == bot_view(game, other, 0)
+
+
 def test_the_expedition_bot_cannot_tell_which_opponent_holds_a_card() -> None:
     game = find_game("the-expedition")
     state = _midgame(game, "standard", 3, seed=2, steps=4)

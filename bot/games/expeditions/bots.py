@@ -241,7 +241,9 @@ def _brings(comp: Components, state: JSON, seat: int, action: JSON, before: JSON
     if later:
         return translate("expeditions.hint.sets_up", language, gains=and_list_commas(later, language))
     if action["type"] == "move" and action["space"] in state["spaces"]:
-        benefits = q.exposed_benefits(comp, state, action["space"])
+        # only what a Gather there could bring this seat: not +2 power at a full power track
+        offered = q.exposed_benefits(comp, state, action["space"])
+        benefits = [benefit for benefit in offered if q.benefit_takes(comp, state, seat, benefit)]
         if benefits:
             return translate("expeditions.hint.gather_next", language, benefits=effects_text(benefits, language))
     if action["type"] == "choose" and action["option"] in DECLINING:

@@ -284,17 +284,12 @@ class Engine:
                 "upgrade": len(me["upgrades"]), "corruption": len(me["corruption"])}[per]
 
     def gain(self, what: str, n: int) -> None:
-        me = self.me
-        if what in ("power", "guile"):
-            got = max(0, min(n, self.comp.rules.track_cap - me[what]))
-            me[what] += got
-        elif what == "coins":
-            got = n
-            me["coins"] += n
+        got = q.gain_taken(self.comp, self.state, self.seat, what, n)
+        if what in ("power", "guile", "coins"):
+            self.me[what] += got
         else:
-            got = min(n, self.state["supply"]["map_tokens"])
             self.state["supply"]["map_tokens"] -= got
-            me["map_tokens"] += got
+            self.me["map_tokens"] += got
         self.emit("gained", what=what, n=got)
 
     def gain_worker(self, colour: str) -> None:

@@ -54,6 +54,8 @@ def location_appeal(comp: Components, state: State, seat: int) -> float:
     appeal = 0.0
     for benefit in q.exposed_benefits(comp, state, at):
         kind = benefit["do"]
+        if not q.benefit_takes(comp, state, seat, benefit):
+            continue  # a gain at a full track, or a worker none are left of, brings nothing
         if kind == "boast":
             appeal += 4.0 if q.boastable(comp, state, seat) else 0.0
         elif kind == "upgrade":
@@ -368,6 +370,8 @@ def spot_value(comp: Components, state: State, seat: int, code: str, lures: bool
     value = 0.0
     for benefit in q.exposed_benefits(comp, state, code):
         kind = benefit["do"]
+        if not q.benefit_takes(comp, state, seat, benefit):
+            continue  # a gain at a full track, or a worker none are left of, brings nothing
         if kind == "boast":
             value += 6.0 if lures and q.boastable(comp, state, seat) else 0.3
         elif kind == "upgrade":
@@ -379,7 +383,7 @@ def spot_value(comp: Components, state: State, seat: int, code: str, lures: bool
         elif kind == "card":
             value += 1.5 if "cards" not in starred else 1.0
         elif kind == "gain":
-            value += 0.3 * benefit["n"]
+            value += 0.3 * q.gain_taken(comp, state, seat, benefit["what"], benefit["n"])
         else:
             value += 0.6
     here = space["tile"]

@@ -167,6 +167,32 @@ def location_at(state: State, seat: int) -> int | None:
     return state["spaces"][at]["tile"]
 
 
+def gain_taken(comp: Components, state: State, seat: int, what: str, n: int) -> int:
+    """How much of a gain of `n` the seat would receive: power and guile stop at the track's cap, map tokens at what
+    the supply holds, coins never. The engine gains by it; the computer players value a benefit by it, so a gain
+    the seat cannot take is worth nothing to them (a bot went to gather +2 power at 10 power)."""
+    player = state["players"][seat]
+    if what in ("power", "guile"):
+        return max(0, min(n, comp.rules.track_cap - player[what]))
+    if what == "coins":
+        return n
+    return max(0, min(n, state["supply"]["map_tokens"]))
+
+
+def benefit_takes(comp: Components, state: State, seat: int, effect: Effect) -> bool:
+    """Whether a benefit can bring the seat anything as things stand: not a gain at a full track or from an empty
+    supply, nor a worker of a colour none are left of (either option of an "or" will do). Other benefits (cards,
+    upgrades, a boast...) are judged where they are valued."""
+    do = effect["do"]
+    if do == "gain":
+        return gain_taken(comp, state, seat, effect["what"], effect["n"]) > 0
+    if do == "worker" and effect["colour"] != "any":
+        return state["supply"]["workers"][effect["colour"]] > 0
+    if do == "or":
+        return any(benefit_takes(comp, state, seat, part) for option in effect["options"] for part in option)
+    return True
+
+
 def exposed_benefits(comp: Components, state: State, code: str) -> list[Effect]:
     """The benefits a Gather at this space gives: the left ones, plus the right one once the corruption is gone."""
     space = state["spaces"][code]

@@ -155,10 +155,26 @@ class Valuer:
         player = self.view["players"][seat]
         camp = self.cat.camp(player["set"], region)
         more_dice = (camp.at(FINAL_LEVEL).black - camp.at(1).black) / (FINAL_LEVEL - 1)
+        more_dice = min(more_dice, self.dice_room(seat, region, level))  # dice past the limit are never rolled
         worth = DIE_WORTH * more_dice * CAMP_SHARE * self.turns_for(seat)
         if level + 1 == FINAL_LEVEL:
             worth += self.cat.rules.final_level_cages * self.look.cage_worth
         return worth
+
+    def dice_room(self, seat: int, region: str, level: int, sets: int | None = None) -> int:
+        """How many more black dice the camp at `level` could give before the limit of 8 (symbiosis sets
+        included: `sets`, else the seat's own)."""
+        player = self.view["players"][seat]
+        if sets is None:
+            sets = symbiosis_sets(player["monsters"], self.cat)
+        black = self.cat.camp(player["set"], region).at(level).black + sets
+        return max(0, self.cat.rules.max_black_dice - black)
+
+    def can_rise(self, region: str) -> bool:
+        """Whether the seat's camp of `region` can still be improved (a bonus or misthrow improvement for a camp at
+        its final level brings nothing)."""
+        level = self.view["players"][self.seat]["camps"].get(region)
+        return level is not None and int(level) < FINAL_LEVEL
 
     def improvements_worth(self, kept: tuple[int, ...]) -> float:
         """The camp improvements these kept dice give: ours count for us, the others' bonus ones against us."""
@@ -190,9 +206,9 @@ class Valuer:
         unit = DIE_WORTH * CAMP_SHARE * turns * 0.6  # about one camp level
         if card.ability == "improve":
             worth += self.level_worth(self.seat, card.region, int(me["camps"][card.region]))
-        elif card.ability == "bonus":
+        elif card.ability == "bonus" and self.can_rise(card.region):
             worth += BONUS_WORTH * unit
-        elif card.ability == "misthrow":
+        elif card.ability == "misthrow" and self.can_rise(card.region):
             worth += MISTHROW_WORTH * unit
         elif card.ability == "steal" and any(cage_count(p) for s, p in enumerate(self.view["players"])
                                              if s != self.seat):
@@ -201,7 +217,10 @@ class Valuer:
             before = symbiosis_sets(me["monsters"], self.cat)
             after = symbiosis_sets([*me["monsters"], card.id], self.cat)
             sets = (after - before) if after > before else 0.25
-            worth += sets * DIE_WORTH * turns
+            # a set's die helps only the camps with room for it (never more than 8 black dice)
+            roomy = sum(1 for region, level in me["camps"].items()
+                        if self.dice_room(self.seat, region, int(level), before) > 0)
+            worth += sets * DIE_WORTH * turns * roomy / len(me["camps"])
         if crest is not None:
             if crest == self.seat:
                 worth -= CREST_KEEP * card.caged_vp  # it would have been our cage at the end anyway

@@ -10,7 +10,7 @@ import random
 from collections.abc import Iterable, Sequence
 
 from bot.core.protocol import JSON
-from bot.games.monster_expedition.catalog import catalog
+from bot.games.monster_expedition.catalog import IMPROVEMENT_NUMBER, catalog
 
 STYLES = ("greedy", "cautious", "random")
 
@@ -85,12 +85,14 @@ def _bank(view: JSON, actions: list[JSON]) -> JSON:
     rolled = view["tray"]["rolled"]
     goal = _goal(view)
     solo = view.get("solo") or {}
+    # the numbers whose camp can still rise: a 1 banked for an Aerie camp at its final level improves nothing
+    rising = {IMPROVEMENT_NUMBER[region] for region, camp in _me(view)["camps"].items() if not camp["final"]}
 
     def worth(action: JSON) -> float:
         value = action["value"]
         count = sum(1 for d in rolled if d["value"] == value)
         score = value * count
-        if goal == "camps" and value <= 3:
+        if goal == "camps" and value in rising:
             score += 8 * count
         if solo.get("crate_value") and value <= 3:
             score += solo["crate_value"] * count

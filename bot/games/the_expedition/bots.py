@@ -13,7 +13,7 @@ from bot.core.bots import Decision, GameBot
 from bot.core.protocol import JSON, Game
 from bot.core.rng import Rng
 from bot.games.the_expedition.game import TheExpedition
-from bot.games.the_expedition.policies import greedy_action
+from bot.games.the_expedition.policies import greedy_action, hands_over_by_repetition
 from bot.games.the_expedition.rules import (
     apply_action,
     final_scores,
@@ -34,6 +34,8 @@ class TheExpeditionBot(GameBot):
     def observe(self, game: Game, state: JSON, seat: int) -> JSON:
         view = copy.deepcopy(state)
         view["last_events"] = []
+        # the record of whole positions is keyed by digests of every hand: a seat may read only the public record
+        view["positions"] = {}
         pool: list[str] = []
         for player in view["players"]:
             if player["seat"] != seat:
@@ -86,12 +88,22 @@ class TheExpeditionBot(GameBot):
         def repeats(move: JSON) -> bool:
             return times_seen(apply_action(state, catalog, seat, move)[0]) > 1
 
+        def hands_over(move: JSON) -> bool:
+            return hands_over_by_repetition(apply_action(state, catalog, seat, move)[0], catalog, seat)
+
         repeating = [a["direction"] for a in legal_actions(state, catalog, seat)
                      if a["type"] == "move" and a != action and repeats(a)]
         if repeating and not repeats(action):
             # teach why the step back was not taken: it would bring back a position (the third time ends the game)
             back = listed([toward(d) for d in repeating], "or")
             ahead = Text.of("expedition.hint.fresh", ahead=ahead, directions=back)
+        else:
+            handing = [a["direction"] for a in legal_actions(state, catalog, seat)
+                       if a["type"] == "move" and a != action and hands_over(a)]
+            if handing and not hands_over(action):
+                # teach why: the other player could answer by repeating a position a third time, and win at once
+                ahead = Text.of("expedition.hint.no_hand_over", ahead=ahead,
+                                directions=listed([toward(d) for d in handing], "or"))
         if completed:
             named = [Text.of("expedition.hint.named", name=c.names, points=points(c.points)) for c in completed]
             what = Text.of("expedition.hint.completes", what=what, cards=listed(named))

@@ -401,7 +401,10 @@ def _repeated_a_third_time(state: JSON) -> bool:
     public: dict[str, int] = state.setdefault("public_positions", {})
     public_key = public_position_key(state)
     public[public_key] = public.get(public_key, 0) + 1
-    return seen[key] >= REPETITION_LIMIT
+    # In a game recorded from its start the two counts are equal (hands and the draw pile change only with a
+    # scoring, which the public key holds). A computer player's sample of the hidden cards has no true full record
+    # (its view leaves it out: it would give the hands away), so there the public count is the one that tells.
+    return max(seen[key], public[public_key]) >= REPETITION_LIMIT
 
 
 def _resolve_automatic(state: JSON, catalog: Catalog, events: list[JSON]) -> bool:
@@ -499,6 +502,7 @@ def _apply_place(state: JSON, catalog: Catalog, pid: str, action: JSON, events: 
     state["current"] = 0
     state["round"] = 1 if is_solo(state) else 0
     state["positions"] = {position_key(state): 1}
+    state["public_positions"] = {public_position_key(state): 1}  # the first position counts in both records
     if _resolve_automatic(state, catalog, events):
         _next_turn(state, catalog, events)
 

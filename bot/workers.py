@@ -246,6 +246,27 @@ class Shelf:
         self.limit = limit
         self.size = 0
         self._files: OrderedDict[Hashable, bytes] = OrderedDict()
+        self._building: dict[Hashable, asyncio.Future[bytes]] = {}
+
+    async def kept_or_built(self, key: Hashable, build: Callable[[], Awaitable[bytes]]) -> bytes:
+        """The result kept under `key`, or the one being built for an earlier asker, or `build()`'s, kept. The
+        result is put on the shelf in the same step as the building ends, so a request arriving between the two
+        (a shared job's key is forgotten as it finishes) never builds it again."""
+        kept = self.get(key)
+        if kept is not None:
+            return kept
+        building = self._building.get(key)
+        if building is None:
+            building = self._building[key] = asyncio.ensure_future(self._build(key, build))
+        return await asyncio.shield(building)
+
+    async def _build(self, key: Hashable, build: Callable[[], Awaitable[bytes]]) -> bytes:
+        try:
+            body = await build()
+            self.put(key, body)
+            return body
+        finally:
+            del self._building[key]
 
     def get(self, key: Hashable) -> bytes | None:
         found = self._files.get(key)

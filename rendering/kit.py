@@ -160,6 +160,7 @@ from rendering.style import (
     YELLOW,
     PlayerStyle,
     min_sizes,
+    opened_min_sizes,
     player_style,
 )
 from rendering.typeset import (
@@ -311,6 +312,7 @@ __all__ = [
     "new_layer",
     "note_part",
     "noting_parts",
+    "opened_min_sizes",
     "palette_index",
     "part_key",
     "paste",

@@ -82,6 +82,18 @@ def min_sizes(width: int) -> tuple[int, int]:
     return math.ceil(9 * width / PHONE_COLUMN), math.ceil(12 * width / PHONE_COLUMN)
 
 
+OPENED_COLUMN = 800
+"""How wide a phone shows an image its player tapped open, in points (held sideways, or the image zoomed to the
+screen): a detail board is asked for and opened, never read in the chat column (RENDERING.md keeps what a player
+must read at 400 points on the public board, and puts the rest on the detail board)."""
+
+
+def opened_min_sizes(width: int) -> tuple[int, int]:
+    """(body, headline) font sizes in px for an image `width` px wide that is read opened (a detail board): 9 and
+    12 points once shown `OPENED_COLUMN` points wide (15 and 20 px at the detail board's 1280)."""
+    return math.ceil(9 * width / OPENED_COLUMN), math.ceil(12 * width / OPENED_COLUMN)
+
+
 BIG_ROLES = frozenset({"headline", "title", "name", "score"})
 """Text roles that must be at least the headline size on a phone (player names, scores, the turn, a title)."""
 

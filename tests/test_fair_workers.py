@@ -241,3 +241,25 @@ async def test_a_member_holds_at_most_two_images_in_the_render_workers(service: 
     assert await asyncio.gather(*mine, theirs) == [b"png"] * 3
     assert most == 1  # one asked-for image in the render workers at a time: the others are the boards'
     assert await service.asked_image(5, slow_image) == b"png"  # shares given back once drawn
+
+
+async def test_a_result_asked_for_while_it_is_built_or_just_after_is_built_once() -> None:
+    """The export race: a shared job's key was forgotten as the job finished, before its first asker put the result
+    on the shelf, so an asker arriving in that gap built the export again. The shelf now keeps what is being built
+    and puts the result in the same step as the building ends."""
+    shelf = workers.Shelf(limit=100)
+    built: list[str] = []
+    release = asyncio.Event()
+
+    async def build() -> bytes:
+        built.append("x")
+        await release.wait()
+        return b"body"
+
+    first = asyncio.ensure_future(shelf.kept_or_built("k", build))
+    second = asyncio.ensure_future(shelf.kept_or_built("k", build))
+    await asyncio.sleep(0)
+    release.set()
+    finished = await first
+    third = await shelf.kept_or_built("k", build)  # just after: kept
+    assert (finished, await second, third) == (b"body", b"body", b"body") and built == ["x"]

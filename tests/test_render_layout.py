@@ -440,3 +440,24 @@ def test_monster_expedition_detail_card_lists_meet_the_phone_minimum(mode: str, 
         seen += len(listed)
         found += [f"position {number}: {problem}" for problem in too_small(listed, width)]
     assert seen and not found, "\n".join(found)
+
+
+@pytest.mark.parametrize(("game_key", "mode", "players"), CASES)
+@pytest.mark.parametrize("language", ["en", "de"])
+def test_every_text_on_every_detail_board_is_legible_once_opened(game_key: str, mode: str, players: int,
+                                                                  language: str) -> None:
+    """A detail board is asked for and opened (tapped) to be read: shown 800 points wide (a phone held sideways,
+    or the image zoomed to the screen), nothing is under 9 points and names and scores are at least 12, in every
+    position of a match, both languages (Monster Expedition's card lists were 13 px in a 1280 px image: 8 points)."""
+    game = find_game(game_key)
+    found: list[str] = []
+    for number, state in enumerate(positions_in(language, game_key, mode, players, 3)):
+        view = {**game.view(state, None), "language": language}
+        drawn, width = recorded(lambda: render_detail(game_key, view))  # noqa: B023  (drawn at once)
+        small, big = kit.opened_min_sizes(width)
+        least = {t: big if t.role in kit.BIG_ROLES else small for t in drawn}
+        found += [f"position {number}: {t.role} {t.text!r} at {t.size} px (under {least[t]})"
+                  for t in drawn if t.size < least[t]]
+        if not drawn:
+            found.append(f"position {number}: nothing recorded")
+    assert not found, "\n".join(found[:30]) + f"\n({len(found)} in all)"

@@ -162,17 +162,15 @@ async def export_file(service: GameService, guild_id: int, match_id: int, *,
     match = await finished_match(service, guild_id, match_id)
     game, location = find_game(match.game), service.store.shared_location
     key = ("export", service.store.path, id(service.store), match.id, match.version, match.created_at)
-    kept = EXPORTS.get(key)
-    if kept is not None:
-        return match.game, kept
     ask: dict[str, Any] = {"lane": workers.Lane.ON_DEMAND, "member": member, "key": key,
                            "busy": deferred_plural("workers.busy.export")}
-    if location is None:  # an in-memory database: only this process can read it
-        body = await workers.run(game, export_text, match, await service.store.event_columns(match.id), **ask)
-    else:
-        body = await workers.run(game, export_stored, location, match, **ask)
-    EXPORTS.put(key, body)
-    return match.game, body
+
+    async def build() -> bytes:
+        if location is None:  # an in-memory database: only this process can read it
+            return await workers.run(game, export_text, match, await service.store.event_columns(match.id), **ask)
+        return await workers.run(game, export_stored, location, match, **ask)
+
+    return match.game, await EXPORTS.kept_or_built(key, build)
 
 
 async def export_match(service: GameService, guild_id: int, match_id: int) -> JSON:

@@ -245,10 +245,6 @@ async def labelled_board(service: GameService, game_key: str, mode: str, languag
     drawn in the render pool as an image they asked for (`GameService.asked_image`: behind the boards of moves,
     refused privately while they hold their share)."""
     key = (game_key, mode, language)
-    found = PICTURES.get(key)
-    if found is None:
-        found = await service.asked_image(
-            member, lambda: service.render_pool.labelled(game_key, pictures.picture_view, game_key, mode, language),
-            key=("rules picture", *key))
-        PICTURES.put(key, found)
-    return found
+    return await PICTURES.kept_or_built(key, lambda: service.asked_image(
+        member, lambda: service.render_pool.labelled(game_key, pictures.picture_view, game_key, mode, language),
+        key=("rules picture", *key)))

@@ -588,7 +588,7 @@ def _p_space(draw: kit.Draw, space: dict[str, Any], origin: tuple[int, int] = (0
         return
     draw.polygon(points, fill=REGION_FILL[kind], outline=kit.INK_DARK)
     _p_mech_ring(draw, points, mech)
-    weight, name = _p_place_name(str(space["name"]))
+    weight, name = _p_place_name(str(space["name"]), lang)
     tall = len(name) > 2  # a long name takes a third line: the number goes up, one piece below
     draw.text((x, y - (41 if tall else 36)), str(space["location"]), font=kit.font(SMALL, "bold"),
               fill=kit.INK_DARK, anchor="mm")
@@ -610,10 +610,13 @@ def _p_space(draw: kit.Draw, space: dict[str, Any], origin: tuple[int, int] = (0
 
 
 @lru_cache(maxsize=256)
-def _p_place_name(name: str) -> tuple[str, tuple[str, ...]]:
+def _p_place_name(name: str, language: str) -> tuple[str, tuple[str, ...]]:
     """A location's name on its tile, whole: two lines in semibold, else in the narrower regular weight across
-    the tile's full width, else three lines."""
-    tries = [(weight, kit.lines(name, width, SMALL, weight)) for weight, width in (("semibold", 84), ("regular", 88))]
+    the tile's full width, else three lines; a word broken at `language`'s breaks (kept per language: the first
+    board a worker drew once decided the breaks of every later one, "Versun-kene" or "Ver-sunkene")."""
+    with kit.hyphenating(language):
+        tries = [(weight, kit.lines(name, width, SMALL, weight)) for weight, width in (("semibold", 84),
+                                                                                    ("regular", 88))]
     whole = len(name.split())
     for weight, lines in tries:  # every word whole on two lines
         if len(lines) <= 2 and len(" ".join(lines).split()) == whole:

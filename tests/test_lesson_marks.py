@@ -116,6 +116,7 @@ def _marked(boards_seen: list[tuple[str, bytes, tuple[str, tuple[Any, ...]]]], g
             continue
         marked_boards += 1
         parts = renderer.part_boxes(view)
+        rendering.clear_caches()  # drawn as a fresh worker draws it (this process drew other tables' boards)
         plain = _image(rendering.render_board(key, {**view, "marks": []}))
         image = _image(png)
         for mark in marks:

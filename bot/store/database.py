@@ -436,6 +436,24 @@ class Store(RecordsStore, CommunityStore, MemberStore):
         async with self._transaction():
             await self._upsert_profile(guild_id, user_id, game, data, _now())
 
+    async def lesson_progress(self, match_id: int) -> dict[str, Any] | None:
+        """What a lesson or teaching table has told so far (bot/features/lessons.py); None before it told anything."""
+        rows = await self._fetchall("SELECT data_json FROM lesson_progress WHERE match_id = ?", (match_id,))
+        return json.loads(rows[0]["data_json"]) if rows else None
+
+    async def save_lesson_progress(self, match_id: int, data: dict[str, Any]) -> None:
+        """Keep what a lesson or teaching table has told, as the match's own record (one row per match)."""
+        async with self._transaction(durable=False):  # presentation: a crash may tell an idea twice, never lose a move
+            await self._execute(
+                "INSERT INTO lesson_progress (match_id, data_json, updated_at) VALUES (?, ?, ?) "
+                "ON CONFLICT (match_id) DO UPDATE SET data_json = excluded.data_json, updated_at = excluded.updated_at",
+                (match_id, _dumps(data), _now()))
+
+    async def drop_lesson_progress(self, match_id: int) -> None:
+        """Forget a lesson's or teaching table's record (its table ended without a final board to word)."""
+        async with self._transaction(durable=False):
+            await self._execute("DELETE FROM lesson_progress WHERE match_id = ?", (match_id,))
+
     async def _upsert_profile(self, guild_id: int, user_id: int, game: str, data: dict[str, Any], now: str) -> None:
         await self._execute(
             "INSERT INTO profiles (guild_id, user_id, game, data_json, updated_at) VALUES (?, ?, ?, ?, ?) "

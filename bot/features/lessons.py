@@ -220,13 +220,12 @@ async def _close(service: GameService, match: MatchRecord) -> MatchRecord:
 
 async def close_unfinished(service: GameService, channel_id: int) -> MatchRecord | None:
     """The lesson still open in `channel_id`, left unfinished (None when there is none): in the bot's DM a new
-    lesson takes its place, since no /game command there could end it. Its progress goes with it."""
+    lesson takes its place, since no /game command there could end it (its progress goes with it: the store)."""
     match = await service.open_match(channel_id)
     if match is None or not is_lesson(match):
         return None
     await service.tables.record(match, "abandoned", user_id=match.host_id, status="abandoned",
                                 text=translate("lesson.replaced", match.language))
-    await service.store.drop_lesson_progress(match.id)
     return await service.tables.reload(match)
 
 

@@ -571,12 +571,13 @@ class GameService:
         return match
 
     async def commit(self, match: MatchRecord, user_id: int, action: JSON,
-                     expected_version: int | None, *, forced_too: bool = False) -> Accepted:
+                     expected_version: int | None, *, forced_too: bool = False, planned: bool = True) -> Accepted:
         """Decide and commit one move of `user_id`'s seat on `match` (loaded under the channel's lock), checking the
         seat, the turn and the board version. The computer players' turns that follow are not played (see
         `after_move`). With `forced_too` (a person's move), the steps that follow it with one legal choice for the
         same seat are made for them in the same move (recorded as one compound action, told in the story): nobody
-        presses a button that decides nothing."""
+        presses a button that decides nothing. Unplanned (`planned=False`: a lesson's preparation), the move plans
+        no reminders or boards: its caller plans the turn it ends at (`tables.plan_turn`)."""
         if match.status == "lobby":
             raise LobbyError("lobby.refuse.not_started")
         if match.status != "active" or match.state is None:
@@ -614,7 +615,7 @@ class GameService:
                    if outcome is not None and not match.lesson else None)
         moved = await self.tables.commit_move(match, user_id=user_id, seat=seat, action=action, events=applied.events,
                                               draws=rng.draws, text=headline, state=applied.state, status=status,
-                                              profiles=profiles, results=results)
+                                              profiles=profiles, results=results, planned=planned)
         new_board = outcome is not None or game.to_act(applied.state) != waiting or (
             len(match.seats) == 1 and game.round_of(state) != game.round_of(applied.state))  # a solo round begins
         move = "" if headline else (await self._moves_in_words(match, seat, [(state, action)]))[0]

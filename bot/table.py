@@ -94,17 +94,26 @@ class Tables:
         except VersionClash:
             raise StaleBoard(CLASHED) from None
 
-    async def commit_move(self, match: MatchRecord, *, state: JSON, status: str | None, **fields: Any) -> MatchRecord:
+    async def commit_move(self, match: MatchRecord, *, state: JSON, status: str | None, planned: bool = True,
+                          **fields: Any) -> MatchRecord:
         """Commit a move made on the match's version (its action, events, draws, text and profile updates) and return
-        the match as committed, without reading it back; a StaleBoard if another move came first."""
+        the match as committed, without reading it back; a StaleBoard if another move came first. Unplanned
+        (`planned=False`), the match's reminders and boards owed stay as they were: see `plan_turn`."""
         community = None
-        if self.planner is not None:  # issue 12: the turn's new reminders and timer, in the move's transaction
+        if self.planner is not None and planned:  # issue 12: the turn's work, in its transaction
             community = await self.planner.plan(match, "action", {"state": state, "status": status})
         try:
             return await self.store.record_move(match, "action", state=state, status=status, community=community,
                                                 **fields)
         except VersionClash:
             raise StaleBoard(CLASHED) from None
+
+    async def plan_turn(self, before: MatchRecord, after: MatchRecord) -> None:
+        """Plan the turn of `after` as a write from `before` beginning it would have: for moves committed unplanned
+        (a lesson's preparation), planned once at their end."""
+        if self.planner is not None:
+            change = await self.planner.plan(before, "started", {"state": after.state, "status": after.status})
+            await self.store.replan(after.id, change)
 
     async def reload(self, match: MatchRecord) -> MatchRecord:
         """The match as stored now (after a `record`)."""

@@ -295,7 +295,8 @@ async def test_the_upgrade_to_schema_10_gives_every_rating_made_before_its_ordin
     before = RATINGS_ORDINAL_MIGRATION - 1
     version = (["DELETE FROM schema_version", f"INSERT INTO schema_version (version) VALUES ({before})"]
                if is_postgres_url(database) else [f"PRAGMA user_version = {before}"])
-    await _statements_on(database, ["DROP INDEX ratings_by_ordinal", "DROP INDEX match_results_by_player_game",
+    await _statements_on(database, ["DROP TABLE lesson_progress", "DROP INDEX ratings_by_ordinal",
+                                    "DROP INDEX match_results_by_player_game",
                                     "ALTER TABLE ratings DROP COLUMN ordinal",
                                     "ALTER TABLE matches DROP COLUMN lesson", *version])
     rows = _ratings(7, 300, seed=10)

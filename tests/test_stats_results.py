@@ -47,9 +47,10 @@ async def _raw(database: Path | str, statements: list[str]) -> list[tuple[Any, .
 
 async def _as_before_results(database: Path | str) -> None:
     """Make the database what the version before `match_results` left: the table gone (and what later versions
-    added: the ratings' ordinal and its indexes, the lessons' mark), the schema one back."""
+    added: the ratings' ordinal and its indexes, the lessons' mark and progress), the schema one back."""
     before = RESULTS_MIGRATION - 1
-    later = ["DROP INDEX ratings_by_ordinal", "DROP INDEX seats_by_user", "ALTER TABLE ratings DROP COLUMN ordinal",
+    later = ["DROP TABLE lesson_progress", "DROP INDEX ratings_by_ordinal", "DROP INDEX seats_by_user",
+             "ALTER TABLE ratings DROP COLUMN ordinal",
              "ALTER TABLE matches DROP COLUMN lesson", "DROP TABLE match_results"]
     if is_postgres_url(database):
         await _raw(database, [*later, "DELETE FROM schema_version",

@@ -126,7 +126,7 @@ class TurnPlanner:
         if kind not in TURN_KINDS and before == after and humans == humans_before:
             return given  # the same player's turn goes on (or a seat not to move changed): its work stands
         work: list[NewWork] = [self._board(match, humans, now)] if before != after or kind in TURN_KINDS else []
-        if humans and not match.in_dm:  # a table in the bot's DM (a lesson) waits for its member: nothing to remind
+        if humans and not (match.lesson or match.in_dm):  # a lesson (one learner, computer players) waits: no reminders
             settings = await server_settings(self.store, match.guild_id)
             payload = {"turn": match.version + 1, "seats": humans, "since": int(now.timestamp())}
             where = {"guild_id": match.guild_id, "channel_id": match.channel_id}

@@ -6,14 +6,18 @@ A tip about a part of the board (an idea's `marks`) says where it is and its num
 part with the same number (`board_marks`, drawn in the render worker: rendering/parts.py). A lesson's table never
 counts (`MatchRecord.lesson`): no result for /stats, no rating, no line in /game history.
 
-The preparation is played by the computer players through the game's rules and committed like any move, so the
-log, undo and replays know it. What the learner has been told is kept per learner and game as a small record in
-the profiles table (`lesson/<game>`), so a restart or another process carries the lesson on.
+The preparation is played by the computer players through the game's rules and committed like any move (but
+unplanned: the turn it ends at is planned once), so the log, undo and replays know it. What a lesson or a teaching
+table has told is the match's own record (`Store.lesson_progress`, by match id, whoever hosts it now), so a restart
+or another process carries it on; once the table ends only its final board's words stay. Both run one algorithm,
+`Progress`, told how they differ by a `Telling`. A lesson plans no reminders, deadlines or DMs (the community
+planner): its learner plays against computer players at their own pace.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
 from babel.lists import format_list
 
@@ -37,22 +41,12 @@ CHOICE_MARK = "👉"
 """Marks a teaching table's sentence about the choice in front of the player to move."""
 
 
-def progress_key(game_key: str) -> str:
-    """The profiles row keeping a learner's lesson of a game (no game is called so: /stats skips it)."""
-    return f"lesson/{game_key}"
-
-
 def is_lesson(match: MatchRecord) -> bool:
     return bool(match.options.get(LESSON_OPTION))
 
 
 def is_teaching(match: MatchRecord) -> bool:
     return bool(match.options.get(TEACH_OPTION)) and not is_lesson(match)
-
-
-def teaching_key(match_id: int) -> str:
-    """The profiles row (under the host) keeping what a teaching table has told: per match, not per member."""
-    return f"teach/{match_id}"
 
 
 def learner_seat(match: MatchRecord) -> int:
@@ -73,22 +67,115 @@ async def start_lesson(service: GameService, guild_id: int, channel_id: int, lea
                                     options={"language": language, LESSON_OPTION: True}, lesson=True)
     for _ in range(lesson.computer_players):
         match = await autoplay.add_bot(service, channel_id, learner.user_id, lesson.level)
-    await service.store.save_profile(guild_id, learner.user_id, progress_key(game.key),
-                                     {"match": match.id, "told": [], "latest": [], "seen": 0, "prepared": False})
+    await service.store.save_lesson_progress(match.id, {"told": [], "seen": 0, "prepared": False})
     return await service.start(channel_id, learner.user_id)
 
 
-async def _progress(service: GameService, match: MatchRecord) -> JSON | None:
-    """The learner's record of this lesson (None when it belongs to another match: a newer lesson of the game)."""
-    record = await service.store.profile(match.guild_id, match.host_id, progress_key(match.game))
-    return record if record.get("match") == match.id else None
+@dataclass(frozen=True)
+class Telling:
+    """What a lesson and a teaching table tell differently, for the one algorithm both run (`Progress`)."""
+
+    seat: int | None
+    """Whose ideas come up and whose parts the board marks: the learner's; at a teaching table the player to move's
+    (None: nobody is to move)."""
+    room: int
+    """At most this many ideas on one board before the end."""
+    everything_at_end: bool
+    """The final board tells every idea not told yet (a lesson leaves none out), not only those about the end."""
+    wording: Callable[[Idea, str], str]
+    """An idea's words: the learner's, or a group's (`table_idea_text`)."""
+    player: str | None = None
+    """At a teaching table, the player to move by name (a player's part is theirs); None: the learner's ("your")."""
+
+
+@dataclass
+class Progress:
+    """What a lesson or teaching table has told (its match's record in the store, `lesson_progress`): which ideas,
+    which of them the latest board tells (`latest`, at match version `at`) and which mark the board, the ideas owed
+    a board with room, and the log read so far (`seen`). Once the table ends, only the final board's words stay."""
+
+    lesson: Lesson
+    record: JSON
+
+    @classmethod
+    async def of(cls, service: GameService, match: MatchRecord) -> Progress | None:
+        """The record of a lesson or teaching table (a teaching table's begins empty); None for any other table."""
+        lesson = lesson_for(find_game(match.game))
+        if lesson is None or not (is_lesson(match) or is_teaching(match)):
+            return None
+        record = await service.store.lesson_progress(match.id)
+        if record is None and is_lesson(match):  # (a lesson's begins when it opens: `start_lesson`)
+            return None
+        return cls(lesson, record or {"told": [], "seen": 0})
+
+    @property
+    def ended(self) -> bool:
+        """The table ended and its final board was worded: nothing more to tell."""
+        return "told" not in self.record
+
+    async def note(self, service: GameService, match: MatchRecord, telling: Telling) -> None:
+        """The ideas that matter on the board of `match` (those whose trigger holds now for `telling.seat`, then
+        those that waited for room on an earlier board), each once; the final board tells what is left about the
+        end (every idea left, in a lesson). Kept for the board to tell: `words`, `marks`."""
+        record, active = self.record, match.status == "active"
+        events = await service.store.events(match.id, after=record["seen"])
+        happened: list[JSON] = [event for logged in events for event in logged.events]
+        told = set(record["told"])
+        fresh = {idea.key for idea in due_ideas(self.lesson, told, match.state or {}, telling.seat or 0, happened,
+                                                finished=not active)}
+        pending = fresh | set(record.get("owed", []))  # ideas that mattered on an earlier board that had enough
+        untold = [idea for idea in self.lesson.ideas if idea.key not in told]
+        if active:
+            waiting = [idea for idea in untold if idea.key in pending]
+        elif telling.everything_at_end:
+            waiting = untold
+        else:
+            waiting = [idea for idea in untold if idea.key in pending and idea.at_end]
+        room = telling.room if active else len(waiting)
+        due, record["owed"] = waiting[:room], [idea.key for idea in waiting[room:]]
+        record["seen"] = max([record["seen"], *(logged.seq for logged in events)])
+        if due:
+            record["told"] = [*record["told"], *(idea.key for idea in due)]
+            record["latest"] = [idea.key for idea in due]
+            record["marked"] = [idea.key for idea in due if idea.key in fresh]
+            record["at"] = match.version
+        if not active:  # the end: the progress goes, the final board's words stay
+            self.record = {key: record[key] for key in ("latest", "marked", "at") if key in record}
+        await service.store.save_lesson_progress(match.id, self.record)
+
+    def told_now(self, match: MatchRecord) -> list[Idea]:
+        """The ideas the board of `match` tells: those noted at its very version (an earlier board's were read)."""
+        if self.record.get("at") != match.version:
+            return []
+        ideas: dict[str, Idea] = {idea.key: idea for idea in self.lesson.ideas}
+        return [ideas[key] for key in self.record.get("latest", []) if key in ideas]
+
+    def words(self, match: MatchRecord, telling: Telling) -> list[str]:
+        """The lines telling the ideas of this board, each marked idea's with where its mark is."""
+        return told_lines(self.lesson, self.told_now(match), match.language, telling.wording,
+                          self.record.get("marked", []), telling.player)
+
+    def marks(self, match: MatchRecord, telling: Telling) -> list[JSON]:
+        """The parts this board marks, numbered as its lines."""
+        return marks_for(self.told_now(match), telling.seat, self.record.get("marked", []))
+
+
+def telling_of(match: MatchRecord, lesson: Lesson, player: str | None = None) -> Telling:
+    """How `match` tells its ideas: a lesson to its learner, a teaching table to the player to move (`player`)."""
+    if is_lesson(match):
+        return Telling(learner_seat(match), lesson.most_at_once, True, idea_text)
+    to_act = find_game(match.game).to_act(match.state) if match.status == "active" and match.state else []
+    return Telling(to_act[0] if to_act else None, lesson.most_at_once, False, table_idea_text, player)
 
 
 async def _prepare(service: GameService, match: MatchRecord, lesson: Lesson) -> MatchRecord:
-    """Computer players play every seat (the learner's too) until the lesson's prepared position."""
+    """Computer players play every seat (the learner's too) until the lesson's prepared position: each move is
+    committed through the rules (the log and replays know it) but unplanned, and the turn it ends at is planned once
+    (no reminder or board is planned, then cancelled, for each)."""
     game = find_game(match.game)
     seat = learner_seat(match)
     stand_in = bot_user_id(lesson.level, 1)  # the level the learner's seat is played at, by its user id
+    before = match
     for _ in range(lesson.most_preparing_moves):
         if match.status != "active" or match.state is None or lesson.ready(match.state, seat):
             break
@@ -97,77 +184,29 @@ async def _prepare(service: GameService, match: MatchRecord, lesson: Lesson) -> 
         user_id = record.user_id if record is not None else match.host_id
         decision = await autoplay.think(game, match.state, moving, user_id if is_bot(user_id) else stand_in,
                                         autoplay.move_seed(match))
-        match = (await service.commit(match, user_id, decision.action, match.version)).match
+        before = match
+        match = (await service.commit(match, user_id, decision.action, match.version, planned=False)).match
+    if match is not before:
+        await service.tables.plan_turn(before, match)
     return await autoplay.after_move(service, match)
 
 
 async def after_move(service: GameService, match: MatchRecord) -> MatchRecord:
-    """After every committed move of a lesson (and its start): prepare the position once, then note the ideas
-    that matter now, for the next board to tell."""
-    if is_teaching(match):
-        return await _teach_after_move(service, match)
-    if not is_lesson(match) or match.state is None or match.status not in ("active", "finished"):
+    """After every committed move of a lesson or teaching table (and its start): a lesson's position is prepared
+    once; then the ideas that matter now are noted, for the next board to tell."""
+    if match.state is None or match.status not in ("active", "finished"):
         return match
-    lesson = lesson_for(find_game(match.game))
-    progress = await _progress(service, match)
-    if lesson is None or progress is None:
+    progress = await Progress.of(service, match)
+    if progress is None or progress.ended:
         return match
-    if not progress["prepared"]:
-        match = await _prepare(service, match, lesson)
-        progress["prepared"] = True
-        progress["seen"] = match.version
-    seat = learner_seat(match)
-    events = await service.store.events(match.id, after=progress["seen"])
-    happened: list[JSON] = [event for record in events for event in record.events]
-    told = set(progress["told"])
-    owed = set(progress.get("owed", []))  # ideas that mattered on an earlier board that had enough already
-    fresh = {idea.key for idea in due_ideas(lesson, told, match.state, seat, happened, finished=False)}
-    waiting = [idea for idea in lesson.ideas if idea.key in owed | fresh and idea.key not in told]
-    due, progress["owed"] = waiting[:lesson.most_at_once], [idea.key for idea in waiting[lesson.most_at_once:]]
-    if match.status == "active" and lesson.ends is not None and lesson.ends(match.state, seat):
+    if is_lesson(match) and not progress.record.get("prepared", True):
+        match = await _prepare(service, match, progress.lesson)
+        progress.record["prepared"] = True
+        progress.record["seen"] = match.version
+    if is_lesson(match) and match.status == "active" and progress.lesson.ends is not None \
+            and progress.lesson.ends(match.state, learner_seat(match)):
         match = await _close(service, match)
-    if match.status != "active":  # the end: every idea not told yet (none is left out), then the end and scoring
-        due = [idea for idea in lesson.ideas if idea.key not in told]
-        progress["owed"] = []
-    progress["seen"] = max([progress["seen"], *(record.seq for record in events)])
-    if due:
-        progress["told"] = [*progress["told"], *(idea.key for idea in due)]
-        progress["latest"] = [idea.key for idea in due]
-        progress["marked"] = [idea.key for idea in due if idea.key in fresh or
-                              (idea.at_end and match.status != "active")]
-        progress["at"] = match.version
-    await service.store.save_profile(match.guild_id, match.host_id, progress_key(match.game), progress)
-    return match
-
-
-async def _teach_after_move(service: GameService, match: MatchRecord) -> MatchRecord:
-    """A teaching table after a move: the ideas whose trigger holds now for the player to move (or that waited
-    for room on an earlier board) are noted for this board, each once at this table; the final board tells the
-    ideas about the end and scoring not told yet."""
-    game = find_game(match.game)
-    lesson = lesson_for(game)
-    if lesson is None or match.state is None or match.status not in ("active", "finished"):
-        return match
-    key = teaching_key(match.id)
-    progress = await service.store.profile(match.guild_id, match.host_id, key) or {"told": [], "seen": 0}
-    active = match.status == "active"
-    to_act = game.to_act(match.state) if active else []
-    seat = to_act[0] if to_act else 0
-    events = await service.store.events(match.id, after=progress["seen"])
-    happened: list[JSON] = [event for record in events for event in record.events]
-    told = set(progress["told"])
-    fresh = {idea.key for idea in due_ideas(lesson, told, match.state, seat, happened, finished=not active)}
-    waiting = [idea for idea in lesson.ideas if idea.key in set(progress.get("owed", [])) | fresh
-               and idea.key not in told and (idea.at_end or active)]
-    room = len(waiting) if not active else lesson.most_at_once
-    due, progress["owed"] = waiting[:room], [idea.key for idea in waiting[room:]]
-    progress["seen"] = max([progress["seen"], *(record.seq for record in events)])
-    if due:
-        progress["told"] = [*progress["told"], *(idea.key for idea in due)]
-        progress["latest"] = [idea.key for idea in due]
-        progress["marked"] = [idea.key for idea in due if idea.key in fresh]
-        progress["at"] = match.version
-    await service.store.save_profile(match.guild_id, match.host_id, key, progress)
+    await progress.note(service, match, telling_of(match, progress.lesson))
     return match
 
 
@@ -181,7 +220,7 @@ async def _close(service: GameService, match: MatchRecord) -> MatchRecord:
 
 async def close_unfinished(service: GameService, channel_id: int) -> MatchRecord | None:
     """The lesson still open in `channel_id`, left unfinished (None when there is none): in the bot's DM a new
-    lesson takes its place, since no /game command there could end it."""
+    lesson takes its place, since no /game command there could end it (its progress goes with it: the store)."""
     match = await service.open_match(channel_id)
     if match is None or not is_lesson(match):
         return None
@@ -242,33 +281,23 @@ def marks_for(ideas: Sequence[Idea], seat: int | None, marked: Sequence[str]) ->
     return marks
 
 
-def lesson_text(lesson: Lesson, keys: Sequence[str], language: str, *, finished: bool,
-                marked: Sequence[str] = (), in_dm: bool = False) -> str:
-    """The ideas told on a board, one line each, with "You are ready" on the final board (in the bot's DM, where
-    /game new cannot run, it says where it can)."""
-    ideas: dict[str, Idea] = {idea.key: idea for idea in lesson.ideas}
-    lines = told_lines(lesson, [ideas[key] for key in keys if key in ideas], language, idea_text, marked)
-    if finished:
-        ready = translate("lesson.ready_dm", language) if in_dm else translate("lesson.ready", language)
-        lines.append(f"{MARK} {ready}")
-    return "\n".join(lines)
-
-
 async def board_note(service: GameService, match: MatchRecord, choice: BoardChoice | None = None) -> str | None:
-    """The lesson's words for the board of `match`: the ideas that came up with this very board; at a teaching
-    table also the choice the board puts to the player to move, in plain words."""
-    if is_teaching(match):
-        return await _teaching_note(service, match, choice)
-    if not is_lesson(match):
+    """The lesson's words for the board of `match`: the ideas that came up with this very board (a lesson's final
+    board ends with "You are ready"); at a teaching table first the choice the board puts to the player to move,
+    in plain words."""
+    progress = await Progress.of(service, match)
+    if progress is None:
         return None
-    lesson = lesson_for(find_game(match.game))
-    progress = await _progress(service, match)
-    if lesson is None or progress is None:
-        return None
-    if progress.get("at") != match.version:  # told on an earlier board: the learner has read it
-        return None
-    return lesson_text(lesson, progress.get("latest", []), match.language, finished=match.status != "active",
-                       marked=progress.get("marked", []), in_dm=match.in_dm) or None
+    if is_lesson(match):  # (an idea told on an earlier board was read there)
+        lines = progress.words(match, telling_of(match, progress.lesson))
+        if match.status != "active":  # in the bot's DM, where /game new cannot run, it says where it can
+            ready = translate("lesson.ready_dm" if match.in_dm else "lesson.ready", match.language)
+            lines.append(f"{MARK} {ready}")
+        return "\n".join(lines) or None
+    mover = match.user_at(choice.seat) if choice is not None else None
+    lines = [choice_text(match, choice),
+             *progress.words(match, telling_of(match, progress.lesson, mover.name if mover is not None else None))]
+    return "\n".join(line for line in lines if line) or None
 
 
 def choice_text(match: MatchRecord, choice: BoardChoice | None) -> str:
@@ -280,36 +309,8 @@ def choice_text(match: MatchRecord, choice: BoardChoice | None) -> str:
     return f"{CHOICE_MARK} {sentence}" if sentence else ""
 
 
-async def _teaching_note(service: GameService, match: MatchRecord, choice: BoardChoice | None) -> str | None:
-    """A teaching table's words for its board: the choice in front of the player to move, then the ideas that
-    came up with this very board."""
-    lines = [choice_text(match, choice)]
-    lesson = lesson_for(find_game(match.game))
-    progress = await service.store.profile(match.guild_id, match.host_id, teaching_key(match.id))
-    if lesson is not None and progress and progress.get("at") == match.version:
-        ideas: dict[str, Idea] = {idea.key: idea for idea in lesson.ideas}
-        told = [ideas[key] for key in progress.get("latest", []) if key in ideas]
-        mover = match.user_at(choice.seat) if choice is not None else None
-        lines += told_lines(lesson, told, match.language, table_idea_text, progress.get("marked", []),
-                            mover.name if mover is not None else None)
-    return "\n".join(line for line in lines if line) or None
-
-
 async def board_marks(service: GameService, match: MatchRecord) -> list[JSON]:
     """The parts the board of `match` marks: those of the ideas it tells (a lesson's or a teaching table's), a
     player's part being the learner's (at a teaching table the player to move's)."""
-    teaching = is_teaching(match)
-    if not (teaching or is_lesson(match)) or match.state is None:
-        return []
-    lesson = lesson_for(find_game(match.game))
-    progress = (await service.store.profile(match.guild_id, match.host_id, teaching_key(match.id)) if teaching
-                else await _progress(service, match))
-    if lesson is None or not progress or progress.get("at") != match.version:
-        return []
-    ideas: dict[str, Idea] = {idea.key: idea for idea in lesson.ideas}
-    told = [ideas[key] for key in progress.get("latest", []) if key in ideas]
-    marked = progress.get("marked", [])
-    if not teaching:
-        return marks_for(told, learner_seat(match), marked)
-    to_act = find_game(match.game).to_act(match.state) if match.status == "active" else []
-    return marks_for(told, to_act[0] if to_act else None, marked)
+    progress = await Progress.of(service, match) if match.state is not None else None
+    return progress.marks(match, telling_of(match, progress.lesson)) if progress is not None else []

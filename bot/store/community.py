@@ -353,6 +353,12 @@ class CommunityStore:
             (work.kind, match_id, work.guild_id, work.channel_id, _epoch(work.due_at), _dumps(work.payload)),
         )
 
+    async def replan(self, match_id: int, change: CommunityChange | None) -> None:
+        """The match's work and seat owners as `change` says, in a write of their own (a lesson's preparation,
+        committed unplanned, plans its position's turn once at its end)."""
+        async with self._transaction():
+            await self._apply_community(match_id, change)
+
     async def _apply_community(self, match_id: int, change: CommunityChange | None) -> None:
         """Inside the caller's transaction: the match's work and seat owners, as `change` says."""
         if change is None:

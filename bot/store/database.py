@@ -436,6 +436,19 @@ class Store(RecordsStore, CommunityStore, MemberStore):
         async with self._transaction():
             await self._upsert_profile(guild_id, user_id, game, data, _now())
 
+    async def lesson_progress(self, match_id: int) -> dict[str, Any] | None:
+        """What a lesson or teaching table has told so far (bot/features/lessons.py); None before it told anything."""
+        rows = await self._fetchall("SELECT data_json FROM lesson_progress WHERE match_id = ?", (match_id,))
+        return json.loads(rows[0]["data_json"]) if rows else None
+
+    async def save_lesson_progress(self, match_id: int, data: dict[str, Any]) -> None:
+        """Keep what a lesson or teaching table has told, as the match's own record (one row per match)."""
+        async with self._transaction(durable=False):  # presentation: a crash may tell an idea twice, never lose a move
+            await self._execute(
+                "INSERT INTO lesson_progress (match_id, data_json, updated_at) VALUES (?, ?, ?) "
+                "ON CONFLICT (match_id) DO UPDATE SET data_json = excluded.data_json, updated_at = excluded.updated_at",
+                (match_id, _dumps(data), _now()))
+
     async def _upsert_profile(self, guild_id: int, user_id: int, game: str, data: dict[str, Any], now: str) -> None:
         await self._execute(
             "INSERT INTO profiles (guild_id, user_id, game, data_json, updated_at) VALUES (?, ?, ?, ?, ?) "
@@ -566,7 +579,7 @@ class Store(RecordsStore, CommunityStore, MemberStore):
             # --- bench_scale (issue 13): a move on PostgreSQL is one statement, one round trip -----------------
             # That statement writes the match row, the event and the snapshot only: an argument added to `record`
             # that writes anything else must keep its calls out of this path (add it to the condition).
-            if seats is None and not profiles and community is None and results is None:
+            if seats is None and not profiles and community is None and results is None and status != "abandoned":
                 event = (kind, user_id, seat, _dumps(action) if action is not None else None, _dumps(events or []),
                          _dumps(draws or []), text, now)
                 if self.dialect == "postgresql":
@@ -590,6 +603,8 @@ class Store(RecordsStore, CommunityStore, MemberStore):
                 await self._apply_community(match_id, community)
                 if results is not None:
                     await self._insert_results(match_id, results, now)
+                if status == "abandoned":  # a table ended unfinished: no final board to word, its lesson goes
+                    await self._execute("DELETE FROM lesson_progress WHERE match_id = ?", (match_id,))
         except self._engine.integrity_errors as error:
             if status in OPEN_STATUSES and "one_unfinished_match_per_channel" in str(error):
                 raise ChannelBusy(match_id) from error

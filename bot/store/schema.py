@@ -262,7 +262,32 @@ MIGRATIONS: tuple[str, ...] = (
     UPDATE matches SET lesson = 1 WHERE options_json LIKE '%"lesson":true%';
     DELETE FROM match_results WHERE match_id IN (SELECT id FROM matches WHERE lesson = 1)
     """,
+    # 14 (review 13): what a lesson or a teaching table has told is the match's own record (bot/features/lessons.py),
+    # kept beside the match rather than in `profiles` (where it sat under the learner or the host, whom /game leave
+    # and kick now change, and where /stats walked it): one row per unfinished lesson or teaching table. The records
+    # of the tables still under way move here (a lesson's names its match in its data, a teaching table's in its
+    # key); those of the tables that ended are dropped, their final boards long posted.
+    """
+    CREATE TABLE lesson_progress (
+        match_id    INTEGER PRIMARY KEY REFERENCES matches (id) ON DELETE CASCADE,
+        data_json   TEXT    NOT NULL,
+        updated_at  TEXT    NOT NULL
+    );
+    INSERT INTO lesson_progress (match_id, data_json, updated_at)
+        SELECT m.id, p.data_json, p.updated_at FROM profiles p JOIN matches m
+        ON m.guild_id = p.guild_id AND p.game = ('teach/' || m.id)
+        WHERE m.status IN ('lobby', 'active') AND m.lesson = 0;
+    INSERT INTO lesson_progress (match_id, data_json, updated_at)
+        SELECT m.id, p.data_json, p.updated_at FROM profiles p JOIN matches m
+        ON m.guild_id = p.guild_id AND m.host_id = p.user_id AND p.game = ('lesson/' || m.game)
+        AND p.data_json LIKE ('%"match":' || m.id || ',%')
+        WHERE m.status = 'active' AND m.lesson = 1;
+    DELETE FROM profiles WHERE game LIKE 'lesson/%' OR game LIKE 'teach/%'
+    """,
 )
+
+LESSON_PROGRESS_MIGRATION = 14
+"""The schema version that keeps a lesson's or teaching table's progress in `lesson_progress`, by match."""
 
 RATINGS_ORDINAL_MIGRATION = 12
 """The schema version that keeps each rating's ordinal in its row (`ratings.ordinal`, indexed for /leaderboard)."""

@@ -291,7 +291,8 @@ async def board_note(service: GameService, match: MatchRecord, choice: BoardChoi
     if is_lesson(match):  # (an idea told on an earlier board was read there)
         lines = progress.words(match, telling_of(match, progress.lesson))
         if match.status != "active":  # in the bot's DM, where /game new cannot run, it says where it can
-            ready = translate("lesson.ready_dm" if match.in_dm else "lesson.ready", match.language)
+            ready = (translate("lesson.ready_dm", match.language) if match.in_dm
+                     else translate("lesson.ready", match.language))
             lines.append(f"{MARK} {ready}")
         return "\n".join(lines) or None
     mover = match.user_at(choice.seat) if choice is not None else None

@@ -249,6 +249,7 @@ class SideText:
     weight: str
     fill: str
     step: int
+    role: str = "text"
 
 
 @dataclass(frozen=True)
@@ -270,13 +271,17 @@ class SideColumn:
         self.items: list[SideText | SidePiece] = []
 
     def text(self, text: str, sizes: tuple[int, ...], weight: str = "regular", fill: str = kit.INK,
-             indent: float = 0, room: float = 0, max_lines: int = 2, gap: int = 2, leading: int = 6) -> float:
-        """`text` wrapped at the largest of `sizes` that takes at most `max_lines` lines (more lines at the
-        smallest rather than a cut) in the width less `indent` and `room` (kept free on the right), `gap` px
-        above the next; returns the y where it starts."""
-        size, lines = kit.fit_lines(text, int(self.width - indent - room), max_lines, sizes, weight)
+             indent: float = 0, room: float = 0, max_lines: int = 2, gap: int = 2, leading: int = 6,
+             role: str = "text") -> float:
+        """`text` on one line at the largest of `sizes` it fits in, else wrapped at the largest that takes at most
+        `max_lines` lines (more lines at the smallest rather than a cut), in the width less `indent` and `room`
+        (kept free on the right), `gap` px above the next; returns the y where it starts."""
+        width = int(self.width - indent - room)
+        size, lines = kit.fit_lines(text, width, 1, sizes, weight)  # one line if it fits at any of `sizes`
+        if len(lines) > 1:
+            size, lines = kit.fit_lines(text, width, max_lines, sizes, weight)
         start = self.y
-        self.items.append(SideText(self.left + indent, start, lines, size, weight, fill, size + leading))
+        self.items.append(SideText(self.left + indent, start, lines, size, weight, fill, size + leading, role))
         self.y += len(lines) * (size + leading) + gap
         return start
 
@@ -351,8 +356,14 @@ def result_layout(column: SideColumn, view: dict[str, Any], lang: str) -> None:
     for _, player in _p_places(view):
         line = translate("expeditions.board.result_line", lang, name=player["name"],
                          money=money(player["score"], lang), glory=player["tiebreak"])
-        start = column.text(line, (22, 20, 18), indent=38)
-        column.piece(column.left + 14, start + 13, GLORY_PIECE, int(player["seat"]))
+        if kit.measure(line, 20) <= column.width - 38:
+            start = column.text(line, (22, 20), indent=38, gap=4, role="score")
+        else:  # a long name on its own lines (whole), the money and glory under it
+            start = column.y
+            for name_line in kit.name_lines(str(player["name"]), int(column.width - 38), 22):
+                column.text(name_line, (22,), "bold", indent=38, gap=0, role="name")
+            column.text(line.replace(str(player["name"]), "", 1).strip(), (22,), indent=38, gap=4, role="score")
+        column.piece(column.left + 14, start + 15, GLORY_PIECE, int(player["seat"]))
 
 
 def pending_layout(column: SideColumn, view: dict[str, Any], lang: str) -> None:
@@ -373,7 +384,7 @@ def draw_side(draw: ImageDraw.ImageDraw, column: SideColumn, top: int, bottom: f
             continue
         face = kit.font(item.size, item.weight)
         for index, line in enumerate(item.lines):
-            draw.text((item.x, item.y + index * item.step), line, font=face, fill=item.fill)
+            draw.text((item.x, item.y + index * item.step), line, font=face, fill=item.fill, role=item.role)
 
 
 def draw_star(draw: ImageDraw.ImageDraw, x: float, y: float, r: float, filled: bool) -> None:

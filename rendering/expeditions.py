@@ -99,17 +99,74 @@ def map_height() -> int:
 
 def draw_corruption(draw: ImageDraw.ImageDraw, x: float, y: float, tokens: list[list[Any]]) -> None:
     """A stack of corruption tokens, bottom first, left to right; the rightmost is the top one."""
-    size = 15
+    size = TOKEN_R
     for index, (colour, value) in enumerate(tokens):
         cx = x + index * (size * 2 + 2)
         fill = {"power": POWER, "guile": GUILE}.get(colour, BOTH)
         draw.ellipse((cx - size, y - size, cx + size, y + size), fill=fill, outline=kit.INK_DARK, width=2)
         kit.mark("corruption", (cx - size, y - size, cx + size, y + size))
         label_colour = kit.INK if colour == "both" else kit.INK_DARK
-        draw.text((cx, y), str(value), font=kit.font(18, "bold"), fill=label_colour, anchor="mm", role="label")
+        draw.text((cx, y), str(value), font=kit.font(16, "bold"), fill=label_colour, anchor="mm", role="label")
+
+
+TOKEN_R = 13
+"""A corruption token's radius on the detail map (its value in 16 px bold: 10 points once opened)."""
+MECH_R = 16
+"""A mech's radius on the detail map (its letter in 17 px bold)."""
+NAME_W = 114
+"""The room for a location's name across its tile (the hex is 128 px wide between its flat sides)."""
+
+
+@lru_cache(maxsize=256)
+def place_name(name: str) -> tuple[int, tuple[str, ...]]:
+    """A location's name on its detail tile, whole and at least 15 px (9 points once opened): one line at 17 px,
+    else two lines of whole words at 17, else one line down to 15 (a single long word), else broken between its
+    syllables."""
+    one = kit.lines(name, NAME_W, 17, "semibold")
+    if len(one) == 1:
+        return 17, one
+    if len(one) == 2 and len(" ".join(one).split()) == len(name.split()):  # whole words on two lines
+        return 17, one
+    for size in (16, 15):
+        if kit.measure(name, size, "semibold") <= NAME_W:
+            return size, (name,)
+    return kit.fit_lines(name, NAME_W, 2, (17, 16, 15), "semibold")
+
+
+def draw_pieces(draw: ImageDraw.ImageDraw, x: float, y: float, mech: Any, tokens: list[list[Any]],
+                map_token: bool, lang: str, word: str = "") -> None:
+    """The pieces on a space in one row, centred: the mech (its player's shape and letter), then the corruption
+    stack (bottom first, the top one rightmost), or the map token on a face-down tile, or a word ("cleared")."""
+    widths = ([2 * MECH_R] if mech is not None else []) + ([len(tokens) * (2 * TOKEN_R + 2) - 2] if tokens else [])
+    widths += ([26] if map_token else []) + ([kit.measure(word, 18, "bold")] if word else [])
+    left = x - (sum(widths) + 4 * (len(widths) - 1)) / 2
+    if mech is not None:
+        kit.draw_token(draw, (left + MECH_R, y), MECH_R, kit.player_style(int(mech)), width=3)
+        left += 2 * MECH_R + 4
+    if tokens:
+        draw_corruption(draw, left + TOKEN_R, y, tokens)
+        left += len(tokens) * (2 * TOKEN_R + 2) + 2  # (the stack's last gap and the row's)
+    if map_token:
+        draw.rectangle((left, y - 11, left + 26, y + 11), fill=kit.MAP_TOKEN, outline=kit.INK_DARK, width=2)
+        kit.mark("map token", (left, y - 11, left + 26, y + 11))
+        draw.text((left + 13, y), translate("expeditions.board.map_letter", lang), font=kit.font(16, "bold"),
+                  fill=kit.INK_DARK, anchor="mm", role="label")
+    if word:
+        draw.text((left, y), word, font=kit.font(18, "bold"), fill=kit.LEAF_DARK, anchor="lm")
+
+
+def mech_ring(draw: ImageDraw.ImageDraw, row: int, col: int, top: int, mech: Any) -> None:
+    """A tile with a mech on it ringed in its player's colour inside a dark edge: a player finds their own mech
+    at a glance (the public board's ring)."""
+    if mech is not None:
+        draw.polygon(hex_points(row, col, top, 7.0), outline=kit.player_style(int(mech)).colour, width=6)
+        draw.polygon(hex_points(row, col, top), outline=kit.INK_DARK, width=2)
 
 
 def draw_space(draw: ImageDraw.ImageDraw, space: dict[str, Any], top: int, lang: str = "en") -> None:
+    """One space: a card space shows its card; a face-down tile its region and map token; a location its label
+    ("14 N") on top, its name (one or two lines) across the middle, then its mech and corruption in a row; every
+    space its code at the foot."""
     row, col = space["row"], space["col"]
     x, y = hex_centre(row, col, top)
     points = hex_points(row, col, top)
@@ -130,34 +187,32 @@ def draw_space(draw: ImageDraw.ImageDraw, space: dict[str, Any], top: int, lang:
         face = kit.font(size, "semibold")
         for index, line in enumerate(lines[:2]):
             draw.text((x, y - 18 + index * 21), line, font=face, fill=kit.INK_DARK, anchor="mm")
-        kind, face = kit.fitted(f"#{space['slot'] + 1} {_word(KIND_WORDS, card['kind'], lang)}", 100, 16)
+        kind, face = kit.fitted(f"#{space['slot'] + 1} {_word(KIND_WORDS, card['kind'], lang)}", 100, 16,
+                                min_size=15)
         draw.text((x, y + 32), kind, font=face, fill=kit.INK_DARK, anchor="mm")
         return
+    mech = space.get("mech")
     if not space["revealed"]:
         draw.polygon(points, fill=HIDDEN_FILL[space["kind"]], outline=kit.INK_MUTED)
-        draw.text((x, y - 14), _word(REGION_LETTERS, space["kind"], lang) + "?", font=kit.font(34, "bold"),
+        mech_ring(draw, row, col, top, mech)
+        draw.text((x, y - 22), _word(REGION_LETTERS, space["kind"], lang) + "?", font=kit.font(34, "bold"),
                   fill=kit.INK_MUTED, anchor="mm")
-        if space["map_token"]:
-            draw.rectangle((x - 13, y + 14, x + 13, y + 34), fill=kit.MAP_TOKEN, outline=kit.INK_DARK, width=2)
-            draw.text((x, y + 24), translate("expeditions.board.map_letter", lang), font=kit.font(16, "bold"),
-                      fill=kit.INK_DARK, anchor="mm")
+        if mech is not None or space["map_token"]:
+            draw_pieces(draw, x, y + 18, mech, [], bool(space["map_token"]), lang)
     else:
         draw.polygon(points, fill=REGION_FILL[space["kind"]], outline=kit.INK_DARK)
-        draw.text((x, y - 40), space["label"], font=kit.font(30, "bold"), fill=kit.INK_DARK, anchor="mm")
-        name, face = kit.fitted(space["name"], 118, 17, "semibold", 11)
-        draw.text((x, y - 14), name, font=face, fill=kit.INK_DARK,
-                  anchor="mm")
-        if space["corruption"]:
-            tokens = space["corruption"][-4:]
-            draw_corruption(draw, x - (len(tokens) - 1) * 16, y + 12, tokens)
-        elif space.get("cleared_exposed"):
-            draw.text((x, y + 12), translate("expeditions.board.cleared", lang), font=kit.font(18, "bold"),
-                      fill=kit.LEAF_DARK, anchor="mm")
-    draw.text((x + 20, y + 50), space["code"], font=kit.font(22, "bold"),
+        mech_ring(draw, row, col, top, mech)
+        draw.text((x, y - 47), space["label"], font=kit.font(28, "bold"), fill=kit.INK_DARK, anchor="mm")
+        size, name = place_name(str(space["name"]))
+        for index, line in enumerate(name):
+            draw.text((x, y - (17 if len(name) == 1 else 26) + index * 18), line, font=kit.font(size, "semibold"),
+                      fill=kit.INK_DARK, anchor="mm")
+        tokens = space["corruption"][-(3 if mech is not None else 4):]  # the top of the stack
+        cleared = translate("expeditions.board.cleared", lang) if space.get("cleared_exposed") else ""
+        if mech is not None or tokens or cleared:
+            draw_pieces(draw, x, y + 19, mech, tokens, False, lang, "" if tokens else cleared)
+    draw.text((x, y + 50), space["code"], font=kit.font(20, "bold"),
               fill=kit.INK_DARK if space["revealed"] else kit.INK_MUTED, anchor="mm")
-    if space.get("mech") is not None:
-        seat = space["mech"]
-        kit.draw_token(draw, (x - 30, y + 44), 16, kit.player_style(seat))
 
 
 def draw_map(draw: ImageDraw.ImageDraw, view: dict[str, Any], top: int) -> None:
@@ -183,89 +238,153 @@ def draw_map(draw: ImageDraw.ImageDraw, view: dict[str, Any], top: int) -> None:
         kit.draw_token(draw, (right - 26 - index * 44, base_y), 18, kit.player_style(seat))
 
 
-def draw_side(draw: ImageDraw.ImageDraw, view: dict[str, Any], top: int, bottom: int) -> None:
-    """The glory board, the supply and the decision being made."""
+@dataclass(frozen=True)
+class SideText:
+    """Lines of text the side panel draws, laid out before the panel (its height depends on them)."""
+
+    x: float
+    y: float
+    lines: tuple[str, ...]
+    size: int
+    weight: str
+    fill: str
+    step: int
+    role: str = "text"
+
+
+@dataclass(frozen=True)
+class SidePiece:
+    """A player's piece the side panel draws (a star on the glory board, a player in the result)."""
+
+    x: float
+    y: float
+    radius: int
+    seat: int
+
+
+class SideColumn:
+    """The side panel's contents laid out top to bottom: every text wraps (whole words, at least 17 px) instead
+    of being shrunk or cut, and the panel is as tall as what it holds."""
+
+    def __init__(self, left: float, top: float, width: float) -> None:
+        self.left, self.y, self.width = left, top, width
+        self.items: list[SideText | SidePiece] = []
+
+    def text(self, text: str, sizes: tuple[int, ...], weight: str = "regular", fill: str = kit.INK,
+             indent: float = 0, room: float = 0, max_lines: int = 2, gap: int = 2, leading: int = 6,
+             role: str = "text") -> float:
+        """`text` on one line at the largest of `sizes` it fits in, else wrapped at the largest that takes at most
+        `max_lines` lines (more lines at the smallest rather than a cut), in the width less `indent` and `room`
+        (kept free on the right), `gap` px above the next; returns the y where it starts."""
+        width = int(self.width - indent - room)
+        size, lines = kit.fit_lines(text, width, 1, sizes, weight)  # one line if it fits at any of `sizes`
+        if len(lines) > 1:
+            size, lines = kit.fit_lines(text, width, max_lines, sizes, weight)
+        start = self.y
+        self.items.append(SideText(self.left + indent, start, lines, size, weight, fill, size + leading, role))
+        self.y += len(lines) * (size + leading) + gap
+        return start
+
+    def piece(self, x: float, y: float, radius: int, seat: int) -> None:
+        self.items.append(SidePiece(x, y, radius, seat))
+
+    def skip(self, space: float) -> None:
+        self.y += space
+
+
+GLORY_PIECE = 15
+"""A star's piece on the glory board (its letter in 16 px bold)."""
+
+
+def side_layout(view: dict[str, Any], top: int) -> SideColumn:
+    """The glory board, the supply and the decision being made (or the face-up cards, or the result), laid out
+    in the side panel from `top`."""
     left, right = SIDE_LEFT, kit.WIDTH - 20
     lang = language(view)
-    kit.rounded_panel(draw, (left, top + 12, right, bottom - 8))
-    y = top + 26
-    draw.text((left + 16, y), translate("expeditions.board.glory_basecamp", lang), font=kit.font(26, "bold"),
-              fill=kit.INK)
-    y += 38
+    column = SideColumn(left + 16, top + 26, right - left - 32)
+    column.text(translate("expeditions.board.glory_basecamp", lang), (26,), "bold", gap=6)
     for glory in view["glory"]:
-        title, face = kit.fitted(glory["title"], right - left - 40 - 34 * len(glory["stars"]), 22)
-        draw.text((left + 16, y), title, font=face, fill=kit.INK)
+        pieces = (2 * GLORY_PIECE + 5) * len(glory["stars"])
+        start = column.text(glory["title"], (22, 20, 18), room=pieces + 8, gap=6)
         for index, seat in enumerate(glory["stars"]):
-            kit.draw_token(draw, (right - 22 - index * 34, y + 13), 14, kit.player_style(seat))
-        y += 34
-    y += 10
-    bag = view["bag"]
+            column.piece(right - 16 - GLORY_PIECE - index * (2 * GLORY_PIECE + 5), start + 13, GLORY_PIECE, seat)
+    column.skip(8)
     supply = view["supply"]
     workers = " ".join(f"{_word(INITIALS, c, lang)}{n}" for c, n in supply["workers"].items())
     lines = [translate("expeditions.board.piles", lang, deck=view["deck_count"], discard=len(view["discard"]),
-                       bag=bag["count"]),
+                       bag=view["bag"]["count"]),
              translate("expeditions.board.supply", lang, workers=workers, maps=supply["map_tokens"])]
     if view["end"]["triggered_by"] is not None:
         lines.append(translate("expeditions.board.final_round", lang))
     for line in lines:
-        text, face = kit.fitted(line, right - left - 30, 22)
-        draw.text((left + 16, y), text, font=face, fill=kit.INK_MUTED)
-        y += 30
-    pending = view.get("pending")
-    outcome = view.get("outcome")
-    if not pending and not outcome:
-        y += 8
-        draw.text((left + 16, y), translate("expeditions.board.face_up", lang), font=kit.font(24, "bold"),
-                  fill=kit.INK)
-        y += 34
-        for slot, card in enumerate(view["face_up"]):
-            if card is None or y > bottom - 60:
-                continue
-            title = (f"#{slot + 1} {card['name']} ({_word(KIND_WORDS, card['kind'], lang)}, "
-                     f"{_word(COLOUR_WORDS, card['colour'], lang)})")
-            text, face = kit.fitted(title, right - left - 30, 22, "semibold")
-            draw.text((left + 16, y), text, font=face, fill=kit.INK)
-            detail = translate("expeditions.board.card_core", lang, core=card["core"], ability=card["ability"])
-            if card.get("quest"):
-                detail = translate("expeditions.board.card_quest", lang, label=card["quest"]["label"],
-                                   cost=card["quest"]["cost"], reward=card["quest"]["reward"])
-            text, face = kit.fitted(detail, right - left - 44, 19)
-            draw.text((left + 28, y + 27), text, font=face, fill=kit.INK_MUTED)
-            y += 52
-        return
-    y += 8
-    if outcome:
-        draw.text((left + 16, y), translate("expeditions.board.final_result", lang), font=kit.font(26, "bold"),
-                  fill=kit.YELLOW)
-        y += 36
-        verdict = str(outcome.get("verdict") or str(outcome["summary"]).split(" Scores:")[0])
-        for line in kit.sentences_that_fit(verdict, right - left - 32, 2,
-                                           24):  # the winner in words; the scores are listed below, best first
-            draw.text((left + 16, y), line, font=kit.font(24, "semibold"), fill=kit.INK)
-            y += 30
-        ranked = sorted(view["players"], key=lambda p: (-p["score"], -p["tiebreak"]))
-        for player in ranked:
-            kit.draw_token(draw, (left + 30, y + 16), 13, kit.player_style(player["seat"]))
-            line = translate("expeditions.board.result_line", lang, name=player["name"],
-                             money=money(player["score"], lang), glory=player["tiebreak"])
-            text, face = kit.fitted(line, right - left - 70, 22)
-            draw.text((left + 52, y + 2), text, font=face, fill=kit.INK)
-            y += 32
-        return
-    if pending:
-        who = view["players"][pending["seat"]]["name"]
-        face = kit.font(22, "semibold")
-        for line in kit.lines(f"{who}: {pending['prompt']}", right - left - 32, 22, "semibold")[:3]:  # (a long name
-            # without a space is split with a hyphen, not run off the panel)
-            draw.text((left + 16, y), line, font=face, fill=kit.YELLOW)
-            y += 28
-        for option in pending["options"]:
-            if y > bottom - 40:
-                draw.text((left + 16, y), "…", font=kit.font(22), fill=kit.INK)
-                break
-            text, face = kit.fitted("• " + option["label"], right - left - 32, 20)
-            draw.text((left + 16, y), text, font=face, fill=kit.INK)
-            y += 26
+        column.text(line, (22, 20, 18), fill=kit.INK_MUTED)
+    column.skip(8)
+    if view.get("outcome"):
+        result_layout(column, view, lang)
+    elif view.get("pending"):
+        pending_layout(column, view, lang)
+    else:
+        face_up_layout(column, view, lang)
+    return column
+
+
+def face_up_layout(column: SideColumn, view: dict[str, Any], lang: str) -> None:
+    """Each face-up card: its slot, name, kind and colour (in words: colour-blind safe), then its core value and
+    ability (or its quest), whole on up to three lines."""
+    column.text(translate("expeditions.board.face_up", lang), (24,), "bold", gap=4)
+    for slot, card in enumerate(view["face_up"]):
+        if card is None:
+            continue
+        title = (f"#{slot + 1} {card['name']} ({_word(KIND_WORDS, card['kind'], lang)}, "
+                 f"{_word(COLOUR_WORDS, card['colour'], lang)})")
+        column.text(title, (22, 20, 18), "semibold", gap=0)
+        detail = translate("expeditions.board.card_core", lang, core=card["core"], ability=card["ability"])
+        if card.get("quest"):
+            detail = translate("expeditions.board.card_quest", lang, label=card["quest"]["label"],
+                               cost=card["quest"]["cost"], reward=card["quest"]["reward"])
+        column.text(detail, (19, 18, 17), fill=kit.INK_MUTED, indent=12, max_lines=3, gap=6, leading=4)
+
+
+def result_layout(column: SideColumn, view: dict[str, Any], lang: str) -> None:
+    """The end: the winner in words, then every player best first with their money and glory."""
+    column.text(translate("expeditions.board.final_result", lang), (26,), "bold", kit.YELLOW, gap=4)
+    outcome = view["outcome"]
+    verdict = str(outcome.get("verdict") or str(outcome["summary"]).split(" Scores:")[0])
+    lines = kit.sentences_that_fit(verdict, int(column.width), 2, 24)  # the scores are listed below, best first
+    column.items.append(SideText(column.left, column.y, lines, 24, "semibold", kit.INK, 30))
+    column.skip(30 * len(lines) + 4)
+    for _, player in _p_places(view):
+        line = translate("expeditions.board.result_line", lang, name=player["name"],
+                         money=money(player["score"], lang), glory=player["tiebreak"])
+        if kit.measure(line, 20) <= column.width - 38:
+            start = column.text(line, (22, 20), indent=38, gap=4, role="score")
+        else:  # a long name on its own lines (whole), the money and glory under it
+            start = column.y
+            for name_line in kit.name_lines(str(player["name"]), int(column.width - 38), 22):
+                column.text(name_line, (22,), "bold", indent=38, gap=0, role="name")
+            column.text(line.replace(str(player["name"]), "", 1).strip(), (22,), indent=38, gap=4, role="score")
+        column.piece(column.left + 14, start + 15, GLORY_PIECE, int(player["seat"]))
+
+
+def pending_layout(column: SideColumn, view: dict[str, Any], lang: str) -> None:
+    """The decision being made: who and what (whole), then each option (whole, on up to two lines)."""
+    pending = view["pending"]
+    who = view["players"][pending["seat"]]["name"]
+    column.text(f"{who}: {pending['prompt']}", (22, 20, 18), "semibold", kit.YELLOW, max_lines=3, gap=4)
+    for option in pending["options"]:
+        column.text("• " + option["label"], (20, 18, 17), gap=0)
+
+
+def draw_side(draw: ImageDraw.ImageDraw, column: SideColumn, top: int, bottom: float) -> None:
+    """The side panel from `top` to `bottom` and what `side_layout` put in it."""
+    kit.rounded_panel(draw, (SIDE_LEFT, top + 12, kit.WIDTH - 20, bottom))
+    for item in column.items:
+        if isinstance(item, SidePiece):
+            kit.draw_token(draw, (item.x, item.y), item.radius, kit.player_style(item.seat))
+            continue
+        face = kit.font(item.size, item.weight)
+        for index, line in enumerate(item.lines):
+            draw.text((item.x, item.y + index * item.step), line, font=face, fill=item.fill, role=item.role)
 
 
 def draw_star(draw: ImageDraw.ImageDraw, x: float, y: float, r: float, filled: bool) -> None:
@@ -331,14 +450,16 @@ def draw_mat(draw: ImageDraw.ImageDraw, player: dict[str, Any], top: int, curren
     if player["token20"]:
         info += " +20"
     draw.text((x + 10, y), info, font=kit.font(22, "semibold"), fill=kit.INK, anchor="lm")
-    wx = right - 190
+    wx = right - 16 - 56 * len(player["workers"])
     for colour, count in player["workers"].items():
-        # The worker's colour carries its initial too (R, B, G, Y), so it reads without telling colours apart.
-        draw.ellipse((wx, y - 12, wx + 24, y + 12), fill=WORKER.get(colour, kit.GREY), outline=kit.INK_DARK, width=2)
-        draw.text((wx + 12, y), _word(INITIALS, colour, lang), font=kit.font(16 if lang == "en" else 13, "bold"),
-                  fill=kit.INK_DARK, anchor="mm")
-        draw.text((wx + 28, y), str(count), font=kit.font(22, "bold"), fill=kit.INK, anchor="lm")
-        wx += 48
+        # The worker's colour carries its initial too (R, B, G, Y; German R, B, Gr, Ge), so it reads without
+        # telling colours apart: 16 px on a 32 px disc (10 points once opened).
+        initial = _word(INITIALS, colour, lang)
+        draw.ellipse((wx, y - 16, wx + 32, y + 16), fill=WORKER.get(colour, kit.GREY), outline=kit.INK_DARK, width=2)
+        draw.text((wx + 16, y), initial, font=kit.font(17 if len(initial) == 1 else 16, "bold"),
+                  fill=kit.INK if colour == "blue" else kit.INK_DARK, anchor="mm")
+        draw.text((wx + 36, y), str(count), font=kit.font(22, "bold"), fill=kit.INK, anchor="lm")
+        wx += 56
     face = kit.font(22)
     width = right - left - 150
     rows = [(translate("expeditions.board.hand", lang),
@@ -365,8 +486,9 @@ def detail_image(view: dict[str, Any]) -> Image.Image:
     """The detail board drawn, in the boards' palette (`render_detail` encodes it)."""
     players = view["players"]
     header = 150 + 44 * ((len(players) + 2) // 3)
-    map_bottom = header + map_height()
-    height = map_bottom + MAT_HEIGHT * len(players) + 16
+    side = side_layout(view, header)
+    mats_top = max(header + map_height(), math.ceil(side.y) + 20)  # a side panel taller than the map pushes the mats
+    height = mats_top + MAT_HEIGHT * len(players) + 16
     image, draw = kit.new_canvas(height)
     current = view["current"]["seat"] if view.get("current") else None
     lang = language(view)
@@ -376,13 +498,13 @@ def detail_image(view: dict[str, Any]) -> Image.Image:
     turn = view["turn"] if not view.get("outcome") else _p_headline(view)
     kit.header_band(draw, kit.WIDTH, view.get("title", "Expeditions"), turn, view["last_move"], turn_style, scores)
     draw_map(draw, view, header)
-    draw_side(draw, view, header, map_bottom)
+    draw_side(draw, side, header, mats_top - 8)
     places = {s["code"]: f"{s['code']}: {s['label']} {s['name']}" for s in view["map"]["spaces"] if s.get("label")}
     places["basecamp"] = translate("expeditions.board.basecamp", lang)
     ranked = [player for _, player in _p_places(view)] if view.get("outcome") else players  # the end: best first
     for index, player in enumerate(ranked):
         where = places.get(player["at"], player["at"])
-        draw_mat(draw, player, map_bottom + index * MAT_HEIGHT, player["seat"] == current, where, lang)
+        draw_mat(draw, player, mats_top + index * MAT_HEIGHT, player["seat"] == current, where, lang)
     return image
 
 

@@ -113,5 +113,5 @@ GLOSSARY = Glossary("expeditions", (
           {"en": r"Game over: \$\d+ in all",
            "de": r"Spiel vorbei: \d+ \$ insgesamt"}),
 ), parts=PARTS, detail_entries=DETAIL,
-   detail_prose_keys=frozenset({"label", "prompt"}),
+   detail_prose_keys=frozenset({"label", "prompt", "core", "ability", "cost", "reward"}),
    prose_keys=frozenset({"turn", "last_move", "log", "rule", "why_over"}), worded=worded)

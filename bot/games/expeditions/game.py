@@ -386,10 +386,11 @@ class ExpeditionsGame(Game):
                 spent = nothing and _workers_spent(state, way.state, seat)
                 if nothing:
                     words = _nothing_words(state, way.state, seat, language)
-                description = _joined(name, words, then)
+                description = _described(then, name, words)
                 key = outcome_key(way.state)
                 if seen.get((label, description), key) != key:  # another outcome worded alike: say its choices
-                    description = _joined(name, words, way_label(way), then)
+                    whole = "; ".join(part for part in (name, words, way_label(way)) if part)
+                    description = _described(then, "…" + whole[-99:] if len(whole) > 100 else whole)
                 if (label, description) in seen:
                     continue  # the very same outcome reached another way: offered once
                 seen[(label, description)] = key
@@ -420,7 +421,8 @@ class ExpeditionsGame(Game):
         extra: list[QuickAction] = []
         for e in over:
             label = cut_between_words(f"{e.label} · {e.description}" if e.description else e.label, PHONE_LABEL)
-            alike = next((i for i, b in enumerate(extra) if b.label == label), None)
+            alike = next((i for i, b in enumerate(extra)
+                          if b.label in (label, cut_between_words(e.label, PHONE_LABEL))), None)
             if alike is None:
                 extra.append(QuickAction(label, e.action, e.emoji, "secondary" if _idle(e, language) else "primary"))
                 continue
@@ -454,7 +456,10 @@ class ExpeditionsGame(Game):
         for way, label, _ in labelled:
             if way.words:
                 short, more = phone_label(label)
-                entries.append(QuickAction(short, way.action, description=_joined(label if more else None)))
+                description = _joined(label if more else None)
+                if any((e.label, e.description) == (short, description) for e in entries):
+                    description = "…" + label[-99:]  # two long ways cut alike: their ends tell them apart
+                entries.append(QuickAction(short, way.action, description=description))
             else:
                 outs.append(QuickAction(phone_label(label)[0], way.action, None, "secondary"))
         prompt = views.prompt(pending["kind"], language)
@@ -692,6 +697,16 @@ def _state_key(state: JSON) -> str:
 def _joined(*parts: str | None) -> str | None:
     """A menu option's second line from its parts ("+$1 · then Gather"), None when empty; at most 100 characters."""
     return cut_between_words("; ".join(part for part in parts if part)) or None
+
+
+def _described(then: str | None, *parts: str | None) -> str | None:
+    """A menu entry's second line: its parts cut to leave room for what the turn goes on with (`then`), which is
+    kept whole (two starts of a turn differ only there)."""
+    body = "; ".join(part for part in parts if part)
+    if not then:
+        return _joined(body)
+    room = 100 - len(then) - 2
+    return "; ".join(part for part in (cut_between_words(body, room) if body else "", then) if part)
 
 
 def _both(word: Any) -> Localized:

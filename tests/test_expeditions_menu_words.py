@@ -53,10 +53,8 @@ def test_controls_say_their_action_and_read_apart(players: int, seed: int, langu
 def test_a_card_played_for_nothing_two_ways_says_which_spends_a_worker() -> None:
     """The first board of a 2-player game: Cora played for nothing keeping her green worker, or spending it."""
     game = find_game("expeditions")
-    state, seat = next(iter(positions("expeditions", "standard", 2, 1)))
-    for state, seat in positions("expeditions", "standard", 2, 1):
-        if state["turn"]["phase"] == "actions":
-            break
+    state, seat = next((state, seat) for state, seat in positions("expeditions", "standard", 2, 1)
+                       if state["turn"]["phase"] == "actions")
     menu = game.choice_menu(state, seat, "en")
     assert menu is not None
     idle = [(e.label, e.description) for e in menu.options if "gains nothing" in (e.description or "")]

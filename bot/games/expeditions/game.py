@@ -351,7 +351,8 @@ class ExpeditionsGame(Game):
             more = self._action_entries(after.state, seat, self.legal_actions(after.state, seat), ways, [cover],
                                         first, language, then)
             if len(entries) + len(more) > MENU_OPTIONS and entries:
-                continue  # room permitting: the cover buttons start any way in two presses
+                # Room permitting: what gains something first; the cover buttons start any way in two presses.
+                more = [entry for entry in more if not _idle(entry, language)][:MENU_OPTIONS - len(entries)]
             entries += more
         return self._laid_out(entries, covers, translate("expeditions.menu.start", language), language)
 

@@ -197,15 +197,16 @@ def test_a_menu_option_that_is_not_there_is_refused_in_the_tables_language(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """"wähle Quatsch" printed the harness's "['Quatsch'] not among options ['0', '1', …]"."""
     play_script(tmp_path, ["/spiel neu spiel:expeditions startwert:4", "/spiel starten", "wähle Quatsch",
-                           "wähle Marktplatz"], "de")
+                           "wähle Bewegen: Marktplatz"], "de")
     out = capsys.readouterr().out.split("\n")
-    assert any(line.startswith("(!) Keine Option „Quatsch“ im Menü; die Optionen: Verdecktes Plättchen b3, "
-                               "Verdecktes Plättchen c3, Verdecktes Plättchen a4, Staubige Kreuzung, Lager am Fluss, "
-                               "Bastlerhof, Marktplatz") for line in out)  # (then the cards' whole plays, Gather)
+    assert any(line.startswith("(!) Keine Option „Quatsch“ im Menü; die Optionen: Bewegen: verdeckt b3, "
+                               "Bewegen: verdeckt c3, Bewegen: verdeckt a4, Bewegen: Staubige…, "
+                               "Bewegen: Lager am Fluss, Bewegen: Bastlerhof, Bewegen: Marktplatz")
+               for line in out)  # (then the cards' whole plays, Sammeln)
     assert "Alice zieht nach 3 S Marktplatz." in out  # an option by its label
     play_script(tmp_path, ["/game new game:expeditions seed:4", "/game start", "choose nonsense"])
     english = capsys.readouterr().out
-    assert "(!) No option 'nonsense' in the menu; its options: Face-down tile b3, " in english
+    assert "(!) No option 'nonsense' in the menu; its options: Move: face-down b3, " in english
 
 
 def test_a_german_decimal_comma_is_a_number(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -65,7 +65,7 @@ async def test_gather_that_gains_nothing_is_not_first_and_says_so(database: Path
         await _dov_table(discord_)
         board = _board(discord_)
         assert not _first_control(board).startswith("Gather")
-        gathers = [o for o in board.select_options() if o["label"] == "Gather"]
+        gathers = [o for o in board.select_options() if o["label"] == "Gather here"]
         assert gathers and all("gains nothing" in o.get("description", "") for o in gathers)
 
 
@@ -77,7 +77,7 @@ async def test_a_whole_card_play_is_one_press_and_a_lone_choice_is_made_for_the_
         board = _board(discord_)
         match = await current_match(discord_)
         entries = EXPEDITIONS.choice_menu(match.state, 0).options
-        dov = next(i for i, o in enumerate(entries) if o.label == "Dov the Trader" and is_steps(o.action)
+        dov = next(i for i, o in enumerate(entries) if o.label == "Play Dov the Trader" and is_steps(o.action)
                    and {"type": "choose", "option": "core"} in o.action["steps"])
         select = board.selects()[0]["custom_id"]
         await discord_.select(board, select, [str(dov)], user=users[0])

@@ -32,7 +32,7 @@ from bot.games.expeditions import queries as q
 from bot.games.expeditions.board import destinations
 from bot.games.expeditions.data import Components, components
 from bot.games.expeditions.engine import ACTIONS, Engine, new_game, pending_options
-from bot.games.expeditions.offers import STEPWISE, WAYS_OUT, Way, Ways, gains_nothing, way_label
+from bot.games.expeditions.offers import STEPWISE, WAYS_OUT, Way, Ways, gains_nothing, outcome_key, way_label
 from bot.games.expeditions.text import capitalised, language_of_state, money
 from bot.i18n import LANGUAGES, Localized, Text, said, translate
 
@@ -351,7 +351,8 @@ class ExpeditionsGame(Game):
             more = self._action_entries(after.state, seat, self.legal_actions(after.state, seat), ways, [cover],
                                         first, language, then)
             if len(entries) + len(more) > MENU_OPTIONS and entries:
-                continue  # room permitting: the cover buttons start any way in two presses
+                # Room permitting: what gains something first; the cover buttons start any way in two presses.
+                more = [entry for entry in more if not _idle(entry, language)][:MENU_OPTIONS - len(entries)]
             entries += more
         return self._laid_out(entries, covers, translate("expeditions.menu.start", language), language)
 
@@ -362,33 +363,46 @@ class ExpeditionsGame(Game):
         `only`: the one action to offer; `then`: what the turn goes on with, told below each entry."""
         comp = self.comp
         gaining: list[QuickAction] = []
-        idle: list[QuickAction] = []
+        idle: list[tuple[bool, QuickAction]] = []
+        seen: dict[tuple[str, str | None], bytes] = {}
         for action in legal:
             kind = action["type"]
             if kind not in ACTIONS or (only is not None and kind != only):
                 continue
             if kind == "move":  # a destination is its own choice (what it turns up is not known before)
-                label, where = views.destination_choice(comp, state, action["space"], language)
+                label, where = _move_label(comp, state, action["space"], language)
                 gaining.append(QuickAction(label, steps_action([*prefix, action]), "🧭",
                                            description=_joined(where, then)))
                 continue
             start = ways.after(state, seat, [action])
             if start is None:
                 continue
-            name = (comp.cards[action["card"]].names[language] if kind == "play"
-                    else views.action_word("gather", language))
             for way in ways.ways_on(start, seat, PLAY_WAYS if kind == "play" else GATHER_WAYS):
+                label, name = _action_label(comp, action, language)
                 nothing = gains_nothing(state, way.state, seat)
                 words = way_label(way)
                 if way.state["turn"]["pending"] and not way.state["over"]:  # (its choices come one at a time)
                     words = "; ".join(part for part in (words, translate("expeditions.offer.step_by_step", language))
                                       if part)
+                spent = nothing and _workers_spent(state, way.state, seat)
                 if nothing:
-                    words = translate("expeditions.offer.nothing", language)
-                entry = QuickAction(phone_label(name)[0], steps_action([*prefix, *way.steps]),
-                                    "🃏" if kind == "play" else "⛏️", description=_joined(words, then))
-                (idle if nothing else gaining).append(entry)
-        return gaining + idle
+                    words = _nothing_words(state, way.state, seat, language)
+                description = _described(then, name, words)
+                key = outcome_key(way.state)
+                if seen.get((label, description), key) != key:  # another outcome worded alike: say its choices
+                    whole = "; ".join(part for part in (name, words, way_label(way)) if part)
+                    description = _described(then, "…" + whole[-99:] if len(whole) > 100 else whole)
+                if (label, description) in seen:
+                    continue  # the very same outcome reached another way: offered once
+                seen[(label, description)] = key
+                entry = QuickAction(label, steps_action([*prefix, *way.steps]), "🃏" if kind == "play" else "⛏️",
+                                    description=description)
+                if nothing:
+                    idle.append((spent, entry))
+                else:
+                    gaining.append(entry)
+        # What gains nothing comes last, the plays that keep their workers before those that spend one for nothing.
+        return gaining + [entry for _, entry in sorted(idle, key=lambda item: item[0])]
 
     def _laid_out(self, entries: list[QuickAction], buttons: list[QuickAction], placeholder: str, language: str
                   ) -> tuple[list[QuickAction], ChoiceMenu | None]:
@@ -405,9 +419,17 @@ class ExpeditionsGame(Game):
             kept.append(over.pop(0))
             over.insert(0, lead)
         menu = tuple((moves + kept)[:MENU_OPTIONS])
-        extra = [QuickAction(cut_between_words(f"{e.label} · {e.description}" if e.description else e.label,
-                                               PHONE_LABEL), e.action, e.emoji,
-                             "secondary" if _idle(e, language) else "primary") for e in over]
+        extra: list[QuickAction] = []
+        for e in over:
+            label = cut_between_words(f"{e.label} · {e.description}" if e.description else e.label, PHONE_LABEL)
+            alike = next((i for i, b in enumerate(extra)
+                          if b.label in (label, cut_between_words(e.label, PHONE_LABEL))), None)
+            if alike is None:
+                extra.append(QuickAction(label, e.action, e.emoji, "secondary" if _idle(e, language) else "primary"))
+                continue
+            # Two plays a button cannot tell apart: one button for the steps they share, their choices after it.
+            shared = _shared_steps(extra[alike].action, e.action)
+            extra[alike] = QuickAction(cut_between_words(e.label, PHONE_LABEL), shared, e.emoji, "primary")
         return buttons + extra, ChoiceMenu(placeholder, menu)
 
     def _choice_controls(self, state: JSON, seat: int, legal: list[JSON], ways: Ways, language: str
@@ -435,7 +457,10 @@ class ExpeditionsGame(Game):
         for way, label, _ in labelled:
             if way.words:
                 short, more = phone_label(label)
-                entries.append(QuickAction(short, way.action, description=_joined(label if more else None)))
+                description = _joined(label if more else None)
+                if any((e.label, e.description) == (short, description) for e in entries):
+                    description = "…" + label[-99:]  # two long ways cut alike: their ends tell them apart
+                entries.append(QuickAction(short, way.action, description=description))
             else:
                 outs.append(QuickAction(phone_label(label)[0], way.action, None, "secondary"))
         prompt = views.prompt(pending["kind"], language)
@@ -607,7 +632,62 @@ def _starts(token: str) -> list[tuple[str, str]]:
 
 def _idle(entry: QuickAction, language: str) -> bool:
     """Whether a menu entry says it gains nothing (`_action_entries` puts those last)."""
-    return (entry.description or "").startswith(translate("expeditions.offer.nothing", language))
+    return translate("expeditions.offer.nothing", language) in (entry.description or "")
+
+
+def _shared_steps(first: JSON, second: JSON) -> JSON:
+    """The steps two offers begin with alike (a cover and the card played), as one action."""
+    one = list(first["steps"]) if is_steps(first) else [first]
+    two = list(second["steps"]) if is_steps(second) else [second]
+    shared = []
+    for a, b in zip(one, two, strict=False):
+        if a != b:
+            break
+        shared.append(a)
+    return steps_action(shared)
+
+
+def _action_label(comp: Components, action: JSON, language: str) -> tuple[str, str | None]:
+    """A play's or Gather's label headed by its action's word ("Play Ada the Navigator", "Gather here"), and the
+    card's whole name for the description when the label had to cut it."""
+    if action["type"] != "play":
+        return translate("expeditions.offer.gather_here", language), None
+    name = comp.cards[action["card"]].names[language]
+    label = translate("expeditions.offer.play_card", language, card=name)
+    return _headed(label, name)
+
+
+def _move_label(comp: Components, state: JSON, code: str, language: str) -> tuple[str, str]:
+    """A destination's label headed by "Move" ("Move: Riverside Camp", "Move: face-down b3") and what it is."""
+    place, where = views.destination_choice(comp, state, code, language)
+    if code == "stay":
+        return translate("expeditions.offer.move_stay", language), where
+    if not state["spaces"][code]["revealed"]:
+        return translate("expeditions.offer.move_face_down", language, code=code), where
+    label, whole = _headed(translate("expeditions.offer.move_to", language, place=place), place)
+    return label, _joined(whole, where) or where
+
+
+def _headed(label: str, name: str) -> tuple[str, str | None]:
+    """The label when it fits a phone, else cut between words, with the whole name to say below it."""
+    if len(label) <= PHONE_LABEL:
+        return label, None
+    return cut_between_words(label, PHONE_LABEL), name
+
+
+def _workers_spent(before: JSON, after: JSON, seat: int) -> bool:
+    """Whether a way left the seat fewer workers to place (a worker put on a card whose ability did nothing)."""
+    return sum(after["players"][seat]["workers"].values()) < sum(before["players"][seat]["workers"].values())
+
+
+def _nothing_words(before: JSON, after: JSON, seat: int, language: str) -> str:
+    """"gains nothing", and when the way puts a worker on the card for nothing, which one: two plays of one card
+    that both gain nothing then read apart ("gains nothing, uses up the green worker")."""
+    placed = [colour for colour, n in before["players"][seat]["workers"].items()
+              if after["players"][seat]["workers"].get(colour, 0) < n]
+    if not placed:
+        return translate("expeditions.offer.nothing", language)
+    return translate("expeditions.offer.nothing_spends", language, colour=text.colour_word(placed[0], language))
 
 
 def _state_key(state: JSON) -> str:
@@ -618,6 +698,16 @@ def _state_key(state: JSON) -> str:
 def _joined(*parts: str | None) -> str | None:
     """A menu option's second line from its parts ("+$1 · then Gather"), None when empty; at most 100 characters."""
     return cut_between_words("; ".join(part for part in parts if part)) or None
+
+
+def _described(then: str | None, *parts: str | None) -> str | None:
+    """A menu entry's second line: its parts cut to leave room for what the turn goes on with (`then`), which is
+    kept whole (two starts of a turn differ only there)."""
+    body = "; ".join(part for part in parts if part)
+    if not then:
+        return _joined(body)
+    room = 100 - len(then) - 2
+    return "; ".join(part for part in (cut_between_words(body, room) if body else "", then) if part)
 
 
 def _both(word: Any) -> Localized:

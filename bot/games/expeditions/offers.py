@@ -61,7 +61,7 @@ def gains_nothing(before: JSON, after: JSON, seat: int) -> bool:
             and not (after["turn"] or {}).get("pending") and before["face_up"] == after["face_up"])
 
 
-def _key(state: JSON) -> bytes:
+def outcome_key(state: JSON) -> bytes:
     """The position without its words, to find the same outcome reached twice (the rules copy states whole, so
     equal positions pickle alike)."""
     return pickle.dumps({k: v for k, v in state.items() if k not in ("log", "last_move")}, pickle.HIGHEST_PROTOCOL)
@@ -118,10 +118,10 @@ class Ways:
             index = next((i for i, w in enumerate(ways) if w.growing), None)
             if index is None:
                 break
-            keys = {_key(w.state) for i, w in enumerate(ways) if i != index}
+            keys = {outcome_key(w.state) for i, w in enumerate(ways) if i != index}
             children = []
             for child in self.children(ways[index], seat):  # the same outcome reached twice is offered once
-                key = _key(child.state)
+                key = outcome_key(child.state)
                 if key not in keys:
                     keys.add(key)
                     children.append(child)

@@ -198,7 +198,7 @@ async def test_lessons_count_for_nothing_and_the_expeditions_lesson_ends_finishe
             if key == "expeditions":  # ended by the lesson, not by the rules: a finished lesson, not abandoned
                 board = await service.board(match)
                 assert board.turn == translate("lesson.finished", "de") == (
-                    "Lektion beendet: Du hast jede Art von Zug gespielt. Die Hinweise unten erklären, wie das Spiel "
+                    "Lektion beendet: Du hast jede Art von Zug gespielt. Die Notizen unten erklären, wie das Spiel "
                     "enden würde und wie gewertet wird.")
                 assert board.note.endswith(translate("lesson.ready", "de"))
                 assert (await service.store.events(match.id))[-1].kind == "lesson_finished"

@@ -67,7 +67,7 @@ GLOSSARY = Glossary("the-expedition", (
     Entry(deferred("glossary.the_expedition.points"), {"en": r"\d+ pts?", "de": r"\d+ Pkt\."}),
     Entry(deferred("glossary.the_expedition.markers_left"),
           {"en": r"\d+ markers? left( ·)?",
-           "de": r"noch \d+ Marker( ·)?"}),
+           "de": r"noch \d+ Marker( ·)?( von( der)?)?"}),
     Entry(deferred("glossary.the_expedition.hand"),
           {"en": r"\d+ cards? in hand( ·)?",
            "de": r"\d+ Handkarten?( ·)?( von( der)?)?"}),

@@ -24,7 +24,7 @@ from bot.features import lessons
 from bot.games import boards
 from bot.i18n import translate
 from bot.offline import DiscordHarness, FakeUser
-from rendering import kit
+from rendering import kit, typeset
 
 GAMES = ["monster-expedition", "the-expedition", "expeditions"]
 MOST_PRESSES = 120
@@ -115,7 +115,8 @@ def _marked(boards_seen: list[tuple[str, bytes, tuple[str, tuple[Any, ...]]]], g
         if not marks:
             continue
         marked_boards += 1
-        parts = renderer.part_boxes(view)
+        with typeset.hyphenating(language):  # (as rendering.render_board draws it: its pieces are cached)
+            parts = renderer.part_boxes(view)
         plain = _image(rendering.render_board(key, {**view, "marks": []}))
         image = _image(png)
         for mark in marks:

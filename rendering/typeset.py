@@ -429,11 +429,11 @@ def _hyphen_cut(word: str, options: tuple[tuple[int, ...], ...], max_width: int,
 
 
 def word_breaks(word: str, language: str) -> tuple[tuple[int, ...], ...]:
-    """The places a word may break, best first: after a hyphen it has; then, for a word listed in hyphenation.txt,
-    its listed breaks (a German compound's seams), then the German syllables inside its parts; else the language's
-    hyphenation patterns (German text only German ones: English patterns split German words wrongly,
-    "Mess-ingkom-pass"; English text English ones, then German, for the German names some monsters have,
-    "Echo-see-schlange")."""
+    """The places a word may break, best first: after a hyphen it has; then, for a word listed in hyphenation.txt
+    for the language (German text: the German list; English text: the English list, then the German one for the
+    German names some boards draw), its listed breaks (a compound's seams), then the syllables inside its parts;
+    else the language's own hyphenation patterns only (German patterns split English words wrongly, "Be-ast",
+    "He-art"; English ones German words, "Mess-ingkom-pass")."""
     own = tuple(i + 1 for i, ch in enumerate(word[:-1]) if ch == "-")
     if own:  # each part between hyphens breaks by its own rules too
         parts, start, inner = word.split("-"), 0, []
@@ -442,7 +442,13 @@ def word_breaks(word: str, language: str) -> tuple[tuple[int, ...], ...]:
                 inner += [start + cut for cut in breaks]
             start += len(part) + 1
         return own, tuple(inner)
-    listed = compound_breaks().get(word.rstrip(",.;:!?)"))
+    key = word.rstrip(",.;:!?)")
+    if language != "de" and key in compound_breaks("en"):
+        listed = compound_breaks("en")[key]
+        inner = [cut for a, b in itertools.pairwise((0, *listed, len(word)))
+                 for cut in english_breaks(word[a:b], a)]
+        return listed, tuple(inner)
+    listed = compound_breaks("de").get(key)
     if listed is not None:  # its seams first; a part too wide for the line alone breaks between its syllables
         german, inner, start = hyphenators()[1], [], 0
         for end in (*listed, len(word)):
@@ -450,8 +456,26 @@ def word_breaks(word: str, language: str) -> tuple[tuple[int, ...], ...]:
             start = end
         return listed, without_lone_letters(inner, (0, *listed, len(word)))
     if language != "de":
-        return tuple(tuple(hyphenator.positions(word)) for hyphenator in hyphenators())
+        return (english_breaks(word),)
     return (without_lone_letters(hyphenators()[1].positions(word), (0, len(word))),)
+
+
+ENGLISH_SUFFIXES = frozenset({"er", "ers", "er's", "ing", "ings", "ed", "es", "'s", "’s", "er’s"})
+"""Endings English text never carries alone to the next line ("Mapmak-er's", "Hunt-ing", "Mark-ers"): a break
+there leaves a stub that reads as a fragment; the word breaks elsewhere or not at all."""
+
+
+def english_breaks(word: str, offset: int = 0) -> tuple[int, ...]:
+    """The English patterns' breaks in a word (three letters at least on each side), without the ones that would
+    carry a bare suffix to the next line (`ENGLISH_SUFFIXES`); `offset` shifts them for a part of a longer word."""
+    tail = word.rstrip(",.;:!?)")
+    return tuple(offset + cut for cut in hyphenators()[0].positions(tail)
+                 if tail[cut:].lower() not in ENGLISH_SUFFIXES and min(letters(tail[:cut]), letters(tail[cut:])) >= 3)
+
+
+def letters(text: str) -> int:
+    """How many letters a piece of a word has (an apostrophe is none: "p's" is a stub, "Eu" too short)."""
+    return sum(ch.isalpha() for ch in text)
 
 
 def without_lone_letters(cuts: Sequence[int], fixed: Sequence[int]) -> tuple[int, ...]:
@@ -464,16 +488,21 @@ def without_lone_letters(cuts: Sequence[int], fixed: Sequence[int]) -> tuple[int
 
 
 HYPHENATION_EXCEPTIONS = Path(__file__).with_name("hyphenation.txt")
-"""Compounds the patterns split wrongly, with "|" at their only breaks ("Obsidian|splitter")."""
+"""Words the patterns split wrongly, with "|" at their only breaks ("Obsidian|splitter", "Map|maker's"), in a
+section per language: German first, then the words after a "[en]" line English."""
 
 
-@lru_cache(maxsize=1)
-def compound_breaks() -> dict[str, tuple[int, ...]]:
-    """Each listed word with the places it may break (its compound boundaries), loaded once per process: pyphen's
-    patterns know syllables, not where a German compound joins ("Obsidi-ansplitter")."""
+@lru_cache(maxsize=4)
+def compound_breaks(language: str = "de") -> dict[str, tuple[int, ...]]:
+    """Each word listed for `language` with the places it may break (its compound boundaries), loaded once per
+    process: pyphen's patterns know syllables, not where a compound joins ("Obsidi-ansplitter", "Mapmak-er's")."""
     breaks: dict[str, tuple[int, ...]] = {}
+    section = "de"
     for line in HYPHENATION_EXCEPTIONS.read_text(encoding="utf-8").splitlines():
-        if line.strip() and not line.startswith("#"):
+        header = re.fullmatch(r"\[(\w+)\]", line.strip())
+        if header:
+            section = header.group(1)
+        elif line.strip() and not line.startswith("#") and section == language:
             parts = line.strip().split("|")
             breaks["".join(parts)] = tuple(itertools.accumulate(len(part) for part in parts[:-1]))
     return breaks
@@ -482,8 +511,9 @@ def compound_breaks() -> dict[str, tuple[int, ...]]:
 @lru_cache(maxsize=1)
 def hyphenators() -> tuple[pyphen.Pyphen, ...]:
     """English, then German hyphenation patterns (pyphen's copy of LibreOffice's dictionaries; at least three
-    letters after a break), loaded once per process."""
-    return pyphen.Pyphen(lang="en_US", right=3), pyphen.Pyphen(lang="de_DE", right=3)
+    letters after a break, and in English before it too: "Ab-stract", "Au-tomation" leave a stub a board's narrow
+    label reads badly), loaded once per process."""
+    return pyphen.Pyphen(lang="en_US", left=3, right=3), pyphen.Pyphen(lang="de_DE", right=3)
 
 
 def facts_line(facts: Sequence[str]) -> str:

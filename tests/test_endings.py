@@ -142,7 +142,7 @@ async def test_the_result_marks_a_kicked_player_as_having_left(database: Path, l
                                "stands.**")
         assert kicked == "Bob's seat was handed to a normal computer player (🤖 Bob (normal bot))."
     else:
-        assert result.startswith("**🤖 Bob (Bot, normal) gewinnt im Gleichstand durch die meisten Markierungen ")
+        assert result.startswith("**🤖 Bob (Bot, normal) gewinnt im Gleichstand durch die meisten Marker ")
         assert result.endswith(" Bob hat das Spiel verlassen; ein Computerspieler hat den Platz zu Ende gespielt, "
                                "und die Punkte des Platzes zählen.**")
         assert kicked == "Der Platz von Bob wurde an einen normalen Computerspieler übergeben (🤖 Bob (Bot, normal))."

@@ -56,7 +56,7 @@ async def test_mode_choices_lobby_and_rules_speak_the_readers_language(database:
                                              user=alice)
         assert [choice["name"] for choice in german] == [
             "Standard (2–3 Spieler): Alle haben 3 geheime Expeditionskarten auf der Hand.",
-            "Abstrakter Modus (2–3 Spieler): Offener Markt: eine Expeditionskarte mehr als Spieler am Tisch.",
+            "Abstrakter Modus (2–3 Spieler): Offene Auslage: eine Expeditionskarte mehr als Spieler am Tisch.",
             "Solo (1 Spieler): Du gegen 2 Automaten; du wertest Orte und Expeditionen.",
             "Solo (zusätzliche Herausforderung) (1 Spieler): Du gegen 2 Automaten; nur Expeditionspunkte zählen."]
         assert [choice["value"] for choice in german] == ["standard", "abstract", "solo", "solo-hard"]
@@ -87,7 +87,7 @@ async def test_mode_choices_lobby_and_rules_speak_the_readers_language(database:
         modes = page.embed["description"].split("\n")
         assert modes == ["**Modi** (`/spiel neu modus:`):",
                          "- `standard` — Standard (2–3 Spieler): Alle haben 3 geheime Expeditionskarten auf der Hand.",
-                         "- `abstract` — Abstrakter Modus (2–3 Spieler): Offener Markt: eine Expeditionskarte "
+                         "- `abstract` — Abstrakter Modus (2–3 Spieler): Offene Auslage: eine Expeditionskarte "
                          "mehr als Spieler am Tisch.",
                          "- `solo` — Solo (1 Spieler): Du gegen 2 Automaten; du wertest Orte und Expeditionen.",
                          "- `solo-hard` — Solo (zusätzliche Herausforderung) (1 Spieler): Du gegen 2 Automaten; "

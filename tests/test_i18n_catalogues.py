@@ -63,7 +63,7 @@ def test_the_readers_language_falls_back_to_english() -> None:
         translate("no-such-message", "de")
     with pytest.raises(KeyError, match="give it a count"):
         translate("count.cage", "de")
-    assert translate_plural("location.rule.holds", 2, "de") == "Hält 2 Markierungen; die älteste geht zuerst."
+    assert translate_plural("location.rule.holds", 2, "de") == "Hält 2 Marker; zuerst geht der älteste."
 
 
 def test_localized_texts_pick_the_language() -> None:
@@ -78,7 +78,7 @@ def test_card_texts_from_the_catalogue_read_in_both_languages() -> None:
     assert saturn.rule_text == "Can't be entered from below."
     assert saturn.rule_text_in("de") == "Kann nicht von unten betreten werden."
     assert titan.rule_text == "Holds 2 markers; the oldest leaves first."
-    assert luna.rule_text_in("de") == "Markierungen hier werden nie entfernt."
+    assert luna.rule_text_in("de") == "Marker hier werden nie entfernt."
     assert REGION_NAMES == {"aerie": "Aerie", "depths": "Depths", "forest": "Enchanted Forest", "all": "all regions"}
     assert [region_name(r, "de") for r in ("aerie", "depths", "forest")] == ["Horst", "Tiefen", "Zauberwald"]
 
@@ -106,11 +106,11 @@ def test_a_refusal_raised_with_a_message_id_is_worded_in_the_readers_language() 
 
     error = IllegalAction("location.rule.holds", count=2)
     assert str(error) == "Holds 2 markers; the oldest leaves first."
-    assert error.text("de") == "Hält 2 Markierungen; die älteste geht zuerst."
+    assert error.text("de") == "Hält 2 Marker; zuerst geht der älteste."
     travelled = pickle.loads(pickle.dumps(error))  # a computer player's refusal crosses the process pool
     assert type(travelled) is IllegalAction and travelled.text("de-AT") == error.text("de")
     later = Text.of("location.rule.holds", count=3)  # a story line made where the facts are, worded per reader
-    assert (later("de"), later("en")) == ("Hält 3 Markierungen; die älteste geht zuerst.",
+    assert (later("de"), later("en")) == ("Hält 3 Marker; zuerst geht der älteste.",
                                           "Holds 3 markers; the oldest leaves first.")
     assert IllegalAction("Plain words, not yet in the catalogues.").text("de") == (
         "Plain words, not yet in the catalogues.")

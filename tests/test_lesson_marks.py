@@ -24,7 +24,7 @@ from bot.features import lessons
 from bot.games import boards
 from bot.i18n import translate
 from bot.offline import DiscordHarness, FakeUser
-from rendering import kit
+from rendering import kit, typeset
 
 GAMES = ["monster-expedition", "the-expedition", "expeditions"]
 MOST_PRESSES = 120
@@ -115,8 +115,8 @@ def _marked(boards_seen: list[tuple[str, bytes, tuple[str, tuple[Any, ...]]]], g
         if not marks:
             continue
         marked_boards += 1
-        parts = renderer.part_boxes(view)
-        rendering.clear_caches()  # drawn as a fresh worker draws it (this process drew other tables' boards)
+        with typeset.hyphenating(language):  # (as rendering.render_board draws it: its pieces are cached)
+            parts = renderer.part_boxes(view)
         plain = _image(rendering.render_board(key, {**view, "marks": []}))
         image = _image(png)
         for mark in marks:
@@ -199,7 +199,7 @@ async def test_lessons_count_for_nothing_and_the_expeditions_lesson_ends_finishe
             if key == "expeditions":  # ended by the lesson, not by the rules: a finished lesson, not abandoned
                 board = await service.board(match)
                 assert board.turn == translate("lesson.finished", "de") == (
-                    "Lektion beendet: Du hast jede Art von Zug gespielt. Die Hinweise unten erklären, wie das Spiel "
+                    "Lektion beendet: Du hast jede Art von Zug gespielt. Die Notizen unten erklären, wie das Spiel "
                     "enden würde und wie gewertet wird.")
                 assert board.note.endswith(translate("lesson.ready", "de"))
                 assert (await service.store.events(match.id))[-1].kind == "lesson_finished"

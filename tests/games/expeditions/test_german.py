@@ -139,9 +139,9 @@ def test_representative_sentences_in_exact_german() -> None:
     assert read(describe(state, {"kind": "worker_gained", "seat": 0, "colour": "red"}, "de")) == \
         "Ada erhält einen roten Arbeiter."
     assert read(describe(state, {"kind": "deck_reshuffled", "cards": 1}, "de")) == \
-        "Der Ablagestapel wird zu einem neuen Nachziehstapel aus 1 Karte gemischt."
+        "Die Ablage wird zu einem neuen Nachziehstapel aus 1 Karte gemischt."
     assert read(describe(state, {"kind": "deck_reshuffled", "cards": 7}, "de")) == \
-        "Der Ablagestapel wird zu einem neuen Nachziehstapel aus 7 Karten gemischt."
+        "Die Ablage wird zu einem neuen Nachziehstapel aus 7 Karten gemischt."
     assert read(describe(state, {"kind": "end_triggered", "seat": 1}, "de")) == \
         "Bo hat den letzten Stern gesetzt: Alle haben noch einen Zug, zuletzt Bo."
     assert read(describe(state, {"kind": "corruption_vanquished", "seat": 0, "colour": "both", "value": 20,

@@ -81,20 +81,20 @@ def test_every_event_kind_in_german() -> None:
     moved = {"kind": "moved", "who": "p0", "direction": "up", "from_cell": CELL["europa"], "to_cell": CELL["saturn"],
              "from_location": "europa", "to_location": "saturn", "marked": True, "removed": ["p1"]}
     assert read(describe(state, moved, CATALOG, "de")) == (
-        "Alice ist nach oben auf Saturn gezogen und hat Europa markiert, wodurch die Markierung von Bob entfernt "
+        "Alice ist nach oben auf Saturn gezogen und hat Europa markiert, wodurch der Marker von Bob entfernt "
         "wurde.")
     assert read(describe(state, moved, CATALOG, "en")) == (
         "Alice moved up to Saturn and marked Europa, removing Bob's marker.")
     held = {**moved, "to_location": "jupiter", "removed": [], "marked": False, "held": True}
     assert read(describe(state, held, CATALOG, "de")) == (
-        "Alice ist nach oben auf Jupiter gezogen und hat Europa markiert (die eigene Markierung lag dort schon). "
+        "Alice ist nach oben auf Jupiter gezogen und hat Europa markiert (der eigene Marker lag dort schon). "
         "Die Schwerkraft von Jupiter hält den Entdecker im nächsten Zug fest.")
     stayed = {"kind": "stayed", "who": "p1", "reason": "gravity"}
     assert read(describe(state, stayed, CATALOG, "de")) == (
         "Bob wird von der Schwerkraft festgehalten, bleibt stehen und markiert nichts.")
     scored = {"kind": "expedition_scored", "who": "p0", "card": "corner-stations", "points": 4, "source": "market"}
     assert read(describe(state, scored, CATALOG, "de")) == (
-        "Alice hat die Expedition Eckstationen aus der Auslage (Markierungen in drei Ecken.) für 4 Punkte "
+        "Alice hat die Expedition Eckstationen aus der Auslage (Marker in drei Ecken.) für 4 Punkte "
         "abgeschlossen.")
     for event in ({"kind": "market_refilled", "card": "gas-giants", "slot": 0},
                   {"kind": "market_shrank", "slot": 0},
@@ -103,7 +103,7 @@ def test_every_event_kind_in_german() -> None:
                   {"kind": "stayed", "who": "p1", "reason": "blocked"}):
         assert not german(describe(state, event, CATALOG, "de"), event["kind"])
     assert read(describe(state, {"kind": "market_refilled", "card": "gas-giants", "slot": 0}, CATALOG, "de")) == (
-        "Neu in der Auslage: Gasriesen (Markierungen auf Jupiter und Saturn. 3 Punkte).")
+        "Neu in der Auslage: Gasriesen (Marker auf Jupiter und Saturn. 3 Punkte).")
     solo = arranged(("Alice",), "solo", cells={"p0": CELL["europa"]},
                     automations={"a1": ("pendulum", CELL["io"], 3), "a2": ("orbiter", CELL["luna"], 2)})
     blocked = {"kind": "automation_blocked", "who": "a1", "direction": "left", "cell": CELL["io"], "moves_left": 6}
@@ -123,7 +123,7 @@ def test_turn_private_and_rules_texts_in_german() -> None:
     mine = private_text(state, CATALOG, 0, "de")
     assert mine.splitlines()[:2] == [
         "Deine geheimen Expeditionskarten, die nächstliegende zuerst:",
-        "- **Gasriesen** (3 Pkt.): Markierungen auf Jupiter und Saturn. Jetzt: 1 von 2 (vorhanden: Jupiter; "
+        "- **Gasriesen** (3 Pkt.): Marker auf Jupiter und Saturn. Jetzt: 1 von 2 (vorhanden: Jupiter; "
         "fehlt: Saturn)."]
     assert mine.splitlines()[-1] == ("Deine erlaubten Züge: nach unten auf Jupiter, nach links auf Io, nach rechts "
                                      "auf Titan.")
@@ -222,8 +222,8 @@ def test_a_german_result_in_whole_sentences() -> None:
     _, outcome = _solo_result("solo-hard", [CELL["neptune"], CELL["mercury"]], ["supply-chain"])
     assert read(in_language(outcome.summary, "de")) == (
         "Alice hat die Automaten nicht geschlagen: Gewonnen hat Automat 2. Das Spiel endete, denn die 9 Runden "
-        "waren vorbei. Automat 2: 3 Pkt. (3 aus Orten, 1 Markierung im Raster); Alice: 2 Pkt. (nur Expeditionen; 4 "
-        "Ortspunkte nicht gezählt, 2 Markierungen im Raster); Automat 1: 2 Pkt. (2 aus Orten, 1 Markierung im "
+        "waren vorbei. Automat 2: 3 Pkt. (3 aus Orten, 1 Marker im Raster); Alice: 2 Pkt. (nur Expeditionen; 4 "
+        "Ortspunkte nicht gezählt, 2 Marker im Raster); Automat 1: 2 Pkt. (2 aus Orten, 1 Marker im "
         "Raster).")
 
 

@@ -460,9 +460,10 @@ def word_breaks(word: str, language: str) -> tuple[tuple[int, ...], ...]:
     return (without_lone_letters(hyphenators()[1].positions(word), (0, len(word))),)
 
 
-ENGLISH_SUFFIXES = frozenset({"er", "ers", "er's", "ing", "ings", "ed", "es", "'s", "’s", "er’s"})
-"""Endings English text never carries alone to the next line ("Mapmak-er's", "Hunt-ing", "Mark-ers"): a break
-there leaves a stub that reads as a fragment; the word breaks elsewhere or not at all."""
+ENGLISH_SUFFIXES = frozenset({"er", "ers", "er's", "ed", "es", "'s", "’s", "er’s"})
+"""Endings English text never carries alone to the next line ("Mapmak-er's", "Mark-ers"): a break there leaves a
+stub that reads as a fragment; the word breaks elsewhere or not at all. ("-ing" may go down, as dictionaries break
+it: "Whisper-ing Falls" keeps a map space's name on two lines where "Whis-pering" took three.)"""
 
 
 def english_breaks(word: str, offset: int = 0) -> tuple[int, ...]:

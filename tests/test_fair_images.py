@@ -72,7 +72,7 @@ class HeldReads:
 
 async def test_a_hundred_presses_of_whats_this_do_not_delay_another_tables_board(
         database: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    async with DiscordHarness(create_bot(database)) as discord_:
+    async with DiscordHarness(create_bot(database), timeout=30.0) as discord_:
         alice, bob, carol, dave = (discord_.user(name) for name in ("alice", "bob", "carol", "dave"))
         here, there = discord_.default_channel, discord_.channel("there")
         await _nim(discord_, here, alice, bob)
@@ -101,7 +101,7 @@ async def test_a_hundred_presses_of_whats_this_do_not_delay_another_tables_board
 
 async def test_a_member_asking_about_many_boards_at_once_holds_a_small_share(
         database: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    async with DiscordHarness(create_bot(database)) as discord_:
+    async with DiscordHarness(create_bot(database), timeout=30.0) as discord_:
         alice, bob = discord_.user("alice"), discord_.user("bob")
         moritz = discord_.user("moritz", locale="de")
         tables = [discord_.channel(f"table-{n}") for n in range(4)]
@@ -133,7 +133,7 @@ async def test_a_member_asking_about_many_boards_at_once_holds_a_small_share(
 async def test_the_rules_picture_is_drawn_once_per_game_mode_and_language(
         database: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(rules, "PICTURES", workers.Shelf(rules.PICTURES_KEPT_BYTES))
-    async with DiscordHarness(create_bot(database)) as discord_:
+    async with DiscordHarness(create_bot(database), timeout=30.0) as discord_:
         alice, moritz = discord_.user("alice"), discord_.user("moritz", locale="de")
         drawn: list[tuple[Any, ...]] = []
 

@@ -14,9 +14,10 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+import bot.games  # noqa: F401  (finds every game package: their commands are loaded below)
 import cogs
 from bot.command_translator import CommandTranslator
-from bot.core import RuleError
+from bot.core import RuleError, all_packages
 from bot.features import install
 from bot.features.community import Clock, utc_now
 from bot.features.ratings import RatingsKeeper
@@ -33,6 +34,15 @@ log = logging.getLogger(__name__)
 # The bot never joins voice: skip discord.py's start-up warnings about missing voice libraries.
 discord.VoiceClient.warn_nacl = False
 discord.VoiceClient.warn_dave = False
+
+
+def extension_names() -> list[str]:
+    """The discord.py extensions to load: the platform's cogs (the modules of cogs/ with a setup(bot); the rest,
+    such as common, table and controls, are shared helpers), then every game package's slash command group."""
+    names = [f"cogs.{module.name}" for module in pkgutil.iter_modules(cogs.__path__)
+             if not module.name.startswith("_") and hasattr(importlib.import_module(f"cogs.{module.name}"), "setup")]
+    games = [package.commands for package in all_packages() if package.commands is not None]
+    return [name for name in names if name not in games] + games
 
 
 class ExpeditionBot(commands.Bot):
@@ -83,11 +93,8 @@ class ExpeditionBot(commands.Bot):
         self.scheduler.every_pass(RatingsKeeper(store).sweep)  # what a crash left unrated
         await self.service.render_pool.start()  # spawn and warm the render workers now, not on the first board
         await self.tree.set_translator(CommandTranslator())  # issue 21: German command names at every sync
-        for module in pkgutil.iter_modules(cogs.__path__):
-            name = f"cogs.{module.name}"
-            # Extensions are the modules with a setup(bot); the rest (common, table, controls) are shared helpers.
-            if not module.name.startswith("_") and hasattr(importlib.import_module(name), "setup"):
-                await self.load_extension(name)
+        for name in extension_names():
+            await self.load_extension(name)
         if self.sync_commands:
             await self.sync_command_tree(self.sync_guild)
         if self.poll_seconds is not None:  # its first pass once the bot is ready (cogs/resume.py), then polling

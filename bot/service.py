@@ -34,6 +34,7 @@ from bot.core import (
     StaleBoard,
     all_games,
     find_game,
+    package_of,
     steps_action,
 )
 from bot.core.datafiles import data_root
@@ -161,11 +162,13 @@ STORY_EVENTS = 40  # how far back a board looks for the turn it tells
 STORY_LINES = 8
 STORY_CHARS = 1200  # ... and how much of it fits above the ping in one message
 
-GAME_COMMANDS = {"the-expedition": Text.of("table.command", name=Text.of("command.explore.name")),
-                 "monster-expedition": Text.of("table.command", name=Text.of("command.hunt.name")),
-                 "expeditions": Text.of("table.command", name=Text.of("command.mech.name"))}
-"""The slash command group of each game, named when a command of another game is used in a channel and in the list
-of games, as the reader's Discord shows it ("/jagd" in German)."""
+def game_command(game_key: str) -> Text | None:
+    """The game's slash command group (its package's `group`), named when a command of another game is used in a
+    channel and in the list of games, as the reader's Discord shows it ("/jagd" in German); None: it has none."""
+    package = package_of(game_key)
+    if package is None or package.commands is None:
+        return None
+    return Text.of("table.command", name=Text.of(f"command.{package.group}.name"))
 
 
 @dataclass(frozen=True)
@@ -500,9 +503,9 @@ class GameService:
     @staticmethod
     def _wrong_game_message(match: MatchRecord, used: str) -> Text:
         here = find_game(match.game)
-        group = GAME_COMMANDS.get(here.key)
+        group = game_command(here.key)
         how = Text.of("error.wrong_game.commands", group=group) if group else Text.of("error.wrong_game.buttons")
-        command = GAME_COMMANDS.get(used) or Text.of("error.wrong_game.that_command")
+        command = game_command(used) or Text.of("error.wrong_game.that_command")
         return Text.of("error.wrong_game", title=here.title, how=how, command=command, other=find_game(used).title)
 
     async def press(self, match_id: int, version: int, seat: int, index: int, user_id: int, *,
@@ -946,7 +949,7 @@ class GameService:
         lines = [translate("table.games.heading", language)]
         for game in all_games():
             lines.append(translate("table.games.game", language, title=game.title,
-                                   command=GAME_COMMANDS.get(game.key, "")))
+                                   command=game_command(game.key) or ""))
             lines += ["  " + mode_line(mode, language) for mode in game.modes]
         lines.append(translate("table.games.how", language))
         return "\n".join(lines)

@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 from enum import IntEnum
 from typing import Any, TypeVar
 
-from bot.core import Game, RuleError
+from bot.core import Game, RuleError, is_found
 from rendering.lifeline import watch_parent
 
 T = TypeVar("T")
@@ -315,7 +315,7 @@ async def run(game: Game, function: Callable[..., T], *args: Any, lane: Lane = L
     """`function(*args)`, work for `game`, in the records worker when its turn comes (see `FairWorkers.run`; a
     module-level function, its arguments and result pickled). A game registered at runtime (the tests' Nim, a
     plug-in) is unknown to a freshly spawned worker, so its work runs in a thread instead, in the same turn."""
-    in_thread = not type(game).__module__.startswith("bot.games.")
+    in_thread = not is_found(game.key)
     return await RECORDS.run(function, *args, lane=lane, member=member, key=key, busy=busy, in_thread=in_thread)
 
 

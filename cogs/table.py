@@ -36,7 +36,7 @@ import aiohttp
 import discord
 from discord import app_commands
 
-from bot.core import RuleError, StaleBoard, find_game
+from bot.core import RuleError, StaleBoard, find_game, package_for_group
 from bot.features import outbox, personal
 from bot.features.community import lobby_closes_at
 from bot.i18n import LANGUAGE_NAMES, translate, translate_plural
@@ -638,13 +638,11 @@ async def play(interaction: discord.Interaction, action: dict[str, Any]) -> None
     """The whole path of a game command: acknowledge, submit, publish. Errors go to the tree's handler."""
     await acknowledge(interaction)
     root = interaction.command.root_parent if interaction.command is not None else None
-    game_key = GROUP_GAMES.get(root.name if root is not None else "")
+    package = package_for_group(root.name) if root is not None else None
+    game_key = package.key if package is not None else None
     accepted = await service_of(interaction).act(channel_id_of(interaction), interaction.user.id, action,
                                                  game_key=game_key)
     await publish(interaction, accepted)
-
-
-GROUP_GAMES = {"explore": "the-expedition", "hunt": "monster-expedition", "mech": "expeditions"}
 
 
 async def post_board(interaction: discord.Interaction, match_id: int, *, ping: bool = True,

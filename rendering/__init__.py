@@ -1,6 +1,6 @@
 """Board images: pure functions from a game's public or private view to PNG bytes, and the board in words.
 
-Each game has a module here named after its key (the-expedition -> rendering/the_expedition.py) exposing
+Each game's package has a drawing module (named in its `GamePackage`, given here by `use_drawing`) exposing
 `render(view) -> bytes` (the public board, landscape, one pixel size per match, legible 400 points wide),
 `render_detail(view) -> bytes` (the full-size board shown privately on demand) and `alt_text(view) -> str`.
 Renderers take views only: they never import the rules, the store or Discord.
@@ -9,6 +9,7 @@ Renderers take views only: they never import the rules, the store or Discord.
 from __future__ import annotations
 
 import importlib
+import sys
 from collections.abc import Callable, Iterable
 from types import ModuleType
 from typing import Any
@@ -22,10 +23,28 @@ Renderer = Callable[[dict[str, Any]], bytes]
 
 
 _REGISTERED: dict[str, Renderer] = {}
+_DRAWINGS: dict[str, str] = {}
+
+
+def use_drawing(game_key: str, module_name: str) -> None:
+    """Draw `game_key` with the module `module_name` (a game package's drawing: `render`, `render_detail`,
+    `alt_text`, `part_boxes`, `GLOSSARY`). The platform calls it for every game package it finds, in every process,
+    so a render worker draws the same games as the bot."""
+    _DRAWINGS[game_key] = module_name
+
+
+def drawn_games() -> tuple[str, ...]:
+    """The keys of the games with a drawing module, in the order they were found."""
+    return tuple(_DRAWINGS)
+
+
+def drawing_modules() -> tuple[str, ...]:
+    """The drawing modules of every game found (the palette's colours and the caches are theirs too)."""
+    return tuple(_DRAWINGS.values())
 
 
 def register_renderer(game_key: str, renderer: Renderer) -> None:
-    """Use `renderer` for `game_key` instead of the module named after it (for games defined outside this package).
+    """Use `renderer` for `game_key` instead of a drawing module (for a game registered at runtime, in one process).
 
     A renderer registered at runtime is unknown to the render pool's worker processes, so the pool draws it in a
     thread instead."""
@@ -33,12 +52,21 @@ def register_renderer(game_key: str, renderer: Renderer) -> None:
 
 
 def is_registered(game_key: str) -> bool:
-    """Whether `game_key` was registered at runtime (rather than being a module of this package)."""
+    """Whether `game_key` was registered at runtime (rather than drawn by a game package's drawing module)."""
     return game_key in _REGISTERED
 
 
-def _module(game_key: str) -> ModuleType:
-    return importlib.import_module(f"{__name__}.{game_key.replace('-', '_')}")
+def has_drawing(game_key: str) -> bool:
+    """Whether a game package's drawing module draws `game_key` (every render worker has it too)."""
+    return game_key in _DRAWINGS
+
+
+def drawing(game_key: str) -> ModuleType:
+    """The drawing module of a game, imported on first use."""
+    try:
+        return importlib.import_module(_DRAWINGS[game_key])
+    except KeyError:
+        raise KeyError(f"no drawing for the game {game_key!r}: its package was not found (import bot.games)") from None
 
 
 def load_renderers(game_keys: Iterable[str]) -> None:
@@ -46,14 +74,14 @@ def load_renderers(game_keys: Iterable[str]) -> None:
     ~20 ms, which the first board would otherwise wait on, on the event loop)."""
     for game_key in game_keys:
         if game_key not in _REGISTERED:
-            _module(game_key)
+            drawing(game_key)
 
 
 def renderer_for(game_key: str) -> Renderer:
     """The public render function for a game, imported on first use."""
     if game_key in _REGISTERED:
         return _REGISTERED[game_key]
-    return _module(game_key).render  # type: ignore[no-any-return]
+    return drawing(game_key).render  # type: ignore[no-any-return]
 
 
 def render_board(game_key: str, view: dict[str, Any]) -> bytes:
@@ -68,14 +96,14 @@ def render_detail(game_key: str, view: dict[str, Any]) -> bytes:
     with hyphenating(str(view.get("language") or "en")):
         if game_key in _REGISTERED:
             return _REGISTERED[game_key](view)
-        return _module(game_key).render_detail(view)  # type: ignore[no-any-return]
+        return drawing(game_key).render_detail(view)  # type: ignore[no-any-return]
 
 
 def alt_text(game_key: str, view: dict[str, Any]) -> str:
     """The board's state in words for the attachment's description (at most 1000 characters, public facts only),
     every character kept (Discord draws them) and the marks around what people wrote taken out."""
     if game_key not in _REGISTERED:
-        return unmarked(str(_module(game_key).alt_text(view))[:1000])
+        return unmarked(str(drawing(game_key).alt_text(view))[:1000])
     title = str(view.get("title") or game_key)
     turn = str(view.get("turn") or view.get("last_move") or "")
     return unmarked(f"{title}: {turn}".strip(": ")[:1000])
@@ -96,8 +124,10 @@ recycled canvases and the PNG encoder's spare row images."""
 def clear_caches() -> None:
     """Every rendering cache empty but the fonts, as in a freshly started worker before its warm-up (benchmarks and
     tests start from here)."""
-    for name in (*KIT_MODULES, "glyphs", "wording", "png", "the_expedition", "monster_expedition", "expeditions"):
-        module = importlib.import_module(f"{__name__}.{name}")
+    kit = [f"{__name__}.{name}" for name in (*KIT_MODULES, "glyphs", "wording", "png")]
+    drawings = [name for name in sys.modules if name.startswith(tuple(drawing_modules()))]
+    for name in (*kit, *drawings):
+        module = importlib.import_module(name)
         for attribute, kept in vars(module).items():
             if hasattr(kept, "cache_clear") and attribute not in KEPT_CACHES:
                 kept.cache_clear()

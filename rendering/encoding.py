@@ -6,6 +6,7 @@ Kept apart because the palette is a process-wide fact every canvas, cached piece
 
 from __future__ import annotations
 
+import importlib.util
 import io
 import re
 from functools import lru_cache
@@ -17,8 +18,8 @@ from PIL import Image, ImageColor
 from rendering import png
 from rendering.style import BACKGROUND, PANEL, PANEL_LIGHT, rgb
 
-BOARD_MODULES = ("style", "the_expedition", "monster_expedition", "expeditions", "leaderboard")
-"""The modules whose colours make the boards' palette (every "#RRGGBB" written in them)."""
+KIT_COLOUR_MODULES = ("rendering.style", "rendering.leaderboard")
+"""The drawing kit's modules whose colours join the games' drawings' in the boards' palette."""
 SURFACES = (BACKGROUND, PANEL, PANEL_LIGHT)
 """What most text and shapes are drawn on: their anti-aliased edges blend towards these."""
 BLEND_LEVELS = (1 / 2, 1 / 4, 3 / 4, 1 / 8, 3 / 8, 5 / 8, 7 / 8)
@@ -26,6 +27,21 @@ BLEND_LEVELS = (1 / 2, 1 / 4, 3 / 4, 1 / 8, 3 / 8, 5 / 8, 7 / 8)
 BOARD_COMPRESSION = 3
 """zlib level of a board's PNG, chosen by measurement (boards of every game, this palette): level 1 takes ~2.0 ms for
 ~38 KB, 3 ~2.3 ms for ~34 KB, 6 ~5 ms for ~29 KB, 9 ~35 ms for ~26 KB; a board is encoded after every move."""
+
+
+def colour_sources() -> list[Path]:
+    """The source files whose "#RRGGBB" colours make the palette: the kit's, then each game's drawing (a package's
+    every module), in the order the games were found (the same in every process)."""
+    import rendering  # (the package's table of drawings; this module is one of its kit's)
+
+    paths: list[Path] = []
+    for name in (KIT_COLOUR_MODULES[0], *rendering.drawing_modules(), *KIT_COLOUR_MODULES[1:]):
+        spec = importlib.util.find_spec(name)
+        if spec is None or spec.origin is None:
+            raise ModuleNotFoundError(name)
+        origin = Path(spec.origin)
+        paths += sorted(origin.parent.rglob("*.py")) if origin.name == "__init__.py" else [origin]
+    return paths
 
 
 @lru_cache(maxsize=1)
@@ -36,8 +52,8 @@ def board_palette() -> Image.Image:
     known palette costs a sixth of it, and the boards' flat colours come out exactly (the 64-colour octree moved
     them). Built from the sources, so a colour a renderer adds is in it."""
     named: list[tuple[int, int, int]] = []
-    for name in BOARD_MODULES:
-        source = (Path(__file__).parent / f"{name}.py").read_text(encoding="utf-8")
+    for path in colour_sources():
+        source = path.read_text(encoding="utf-8")
         for written in re.findall(r"#[0-9A-Fa-f]{6}\b", source):
             colour = ImageColor.getrgb(written)
             if colour not in named:

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import asyncio
 import gc
-import importlib
 import logging
 import multiprocessing
 import os
@@ -42,9 +41,10 @@ bare process's lag at the same moment on a busy 2-core machine; niced, no more t
 benchmarks/bench_loop_lag.py). An idle core still draws boards at full speed."""
 
 
-def worker_start(data_root: str | None = None, prepare: Callable[[], None] | None = None) -> None:
-    """A worker's start: import every game's renderer (and draw the pieces it offers to draw ahead: `warm_up`),
-    load the fonts and rasterise the words boards write (with
+def worker_start(data_root: str | None = None, prepare: Callable[[], None] | None = None,
+                 drawings: dict[str, str] | None = None) -> None:
+    """A worker's start: import every game's drawing module (`drawings`, as the bot's process found them) and
+    draw the pieces it offers to draw ahead (`warm_up`), load the fonts and rasterise the words boards write (with
     every card, monster and location name from the games' data folder `data_root`), so no board pays for them, and
     set them aside from the garbage collector (a full collection of a warm worker's ~40,000 objects took 16 ms,
     paid by whichever board it fell on).
@@ -53,16 +53,18 @@ def worker_start(data_root: str | None = None, prepare: Callable[[], None] | Non
     lifeline.watch_parent()
     if hasattr(os, "nice"):
         os.nice(WORKER_NICENESS)
-    for name in ("the_expedition", "monster_expedition", "expeditions"):
-        renderer = importlib.import_module(f"rendering.{name}")
+    for game_key, module_name in (drawings or {}).items():  # the bot's games are drawn here too
+        rendering.use_drawing(game_key, module_name)
+    if prepare is not None:  # what the pool's owner has the workers load too (the games that make views here)
+        prepare()
+    for game_key in rendering.drawn_games():
+        renderer = rendering.drawing(game_key)
         if hasattr(renderer, "warm_up"):  # (pieces every match may draw: Expeditions' reachable outlines)
             renderer.warm_up()
     memory.warm_up()
     fonts.latin_characters()  # which characters the Latin font draws (a fallback font is read when a name needs it)
     fonts.fallback_paths()  # where the fallback fonts are installed
     vocabulary.warm_up(Path(data_root) if data_root else None)
-    if prepare is not None:  # what the pool's owner has the workers load too (the games that make views here)
-        prepare()
     gc.collect()
     gc.freeze()  # the fonts and the warmed words stay: the collector need not look at them again
     gc.disable()  # (collected between boards instead: see `upkeep`)
@@ -146,8 +148,8 @@ def _draw_leaderboard(view: View) -> bytes:
 
 
 def _shipped(game_key: str) -> bool:
-    """Whether `game_key` is one of the games a spawned worker registers by importing bot.games."""
-    return game_key in ("the-expedition", "monster-expedition", "expeditions")
+    """Whether a spawned worker draws `game_key` too: a game package's drawing, found in every process alike."""
+    return rendering.has_drawing(game_key)
 
 
 def _ready() -> int:
@@ -192,7 +194,9 @@ class RenderPool:
             if self._executor is None:
                 context = multiprocessing.get_context("spawn")
                 self._executor = ProcessPoolExecutor(self.workers, mp_context=context, initializer=worker_start,
-                                                     initargs=(self._data_root, self._prepare))
+                                                     initargs=(self._data_root, self._prepare,
+                                                               dict(zip(rendering.drawn_games(),
+                                                                        rendering.drawing_modules(), strict=True))))
             return self._executor
 
     async def start(self) -> None:

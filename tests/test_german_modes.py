@@ -94,7 +94,7 @@ async def test_mode_choices_lobby_and_rules_speak_the_readers_language(database:
                          "nur Expeditionspunkte zählen."]
 
 
-@pytest.mark.parametrize("key", sorted(rules.PAGES))  # (the shipped games: the tests register others)
+@pytest.mark.parametrize("key", [game.key for game in all_games() if rules.has_pages(game.key)])
 async def test_every_solo_and_german_rules_answer_fits_one_embed(database: Path, key: str) -> None:
     """/game rules of a solo (last) mode in German: the 'played here' line, then the whole how-to-play; every page
     of the mode in one embed."""

@@ -4,16 +4,15 @@ only anti-aliased edges move, and by less than the 64-colour quantisation per bo
 from __future__ import annotations
 
 import contextlib
-import importlib
 import io
 import re
-from pathlib import Path
 
 import pytest
 from PIL import Image, ImageChops, ImageColor
 
 from bot.core import find_game
-from rendering import clear_caches, kit
+from rendering import clear_caches, drawing, kit
+from rendering.encoding import colour_sources
 from rendering.glyphs import drawable_view
 from tests.test_render_boards import NAMES, random_game
 
@@ -23,9 +22,8 @@ CASES = [("the-expedition", "standard", 3), ("the-expedition", "abstract", 2), (
 
 def test_every_named_colour_is_in_the_palette_and_maps_to_itself() -> None:
     named = []
-    for name in kit.BOARD_MODULES:
-        module = importlib.import_module(f"rendering.{name}")
-        source = Path(module.__file__ or "").read_text(encoding="utf-8")
+    for path in colour_sources():
+        source = path.read_text(encoding="utf-8")
         named += [ImageColor.getrgb(colour) for colour in re.findall(r'"(#[0-9A-Fa-f]{6})"', source)]
     assert len(set(named)) >= 30
     probe = Image.new("RGB", (len(named), 1))
@@ -39,7 +37,7 @@ def test_boards_in_the_palette_look_as_drawn(game_key: str, mode: str, players: 
     to the palette, whose named colours come out exactly and whose anti-aliased edges move less than a 64-colour
     quantisation per board moved them."""
     game = find_game(game_key)
-    module = importlib.import_module(f"rendering.{game_key.replace('-', '_')}")
+    module = drawing(game_key)
     states = random_game(game_key, mode, NAMES[:players], 8)
     for state in (states[0], states[len(states) // 2], states[-1]):
         view = drawable_view(game.view(state, None))
@@ -70,7 +68,7 @@ def test_a_match_drawn_in_the_palette_with_warm_caches_is_the_match_drawn_in_rgb
     """Every board of a match in turn, as one worker draws them (word patches, palette pieces and layers kept from
     the boards before), equals the same board drawn in RGB and mapped."""
     game = find_game(game_key)
-    module = importlib.import_module(f"rendering.{game_key.replace('-', '_')}")
+    module = drawing(game_key)
     views = [drawable_view(game.view(state, None)) for state in random_game(game_key, mode, NAMES[:players], 6)]
     views = views[:: max(1, len(views) // 30)] + views[-2:]
     clear_caches()

@@ -10,6 +10,7 @@ from bot.core.errors import (
     RuleError,
     StaleBoard,
 )
+from bot.core.package import GamePackage
 from bot.core.protocol import (
     JSON,
     Applied,
@@ -24,7 +25,18 @@ from bot.core.protocol import (
     is_steps,
     steps_action,
 )
-from bot.core.registry import all_games, find_game, register
+from bot.core.registry import (
+    all_games,
+    all_packages,
+    find_game,
+    is_found,
+    load_package,
+    on_package,
+    package_for_group,
+    package_of,
+    register,
+    register_package,
+)
 from bot.core.rng import ReplayDivergence, Rng
 
 __all__ = [
@@ -34,6 +46,7 @@ __all__ = [
     "ChoiceMenu",
     "Game",
     "GameOver",
+    "GamePackage",
     "IllegalAction",
     "LobbyError",
     "MalformedAction",
@@ -48,9 +61,16 @@ __all__ = [
     "StaleBoard",
     "Viewer",
     "all_games",
+    "all_packages",
     "apply_steps",
     "find_game",
+    "is_found",
     "is_steps",
+    "load_package",
+    "on_package",
+    "package_for_group",
+    "package_of",
     "register",
+    "register_package",
     "steps_action",
 ]

@@ -311,6 +311,12 @@ class Game(ABC):
             return ""
         return translate("choice.default", language, name=name, options=join_or(labels, language))
 
+    def setting_up(self, state: JSON) -> bool:
+        """Whether the position is still before the first turn's pieces are on the board: the /game rules picture
+        plays a game's first legal moves while this holds, so it shows the pieces a turn is played with. Default:
+        False (the set-up position is the picture)."""
+        return False
+
     def round_of(self, state: JSON) -> int | None:
         """The round the game is in, for a table of one: each round gets a new board that pings the player (edited
         in place within the round), so a solo game notifies and its text never grows past a round. Default: None

@@ -1,20 +1,29 @@
-"""Importing this package registers every game: each subpackage exposes GAME, found here by name."""
+"""Importing this package finds every game: the shipped ones (each subpackage here exports a `PACKAGE`), those
+installed with pip (entry points) and those named in $EXPEDITION_TABLE_GAMES (bot/core/registry.py). Each game's
+drawing module is handed to the renderers' table as it is found, so the platform names no game."""
 
 from __future__ import annotations
 
 import importlib
 import pkgutil
 
-from bot.core.registry import register
+import rendering
+from bot.core.package import GamePackage
+from bot.core.registry import load_installed, on_package, register_package
 
 
-def _register_all() -> None:
+def _draw(package: GamePackage) -> None:
+    rendering.use_drawing(package.key, package.drawing)
+
+
+def _find_all() -> None:
+    on_package(_draw)
     for module in pkgutil.iter_modules(__path__):
         if module.ispkg:
-            package = importlib.import_module(f"{__name__}.{module.name}")
-            game = getattr(package, "GAME", None)
-            if game is not None:
-                register(game)
+            package = getattr(importlib.import_module(f"{__name__}.{module.name}"), "PACKAGE", None)
+            if isinstance(package, GamePackage):
+                register_package(package)
+    load_installed()
 
 
-_register_all()
+_find_all()

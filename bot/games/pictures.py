@@ -22,20 +22,11 @@ def starting_state(game_key: str, mode: str, language: str) -> JSON:
     players = list(PICTURE_PLAYERS[:1] if mode.startswith("solo") else PICTURE_PLAYERS)
     state = game.setup(mode, players, Rng(PICTURE_SEED, 0), {"profiles": [{}] * len(players), "language": language})
     step = 0
-    while step < SET_UP_STEPS and (waiting := game.to_act(state)) and setting_up(game_key, state):
+    while step < SET_UP_STEPS and (waiting := game.to_act(state)) and game.setting_up(state):
         step += 1
         state = game.apply(state, waiting[0], game.legal_actions(state, waiting[0])[0],
                            Rng(PICTURE_SEED, step)).state
     return state
-
-
-def setting_up(game_key: str, state: JSON) -> bool:
-    """Whether the position is still before the first turn's pieces are on the board."""
-    if game_key == "the-expedition":
-        return bool(state["phase"] != "play")
-    if game_key == "monster-expedition":
-        return bool(state["phase"] == "camp" and not state["turn"]["rolled"])
-    return False
 
 
 def picture_view(game_key: str, mode: str, language: str) -> JSON:

@@ -45,13 +45,19 @@ def without_rest_note(text: str, rest: str) -> str:
 
 
 def glossary_of(game_key: str) -> Glossary:
-    """The glossary of a game: the module of this package named after its key (a game without one, such as a
-    test's, gets an empty glossary)."""
-    try:
-        module = importlib.import_module(f"rendering.glossary.{game_key.replace('-', '_')}")
-    except ModuleNotFoundError:
+    """The glossary of a game: its drawing module's `GLOSSARY` (a game without one, such as one registered at
+    runtime, gets an empty glossary)."""
+    import rendering  # (the table of drawings; this module is imported by the kit's users, not the kit)
+
+    if not rendering.has_drawing(game_key):
         return Glossary(game_key, ())
-    glossary: Glossary = module.GLOSSARY
+    glossary = getattr(rendering.drawing(game_key), "GLOSSARY", None)
+    if glossary is None:  # (until each game's glossary lives beside its drawing)
+        try:
+            glossary = importlib.import_module(f"rendering.glossary.{game_key.replace('-', '_')}").GLOSSARY
+        except ModuleNotFoundError:
+            return Glossary(game_key, ())
+    assert isinstance(glossary, Glossary)
     return glossary
 
 

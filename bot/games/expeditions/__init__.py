@@ -1,7 +1,16 @@
 """Expeditions (Stonemaier Games): engine building and exploration with mechs, for 1-5 players."""
 
+from bot.core import GamePackage
 from bot.games.expeditions.game import ExpeditionsGame
 
 GAME = ExpeditionsGame()
 
-__all__ = ["GAME", "ExpeditionsGame"]
+PACKAGE = GamePackage(
+    game=GAME,
+    group="mech",
+    drawing="rendering.expeditions",
+    commands="cogs.expeditions",
+    rules_pages="bot.games.expeditions.rules_pages",
+)
+
+__all__ = ["GAME", "PACKAGE", "ExpeditionsGame"]

@@ -1,7 +1,16 @@
 """Monster Expedition (AMIGO 2020): the rules, the solo campaign and the views, for the platform to host."""
 
+from bot.core import GamePackage
 from bot.games.monster_expedition.game import GAME, MonsterExpedition
 from bot.games.monster_expedition.solo import campaign_text
 from bot.games.monster_expedition.views import capturable_monsters
 
-__all__ = ["GAME", "MonsterExpedition", "campaign_text", "capturable_monsters"]
+PACKAGE = GamePackage(
+    game=GAME,
+    group="hunt",
+    drawing="rendering.monster_expedition",
+    commands="cogs.monster_expedition",
+    rules_pages="bot.games.monster_expedition.rules_pages",
+)
+
+__all__ = ["GAME", "PACKAGE", "MonsterExpedition", "campaign_text", "capturable_monsters"]

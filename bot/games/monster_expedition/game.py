@@ -109,6 +109,10 @@ class MonsterExpedition(Game):
     def describe(self, state: JSON, event: JSON, language: str = "en") -> str:
         return text.describe(state, event, language=language)
 
+    def setting_up(self, state: JSON) -> bool:
+        """Before the first turn's pieces are on the board (the first camp picked, its dice rolled)."""
+        return bool(state["phase"] == "camp" and not state["turn"]["rolled"])
+
     def round_of(self, state: JSON) -> int | None:
         return int(state["round"])
 

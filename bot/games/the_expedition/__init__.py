@@ -1,5 +1,14 @@
 """The Expedition (Lowtek Games): a small tactical game on a 3x3 grid of planets and moons, 1-3 players."""
 
+from bot.core import GamePackage
 from bot.games.the_expedition.game import GAME, TheExpedition
 
-__all__ = ["GAME", "TheExpedition"]
+PACKAGE = GamePackage(
+    game=GAME,
+    group="explore",
+    drawing="rendering.the_expedition",
+    commands="cogs.the_expedition",
+    rules_pages="bot.games.the_expedition.rules_pages",
+)
+
+__all__ = ["GAME", "PACKAGE", "TheExpedition"]

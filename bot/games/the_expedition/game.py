@@ -91,6 +91,10 @@ class TheExpedition(Game):
     def describe(self, state: JSON, event: JSON, language: str = "en") -> str:
         return text.describe(state, event, self.catalog, language)
 
+    def setting_up(self, state: JSON) -> bool:
+        """Before the first turn's pieces are on the board (the explorers placed)."""
+        return bool(state["phase"] != "play")
+
     def round_of(self, state: JSON) -> int | None:
         return int(state["round"])  # a solo game's 9 rounds (placement is round 0)
 

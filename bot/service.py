@@ -796,12 +796,13 @@ class GameService:
     async def detail_image(self, match: MatchRecord, *, member: int | None = None) -> bytes:
         """The full-size board with everything the phone-sized public board leaves out (public information only),
         for `member` (see `asked_image`)."""
-        if match.state is None:
+        state = match.state
+        if state is None:
             raise LobbyError("error.no_board_yet")
         game = find_game(match.game)
-        view = {**game.view(shown_state(match, match.state), None), "language": match.language}
+        view = {**game.view(shown_state(match, state), None), "language": match.language}
         return await self.asked_image(member, lambda: self.render_pool.render(
-            game.key, view, detail=True, footer=self._footer(match, game.outcome(match.state))))
+            game.key, view, detail=True, footer=self._footer(match, game.outcome(state))))
 
     async def detail_in_match(self, match_id: int, *, channel_id: int,
                               member: int | None = None) -> tuple[MatchRecord, bytes]:

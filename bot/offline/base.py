@@ -10,7 +10,6 @@ from collections.abc import Callable
 from typing import Any
 
 import discord
-from discord.ext import commands
 from discord.http import Route
 
 from bot.discord_api import ContractViolation, Violation
@@ -35,7 +34,7 @@ class HarnessBase(abc.ABC):
     """The base of DiscordHarness's sides: its attributes (set in ``DiscordHarness.__init__``) and what one side
     asks of the harness."""
 
-    bot: commands.Bot | discord.Client
+    bot: discord.Client
     world: World
     bot_user: FakeUser
     timeout: float

@@ -7,11 +7,10 @@ import contextvars
 import logging
 from collections.abc import Awaitable, Sequence
 from types import TracebackType
-from typing import Any, Self
+from typing import Any, Generic, Self, TypeVar
 
 import discord
 import discord.client
-from discord.ext import commands
 from discord.webhook.async_ import async_context
 
 from bot.offline.base import ErrorCollector, RouteHandler
@@ -21,13 +20,18 @@ from bot.offline.recorder import Message, Reply
 from bot.offline.rest import RecordingWebhookAdapter, RestBackend
 from bot.offline.world import FakeChannel, FakeRole, FakeUser, World
 
+ClientT = TypeVar("ClientT", bound=discord.Client)
+"""The bot's class: the harness's `bot` is typed as given (the bot's command tree, its service...)."""
 
-class DiscordHarness(Gateway, RestBackend):
+
+class DiscordHarness(Gateway, RestBackend, Generic[ClientT]):
     """Drive a not-logged-in ``commands.Bot`` through real discord.py interaction handling, fully offline."""
+
+    bot: ClientT
 
     def __init__(
         self,
-        bot: commands.Bot | discord.Client,
+        bot: ClientT,
         *,
         world: World | None = None,
         bot_name: str = "Expedition Table",

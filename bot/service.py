@@ -357,7 +357,7 @@ class GameService:
             if existing is not None:
                 raise LobbyError(self._busy_message(existing))
             if chosen_mode.max_players == 1:
-                # Set the game up before storing anything, so a refusal (a locked solo expedition) changes nothing.
+                # Set the game up before storing anything, so a refusal (a locked solo mode) changes nothing.
                 profile = await self.store.profile(guild_id, host.user_id, game.key)
                 trial_options = {**dict(options or {}), "profiles": [profile]}
                 game.setup(chosen_mode.key, [host.name], Rng(chosen_seed, 1), trial_options)
@@ -539,7 +539,7 @@ class GameService:
 
     async def offers(self, match: MatchRecord, seat: int) -> Offered:
         """What the board of `match` as it is now offers `seat`: kept from its board, else made in a render worker
-        (a press never waits for the offers on the event loop: Expeditions' take ~10 ms, up to ~100 ms)."""
+        (a press never waits for the offers on the event loop: a game's may take ~10 ms, up to ~100 ms)."""
         key = (match.id, match.version, seat, match.language)
         kept = self.offers_kept.get(key)
         if kept is not None:

@@ -222,8 +222,8 @@ class FairWorkers:
         queue.seconds[job.lane] = 0.8 * queue.seconds[job.lane] + 0.2 * took
         if done.cancelled():
             job.done.cancel()
-        elif done.exception() is not None:
-            job.done.set_exception(done.exception())  # type: ignore[arg-type]
+        elif (error := done.exception()) is not None:
+            job.done.set_exception(error)
         else:
             job.done.set_result(done.result())
         self._dispatch(queue)

@@ -24,6 +24,7 @@ board is answered with the current board).
 from __future__ import annotations
 
 import asyncio
+import functools
 import io
 import logging
 from collections import OrderedDict
@@ -568,7 +569,7 @@ class BoardDesk:
 
         for image in ((True, False) if board.image is not None else (False,)):
             try:
-                return await send_with_retries(lambda image=image: send(image))  # type: ignore[misc]
+                return await send_with_retries(functools.partial(send, image))
             except discord.Forbidden as error:
                 if image and error.code == MISSING_PERMISSIONS:
                     log.info("Channel %s takes no image from the bot: the board goes in words", channel_id)

@@ -128,7 +128,9 @@ def palette_index(colour: Any) -> int:
     if isinstance(colour, int):
         return colour
     probe = Image.new("RGB", (1, 1), rgb(colour))
-    return board_indexed(probe).getpixel((0, 0))  # type: ignore[return-value]
+    index = board_indexed(probe).getpixel((0, 0))
+    assert isinstance(index, int), "a palette image's pixel is its index"
+    return index
 
 
 def encode_png(image: Image.Image, *, optimize: bool = False) -> bytes:

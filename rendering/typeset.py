@@ -233,6 +233,7 @@ def _font(size: int, weight: str) -> ImageFont.FreeTypeFont:
         # Raqm, which matters for every new word on a board.
         return ImageFont.truetype(path, size, layout_engine=ImageFont.Layout.BASIC)
     except OSError:  # pragma: no cover - fallback for a minimal install
+        # Pillow types load_default as either kind of font; given a size, with FreeType, it is a FreeTypeFont.
         return ImageFont.load_default(size=size)  # type: ignore[return-value]
 
 @kept_lru(2 * NEW_WORDS_KEPT)

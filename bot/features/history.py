@@ -176,7 +176,8 @@ async def export_file(service: GameService, guild_id: int, match_id: int, *,
 async def export_match(service: GameService, guild_id: int, match_id: int) -> JSON:
     """`export_file`'s document, read back (tests and tools; /game export sends the file)."""
     _, text = await export_file(service, guild_id, match_id)
-    return json.loads(text)  # type: ignore[no-any-return]
+    document: JSON = json.loads(text)
+    return document
 
 
 def export_stored(location: str, match: MatchRecord) -> bytes:

@@ -401,7 +401,8 @@ class Gateway(HarnessBase):
         record.fed_at, record.fed_loop = self.world.clock(), pending.fed_at
         ctx = self._context.copy()
         ctx.run(current_interaction.set, pending.id)
-        ctx.run(self.bot._connection.parse_interaction_create, pending.payload)  # type: ignore[arg-type]  # discord.py types raw payloads as TypedDicts; the world builds JSON dicts
+        # (discord.py types raw payloads as TypedDicts; the world builds JSON dicts)
+        ctx.run(self.bot._connection.parse_interaction_create, pending.payload)  # type: ignore[arg-type]
 
     async def concurrently(self, *pendings: PendingInteraction | Awaitable[Any]) -> list[Replies]:
         """Deliver all payloads before any handler runs, then wait: how double clicks race in production."""

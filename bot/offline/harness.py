@@ -81,7 +81,8 @@ class DiscordHarness(Gateway, RestBackend, Generic[ClientT]):
             await bot._async_setup_hook()
         state = bot._connection
         payload = {**self.bot_user.user_payload(), "verified": True}
-        state.user = discord.ClientUser(state=state, data=payload)  # type: ignore[arg-type]  # discord.py types raw payloads as TypedDicts; the world builds JSON dicts
+        # (discord.py types raw payloads as TypedDicts; the world builds JSON dicts)
+        state.user = discord.ClientUser(state=state, data=payload)  # type: ignore[arg-type]
         if state.application_id is None:
             state.application_id = self.world.application_id
         self.world.application_id = state.application_id

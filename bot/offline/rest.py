@@ -425,8 +425,8 @@ class RestBackend(HarnessBase):
         if key == "POST /channels/{channel_id}/threads":
             thread = self.world.create_thread(int(args["channel_id"]), body, self.bot_user.id)
             data = thread.payload()
-            # The THREAD_CREATE event follows.
-            self.bot._connection.parse_thread_create(copy.deepcopy(data))  # type: ignore[arg-type]  # discord.py types raw payloads as TypedDicts; the world builds JSON dicts
+            # The THREAD_CREATE event follows. (discord.py types raw payloads as TypedDicts; the world builds JSON)
+            self.bot._connection.parse_thread_create(copy.deepcopy(data))  # type: ignore[arg-type]
             return data
         if key == "DELETE /channels/{channel_id}":
             channel = self.world.channel_by_id(int(args["channel_id"]))

@@ -57,8 +57,6 @@ class PendingInteraction:
             warnings.warn(f"interaction {self.id} was built but never awaited", RuntimeWarning, stacklevel=1)
 
 
-
-
 class Gateway(HarnessBase):
     """The gateway side of the offline Discord (a mixin of DiscordHarness): INTERACTION_CREATE payloads built
     as Discord builds them, fed to discord.py, and waited for."""

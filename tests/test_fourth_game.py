@@ -123,7 +123,8 @@ async def test_tug_through_the_offline_discord(database: Path, tmp_path: Path, d
     from tests.fourth_game import GAME
     from tests.tables import assert_result_told_once, current_match
 
-    async with DiscordHarness(create_bot(database)) as discord_:
+    bot = create_bot(database)
+    async with DiscordHarness(bot) as discord_:
         alice, bob = discord_.user("alice"), discord_.user("bob")
         lobby = await discord_.command("game new", {"game": "tug"}, user=alice)
         assert "Tug" in lobby.public()[-1].content and lobby.public()[-1].button_labels()[:2] == ["Join", "Leave"]
@@ -186,7 +187,8 @@ async def test_tug_through_the_offline_discord(database: Path, tmp_path: Path, d
             else:
                 await discord_.command("tug pull", {"cells": cells}, user=user)
         match = await current_match(discord_)
-        assert match.status == "finished" and GAME.outcome(match.state).winners == (0,)  # type: ignore[union-attr]
+        outcome = GAME.outcome(match.state)
+        assert match.status == "finished" and outcome is not None and outcome.winners == (0,)
         final = discord_.channel_messages()[-1]
         assert final.content.endswith("\n**Alice wins the tug!**")
         assert final.button_labels() == ["Show mine", "Details", "What's this?"]
@@ -202,6 +204,7 @@ async def test_tug_through_the_offline_discord(database: Path, tmp_path: Path, d
         rules = (await discord_.command("game rules", {"game": "tug"}, user=bob)).last
         assert rules.ephemeral and rules.embed["description"].startswith(
             "**Goal:** pull the marker to your end of a rope of 9 cells.")
+        assert [f.image().size for f in rules.files] == [(800, 330)]  # (no parts named: the board, no legend)
         assert [b["label"] for b in rules.buttons()][-2:] == [translate("rules.page.turn", "en"),
                                                               translate("rules.page.modes", "en")]
         turn_page = (await discord_.click(rules, label=translate("rules.page.turn", "en"), user=bob)).last
@@ -223,7 +226,7 @@ async def test_tug_through_the_offline_discord(database: Path, tmp_path: Path, d
         assert replayed.files[0].image().size == (800, 330)
         story = replayed.files[1].data.decode()
         assert "Alice pulled the marker to their end and wins." in story and "taken back" in story
-        assert await discord_.bot.service.replayed_state(match.id) == match.state  # type: ignore[attr-defined]
+        assert await bot.service.replayed_state(match.id) == match.state
 
 
 @in_a_process_that_finds_tug
@@ -234,16 +237,17 @@ async def test_tug_against_a_computer_player_in_german(database: Path, drawn_els
     from bot.offline import DiscordHarness
     from tests.tables import current_match
 
-    async with DiscordHarness(create_bot(database)) as discord_:
+    bot = create_bot(database)
+    async with DiscordHarness(bot) as discord_:
         alice = discord_.user("alice", locale="de")
         await discord_.command("game new", {"game": "tug", "language": "de"}, user=alice)
         await discord_.command("game add-bot", {"level": "normal"}, user=alice)
         await discord_.command("game start", user=alice)
         board = discord_.last_public_message(with_components=True)
         assert board.button_labels()[:2] == ["1 ziehen", "2 ziehen"]
-        assert board.files[0].description.startswith("Tug. Alice zieht 1 oder 2 (übrige Züge: 10)")
+        assert (board.files[0].description or "").startswith("Tug. Alice zieht 1 oder 2 (übrige Züge: 10)")
         await discord_.command("tug pull", {"cells": 2}, user=alice)
-        await discord_.bot.run_due_work()  # type: ignore[attr-defined]
+        await bot.run_due_work()
         match = await current_match(discord_)
         assert match.state["marker"] == 4 and match.state["turn"] == 0 and match.state["tired"] == [True, True]
         said = "\n".join(read(message.content) for message in discord_.channel_messages())

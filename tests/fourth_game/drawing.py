@@ -88,9 +88,8 @@ def render(view: View) -> bytes:
 
 
 def render_detail(view: View) -> bytes:
-    """The full-size board: the same track, wider, with the pulls left written under it."""
+    """The full-size board (1280 x 420, shown privately on demand): the turn over the same track, wider."""
     view = in_words(view)
-    language = str(view.get("language") or "en")
     image, draw = kit.new_canvas(DETAIL_HEIGHT, kit.WIDTH)
     draw.rectangle((0, 0, kit.WIDTH, kit.HEADER_H), fill=kit.PANEL)
     draw.text((24, 30), view["turn"], font=kit.font(kit.BIG, "bold"), fill=kit.INK, role="headline")

@@ -154,6 +154,10 @@ async def test_tug_through_the_offline_discord(database: Path, tmp_path: Path, d
         refused = (await discord_.command("tug pull", {"cells": 2}, user=alice)).one()
         assert refused.ephemeral and refused.content == "You pulled 2 last time and are tired: pull 1 now."
         assert (await current_match(discord_)).state["marker"] == 3
+        wrong = (await discord_.command("explore move", {"direction": "up"}, user=alice)).one()
+        assert wrong.ephemeral and wrong.content == (
+            "This channel is playing Tug: its moves are made with /tug commands and the buttons under the board "
+            "(/explore is for The Expedition). /game rules explains them.")
 
         # The hint (the normal computer player's rule of thumb) and the log.
         hint = (await discord_.command("game hint", user=alice)).last  # (tired: one legal move, named)
@@ -209,6 +213,9 @@ async def test_tug_through_the_offline_discord(database: Path, tmp_path: Path, d
                                                               translate("rules.page.modes", "en")]
         turn_page = (await discord_.click(rules, label=translate("rules.page.turn", "en"), user=bob)).last
         assert turn_page.embed["description"].startswith("**Pulling:** 1 cell is always allowed")
+        games = (await discord_.command("game rules", user=bob, channel=discord_.channel("elsewhere"))).last
+        assert translate("table.games.game", "en", title="Tug", command=translate("table.command", "en", name="tug")) \
+            in games.embed["description"]  # (the list of games names Tug's slash command group)
 
         # The export (checked by the command line's replay) and the replay of the finished game.
         exported = (await discord_.command("game export", user=alice)).last

@@ -18,6 +18,7 @@ import re
 import subprocess
 import sys
 from pathlib import Path
+from typing import NoReturn
 
 import pytest
 from babel.messages.pofile import read_po
@@ -106,11 +107,12 @@ def drawn_elsewhere(monkeypatch: pytest.MonkeyPatch) -> None:
     afresh) draws them."""
     from tests.fourth_game import drawing
 
-    def not_here(view: object) -> bytes:
-        raise AssertionError("a Tug board was drawn in the bot's process, not in a render worker")
+    monkeypatch.setattr(drawing, "render", _not_here)
+    monkeypatch.setattr(drawing, "render_detail", _not_here)
 
-    monkeypatch.setattr(drawing, "render", not_here)
-    monkeypatch.setattr(drawing, "render_detail", not_here)
+
+def _not_here(*_: object) -> NoReturn:
+    raise AssertionError("Tug's work that a spawned worker does was done in the bot's process")
 
 
 @in_a_process_that_finds_tug
@@ -120,7 +122,7 @@ async def test_tug_through_the_offline_discord(database: Path, tmp_path: Path, d
     from bot.cli import main
     from bot.offline import DiscordHarness
     from rendering.kit import VERMILLION
-    from tests.fourth_game import GAME
+    from tests.fourth_game import GAME, Tug
     from tests.tables import assert_result_told_once, current_match
 
     bot = create_bot(database)
@@ -217,8 +219,13 @@ async def test_tug_through_the_offline_discord(database: Path, tmp_path: Path, d
         assert translate("table.games.game", "en", title="Tug", command=translate("table.command", "en", name="tug")) \
             in games.embed["description"]  # (the list of games names Tug's slash command group)
 
-        # The export (checked by the command line's replay) and the replay of the finished game.
-        exported = (await discord_.command("game export", user=alice)).last
+        # The export, built by the records worker (a spawned process that found Tug too: the game's rules may not
+        # run here meanwhile), checked by the command line's replay; and the replay of the finished game.
+        assert await bot.service.replayed_state(match.id) == match.state
+        with pytest.MonkeyPatch.context() as only_in_workers:
+            only_in_workers.setattr(Tug, "apply", _not_here)
+            exported = (await discord_.command("game export", user=alice)).last
+            replayed = (await discord_.command("game replay", {"match": match.id}, user=bob)).last
         file = exported.files[0]
         assert exported.ephemeral and file.filename == f"tug-{match.id}.json"
         path = tmp_path / file.filename
@@ -228,22 +235,22 @@ async def test_tug_through_the_offline_discord(database: Path, tmp_path: Path, d
         assert capsys.readouterr().out.startswith(f"OK: Tug game #{match.id}")
         assert [record["action"] for record in json.loads(file.data)["records"] if "action" in record][:2] == [
             {"type": "pull", "cells": 2}, {"type": "pull", "cells": 1}]
-        replayed = (await discord_.command("game replay", {"match": match.id}, user=bob)).last
         assert replayed.ephemeral and [f.filename for f in replayed.files] == ["board.png", f"tug-{match.id}-log.txt"]
         assert replayed.files[0].image().size == (800, 330)
         story = replayed.files[1].data.decode()
         assert "Alice pulled the marker to their end and wins." in story and "taken back" in story
-        assert await bot.service.replayed_state(match.id) == match.state
-
 
 @in_a_process_that_finds_tug
-async def test_tug_against_a_computer_player_in_german(database: Path, drawn_elsewhere: None) -> None:
+async def test_tug_against_a_computer_player_in_german(database: Path, drawn_elsewhere: None,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
     """A German table: the board's words and buttons in German, and a normal computer player answers by the game's
     own bots module (its rule of thumb: the human is tired after a pull of 2, so it pulls 2)."""
     from bot.app import create_bot
     from bot.offline import DiscordHarness
+    from tests.fourth_game.bots import TugBot
     from tests.tables import current_match
 
+    monkeypatch.setattr(TugBot, "heuristic", _not_here)  # (the computer player thinks in a spawned process)
     bot = create_bot(database)
     async with DiscordHarness(bot) as discord_:
         alice = discord_.user("alice", locale="de")

@@ -34,7 +34,7 @@ FINDS_TUG = TUG_MODULE in os.environ.get(GAMES_ENV, "").split(",")
 in_a_process_that_finds_tug = pytest.mark.skipif(
     not FINDS_TUG, reason=f"runs in a bot process started with {GAMES_ENV}={TUG_MODULE} "
                           "(test_tug_in_a_bot_process_of_its_own starts it)")
-PLAYED = ("test_the_registry_finds_tug_and_only_in_this_process", "test_tug_through_the_offline_discord",
+PLAYED = ("test_the_registry_finds_tug_through_the_environment", "test_tug_through_the_offline_discord",
           "test_tug_against_a_computer_player_in_german")
 """The tests the process that finds Tug runs."""
 PLATFORM = ("bot", "cogs", "rendering", "data", "pyproject.toml")
@@ -48,7 +48,7 @@ def test_tug_in_a_bot_process_of_its_own() -> None:
     environment = {**os.environ, GAMES_ENV: TUG_MODULE}
     environment.pop("PYTEST_XDIST_WORKER", None)
     finished = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:randomly", "-x",
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-x",
          f"{Path(__file__).relative_to(ROOT)}", "-k", " or ".join(PLAYED)],
         cwd=ROOT, env=environment, capture_output=True, text=True, timeout=280)
     report = finished.stdout + finished.stderr
@@ -85,11 +85,21 @@ def test_the_fourth_game_changes_no_platform_file() -> None:
     assert found.returncode in (0, 1) and found.stdout == ""
 
 
+def test_the_suites_own_processes_know_no_tug() -> None:
+    """Only a process started with the variable finds Tug: the suite's lists of games are not changed by it."""
+    if FINDS_TUG:
+        pytest.skip("this is the process that plays Tug")
+    import bot.games  # noqa: F401  (finds every game this process may know)
+    from bot.core import all_games, package_of
+
+    assert package_of("tug") is None and "tug" not in [game.key for game in all_games()]
+
+
 # ------------------------------------------------------------------------- in the process that finds Tug
 
 
 @in_a_process_that_finds_tug
-def test_the_registry_finds_tug_and_only_in_this_process() -> None:
+def test_the_registry_finds_tug_through_the_environment() -> None:
     import rendering
     from bot.app import extension_names
     from bot.core import find_game, is_found, package_for_group, package_of
@@ -240,6 +250,7 @@ async def test_tug_through_the_offline_discord(database: Path, tmp_path: Path, d
         story = replayed.files[1].data.decode()
         assert "Alice pulled the marker to their end and wins." in story and "taken back" in story
 
+
 @in_a_process_that_finds_tug
 async def test_tug_against_a_computer_player_in_german(database: Path, drawn_elsewhere: None,
                                                       monkeypatch: pytest.MonkeyPatch) -> None:
@@ -261,11 +272,12 @@ async def test_tug_against_a_computer_player_in_german(database: Path, drawn_els
         assert board.button_labels()[:2] == ["1 ziehen", "2 ziehen"]
         assert (board.files[0].description or "").startswith("Tug. Alice zieht 1 oder 2 (übrige Züge: 10)")
         await discord_.command("tug pull", {"cells": 2}, user=alice)
-        await bot.run_due_work()
         match = await current_match(discord_)
         assert match.state["marker"] == 4 and match.state["turn"] == 0 and match.state["tired"] == [True, True]
         said = "\n".join(read(message.content) for message in discord_.channel_messages())
         assert "zog 2 Felder und ist jetzt müde (die Markierung steht auf Feld 5)." in said
+        labels = discord_.last_public_message(with_components=True).button_labels()
+        assert labels[0] == "1 ziehen" and "2 ziehen" not in labels  # (Alice is tired now)
 
 
 def _rgb(colour: str) -> tuple[int, int, int]:

@@ -85,6 +85,46 @@ def test_the_fourth_game_changes_no_platform_file() -> None:
     assert found.returncode in (0, 1) and found.stdout == ""
 
 
+def _pulled(pulls: list[int]) -> dict[str, object]:
+    """Tug's state after these pulls, the players taking turns from the first."""
+    from bot.core import Rng
+    from tests.fourth_game.game import GAME
+
+    state = GAME.setup("standard", ["Ada", "Bo"], Rng(0, 0), {})
+    for cells in pulls:
+        state = GAME.apply(state, GAME.to_act(state)[0], {"type": "pull", "cells": cells}, Rng(0, 0)).state
+    return state
+
+
+@pytest.mark.parametrize(("pulls", "marker", "winner"), [
+    ([2, 1, 1, 1, 2], 1, None),  # the first player is a cell from their end: nobody has won yet
+    ([2, 1, 1, 1, 2, 1, 1, 1, 2], 0, 0),  # the first player reaches cell 1 with the 9th pull: won at once
+    ([1, 2, 1, 1, 1, 2, 1, 1, 1, 2], 7, 1),  # 10 pulls, the marker on the second player's side
+    ([1] * 10, 4, 1),  # 10 pulls, the marker in the middle: the anchor (the second player) holds
+    ([2, 1, 1, 1, 1, 1, 1, 1, 1, 1], 3, 0),  # 10 pulls, the marker on the first player's side
+])
+def test_tugs_rules_end_at_an_end_or_after_ten_pulls(pulls: list[int], marker: int, winner: int | None) -> None:
+    from tests.fourth_game.game import GAME
+
+    state = _pulled(pulls)
+    outcome = GAME.outcome(state)
+    assert state["marker"] == marker and (outcome.winners if outcome else None) == (
+        None if winner is None else (winner,))
+    assert GAME.to_act(state) == (() if winner is not None else (len(pulls) % 2,))
+
+
+def test_a_tired_player_may_pull_only_1() -> None:
+    from bot.core import IllegalAction, Rng
+    from tests.fourth_game.game import GAME
+
+    state = _pulled([2, 1])
+    assert GAME.legal_actions(state, 0) == [{"type": "pull", "cells": 1}]
+    with pytest.raises(IllegalAction) as refused:
+        GAME.apply(state, 0, {"type": "pull", "cells": 2}, Rng(0, 0))
+    assert refused.value.text("de") == "Du hast zuletzt 2 gezogen und bist müde: Zieh jetzt 1."
+    assert GAME.legal_actions(_pulled([2, 1, 1, 1]), 0) == [{"type": "pull", "cells": 1}, {"type": "pull", "cells": 2}]
+
+
 def test_the_suites_own_processes_know_no_tug() -> None:
     """Only a process started with the variable finds Tug: the suite's lists of games are not changed by it."""
     if FINDS_TUG:

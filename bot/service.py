@@ -51,6 +51,7 @@ from bot.i18n import (
     language_of,
     last_chars,
     load_catalogues,
+    message_ids,
     said,
     translate,
     translate_plural,
@@ -168,7 +169,8 @@ def game_command(game_key: str) -> Text | None:
     package = package_of(game_key)
     if package is None or package.commands is None:
         return None
-    return Text.of("table.command", name=Text.of(f"command.{package.group}.name"))
+    worded = f"command.{package.group}.name"  # (a game whose catalogue does not name its group: its English name)
+    return Text.of("table.command", name=Text.of(worded) if worded in message_ids("en") else package.group)
 
 
 @dataclass(frozen=True)

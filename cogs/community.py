@@ -91,7 +91,7 @@ async def prepare_new_game(interaction: discord.Interaction, game: str, mode: st
 
 
 def thread_name(title: str, host_name: str) -> str:
-    """ "Monster Expedition — Alice": the game and its host (Discord allows 100 characters; a thread's name is shown
+    """ "Test Nim — Alice": the game and its host (Discord allows 100 characters; a thread's name is shown
     as it is, on one line)."""
     return plain(f"{title} — {said(host_name)}")[:100]
 

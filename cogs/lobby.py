@@ -184,7 +184,7 @@ async def mode_autocomplete(interaction: discord.Interaction, current: str) -> l
     choices = []
     for game in games:
         for mode in game.modes:
-            if len(games) == 1:  # "Solo campaign (1 player): Ten expeditions…", its summary where it fits
+            if len(games) == 1:  # "Solo campaign (1 player): Ten stages…", its summary where it fits
                 label = translate("lobby.mode_choice.described", language, choice=mode_players(mode, language),
                                   summary=mode.summary_in(language))
                 if len(label) > CHOICE_NAME_LIMIT:

@@ -103,7 +103,7 @@ def encode_board(image: Image.Image) -> bytes:
 DETAIL_BYTES = 200_000
 """The most a detail board's PNG should take (the boards' limit). The band encoder gives a detail board ~25 % more
 bytes than the 128-colour octree at zlib level 6 it replaced (the benchmark's boards: median 95-100 KB, the largest
-~183 KB, German five-player Expeditions boards); one it makes larger is compressed again at zlib level 6, which
+~183 KB, German five-player boards); one it makes larger is compressed again at zlib level 6, which
 takes a fifth off for 20-35 ms more."""
 
 

@@ -154,7 +154,7 @@ class LocalTable:
         return text
 
     def parse(self, line: str) -> tuple[str, dict[str, Any]]:
-        """"/game new the-expedition seed:7" -> ("game new", {"game": "the-expedition", "seed": 7})."""
+        """"/game new nim seed:7" -> ("game new", {"game": "nim", "seed": 7})."""
         try:
             tokens = shlex.split(line)
         except ValueError:  # an unclosed quotation mark

@@ -53,7 +53,7 @@ class Decision:
     def worded(cls, action: JSON, reason: Callable[[str], str]) -> Decision:
         """A decision whose reason the game words in every language: `reason(language)` (a Text is such a callable)
         gives the sentence in it. The one way every game hands `/game hint` a reason for the reader's language.
-        A reason that is itself a string (Monster Expedition's WordedText) stays the `reason` as it is."""
+        A reason that is itself a string (a game's own worded text) stays the `reason` as it is."""
         words = Localized.from_mapping({language: reason(language) for language in LANGUAGES})
         return cls(action, reason if isinstance(reason, str) else words[DEFAULT_LANGUAGE], words)
 

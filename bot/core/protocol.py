@@ -191,7 +191,7 @@ class Game(ABC):
     """One board game. Subclasses are stateless; everything about a match lives in its state dict."""
 
     key: str
-    """Stable slug used in commands and the database, e.g. "the-expedition". Never renamed."""
+    """Stable slug used in commands and the database, e.g. "test-nim". Never renamed."""
     title: str
     aliases: tuple[str, ...] = ()
     modes: tuple[Mode, ...]

@@ -1,7 +1,7 @@
 """Expeditions (Stonemaier Games): engine building and exploration with mechs, for 1-5 players."""
 
 from bot.core import GamePackage
-from bot.games.expeditions.game import ExpeditionsGame
+from bot.games.expeditions.rules.game import ExpeditionsGame
 
 GAME = ExpeditionsGame()
 

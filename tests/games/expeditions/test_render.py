@@ -9,7 +9,7 @@ from PIL import Image
 
 from bot.core.rng import Rng
 from bot.games.expeditions import GAME
-from bot.games.expeditions.policies import greedy_action, play_game
+from bot.games.expeditions.rules.policies import greedy_action, play_game
 from rendering.expeditions import render, render_detail
 
 

@@ -9,7 +9,7 @@ PACKAGE = GamePackage(
     game=GAME,
     group="mech",
     drawing="rendering.expeditions",
-    commands="cogs.expeditions",
+    commands="bot.games.expeditions.commands",
     rules_pages="bot.games.expeditions.rules_pages",
 )
 

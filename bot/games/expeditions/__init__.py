@@ -8,7 +8,7 @@ GAME = ExpeditionsGame()
 PACKAGE = GamePackage(
     game=GAME,
     group="mech",
-    drawing="rendering.expeditions",
+    drawing="bot.games.expeditions.drawing",
     commands="bot.games.expeditions.commands",
     rules_pages="bot.games.expeditions.rules_pages",
 )

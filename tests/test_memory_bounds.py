@@ -8,6 +8,7 @@ import asyncio
 import gc
 import importlib
 import os
+import pkgutil
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -18,7 +19,7 @@ from bot.core import find_game
 from bot.core.rng import Rng
 from bot.service import GameService, Player
 from bot.store import Store
-from rendering import KIT_MODULES
+from rendering import KIT_MODULES, drawing, drawn_games
 from rendering.pool import RenderPool
 from tests.fakes import tiny_png
 
@@ -96,16 +97,28 @@ def test_a_render_worker_stays_the_same_size_over_hundreds_of_matches() -> None:
     assert all(entries == bound for entries, bound in caches.values()), caches
 
 
+def drawing_module_names() -> list[str]:
+    """Every game's drawing module, and each module of a drawing that is a package."""
+    names = []
+    for game_key in drawn_games():
+        module = drawing(game_key)
+        names.append(module.__name__)
+        if hasattr(module, "__path__"):
+            names += [found.name for found in pkgutil.walk_packages(module.__path__, f"{module.__name__}.")]
+    return names
+
+
 def test_every_rendering_cache_has_a_bound() -> None:
     """No function cache without a size (functools.cache, lru_cache(maxsize=None)) in the renderers: each key a
     match brings would stay for the life of the worker."""
     unbounded = []
-    for name in (*KIT_MODULES, "glyphs", "the_expedition", "monster_expedition", "expeditions", "leaderboard"):
-        module = importlib.import_module(f"rendering.{name}")
+    kit = [f"rendering.{name}" for name in (*KIT_MODULES, "glyphs", "leaderboard")]
+    for name in (*kit, *drawing_module_names()):
+        module = importlib.import_module(name)
         for attribute, value in vars(module).items():
             info = getattr(value, "cache_info", None)
             if info is not None and info().maxsize is None:
-                unbounded.append(f"rendering.{name}.{attribute}")
+                unbounded.append(f"{name}.{attribute}")
     assert not unbounded, f"caches without a bound: {unbounded}"
 
 

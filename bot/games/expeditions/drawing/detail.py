@@ -35,8 +35,6 @@ MAP_TOP = 20
 MAP_WIDTH = int(HEX_W * 5.5) + 2 * MAP_LEFT
 SIDE_LEFT = MAP_WIDTH + 16
 MAT_HEIGHT = 238
-
-
 REGION_LETTERS = {"south": deferred("expeditions.region.letter_s"), "central": deferred("expeditions.region.letter_c"),
                   "north": deferred("expeditions.region.letter_n")}
 KIND_WORDS = {"item": deferred("expeditions.kind.item"), "meteorite": deferred("expeditions.kind.meteorite"),

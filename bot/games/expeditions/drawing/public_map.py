@@ -31,7 +31,6 @@ from rendering.wording import translate
 REGION_WORDS = {"south": deferred("expeditions.region.south"), "central": deferred("expeditions.region.central"),
                 "north": deferred("expeditions.region.north")}
 
-
 P_W, P_H = kit.PHONE_WIDTH, 640
 P_HEX_W = 92
 P_HEX_R = P_HEX_W / math.sqrt(3)
@@ -359,6 +358,16 @@ def legend_second_right(lang: str = "en") -> float:
     return x + kit.measure(translate("expeditions.board.legend_hidden", lang), SMALL)
 
 
+@lru_cache(maxsize=4)
+def legend_first_right(lang: str = "en") -> float:
+    """Where the legend's first line, the corruption's colours (`_p_legend`), ends."""
+    x = 12 + kit.measure(translate("expeditions.board.legend_paid", lang), SMALL) + 18
+    for word in (translate("expeditions.resource.power", lang), translate("expeditions.resource.guile", lang),
+                 translate("expeditions.board.legend_both", lang)):
+        x += 15 + kit.measure(word, SMALL) + 22
+    return x - 22
+
+
 P_LEGEND_TOP = int(P_TOP + 8 * P_HEX_R + 48)
 """The legend's top under the map."""
 P_LEGEND_ROW = (P_LEGEND_TOP + 11 + 26 - 11, P_LEGEND_TOP + 11 + 26 + 11)
@@ -417,13 +426,3 @@ def draw_reachable(draw: kit.Draw, view: dict[str, Any]) -> None:
     for index, line in enumerate(lines[:2]):
         draw.text((x, y - 10 * (len(lines[:2]) - 1) + 20 * index), line, font=kit.font(size), fill=kit.INK,
                   anchor="rm")
-
-
-@lru_cache(maxsize=4)
-def legend_first_right(lang: str = "en") -> float:
-    """Where the legend's first line, the corruption's colours (`_p_legend`), ends."""
-    x = 12 + kit.measure(translate("expeditions.board.legend_paid", lang), SMALL) + 18
-    for word in (translate("expeditions.resource.power", lang), translate("expeditions.resource.guile", lang),
-                 translate("expeditions.board.legend_both", lang)):
-        x += 15 + kit.measure(word, SMALL) + 22
-    return x - 22

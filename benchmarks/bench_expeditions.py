@@ -23,9 +23,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bot.core.rng import Rng
 from bot.games.expeditions import GAME
-from bot.games.expeditions import queries as q
-from bot.games.expeditions.policies import play_game
-from rendering.expeditions import render
+from bot.games.expeditions.drawing import render
+from bot.games.expeditions.rules import queries as q
+from bot.games.expeditions.rules.policies import play_game
 
 CATEGORIES = [g.key for g in GAME.comp.glory]
 

@@ -232,7 +232,7 @@ def test_a_hint_for_the_only_legal_move_names_it() -> None:
 
 
 def test_expeditions_power_and_guile_without_a_card_that_vanquishes_are_only_half_way_to_the_20_token() -> None:
-    from bot.games.expeditions import policies
+    from bot.games.expeditions.rules import policies
 
     game = find_game("expeditions")
     state = game.setup("standard", ["A", "B"], Rng(4, 0), {})
@@ -287,8 +287,8 @@ def test_an_expeditions_hard_move_stops_near_its_budget_on_whole_deals(step: flo
     """Under load one deal of the hard search once took 4.7 s of a 1 s budget: a later deal the clock overtakes
     is dropped (deals are compared whole), and the first stops at twice the budget with the candidates it
     compared."""
-    from bot.games.expeditions import bots as expeditions_bots
-    from bot.games.expeditions import policies
+    from bot.games.expeditions.rules import bots as expeditions_bots
+    from bot.games.expeditions.rules import policies
 
     game = find_game("expeditions")
     state = _midgame(game, "standard", 2, 5, 40)  # a card to take: 6 candidates

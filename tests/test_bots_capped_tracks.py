@@ -13,9 +13,9 @@ from bot.core.bots import Budget, bot_view, decide, explain
 from bot.core.protocol import JSON
 from bot.core.registry import find_game
 from bot.core.rng import Rng
-from bot.games.expeditions import policies
-from bot.games.expeditions import queries as q
-from bot.games.expeditions.bots import outlook_of
+from bot.games.expeditions.rules import policies
+from bot.games.expeditions.rules import queries as q
+from bot.games.expeditions.rules.bots import outlook_of
 
 REACH = ("c2", "e2", "c3", "d3", "e3", "d4", "e4")
 """Every space a mech on e5 can move to once the whole map is face up."""

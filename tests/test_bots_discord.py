@@ -134,7 +134,7 @@ async def test_an_expeditions_board_tells_the_bots_moves_and_none_of_their_non_e
     """A bot's turn is told by what happened (moves, gathers, plays, gains), never by what could not happen ("has
     no quest to solve here") or was declined ("chooses not to meld a meteorite")."""
     from bot.games.expeditions import GAME as EXPEDITIONS
-    from bot.games.expeditions.policies import planned_action
+    from bot.games.expeditions.rules.policies import planned_action
     from tests.test_discord_mech import command_for
 
     async with DiscordHarness(create_bot(database)) as discord_:

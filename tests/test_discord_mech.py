@@ -9,7 +9,7 @@ from typing import Any
 
 from bot.app import create_bot
 from bot.games.expeditions import GAME
-from bot.games.expeditions.policies import planned_action
+from bot.games.expeditions.rules.policies import planned_action
 from bot.offline import DiscordHarness, FakeUser, Replies
 from tests.reading import read
 from tests.tables import assert_result_told_once
@@ -189,7 +189,7 @@ async def test_refusals_are_private_and_change_nothing(database: Path) -> None:
 def _skip_changes_nothing_to_tell(state: Any, seat: int) -> bool:
     """A decision the player may skip, where skipping tells the channel nothing and the turn goes on."""
     from bot.core import Rng
-    from bot.games.expeditions.engine import pending_options
+    from bot.games.expeditions.rules.engine import pending_options
 
     pending = state["turn"]["pending"]
     if not pending or not any(o["id"] == "skip" for o in pending_options(GAME.comp, state, pending)):

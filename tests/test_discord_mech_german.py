@@ -11,7 +11,7 @@ from typing import Any
 
 from bot.app import create_bot
 from bot.games.expeditions import GAME
-from bot.games.expeditions.policies import planned_action
+from bot.games.expeditions.rules.policies import planned_action
 from bot.offline import DiscordHarness, FakeUser, Replies
 from tests.language import english_left
 from tests.test_discord_mech import command_for

@@ -15,7 +15,7 @@ from bot.app import create_bot
 from bot.core import JSON, Rng, find_game
 from bot.core.bots import bot_view, choose
 from bot.core.errors import LobbyError, RuleError
-from bot.games.expeditions.bots import ExpeditionsBot
+from bot.games.expeditions.rules.bots import ExpeditionsBot
 from bot.games.monster_expedition.state import setup_state
 from bot.offline import DiscordHarness
 from rendering import render_board

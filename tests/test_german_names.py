@@ -7,7 +7,7 @@ import re
 
 from bot.core.rng import Rng
 from bot.games.expeditions import GAME
-from bot.games.expeditions.views import location_label
+from bot.games.expeditions.rules.views import location_label
 from rendering import alt_text, kit, render_board, render_detail
 from tests.test_render_layout import positions_in
 

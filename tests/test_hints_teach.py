@@ -117,7 +117,7 @@ def test_done_with_a_card_only_when_nothing_on_it_brings_anything(seed: int, ste
 def test_a_hinted_move_gains_something_whenever_another_move_would() -> None:
     """Over a whole hint-following game: whenever a hinted move brings nothing now or by the end of the turn, no
     other move open would have brought anything either."""
-    from bot.games.expeditions.bots import BOT, best_gaining, outlook_of
+    from bot.games.expeditions.rules.bots import BOT, best_gaining, outlook_of
 
     game = find_game("expeditions")
     _, _, decisions = _hinted_game(2)

@@ -113,7 +113,6 @@ def test_every_rendering_cache_has_a_bound() -> None:
     assert not unbounded, f"caches without a bound: {unbounded}"
 
 
-
 def _drawing_modules() -> Iterator[ModuleType]:
     """Every module of every game's drawing (a drawing package's every submodule too)."""
     for game_key in rendering.drawn_games():

@@ -10,7 +10,7 @@ import random
 import pytest
 
 from bot.core import find_game
-from bot.games.expeditions.game import ExpeditionsGame
+from bot.games.expeditions.rules.game import ExpeditionsGame
 from bot.games.offered import offers_of
 from bot.service import GameService, Player
 from bot.store import Store

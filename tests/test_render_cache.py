@@ -14,21 +14,22 @@ import pytest
 from PIL import Image, ImageChops, ImageDraw
 
 from bot.core import find_game
-from rendering import canvas, clear_caches, drawing, expeditions, kit, render_board, typeset
+from bot.games.expeditions.drawing import public_map
+from rendering import canvas, clear_caches, drawing, kit, render_board, typeset
 from rendering.glyphs import drawable_view
 from tests.test_render_boards import NAMES, random_game
 
 
 def _whole(view: dict[str, Any]) -> Image.Image:
     spaces = view["map"]["spaces"]
-    image, _ = expeditions._p_built(spaces, tuple(repr(s) for s in spaces), tuple(view["map"]["basecamp"]["mechs"]),
+    image, _ = public_map._p_built(spaces, tuple(repr(s) for s in spaces), tuple(view["map"]["basecamp"]["mechs"]),
                                     False)
     return image
 
 
 def _repainted(view: dict[str, Any]) -> Image.Image | None:
     spaces = view["map"]["spaces"]
-    return expeditions._p_repainted(spaces, tuple(repr(s) for s in spaces), tuple(view["map"]["basecamp"]["mechs"]))
+    return public_map._p_repainted(spaces, tuple(repr(s) for s in spaces), tuple(view["map"]["basecamp"]["mechs"]))
 
 
 def _same(one: Image.Image, other: Image.Image) -> bool:
@@ -39,7 +40,7 @@ def _same(one: Image.Image, other: Image.Image) -> bool:
 def test_a_repainted_map_layer_is_the_whole_layer_for_every_move_of_a_match(players: int,
                                                                            monkeypatch: pytest.MonkeyPatch) -> None:
     game = find_game("expeditions")
-    expeditions._LAYERS.clear()
+    public_map._LAYERS.clear()
     repainted = []
 
     def counted(*args: Any) -> Image.Image | None:
@@ -47,12 +48,12 @@ def test_a_repainted_map_layer_is_the_whole_layer_for_every_move_of_a_match(play
         repainted.append(image is not None)
         return image
 
-    _repaint = expeditions._p_repainted
-    monkeypatch.setattr(expeditions, "_p_repainted", counted)
+    _repaint = public_map._p_repainted
+    monkeypatch.setattr(public_map, "_p_repainted", counted)
     for state in random_game("expeditions", "standard", NAMES[:players], 5):
         view = drawable_view(game.view(state, None))
         if "map" in view:
-            assert _same(expeditions._p_map_layer(view).image, _whole(view))
+            assert _same(public_map.map_layer(view).image, _whole(view))
     assert sum(repainted) > 50 and sum(repainted) > 0.9 * len(repainted)  # each new map came from the one before
 
 
@@ -60,18 +61,18 @@ def test_a_changed_space_at_the_maps_foot_keeps_the_mechs_in_the_basecamp() -> N
     game = find_game("expeditions")
     start = drawable_view(game.view(random_game("expeditions", "standard", NAMES[:2], 5)[0], None))
     assert start["map"]["basecamp"]["mechs"] == [0, 1]
-    expeditions._LAYERS.clear()
-    expeditions._p_map_layer(start)
+    public_map._LAYERS.clear()
+    public_map.map_layer(start)
     moved = copy.deepcopy(start)
     foot = max(moved["map"]["spaces"], key=lambda space: (space["row"], -space["col"]))
     foot.update(revealed=False, label="", map_token=True)  # the bottom-left space: its piece reaches the basecamp
     image = _repainted(moved)
     assert image is not None and _same(image, _whole(moved))
     assert not _same(image, _whole(start))
-    assert not expeditions._LAYERS  # the nearest layer was taken out and repainted in place
+    assert not public_map._LAYERS  # the nearest layer was taken out and repainted in place
     left = copy.deepcopy(moved)
     left["map"]["basecamp"]["mechs"] = [1]  # a mech leaves the basecamp
-    expeditions._p_map_layer(moved)
+    public_map.map_layer(moved)
     image = _repainted(left)
     assert image is not None and _same(image, _whole(left))
 
@@ -79,9 +80,9 @@ def test_a_changed_space_at_the_maps_foot_keeps_the_mechs_in_the_basecamp() -> N
 def test_a_map_far_from_every_cached_layer_is_drawn_whole() -> None:
     game = find_game("expeditions")
     states = random_game("expeditions", "standard", NAMES[:3], 5)
-    expeditions._LAYERS.clear()
+    public_map._LAYERS.clear()
     assert _repainted(drawable_view(game.view(states[0], None))) is None
-    expeditions._p_map_layer(drawable_view(game.view(states[0], None)))
+    public_map.map_layer(drawable_view(game.view(states[0], None)))
     assert _repainted(drawable_view(game.view(states[-1], None))) is None  # most spaces changed since the start
 
 

@@ -76,7 +76,7 @@ def test_consecutive_boards_decode_to_the_boards_drawn_and_reuse_bands(game_key:
 def test_a_board_is_the_file_pillow_would_write_but_for_the_compressed_bytes() -> None:
     game = find_game("expeditions")
     view = drawable_view(game.view(random_game("expeditions", "standard", NAMES[:2], 4)[-1], None))
-    image = importlib.import_module("rendering.expeditions").render_image(view)
+    image = drawing("expeditions").render_image(view)
     ours, pillows = _decoded(png.encode(image, 3)), _decoded(kit.compress_board(image))
     assert ours.tobytes() == pillows.tobytes() and ours.getpalette() == pillows.getpalette()
     assert ours.info == pillows.info

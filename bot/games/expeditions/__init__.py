@@ -1,15 +1,15 @@
 """Expeditions (Stonemaier Games): engine building and exploration with mechs, for 1-5 players."""
 
 from bot.core import GamePackage
-from bot.games.expeditions.game import ExpeditionsGame
+from bot.games.expeditions.rules.game import ExpeditionsGame
 
 GAME = ExpeditionsGame()
 
 PACKAGE = GamePackage(
     game=GAME,
     group="mech",
-    drawing="rendering.expeditions",
-    commands="cogs.expeditions",
+    drawing="bot.games.expeditions.drawing",
+    commands="bot.games.expeditions.commands",
     rules_pages="bot.games.expeditions.rules_pages",
 )
 

@@ -7,7 +7,7 @@ from typing import Any
 
 from bot.core.rng import Rng
 from bot.games.expeditions import GAME
-from bot.games.expeditions.engine import Engine
+from bot.games.expeditions.rules.engine import Engine
 
 COMP = GAME.comp
 
@@ -93,6 +93,6 @@ def fx(text: dict[str, Any]) -> list[dict[str, Any]]:
     """Parse one TOML-style effect table the way the loader does."""
     from pathlib import Path
 
-    from bot.games.expeditions.data import _EffectParser
+    from bot.games.expeditions.rules.data import _EffectParser
 
     return list(_EffectParser(Path("test.toml"), "test", tuple(COMP.workers)).effects("effects", [text]))

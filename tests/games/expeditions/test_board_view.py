@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from bot.core.rng import Rng
 from bot.games.expeditions import GAME
-from bot.games.expeditions.views import token_text
+from bot.games.expeditions.rules.views import token_text
 
 
 def _words(state: dict) -> list[str]:

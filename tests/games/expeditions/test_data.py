@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from bot.core.datafiles import DataError, data_dir
-from bot.games.expeditions.board import destinations, neighbours
-from bot.games.expeditions.data import read_components
+from bot.games.expeditions.rules.board import destinations, neighbours
+from bot.games.expeditions.rules.data import read_components
 
 from .helpers import COMP, fresh
 

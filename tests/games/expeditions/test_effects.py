@@ -193,7 +193,7 @@ def test_activate_adjacent_face_up_card_and_its_ongoing_lasts_the_turn(state: di
     new = choose(new, "slot:3")
     assert me(new)["map_tokens"] == 1
     assert new["turn"]["temp_ongoing"] == ["it-compass"]
-    from bot.games.expeditions.queries import move_reach
+    from bot.games.expeditions.rules.queries import move_reach
 
     assert move_reach(COMP, new, 0) == 4
 
@@ -289,7 +289,7 @@ def test_upgrade_tucks_an_item_returns_its_worker_and_is_limited(state: dict) ->
     assert options(new) == ["card:it-compass", "skip"]  # meteorites cannot be upgraded
     new = choose(new, "card:it-compass")
     assert me(new)["upgrades"] == ["it-compass"] and me(new)["workers"]["blue"] == me(state)["workers"]["blue"] + 1
-    from bot.games.expeditions.queries import move_reach
+    from bot.games.expeditions.rules.queries import move_reach
 
     assert move_reach(COMP, new, 0) == 4  # its ongoing ability now lasts the game
     me(state)["upgrades"] = ["it-lantern", "it-gauntlet", "it-whistle", "it-kit"]

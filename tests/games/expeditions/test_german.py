@@ -11,8 +11,8 @@ import pytest
 from bot.core.errors import RuleError
 from bot.core.rng import Rng
 from bot.games.expeditions import GAME
-from bot.games.expeditions.engine import pending_options
-from bot.games.expeditions.views import SENTENCES
+from bot.games.expeditions.rules.engine import pending_options
+from bot.games.expeditions.rules.views import SENTENCES
 from bot.i18n import Text
 from rendering import alt_text, kit, render_board, render_detail
 from tests.language import english_left

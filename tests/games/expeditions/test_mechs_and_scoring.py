@@ -8,8 +8,8 @@ from bot.core.errors import IllegalAction
 from bot.core.protocol import Outcome
 from bot.core.rng import Rng
 from bot.games.expeditions import GAME
-from bot.games.expeditions import queries as q
-from bot.games.expeditions.engine import Engine
+from bot.games.expeditions.rules import queries as q
+from bot.games.expeditions.rules.engine import Engine
 
 from .helpers import COMP, act, choose, fresh, fx, give, in_actions, options, place, resolve
 

@@ -11,7 +11,7 @@ from bot.core import is_steps
 from bot.core.errors import IllegalAction
 from bot.core.rng import Rng
 from bot.games.expeditions import GAME
-from bot.games.expeditions.policies import planned_action
+from bot.games.expeditions.rules.policies import planned_action
 
 from .helpers import act, fresh, fx, give, in_actions, place, resolve
 

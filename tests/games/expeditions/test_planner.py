@@ -7,7 +7,7 @@ import random
 
 from bot.core.rng import Rng
 from bot.games.expeditions import GAME
-from bot.games.expeditions import policies as p
+from bot.games.expeditions.rules import policies as p
 
 from .helpers import COMP, fresh, give, in_actions, place
 

@@ -17,7 +17,7 @@ import pytest
 from bot.core import is_steps
 from bot.core.rng import Rng
 from bot.games.expeditions import GAME
-from bot.games.expeditions.policies import greedy_action, planned_action
+from bot.games.expeditions.rules.policies import greedy_action, planned_action
 
 from .helpers import COMP
 

@@ -9,8 +9,8 @@ from PIL import Image
 
 from bot.core.rng import Rng
 from bot.games.expeditions import GAME
-from bot.games.expeditions.policies import greedy_action, play_game
-from rendering.expeditions import render, render_detail
+from bot.games.expeditions.drawing import render, render_detail
+from bot.games.expeditions.rules.policies import greedy_action, play_game
 
 
 def check_png(data: bytes, name: str, view: dict | None = None) -> None:

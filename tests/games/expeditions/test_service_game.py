@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 
 from bot.games.expeditions import GAME
-from bot.games.expeditions.policies import planned_action
+from bot.games.expeditions.rules.policies import planned_action
 from bot.service import GameService, Player
 
 ALICE = Player(100, "Alice")

@@ -7,8 +7,8 @@ import pytest
 
 from bot.core.rng import Rng
 from bot.games.expeditions import GAME
-from bot.games.expeditions import queries as q
-from bot.games.expeditions.game import _without_repeats
+from bot.games.expeditions.rules import queries as q
+from bot.games.expeditions.rules.game import _without_repeats
 from tests.reading import read
 
 from .helpers import act, fresh, give

@@ -7,7 +7,7 @@ import pytest
 from bot.core.errors import IllegalAction, NotYourTurn
 from bot.core.rng import Rng
 from bot.games.expeditions import GAME
-from bot.games.expeditions.board import BASECAMP
+from bot.games.expeditions.rules.board import BASECAMP
 
 from .helpers import act, code_of, fresh, give, options
 
@@ -142,7 +142,7 @@ def test_location_20_takes_the_20_token_and_an_empty_bag_exposes_the_benefit() -
     reveal_all(state)
     code20 = code_of(state, 20)
     state["spaces"][code20].update({"revealed": False, "map_token": True})
-    from bot.games.expeditions.engine import Engine
+    from bot.games.expeditions.rules.engine import Engine
 
     from .helpers import COMP
 

@@ -13,11 +13,11 @@ import random
 from typing import Any
 
 from bot.core.rng import Rng
-from bot.games.expeditions import queries as q
-from bot.games.expeditions.board import BASECAMP, adjacent_locations
-from bot.games.expeditions.data import Components
-from bot.games.expeditions.engine import pending_options
-from bot.games.expeditions.game import ExpeditionsGame
+from bot.games.expeditions.rules import queries as q
+from bot.games.expeditions.rules.board import BASECAMP, adjacent_locations
+from bot.games.expeditions.rules.data import Components
+from bot.games.expeditions.rules.engine import pending_options
+from bot.games.expeditions.rules.game import ExpeditionsGame
 
 State = dict[str, Any]
 

@@ -27,13 +27,13 @@ from bot.core.protocol import (
     steps_action,
 )
 from bot.core.rng import Rng
-from bot.games.expeditions import choice, text, views
-from bot.games.expeditions import queries as q
-from bot.games.expeditions.board import destinations
-from bot.games.expeditions.data import Components, components
-from bot.games.expeditions.engine import ACTIONS, Engine, new_game, pending_options
-from bot.games.expeditions.offers import STEPWISE, WAYS_OUT, Way, Ways, gains_nothing, outcome_key, way_label
-from bot.games.expeditions.text import capitalised, language_of_state, money
+from bot.games.expeditions.rules import choice, text, views
+from bot.games.expeditions.rules import queries as q
+from bot.games.expeditions.rules.board import destinations
+from bot.games.expeditions.rules.data import Components, components
+from bot.games.expeditions.rules.engine import ACTIONS, Engine, new_game, pending_options
+from bot.games.expeditions.rules.offers import STEPWISE, WAYS_OUT, Way, Ways, gains_nothing, outcome_key, way_label
+from bot.games.expeditions.rules.text import capitalised, language_of_state, money
 from bot.i18n import LANGUAGES, Localized, Text, said, translate
 
 LOG_LENGTH = 8

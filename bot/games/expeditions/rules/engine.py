@@ -11,10 +11,10 @@ from __future__ import annotations
 from typing import Any
 
 from bot.core.rng import Rng
-from bot.games.expeditions import queries as q
-from bot.games.expeditions.board import BASECAMP, adjacent_card_slots, adjacent_locations
-from bot.games.expeditions.data import Components, Effect
-from bot.games.expeditions.text import capitalised, colour_word, cost_text, effects_text, location_label
+from bot.games.expeditions.rules import queries as q
+from bot.games.expeditions.rules.board import BASECAMP, adjacent_card_slots, adjacent_locations
+from bot.games.expeditions.rules.data import Components, Effect
+from bot.games.expeditions.rules.text import capitalised, colour_word, cost_text, effects_text, location_label
 from bot.i18n import translate, translate_plural
 
 ACTIONS = ("move", "play", "gather")

@@ -1,12 +1,12 @@
-"""The glossary of Expeditions' public board (rendering/expeditions.py): the map's numbers, codes and tokens, the
+"""The glossary of Expeditions' public board (bot/games/expeditions/drawing/): the map's numbers, codes and tokens, the
 players' mats and scores, the glory categories and the final board's breakdown."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from bot.games.expeditions.drawing.shared import why_over
 from bot.i18n import deferred
-from rendering.expeditions import why_over
 from rendering.glossary.entries import Entry, Glossary, Part
 
 MAT_EN = (r"(?:power \d+|guile \d+|hand \d+|(?:Move|Play|Gather) covered|all \d+ actions this turn|all \d+|"

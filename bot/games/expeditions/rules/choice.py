@@ -5,9 +5,9 @@ a way out gives up. Expeditions keeps hands open, but the sentence names no card
 from __future__ import annotations
 
 from bot.core.protocol import JSON, Offered
-from bot.games.expeditions import views
-from bot.games.expeditions.data import Components
-from bot.games.expeditions.engine import ACTIONS, REAL_OPTION_EXEMPT, pending_options
+from bot.games.expeditions.rules import views
+from bot.games.expeditions.rules.data import Components
+from bot.games.expeditions.rules.engine import ACTIONS, REAL_OPTION_EXEMPT, pending_options
 from bot.i18n import counted, deferred, join_and, translate
 
 DECISIONS = {

@@ -16,11 +16,11 @@ from typing import Any
 
 from bot.core.protocol import JSON, steps_action
 from bot.core.rng import Rng
-from bot.games.expeditions import queries as q
-from bot.games.expeditions.data import Components
-from bot.games.expeditions.engine import REAL_OPTION_EXEMPT, pending_options
-from bot.games.expeditions.text import colour_word, effects_text
-from bot.games.expeditions.views import prompt
+from bot.games.expeditions.rules import queries as q
+from bot.games.expeditions.rules.data import Components
+from bot.games.expeditions.rules.engine import REAL_OPTION_EXEMPT, pending_options
+from bot.games.expeditions.rules.text import colour_word, effects_text
+from bot.games.expeditions.rules.views import prompt
 from bot.i18n import translate
 
 Apply = Callable[[JSON, int, JSON, Rng], Any]  # ExpeditionsGame.apply (this module sits below the game)

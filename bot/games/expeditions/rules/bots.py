@@ -17,13 +17,13 @@ from dataclasses import dataclass
 from bot.core.bots import Budget, Decision, GameBot, action_key
 from bot.core.protocol import JSON, Game
 from bot.core.rng import Rng
-from bot.games.expeditions import policies
-from bot.games.expeditions import queries as q
-from bot.games.expeditions.data import Components
-from bot.games.expeditions.engine import pending_options
-from bot.games.expeditions.game import ExpeditionsGame
-from bot.games.expeditions.text import amount, and_list, effects_text, money
-from bot.games.expeditions.views import action_name, card_name, location_label
+from bot.games.expeditions.rules import policies
+from bot.games.expeditions.rules import queries as q
+from bot.games.expeditions.rules.data import Components
+from bot.games.expeditions.rules.engine import pending_options
+from bot.games.expeditions.rules.game import ExpeditionsGame
+from bot.games.expeditions.rules.text import amount, and_list, effects_text, money
+from bot.games.expeditions.rules.views import action_name, card_name, location_label
 from bot.i18n import translate, translate_plural
 
 SEARCHED_CHOICES = ("or", "take_card", "worker_colour", "location_benefit", "activate_adjacent", "boast", "upgrade",

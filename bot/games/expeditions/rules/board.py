@@ -6,7 +6,7 @@ import functools
 from collections import deque
 from typing import Any
 
-from bot.games.expeditions.data import Components
+from bot.games.expeditions.rules.data import Components
 
 BASECAMP = "basecamp"
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.games.expeditions.data import Card, Components, Effect, Location
+from bot.games.expeditions.rules.data import Card, Components, Effect, Location
 from bot.i18n import deferred, translate, translate_plural
 
 WHAT = {"power": deferred("expeditions.resource.power"), "guile": deferred("expeditions.resource.guile"),

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.games.expeditions import queries as q
-from bot.games.expeditions import text
-from bot.games.expeditions.board import BASECAMP, destinations
-from bot.games.expeditions.data import Components
-from bot.games.expeditions.engine import pending_options
-from bot.games.expeditions.text import amount, card_line, card_summary, effects_text, money
+from bot.games.expeditions.rules import queries as q
+from bot.games.expeditions.rules import text
+from bot.games.expeditions.rules.board import BASECAMP, destinations
+from bot.games.expeditions.rules.data import Components
+from bot.games.expeditions.rules.engine import pending_options
+from bot.games.expeditions.rules.text import amount, card_line, card_summary, effects_text, money
 from bot.i18n import deferred, said, translate, translate_plural
 
 PROMPTS = {

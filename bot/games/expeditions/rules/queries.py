@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.games.expeditions.board import BASECAMP
-from bot.games.expeditions.data import Card, Components, Effect
+from bot.games.expeditions.rules.board import BASECAMP
+from bot.games.expeditions.rules.data import Card, Components, Effect
 
 State = dict[str, Any]
 Player = dict[str, Any]

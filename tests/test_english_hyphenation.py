@@ -14,6 +14,8 @@ from pathlib import Path
 import pytest
 from babel.messages.pofile import read_po
 
+import bot.games  # noqa: F401  (every game package's catalogue domain)
+from bot.i18n.catalog import catalogue_paths
 from rendering import typeset
 from tests.test_german_hyphenation import BOARD_MESSAGES
 
@@ -44,12 +46,13 @@ def english_words_drawn() -> frozenset[str]:
         fields = line.split(" ", 3)
         if not line.startswith("#") and len(fields) == 4:
             texts.add(fields[3].replace("\\xa0", " "))
-    with (ROOT / "bot" / "i18n" / "locales" / "en" / "LC_MESSAGES" / "messages.po").open("rb") as handle:
-        for message in read_po(handle):
-            key = message.id if isinstance(message.id, str) else message.id[0]
-            strings = message.string if isinstance(message.string, tuple) else (message.string,)
-            if key and key.startswith(BOARD_MESSAGES):
-                texts.update(re.sub(r"\{[^}]*\}", " ", text) for text in strings)
+    for catalogue in catalogue_paths("en"):  # every domain: the platform's and each game package's
+        with catalogue.open("rb") as handle:
+            for message in read_po(handle):
+                key = message.id if isinstance(message.id, str) else message.id[0]
+                strings = message.string if isinstance(message.string, tuple) else (message.string,)
+                if key and key.startswith(BOARD_MESSAGES):
+                    texts.update(re.sub(r"\{[^}]*\}", " ", text) for text in strings)
     return frozenset(word for text in texts for word in WORD.findall(text) if not text.endswith(word + "-"))
 
 

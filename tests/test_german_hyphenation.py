@@ -15,6 +15,8 @@ from pathlib import Path
 import pytest
 from babel.messages.pofile import read_po
 
+import bot.games  # noqa: F401  (every game package's catalogue domain)
+from bot.i18n.catalog import catalogue_paths
 from rendering import typeset
 
 
@@ -77,12 +79,13 @@ def german_words_drawn() -> frozenset[str]:
         fields = line.split(" ", 3)
         if not line.startswith("#") and len(fields) == 4:
             texts.add(fields[3])
-    with (ROOT / "bot" / "i18n" / "locales" / "de" / "LC_MESSAGES" / "messages.po").open("rb") as handle:
-        for message in read_po(handle):
-            key = message.id if isinstance(message.id, str) else message.id[0]
-            strings = message.string if isinstance(message.string, tuple) else (message.string,)
-            if key and key.startswith(BOARD_MESSAGES):
-                texts.update(re.sub(r"\{[^}]*\}", " ", text) for text in strings)
+    for catalogue in catalogue_paths("de"):  # every domain: the platform's and each game package's
+        with catalogue.open("rb") as handle:
+            for message in read_po(handle):
+                key = message.id if isinstance(message.id, str) else message.id[0]
+                strings = message.string if isinstance(message.string, tuple) else (message.string,)
+                if key and key.startswith(BOARD_MESSAGES):
+                    texts.update(re.sub(r"\{[^}]*\}", " ", text) for text in strings)
     words = {word for text in texts for word in WORD.findall(text) if not text.endswith(word + "-")}
     return frozenset(w for w in words if not any(other != w and other.endswith(w) for other in words))
 

@@ -29,7 +29,8 @@ from babel.messages.extract import extract_from_dir
 from babel.messages.pofile import write_po
 
 from bot.core import GamePackage, all_packages
-from bot.i18n.catalog import DOMAIN, LOCALES
+from bot.i18n import add_domain
+from bot.i18n.catalog import DOMAIN, template_path
 
 ROOT = Path(__file__).resolve().parents[2]
 SOURCE_FOLDERS = ("bot", "cogs", "rendering")
@@ -41,7 +42,6 @@ REFUSALS = ("RuleError", "NotYourTurn", "IllegalAction", "MalformedAction", "Amb
 KEYWORDS.update({name: (1,) for name in REFUSALS})
 MESSAGE_ID = re.compile(r"^[a-z0-9_]+(\.[a-z0-9_$-]+)+$")
 """What a message id looks like: a raise with plain words (not yet in the catalogues) is not one."""
-TEMPLATE = LOCALES / f"{DOMAIN}.pot"
 
 Message = str | tuple[str, str]
 """An id, or (id, id) for a message with plural forms."""
@@ -51,7 +51,10 @@ def game_packages() -> list[GamePackage]:
     """The game packages with a catalogue domain of their own, as the registry finds them."""
     import bot.games  # noqa: F401  (finds every game package)
 
-    return [package for package in all_packages() if package.locales is not None]
+    packages = [package for package in all_packages() if package.locales is not None]
+    for package in packages:  # (bot.games's listener has added them; a package loaded by hand may not be)
+        add_domain(package.locales, str(package.domain))
+    return packages
 
 
 def package_folder(package: GamePackage) -> Path:
@@ -150,15 +153,6 @@ def build_templates() -> dict[str, Catalog]:
 def build_template() -> Catalog:
     """The platform's template alone."""
     return build_templates()[DOMAIN]
-
-
-def template_path(domain: str) -> Path:
-    """Where a domain's template is written: the platform's in bot/i18n/locales, a game's in its locales folder."""
-    if domain == DOMAIN:
-        return TEMPLATE
-    package = next(package for package in game_packages() if package.domain == domain)
-    assert package.locales is not None
-    return package.locales / f"{domain}.pot"
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -19,10 +19,10 @@ from babel import Locale
 from babel.messages.catalog import Catalog, Message
 from babel.messages.pofile import read_po
 
-from bot.cli.extract_messages import TEMPLATE, game_packages
+from bot.cli.extract_messages import game_packages
 from bot.cli.tidy_catalogues import write_tidy
-from bot.i18n import LANGUAGES, add_domain
-from bot.i18n.catalog import DOMAIN, catalogue_path
+from bot.i18n import LANGUAGES
+from bot.i18n.catalog import DOMAIN, catalogue_path, template_path
 
 GAME_HEADER = (
     "{language} messages of the game package {domain} (Expedition Table): a catalogue domain of its own, read with",
@@ -84,11 +84,9 @@ def split(language: str, owners: dict[str, set[str]]) -> dict[str, int]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    owners = {DOMAIN: template_ids(TEMPLATE)}
+    owners = {DOMAIN: template_ids(template_path())}
     for package in game_packages():
-        assert package.locales is not None and package.domain is not None
-        add_domain(package.locales, package.domain)  # (so catalogue_path finds it: bot.games has already)
-        owners[package.domain] = template_ids(package.locales / f"{package.domain}.pot")
+        owners[str(package.domain)] = template_ids(template_path(str(package.domain)))
     for language in LANGUAGES:
         for domain, count in split(language, owners).items():
             print(f"{catalogue_path(language, domain)}: {count} messages", file=sys.stdout)

@@ -16,7 +16,7 @@ from pathlib import Path
 from babel.messages.catalog import Catalog
 from babel.messages.pofile import read_po, write_po
 
-from bot.i18n import LANGUAGES, add_domain, domains
+from bot.i18n import LANGUAGES, domains
 from bot.i18n.catalog import catalogue_path
 
 
@@ -41,9 +41,7 @@ def every_domain() -> list[str]:
     """The platform's domain and every game package's the registry finds."""
     from bot.cli.extract_messages import game_packages
 
-    for package in game_packages():
-        assert package.locales is not None and package.domain is not None
-        add_domain(package.locales, package.domain)
+    game_packages()  # (adds their domains)
     return list(domains())
 
 

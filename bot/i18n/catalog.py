@@ -40,6 +40,16 @@ def catalogue_path(language: str, domain: str = DOMAIN) -> Path:
     return _DOMAINS[domain] / language / "LC_MESSAGES" / f"{domain}.po"
 
 
+def catalogue_paths(language: str) -> list[Path]:
+    """The .po files of every domain in `language` that has one (the platform's first)."""
+    return [path for path in (catalogue_path(language, name) for name in _DOMAINS) if path.is_file()]
+
+
+def template_path(domain: str = DOMAIN) -> Path:
+    """Where the template of `domain` is (`python -m bot.cli.extract_messages` writes it): beside its languages."""
+    return _DOMAINS[domain] / f"{domain}.pot"
+
+
 def add_domain(folder: str | Path, name: str) -> None:
     """Read the catalogue domain `name` too, from `folder` (a game package's locales): its ids join the one lookup
     per language that `translate` reads, so a game's words need nothing but their package. Adding the same domain

@@ -87,11 +87,20 @@ def _read(path: Path, language: str, domain: str) -> _Language:
     return _Language(catalog, gettext.GNUTranslations(compiled))
 
 
+@dataclass(frozen=True)
+class _Entry:
+    """A message as the merged lookup holds it: its text(s), its domain's compiled plural rule, its file."""
+
+    message: Message
+    gnu: gettext.GNUTranslations
+    path: Path
+
+
 @cache
-def _lookup(language: str) -> dict[str, tuple[_Language, Path]]:
-    """Every domain of `language` merged into one lookup: message id -> its domain's catalogue and file. A domain
-    without a file in `language` is skipped (its words fall back to English); an id in two domains is an error."""
-    merged: dict[str, tuple[_Language, Path]] = {}
+def _lookup(language: str) -> dict[str, _Entry]:
+    """Every domain of `language` merged into one lookup: message id -> its entry. A domain without a file in
+    `language` is skipped (its words fall back to English); an id in two domains is an error naming both files."""
+    merged: dict[str, _Entry] = {}
     for name in _DOMAINS:
         path = catalogue_path(language, name)
         if not path.is_file():
@@ -103,8 +112,8 @@ def _lookup(language: str) -> dict[str, tuple[_Language, Path]]:
             message_id = str(message.id if isinstance(message.id, str) else message.id[0])
             if message_id in merged:
                 raise ValueError(f"message {message_id!r} is defined in two catalogue domains: "
-                                 f"{merged[message_id][1]} and {path}")
-            merged[message_id] = (read, path)
+                                 f"{merged[message_id].path} and {path}")
+            merged[message_id] = _Entry(message, read.gnu, path)
     return merged
 
 
@@ -123,13 +132,12 @@ def load_catalogues() -> None:
 @cache
 def message_ids(language: str) -> frozenset[str]:
     """The ids that have a (non-empty) text in `language`, in any domain."""
-    return frozenset(message_id for message_id, (read, _path) in _lookup(language).items()
-                     if _has_text(read.catalog[message_id].string))
+    return frozenset(message_id for message_id, entry in _lookup(language).items() if _has_text(entry.message.string))
 
 
 def _message(message_id: str, language: str) -> Message | None:
     found = _lookup(language).get(message_id)
-    return None if found is None else found[0].catalog.get(message_id)
+    return None if found is None else found.message
 
 
 def is_plural(message_id: str, language: str = DEFAULT_LANGUAGE) -> bool:
@@ -206,7 +214,7 @@ def translate(message_id: str, locale: object = DEFAULT_LANGUAGE, **values: obje
         count = values["count"]
         if isinstance(count, bool) or not isinstance(count, int):
             raise TypeError(f"message {message_id!r}: count must be a whole number (got {count!r})")
-        text = _lookup(language)[message_id][0].gnu.ngettext(message_id, message_id, count)
+        text = _lookup(language)[message_id].gnu.ngettext(message_id, message_id, count)
     shown = {name: format_number(value, language)
              if isinstance(value, int | float) and not isinstance(value, bool) else value
              for name, value in values.items()}

@@ -50,7 +50,8 @@ def test_every_game_package_brings_its_own_domain_and_no_id_is_in_two() -> None:
                 package.locales.resolve() / language / "LC_MESSAGES" / f"{package.domain}.po")
     for language in LANGUAGES:
         held = {domain: _ids(load_catalogue(language, domain)) for domain in domains()}
-        assert all(len(ids) > 100 for ids in held.values()), {domain: len(ids) for domain, ids in held.items()}
+        assert all(len(held[domain]) > 100 for domain in (DOMAIN, *GAME_DOMAINS)), {
+            domain: len(ids) for domain, ids in held.items()}
         assert sum(len(ids) for ids in held.values()) == len(set().union(*held.values())), language
         assert set().union(*held.values()) == message_ids(language), language
     assert "expeditions.effect.boast" in _ids(load_catalogue("de", "expeditions"))
@@ -177,7 +178,8 @@ async def drawn_by_a_worker() -> str:
         png = await pool.render(package.key, {"language": "de"})
     finally:
         pool.close()
-    return Image.open(io.BytesIO(png)).text["words"]
+    drawn = Image.open(io.BytesIO(png)).text
+    return drawn["words"], drawn["warmed"]
 
 
 found = {"here": [translate("sign.greeting", "en"), translate("sign.greeting", "de-AT")],
@@ -193,9 +195,9 @@ print(json.dumps(found))
 
 def test_a_game_from_outside_brings_its_words_to_the_bot_and_its_render_workers(tmp_path: Path) -> None:
     """A package under tests/ (not bot.games) with a catalogue domain of its own, loaded in a fresh process as a
-    bot would load it: `translate` reads its word there, and a spawned render worker draws it (the worker finds no
-    such package itself: it is handed the bot's domains). A second domain holding the same id is an error naming
-    both files."""
+    bot would load it: `translate` reads its word there, and a spawned render worker draws it and warms its
+    vocabulary file (the worker finds no such package itself: it is handed the bot's domains and vocabulary
+    folders). A second domain holding the same id is an error naming both files."""
     clash = tmp_path / "en" / "LC_MESSAGES" / "clash.po"
     clash.parent.mkdir(parents=True)
     clash.write_text('msgid "sign.greeting"\nmsgstr "Hello twice"\n', encoding="utf-8")
@@ -205,6 +207,6 @@ def test_a_game_from_outside_brings_its_words_to_the_bot_and_its_render_workers(
     assert done.returncode == 0, done.stderr
     found = json.loads(done.stdout.strip().splitlines()[-1])
     assert found["here"] == ["Greetings from a package of its own", "Grüße aus einem eigenen Paket"]
-    assert found["worker"] == "Grüße aus einem eigenen Paket"
+    assert found["worker"] == ["Grüße aus einem eigenen Paket", "True"]  # its vocabulary is the worker's too
     own = ROOT / "tests" / "i18n_domain_game" / "locales" / "en" / "LC_MESSAGES" / "i18n_domain_game.po"
     assert found["clash"] == (f"message 'sign.greeting' is defined in two catalogue domains: {own} and {clash}")

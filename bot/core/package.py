@@ -40,6 +40,12 @@ class GamePackage:
         return self.game.key
 
     @property
+    def folder(self) -> Path | None:
+        """The package's folder, where its `locales` are: its catalogue domain and the words its boards draw
+        (`vocabulary.txt`, `vocabulary-<language>.txt`) live there; None for a package without `locales`."""
+        return None if self.locales is None else self.locales.parent
+
+    @property
     def domain(self) -> str | None:
         """The name of its message catalogue domain: its package folder's ("expeditions"), or None without one."""
-        return None if self.locales is None else self.locales.parent.name
+        return None if self.folder is None else self.folder.name

@@ -1,7 +1,7 @@
 """Importing this package finds every game: the shipped ones (each subpackage here exports a `PACKAGE`), those
 installed with pip (entry points) and those named in $EXPEDITION_TABLE_GAMES (bot/core/registry.py). Each game's
-drawing module is handed to the renderers' table as it is found, and its message catalogue domain to the
-catalogues (bot.i18n), so the platform names no game."""
+drawing module is handed to the renderers' table as it is found, its message catalogue domain to the catalogues
+(bot.i18n) and its folder's vocabulary to the render workers' warm-up, so the platform names no game."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ import rendering
 from bot.core.package import GamePackage
 from bot.core.registry import load_installed, on_package, register_package
 from bot.i18n import add_domain
+from rendering import vocabulary
 
 
 def _draw(package: GamePackage) -> None:
@@ -19,8 +20,11 @@ def _draw(package: GamePackage) -> None:
 
 
 def _words(package: GamePackage) -> None:
+    """Its catalogue domain to the catalogues, the words its boards draw to the render workers' warm-up."""
     if package.locales is not None and package.domain is not None:
         add_domain(package.locales, package.domain)
+    if package.folder is not None:
+        vocabulary.add_folder(package.folder)
 
 
 def _find_all() -> None:

@@ -4,6 +4,7 @@
     python benchmarks/harvest_vocabulary.py --dry-run       # the same figures, nothing written
     python benchmarks/harvest_vocabulary.py --seeds 10      # fewer matches (quicker, a smaller vocabulary)
     python benchmarks/harvest_vocabulary.py --language de   # German boards -> the vocabulary-de.txt files
+    python benchmarks/harvest_vocabulary.py --split --seeds 2   # only move the files' entries to their games
 
 Rerun it after a change to what the boards say (a new sentence, label or face) and commit the files. A word only one
 game's boards used goes to that game's package folder (`<package>/vocabulary.txt`, found through the registry), a
@@ -149,19 +150,44 @@ def entries(used: collections.Counter[Key], min_matches: int) -> list[tuple[Key,
     return sorted(kept, key=lambda item: (-item[1], item[0]))
 
 
-def write_all(platform: Path, kept: list[tuple[Key, int]], games: dict[Key, set[str]], matches: int,
-              seeds: range) -> list[Path]:
-    """The platform's file and every game package's, each with the entries it holds (most used first)."""
-    files: dict[Path, list[tuple[Key, int]]] = {platform: []}
+def vocabulary_files(platform: Path) -> list[Path]:
+    """The platform's file and every game package's, of this run's language."""
+    files = [platform]
     for game in all_games():
         package = package_of(game.key)
         if package is not None and package.folder is not None:
-            files[package.folder / vocabulary.file_name(LANGUAGE[0])] = []
+            files.append(package.folder / vocabulary.file_name(LANGUAGE[0]))
+    return files
+
+
+def write_all(platform: Path, kept: list[tuple[Key, int]], games: dict[Key, set[str]], matches: int,
+              seeds: range) -> list[Path]:
+    """The platform's file and every game package's, each with the entries it holds (most used first)."""
+    files: dict[Path, list[tuple[Key, int]]] = {path: [] for path in vocabulary_files(platform)}
     for key, count in kept:
         files[home(games[key], platform)].append((key, count))
     for path, held in files.items():
         write(path, held, matches, seeds)
     return list(files)
+
+
+def split_existing(platform: Path, games: dict[Key, set[str]]) -> list[Path]:
+    """The entries of the files as they are, each moved to the file the games of this run's matches that used it
+    give it (`home`; one no match used stays the platform's): what the files hold together, their order and the
+    platform file's header (which harvest made them) unchanged."""
+    files = vocabulary_files(platform)
+    header = [line for line in platform.read_text(encoding="utf-8").splitlines(keepends=True) if line.startswith("#")]
+    held: dict[Path, list[str]] = {path: [] for path in files}
+    for path in files:
+        if not path.is_file():
+            continue
+        for line in path.read_text(encoding="utf-8").splitlines(keepends=True):
+            if line.strip() and not line.startswith("#"):
+                size, weight, vertical, word = vocabulary.parse(line)[0]
+                held[home(games.get((size, weight, vertical, word), set()), platform)].append(line)
+    for path, lines in held.items():
+        path.write_text("".join(header + lines), encoding="utf-8")
+    return files
 
 
 def write(path: Path, kept: list[tuple[Key, int]], matches: int, seeds: range) -> None:
@@ -222,6 +248,9 @@ def main() -> None:
     parser.add_argument("--check-seeds", type=int, default=2, help="held-out matches (seeds 2000 on) to check")
     parser.add_argument("--dry-run", action="store_true", help="print the figures, write nothing")
     parser.add_argument("--language", default="en", help="the boards' language (view['language']): en, de")
+    parser.add_argument("--split", action="store_true",
+                        help="only move the entries of the files as they are to the file of the game whose boards "
+                             "alone used them in this run's matches (what the files hold together unchanged)")
     parser.add_argument("--output", type=Path, default=None,
                         help="the platform's file to write (default: rendering/vocabulary.txt, or "
                              "vocabulary-<language>.txt); a game's words go to its package folder")
@@ -231,6 +260,10 @@ def main() -> None:
     worker_start(str(DATA))
     seeds = range(args.first_seed, args.first_seed + args.seeds)
     used, games, matches = harvest(seeds)
+    if args.split:
+        for path in split_existing(args.output, games):
+            print(f"split into {path}")
+        return
     kept = entries(used, args.min_matches)
     faces = collections.Counter((size, weight, vertical) for (size, weight, vertical, _), _ in kept)
     print(f"{matches} matches: {len(used)} distinct entries, {len(kept)} used by >= {args.min_matches} matches; "

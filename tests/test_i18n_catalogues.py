@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.cli.extract_messages import build_templates, game_packages
+from bot.cli.extract_messages import build_templates, game_packages, source_messages, templates_from
 from bot.core import all_games
 from bot.games.monster_expedition.catalog import REGION_NAMES, region_name
 from bot.games.the_expedition.catalog import load_catalog
@@ -137,6 +137,26 @@ def test_the_catalogues_hold_exactly_the_ids_the_code_and_the_command_tree_use()
     assert "command.game.new.name" in _ids(templates[DOMAIN])
     locations = {path for m in templates["the_expedition"] for path, _line in m.locations}
     assert locations and all(path.startswith("bot/games/the_expedition/") for path in locations)
+
+
+def test_an_id_only_one_games_files_and_slash_group_use_is_its_own_and_a_shared_one_the_platforms() -> None:
+    """The extraction's rule, on the package under tests/ (its folder is scanned beside the platform's although it
+    lives outside bot/): its drawing's word and its slash group's name are its own; an id the platform's files use
+    too, or a choice a platform command offers as well, stays the platform's."""
+    from tests.i18n_domain_game import PACKAGE
+
+    folder = ROOT / "tests" / "i18n_domain_game"
+    sources = list(source_messages([PACKAGE]))
+    assert [(message, line) for message, path, line in sources if path == folder / "drawing.py"] == [
+        ("sign.greeting", 18)]
+    sources.append(("bots.hint.only_move", folder / "drawing.py", 30))
+    commands: list[tuple[str | None, str, str]] = [("i18n_domain_game", "command.sign.name", "sign"),
+                                                   ("i18n_domain_game", "choice.Sign", "Sign"),
+                                                   (None, "choice.Sign", "Sign")]
+    templates = templates_from(sources, commands, {"i18n_domain_game": folder})
+    assert _ids(templates["i18n_domain_game"]) == {"sign.greeting", "command.sign.name"}
+    assert {"bots.hint.only_move", "choice.Sign"} <= _ids(templates[DOMAIN])
+    assert templates["i18n_domain_game"]["sign.greeting"].locations == [("tests/i18n_domain_game/drawing.py", 18)]
 
 
 def test_a_refusal_raised_with_a_message_id_is_worded_in_the_readers_language() -> None:

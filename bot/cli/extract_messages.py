@@ -127,18 +127,28 @@ def build_templates() -> dict[str, Catalog]:
     owns it."""
     packages = game_packages()
     folders = {package.domain: package_folder(package) for package in packages if package.domain is not None}
+    return templates_from(list(source_messages(packages)), command_messages(), folders)
+
+
+def _key(message: Message) -> str:
+    return message[0] if isinstance(message, tuple) else message
+
+
+def templates_from(sources: list[tuple[Message, Path, int]], commands: list[tuple[str | None, str, str]],
+                   folders: dict[str, Path]) -> dict[str, Catalog]:
+    """The templates of the platform's domain and of each game domain in `folders` (domain: package folder), from
+    the ids found in files (`source_messages`) and in the command tree (`command_messages`): an id goes to a game's
+    domain when only that game's files and slash group use it, else to the platform's."""
     users: dict[str, set[str | None]] = defaultdict(set)
-    sources: list[tuple[Message, Path, int]] = list(source_messages(packages))
     for message, path, _lineno in sources:
-        users[message[0] if isinstance(message, tuple) else message].add(_domain_of_file(path, folders))
-    commands = command_messages()
+        users[_key(message)].add(_domain_of_file(path, folders))
     for domain, message_id, _english in commands:
         users[message_id].add(domain)
     templates = {domain: Catalog(domain=domain, project="expedition-table", fuzzy=False)
                  for domain in (DOMAIN, *folders)}
     for message, path, lineno in sources:
-        template = templates[_owner(users[message[0] if isinstance(message, tuple) else message])]
-        existing = template.get(message[0] if isinstance(message, tuple) else message)
+        template = templates[_owner(users[_key(message)])]
+        existing = template.get(_key(message))
         if existing is None:
             template.add(message, locations=[(_shown(path), lineno)])
         else:

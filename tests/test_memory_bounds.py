@@ -8,12 +8,16 @@ import asyncio
 import gc
 import importlib
 import os
+import pkgutil
 from collections.abc import Iterator
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import pytest
 
+import bot.games  # noqa: F401  (finds every game's drawing)
+import rendering
 from bot.core import find_game
 from bot.core.rng import Rng
 from bot.service import GameService, Player
@@ -100,13 +104,23 @@ def test_every_rendering_cache_has_a_bound() -> None:
     """No function cache without a size (functools.cache, lru_cache(maxsize=None)) in the renderers: each key a
     match brings would stay for the life of the worker."""
     unbounded = []
-    for name in (*KIT_MODULES, "glyphs", "the_expedition", "monster_expedition", "expeditions", "leaderboard"):
-        module = importlib.import_module(f"rendering.{name}")
+    kit = [importlib.import_module(f"rendering.{name}") for name in (*KIT_MODULES, "glyphs", "leaderboard")]
+    for module in (*kit, *_drawing_modules()):
         for attribute, value in vars(module).items():
             info = getattr(value, "cache_info", None)
             if info is not None and info().maxsize is None:
-                unbounded.append(f"rendering.{name}.{attribute}")
+                unbounded.append(f"{module.__name__}.{attribute}")
     assert not unbounded, f"caches without a bound: {unbounded}"
+
+
+
+def _drawing_modules() -> Iterator[ModuleType]:
+    """Every module of every game's drawing (a drawing package's every submodule too)."""
+    for game_key in rendering.drawn_games():
+        module = rendering.drawing(game_key)
+        yield module
+        for found in pkgutil.walk_packages(getattr(module, "__path__", []), f"{module.__name__}."):
+            yield importlib.import_module(found.name)
 
 
 BOT_WARM_UP, BOT_MEASURED = 100, 500

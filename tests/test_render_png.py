@@ -12,7 +12,7 @@ import pytest
 from PIL import Image
 
 from bot.core import find_game
-from rendering import clear_caches, kit, png
+from rendering import clear_caches, drawing, kit, png
 from rendering.glyphs import drawable_view
 from tests.test_render_boards import NAMES, random_game
 
@@ -49,7 +49,7 @@ def _compressed(monkeypatch: pytest.MonkeyPatch) -> list[int]:
 def test_consecutive_boards_decode_to_the_boards_drawn_and_reuse_bands(game_key: str, mode: str, players: int,
                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
     game = find_game(game_key)
-    module = importlib.import_module(f"rendering.{game_key.replace('-', '_')}")
+    module = drawing(game_key)
     states = random_game(game_key, mode, NAMES[:players], 3)
     middle = len(states) // 2
     views = [drawable_view(game.view(state, None)) for state in (*states[middle:middle + 6], states[-1])]

@@ -3,13 +3,13 @@
 from pathlib import Path
 
 from bot.core import GamePackage
-from bot.games.the_expedition.game import GAME, TheExpedition
+from bot.games.the_expedition.rules.game import GAME, TheExpedition
 
 PACKAGE = GamePackage(
     game=GAME,
     group="explore",
-    drawing="rendering.the_expedition",
-    commands="cogs.the_expedition",
+    drawing="bot.games.the_expedition.drawing",
+    commands="bot.games.the_expedition.commands",
     rules_pages="bot.games.the_expedition.rules_pages",
     locales=Path(__file__).parent / "locales",
 )

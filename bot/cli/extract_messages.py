@@ -43,7 +43,7 @@ KEYWORDS.update({name: (1,) for name in REFUSALS})
 MESSAGE_ID = re.compile(r"^[a-z0-9_]+(\.[a-z0-9_$-]+)+$")
 """What a message id looks like: a raise with plain words (not yet in the catalogues) is not one."""
 
-Message = str | tuple[str, str]
+Message = str | tuple[str, ...]
 """An id, or (id, id) for a message with plural forms."""
 
 
@@ -53,7 +53,8 @@ def game_packages() -> list[GamePackage]:
 
     packages = [package for package in all_packages() if package.locales is not None]
     for package in packages:  # (bot.games's listener has added them; a package loaded by hand may not be)
-        add_domain(package.locales, str(package.domain))
+        if package.locales is not None:
+            add_domain(package.locales, str(package.domain))
     return packages
 
 

@@ -151,7 +151,8 @@ def texts(message_id: str, language: str) -> tuple[str, ...]:
     if message is None or not _has_text(message.string):
         raise KeyError(f"message {message_id!r} has no {language} text in any catalogue domain "
                        f"({', '.join(str(catalogue_path(language, name)) for name in _DOMAINS)})")
-    return tuple(message.string) if isinstance(message.string, tuple | list) else (message.string,)
+    forms = message.string
+    return tuple(str(form) for form in forms) if isinstance(forms, tuple | list) else (str(forms),)
 
 
 def placeholders(text: str) -> set[str]:

@@ -1,11 +1,14 @@
-"""Harvest the words public boards draw into rendering/vocabulary.txt, which a render worker rasterises at its start.
+"""Harvest the words public boards draw into the vocabulary files, which a render worker rasterises at its start.
 
-    python benchmarks/harvest_vocabulary.py                 # play, render, write rendering/vocabulary.txt (~10 min)
+    python benchmarks/harvest_vocabulary.py                 # play, render, write the vocabulary.txt files (~10 min)
     python benchmarks/harvest_vocabulary.py --dry-run       # the same figures, nothing written
     python benchmarks/harvest_vocabulary.py --seeds 10      # fewer matches (quicker, a smaller vocabulary)
-    python benchmarks/harvest_vocabulary.py --language de   # German boards -> rendering/vocabulary-de.txt
+    python benchmarks/harvest_vocabulary.py --language de   # German boards -> the vocabulary-de.txt files
+    python benchmarks/harvest_vocabulary.py --split --seeds 2   # only move the files' entries to their games
 
-Rerun it after a change to what the boards say (a new sentence, label or face) and commit the file.
+Rerun it after a change to what the boards say (a new sentence, label or face) and commit the files. A word only one
+game's boards used goes to that game's package folder (`<package>/vocabulary.txt`, found through the registry), a
+word the boards of several games used to rendering/vocabulary.txt.
 
 A board draws a line word by word from cached masks (rendering/typeset.py: one mask per font face, word and vertical
 anchor, and one width per face and word), so a worker pays 50-150 µs for every word the first time it draws it.
@@ -35,7 +38,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))  # bench_render, howeve
 from bench_render import play
 
 import bot.games  # noqa: F401  (registers every game)
-from bot.core import all_games
+from bot.core import all_games, package_of
 from bot.core.datafiles import data_root
 from rendering import clear_caches, drawing, typeset, vocabulary
 from rendering.glyphs import drawable_view
@@ -104,9 +107,11 @@ def boards(game: Any, mode: str, players: int, seed: int) -> Iterator[Callable[[
         yield lambda view=view: module.render_image(view)
 
 
-def harvest(seeds: range) -> tuple[collections.Counter[Key], int]:
-    """How many matches asked for each word mask or width, and how many matches were played."""
+def harvest(seeds: range) -> tuple[collections.Counter[Key], dict[Key, set[str]], int]:
+    """How many matches asked for each word mask or width, which games' matches did, and how many matches were
+    played."""
     used: collections.Counter[Key] = collections.Counter()
+    games: dict[Key, set[str]] = collections.defaultdict(set)
     matches = 0
     match: set[Key] = set()
     with spying(match.add):
@@ -120,10 +125,21 @@ def harvest(seeds: range) -> tuple[collections.Counter[Key], int]:
                     draw()
                     count += 1
                 used.update(match)
+                for key in match:
+                    games[key].add(game.key)
                 matches += 1
             print(f"{game.key} {mode.key} {players}p: {len(seeds)} matches, {count} boards, "
                   f"{time.perf_counter() - started:.1f} s", file=sys.stderr)
-    return used, matches
+    return used, games, matches
+
+
+def home(games: set[str], platform: Path) -> Path:
+    """The file an entry goes to: the game's package folder when one game's boards alone used it, else the
+    platform's file."""
+    package = package_of(next(iter(games))) if len(games) == 1 else None
+    if package is None or package.folder is None:
+        return platform
+    return package.folder / vocabulary.file_name(LANGUAGE[0])
 
 
 def entries(used: collections.Counter[Key], min_matches: int) -> list[tuple[Key, int]]:
@@ -132,6 +148,46 @@ def entries(used: collections.Counter[Key], min_matches: int) -> list[tuple[Key,
     drawn = {(size, weight, word) for (size, weight, vertical, word), _ in kept if vertical != "-"}
     kept = [(key, n) for key, n in kept if key[2] != "-" or (key[0], key[1], key[3]) not in drawn]
     return sorted(kept, key=lambda item: (-item[1], item[0]))
+
+
+def vocabulary_files(platform: Path) -> list[Path]:
+    """The platform's file and every game package's, of this run's language."""
+    files = [platform]
+    for game in all_games():
+        package = package_of(game.key)
+        if package is not None and package.folder is not None:
+            files.append(package.folder / vocabulary.file_name(LANGUAGE[0]))
+    return files
+
+
+def write_all(platform: Path, kept: list[tuple[Key, int]], games: dict[Key, set[str]], matches: int,
+              seeds: range) -> list[Path]:
+    """The platform's file and every game package's, each with the entries it holds (most used first)."""
+    files: dict[Path, list[tuple[Key, int]]] = {path: [] for path in vocabulary_files(platform)}
+    for key, count in kept:
+        files[home(games[key], platform)].append((key, count))
+    for path, held in files.items():
+        write(path, held, matches, seeds)
+    return list(files)
+
+
+def split_existing(platform: Path, games: dict[Key, set[str]]) -> list[Path]:
+    """The entries of the files as they are, each moved to the file the games of this run's matches that used it
+    give it (`home`; one no match used stays the platform's): what the files hold together, their order and the
+    platform file's header (which harvest made them) unchanged."""
+    files = vocabulary_files(platform)
+    header = [line for line in platform.read_text(encoding="utf-8").splitlines(keepends=True) if line.startswith("#")]
+    held: dict[Path, list[str]] = {path: [] for path in files}
+    for path in files:
+        if not path.is_file():
+            continue
+        for line in path.read_text(encoding="utf-8").splitlines(keepends=True):
+            if line.strip() and not line.startswith("#"):
+                size, weight, vertical, word = vocabulary.parse(line)[0]
+                held[home(games.get((size, weight, vertical, word), set()), platform)].append(line)
+    for path, lines in held.items():
+        path.write_text("".join(header + lines), encoding="utf-8")
+    return files
 
 
 def write(path: Path, kept: list[tuple[Key, int]], matches: int, seeds: range) -> None:
@@ -192,21 +248,29 @@ def main() -> None:
     parser.add_argument("--check-seeds", type=int, default=2, help="held-out matches (seeds 2000 on) to check")
     parser.add_argument("--dry-run", action="store_true", help="print the figures, write nothing")
     parser.add_argument("--language", default="en", help="the boards' language (view['language']): en, de")
+    parser.add_argument("--split", action="store_true",
+                        help="only move the entries of the files as they are to the file of the game whose boards "
+                             "alone used them in this run's matches (what the files hold together unchanged)")
     parser.add_argument("--output", type=Path, default=None,
-                        help="the file to write (default: rendering/vocabulary.txt, or vocabulary-<language>.txt)")
+                        help="the platform's file to write (default: rendering/vocabulary.txt, or "
+                             "vocabulary-<language>.txt); a game's words go to its package folder")
     args = parser.parse_args()
     LANGUAGE[0] = args.language
     args.output = args.output or FOLDER / vocabulary.file_name(args.language)
     worker_start(str(DATA))
     seeds = range(args.first_seed, args.first_seed + args.seeds)
-    used, matches = harvest(seeds)
+    used, games, matches = harvest(seeds)
+    if args.split:
+        for path in split_existing(args.output, games):
+            print(f"split into {path}")
+        return
     kept = entries(used, args.min_matches)
     faces = collections.Counter((size, weight, vertical) for (size, weight, vertical, _), _ in kept)
     print(f"{matches} matches: {len(used)} distinct entries, {len(kept)} used by >= {args.min_matches} matches; "
           f"by face: " + ", ".join(f"{s} {w} {v}: {n}" for (s, w, v), n in sorted(faces.items())))
     if not args.dry_run:
-        write(args.output, kept, matches, seeds)
-        print(f"wrote {args.output}")
+        for path in write_all(args.output, kept, games, matches, seeds):
+            print(f"wrote {path}")
     fresh = [key for key, _ in kept]
     time_warm_up(fresh)
     check(range(2000, 2000 + args.check_seeds), fresh)

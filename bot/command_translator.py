@@ -3,7 +3,8 @@
 discord.py wraps every command, option and choice text in a `locale_str` (auto_locale_strings), and at sync asks
 this translator for each Discord locale; what it returns becomes the command's name_localizations and
 description_localizations. The English registration is never changed. Message ids follow the command tree, so
-a command needs no edit to be translated, only its entries in bot/i18n/locales/*/LC_MESSAGES/messages.po:
+a command needs no edit to be translated, only its entries in the catalogues (bot/i18n/locales/*/LC_MESSAGES/
+messages.po, or a game's slash group's in its package's domain, `<package>/locales/*/LC_MESSAGES/<package>.po`):
 
     command.<path>.name / .description                      a command or group ("game new" -> "command.game.new")
     command.<path>.option.<option>.name / .description      one of its options
@@ -81,14 +82,21 @@ class CommandTranslator(app_commands.Translator):
 def tree_message_ids(tree: app_commands.CommandTree) -> Iterator[tuple[str, str]]:
     """Every (message id, English text) the command tree's registration asks for: the extraction tool writes them
     into the catalogue template, and a test checks each has its German text."""
-    for command in tree.walk_commands():
-        yield command_message_id(command.qualified_name, "name"), command.name
-        yield command_message_id(command.qualified_name, "description"), command.description
-        if isinstance(command, app_commands.Group):
+    for command in tree.get_commands(type=discord.AppCommandType.chat_input):
+        yield from command_tree_message_ids(command)
+
+
+def command_tree_message_ids(command: app_commands.Command | app_commands.Group) -> Iterator[tuple[str, str]]:
+    """The (message id, English text) pairs of one top-level command or group and everything under it (a game's
+    slash group's texts go to its package's catalogue domain)."""
+    nodes = [command, *command.walk_commands()] if isinstance(command, app_commands.Group) else [command]
+    for node in nodes:
+        yield command_message_id(node.qualified_name, "name"), node.name
+        yield command_message_id(node.qualified_name, "description"), node.description
+        if isinstance(node, app_commands.Group):
             continue
-        for parameter in command.parameters:
-            yield option_message_id(command.qualified_name, parameter.name, "name"), parameter.name
-            yield option_message_id(command.qualified_name, parameter.name, "description"), parameter.description
+        for parameter in node.parameters:
+            yield option_message_id(node.qualified_name, parameter.name, "name"), parameter.name
+            yield option_message_id(node.qualified_name, parameter.name, "description"), parameter.description
             for choice in parameter.choices:
                 yield choice_message_id(choice.name), choice.name
-

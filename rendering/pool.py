@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any, ClassVar, TypeVar
 
 import rendering
+from bot.i18n import add_domain, domains
 from rendering import bands, fonts, glyphs, lifeline, memory, vocabulary
 
 View = dict[str, Any]
@@ -42,17 +43,23 @@ benchmarks/bench_loop_lag.py). An idle core still draws boards at full speed."""
 
 
 def worker_start(data_root: str | None = None, prepare: Callable[[], None] | None = None,
-                 drawings: dict[str, str] | None = None) -> None:
-    """A worker's start: import every game's drawing module (`drawings`, as the bot's process found them) and
-    draw the pieces it offers to draw ahead (`warm_up`), load the fonts and rasterise the words boards write (with
-    every card, monster and location name from the games' data folder `data_root`), so no board pays for them, and
-    set them aside from the garbage collector (a full collection of a warm worker's ~40,000 objects took 16 ms,
-    paid by whichever board it fell on).
+                 drawings: dict[str, str] | None = None, catalogues: dict[str, str] | None = None,
+                 vocabularies: tuple[str, ...] = ()) -> None:
+    """A worker's start: read every message catalogue domain the bot's process reads (`catalogues`: a game's words
+    are in its package's domain) and know its games' vocabulary folders (`vocabularies`), import every game's
+    drawing module (`drawings`, as the bot's process found them) and draw the pieces it offers to draw ahead
+    (`warm_up`), load the fonts and rasterise the words boards write (with every card, monster and location name
+    from the games' data folder `data_root`), so no board pays for them, and set them aside from the garbage collector
+    (a full collection of a warm worker's ~40,000 objects took 16 ms, paid by whichever board it fell on).
     First the worker ties its life to the bot's: a killed bot leaves no worker behind (rendering/lifeline.py); and
     it steps back in priority, so the event loop never waits for a board to get a core."""
     lifeline.watch_parent()
     if hasattr(os, "nice"):
         os.nice(WORKER_NICENESS)
+    for domain, folder in (catalogues or {}).items():  # the bot's games are worded here too
+        add_domain(folder, domain)
+    for folder in vocabularies:
+        vocabulary.add_folder(folder)
     for game_key, module_name in (drawings or {}).items():  # the bot's games are drawn here too
         rendering.use_drawing(game_key, module_name)
     if prepare is not None:  # what the pool's owner has the workers load too (the games that make views here)
@@ -196,7 +203,10 @@ class RenderPool:
                 self._executor = ProcessPoolExecutor(self.workers, mp_context=context, initializer=worker_start,
                                                      initargs=(self._data_root, self._prepare,
                                                                dict(zip(rendering.drawn_games(),
-                                                                        rendering.drawing_modules(), strict=True))))
+                                                                        rendering.drawing_modules(), strict=True)),
+                                                               {name: str(folder)
+                                                                for name, folder in domains().items()},
+                                                               tuple(str(folder) for folder in vocabulary.folders())))
             return self._executor
 
     async def start(self) -> None:

@@ -17,14 +17,14 @@ from bot.core.bots import bot_view, choose
 from bot.core.errors import LobbyError, RuleError
 from bot.games.expeditions.rules.bots import ExpeditionsBot
 from bot.games.monster_expedition.state import setup_state
+from bot.i18n import domains
+from bot.i18n.catalog import catalogue_paths, template_path
 from bot.offline import DiscordHarness
 from rendering import render_board
 from rendering.glyphs import drawable_view as drawable
 from rendering.recorder import recording
 from tests.reading import read
 from tests.tables import current_match
-
-LOCALES = Path(__file__).resolve().parent.parent / "bot" / "i18n" / "locales"
 
 
 def test_monster_expeditions_unknown_mode_is_refused_once_by_the_titles_and_its_old_key_list_is_gone() -> None:
@@ -39,9 +39,9 @@ def test_monster_expeditions_unknown_mode_is_refused_once_by_the_titles_and_its_
     with pytest.raises(ValueError) as misuse:
         setup_state("kampagne", ["Ada"], Rng(1, 0), {})
     assert not isinstance(misuse.value, RuleError)
-    for language in ("en", "de"):
-        assert "monster.refuse.no_mode" not in (LOCALES / language / "LC_MESSAGES" / "messages.po").read_text()
-    assert "monster.refuse.no_mode" not in (LOCALES / "messages.pot").read_text()
+    for language in ("en", "de"):  # in no domain: the platform's nor a game package's
+        assert all("monster.refuse.no_mode" not in path.read_text() for path in catalogue_paths(language))
+    assert all("monster.refuse.no_mode" not in template_path(domain).read_text() for domain in domains())
 
 
 def _finished(key: str, mode: str, players: int, seed: int, language: str = "en") -> tuple[Any, JSON]:

@@ -14,7 +14,9 @@ from pathlib import Path
 import pytest
 from babel.messages.pofile import read_po
 
-from rendering import typeset
+import bot.games  # noqa: F401  (every game package's catalogue domain)
+from bot.i18n.catalog import catalogue_paths
+from rendering import typeset, vocabulary
 from tests.test_german_hyphenation import BOARD_MESSAGES
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -36,21 +38,30 @@ def _english_in_data(value: object) -> Iterator[str]:
 @functools.cache
 def english_words_drawn() -> frozenset[str]:
     """Every English word a board may draw: the names in the data files, the words English public boards drew
-    (rendering/vocabulary.txt) and the catalogue's board texts; not the heads of words already broken there."""
+    (rendering/vocabulary.txt and each game package's) and the catalogue's board texts; not the heads of words
+    already broken there."""
     texts: set[str] = set()
     for path in sorted(ROOT.glob("data/*/*.toml")):
         texts.update(_english_in_data(tomllib.loads(path.read_text(encoding="utf-8"))))
-    for line in (ROOT / "rendering" / "vocabulary.txt").read_text(encoding="utf-8").splitlines():
+    for line in _vocabulary_lines("en"):
         fields = line.split(" ", 3)
         if not line.startswith("#") and len(fields) == 4:
             texts.add(fields[3].replace("\\xa0", " "))
-    with (ROOT / "bot" / "i18n" / "locales" / "en" / "LC_MESSAGES" / "messages.po").open("rb") as handle:
-        for message in read_po(handle):
-            key = message.id if isinstance(message.id, str) else message.id[0]
-            strings = message.string if isinstance(message.string, tuple) else (message.string,)
-            if key and key.startswith(BOARD_MESSAGES):
-                texts.update(re.sub(r"\{[^}]*\}", " ", text) for text in strings)
+    for catalogue in catalogue_paths("en"):  # every domain: the platform's and each game package's
+        with catalogue.open("rb") as handle:
+            for message in read_po(handle):
+                key = message.id if isinstance(message.id, str) else message.id[0]
+                strings = message.string if isinstance(message.string, tuple) else (message.string,)
+                if key and key.startswith(BOARD_MESSAGES):
+                    texts.update(re.sub(r"\{[^}]*\}", " ", text) for text in strings)
     return frozenset(word for text in texts for word in WORD.findall(text) if not text.endswith(word + "-"))
+
+
+def _vocabulary_lines(language: str) -> list[str]:
+    """The lines of every vocabulary file of `language`: the platform's and each game package's."""
+    files = [ROOT / "rendering" / vocabulary.file_name(language)]
+    files += [folder / vocabulary.file_name(language) for folder in vocabulary.folders()]
+    return [line for path in files if path.is_file() for line in path.read_text(encoding="utf-8").splitlines()]
 
 
 def breaks(word: str) -> tuple[int, ...]:

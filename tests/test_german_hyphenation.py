@@ -15,7 +15,9 @@ from pathlib import Path
 import pytest
 from babel.messages.pofile import read_po
 
-from rendering import typeset
+import bot.games  # noqa: F401  (every game package's catalogue domain)
+from bot.i18n.catalog import catalogue_paths
+from rendering import typeset, vocabulary
 
 
 def test_the_issue_words_are_listed_at_their_compound_boundaries() -> None:
@@ -69,22 +71,31 @@ def _german_in_data(value: object) -> Iterator[str]:
 @functools.cache
 def german_words_drawn() -> frozenset[str]:
     """Every German word a board may draw: the names in the data files, the words German public boards drew
-    (rendering/vocabulary-de.txt) and the catalogue's board texts; not the tails of words already broken there."""
+    (rendering/vocabulary-de.txt and each game package's) and the catalogue's board texts; not the tails of words
+    already broken there."""
     texts: set[str] = set()
     for path in sorted(ROOT.glob("data/*/*.toml")):
         texts.update(_german_in_data(tomllib.loads(path.read_text(encoding="utf-8"))))
-    for line in (ROOT / "rendering" / "vocabulary-de.txt").read_text(encoding="utf-8").splitlines():
+    for line in _vocabulary_lines("de"):
         fields = line.split(" ", 3)
         if not line.startswith("#") and len(fields) == 4:
             texts.add(fields[3])
-    with (ROOT / "bot" / "i18n" / "locales" / "de" / "LC_MESSAGES" / "messages.po").open("rb") as handle:
-        for message in read_po(handle):
-            key = message.id if isinstance(message.id, str) else message.id[0]
-            strings = message.string if isinstance(message.string, tuple) else (message.string,)
-            if key and key.startswith(BOARD_MESSAGES):
-                texts.update(re.sub(r"\{[^}]*\}", " ", text) for text in strings)
+    for catalogue in catalogue_paths("de"):  # every domain: the platform's and each game package's
+        with catalogue.open("rb") as handle:
+            for message in read_po(handle):
+                key = message.id if isinstance(message.id, str) else message.id[0]
+                strings = message.string if isinstance(message.string, tuple) else (message.string,)
+                if key and key.startswith(BOARD_MESSAGES):
+                    texts.update(re.sub(r"\{[^}]*\}", " ", text) for text in strings)
     words = {word for text in texts for word in WORD.findall(text) if not text.endswith(word + "-")}
     return frozenset(w for w in words if not any(other != w and other.endswith(w) for other in words))
+
+
+def _vocabulary_lines(language: str) -> list[str]:
+    """The lines of every vocabulary file of `language`: the platform's and each game package's."""
+    files = [ROOT / "rendering" / vocabulary.file_name(language)]
+    files += [folder / vocabulary.file_name(language) for folder in vocabulary.folders()]
+    return [line for path in files if path.is_file() for line in path.read_text(encoding="utf-8").splitlines()]
 
 
 def breaks(word: str) -> tuple[int, ...]:

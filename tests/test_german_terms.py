@@ -8,6 +8,9 @@ from pathlib import Path
 
 from babel.messages.pofile import read_po
 
+import bot.games  # noqa: F401  (every game package's catalogue domain)
+from bot.i18n.catalog import catalogue_paths
+
 LOCALE = Path(__file__).resolve().parents[1] / "bot" / "i18n" / "locales" / "de"
 
 
@@ -32,13 +35,14 @@ def banned_terms() -> dict[str, str]:
 
 
 def german_texts() -> dict[str, str]:
-    with (LOCALE / "LC_MESSAGES" / "messages.po").open("rb") as handle:
-        catalog = read_po(handle)
     texts: dict[str, str] = {}
-    for message in catalog:
-        if message.id:
-            strings = message.string if isinstance(message.string, tuple) else (message.string,)
-            texts[str(message.id if isinstance(message.id, str) else message.id[0])] = " | ".join(strings)
+    for catalogue in catalogue_paths("de"):  # every domain: the platform's and each game package's
+        with catalogue.open("rb") as handle:
+            catalog = read_po(handle)
+        for message in catalog:
+            if message.id:
+                strings = message.string if isinstance(message.string, tuple) else (message.string,)
+                texts[str(message.id if isinstance(message.id, str) else message.id[0])] = " | ".join(strings)
     return texts
 
 

@@ -1,5 +1,6 @@
-"""The harvested vocabulary a render worker warms at its start (rendering/vocabulary.txt): it parses, names only
-faces the boards draw in, is warm after `warm_up`, and leaves few new words to a board of a match it never saw."""
+"""The harvested vocabulary a render worker warms at its start (rendering/vocabulary.txt and each game package's
+own): it parses, names only faces the boards draw in, is warm after `warm_up`, and leaves few new words to a board of
+a match it never saw."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from typing import Any
 import pytest
 
 import bot.games  # noqa: F401  (registers every game)
-from bot.core import find_game
+from bot.core import all_packages, find_game
 from bot.core.datafiles import data_root
 from rendering import clear_caches, kit, render_board, typeset, vocabulary
 from rendering.glyphs import drawable_view
@@ -23,6 +24,8 @@ FRESH_MATCHES = [*MATCHES, ("the-expedition", "solo-hard", 1), ("the-expedition"
                  ("monster-expedition", "standard", 4), ("expeditions", "standard", 1)]
 """Every game's solo boards (The Expedition's two solo modes, Expeditions alone), the abstract mode and the largest
 Monster Expedition table (the most offers and cages on show) besides the matches above."""
+GAME_WORDS = {"expeditions": "Basecamp", "monster_expedition": "Featherling", "the_expedition": "Neptune"}
+"""A word only each game's boards draw (a place, a monster, a planet): in its package's vocabulary file."""
 NEW_WORDS_PER_BOARD = 1
 """A fresh match's boards after a worker's warm-up with its language's file: at most this many words rasterised or
 measured anew per board on average (0.01 when the file is harvested after the boards' last change of words; a
@@ -52,6 +55,27 @@ def test_the_file_parses_with_real_faces_and_no_duplicates() -> None:
     assert {vertical for _, _, vertical, _ in entries} <= {"a", "m", "-"}
     assert all(word and (" " not in word or (vertical, word) == ("-", " ")) for _, _, vertical, word in entries)
     assert any("\xa0" in word for _, _, _, word in entries)  # facts lines are single words to the kit
+
+
+def test_each_game_packages_words_are_in_its_own_folder_found_through_the_registry() -> None:
+    """A word only one game's boards draw is in that game's package folder, one several games' boards draw in
+    rendering/; the registry hands every package's folder to the vocabulary (and a worker gets them from the bot)."""
+    folders = [package.folder.resolve() for package in all_packages() if package.folder is not None]
+    assert len(folders) >= 3 and set(folders) <= set(vocabulary.folders())
+    for language in ("en", "de"):
+        platform = vocabulary.own_entries(language)
+        games = {folder.name: vocabulary.folder_entries(folder, language) for folder in folders}
+        assert platform and all(games.values()), {name: len(held) for name, held in games.items()}
+        everything = platform + [entry for held in games.values() for entry in held]
+        assert len(set(everything)) == len(everything)  # each entry in one file
+        assert set(vocabulary.harvested(language)) == set(everything)
+    for game, word in GAME_WORDS.items():
+        assert any(entry[3] == word for entry in vocabulary.folder_entries(vocabulary_folder(game))), (game, word)
+        assert all(entry[3] != word for entry in vocabulary.own_entries()), (game, word)
+
+
+def vocabulary_folder(domain: str) -> Any:
+    return next(package.folder for package in all_packages() if package.domain == domain)
 
 
 def test_a_malformed_line_is_an_error_and_words_round_trip() -> None:

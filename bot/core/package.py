@@ -23,7 +23,9 @@ class GamePackage:
     - `commands`: the discord.py extension (a module with `setup(bot)`) with the slash group, or None.
     - `rules_pages`: the module with the /game rules pages (`PAGES`, `how_to_play`, `page_text`), or None.
     - `data`: the folder of its component data, or None (the shipped games read `data/<key>/`).
-    - `locales`: the folder of its message catalogue domain (`<lang>/LC_MESSAGES/<domain>.po`), or None."""
+    - `locales`: the folder of its message catalogue domain (`<lang>/LC_MESSAGES/<domain>.po`, the template
+      `<domain>.pot` beside the languages), or None; it sits in the package's folder (`<package>/locales`), whose
+      name is the domain's (`domain`)."""
 
     game: Game
     group: str
@@ -36,3 +38,14 @@ class GamePackage:
     @property
     def key(self) -> str:
         return self.game.key
+
+    @property
+    def folder(self) -> Path | None:
+        """The package's folder, where its `locales` are: its catalogue domain and the words its boards draw
+        (`vocabulary.txt`, `vocabulary-<language>.txt`) live there; None for a package without `locales`."""
+        return None if self.locales is None else self.locales.parent
+
+    @property
+    def domain(self) -> str | None:
+        """The name of its message catalogue domain: its package folder's ("expeditions"), or None without one."""
+        return None if self.folder is None else self.folder.name

@@ -1,4 +1,8 @@
-"""The message catalogues: one gettext .po file per language, read with Babel and compiled in memory.
+"""The message catalogues: gettext .po files per domain and language, read with Babel and compiled in memory.
+
+The platform's domain (`messages`, here in locales/) and one domain per game package (its own locales folder, added
+with `add_domain` as the registry finds the package) are merged into one lookup per language: a message id names
+its text wherever it is kept, and an id kept in two domains is an error naming both files.
 
 Message ids are symbolic ("command.game.new.description"); each language's .po gives its text. A message with
 plural forms is looked up with its `count` by gettext's plural rule for that language (German: "1 Käfig",
@@ -16,7 +20,7 @@ from functools import cache
 from pathlib import Path
 
 from babel.lists import format_list
-from babel.messages.catalog import Catalog
+from babel.messages.catalog import Catalog, Message
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from babel.numbers import format_decimal
@@ -24,11 +28,46 @@ from babel.numbers import format_decimal
 from bot.i18n.languages import DEFAULT_LANGUAGE, LANGUAGES, language_of
 
 DOMAIN = "messages"
+"""The platform's domain; each game package brings one of its own, named after its folder (`add_domain`)."""
 LOCALES = Path(__file__).resolve().parent / "locales"
 
+_DOMAINS: dict[str, Path] = {DOMAIN: LOCALES}
+"""Every domain this process reads: its name and its locales folder (`<lang>/LC_MESSAGES/<name>.po` inside)."""
 
-def catalogue_path(language: str) -> Path:
-    return LOCALES / language / "LC_MESSAGES" / f"{DOMAIN}.po"
+
+def catalogue_path(language: str, domain: str = DOMAIN) -> Path:
+    """Where the .po file of `domain` in `language` is (the platform's by default)."""
+    return _DOMAINS[domain] / language / "LC_MESSAGES" / f"{domain}.po"
+
+
+def catalogue_paths(language: str) -> list[Path]:
+    """The .po files of every domain in `language` that has one (the platform's first)."""
+    return [path for path in (catalogue_path(language, name) for name in _DOMAINS) if path.is_file()]
+
+
+def template_path(domain: str = DOMAIN) -> Path:
+    """Where the template of `domain` is (`python -m bot.cli.extract_messages` writes it): beside its languages."""
+    return _DOMAINS[domain] / f"{domain}.pot"
+
+
+def add_domain(folder: str | Path, name: str) -> None:
+    """Read the catalogue domain `name` too, from `folder` (a game package's locales): its ids join the one lookup
+    per language that `translate` reads, so a game's words need nothing but their package. Adding the same domain
+    from the same folder again changes nothing; another folder under a taken name is a mistake (ValueError)."""
+    folder = Path(folder).resolve()
+    if _DOMAINS.get(name) == folder:
+        return
+    if name in _DOMAINS:
+        raise ValueError(f"catalogue domain {name!r} is already read from {_DOMAINS[name]}, not {folder}")
+    _DOMAINS[name] = folder
+    _lookup.cache_clear()
+    message_ids.cache_clear()
+
+
+def domains() -> dict[str, Path]:
+    """Every catalogue domain this process reads (name: locales folder), the platform's first: what a render
+    worker is handed at its start so it words a game's texts as the bot does."""
+    return dict(_DOMAINS)
 
 
 @dataclass(frozen=True)
@@ -38,45 +77,82 @@ class _Language:
 
 
 @cache
-def _load(language: str) -> _Language:
-    with catalogue_path(language).open("rb") as handle:
-        catalog = read_po(handle, locale=language, domain=DOMAIN)
+def _read(path: Path, language: str, domain: str) -> _Language:
+    """One domain's catalogue in one language, read and compiled once per process (~25 ms for the platform's)."""
+    with path.open("rb") as handle:
+        catalog = read_po(handle, locale=language, domain=domain)
     compiled = io.BytesIO()
     write_mo(compiled, catalog)
     compiled.seek(0)
     return _Language(catalog, gettext.GNUTranslations(compiled))
 
 
-def load_catalogue(language: str) -> Catalog:
-    """The Babel catalogue of one language, as read from its .po file (for tests and the extraction tool)."""
-    return _load(language).catalog
+@dataclass(frozen=True)
+class _Entry:
+    """A message as the merged lookup holds it: its text(s), its domain's compiled plural rule, its file."""
+
+    message: Message
+    gnu: gettext.GNUTranslations
+    path: Path
+
+
+@cache
+def _lookup(language: str) -> dict[str, _Entry]:
+    """Every domain of `language` merged into one lookup: message id -> its entry. A domain without a file in
+    `language` is skipped (its words fall back to English); an id in two domains is an error naming both files."""
+    merged: dict[str, _Entry] = {}
+    for name in _DOMAINS:
+        path = catalogue_path(language, name)
+        if not path.is_file():
+            continue
+        read = _read(path, language, name)
+        for message in read.catalog:
+            if not message.id:
+                continue
+            message_id = str(message.id if isinstance(message.id, str) else message.id[0])
+            if message_id in merged:
+                raise ValueError(f"message {message_id!r} is defined in two catalogue domains: "
+                                 f"{merged[message_id].path} and {path}")
+            merged[message_id] = _Entry(message, read.gnu, path)
+    return merged
+
+
+def load_catalogue(language: str, domain: str = DOMAIN) -> Catalog:
+    """The Babel catalogue of one domain in one language, as read from its .po file (for tests and the tools)."""
+    return _read(catalogue_path(language, domain), language, domain).catalog
 
 
 def load_catalogues() -> None:
-    """Read every language's catalogue now (a process start does, before it answers anyone): reading one takes
-    ~25 ms, which the first message in that language would otherwise wait on, on the event loop."""
+    """Read every language's catalogues now (a process start does, before it answers anyone): reading them takes
+    ~25 ms a language, which the first message in that language would otherwise wait on, on the event loop."""
     for language in LANGUAGES:
         message_ids(language)
 
 
 @cache
 def message_ids(language: str) -> frozenset[str]:
-    """The ids that have a (non-empty) text in `language`."""
-    return frozenset(str(m.id if isinstance(m.id, str) else m.id[0]) for m in load_catalogue(language)
-                     if m.id and _has_text(m.string))
+    """The ids that have a (non-empty) text in `language`, in any domain."""
+    return frozenset(message_id for message_id, entry in _lookup(language).items() if _has_text(entry.message.string))
+
+
+def _message(message_id: str, language: str) -> Message | None:
+    found = _lookup(language).get(message_id)
+    return None if found is None else found.message
 
 
 def is_plural(message_id: str, language: str = DEFAULT_LANGUAGE) -> bool:
-    message = load_catalogue(language).get(message_id)
+    message = _message(message_id, language)
     return message is not None and message.pluralizable
 
 
 def texts(message_id: str, language: str) -> tuple[str, ...]:
     """Every form of a message in `language` (one, or one per plural form)."""
-    message = load_catalogue(language).get(message_id)
+    message = _message(message_id, language)
     if message is None or not _has_text(message.string):
-        raise KeyError(f"message {message_id!r} has no {language} text in {catalogue_path(language)}")
-    return tuple(message.string) if isinstance(message.string, tuple | list) else (message.string,)
+        raise KeyError(f"message {message_id!r} has no {language} text in any catalogue domain "
+                       f"({', '.join(str(catalogue_path(language, name)) for name in _DOMAINS)})")
+    forms = message.string
+    return tuple(str(form) for form in forms) if isinstance(forms, tuple | list) else (str(forms),)
 
 
 def placeholders(text: str) -> set[str]:
@@ -139,7 +215,7 @@ def translate(message_id: str, locale: object = DEFAULT_LANGUAGE, **values: obje
         count = values["count"]
         if isinstance(count, bool) or not isinstance(count, int):
             raise TypeError(f"message {message_id!r}: count must be a whole number (got {count!r})")
-        text = _load(language).gnu.ngettext(message_id, message_id, count)
+        text = _lookup(language)[message_id].gnu.ngettext(message_id, message_id, count)
     shown = {name: format_number(value, language)
              if isinstance(value, int | float) and not isinstance(value, bool) else value
              for name, value in values.items()}

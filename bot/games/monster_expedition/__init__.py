@@ -1,5 +1,7 @@
 """Monster Expedition (AMIGO 2020): the rules, the solo campaign and the views, for the platform to host."""
 
+from pathlib import Path
+
 from bot.core import GamePackage
 from bot.games.monster_expedition.game import GAME, MonsterExpedition
 from bot.games.monster_expedition.solo import campaign_text
@@ -11,6 +13,7 @@ PACKAGE = GamePackage(
     drawing="rendering.monster_expedition",
     commands="cogs.monster_expedition",
     rules_pages="bot.games.monster_expedition.rules_pages",
+    locales=Path(__file__).parent / "locales",
 )
 
 __all__ = ["GAME", "PACKAGE", "MonsterExpedition", "campaign_text", "capturable_monsters"]

@@ -1,5 +1,7 @@
 """The Expedition (Lowtek Games): a small tactical game on a 3x3 grid of planets and moons, 1-3 players."""
 
+from pathlib import Path
+
 from bot.core import GamePackage
 from bot.games.the_expedition.rules.game import GAME, TheExpedition
 
@@ -9,6 +11,7 @@ PACKAGE = GamePackage(
     drawing="bot.games.the_expedition.drawing",
     commands="bot.games.the_expedition.commands",
     rules_pages="bot.games.the_expedition.rules_pages",
+    locales=Path(__file__).parent / "locales",
 )
 
 __all__ = ["GAME", "PACKAGE", "TheExpedition"]

@@ -3,7 +3,9 @@ $EXPEDITION_TABLE_GAMES=tests.fourth_game (tests/test_fourth_game.py plays it th
 
 Every part of a game in one folder: the rules (game.py), the computer players and hints beside them (bots.py),
 the drawing (drawing.py), the slash command group (commands.py), the /game rules pages (rules_pages.py) and the
-words (locales/<lang>/LC_MESSAGES/tug.po, read by words.py)."""
+words (its catalogue domain: locales/<lang>/LC_MESSAGES/fourth_game.po, read by the platform's translate)."""
+
+from pathlib import Path
 
 from bot.core import GamePackage
 from tests.fourth_game.game import GAME, Tug
@@ -14,6 +16,7 @@ PACKAGE = GamePackage(
     drawing="tests.fourth_game.drawing",
     commands="tests.fourth_game.commands",
     rules_pages="tests.fourth_game.rules_pages",
+    locales=Path(__file__).parent / "locales",
 )
 
 __all__ = ["GAME", "PACKAGE", "Tug"]

@@ -7,8 +7,8 @@ import random
 
 from bot.core.bots import Decision, GameBot
 from bot.core.protocol import JSON, Game
+from bot.i18n import Text
 from tests.fourth_game.game import STRONG, distance_to_win
-from tests.fourth_game.words import Said
 
 
 class TugBot(GameBot):
@@ -25,12 +25,12 @@ class TugBot(GameBot):
         legal = game.legal_actions(view, seat)
         strong = {"type": "pull", "cells": STRONG}
         if strong not in legal:
-            return Decision.worded(legal[0], Said.of("tug.hint.tired"))
+            return Decision.worded(legal[0], Text.of("tug.hint.tired"))
         if distance_to_win(view, seat) <= STRONG:
-            return Decision.worded(strong, Said.of("tug.hint.wins"))
+            return Decision.worded(strong, Text.of("tug.hint.wins"))
         if view["tired"][1 - seat]:
-            return Decision.worded(strong, Said.of("tug.hint.other_tired"))
-        return Decision.worded({"type": "pull", "cells": 1}, Said.of("tug.hint.stay_rested"))
+            return Decision.worded(strong, Text.of("tug.hint.other_tired"))
+        return Decision.worded({"type": "pull", "cells": 1}, Text.of("tug.hint.stay_rested"))
 
     def evaluate(self, game: Game, state: JSON) -> dict[int, float]:
         """How much nearer each seat is to its end than the other."""

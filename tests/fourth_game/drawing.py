@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from bot.i18n import translate
 from rendering import kit
 from rendering.glossary.entries import Glossary
-from tests.fourth_game.words import say
 
 View = dict[str, Any]
 
@@ -28,12 +28,12 @@ def in_words(view: View) -> View:
     names = list(view["players"])
     winner = view.get("winner")
     if winner is not None:
-        turn = say("tug.summary", language, name=names[winner])
+        turn = translate("tug.summary", language, name=names[winner])
     else:
         seat = int(view["to_move"])
-        turn = say("tug.turn.tired" if view["tired"][seat] else "tug.turn", language, name=names[seat],
+        turn = translate("tug.turn.tired" if view["tired"][seat] else "tug.turn", language, name=names[seat],
                    left=view["pulls_left"])
-    states = [say("tug.board.tired" if tired else "tug.board.rested", language) for tired in view["tired"]]
+    states = [translate("tug.board.tired" if tired else "tug.board.rested", language) for tired in view["tired"]]
     return {**view, "turn": turn, "states": states}
 
 
@@ -102,7 +102,7 @@ def alt_text(view: View) -> str:
     view = in_words(view)
     language = str(view.get("language") or "en")
     parts = [f"{view['title']}.", f"{view['turn']}.",
-             say("tug.alt.marker", language, cell=int(view["marker"]) + 1, first=view["players"][0],
+             translate("tug.alt.marker", language, cell=int(view["marker"]) + 1, first=view["players"][0],
                  second=view["players"][1])]
     parts += [f"{name}: {state}." for name, state in zip(view["players"], view["states"], strict=True)]
     return kit.clip_alt(parts)
@@ -117,5 +117,4 @@ def part_boxes(view: View) -> dict[str, kit.Box]:
 
 GLOSSARY = Glossary("tug", (), name_keys=frozenset({"players", "title"}), worded=in_words)
 """The board draws names and sentences only (the turn, the last pull, "tired"/"rested"): nothing a reader needs
-explained, so no entries. (An entry's meaning is a catalogue message the platform words; until game packages have
-catalogue domains, a test game's entries could not be worded.)"""
+explained, so no entries."""

@@ -11,8 +11,7 @@ from collections.abc import Sequence
 
 from bot.core import JSON, Applied, Game, IllegalAction, MalformedAction, Mode, Outcome, QuickAction, Rng, Viewer
 from bot.core.protocol import copy_state
-from bot.i18n import Localized, said
-from tests.fourth_game.words import Said, say
+from bot.i18n import Localized, Text, said, translate
 
 CELLS = 9
 MIDDLE = CELLS // 2
@@ -58,11 +57,11 @@ class Tug(Game):
     def apply(self, state: JSON, seat: int, action: JSON, rng: Rng) -> Applied:
         cells = action.get("cells")
         if action.get("type") != "pull" or isinstance(cells, bool) or not isinstance(cells, int):
-            raise MalformedAction(Said.of("tug.refuse.malformed"))
+            raise MalformedAction(Text.of("tug.refuse.malformed"))
         if seat not in self.to_act(state):
-            raise IllegalAction(Said.of("tug.refuse.not_your_turn"))
+            raise IllegalAction(Text.of("tug.refuse.not_your_turn"))
         if {"type": "pull", "cells": cells} not in self.legal_actions(state, seat):
-            raise IllegalAction(Said.of("tug.refuse.tired" if cells == STRONG else "tug.refuse.cells"))
+            raise IllegalAction(Text.of("tug.refuse.tired" if cells == STRONG else "tug.refuse.cells"))
         new = copy_state(state)
         new["marker"] = max(0, min(CELLS - 1, state["marker"] + toward(seat) * cells))
         new["tired"][seat] = cells == STRONG
@@ -96,30 +95,30 @@ class Tug(Game):
             return None
         name = said(state["players"][winner]["name"])
         return Outcome({seat: int(seat == winner) for seat in range(len(state["players"]))}, (winner,),
-                       Said.of("tug.summary", name=name))
+                       Text.of("tug.summary", name=name))
 
     def describe(self, state: JSON, event: JSON, language: str = "en") -> str:
         name = said(state["players"][event["seat"]]["name"])
         if event["kind"] == "pulled":
             message = "tug.event.pulled_two" if event["cells"] == STRONG else "tug.event.pulled_one"
-            return say(message, language, name=name, cell=event["marker"] + 1)
-        return say("tug.event.won_end" if event["end"] else "tug.event.won_time", language, name=name)
+            return translate(message, language, name=name, cell=event["marker"] + 1)
+        return translate("tug.event.won_end" if event["end"] else "tug.event.won_time", language, name=name)
 
     def turn_text(self, state: JSON, language: str = "en") -> str:
         if state["winner"] is not None:
-            return say("tug.summary", language, name=said(state["players"][state["winner"]]["name"]))
+            return translate("tug.summary", language, name=said(state["players"][state["winner"]]["name"]))
         seat = int(state["turn"])
         message = "tug.turn.tired" if state["tired"][seat] else "tug.turn"
-        return say(message, language, name=said(state["players"][seat]["name"]), left=PULLS - state["pulls"])
+        return translate(message, language, name=said(state["players"][seat]["name"]), left=PULLS - state["pulls"])
 
     def private_text(self, state: JSON, seat: int, language: str = "en") -> str:
-        return say("tug.private", language)
+        return translate("tug.private", language)
 
     def rules_text(self, mode: str, language: str = "en") -> str:
-        return say("tug.rules", language, cells=CELLS, pulls=PULLS)
+        return translate("tug.rules", language, cells=CELLS, pulls=PULLS)
 
     def quick_actions(self, state: JSON, seat: int, language: str = "en") -> list[QuickAction]:
-        return [QuickAction(say("tug.button.pull", language, cells=action["cells"]), action,
+        return [QuickAction(translate("tug.button.pull", language, cells=action["cells"]), action,
                             style="primary" if action["cells"] == STRONG else "secondary")
                 for action in self.legal_actions(state, seat)]
 

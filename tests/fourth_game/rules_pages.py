@@ -4,8 +4,8 @@ modes page the platform words itself. Page titles are the platform's shared page
 from __future__ import annotations
 
 from bot.core.pages import FIRST_PAGE, MODES_PAGE, Page
+from bot.i18n import translate
 from tests.fourth_game.game import CELLS, PULLS
-from tests.fourth_game.words import say
 
 PAGES = (
     Page(FIRST_PAGE, "rules.page.how", picture=True),
@@ -16,9 +16,9 @@ PAGES = (
 
 def how_to_play(mode: str, language: str) -> str:
     """The one-screen how-to-play (one mode)."""
-    return say("tug.rules.how", language, cells=CELLS, pulls=PULLS)
+    return translate("tug.rules.how", language, cells=CELLS, pulls=PULLS)
 
 
 def page_text(mode: str, page_key: str, language: str) -> str:
     """The words of Tug's own page (the turn: pulling and tiring)."""
-    return say("tug.rules.turn", language)
+    return translate("tug.rules.turn", language)

@@ -35,7 +35,6 @@ Targets (issues 9 and 25): every board <= 1.3x the bare compression of its palet
 from __future__ import annotations
 
 import argparse
-import importlib
 import io
 import pickle
 import statistics
@@ -48,6 +47,7 @@ from types import ModuleType
 from PIL import Image
 
 import bot.games  # noqa: F401  (registers every game)
+import rendering
 from bot.core import JSON, Game, Rng, all_games
 from bot.core.datafiles import data_root
 from rendering import clear_caches, kit, png, render_board, render_detail
@@ -107,7 +107,7 @@ def play(game: Game, mode: str, players: int, seed: int, language: str = "en") -
 def cases(seed: int, language: str = "en") -> list[Case]:
     out = []
     for game in all_games():
-        module = importlib.import_module(f"rendering.{game.key.replace('-', '_')}")
+        module = rendering.drawing(game.key)
         for mode in game.modes:
             for players in COUNTS.get((game.key, mode.key), (mode.min_players,)):
                 states = play(game, mode.key, players, seed + len(out), language)

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import argparse
 import collections
-import importlib
 import statistics
 import sys
 import time
@@ -36,6 +35,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))  # bench_render, howeve
 from bench_render import play
 
 import bot.games  # noqa: F401  (registers every game)
+import rendering
 from bot.core import all_games
 from bot.core.datafiles import data_root
 from rendering import clear_caches, typeset, vocabulary
@@ -99,7 +99,7 @@ def spying(seen: Callable[[Key], None], *, new_only: bool = False) -> Iterator[N
 
 def boards(game: Any, mode: str, players: int, seed: int) -> Iterator[Callable[[], Any]]:
     """Every public board of one match, as a drawing (the image, no PNG encoding)."""
-    module = importlib.import_module(f"rendering.{game.key.replace('-', '_')}")
+    module = rendering.drawing(game.key)
     for state in play(game, mode, players, seed, LANGUAGE[0]):
         view = drawable_view({**game.view(state, None), "language": LANGUAGE[0]})
         yield lambda view=view: module.render_image(view)

@@ -16,7 +16,7 @@ from bot.core import JSON, Rng, find_game
 from bot.core.bots import bot_view, choose
 from bot.core.errors import LobbyError, RuleError
 from bot.games.expeditions.bots import ExpeditionsBot
-from bot.games.monster_expedition.state import setup_state
+from bot.games.monster_expedition.rules.state import setup_state
 from bot.offline import DiscordHarness
 from rendering import render_board
 from rendering.glyphs import drawable_view as drawable

@@ -7,7 +7,6 @@ without its marks."""
 
 from __future__ import annotations
 
-import importlib
 import io
 import re
 from pathlib import Path
@@ -102,7 +101,7 @@ def _marked(boards_seen: list[tuple[str, bytes, tuple[str, tuple[Any, ...]]]], g
     boards were marked."""
     lesson = lesson_for(find_game(game_key))
     assert lesson is not None
-    renderer = importlib.import_module(f"rendering.{game_key.replace('-', '_')}")
+    renderer = rendering.drawing(game_key)
     marked_boards = 0
     for content, png, (key, arguments) in boards_seen:
         view = boards.public_view(*arguments)

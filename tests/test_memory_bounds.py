@@ -8,12 +8,15 @@ import asyncio
 import gc
 import importlib
 import os
+import pkgutil
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+import bot.games  # noqa: F401  (registers every game)
+import rendering
 from bot.core import find_game
 from bot.core.rng import Rng
 from bot.service import GameService, Player
@@ -96,16 +99,28 @@ def test_a_render_worker_stays_the_same_size_over_hundreds_of_matches() -> None:
     assert all(entries == bound for entries, bound in caches.values()), caches
 
 
+def _drawing_modules() -> list[str]:
+    """Every game's drawing module, and each module of a drawing that is a package."""
+    names = []
+    for name in rendering.drawing_modules():
+        names.append(name)
+        module = importlib.import_module(name)
+        if hasattr(module, "__path__"):
+            names += [found.name for found in pkgutil.walk_packages(module.__path__, f"{name}.")]
+    return names
+
+
 def test_every_rendering_cache_has_a_bound() -> None:
     """No function cache without a size (functools.cache, lru_cache(maxsize=None)) in the renderers: each key a
     match brings would stay for the life of the worker."""
     unbounded = []
-    for name in (*KIT_MODULES, "glyphs", "the_expedition", "monster_expedition", "expeditions", "leaderboard"):
-        module = importlib.import_module(f"rendering.{name}")
+    kit = [f"rendering.{name}" for name in (*KIT_MODULES, "glyphs", "leaderboard")]
+    for name in (*kit, *_drawing_modules()):
+        module = importlib.import_module(name)
         for attribute, value in vars(module).items():
             info = getattr(value, "cache_info", None)
             if info is not None and info().maxsize is None:
-                unbounded.append(f"rendering.{name}.{attribute}")
+                unbounded.append(f"{name}.{attribute}")
     assert not unbounded, f"caches without a bound: {unbounded}"
 
 

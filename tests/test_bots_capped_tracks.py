@@ -156,7 +156,7 @@ def test_a_symbiosis_set_or_a_level_brings_no_die_past_the_limit_of_eight() -> N
 def test_the_solo_camps_hunter_banks_ones_only_for_a_camp_that_can_rise(aerie_final: bool, banked: int) -> None:
     """Expedition 4 (two camps at the top level) makes the rule of thumb bank 1s, 2s and 3s for the camps they
     improve: two 1s were banked over a 5 for an Aerie camp already at its final level."""
-    from bot.games.monster_expedition import strategies
+    from bot.games.monster_expedition.rules import strategies
 
     view = {
         "phase": "bank", "solo": {"expedition": 4}, "tray": {"rolled": [{"value": 1}, {"value": 1}, {"value": 5}]},

@@ -47,10 +47,9 @@ from types import ModuleType
 from PIL import Image
 
 import bot.games  # noqa: F401  (registers every game)
-import rendering
 from bot.core import JSON, Game, Rng, all_games
 from bot.core.datafiles import data_root
-from rendering import clear_caches, kit, png, render_board, render_detail
+from rendering import clear_caches, drawing, kit, png, render_board, render_detail
 from rendering.glyphs import drawable_view
 from rendering.pool import TRIM_EVERY, upkeep, worker_start
 
@@ -107,7 +106,7 @@ def play(game: Game, mode: str, players: int, seed: int, language: str = "en") -
 def cases(seed: int, language: str = "en") -> list[Case]:
     out = []
     for game in all_games():
-        module = rendering.drawing(game.key)
+        module = drawing(game.key)
         for mode in game.modes:
             for players in COUNTS.get((game.key, mode.key), (mode.min_players,)):
                 states = play(game, mode.key, players, seed + len(out), language)

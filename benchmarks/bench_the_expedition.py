@@ -23,8 +23,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bot.core.rng import Rng
 from bot.games.the_expedition import GAME
-from bot.games.the_expedition.policies import greedy_action, random_action
-from rendering.the_expedition import render
+from bot.games.the_expedition.drawing import render
+from bot.games.the_expedition.rules.policies import greedy_action, random_action
 
 CATALOG = GAME.catalog
 MODES = [("standard", 2), ("standard", 3), ("abstract", 2), ("abstract", 3), ("solo", 1), ("solo-hard", 1)]

@@ -35,10 +35,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))  # bench_render, howeve
 from bench_render import play
 
 import bot.games  # noqa: F401  (registers every game)
-import rendering
 from bot.core import all_games
 from bot.core.datafiles import data_root
-from rendering import clear_caches, typeset, vocabulary
+from rendering import clear_caches, drawing, typeset, vocabulary
 from rendering.glyphs import drawable_view
 from rendering.pool import worker_start
 
@@ -99,7 +98,7 @@ def spying(seen: Callable[[Key], None], *, new_only: bool = False) -> Iterator[N
 
 def boards(game: Any, mode: str, players: int, seed: int) -> Iterator[Callable[[], Any]]:
     """Every public board of one match, as a drawing (the image, no PNG encoding)."""
-    module = rendering.drawing(game.key)
+    module = drawing(game.key)
     for state in play(game, mode, players, seed, LANGUAGE[0]):
         view = drawable_view({**game.view(state, None), "language": LANGUAGE[0]})
         yield lambda view=view: module.render_image(view)

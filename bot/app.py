@@ -64,7 +64,7 @@ class ExpeditionBot(commands.Bot):
         self.sync_guild = sync_guild
         self.sync_commands = sync_commands
         self.store: Store | None = None
-        self.tree.on_error = self.on_app_command_error
+        self.tree.error(self.on_app_command_error)
         # Issue 12: scheduled work (reminders, turn timers, lobby expiry) on the bot's clock.
         self.clock = clock
         self.poll_seconds = poll_seconds
@@ -87,7 +87,7 @@ class ExpeditionBot(commands.Bot):
         self.service.warm_up()  # the games' data, the catalogues, the renderers: not on the first move's loop
         self.desk = BoardDesk(self, self.service)
         # Issue 12: handlers come from cogs/community.py and cogs/delivery.py; the first pass is cogs/resume.py's.
-        self.scheduler = Scheduler(self.store, self.clock, poll_seconds=self.poll_seconds)
+        self.scheduler = Scheduler(store, self.clock, poll_seconds=self.poll_seconds)
         # Results a bot process of an older version left out (it finished games during a rolling upgrade).
         self.scheduler.every_pass(ResultsKeeper(store).sweep)
         self.scheduler.every_pass(RatingsKeeper(store).sweep)  # what a crash left unrated

@@ -47,14 +47,14 @@ def choice_message_id(english_name: str) -> str:
 
 def message_id_for(context: app_commands.TranslationContextTypes) -> str | None:
     """The catalogue id of the text discord.py asks about, or None for a place we do not translate."""
-    location = context.location
-    if location in COMMAND_LOCATIONS:
-        return command_message_id(context.data.qualified_name, COMMAND_LOCATIONS[location])
-    if location in OPTION_LOCATIONS:
-        parameter = context.data
-        return option_message_id(parameter.command.qualified_name, parameter.name, OPTION_LOCATIONS[location])
-    if location is app_commands.TranslationContextLocation.choice_name:
-        return choice_message_id(context.data.name)
+    location, data = context.location, context.data
+    if location in COMMAND_LOCATIONS and isinstance(data, app_commands.Command | app_commands.Group
+                                                    | app_commands.ContextMenu):
+        return command_message_id(data.qualified_name, COMMAND_LOCATIONS[location])
+    if location in OPTION_LOCATIONS and isinstance(data, app_commands.Parameter):
+        return option_message_id(data.command.qualified_name, data.name, OPTION_LOCATIONS[location])
+    if location is app_commands.TranslationContextLocation.choice_name and isinstance(data, app_commands.Choice):
+        return choice_message_id(data.name)
     return None
 
 

@@ -51,6 +51,7 @@ from bot.i18n import (
     language_of,
     last_chars,
     load_catalogues,
+    message_ids,
     said,
     translate,
     translate_plural,
@@ -168,7 +169,8 @@ def game_command(game_key: str) -> Text | None:
     package = package_of(game_key)
     if package is None or package.commands is None:
         return None
-    return Text.of("table.command", name=Text.of(f"command.{package.group}.name"))
+    worded = f"command.{package.group}.name"  # (a game whose catalogue does not name its group: its English name)
+    return Text.of("table.command", name=Text.of(worded) if worded in message_ids("en") else package.group)
 
 
 @dataclass(frozen=True)
@@ -357,7 +359,7 @@ class GameService:
             if existing is not None:
                 raise LobbyError(self._busy_message(existing))
             if chosen_mode.max_players == 1:
-                # Set the game up before storing anything, so a refusal (a locked solo expedition) changes nothing.
+                # Set the game up before storing anything, so a refusal (a locked solo mode) changes nothing.
                 profile = await self.store.profile(guild_id, host.user_id, game.key)
                 trial_options = {**dict(options or {}), "profiles": [profile]}
                 game.setup(chosen_mode.key, [host.name], Rng(chosen_seed, 1), trial_options)
@@ -539,7 +541,7 @@ class GameService:
 
     async def offers(self, match: MatchRecord, seat: int) -> Offered:
         """What the board of `match` as it is now offers `seat`: kept from its board, else made in a render worker
-        (a press never waits for the offers on the event loop: Expeditions' take ~10 ms, up to ~100 ms)."""
+        (a press never waits for the offers on the event loop: a game's may take ~10 ms, up to ~100 ms)."""
         key = (match.id, match.version, seat, match.language)
         kept = self.offers_kept.get(key)
         if kept is not None:
@@ -796,12 +798,13 @@ class GameService:
     async def detail_image(self, match: MatchRecord, *, member: int | None = None) -> bytes:
         """The full-size board with everything the phone-sized public board leaves out (public information only),
         for `member` (see `asked_image`)."""
-        if match.state is None:
+        state = match.state
+        if state is None:
             raise LobbyError("error.no_board_yet")
         game = find_game(match.game)
-        view = {**game.view(shown_state(match, match.state), None), "language": match.language}
+        view = {**game.view(shown_state(match, state), None), "language": match.language}
         return await self.asked_image(member, lambda: self.render_pool.render(
-            game.key, view, detail=True, footer=self._footer(match, game.outcome(match.state))))
+            game.key, view, detail=True, footer=self._footer(match, game.outcome(state))))
 
     async def detail_in_match(self, match_id: int, *, channel_id: int,
                               member: int | None = None) -> tuple[MatchRecord, bytes]:

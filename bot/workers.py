@@ -140,13 +140,13 @@ class FairWorkers:
         one while it waits or runs shares it; `busy` is the refusal's message id (a plural message taking the
         seconds to wait as its count) when the member already holds their share."""
         where = Where.THREAD if in_thread or self.executor is None else Where.EXECUTOR
-        return await self._queued(function, arguments, lane, member, key, busy, where)  # type: ignore[no-any-return]
+        return await self._queued(function, arguments, lane, member, key, busy, where)
 
     async def run_awaited(self, make: Callable[[], Awaitable[T]], *, lane: Lane, member: Hashable | None = None,
                           key: Hashable | None = None, busy: str = "") -> T:
         """`await make()` once its turn comes, in the same lanes and shares as `run`: for work that waits on a
         pool of its own (the render pool, a read on its own connection) and must take its turn here first."""
-        return await self._queued(make, (), lane, member, key, busy, Where.LOOP)  # type: ignore[no-any-return]
+        return await self._queued(make, (), lane, member, key, busy, Where.LOOP)
 
     async def _queued(self, function: Callable[..., Any], arguments: tuple[Any, ...], lane: Lane,
                       member: Hashable | None, key: Hashable | None, busy: str, where: Where) -> Any:
@@ -222,8 +222,8 @@ class FairWorkers:
         queue.seconds[job.lane] = 0.8 * queue.seconds[job.lane] + 0.2 * took
         if done.cancelled():
             job.done.cancel()
-        elif done.exception() is not None:
-            job.done.set_exception(done.exception())  # type: ignore[arg-type]
+        elif (error := done.exception()) is not None:
+            job.done.set_exception(error)
         else:
             job.done.set_result(done.result())
         self._dispatch(queue)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, Final
 
 import discord
 from discord.ext import commands
@@ -45,12 +45,13 @@ from cogs.table import (
     lobby_text,
     lobby_view,
     send_with_retries,
+    table_bot,
     tell,
 )
 
 log = logging.getLogger(__name__)
 
-THREAD_ARCHIVE_MINUTES = 10080  # a week without messages: games last days
+THREAD_ARCHIVE_MINUTES: Final = 10080  # a week without messages: games last days (one of Discord's four choices)
 
 
 # --------------------------------------------------------------------------------------------- /game new
@@ -91,7 +92,7 @@ async def prepare_new_game(interaction: discord.Interaction, game: str, mode: st
 
 
 def thread_name(title: str, host_name: str) -> str:
-    """ "Monster Expedition — Alice": the game and its host (Discord allows 100 characters; a thread's name is shown
+    """ "Test Nim — Alice": the game and its host (Discord allows 100 characters; a thread's name is shown
     as it is, on one line)."""
     return plain(f"{title} — {said(host_name)}")[:100]
 
@@ -303,7 +304,7 @@ async def expire_lobby(bot: TableBot, work: Due, now: datetime) -> None:
 
 async def setup(bot: commands.Bot) -> None:
     register_control("mute", r"(?P<match>[0-9]{1,20}):(?P<turn>[0-9]{1,20})", press_mute, private=True)
-    owner: TableBot = bot  # type: ignore[assignment]
+    owner = table_bot(bot)
 
     async def on_remind(work: Due, now: datetime) -> None:
         await send_reminder(owner, work, now)

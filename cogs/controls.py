@@ -80,10 +80,11 @@ class Router(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"(?s).*")
 
     def __init__(self, item: discord.ui.Item[Any], custom_id: str) -> None:
         self.custom_id_text = custom_id
+        # discord.py hands `from_custom_id` the matched component as an Item; the template's item is a Button.
         super().__init__(item)  # type: ignore[arg-type]
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],  # type: ignore[override]
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
                              match: re.Match[str]) -> Router:
         return cls(item, match.string)
 

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import logging
 from datetime import datetime
-from typing import TYPE_CHECKING
 
 import discord
 from discord.ext import commands
@@ -22,9 +21,7 @@ from bot.features import outbox
 from bot.features.community import BOARD
 from bot.features.scheduler import Due
 from bot.i18n import translate
-
-if TYPE_CHECKING:
-    from cogs.table import TableBot
+from cogs.table import TableBot, table_bot
 
 log = logging.getLogger(__name__)
 
@@ -72,7 +69,7 @@ class Delivery(commands.Cog):
 
 
 async def setup(bot: commands.Bot) -> None:
-    owner: TableBot = bot  # type: ignore[assignment]
+    owner = table_bot(bot)
 
     async def on_board(work: Due, now: datetime) -> None:
         await deliver_board(owner, work, now)

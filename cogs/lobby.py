@@ -43,7 +43,7 @@ from cogs.common import (
     stopped,
 )
 from cogs.controls import Router, register_control, send_detail
-from cogs.table import acknowledge, desk_of, lobby_content, lobby_view, post_board, tell
+from cogs.table import TableBot, acknowledge, desk_of, lobby_content, lobby_view, post_board, table_bot, tell
 
 LOG_MESSAGE_CHARS = 1900
 CHOICE_NAME_LIMIT = 100
@@ -90,17 +90,17 @@ _BOT_TABLES: set[asyncio.Task[None]] = set()  # running tables of bots alone (ke
 
 def start_bot_table(interaction: discord.Interaction, match_id: int) -> None:
     """A table of computer players alone plays itself in the background, one board message per round."""
-    drive_bot_table(interaction.client, match_id)
+    drive_bot_table(table_bot(interaction.client), match_id)
 
 
-def drive_bot_table(client: discord.Client, match_id: int) -> None:
+def drive_bot_table(client: TableBot, match_id: int) -> None:
     """The background loop of a table of bots alone (from /game start, or on start-up: cogs/resume.py)."""
-    desk = client.desk  # type: ignore[attr-defined]
+    desk = client.desk
 
     async def show(shown: int) -> None:
         await desk.post(shown, ping=False)
 
-    task = asyncio.create_task(autoplay.run_bot_table(client.service, match_id, show))  # type: ignore[attr-defined]
+    task = asyncio.create_task(autoplay.run_bot_table(client.service, match_id, show))
     _BOT_TABLES.add(task)
     task.add_done_callback(_BOT_TABLES.discard)
 
@@ -184,7 +184,7 @@ async def mode_autocomplete(interaction: discord.Interaction, current: str) -> l
     choices = []
     for game in games:
         for mode in game.modes:
-            if len(games) == 1:  # "Solo campaign (1 player): Ten expeditions…", its summary where it fits
+            if len(games) == 1:  # "Solo campaign (1 player): Ten stages…", its summary where it fits
                 label = translate("lobby.mode_choice.described", language, choice=mode_players(mode, language),
                                   summary=mode.summary_in(language))
                 if len(label) > CHOICE_NAME_LIMIT:

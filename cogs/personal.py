@@ -44,7 +44,7 @@ from cogs.common import (
     stopped,
 )
 from cogs.controls import register_control
-from cogs.table import BoardDesk, TableBot, Undeliverable, acknowledge, send_with_retries, tell
+from cogs.table import BoardDesk, TableBot, Undeliverable, acknowledge, send_with_retries, table_bot, tell
 
 log = logging.getLogger(__name__)
 
@@ -52,7 +52,7 @@ JUMP = "xt:jump"
 """The custom id of the menu under /games (the chosen option is the match's number)."""
 
 
-def when(epoch: int, style: str = "R") -> str:
+def when(epoch: int, style: discord.utils.TimestampStyle = "R") -> str:
     """A Discord timestamp: each reader sees it in their own time and language ("3 hours ago")."""
     return discord.utils.format_dt(datetime.fromtimestamp(epoch, UTC), style)
 
@@ -67,7 +67,7 @@ def server_title(client: discord.Client, guild_id: int, language: str) -> str:
     return guild.name if guild is not None else translate("personal.games.other_server", language)
 
 
-def server_name(client: discord.Client, guild_id: int, language: str) -> str:
+def server_name(client: discord.Client | TableBot, guild_id: int, language: str) -> str:
     """The server's name for a message (escaped: `safe_name`)."""
     if guild_id == DM_GUILD:  # a lesson in the bot's DM (cogs/lessons.py)
         return translate("personal.games.bot_dm", language)
@@ -335,7 +335,7 @@ async def tell_tables(client: discord.Client, away: personal.Away, user_id: int,
 CANNOT_DM = 50007  # Discord: "Cannot send messages to this user" (their privacy settings refuse the bot's DMs)
 
 
-def dm_words(client: discord.Client, dm: personal.DirectMessage) -> str:
+def dm_words(client: TableBot, dm: personal.DirectMessage) -> str:
     """The DM's first line, from its item alone (a resend says the same, and is recognised by it)."""
     match, language = dm.match, dm.language
     values = {"game": game_title(find_game(match.game), language),
@@ -352,7 +352,7 @@ def dm_words(client: discord.Client, dm: personal.DirectMessage) -> str:
     return safe_text(text)
 
 
-async def dm_message(client: discord.Client, dm: personal.DirectMessage) -> dict[str, Any]:
+async def dm_message(client: TableBot, dm: personal.DirectMessage) -> dict[str, Any]:
     """The DM as `send`'s keyword arguments: its words, the link to the board, and for a turn the board itself."""
     service = service_of_client(client)
     if dm.what == "refused":  # in the game's channel, in the table's language
@@ -375,8 +375,8 @@ async def dm_message(client: discord.Client, dm: personal.DirectMessage) -> dict
     return message
 
 
-def service_of_client(client: discord.Client) -> GameService:
-    return client.service  # type: ignore[attr-defined,no-any-return]
+def service_of_client(client: TableBot) -> GameService:
+    return client.service
 
 
 async def target_of(bot: TableBot, dm: personal.DirectMessage) -> discord.abc.Messageable:
@@ -385,9 +385,9 @@ async def target_of(bot: TableBot, dm: personal.DirectMessage) -> discord.abc.Me
         return bot.get_partial_messageable(dm.match.channel_id)
     if dm.dm_channel_id is not None:
         return bot.get_partial_messageable(dm.dm_channel_id, type=discord.ChannelType.private)
-    channel = await bot.create_dm(discord.Object(id=dm.user_id))  # type: ignore[attr-defined]
+    channel = await bot.create_dm(discord.Object(id=dm.user_id))
     await personal.remember_dm_channel(bot.service, dm.user_id, channel.id)
-    return channel  # type: ignore[no-any-return]
+    return channel
 
 
 async def sent_before(bot: TableBot, channel: discord.abc.Messageable, first_line: str, since: int) -> bool:
@@ -409,14 +409,14 @@ async def deliver_dm(bot: TableBot, work: Due, now: datetime) -> None:
         return
     try:
         channel = await target_of(bot, dm)
-        if work.attempted_at is not None and await sent_before(bot, channel, dm_words(bot, dm),  # type: ignore[arg-type]
+        if work.attempted_at is not None and await sent_before(bot, channel, dm_words(bot, dm),
                                                                work.attempted_at):
             log.info("DM item %s was sent before a restart: not sending it again", work.id)
         else:
             await personal.dm_sending(bot.service, dm, now)
 
             async def send() -> discord.Message:
-                return await channel.send(nonce=dm.nonce, **await dm_message(bot, dm))  # type: ignore[arg-type]
+                return await channel.send(nonce=dm.nonce, **await dm_message(bot, dm))
 
             await send_with_retries(send)
     except discord.Forbidden as error:
@@ -463,7 +463,7 @@ class LanguageNotes(commands.Cog):
 
 async def setup(bot: commands.Bot) -> None:
     register_control("jump", r"", press_jump, private=True)
-    owner: TableBot = bot  # type: ignore[assignment]
+    owner = table_bot(bot)
 
     async def on_dm(work: Due, now: datetime) -> None:
         await deliver_dm(owner, work, now)

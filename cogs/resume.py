@@ -17,7 +17,7 @@ from discord.ext import commands
 
 from bot.features import autoplay, outbox
 from cogs.lobby import drive_bot_table
-from cogs.table import TableBot
+from cogs.table import TableBot, table_bot
 
 log = logging.getLogger(__name__)
 
@@ -56,4 +56,4 @@ class Resume(commands.Cog):
 
 
 async def setup(bot: commands.Bot) -> None:
-    await bot.add_cog(Resume(bot))  # type: ignore[arg-type]
+    await bot.add_cog(Resume(table_bot(bot)))

@@ -132,7 +132,7 @@ class SettingsCommands(commands.GroupCog, group_name="settings",
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
 
-    async def interaction_check(self, interaction: discord.Interaction) -> bool:  # type: ignore[override]
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:
         # default_permissions only hides the command; a server can re-grant it, so the permission is checked too.
         if not (interaction.permissions and interaction.permissions.manage_guild):
             raise NeedsManageServer()

@@ -24,13 +24,14 @@ board is answered with the current board).
 from __future__ import annotations
 
 import asyncio
+import functools
 import io
 import logging
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, cast
 
 import aiohttp
 import discord
@@ -96,7 +97,22 @@ class TableBot(Protocol):
     scheduler: Scheduler
     user: discord.ClientUser | None
 
-    def get_partial_messageable(self, id: int) -> discord.PartialMessageable: ...
+    def get_partial_messageable(self, id: int, *, guild_id: int | None = None,
+                                type: discord.ChannelType | None = None) -> discord.PartialMessageable: ...
+
+    def get_guild(self, id: int, /) -> discord.Guild | None: ...
+
+    async def fetch_channel(
+        self, channel_id: int, /
+    ) -> discord.abc.GuildChannel | discord.abc.PrivateChannel | discord.Thread: ...
+
+    async def create_dm(self, user: discord.abc.Snowflake) -> discord.DMChannel: ...
+
+
+def table_bot(client: discord.Client) -> TableBot:
+    """The client the cogs are loaded in, as they use it: bot/app.py's ExpeditionBot (a layer above the cogs, which
+    never import it) is the one client that loads them."""
+    return cast(TableBot, client)
 
 
 # --------------------------------------------------------------------------------------------- message content
@@ -261,8 +277,9 @@ def retry_after_of(error: BaseException) -> float | None:
     if isinstance(wait, int | float):
         return float(wait)
     headers = getattr(getattr(error, "response", None), "headers", None) or {}
+    header = headers.get("Retry-After")
     try:
-        return float(headers.get("Retry-After")) if headers.get("Retry-After") is not None else None
+        return float(header) if header is not None else None
     except (TypeError, ValueError):
         return None
 
@@ -552,7 +569,7 @@ class BoardDesk:
 
         for image in ((True, False) if board.image is not None else (False,)):
             try:
-                return await send_with_retries(lambda image=image: send(image))  # type: ignore[misc]
+                return await send_with_retries(functools.partial(send, image))
             except discord.Forbidden as error:
                 if image and error.code == MISSING_PERMISSIONS:
                     log.info("Channel %s takes no image from the bot: the board goes in words", channel_id)
@@ -592,7 +609,7 @@ class BoardDesk:
 
 
 def desk_of(interaction: discord.Interaction) -> BoardDesk:
-    return interaction.client.desk  # type: ignore[attr-defined,no-any-return]
+    return table_bot(interaction.client).desk
 
 
 # --------------------------------------------------------------------------------------------- moves
@@ -637,7 +654,7 @@ async def publish(interaction: discord.Interaction, accepted: Accepted) -> None:
 async def play(interaction: discord.Interaction, action: dict[str, Any]) -> None:
     """The whole path of a game command: acknowledge, submit, publish. Errors go to the tree's handler."""
     await acknowledge(interaction)
-    root = interaction.command.root_parent if interaction.command is not None else None
+    root = interaction.command.root_parent if isinstance(interaction.command, app_commands.Command) else None
     package = package_for_group(root.name) if root is not None else None
     game_key = package.key if package is not None else None
     accepted = await service_of(interaction).act(channel_id_of(interaction), interaction.user.id, action,

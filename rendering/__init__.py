@@ -81,7 +81,7 @@ def renderer_for(game_key: str) -> Renderer:
     """The public render function for a game, imported on first use."""
     if game_key in _REGISTERED:
         return _REGISTERED[game_key]
-    return drawing(game_key).render  # type: ignore[no-any-return]
+    return drawing(game_key).render
 
 
 def render_board(game_key: str, view: dict[str, Any]) -> bytes:
@@ -96,7 +96,7 @@ def render_detail(game_key: str, view: dict[str, Any]) -> bytes:
     with hyphenating(str(view.get("language") or "en")):
         if game_key in _REGISTERED:
             return _REGISTERED[game_key](view)
-        return drawing(game_key).render_detail(view)  # type: ignore[no-any-return]
+        return drawing(game_key).render_detail(view)
 
 
 def alt_text(game_key: str, view: dict[str, Any]) -> str:

@@ -82,6 +82,7 @@ def add_footer(png: bytes, text: str) -> bytes:
         image.paste(strip, (0, base.height))
         return encode_png(image)
     image = Image.new("P", (base.width, base.height + FOOTER_H))
+    assert boards.palette is not None, "the boards' palette is a palette image"
     image.putpalette(boards.palette)
     image.im.paste(base.im, (0, 0, base.width, base.height))
     image.im.paste(board_indexed(strip).im, (0, base.height, base.width, base.height + FOOTER_H))

@@ -14,7 +14,7 @@ import functools
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Iterator
-from typing import Any, Generic, NamedTuple, TypeVar
+from typing import Any, Generic, NamedTuple, Protocol, TypeVar, cast
 
 from PIL import Image
 
@@ -112,12 +112,34 @@ class LruCache(Generic[K, V]):
 
 
 
+class BytesCached(Protocol[V]):
+    """A function `lru_bytes` wraps: called as the function, with an lru_cache's `cache_clear` and its LruCache."""
+
+    cache: LruCache[tuple[Any, ...], V]
+    cache_clear: Callable[[], None]
+
+    def __call__(self, *args: Any) -> V: ...
+
+
+class KeptCached(Protocol[V]):
+    """A function `kept_lru` wraps: called as the function; `keep` keeps a value for good; an lru_cache's
+    `cache_info` and `cache_clear`; the kept values and the bounded part (`recent`) for a look inside."""
+
+    keep: Callable[..., V]
+    kept: dict[tuple[Any, ...], V]
+    recent: Callable[..., V]
+    cache_info: Callable[[], CacheInfo]
+    cache_clear: Callable[[], None]
+
+    def __call__(self, *args: Any) -> V: ...
+
+
 def lru_bytes(max_bytes: int, size: Callable[[Any], int] = footprint) -> Callable[[Callable[..., V]],
-                                                                                  Callable[..., V]]:
+                                                                                  BytesCached[V]]:
     """`functools.lru_cache` for functions that return images: bounded by the bytes of what it keeps. The wrapped
     function has `cache_clear()` and `cache` (the LruCache), like an lru_cache for `rendering.clear_caches`."""
 
-    def decorate(function: Callable[..., V]) -> Callable[..., V]:
+    def decorate(function: Callable[..., V]) -> BytesCached[V]:
         cache: LruCache[tuple[Any, ...], V] = LruCache(max_bytes, size)
 
         @functools.wraps(function)
@@ -128,14 +150,15 @@ def lru_bytes(max_bytes: int, size: Callable[[Any], int] = footprint) -> Callabl
                 cache.put(args, found)
             return found
 
-        cached.cache_clear = cache.clear  # type: ignore[attr-defined]
-        cached.cache = cache  # type: ignore[attr-defined]
-        return cached
+        wrapped = cast("BytesCached[V]", cached)  # (the attributes below make it one)
+        wrapped.cache_clear = cache.clear
+        wrapped.cache = cache
+        return wrapped
 
     return decorate
 
 
-def kept_lru(maxsize: int) -> Callable[[Callable[..., V]], Callable[..., V]]:
+def kept_lru(maxsize: int) -> Callable[[Callable[..., V]], KeptCached[V]]:
     """`functools.lru_cache(maxsize)` with a second part that is never dropped: `cached.keep(*args)` computes (or
     finds) a value and keeps it for the life of the process. A render worker keeps the words it warms at its start
     (rendering/vocabulary.py: a fixed set, read from files), and the words a match brings (its players' names) go
@@ -145,7 +168,7 @@ def kept_lru(maxsize: int) -> Callable[[Callable[..., V]], Callable[..., V]]:
     part's, `maxsize` its bound, `currsize` both parts' entries; `cache_clear()` empties both
     (`rendering.clear_caches`: a worker before its warm-up)."""
 
-    def decorate(function: Callable[..., V]) -> Callable[..., V]:
+    def decorate(function: Callable[..., V]) -> KeptCached[V]:
         recent = functools.lru_cache(maxsize=maxsize)(function)
         kept: dict[tuple[Any, ...], V] = {}
         computed_to_keep = 0
@@ -173,11 +196,12 @@ def kept_lru(maxsize: int) -> Callable[[Callable[..., V]], Callable[..., V]]:
             kept.clear()
             computed_to_keep = 0
 
-        cached.keep = keep  # type: ignore[attr-defined]
-        cached.kept = kept  # type: ignore[attr-defined]
-        cached.recent = recent  # type: ignore[attr-defined]
-        cached.cache_info = cache_info  # type: ignore[attr-defined]
-        cached.cache_clear = cache_clear  # type: ignore[attr-defined]
-        return cached
+        wrapped = cast("KeptCached[V]", cached)  # (the attributes below make it one)
+        wrapped.keep = keep
+        wrapped.kept = kept
+        wrapped.recent = recent
+        wrapped.cache_info = cache_info
+        wrapped.cache_clear = cache_clear
+        return wrapped
 
     return decorate

@@ -78,7 +78,7 @@ def indexed(piece: Image.Image) -> Image.Image:
         return piece
     kept = piece.info.get(_INDEXED_KEY)
     if kept is not None and kept[0] is piece.im:
-        return kept[1]  # type: ignore[no-any-return]
+        return kept[1]
     mapped = board_indexed(piece if piece.mode == "RGB" else piece.convert("RGB"))
     piece.info[_INDEXED_KEY] = (piece.im, mapped)
     return mapped
@@ -175,8 +175,8 @@ class Draw(ImageDraw.ImageDraw):
             box = self.textbbox(xy, text, font=font, anchor=anchor)
             drawn.append(DrawnText(int(getattr(font, "size", 10)), role, str(text), float(xy[1]), box))
         if self.mode == "P" and text:  # anti-aliased: blended in RGB where it lies
-            left, top, right, bottom = self.textbbox(xy, text, font=font, anchor=anchor)
-            area = (math.floor(left) - 2, math.floor(top) - 2, math.ceil(right) + 2, math.ceil(bottom) + 2)
+            box = self.textbbox(xy, text, font=font, anchor=anchor)
+            area = (math.floor(box[0]) - 2, math.floor(box[1]) - 2, math.ceil(box[2]) + 2, math.ceil(box[3]) + 2)
 
             def paint(region: Image.Image, at: tuple[int, int]) -> None:
                 ImageDraw.Draw(region).text((xy[0] + at[0] - area[0], xy[1] + at[1] - area[1]), text, fill, font,
@@ -233,7 +233,10 @@ def _ink(draw: ImageDraw.ImageDraw, fill: Any) -> int:
     ink = INKS.get(key)
     if ink is None:
         ink_value, fill_ink = draw._getink(fill)
-        ink = INKS[key] = fill_ink if ink_value is None else ink_value
+        found = fill_ink if ink_value is None else ink_value
+        if found is None:
+            raise ValueError(f"no ink for the colour {fill!r}")
+        ink = INKS[key] = found
     return ink
 
 
@@ -262,7 +265,9 @@ def _blank(size: tuple[int, int], colour: str, indexed: bool) -> Image.Image:
     if not indexed:
         return Image.new("RGB", size, colour)
     image = Image.new("P", size, palette_index(colour))
-    image.putpalette(board_palette().palette)
+    palette = board_palette().palette
+    assert palette is not None, "the boards' palette is a palette image"
+    image.putpalette(palette)
     return image
 
 

@@ -55,22 +55,22 @@ def board_palette() -> Image.Image:
     for path in colour_sources():
         source = path.read_text(encoding="utf-8")
         for written in re.findall(r"#[0-9A-Fa-f]{6}\b", source):
-            colour = ImageColor.getrgb(written)
+            colour = ImageColor.getrgb(written)[:3]  # (#RRGGBB: no alpha)
             if colour not in named:
-                named.append(colour)  # type: ignore[arg-type]
-    colours = named[:256]
+                named.append(colour)
+    colours: list[tuple[int, ...]] = list(named[:256])
     surfaces = [ImageColor.getrgb(surface) for surface in SURFACES]
     for level in BLEND_LEVELS:
         for surface in surfaces:
             for colour in named:
                 blend = tuple(round(s + (c - s) * level) for s, c in zip(surface, colour, strict=True))
                 if len(colours) < 256 and blend not in colours:
-                    colours.append(blend)  # type: ignore[arg-type]
+                    colours.append(blend)
     while True:  # Pillow maps through a cache of colour cells: a blend sharing a named colour's cell may take it
         palette = Image.new("P", (1, 1))
         palette.putpalette([channel for colour in colours for channel in colour])
         probe = Image.new("RGB", (len(named), 1))
-        probe.putdata(named)  # type: ignore[arg-type]
+        probe.putdata(named)
         mapped = list(probe.quantize(palette=palette, dither=Image.Dither.NONE).tobytes())
         taken = {index for index, wanted in zip(mapped, range(len(named)), strict=True) if index != wanted}
         if not taken:
@@ -103,7 +103,7 @@ def encode_board(image: Image.Image) -> bytes:
 DETAIL_BYTES = 200_000
 """The most a detail board's PNG should take (the boards' limit). The band encoder gives a detail board ~25 % more
 bytes than the 128-colour octree at zlib level 6 it replaced (the benchmark's boards: median 95-100 KB, the largest
-~183 KB, German five-player Expeditions boards); one it makes larger is compressed again at zlib level 6, which
+~183 KB, German five-player boards); one it makes larger is compressed again at zlib level 6, which
 takes a fifth off for 20-35 ms more."""
 
 
@@ -128,7 +128,9 @@ def palette_index(colour: Any) -> int:
     if isinstance(colour, int):
         return colour
     probe = Image.new("RGB", (1, 1), rgb(colour))
-    return board_indexed(probe).getpixel((0, 0))  # type: ignore[return-value]
+    index = board_indexed(probe).getpixel((0, 0))
+    assert isinstance(index, int), "a palette image's pixel is its index"
+    return index
 
 
 def encode_png(image: Image.Image, *, optimize: bool = False) -> bytes:

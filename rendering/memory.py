@@ -52,7 +52,7 @@ def release_freed_memory() -> bool:
 
     `keep_freed_memory` makes glibc reuse freed blocks, but a worker that draws every match of its bot frees
     blocks of every size, and the holes between live ones were never returned: a worker grew by ~1 MB per match
-    (200 MB per 100 Expeditions matches). A render worker calls this every few boards (~2 ms, 0.1 ms a board)."""
+    (200 MB per 100 large matches). A render worker calls this every few boards (~2 ms, 0.1 ms a board)."""
     if not sys.platform.startswith("linux"):
         return False
     try:

@@ -25,6 +25,7 @@ import threading
 import zlib
 from collections.abc import Iterator
 from contextlib import contextmanager
+from types import ModuleType
 from typing import Any
 
 from PIL import Image
@@ -32,7 +33,9 @@ from PIL import Image
 from rendering.caches import LruCache
 
 try:
-    from isal import isal_zlib as deflate
+    from isal import isal_zlib
+
+    deflate: ModuleType | None = isal_zlib
 except ImportError:  # (python-isal has wheels for x86-64 and ARM64; elsewhere the standard library's zlib)
     deflate = None
 

@@ -59,7 +59,7 @@ def worker_start(data_root: str | None = None, prepare: Callable[[], None] | Non
         prepare()
     for game_key in rendering.drawn_games():
         renderer = rendering.drawing(game_key)
-        if hasattr(renderer, "warm_up"):  # (pieces every match may draw: Expeditions' reachable outlines)
+        if hasattr(renderer, "warm_up"):  # (pieces every match may draw, such as reachable outlines)
             renderer.warm_up()
     memory.warm_up()
     fonts.latin_characters()  # which characters the Latin font draws (a fallback font is read when a name needs it)
@@ -254,7 +254,7 @@ class RenderPool:
 
     async def made(self, game_key: str, make: Callable[..., T], *arguments: Any) -> T:
         """`make(*arguments)` where boards are drawn, for work a board needs beside its image that is too heavy for
-        the event loop (Expeditions' offers: bot/games/offered.py). A game a spawned worker cannot import (one
+        the event loop (a game's offers: bot/games/offered.py). A game a spawned worker cannot import (one
         registered at runtime) or a pool with an injected renderer makes it in a thread instead."""
         loop = asyncio.get_running_loop()
         async with self._bound(loop):

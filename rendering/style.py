@@ -35,12 +35,12 @@ BAD = VERMILLION
 
 # The games' own colours: every renderer takes its colours from these names (the palette a board is quantised to
 # is built from the constants of this module, and a test checks that no renderer writes a colour of its own).
-DIE_BLACK = "#0E0F14"  # Monster Expedition's black hunting dice
+DIE_BLACK = "#0E0F14"  # black dice (a die of the darker kind)
 PIP = INK
 SLOT = "#23283A"  # an empty card space, a hex without a tile
 TRACK_EMPTY = "#454C63"  # the unfilled steps of a power or guile track
-TURQUOISE = "#3CC8C8"  # Expeditions' guile and the corruption paid with guile
-WINE = "#8B1E3F"  # Expeditions' 20 token, paid with power and guile
+TURQUOISE = "#3CC8C8"  # a second resource's colour beside power's
+WINE = "#8B1E3F"  # a token paid with two resources
 SAND = "#C9A86A"  # the south: plains and desert
 MEADOW = "#6FA86B"  # the centre: woods and meadows
 FROST = "#7D93B8"  # the north: mountains and ice
@@ -56,7 +56,7 @@ MAP_TOKEN = "#D8C7A0"
 CAMP_BROWN = "#4A4034"
 LEAF_DARK = "#1B4D2A"
 GREY = "#888888"
-RUST = "#B0703C"  # The Expedition's planets
+RUST = "#B0703C"  # planets, earthy places
 RUST_LIGHT = "#D9955A"
 RUST_DARK = "#7A4A26"
 SILVER = "#9AA6BC"  # ... and moons

@@ -40,7 +40,7 @@ def layout(face: ImageFont.FreeTypeFont, text: str, vertical: str
            ) -> tuple[int, tuple[tuple[Any, float, int, int], ...], Inked]:
     """A line's width and its words: (mask, x from the line's start, mask offset) each, cached per line; and its
     inked words for a board drawn in the palette (`Inked`)."""
-    size, weight = int(face.size), WEIGHT_OF[face.path]
+    size, weight = int(face.size), WEIGHT_OF[str(face.path)]
     space = word_width(" ", size, weight)
     if has_rtl(text):
         width, right_to_left = _right_to_left_layout(face, text, vertical, space)
@@ -52,9 +52,9 @@ def layout(face: ImageFont.FreeTypeFont, text: str, vertical: str
         if word:
             mask, (dx, dy) = word_mask(face, word, vertical)
             words.append((mask, x, dx, dy))
-            width = word_width(word, size, weight)
-            x += width
-            words_width += width
+            advance = word_width(word, size, weight)
+            x += advance
+            words_width += advance
         x += space
     return math.ceil(words_width + space * (len(parts) - 1)), tuple(words), _inked(words)
 
@@ -64,7 +64,7 @@ def _right_to_left_layout(face: ImageFont.FreeTypeFont, text: str, vertical: str
     """`layout` of a line with right-to-left words (an Arabic or Hebrew name): its words, and the punctuation
     around them (a name's colon, its brackets), in visual order (rendering/fonts.py `visual_order`). The same
     width as the line laid out in reading order: the same words and spaces."""
-    size, weight = int(face.size), WEIGHT_OF[face.path]
+    size, weight = int(face.size), WEIGHT_OF[str(face.path)]
     pieces: list[str | None] = []  # (None: a space)
     for index, word in enumerate(text.split(" ")):
         if index:
@@ -116,8 +116,8 @@ def _inked(words: list[tuple[Any, float, int, int]]) -> Inked:
 def warm_word(face: ImageFont.FreeTypeFont, word: str, vertical: str = "a") -> None:
     """Rasterise and measure a word ahead of the first board that draws it (rendering.vocabulary), kept for the life
     of the process: the warmed vocabulary is fixed by its files, so it cannot grow a worker."""
-    word_mask.keep(face, word, vertical)  # type: ignore[attr-defined]
-    word_width.keep(word, int(face.size), WEIGHT_OF.get(face.path, "regular"))  # type: ignore[attr-defined]
+    word_mask.keep(face, word, vertical)
+    word_width.keep(word, int(face.size), WEIGHT_OF.get(str(face.path), "regular"))
 
 
 @kept_lru(NEW_WORDS_KEPT)
@@ -187,7 +187,7 @@ def _mixed_pieces(word: str, size: int, weight: str) -> tuple[tuple[tuple[Image.
 
 def _mixed_mask(face: ImageFont.FreeTypeFont, word: str, vertical: str) -> tuple[Any, tuple[int, int]]:
     """A word of several fonts as one mask, at the `vertical` anchor of the Latin face (see `_mixed_pieces`)."""
-    pieces, _ = _mixed_pieces(word, int(face.size), WEIGHT_OF[face.path])
+    pieces, _ = _mixed_pieces(word, int(face.size), WEIGHT_OF[str(face.path)])
     pieces = tuple(piece for piece in pieces if piece[0].width and piece[0].height)
     if not pieces:
         return Image.new("L", (0, 0)).im, (0, 0)
@@ -233,6 +233,7 @@ def _font(size: int, weight: str) -> ImageFont.FreeTypeFont:
         # Raqm, which matters for every new word on a board.
         return ImageFont.truetype(path, size, layout_engine=ImageFont.Layout.BASIC)
     except OSError:  # pragma: no cover - fallback for a minimal install
+        # Pillow types load_default as either kind of font; given a size, with FreeType, it is a FreeTypeFont.
         return ImageFont.load_default(size=size)  # type: ignore[return-value]
 
 @kept_lru(2 * NEW_WORDS_KEPT)
@@ -448,13 +449,13 @@ def word_breaks(word: str, language: str) -> tuple[tuple[int, ...], ...]:
         inner = [cut for a, b in itertools.pairwise((0, *listed, len(word)))
                  for cut in english_breaks(word[a:b], a)]
         return listed, tuple(inner)
-    listed = compound_breaks("de").get(key)
-    if listed is not None:  # its seams first; a part too wide for the line alone breaks between its syllables
+    seams = compound_breaks("de").get(key)
+    if seams is not None:  # its seams first; a part too wide for the line alone breaks between its syllables
         german, inner, start = hyphenators()[1], [], 0
-        for end in (*listed, len(word)):
+        for end in (*seams, len(word)):
             inner += [start + cut for cut in german.positions(word[start:end])]
             start = end
-        return listed, without_lone_letters(inner, (0, *listed, len(word)))
+        return seams, without_lone_letters(inner, (0, *seams, len(word)))
     if language != "de":
         return (english_breaks(word),)
     return (without_lone_letters(hyphenators()[1].positions(word), (0, len(word))),)

@@ -44,10 +44,6 @@ async def player_to_move(discord_: DiscordHarness, users: list[FakeUser]) -> Fak
     return next(user for user in users if user.id == user_id)
 
 
-RESULT_EVENTS = {"the-expedition": ("game_over",), "expeditions": ("game_over",),
-                 "monster-expedition": ("game_ended", "expedition_won", "expedition_lost")}
-
-
 async def assert_result_told_once(discord_: DiscordHarness) -> None:
     """The final board says the result once: its last line is the outcome's summary (bold, with every score), and
     the story above it tells the last move without the move's own result sentence ("Game over: Ada wins."), which
@@ -62,7 +58,7 @@ async def assert_result_told_once(discord_: DiscordHarness) -> None:
     events = await discord_.bot.service.store.events(match.id)  # type: ignore[attr-defined]
     last = [event for event in events if event.kind == "action"][-1]
     shown = shown_state(match, match.state)
-    result = read(" ".join(game.describe(shown, e) for e in last.events if e["kind"] in RESULT_EVENTS[game.key]))
+    result = read(" ".join(game.describe(shown, e) for e in last.events if e["kind"] in game.result_events))
     told = read(last.text)
     assert result and told.endswith(" " + result), "the log keeps the result sentence"
     story, verdict = discord_.channel_messages()[-1].content.rsplit("\n", 1)

@@ -12,7 +12,7 @@ from bot.app import create_bot
 from bot.core.seats import bot_level, is_bot
 from bot.features import autoplay
 from bot.games.the_expedition import GAME
-from bot.games.the_expedition.policies import greedy_action
+from bot.games.the_expedition.rules.policies import greedy_action
 from bot.offline import DiscordHarness
 from tests.reading import read
 from tests.tables import current_match

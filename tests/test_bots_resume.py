@@ -20,7 +20,7 @@ from bot.core.bots import Budget
 from bot.core.seats import is_bot
 from bot.features import autoplay
 from bot.games.the_expedition import GAME
-from bot.games.the_expedition.policies import greedy_action
+from bot.games.the_expedition.rules.policies import greedy_action
 from bot.offline import DiscordHarness, World
 from bot.store import is_postgres_url
 from bot.store.records import MatchRecord

@@ -10,7 +10,7 @@ import pytest
 
 from bot.app import create_bot
 from bot.games.the_expedition import GAME
-from bot.games.the_expedition.policies import greedy_action
+from bot.games.the_expedition.rules.policies import greedy_action
 from bot.offline import DiscordHarness, FakeUser
 from tests.reading import read
 from tests.tables import assert_result_told_once, current_match, open_table

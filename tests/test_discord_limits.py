@@ -150,7 +150,7 @@ async def _slash_move(discord_: DiscordHarness, users: list[Any]) -> Any:
     import random
 
     from bot.games.the_expedition import GAME
-    from bot.games.the_expedition.policies import greedy_action
+    from bot.games.the_expedition.rules.policies import greedy_action
 
     match = await current_match(discord_)
     seat = GAME.to_act(match.state)[0]

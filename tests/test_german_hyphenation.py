@@ -123,7 +123,7 @@ def test_a_german_board_breaks_its_words_by_german_rules(monkeypatch: pytest.Mon
     def first_line(view: dict[str, object]) -> bytes:
         return typeset.lines("Aufwertungen", narrow, 18)[0].encode()
 
-    monkeypatch.setattr(rendering, "_module", lambda key: types.SimpleNamespace(render=first_line,
+    monkeypatch.setattr(rendering, "drawing", lambda key: types.SimpleNamespace(render=first_line,
                                                                                 render_detail=first_line))
     assert rendering.render_board("the-expedition", {"title": "T", "language": "de"}) == b"Auf-"
     assert rendering.render_detail("the-expedition", {"title": "T", "language": "de"}) == b"Auf-"

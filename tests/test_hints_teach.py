@@ -219,8 +219,8 @@ def test_the_expedition_hint_does_not_hand_the_other_player_an_ending_by_repetit
     """Seed 10, hard against normal: after 13 moves a step right would let the hard player, ahead, repeat a position
     a third time (the game then ends at once); once the hard search saw such endings coming, the rule of thumb took
     that step and lost so, 2 to 10. The hint steps elsewhere and says why, in both languages."""
-    from bot.games.the_expedition.policies import hands_over_by_repetition
-    from bot.games.the_expedition.rules import apply_action
+    from bot.games.the_expedition.rules.policies import hands_over_by_repetition
+    from bot.games.the_expedition.rules.rules import apply_action
 
     game = find_game("the-expedition")
     state = game.setup("standard", ["A", "B"], Rng(10, 0), {})

@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 
 from bot.app import create_bot
 from bot.core import find_game
-from bot.games.the_expedition.policies import greedy_action
+from bot.games.the_expedition.rules.policies import greedy_action
 from bot.i18n import one_line, said, with_names_marked
 from bot.offline import DiscordHarness, FakeUser
 from cogs.common import safe_text

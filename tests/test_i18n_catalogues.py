@@ -8,7 +8,7 @@ import pytest
 from bot.cli.extract_messages import build_template
 from bot.core import all_games
 from bot.games.monster_expedition.rules.catalog import REGION_NAMES, region_name
-from bot.games.the_expedition.catalog import load_catalog
+from bot.games.the_expedition.rules.catalog import load_catalog
 from bot.i18n import (
     COUNTED_NOUNS,
     LANGUAGES,

@@ -11,11 +11,12 @@ import os
 import pkgutil
 from collections.abc import Iterator
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import pytest
 
-import bot.games  # noqa: F401  (registers every game)
+import bot.games  # noqa: F401  (finds every game's drawing)
 import rendering
 from bot.core import find_game
 from bot.core.rng import Rng
@@ -99,29 +100,27 @@ def test_a_render_worker_stays_the_same_size_over_hundreds_of_matches() -> None:
     assert all(entries == bound for entries, bound in caches.values()), caches
 
 
-def _drawing_modules() -> list[str]:
-    """Every game's drawing module, and each module of a drawing that is a package."""
-    names = []
-    for name in rendering.drawing_modules():
-        names.append(name)
-        module = importlib.import_module(name)
-        if hasattr(module, "__path__"):
-            names += [found.name for found in pkgutil.walk_packages(module.__path__, f"{name}.")]
-    return names
-
-
 def test_every_rendering_cache_has_a_bound() -> None:
     """No function cache without a size (functools.cache, lru_cache(maxsize=None)) in the renderers: each key a
     match brings would stay for the life of the worker."""
     unbounded = []
-    kit = [f"rendering.{name}" for name in (*KIT_MODULES, "glyphs", "leaderboard")]
-    for name in (*kit, *_drawing_modules()):
-        module = importlib.import_module(name)
+    kit = [importlib.import_module(f"rendering.{name}") for name in (*KIT_MODULES, "glyphs", "leaderboard")]
+    for module in (*kit, *_drawing_modules()):
         for attribute, value in vars(module).items():
             info = getattr(value, "cache_info", None)
             if info is not None and info().maxsize is None:
-                unbounded.append(f"{name}.{attribute}")
+                unbounded.append(f"{module.__name__}.{attribute}")
     assert not unbounded, f"caches without a bound: {unbounded}"
+
+
+
+def _drawing_modules() -> Iterator[ModuleType]:
+    """Every module of every game's drawing (a drawing package's every submodule too)."""
+    for game_key in rendering.drawn_games():
+        module = rendering.drawing(game_key)
+        yield module
+        for found in pkgutil.walk_packages(getattr(module, "__path__", []), f"{module.__name__}."):
+            yield importlib.import_module(found.name)
 
 
 BOT_WARM_UP, BOT_MEASURED = 100, 500

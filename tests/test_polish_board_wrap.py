@@ -11,8 +11,8 @@ import pytest
 
 import bot.games  # noqa: F401  (registers every game)
 from bot.core import JSON, find_game
+from bot.games.the_expedition.drawing import P_SIDE
 from rendering import kit, render_board, typeset
-from rendering.the_expedition import P_SIDE
 from tests.test_render_boards import random_game
 from tests.test_render_layout import NAMES, spread
 

@@ -164,7 +164,7 @@ def test_alt_text_keeps_the_expeditions_hands_out_of_the_expedition() -> None:
     game = find_game("the-expedition")
     state = playout("the-expedition", "standard", 3)[1]
     text = alt_text(game.key, game.view(state, None))
-    from bot.games.the_expedition.catalog import load_catalog
+    from bot.games.the_expedition.rules.catalog import load_catalog
 
     catalog = load_catalog()
     names = {catalog.expedition(card).name for p in state["players"] for card in p["hand"]}

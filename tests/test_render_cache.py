@@ -13,9 +13,8 @@ from typing import Any
 import pytest
 from PIL import Image, ImageChops, ImageDraw
 
-import rendering
 from bot.core import find_game
-from rendering import canvas, clear_caches, expeditions, kit, render_board, typeset
+from rendering import canvas, clear_caches, drawing, expeditions, kit, render_board, typeset
 from rendering.glyphs import drawable_view
 from tests.test_render_boards import NAMES, random_game
 
@@ -94,7 +93,7 @@ def test_boards_drawn_from_warm_caches_are_the_boards_drawn_from_nothing(game_ke
     """Every cache (word masks, wrapped lines, faces, map layers, fills pasted as colours) changes nothing in the
     picture: a match's boards drawn in turn by one worker equal each board drawn by a fresh one."""
     game = find_game(game_key)
-    module = rendering.drawing(game_key)
+    module = drawing(game_key)
     states = random_game(game_key, mode, NAMES[:players], 9)
     picked = states[:: max(1, len(states) // 25)] + states[-2:]
     clear_caches()

@@ -12,9 +12,8 @@ from typing import Any
 import pytest
 from PIL import Image, ImageChops, ImageDraw
 
-import rendering
 from bot.core import find_game
-from rendering import clear_caches, encoding, kit, render_board, render_detail
+from rendering import clear_caches, drawing, encoding, kit, render_board, render_detail
 from rendering.bands import FOOTER_H, add_footer
 from rendering.glyphs import drawable_view
 from tests.test_render_boards import NAMES, random_game
@@ -37,7 +36,7 @@ def _exact(drawn: Image.Image, encoded: Image.Image) -> float:
 @pytest.mark.parametrize(("game_key", "mode", "players"), CASES)
 def test_a_detail_board_is_a_png_in_the_palette_that_looks_as_drawn(game_key: str, mode: str, players: int) -> None:
     game = find_game(game_key)
-    module = rendering.drawing(game_key)
+    module = drawing(game_key)
     states = random_game(game_key, mode, NAMES[:players], 8)
     palette = kit.board_palette().getpalette()
     for state in (states[0], states[len(states) // 2], states[-1]):
@@ -73,7 +72,7 @@ def test_detail_boards_between_public_boards_with_warm_caches_are_the_boards_dra
     """A worker draws detail boards between the public boards of many matches: with every cache warm from the
     boards before (word patches, palette pieces, layers), a detail board is still the RGB drawing mapped."""
     game = find_game(game_key)
-    module = rendering.drawing(game_key)
+    module = drawing(game_key)
     views = [drawable_view(game.view(state, None)) for state in random_game(game_key, mode, NAMES[:players], 6)]
     views = views[:: max(1, len(views) // 8)] + views[-1:]
     clear_caches()

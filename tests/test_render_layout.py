@@ -303,7 +303,7 @@ def test_the_expedition_fits_in_both_languages_with_legible_whole_names(game_key
     """Issue 21: The Expedition's boards at a German table (view["language"] "de") and an English one: nothing
     overlaps or runs off, every location's name is whole and at least the headline size (12 points on a phone),
     and a German board holds no English word."""
-    from rendering.the_expedition import alt_text
+    from bot.games.the_expedition.drawing import alt_text
     from tests.language import english_left
 
     game = find_game(game_key)

@@ -119,7 +119,7 @@ def test_the_typesetter_keeps_numbers_with_nouns_names_and_units() -> None:
 def test_the_expeditions_final_board_keeps_each_card_name_whole(language: str) -> None:
     """The final board's lists of expeditions scored and not read "Gas" / "Giants 3", "Wide" / "Reach 3": each
     card's name stays on one line with its points (when the list names the cards rather than counting them)."""
-    from rendering.the_expedition import P_SIDE, in_words
+    from bot.games.the_expedition.drawing import P_SIDE, in_words
 
     game = find_game("the-expedition")
     named = 0

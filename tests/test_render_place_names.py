@@ -10,8 +10,8 @@ import pytest
 
 import bot.games  # noqa: F401  (registers every game)
 from bot.core import find_game
+from bot.games.the_expedition.drawing import in_words
 from rendering import kit, render_board
-from rendering.the_expedition import in_words
 from tests.test_render_boards import random_game
 from tests.test_render_layout import overlap
 

@@ -11,9 +11,8 @@ import zlib
 import pytest
 from PIL import Image
 
-import rendering
 from bot.core import find_game
-from rendering import clear_caches, kit, png
+from rendering import clear_caches, drawing, kit, png
 from rendering.glyphs import drawable_view
 from tests.test_render_boards import NAMES, random_game
 
@@ -50,7 +49,7 @@ def _compressed(monkeypatch: pytest.MonkeyPatch) -> list[int]:
 def test_consecutive_boards_decode_to_the_boards_drawn_and_reuse_bands(game_key: str, mode: str, players: int,
                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
     game = find_game(game_key)
-    module = rendering.drawing(game_key)
+    module = drawing(game_key)
     states = random_game(game_key, mode, NAMES[:players], 3)
     middle = len(states) // 2
     views = [drawable_view(game.view(state, None)) for state in (*states[middle:middle + 6], states[-1])]
@@ -91,7 +90,7 @@ def test_isal_deflates_a_board_to_zlibs_size_and_zlib_stands_in_without_it(monke
     assert png.deflate is not None, "python-isal is a dependency of the project (pyproject.toml)"
     game = find_game("monster-expedition")
     states = random_game("monster-expedition", "standard", NAMES[:3], 6)
-    module = rendering.drawing("monster-expedition")
+    module = drawing("monster-expedition")
     for state in (states[len(states) // 2], states[-1]):
         image = module.render_image(drawable_view(game.view(state, None)))
         pillows = kit.compress_board(image)

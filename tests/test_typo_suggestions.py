@@ -10,8 +10,8 @@ from bot.core.rng import Rng
 from bot.games.expeditions import GAME as EXPEDITIONS
 from bot.games.monster_expedition import GAME as MONSTER_EXPEDITION
 from bot.games.monster_expedition.rules.catalog import TRADER_ID, catalog
-from bot.games.the_expedition import rules as expedition_rules
-from bot.games.the_expedition.rules import empty_locations
+from bot.games.the_expedition.rules import rules as expedition_rules
+from bot.games.the_expedition.rules.rules import empty_locations
 from tests.games.expeditions.helpers import fresh, give
 from tests.games.monster_expedition.helpers import act, dice, hunt, set_display, standard
 from tests.games.the_expedition.helpers import GAME as THE_EXPEDITION

@@ -104,15 +104,15 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         if args.command == "sync":
             client = create_bot(settings.database, backup=settings.backup)
-            error = asyncio.run(sync_commands(client, settings.token, args.guild, clear=args.clear))
+            failure = asyncio.run(sync_commands(client, settings.token, args.guild, clear=args.clear))
         else:
             wants_sync = bool(args.sync or settings.sync_guild)
             client = create_bot(settings.database, sync_guild=settings.sync_guild, sync_commands=wants_sync,
                                 shard_count=settings.shard_count, shard_ids=settings.shard_ids, freeze_start_up=True,
                                 backup=settings.backup)
-            error = asyncio.run(serve(client, settings.token))
-        if error is not None:
-            print(error, file=sys.stderr)
+            failure = asyncio.run(serve(client, settings.token))
+        if failure is not None:
+            print(failure, file=sys.stderr)
             return 1
         return 0
     if args.command == "migrate":

@@ -19,7 +19,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.app import create_bot
+from bot.app import ExpeditionBot, create_bot
 from bot.cli.config import database_location
 from bot.command_translator import choice_message_id, command_message_id, option_message_id
 from bot.core.names import did_you_mean, fold, same_name
@@ -49,7 +49,7 @@ TRUE_WORDS, FALSE_WORDS = ("true", "yes", "y", "1", "on"), ("false", "no", "n", 
 class LocalTable:
     """Reads lines, turns them into interactions, prints what the bot would post, saves board images."""
 
-    def __init__(self, table: DiscordHarness, boards: Path, language: str = "en") -> None:
+    def __init__(self, table: DiscordHarness[ExpeditionBot], boards: Path, language: str = "en") -> None:
         self.table = table
         self.boards = boards
         # Everyone at the offline table uses a Discord client in `language`, in a server whose language it is too.
@@ -154,7 +154,7 @@ class LocalTable:
         return text
 
     def parse(self, line: str) -> tuple[str, dict[str, Any]]:
-        """"/game new the-expedition seed:7" -> ("game new", {"game": "the-expedition", "seed": 7})."""
+        """"/game new nim seed:7" -> ("game new", {"game": "nim", "seed": 7})."""
         try:
             tokens = shlex.split(line)
         except ValueError:  # an unclosed quotation mark

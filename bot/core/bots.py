@@ -53,7 +53,7 @@ class Decision:
     def worded(cls, action: JSON, reason: Callable[[str], str]) -> Decision:
         """A decision whose reason the game words in every language: `reason(language)` (a Text is such a callable)
         gives the sentence in it. The one way every game hands `/game hint` a reason for the reader's language.
-        A reason that is itself a string (Monster Expedition's WordedText) stays the `reason` as it is."""
+        A reason that is itself a string (a game's own worded text) stays the `reason` as it is."""
         words = Localized.from_mapping({language: reason(language) for language in LANGUAGES})
         return cls(action, reason if isinstance(reason, str) else words[DEFAULT_LANGUAGE], words)
 
@@ -215,9 +215,9 @@ def rewards(game: Game, bot: GameBot, state: JSON) -> dict[int, float]:
     values = bot.evaluate(game, state)
     result = {}
     for seat, value in values.items():
-        others = [v for s, v in values.items() if s != seat]
-        margin = value - (max(others) if others else 0.0)
-        result[seat] = _sigmoid(margin / bot.score_scale)
+        rivals = [v for s, v in values.items() if s != seat]
+        lead = value - (max(rivals) if rivals else 0.0)
+        result[seat] = _sigmoid(lead / bot.score_scale)
     return result
 
 
@@ -278,9 +278,9 @@ def ismcts(game: Game, bot: GameBot, view: JSON, seat: int, rng: random.Random, 
             visited.visits += 1
             visited.reward += result.get(visited.actor, 0.0)
     sample = bot.determinize(game, view, seat, rng)
-    legal = {action_key(a): a for a in game.legal_actions(sample, seat)}
+    legal_now = {action_key(a): a for a in game.legal_actions(sample, seat)}
     ranked = sorted(((child.visits, child.reward / max(child.visits, 1), key)
-                     for key, child in root.children.items() if key in legal), reverse=True)
-    visits, value, key = _fresh_choice(ranked, lambda k: bot.repeats(game, sample, seat, legal[k]))
-    return Decision(legal[key], f"a search of {iterations} sampled playouts rates this move best "
+                     for key, child in root.children.items() if key in legal_now), reverse=True)
+    visits, value, key = _fresh_choice(ranked, lambda k: bot.repeats(game, sample, seat, legal_now[k]))
+    return Decision(legal_now[key], f"a search of {iterations} sampled playouts rates this move best "
                                 f"(won or led in about {round(100 * value)}% of {visits} tries).")

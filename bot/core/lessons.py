@@ -49,7 +49,7 @@ class Idea:
     """An idea about the end and the scoring: told on the final board (with "You are ready")."""
     marks: tuple[str, ...] = ()
     """The parts of the board the idea points at, by the names the game's renderer gives them (its `part_boxes`:
-    "hunt", "wilderness"; a player's part, "player", is the learner's): the board telling the idea outlines them,
+    "track", "pile"; a player's part, "player", is the learner's): the board telling the idea outlines them,
     and its line says where they are in words (the lesson's `places`)."""
     table_message_id: str | None = None
     """The idea as a teaching table tells it, for everyone at the table (its players named in the third person,

@@ -16,7 +16,7 @@ from bot.core.protocol import Game
 class GamePackage:
     """A game and where its parts are.
 
-    - `group`: the English name of the game's slash command group ("mech"); its name in every language is the
+    - `group`: the English name of the game's slash command group ("tug"); its name in every language is the
       catalogue message `command.<group>.name`.
     - `drawing`: the module that draws it: `render(view)`, `render_detail(view)`, `alt_text(view)`,
       `part_boxes(view, parts)`, `GLOSSARY`, optionally `warm_up()`; its colours join the boards' palette.

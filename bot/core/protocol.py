@@ -29,7 +29,8 @@ def copy_state(state: JSON) -> JSON:
     """A deep copy of a JSON state, for an `apply` to change instead of its input: a pickle round trip, 3-5x faster
     than copy.deepcopy (whose 0.1-0.4 ms a move was a tenth of the event loop's work a move; issue 25). Shared
     references inside the state stay shared, as with deepcopy."""
-    return pickle.loads(pickle.dumps(state, pickle.HIGHEST_PROTOCOL))  # type: ignore[no-any-return]
+    copied: JSON = pickle.loads(pickle.dumps(state, pickle.HIGHEST_PROTOCOL))
+    return copied
 """A JSON-compatible mapping: states, actions, events and views are all of this shape."""
 
 Viewer = int | None
@@ -191,7 +192,7 @@ class Game(ABC):
     """One board game. Subclasses are stateless; everything about a match lives in its state dict."""
 
     key: str
-    """Stable slug used in commands and the database, e.g. "the-expedition". Never renamed."""
+    """Stable slug used in commands and the database, e.g. "test-nim". Never renamed."""
     title: str
     aliases: tuple[str, ...] = ()
     modes: tuple[Mode, ...]

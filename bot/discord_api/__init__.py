@@ -234,7 +234,7 @@ class ApiDescription:
 
     def _check(self, ref: str, instance: Any, route: str) -> list[Violation]:
         validator = self._validator(ref)
-        out = []
+        out: list[Violation] = []
         for error in validator.iter_errors(instance):
             out.extend(Violation(route, deepest.json_path, _reason(deepest)) for deepest in _explain(error))
         return out

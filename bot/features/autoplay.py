@@ -142,7 +142,7 @@ class BotRun:
 # `add_bot`, `remove_bot` and `hint`; a table of bots alone is driven round by round by `run_bot_table`.
 
 BOT_ROUND_PAUSE = 3.0  # seconds between the boards of a table of bots alone (a channel is never flooded)
-ROUND_MOVES = 400  # a round of a table of bots alone ends here at the latest (Monster Expedition turns are long)
+ROUND_MOVES = 400  # a round of a table of bots alone ends here at the latest (a long game's turns are many moves)
 
 
 def _bot_seats(match: MatchRecord) -> list[int]:

@@ -426,7 +426,8 @@ async def rejoin(service: GameService, channel_id: int, user_id: int) -> MatchRe
 
 def service_now(service: GameService) -> datetime:
     """The bot's time as the features see it (the planner's clock, which tests move; the cogs' is `now_of`)."""
-    return (service.planner.clock if service.planner is not None else utc_now)()
+    planner = service.planner
+    return (planner.clock if isinstance(planner, TurnPlanner) else utc_now)()
 
 
 def relative_time(moment: datetime | float) -> str:

@@ -89,12 +89,12 @@ async def history(service: GameService, guild_id: int, channel_id: int, page: in
     `hidden_channels` (channels the reader cannot view) unless the reader played in them."""
     channel, channel_total = await service.store.finished_matches(guild_id, channel_id=channel_id,
                                                                   limit=CHANNEL_LINES)
-    hidden = {"hidden_channels": hidden_channels, "player_id": reader_id}
-    _, server_total = await service.store.finished_matches(guild_id, limit=0, **hidden)
+    _, server_total = await service.store.finished_matches(guild_id, limit=0, hidden_channels=hidden_channels,
+                                                           player_id=reader_id)
     pages = max(1, -(-server_total // PAGE_SIZE))
     page = max(1, min(page, pages))
     server, _ = await service.store.finished_matches(guild_id, limit=PAGE_SIZE, offset=(page - 1) * PAGE_SIZE,
-                                                     **hidden)
+                                                     hidden_channels=hidden_channels, player_id=reader_id)
     return HistoryPage(channel, channel_total, server, server_total, page, pages)
 
 
@@ -176,7 +176,8 @@ async def export_file(service: GameService, guild_id: int, match_id: int, *,
 async def export_match(service: GameService, guild_id: int, match_id: int) -> JSON:
     """`export_file`'s document, read back (tests and tools; /game export sends the file)."""
     _, text = await export_file(service, guild_id, match_id)
-    return json.loads(text)  # type: ignore[no-any-return]
+    document: JSON = json.loads(text)
+    return document
 
 
 def export_stored(location: str, match: MatchRecord) -> bytes:

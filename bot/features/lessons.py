@@ -203,8 +203,8 @@ async def after_move(service: GameService, match: MatchRecord) -> MatchRecord:
         match = await _prepare(service, match, progress.lesson)
         progress.record["prepared"] = True
         progress.record["seen"] = match.version
-    if is_lesson(match) and match.status == "active" and progress.lesson.ends is not None \
-            and progress.lesson.ends(match.state, learner_seat(match)):
+    if is_lesson(match) and match.status == "active" and match.state is not None \
+            and progress.lesson.ends is not None and progress.lesson.ends(match.state, learner_seat(match)):
         match = await _close(service, match)
     await progress.note(service, match, telling_of(match, progress.lesson))
     return match

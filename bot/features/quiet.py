@@ -61,4 +61,4 @@ def window_of(payload: dict[str, object]) -> Window | None:
     if not isinstance(value, list | tuple) or len(value) != 3:
         return None
     name, start, end = value
-    return (str(name), int(start), int(end))  # type: ignore[call-overload]
+    return (str(name), int(start), int(end))

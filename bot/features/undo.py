@@ -197,6 +197,7 @@ def _name(match: MatchRecord, user_id: int) -> str | Text:
 def _turn_changed(before: MatchRecord, after: MatchRecord) -> bool:
     """Whether the seats to move differ, as for a move: only then does the channel get a new board and a ping."""
     game = find_game(after.game)
+    assert before.state is not None and after.state is not None, "an undo is made in a started game"
     return game.to_act(before.state) != game.to_act(after.state)
 
 
@@ -258,6 +259,7 @@ async def answer_undo(service: GameService, request_id: int, user_id: int, appro
         if not approve:
             await service.store.decide_undo(request_id, "refused", user_id)
             request = await service.store.undo_request(request_id)
+            assert request is not None
             if user_id == request.user_id:
                 return UndoResult(match, request, False, Text.of("undo.request.withdrawn", name=asker))
             return UndoResult(match, request, False, Text.of("undo.request.refused", name=asker,

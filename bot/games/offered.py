@@ -1,6 +1,6 @@
 """The controls under a board and a move in the words they give it, made where the board is drawn.
 
-Expeditions finds its offers by trying every whole play on copies of the state (~10 ms a board at the median, up to
+A game may find its offers by trying every whole play on copies of the state (~10 ms a board at the median, up to
 ~100 ms): on the event loop that was paid by every other channel of the shard, and a press's answer waited for it
 again. The service asks a render worker for them (`RenderPool.made`) beside the board's image and keeps what each
 board offered, so a press finds its action without making the offers anew (issue 33). Module-level functions: a

@@ -1,7 +1,7 @@
 """The starting positions /game rules labels (issue 33 item 3), made where the picture is drawn.
 
-A real position of each game, a few steps in so the picture shows the pieces a turn is played with: The
-Expedition's explorers placed, Monster Expedition's first camp picked and its dice rolled, Expeditions as set up.
+A real position of each game, a few steps in so the picture shows the pieces a turn is played with: the first
+legal moves are played while the game says it is still setting up (`Game.setting_up`).
 The render pool calls `picture_view` in its worker process (rendering/pool.py `RenderPool.labelled`)."""
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ PICTURE_PLAYERS = ("Ada", "Bo")
 """The players of the pictures (the glossaries' parts find a player's panel by these names)."""
 PICTURE_SEED = 3
 SET_UP_STEPS = 12
-"""At most this many first legal moves are played to reach the position labelled (The Expedition places 2-3)."""
+"""At most this many first legal moves are played to reach the position labelled (a game's set-up takes 2-3)."""
 
 
 def starting_state(game_key: str, mode: str, language: str) -> JSON:

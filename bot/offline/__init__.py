@@ -2,7 +2,7 @@
 
 A package by concern: ``common`` (constants, ids, errors), ``recorder`` (what tests read: messages, replies,
 files), ``world`` (Discord's side: servers, channels, DM channels, users and their app installs, messages, refused
-DMs, planted faults), ``rest`` (the REST backend:
+DMs, planted faults), ``base`` (the state the two sides below share, typed), ``rest`` (the REST backend:
 every request checked against Discord's published description, then answered), ``gateway`` (interactions built
 and dispatched to discord.py), ``harness`` (DiscordHarness, which joins the two sides around a bot) and
 ``terminal`` (how a client shows the messages, for the local table). Import from ``bot.offline``.

@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import copy
 import enum
-import logging
 import warnings
 from collections.abc import Awaitable, Sequence
 from typing import Any
@@ -15,6 +14,7 @@ import discord.client
 from discord import app_commands
 
 from bot.discord_api import description
+from bot.offline.base import HarnessBase
 from bot.offline.common import (
     CONTEXT_BOT_DM,
     CONTEXT_GUILD,
@@ -57,19 +57,7 @@ class PendingInteraction:
             warnings.warn(f"interaction {self.id} was built but never awaited", RuntimeWarning, stacklevel=1)
 
 
-class ErrorCollector(logging.Handler):
-    def __init__(self) -> None:
-        super().__init__(logging.ERROR)
-        self.errors: list[BaseException] = []
-
-    def emit(self, record: logging.LogRecord) -> None:
-        if record.exc_info and record.exc_info[1] is not None:
-            self.errors.append(record.exc_info[1])
-
-
-
-
-class Gateway:
+class Gateway(HarnessBase):
     """The gateway side of the offline Discord (a mixin of DiscordHarness): INTERACTION_CREATE payloads built
     as Discord builds them, fed to discord.py, and waited for."""
 
@@ -202,12 +190,6 @@ class Gateway:
         if param.choices and not focused and value not in [c.value for c in param.choices]:
             raise HarnessError(f"{value!r} is not a choice of {param.display_name!r}: {param.choices}")
         return value
-
-    def _user_by_id(self, user_id: int) -> FakeUser:
-        for u in self.world.users.values():
-            if u.id == user_id:
-                return u
-        raise HarnessError(f"unknown user id {user_id}; create it with harness.user(name)")
 
     def _command_payload(
         self,
@@ -417,6 +399,7 @@ class Gateway:
         record.fed_at, record.fed_loop = self.world.clock(), pending.fed_at
         ctx = self._context.copy()
         ctx.run(current_interaction.set, pending.id)
+        # (discord.py types raw payloads as TypedDicts; the world builds JSON dicts)
         ctx.run(self.bot._connection.parse_interaction_create, pending.payload)  # type: ignore[arg-type]
 
     async def concurrently(self, *pendings: PendingInteraction | Awaitable[Any]) -> list[Replies]:
@@ -467,8 +450,8 @@ class Gateway:
             await asyncio.wait(pending, timeout=remaining)
         await asyncio.sleep(0)
         for task in seen:  # an exception escaping discord.py's own handlers (e.g. from a tree on_error)
-            if task.done() and not task.cancelled() and task.exception() is not None:
-                self._errors.errors.append(task.exception())  # type: ignore[arg-type]
+            if task.done() and not task.cancelled() and (error := task.exception()) is not None:
+                self._errors.errors.append(error)
 
     def check_dispatched(self, payload: dict[str, Any]) -> None:
         """An INTERACTION_CREATE payload's objects as Discord documents them (the description has no gateway)."""

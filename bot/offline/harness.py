@@ -7,26 +7,31 @@ import contextvars
 import logging
 from collections.abc import Awaitable, Sequence
 from types import TracebackType
-from typing import Any, Self
+from typing import Any, Generic, Self, TypeVar
 
 import discord
 import discord.client
-from discord.ext import commands
 from discord.webhook.async_ import async_context
 
+from bot.offline.base import ErrorCollector, RouteHandler
 from bot.offline.common import DEFAULT_MEMBER_PERMISSIONS, TASK_PREFIXES, HarnessError, stable_id
-from bot.offline.gateway import ErrorCollector, Gateway
+from bot.offline.gateway import Gateway
 from bot.offline.recorder import Message, Reply
-from bot.offline.rest import RecordingWebhookAdapter, RestBackend, RouteHandler
+from bot.offline.rest import RecordingWebhookAdapter, RestBackend
 from bot.offline.world import FakeChannel, FakeRole, FakeUser, World
 
+ClientT = TypeVar("ClientT", bound=discord.Client)
+"""The bot's class: the harness's `bot` is typed as given (the bot's command tree, its service...)."""
 
-class DiscordHarness(Gateway, RestBackend):
+
+class DiscordHarness(Gateway, RestBackend, Generic[ClientT]):
     """Drive a not-logged-in ``commands.Bot`` through real discord.py interaction handling, fully offline."""
+
+    bot: ClientT
 
     def __init__(
         self,
-        bot: commands.Bot | discord.Client,
+        bot: ClientT,
         *,
         world: World | None = None,
         bot_name: str = "Expedition Table",
@@ -58,6 +63,8 @@ class DiscordHarness(Gateway, RestBackend):
 
     async def __aenter__(self) -> Self:
         logging.getLogger("discord").addHandler(self._errors)
+        # The wire replaced on purpose (the package's docstring lists the internals touched): mypy refuses any
+        # assignment to a method.
         self.bot.http.request = self._http_request  # type: ignore[method-assign]
         self.bot.http.get_from_cdn = self._get_from_cdn  # type: ignore[method-assign]
         before = set(asyncio.all_tasks())
@@ -73,7 +80,9 @@ class DiscordHarness(Gateway, RestBackend):
         if bot.loop is discord.client._loop:
             await bot._async_setup_hook()
         state = bot._connection
-        state.user = discord.ClientUser(state=state, data={**self.bot_user.user_payload(), "verified": True})
+        payload = {**self.bot_user.user_payload(), "verified": True}
+        # (discord.py types raw payloads as TypedDicts; the world builds JSON dicts)
+        state.user = discord.ClientUser(state=state, data=payload)  # type: ignore[arg-type]
         if state.application_id is None:
             state.application_id = self.world.application_id
         self.world.application_id = state.application_id
@@ -90,7 +99,8 @@ class DiscordHarness(Gateway, RestBackend):
 
     def _add_guild(self, guild_id: int) -> discord.Guild:
         """Put a server of the world in the bot's cache, as the GUILD_CREATE event does."""
-        guild = discord.Guild(data=self._guild_payload(guild_id), state=self.bot._connection)
+        # (discord.py types raw payloads as TypedDicts; the world builds JSON dicts)
+        guild = discord.Guild(data=self._guild_payload(guild_id), state=self.bot._connection)  # type: ignore[arg-type]
         self.bot._connection._add_guild(guild)
         self._guilds[guild_id] = guild
         return guild
@@ -153,6 +163,7 @@ class DiscordHarness(Gateway, RestBackend):
         if not existed:
             state = self.bot._connection
             owner = self._guilds[ch.guild_id]
+            # (discord.py types raw payloads as TypedDicts; the world builds JSON dicts)
             owner._add_channel(discord.TextChannel(state=state, guild=owner, data=ch.payload()))  # type: ignore[arg-type]
         return ch
 
@@ -221,8 +232,9 @@ class DiscordHarness(Gateway, RestBackend):
         state = self.bot._connection
         before = set(asyncio.all_tasks())
         if channel.is_thread:
+            # (discord.py types a thread's type as the Literal of Discord's channel types; the world keeps an int)
             state.parse_thread_delete({"id": str(channel.id), "guild_id": str(channel.guild_id),
-                                       "parent_id": str(channel.parent_id), "type": channel.type})
+                                       "parent_id": str(channel.parent_id), "type": channel.type})  # type: ignore[typeddict-item]
         else:
             state.parse_channel_delete(channel.payload())
         await self.settle(before)
@@ -254,9 +266,8 @@ class DiscordHarness(Gateway, RestBackend):
         if unknown:
             raise HarnessError(f"not permission flags: {sorted(unknown)}")
         if permissions is not None or flags:
-            perms = discord.Permissions(
-                int(permissions if permissions is not None else DEFAULT_MEMBER_PERMISSIONS.value)
-            )
+            base = DEFAULT_MEMBER_PERMISSIONS if permissions is None else permissions
+            perms = discord.Permissions(base.value if isinstance(base, discord.Permissions) else base)
             perms.update(**flags)
             user.permissions = perms
         self._cache_member(user)
@@ -265,6 +276,7 @@ class DiscordHarness(Gateway, RestBackend):
     def _cache_member(self, user: FakeUser) -> None:
         state = self.bot._connection
         for guild in self._guilds.values():  # every member is in every server of the world
+            # (discord.py types raw payloads as TypedDicts; the world builds JSON dicts)
             guild._add_member(discord.Member(data=user.member_payload(), guild=guild, state=state))  # type: ignore[arg-type]
 
     def _channel_id(self, channel: FakeChannel | str | int | None) -> int:

@@ -111,6 +111,8 @@ class Message(HasComponents):
     def embeds(self) -> list[dict[str, Any]]:
         return self.payload.get("embeds", [])
 
+    # A message reads its components from its payload, a reply (a dataclass) stores them: both provide
+    # HasComponents's attribute, and mypy does not take a read-only property for a writable attribute.
     @property
     def components(self) -> list[dict[str, Any]]:  # type: ignore[override]
         return self.payload.get("components", [])

@@ -7,7 +7,7 @@ import contextlib
 import copy
 import json
 import re
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
 import discord
@@ -15,8 +15,9 @@ import discord.client
 from discord.http import Route
 from discord.webhook.async_ import AsyncWebhookAdapter
 
-from bot.discord_api import ContractViolation, Violation, description
+from bot.discord_api import Violation, description
 from bot.i18n import is_marked
+from bot.offline.base import HarnessBase
 from bot.offline.common import (
     CANNOT_DM,
     EPHEMERAL,
@@ -35,7 +36,7 @@ from bot.offline.world import InteractionRecord
 
 
 def _decode_body(
-    payload: dict[str, Any] | None, multipart: Sequence[dict[str, Any]] | None, files: Sequence[discord.File] | None
+    payload: dict[str, Any] | None, multipart: Iterable[dict[str, Any]] | None, files: Sequence[discord.File] | None
 ) -> tuple[dict[str, Any], list[SentFile]]:
     """JSON body and file bytes of a request, whichever of json/multipart form discord.py chose."""
     # A JSON list body (bulk command overwrite) is kept as it is.
@@ -71,9 +72,6 @@ def _match(template: str, url: str) -> dict[str, str]:
     return m.groupdict() if m else {}
 
 
-RouteHandler = Callable[[Route, dict[str, str], dict[str, Any], list[SentFile]], Any]
-
-
 class RecordingWebhookAdapter(AsyncWebhookAdapter):
     """Stands in for Discord's webhook/interaction endpoints (responses, followups, @original)."""
 
@@ -81,7 +79,7 @@ class RecordingWebhookAdapter(AsyncWebhookAdapter):
         super().__init__()
         self._harness = harness
 
-    async def request(  # type: ignore[override]
+    async def request(
         self,
         route: Route,
         session: Any,
@@ -100,27 +98,11 @@ class RecordingWebhookAdapter(AsyncWebhookAdapter):
 
 
 
-class RestBackend:
+class RestBackend(HarnessBase):
     """The REST side of the offline Discord (a mixin of DiscordHarness): every request checked against
     Discord's description, planted faults met, then answered as Discord answers it."""
 
     # -- Discord's published description: every request checked, every answer too ----------------------------------
-
-    def raise_violations(self) -> None:
-        """Fail with the first request (or answer) Discord's description refuses that was not yet reported.
-
-        The check also raises inside the request, but the bot's own error handling could swallow that; the
-        record makes sure the test that caused it fails.
-        """
-        fresh = self.world.violations[self._violations_reported:]
-        self._violations_reported = len(self.world.violations)
-        if fresh:
-            raise fresh[0]
-
-    def _violation(self, found: list[Violation], what: str) -> ContractViolation:
-        error = ContractViolation(found, what)
-        self.world.violations.append(error)
-        return error
 
     @contextlib.contextmanager
     def refused_as_discord_would(self) -> Iterator[None]:
@@ -176,11 +158,12 @@ class RestBackend:
         discord.py's request loops do (wait ``retry_after``, at most 5 tries: they are bypassed here); any other
         status is raised as the HTTPException discord.py raises for it."""
         key = f"{route.method} {route.path}"
-        channel_id = _match(route.path, route.url).get("channel_id")
+        named = _match(route.path, route.url).get("channel_id")
+        channel_id = int(named) if named is not None else None
         if channel_id is None and route.webhook_token in self.world.interactions:
             channel_id = self.world.interactions[route.webhook_token].channel_id
         for _attempt in range(5):
-            fault = self.world.take_fault(key, body, int(channel_id) if channel_id is not None else None)
+            fault = self.world.take_fault(key, body, channel_id)
             if fault is None:
                 return
             self.world.requests.append({"route": key, "url": route.url, "body": body, "answered": fault.status,
@@ -297,7 +280,7 @@ class RestBackend:
                 route=key,
             )
             return {"interaction": info}
-        msg = self.world.get_message(rec.original_id)  # type: ignore[arg-type]
+        msg = self.world.get_message(rec.original_id)
         info.update(
             response_message_id=str(msg.id),
             response_message_loading=msg.loading,
@@ -328,7 +311,8 @@ class RestBackend:
             # Discord: the first followup after a type-5 defer *replaces* the "thinking…" message, and keeps the
             # defer's ephemerality whatever the followup asked for. It is an edit: its mentions notify nobody.
             rec.defer_pending = False
-            msg = self.world.edit_message(rec.original_id, body, files)  # type: ignore[arg-type]
+            assert rec.original_id is not None, "a deferral records the message it will replace"
+            msg = self.world.edit_message(rec.original_id, body, files)
             msg.payload["flags"] = (msg.flags & ~EPHEMERAL) | rec.defer_flags
         else:
             msg = self._interaction_message(rec, body, files)
@@ -371,7 +355,7 @@ class RestBackend:
         route: Route,
         *,
         files: Sequence[discord.File] | None = None,
-        form: Sequence[dict[str, Any]] | None = None,
+        form: Iterable[dict[str, Any]] | None = None,
         **kwargs: Any,
     ) -> Any:
         """Replacement for ``bot.http.request``: answers like Discord's REST API would."""
@@ -441,7 +425,8 @@ class RestBackend:
         if key == "POST /channels/{channel_id}/threads":
             thread = self.world.create_thread(int(args["channel_id"]), body, self.bot_user.id)
             data = thread.payload()
-            self.bot._connection.parse_thread_create(copy.deepcopy(data))  # the THREAD_CREATE event follows
+            # The THREAD_CREATE event follows. (discord.py types raw payloads as TypedDicts; the world builds JSON)
+            self.bot._connection.parse_thread_create(copy.deepcopy(data))  # type: ignore[arg-type]
             return data
         if key == "DELETE /channels/{channel_id}":
             channel = self.world.channel_by_id(int(args["channel_id"]))

@@ -14,7 +14,7 @@ from __future__ import annotations
 import asyncio
 import sqlite3
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Literal, overload
 
 from bot.store.backup import damaged, is_damage, read_only_uri
 from bot.store.engines import DEADLINE_SECONDS, is_postgres_url, numbered_placeholders, redact
@@ -27,7 +27,7 @@ EVENT_COLUMNS_SQL = ("SELECT seq, kind, user_id, seat, action_json, events_json,
 
 def event_columns(location: str, match_id: int) -> list[EventColumns]:
     """The match's events as stored, JSON undecoded (`decode_event` decodes one)."""
-    return [tuple(row) for row in fetch(location, EVENT_COLUMNS_SQL, (match_id,))]  # type: ignore[misc]
+    return [tuple(row) for row in fetch(location, EVENT_COLUMNS_SQL, (match_id,))]
 
 
 def fetch(location: str, sql: str, params: Sequence[Any]) -> list[Sequence[Any]]:
@@ -49,14 +49,20 @@ def fetch_named(path: str, sql: str, params: Sequence[Any]) -> list[sqlite3.Row]
     (for a thread of the bot: a long read there waits for nothing on the store's one connection, and nothing
     there waits for it)."""
     try:
-        return _sqlite_rows(path, sql, params, named=True)  # type: ignore[return-value]
+        return _sqlite_rows(path, sql, params, named=True)
     except Exception as error:
         if is_damage(error):  # a malformed page: the file needs its backup, waiting will not help
             raise damaged(path, f"{error} while the bot was reading it") from None
         raise StoreUnavailable(f"{redact(path)}: {type(error).__name__} {error}".strip()) from None
 
 
-def _sqlite_rows(path: str, sql: str, params: Sequence[Any], *, named: bool = False) -> list[Sequence[Any]]:
+@overload
+def _sqlite_rows(path: str, sql: str, params: Sequence[Any]) -> list[Sequence[Any]]: ...
+@overload
+def _sqlite_rows(path: str, sql: str, params: Sequence[Any], *, named: Literal[True]) -> list[sqlite3.Row]: ...
+def _sqlite_rows(path: str, sql: str, params: Sequence[Any], *, named: bool = False
+                 ) -> list[Sequence[Any]] | list[sqlite3.Row]:
+    """Rows as tuples (they pickle, for a worker), or by column name too (`named`, for a thread of the bot)."""
     connection = sqlite3.connect(read_only_uri(path), uri=True, timeout=DEADLINE_SECONDS)
     if named:
         connection.row_factory = sqlite3.Row

@@ -376,7 +376,8 @@ class RecordsStore:
         rating), in the order they finished. Only those finished at `finished_since` (a time as `matches.updated_at`
         holds it) or later: on the index of finished matches by time (`matches_finished_by_time`), a sweep of the
         last few minutes reads a few rows however many games were ever played."""
-        where, params = "m.status = 'finished' AND m.updated_at >= ?", [finished_since]
+        where = "m.status = 'finished' AND m.updated_at >= ?"
+        params: list[str | int] = [finished_since]
         if guild_id is not None:
             where += " AND m.guild_id = ?"
             params.append(guild_id)

@@ -85,6 +85,8 @@ def labelled(game_key: str, view: dict[str, Any], language: str) -> bytes:
     board = Image.open(io.BytesIO(board_png)).convert("RGB")
     reader = Reader(glossary, view)
     found = [(part, box) for part in glossary.parts if (box := part_box(part, reader, drawn)) is not None]
+    if not found:  # (a game whose glossary names no parts: the board alone, not a legend heading over nothing)
+        return kit.encode_png(board)
     column = (board.width - 3 * LEGEND_GAP) // 2
     with kit.hyphenating(language):  # (the legend is in the reader's language)
         legend = [(number, kit.lines(translate(part.name, language), column - 2 * CALLOUT_R - 10, kit.SMALL))

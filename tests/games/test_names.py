@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from bot.core.names import a_number, contains, fold, plural, same_name
-from cogs.the_expedition import location_id
+from bot.games.the_expedition.commands import location_id
 
 
 @pytest.mark.parametrize(("typed", "folded"), [

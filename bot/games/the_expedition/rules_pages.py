@@ -4,9 +4,9 @@ location with its card's words, the solo rules with the catalogue's numbers, the
 from __future__ import annotations
 
 from bot.core.pages import FIRST_PAGE, MODES_PAGE, Page
-from bot.games.the_expedition.catalog import rule_words
-from bot.games.the_expedition.game import GAME
-from bot.games.the_expedition.words import kind, pts
+from bot.games.the_expedition.rules.catalog import rule_words
+from bot.games.the_expedition.rules.game import GAME
+from bot.games.the_expedition.rules.words import kind, pts
 from bot.i18n import Text, deferred, translate
 
 SOLO = frozenset({"solo", "solo-hard"})

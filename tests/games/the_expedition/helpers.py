@@ -7,7 +7,7 @@ from typing import Any
 
 from bot.core.rng import Rng
 from bot.games.the_expedition import TheExpedition
-from bot.games.the_expedition.catalog import AutomationCard, Catalog, load_catalog
+from bot.games.the_expedition.rules.catalog import AutomationCard, Catalog, load_catalog
 from bot.i18n import Localized
 
 # The grid used by most tests (cell numbers in reading order):

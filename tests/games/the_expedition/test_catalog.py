@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from bot.core.datafiles import DataError, data_dir
-from bot.games.the_expedition.catalog import load_catalog, load_catalog_from
-from bot.games.the_expedition.grid import step
+from bot.games.the_expedition.rules.catalog import load_catalog, load_catalog_from
+from bot.games.the_expedition.rules.grid import step
 
 CATALOG = load_catalog()
 

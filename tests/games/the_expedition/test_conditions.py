@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.games.the_expedition.conditions import card_met, card_progress, card_text
+from bot.games.the_expedition.rules.conditions import card_met, card_progress, card_text
 
 from .helpers import CELL, GAME, LAYOUT
 

@@ -8,7 +8,8 @@ from typing import Any
 import pytest
 
 from bot.core.errors import GameOver
-from bot.games.the_expedition import TheExpedition, rules
+from bot.games.the_expedition import TheExpedition
+from bot.games.the_expedition.rules import rules
 from tests.reading import read
 
 from .helpers import CELL, GAME, arranged, automation, catalog_with_automations, kinds, move

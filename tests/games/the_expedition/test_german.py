@@ -7,9 +7,9 @@ import pytest
 
 from bot.core.errors import RuleError
 from bot.core.rng import Rng
-from bot.games.the_expedition import rules
-from bot.games.the_expedition.catalog import load_catalog
-from bot.games.the_expedition.text import describe, private_text, rules_text, turn_text
+from bot.games.the_expedition.rules import rules
+from bot.games.the_expedition.rules.catalog import load_catalog
+from bot.games.the_expedition.rules.text import describe, private_text, rules_text, turn_text
 from bot.i18n import in_language
 from tests.games.the_expedition.helpers import CELL, GAME, arranged
 from tests.language import english_left

@@ -6,8 +6,9 @@ import pytest
 
 from bot.core.errors import IllegalAction
 from bot.core.rng import Rng
-from bot.games.the_expedition import TheExpedition, rules
-from bot.games.the_expedition.catalog import AutomationCard
+from bot.games.the_expedition import TheExpedition
+from bot.games.the_expedition.rules import rules
+from bot.games.the_expedition.rules.catalog import AutomationCard
 from tests.reading import read
 
 from .helpers import CELL, GAME, arranged, automation, catalog_with_automations, kinds, move, owners

@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 
 from bot.core.rng import Rng
-from bot.games.the_expedition import rules
-from bot.games.the_expedition.policies import greedy_action, random_action
+from bot.games.the_expedition.rules import rules
+from bot.games.the_expedition.rules.policies import greedy_action, random_action
 
 from .helpers import GAME
 

@@ -10,9 +10,9 @@ import pytest
 from PIL import Image
 
 from bot.core.rng import Rng
-from bot.games.the_expedition.policies import greedy_action
+from bot.games.the_expedition.drawing import render
+from bot.games.the_expedition.rules.policies import greedy_action
 from rendering import render_board, render_detail
-from rendering.the_expedition import render
 
 from .helpers import GAME
 
@@ -62,7 +62,7 @@ def test_the_board_marks_every_step_the_header_tells() -> None:
     the border it crossed (the header tells the first of them; before, only the last step had an arrow)."""
     from PIL import ImageColor
 
-    from rendering import the_expedition as board
+    from bot.games.the_expedition import drawing as board
     from rendering.kit import AUTOMATON_STYLES, player_style
 
     state = GAME.setup("solo", ["Alice"], Rng(5, 0), {})

@@ -9,7 +9,8 @@ import pytest
 
 from bot.core.errors import GameOver, IllegalAction, MalformedAction, NotYourTurn
 from bot.core.rng import Rng
-from bot.games.the_expedition import TheExpedition, rules
+from bot.games.the_expedition import TheExpedition
+from bot.games.the_expedition.rules import rules
 from tests.reading import read
 
 from .helpers import CELL, GAME, arranged, kinds, move, owners

@@ -12,9 +12,9 @@ import random
 from bot.core.bots import Decision, GameBot
 from bot.core.protocol import JSON, Game
 from bot.core.rng import Rng
-from bot.games.the_expedition.game import TheExpedition
-from bot.games.the_expedition.policies import greedy_action, hands_over_by_repetition
-from bot.games.the_expedition.rules import (
+from bot.games.the_expedition.rules.game import TheExpedition
+from bot.games.the_expedition.rules.policies import greedy_action, hands_over_by_repetition
+from bot.games.the_expedition.rules.rules import (
     apply_action,
     final_scores,
     is_market,
@@ -23,7 +23,7 @@ from bot.games.the_expedition.rules import (
     step,
     times_seen,
 )
-from bot.games.the_expedition.words import Words, listed, points, separated, toward
+from bot.games.the_expedition.rules.words import Words, listed, points, separated, toward
 from bot.i18n import Text
 
 

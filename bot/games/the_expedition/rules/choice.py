@@ -5,8 +5,8 @@ expedition cards in the hands are never named."""
 from __future__ import annotations
 
 from bot.core.protocol import JSON, Offered, copy_state
-from bot.games.the_expedition.catalog import Catalog
-from bot.games.the_expedition.rules import (
+from bot.games.the_expedition.rules.catalog import Catalog
+from bot.games.the_expedition.rules.rules import (
     empty_locations,
     legal_steps,
     mark,
@@ -14,8 +14,8 @@ from bot.games.the_expedition.rules import (
     participant,
     to_act,
 )
-from bot.games.the_expedition.text import name_of
-from bot.games.the_expedition.words import Words, listed, points, sentences
+from bot.games.the_expedition.rules.text import name_of
+from bot.games.the_expedition.rules.words import Words, listed, points, sentences
 from bot.i18n import Text
 
 

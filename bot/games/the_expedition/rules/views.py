@@ -5,10 +5,10 @@ from __future__ import annotations
 from functools import cache
 
 from bot.core.protocol import JSON, Viewer
-from bot.games.the_expedition.catalog import Catalog, Expedition, rule_words
-from bot.games.the_expedition.conditions import card_progress, card_words_in
-from bot.games.the_expedition.grid import CELL_NAMES, CELLS, row_col, step
-from bot.games.the_expedition.rules import (
+from bot.games.the_expedition.rules.catalog import Catalog, Expedition, rule_words
+from bot.games.the_expedition.rules.conditions import card_progress, card_words_in
+from bot.games.the_expedition.rules.grid import CELL_NAMES, CELLS, row_col, step
+from bot.games.the_expedition.rules.rules import (
     current_pid,
     empty_locations,
     final_scores,
@@ -22,8 +22,8 @@ from bot.games.the_expedition.rules import (
     participants,
     to_act,
 )
-from bot.games.the_expedition.text import describe_words, summary_words, turn_words
-from bot.games.the_expedition.words import as_json, sentences, worded
+from bot.games.the_expedition.rules.text import describe_words, summary_words, turn_words
+from bot.games.the_expedition.rules.words import as_json, sentences, worded
 from bot.i18n import Text
 
 

@@ -15,10 +15,10 @@ from bot.core.errors import GameOver, IllegalAction, MalformedAction, NotYourTur
 from bot.core.names import closest, fold
 from bot.core.protocol import JSON, copy_state
 from bot.core.rng import Rng
-from bot.games.the_expedition.catalog import Catalog, rule_words, side_words
-from bot.games.the_expedition.conditions import card_met
-from bot.games.the_expedition.grid import CELLS, DIRECTIONS, ORTHOGONAL, sides_entered_from, step
-from bot.games.the_expedition.words import DIRECTION_WORDS, separated
+from bot.games.the_expedition.rules.catalog import Catalog, rule_words, side_words
+from bot.games.the_expedition.rules.conditions import card_met
+from bot.games.the_expedition.rules.grid import CELLS, DIRECTIONS, ORTHOGONAL, sides_entered_from, step
+from bot.games.the_expedition.rules.words import DIRECTION_WORDS, separated
 from bot.i18n import Text, deferred, said
 
 GAME_KEY = "the-expedition"

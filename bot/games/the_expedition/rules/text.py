@@ -7,9 +7,9 @@ without the suffix word it ("en" unless told).
 from __future__ import annotations
 
 from bot.core.protocol import JSON
-from bot.games.the_expedition.catalog import Catalog, rule_words
-from bot.games.the_expedition.conditions import card_progress, card_words_in, closeness
-from bot.games.the_expedition.rules import (
+from bot.games.the_expedition.rules.catalog import Catalog, rule_words
+from bot.games.the_expedition.rules.conditions import card_progress, card_words_in, closeness
+from bot.games.the_expedition.rules.rules import (
     current_pid,
     is_automation,
     is_market,
@@ -20,7 +20,7 @@ from bot.games.the_expedition.rules import (
     participant,
     ranking_key,
 )
-from bot.games.the_expedition.words import (
+from bot.games.the_expedition.rules.words import (
     Words,
     direction,
     kind,

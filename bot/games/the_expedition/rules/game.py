@@ -7,9 +7,9 @@ from collections.abc import Sequence
 from bot.core.errors import LobbyError
 from bot.core.protocol import JSON, Applied, Game, Mode, Offered, Outcome, QuickAction, Viewer, apply_steps, is_steps
 from bot.core.rng import Rng
-from bot.games.the_expedition import choice, rules, text, views, words
-from bot.games.the_expedition.catalog import Catalog, load_catalog
-from bot.games.the_expedition.grid import ARROWS, DIAGONAL
+from bot.games.the_expedition.rules import choice, rules, text, views, words
+from bot.games.the_expedition.rules.catalog import Catalog, load_catalog
+from bot.games.the_expedition.rules.grid import ARROWS, DIAGONAL
 from bot.i18n import Text, deferred
 
 MODE_TITLES = {"standard": deferred("expedition.mode.standard"), "abstract": deferred("expedition.mode.abstract"),

@@ -3,7 +3,7 @@ reader's language where they are shown, and carried inside views as JSON so a re
 
 A sentence is a Text tree: its values may be Texts (worded in the same language), Localized names (a location, a
 card) or plain values (player names, numbers). `as_json` turns a tree into plain JSON for a view; the renderer
-words it back with `bot.i18n` (see rendering/the_expedition.py, `worded`).
+words it back with `bot.i18n` (see bot/games/the_expedition/drawing/shared.py, `worded`).
 """
 
 from __future__ import annotations

@@ -10,9 +10,9 @@ import copy
 import random
 
 from bot.core.protocol import JSON
-from bot.games.the_expedition.catalog import Catalog
-from bot.games.the_expedition.conditions import card_progress, closeness
-from bot.games.the_expedition.rules import (
+from bot.games.the_expedition.rules.catalog import Catalog
+from bot.games.the_expedition.rules.conditions import card_progress, closeness
+from bot.games.the_expedition.rules.rules import (
     REPETITION_LIMIT,
     apply_action,
     current_pid,

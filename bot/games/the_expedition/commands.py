@@ -8,8 +8,8 @@ from discord.ext import commands
 
 from bot.core.names import contains, fold
 from bot.games.the_expedition import GAME
-from bot.games.the_expedition.grid import DIRECTIONS
-from bot.games.the_expedition.words import pts
+from bot.games.the_expedition.rules.grid import DIRECTIONS
+from bot.games.the_expedition.rules.words import pts
 from bot.i18n import language_of
 from cogs.common import answers_in_time, channel_id_of, service_of
 from cogs.table import play

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.core.datafiles import DataError, Fields, data_dir, load_toml
-from bot.games.the_expedition.grid import ORTHOGONAL, SIDES, cell_at
+from bot.games.the_expedition.rules.grid import ORTHOGONAL, SIDES, cell_at
 from bot.i18n import Localized, Text, deferred, deferred_plural
 
 GAME_KEY = "the-expedition"

@@ -1,11 +1,11 @@
-"""The glossary of The Expedition's public board (rendering/the_expedition.py): the players' letters, points,
-markers and cards left, the arrows of the legal steps, the Automations' cards and the final board's breakdown."""
+"""The glossary of The Expedition's public board (board.py): the players' letters, points, markers and cards left,
+the arrows of the legal steps, the Automations' cards and the final board's breakdown."""
 
 from __future__ import annotations
 
+from bot.games.the_expedition.drawing.shared import in_words
 from bot.i18n import deferred
 from rendering.glossary.entries import Entry, Glossary, Part
-from rendering.the_expedition import in_words
 
 ARROW = r"[←↑→↓↖↗↘↙]"
 DETAIL = (

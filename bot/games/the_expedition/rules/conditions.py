@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from bot.games.the_expedition.catalog import Catalog, Expedition, Requirement
-from bot.games.the_expedition.grid import GROUPS, LINES, largest_group
-from bot.games.the_expedition.words import Capitalized, Words, listed, worded
+from bot.games.the_expedition.rules.catalog import Catalog, Expedition, Requirement
+from bot.games.the_expedition.rules.grid import GROUPS, LINES, largest_group
+from bot.games.the_expedition.rules.words import Capitalized, Words, listed, worded
 from bot.i18n import Text, deferred, deferred_plural
 
 NUMBER_WORDS = (deferred("expedition.number.0"), deferred("expedition.number.1"), deferred("expedition.number.2"),

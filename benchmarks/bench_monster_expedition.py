@@ -19,7 +19,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bot.core.rng import Rng
 from bot.games.monster_expedition import GAME
-from bot.games.monster_expedition.strategies import choose
+from bot.games.monster_expedition.rules.strategies import choose
 
 ALL_WON = {"won": list(range(1, 11))}
 
@@ -50,7 +50,7 @@ BOARDS = (("standard", 2, None), ("standard", 3, None), ("standard", 4, None),
 def speed(games: int) -> None:
     """Rules and view timings over 3-player games; then board renders of a mid-game and a final position for
     2, 3 and 4 players and two solo expeditions (the renders a channel sees most)."""
-    from rendering.monster_expedition import render
+    from bot.games.monster_expedition.drawing import render
 
     timings: dict[str, list[float]] = {"apply": [], "view": [], "render": []}
     for seed in range(games):

@@ -247,7 +247,7 @@ def test_expeditions_power_and_guile_without_a_card_that_vanquishes_are_only_hal
 
 
 def test_the_bank_hint_agrees_in_number_with_the_dice() -> None:
-    from bot.games.monster_expedition.bots import _reason
+    from bot.games.monster_expedition.rules.bots import _reason
 
     one = {"tray": {"rolled": [{"value": 8}, {"value": 3}]}}
     two = {"tray": {"rolled": [{"value": 8}, {"value": 8}, {"value": 3}]}}
@@ -313,7 +313,7 @@ def test_an_expeditions_hard_move_stops_near_its_budget_on_whole_deals(step: flo
 
 def test_the_roll_hint_agrees_in_number_and_never_says_about_0_percent() -> None:
     """The hint read "with 1 dice left and 1 numbers banked" and "the chance of a misthrow is only about 0%"."""
-    from bot.games.monster_expedition.bots import _reason
+    from bot.games.monster_expedition.rules.bots import _reason
 
     def tray(left: int, banked: list[int]) -> JSON:
         return {"tray": {"rolled": [{"colour": "black", "value": 2}] * left, "banked_numbers": banked,
@@ -332,8 +332,8 @@ def test_the_roll_hint_agrees_in_number_and_never_says_about_0_percent() -> None
 def test_the_misthrow_chance_counts_each_die_by_its_own_faces() -> None:
     """The hint and the greedy hunter took every die for 1-6: the yellow die (1 4 6 7 8 10) with 2, 3 and 5 banked
     cannot misthrow, though "(3/6)^1" said 50%; the blue die (2 2 5 7 9 10) with 2 banked misthrows 1 time in 3."""
-    from bot.games.monster_expedition.bots import _reason
-    from bot.games.monster_expedition.strategies import misthrow_chance
+    from bot.games.monster_expedition.rules.bots import _reason
+    from bot.games.monster_expedition.rules.strategies import misthrow_chance
 
     yellow, blue = {"colour": "yellow", "value": 1}, {"colour": "blue", "value": 9}
     black = {"colour": "black", "value": 1}

@@ -124,8 +124,8 @@ def _hunter_view(camps: dict[str, int], monsters: list[str] | None = None) -> JS
 def test_a_bonus_or_misthrow_monster_is_worth_its_points_alone_once_its_camp_is_final() -> None:
     """Nebelkauz (bonus improvement on a 5) and Kreischmotte (misthrow improvement) improve the Aerie camp; at its
     final level they bring no more than Federling (1 point, no ability) does."""
-    from bot.games.monster_expedition.catalog import catalog
-    from bot.games.monster_expedition.planner import Valuer
+    from bot.games.monster_expedition.rules.catalog import catalog
+    from bot.games.monster_expedition.rules.planner import Valuer
 
     cat = catalog()
     rising = Valuer(_hunter_view({"aerie": 3}), 0, cat)
@@ -140,8 +140,8 @@ def test_a_bonus_or_misthrow_monster_is_worth_its_points_alone_once_its_camp_is_
 def test_a_symbiosis_set_or_a_level_brings_no_die_past_the_limit_of_eight() -> None:
     """Three symbiosis sets on camps at level 7 (5 black dice each) make 8 dice: another set or level adds none, so
     Federling is worth its 1 point, and raising a camp to its final level the two cages it brings."""
-    from bot.games.monster_expedition.catalog import catalog
-    from bot.games.monster_expedition.planner import Valuer
+    from bot.games.monster_expedition.rules.catalog import catalog
+    from bot.games.monster_expedition.rules.planner import Valuer
 
     cat = catalog()
     sets = ["federling", "schuppenadler", "nebelkauz"] * 3  # purple, red, white: three sets
@@ -156,7 +156,7 @@ def test_a_symbiosis_set_or_a_level_brings_no_die_past_the_limit_of_eight() -> N
 def test_the_solo_camps_hunter_banks_ones_only_for_a_camp_that_can_rise(aerie_final: bool, banked: int) -> None:
     """Expedition 4 (two camps at the top level) makes the rule of thumb bank 1s, 2s and 3s for the camps they
     improve: two 1s were banked over a 5 for an Aerie camp already at its final level."""
-    from bot.games.monster_expedition import strategies
+    from bot.games.monster_expedition.rules import strategies
 
     view = {
         "phase": "bank", "solo": {"expedition": 4}, "tray": {"rolled": [{"value": 1}, {"value": 1}, {"value": 5}]},

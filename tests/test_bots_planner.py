@@ -11,7 +11,7 @@ import bot.games  # noqa: F401  (registers the games)
 from bot.core.bots import ONLY_MOVE, Budget, bot_view, decide
 from bot.core.registry import find_game
 from bot.core.rng import Rng
-from bot.games.monster_expedition import planner
+from bot.games.monster_expedition.rules import planner
 
 
 class FaceValue(planner.Valuer):

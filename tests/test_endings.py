@@ -16,7 +16,7 @@ from bot.core import JSON, Rng, find_game
 from bot.core.bots import bot_view, choose
 from bot.core.errors import LobbyError, RuleError
 from bot.games.expeditions.rules.bots import ExpeditionsBot
-from bot.games.monster_expedition.state import setup_state
+from bot.games.monster_expedition.rules.state import setup_state
 from bot.i18n import domains
 from bot.i18n.catalog import catalogue_paths, template_path
 from bot.offline import DiscordHarness

@@ -15,7 +15,7 @@ import pytest
 
 from bot.cli.extract_messages import build_templates, game_packages, source_messages, templates_from
 from bot.core import all_games
-from bot.games.monster_expedition.catalog import REGION_NAMES, region_name
+from bot.games.monster_expedition.rules.catalog import REGION_NAMES, region_name
 from bot.games.the_expedition.rules.catalog import load_catalog
 from bot.i18n import (
     COUNTED_NOUNS,

@@ -35,10 +35,10 @@ CALLS_FOR: dict[str, str] = {
 
 
 def discord_code() -> str:
-    """The code that talks to Discord: the cogs and the bot's modules above the pure rules, the store and the
-    offline Discord (which plays Discord's part)."""
+    """The code that talks to Discord: the cogs, the games' slash commands and the bot's modules above the pure
+    rules, the store and the offline Discord (which plays Discord's part)."""
     skipped = ("games", "core", "store", "offline", "discord_api")
-    paths = [*(ROOT / "cogs").rglob("*.py"),
+    paths = [*(ROOT / "cogs").rglob("*.py"), *(ROOT / "bot" / "games").glob("*/commands.py"),
              *(path for path in (ROOT / "bot").rglob("*.py")
                if not path.relative_to(ROOT / "bot").parts[0].startswith(skipped))]
     return "\n".join(path.read_text() for path in paths)

@@ -211,11 +211,13 @@ def test_every_colour_a_renderer_uses_is_a_named_constant_of_the_kit() -> None:
     from pathlib import Path
 
     import rendering
+    from rendering.encoding import colour_sources
 
     literal = re.compile(r"[\"']#[0-9A-Fa-f]{3,8}[\"']")
     folder = Path(rendering.__file__).parent
-    found = [f"{path.name}: {match}" for path in sorted(folder.glob("*.py")) if path.name != "style.py"
-             for match in literal.findall(path.read_text(encoding="utf-8"))]
+    drawings = [path for path in colour_sources() if folder not in path.parents]  # (the games' drawing packages)
+    found = [f"{path.name}: {match}" for path in [*sorted(folder.glob("*.py")), *drawings]
+             if path != folder / "style.py" for match in literal.findall(path.read_text(encoding="utf-8"))]
     assert not found, found
     assert literal.findall((folder / "style.py").read_text(encoding="utf-8"))  # (the check sees a colour)
 

@@ -123,7 +123,7 @@ def test_monster_expedition_fits_in_both_languages_with_whole_names(game_key: st
     """Issue 21: Monster Expedition's boards at a German table (view["language"] "de") and an English one: nothing
     overlaps or runs off, every monster's name on a card is whole (hyphenated by the language's patterns at most,
     never cut), and a German board and its alt text hold no English word."""
-    from rendering.monster_expedition import alt_text
+    from bot.games.monster_expedition.drawing import alt_text
     from tests.language import english_left
 
     game = find_game(game_key)
@@ -158,7 +158,7 @@ def test_monster_expedition_fits_in_both_languages_with_whole_names(game_key: st
 def test_every_monster_card_fits_in_both_languages(language: str) -> None:
     """Every one of the 60 cards on both boards, crested or not: no name runs under the symbiosis badge or the crest
     (the German "Echoseeschlange" ran under the badge of the detail board's card) and every name is whole."""
-    from bot.games.monster_expedition.catalog import catalog
+    from bot.games.monster_expedition.rules.catalog import catalog
     from tests.games.monster_expedition.helpers import set_display, standard
 
     game = find_game("monster-expedition")
@@ -426,7 +426,7 @@ def test_monster_expedition_detail_card_lists_meet_the_phone_minimum(mode: str, 
     """The detail board's lists of each player's monsters (name and points, or that there are none) were 13-22 px in
     a 1280 px image, 4-7 px on a phone: now at least 9 px there, in every position of a match, the final one
     included."""
-    from rendering.monster_expedition import localized
+    from bot.games.monster_expedition.drawing import localized
     from rendering.wording import translate
 
     game = find_game("monster-expedition")

@@ -3,7 +3,6 @@ whatever bands it took from earlier boards, and is the same file however warm th
 
 from __future__ import annotations
 
-import importlib
 import io
 import random
 import zlib
@@ -90,7 +89,7 @@ def test_isal_deflates_a_board_to_zlibs_size_and_zlib_stands_in_without_it(monke
     assert png.deflate is not None, "python-isal is a dependency of the project (pyproject.toml)"
     game = find_game("monster-expedition")
     states = random_game("monster-expedition", "standard", NAMES[:3], 6)
-    module = importlib.import_module("rendering.monster_expedition")
+    module = drawing("monster-expedition")
     for state in (states[len(states) // 2], states[-1]):
         image = module.render_image(drawable_view(game.view(state, None)))
         pillows = kit.compress_board(image)

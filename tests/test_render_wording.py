@@ -6,9 +6,10 @@ import pytest
 
 import bot.games  # noqa: F401  (registers every game)
 from bot.core import JSON, find_game
-from bot.games.monster_expedition.text import camp_level as message_camp_level
+from bot.games.monster_expedition.drawing import common as me
+from bot.games.monster_expedition.drawing import public as me_public
+from bot.games.monster_expedition.rules.text import camp_level as message_camp_level
 from rendering import alt_text, kit, render_board, render_detail, typeset
-from rendering import monster_expedition as me
 from rendering.glyphs import drawable_view as drawable
 from tests.reading import read
 from tests.test_render_boards import playout
@@ -154,7 +155,7 @@ def test_the_expedition_solo_board_counts_rounds_from_one_and_calls_setup_the_pl
 def test_monster_expedition_final_results_rank_the_players_best_first() -> None:
     """The final panel listed the players in seat order while Expeditions ranks them: winner first, then by
     points, ties broken by the camps' levels as the rules break them."""
-    from bot.games.monster_expedition.effects import ranking
+    from bot.games.monster_expedition.rules.effects import ranking
 
     game = find_game("monster-expedition")
     state = positions("monster-expedition", "standard", 3, seed=1)[-1]
@@ -268,7 +269,7 @@ def test_the_monster_trader_belongs_to_nobody_on_the_board() -> None:
     """Issue 22: the Monster Trader was framed in the first player's orange whoever's turn it was."""
     from PIL import ImageColor
 
-    face = me._p_card_face((("cost", 40), ("kind", "trader")))
+    face = me_public._p_card_face((("cost", 40), ("kind", "trader")))
     frame = face.image.getpixel((1, 1))
     assert frame == ImageColor.getrgb(me.TRADER_FRAME)
     assert all(frame != ImageColor.getrgb(kit.player_style(seat).colour) for seat in range(6))

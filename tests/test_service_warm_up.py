@@ -39,7 +39,9 @@ async def main(warm: bool) -> None:
         if warm:
             service.warm_up()
         tomllib.load, catalog.read_po = counting_toml, counting_po
-        renderers_before = {name for name in sys.modules if name.startswith("rendering.")}
+        import rendering
+        drawings = ("rendering.", *rendering.drawing_modules())  # (the kit's modules and every game's drawing)
+        renderers_before = {name for name in sys.modules if name.startswith(drawings)}
         for channel, game in enumerate(g for g in all_games() if g.key in ("the-expedition", "monster-expedition",
                                                                           "expeditions")):
             host, guest = Player(10 + channel, "Ann"), Player(20 + channel, "Ben")
@@ -52,7 +54,7 @@ async def main(warm: bool) -> None:
                                       game.legal_actions(match.state, seat)[0])
             import rendering
             rendering.alt_text(game.key, game.view(moved.match.state, None))
-        imported = sorted({name for name in sys.modules if name.startswith("rendering.")} - renderers_before)
+        imported = sorted({name for name in sys.modules if name.startswith(drawings)} - renderers_before)
         await store.close()
     print(json.dumps({**loaded, "renderers imported": imported}))
 

@@ -19,7 +19,7 @@ from bot.core.bots import bot_view, decide
 from bot.core.lessons import lesson_for
 from bot.features import lessons
 from bot.games.expeditions.rules.data import components
-from bot.games.monster_expedition.catalog import catalog as monster_catalog
+from bot.games.monster_expedition.rules.catalog import catalog as monster_catalog
 from bot.games.offered import offers_of
 from bot.i18n import counted, join_or, translate, unmarked
 from bot.offline import DiscordHarness, FakeUser

@@ -9,7 +9,7 @@ from bot.core.names import closest, did_you_mean
 from bot.core.rng import Rng
 from bot.games.expeditions import GAME as EXPEDITIONS
 from bot.games.monster_expedition import GAME as MONSTER_EXPEDITION
-from bot.games.monster_expedition.catalog import TRADER_ID, catalog
+from bot.games.monster_expedition.rules.catalog import TRADER_ID, catalog
 from bot.games.the_expedition.rules import rules as expedition_rules
 from bot.games.the_expedition.rules.rules import empty_locations
 from tests.games.expeditions.helpers import fresh, give

@@ -3,15 +3,15 @@
 from pathlib import Path
 
 from bot.core import GamePackage
-from bot.games.monster_expedition.game import GAME, MonsterExpedition
-from bot.games.monster_expedition.solo import campaign_text
-from bot.games.monster_expedition.views import capturable_monsters
+from bot.games.monster_expedition.rules.game import GAME, MonsterExpedition
+from bot.games.monster_expedition.rules.solo import campaign_text
+from bot.games.monster_expedition.rules.views import capturable_monsters
 
 PACKAGE = GamePackage(
     game=GAME,
     group="hunt",
-    drawing="rendering.monster_expedition",
-    commands="cogs.monster_expedition",
+    drawing="bot.games.monster_expedition.drawing",
+    commands="bot.games.monster_expedition.commands",
     rules_pages="bot.games.monster_expedition.rules_pages",
     locales=Path(__file__).parent / "locales",
 )

@@ -4,8 +4,8 @@ campaign's expeditions built from the game's own data."""
 from __future__ import annotations
 
 from bot.core.pages import FIRST_PAGE, MODES_PAGE, Page
-from bot.games.monster_expedition.catalog import catalog
-from bot.games.monster_expedition.solo import special_rules_text, victory_text
+from bot.games.monster_expedition.rules.catalog import catalog
+from bot.games.monster_expedition.rules.solo import special_rules_text, victory_text
 from bot.i18n import deferred, translate
 
 PAGES = (

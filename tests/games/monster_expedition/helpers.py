@@ -8,10 +8,10 @@ from collections.abc import Iterable, Sequence
 from bot.core.protocol import JSON
 from bot.core.rng import Rng
 from bot.games.monster_expedition import GAME
-from bot.games.monster_expedition.catalog import REGION_DIE, TRADER_ID, catalog
-from bot.games.monster_expedition.rules import apply
-from bot.games.monster_expedition.state import new_turn, setup_state
-from bot.games.monster_expedition.strategies import choose
+from bot.games.monster_expedition.rules.catalog import REGION_DIE, TRADER_ID, catalog
+from bot.games.monster_expedition.rules.rules import apply
+from bot.games.monster_expedition.rules.state import new_turn, setup_state
+from bot.games.monster_expedition.rules.strategies import choose
 
 CAT = catalog()
 

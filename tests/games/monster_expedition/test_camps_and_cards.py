@@ -6,8 +6,8 @@ import pytest
 
 from bot.core.errors import IllegalAction
 from bot.games.monster_expedition import GAME
-from bot.games.monster_expedition.effects import improve
-from bot.games.monster_expedition.rules import legal_actions
+from bot.games.monster_expedition.rules.effects import improve
+from bot.games.monster_expedition.rules.rules import legal_actions
 from tests.reading import read
 
 from .helpers import CAT, act, dice, give, hunt, kinds, named, set_display, standard, start_turn, stop_and_finish

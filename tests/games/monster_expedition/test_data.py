@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from bot.core.datafiles import DataError, data_dir
-from bot.games.monster_expedition.catalog import REGIONS, SETS, load_catalog
+from bot.games.monster_expedition.rules.catalog import REGIONS, SETS, load_catalog
 
 from .helpers import CAT
 

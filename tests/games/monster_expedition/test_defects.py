@@ -12,10 +12,10 @@ import pytest
 from bot.core.datafiles import DataError, data_dir
 from bot.core.errors import IllegalAction
 from bot.games.monster_expedition import GAME
-from bot.games.monster_expedition.catalog import load_catalog
-from bot.games.monster_expedition.effects import cage_points
-from bot.games.monster_expedition.solo import victory_text
-from bot.games.monster_expedition.text import camp_level, describe, turn_text
+from bot.games.monster_expedition.rules.catalog import load_catalog
+from bot.games.monster_expedition.rules.effects import cage_points
+from bot.games.monster_expedition.rules.solo import victory_text
+from bot.games.monster_expedition.rules.text import camp_level, describe, turn_text
 from tests.reading import read
 
 from .helpers import CAT, act, give, named, set_display, solo, standard

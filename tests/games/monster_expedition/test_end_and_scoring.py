@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from bot.games.monster_expedition import GAME
-from bot.games.monster_expedition.effects import cage_points, end_standard_game, monster_points, total_points
+from bot.games.monster_expedition.rules.effects import cage_points, end_standard_game, monster_points, total_points
 from tests.reading import read
 
 from .helpers import CAT, act, give, kinds, named, set_display, standard, start_turn

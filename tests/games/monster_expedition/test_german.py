@@ -11,10 +11,10 @@ from bot.core.errors import RuleError
 from bot.core.protocol import JSON
 from bot.core.rng import Rng
 from bot.games.monster_expedition import GAME, campaign_text
-from bot.games.monster_expedition.catalog import TRADER_ID, catalog, load_catalog
-from bot.games.monster_expedition.state import setup_state
-from bot.games.monster_expedition.strategies import choose
-from bot.games.monster_expedition.text import describe
+from bot.games.monster_expedition.rules.catalog import TRADER_ID, catalog, load_catalog
+from bot.games.monster_expedition.rules.state import setup_state
+from bot.games.monster_expedition.rules.strategies import choose
+from bot.games.monster_expedition.rules.text import describe
 from bot.i18n import LANGUAGES, message_ids
 from bot.i18n.catalog import texts
 from rendering import alt_text, kit, render_board, render_detail
@@ -271,7 +271,7 @@ def test_every_monster_message_has_german_text() -> None:
 def test_the_computer_hunters_reasons_are_worded_in_every_language() -> None:
     """A hint's reason is English where a plain string is read and German for a German reader."""
     from bot.core.bots import bot_view
-    from bot.games.monster_expedition.bots import BOT
+    from bot.games.monster_expedition.rules.bots import BOT
 
     steps = played("standard", 2, 1)
     seen = set()
@@ -286,7 +286,7 @@ def test_the_computer_hunters_reasons_are_worded_in_every_language() -> None:
         seen.add(decision.action["type"])
     assert {"camp", "bank"} <= seen
     view = {"tray": {"rolled": [{"value": 8}, {"value": 8}, {"value": 3}]}}
-    from bot.games.monster_expedition.bots import _reason
+    from bot.games.monster_expedition.rules.bots import _reason
 
     assert _reason(view, {"type": "bank", "value": 8})("de") == (
         "Lege alle 8 beiseite: 2 Würfel zeigen die 8 und bringen 16 für die Jagd, am meisten von allen gewürfelten "

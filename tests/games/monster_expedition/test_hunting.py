@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from bot.core.errors import GameOver, IllegalAction, MalformedAction, NotYourTurn
-from bot.games.monster_expedition.rules import legal_actions
-from bot.games.monster_expedition.state import black_dice
+from bot.games.monster_expedition.rules.rules import legal_actions
+from bot.games.monster_expedition.rules.state import black_dice
 
 from .helpers import CAT, act, dice, give, hunt, kinds, named, set_display, standard, start_turn
 

@@ -10,7 +10,7 @@ import pytest
 
 from bot.core.rng import Rng
 from bot.games.monster_expedition import GAME
-from bot.games.monster_expedition.catalog import TRADER_ID
+from bot.games.monster_expedition.rules.catalog import TRADER_ID
 
 from .helpers import CAT, all_cards, playout
 

@@ -9,7 +9,7 @@ import pytest
 from PIL import Image
 
 from bot.games.monster_expedition import GAME
-from rendering.monster_expedition import render, render_detail
+from bot.games.monster_expedition.drawing import render, render_detail
 
 from .helpers import playout
 
@@ -50,7 +50,7 @@ def test_a_crest_is_drawn_as_its_owners_token_in_the_cards_band() -> None:
     """Only the crest's spot changes when a card gets a crest; each seat's token (shape + letter) looks different."""
     from PIL import ImageChops
 
-    from rendering.monster_expedition import CARD_W, MARGIN
+    from bot.games.monster_expedition.drawing.detail import CARD_W, MARGIN
 
     from .helpers import named
 
@@ -70,7 +70,7 @@ def test_a_crest_is_drawn_as_its_owners_token_in_the_cards_band() -> None:
 
 
 def test_the_final_header_names_the_winner_and_a_busy_board_stays_small() -> None:
-    from bot.games.monster_expedition.effects import end_standard_game
+    from bot.games.monster_expedition.rules.effects import end_standard_game
 
     from .helpers import give, named, set_display
 
@@ -85,6 +85,6 @@ def test_the_final_header_names_the_winner_and_a_busy_board_stays_small() -> Non
     png = render_detail(view)
     assert len(png) < 300_000 and Image.open(io.BytesIO(png)).width == 1280
     assert Image.open(io.BytesIO(render(view))).size == (800, 640)
-    from rendering.monster_expedition import _headline
+    from bot.games.monster_expedition.drawing.detail import _headline
 
     assert _headline(view) == "Game over: Julia wins!"

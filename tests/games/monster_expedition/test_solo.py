@@ -7,9 +7,9 @@ import pytest
 from bot.core.errors import IllegalAction, LobbyError
 from bot.core.rng import Rng
 from bot.games.monster_expedition import GAME, campaign_text
-from bot.games.monster_expedition.rules import legal_actions
-from bot.games.monster_expedition.solo import progress, progress_text
-from bot.games.monster_expedition.state import next_expedition, setup_state
+from bot.games.monster_expedition.rules.rules import legal_actions
+from bot.games.monster_expedition.rules.solo import progress, progress_text
+from bot.games.monster_expedition.rules.state import next_expedition, setup_state
 
 from .helpers import act, dice, give, hunt, kinds, set_display, solo, stop_and_finish
 

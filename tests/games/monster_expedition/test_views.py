@@ -7,7 +7,7 @@ import json
 from bot.core import is_steps
 from bot.core.registry import find_game
 from bot.games.monster_expedition import GAME, capturable_monsters
-from bot.games.monster_expedition.effects import end_standard_game
+from bot.games.monster_expedition.rules.effects import end_standard_game
 from tests.reading import read
 
 from .helpers import CAT, act, dice, give, hunt, named, set_display, solo
@@ -212,7 +212,7 @@ def test_describe_never_names_a_caged_monster() -> None:
     state["phase"] = "purchase"
     top = state["deck"][0]
     state, events = act(state, {"type": "cage", "count": 1})
-    from bot.games.monster_expedition.catalog import catalog
+    from bot.games.monster_expedition.rules.catalog import catalog
 
     name = catalog().card(top).name
     assert all(name not in GAME.describe(state, e) for e in events if e["kind"] != "display_refilled")

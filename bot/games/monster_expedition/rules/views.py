@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from bot.core.protocol import JSON, ChoiceMenu, QuickAction, Viewer, cut_between_words, steps_action
 from bot.core.rng import Rng
-from bot.games.monster_expedition.catalog import (
+from bot.games.monster_expedition.rules.catalog import (
     REGION_DIE,
     REGIONS,
     TRADER_ID,
@@ -14,8 +14,8 @@ from bot.games.monster_expedition.catalog import (
     catalog,
     region_name,
 )
-from bot.games.monster_expedition.effects import FINAL_LEVEL, cage_points, monster_points, ranking, total_points
-from bot.games.monster_expedition.rules import (
+from bot.games.monster_expedition.rules.effects import FINAL_LEVEL, cage_points, monster_points, ranking, total_points
+from bot.games.monster_expedition.rules.rules import (
     apply,
     bankable_numbers,
     capture_cost,
@@ -25,8 +25,8 @@ from bot.games.monster_expedition.rules import (
     steal_victims,
     trader_price,
 )
-from bot.games.monster_expedition.solo import progress, progress_text, special_rules_text, victory_text
-from bot.games.monster_expedition.state import (
+from bot.games.monster_expedition.rules.solo import progress, progress_text, special_rules_text, victory_text
+from bot.games.monster_expedition.rules.state import (
     black_dice,
     cage_count,
     crate_value,
@@ -35,7 +35,7 @@ from bot.games.monster_expedition.state import (
     symbiosis_sets,
     trader_cost,
 )
-from bot.games.monster_expedition.text import colour_name, describe, last_move, solo_reason, turn_text
+from bot.games.monster_expedition.rules.text import colour_name, describe, last_move, solo_reason, turn_text
 from bot.i18n import DEFAULT_LANGUAGE, LANGUAGES, counted, deferred, said, translate, translate_plural
 
 

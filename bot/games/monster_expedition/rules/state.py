@@ -8,7 +8,7 @@ from typing import Any
 from bot.core.errors import LobbyError
 from bot.core.protocol import JSON
 from bot.core.rng import Rng
-from bot.games.monster_expedition.catalog import (
+from bot.games.monster_expedition.rules.catalog import (
     REGIONS,
     SETS,
     SYMBIOSIS_COLOURS,

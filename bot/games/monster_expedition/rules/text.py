@@ -6,7 +6,7 @@ import re
 
 from bot.core.names import a_number
 from bot.core.protocol import JSON
-from bot.games.monster_expedition.catalog import (
+from bot.games.monster_expedition.rules.catalog import (
     IMPROVEMENT_NUMBER,
     REGION_DIE,
     REGIONS,
@@ -15,10 +15,10 @@ from bot.games.monster_expedition.catalog import (
     catalog,
     region_name,
 )
-from bot.games.monster_expedition.effects import FINAL_LEVEL, cage_points, monster_points, ranking, total_points
-from bot.games.monster_expedition.rules import bankable_numbers, remaining_value
-from bot.games.monster_expedition.solo import progress_text, special_rules_text, updated_profile, victory_text
-from bot.games.monster_expedition.state import (
+from bot.games.monster_expedition.rules.effects import FINAL_LEVEL, cage_points, monster_points, ranking, total_points
+from bot.games.monster_expedition.rules.rules import bankable_numbers, remaining_value
+from bot.games.monster_expedition.rules.solo import progress_text, special_rules_text, updated_profile, victory_text
+from bot.games.monster_expedition.rules.state import (
     black_dice,
     cage_count,
     expedition_of,

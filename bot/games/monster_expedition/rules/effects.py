@@ -7,8 +7,8 @@ from functools import lru_cache
 
 from bot.core.protocol import JSON
 from bot.core.rng import Rng
-from bot.games.monster_expedition.catalog import IMPROVEMENT_NUMBER, REGIONS, Catalog, catalog
-from bot.games.monster_expedition.state import cage_count, expedition_of, seat_order_from
+from bot.games.monster_expedition.rules.catalog import IMPROVEMENT_NUMBER, REGIONS, Catalog, catalog
+from bot.games.monster_expedition.rules.state import cage_count, expedition_of, seat_order_from
 
 FINAL_LEVEL = 8
 FLIP_LEVEL = 5

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from bot.core.protocol import JSON
-from bot.games.monster_expedition.catalog import Catalog, Expedition, catalog, region_name
-from bot.games.monster_expedition.effects import FINAL_LEVEL, finish_solo
-from bot.games.monster_expedition.state import cage_count, expedition_of, next_expedition, normalise_profile
+from bot.games.monster_expedition.rules.catalog import Catalog, Expedition, catalog, region_name
+from bot.games.monster_expedition.rules.effects import FINAL_LEVEL, finish_solo
+from bot.games.monster_expedition.rules.state import cage_count, expedition_of, next_expedition, normalise_profile
 from bot.i18n import counted, deferred, translate, translate_plural
 
 

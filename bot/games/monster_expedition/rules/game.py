@@ -19,10 +19,10 @@ from bot.core.protocol import (
     is_steps,
 )
 from bot.core.rng import Rng
-from bot.games.monster_expedition import choice, rules, text, views
-from bot.games.monster_expedition.solo import updated_profile, won_text
-from bot.games.monster_expedition.state import DATA_VERSION, GAME_KEY, setup_state
-from bot.games.monster_expedition.text import END_EVENTS, WordedText
+from bot.games.monster_expedition.rules import choice, rules, text, views
+from bot.games.monster_expedition.rules.solo import updated_profile, won_text
+from bot.games.monster_expedition.rules.state import DATA_VERSION, GAME_KEY, setup_state
+from bot.games.monster_expedition.rules.text import END_EVENTS, WordedText
 from bot.i18n import DEFAULT_LANGUAGE, LANGUAGES, Text, deferred, translate
 
 

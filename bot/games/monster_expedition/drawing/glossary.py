@@ -1,4 +1,4 @@
-"""The glossary of Monster Expedition's public board (rendering/monster_expedition.py)."""
+"""The glossary of Monster Expedition's public board (public.py) and detail board (detail.py)."""
 
 from __future__ import annotations
 

@@ -5,8 +5,8 @@ no cage and no card of the deck is named."""
 from __future__ import annotations
 
 from bot.core.protocol import JSON, Offered
-from bot.games.monster_expedition.catalog import catalog
-from bot.games.monster_expedition.rules import bankable_numbers, purchase_options, remaining_value
+from bot.games.monster_expedition.rules.catalog import catalog
+from bot.games.monster_expedition.rules.rules import bankable_numbers, purchase_options, remaining_value
 from bot.i18n import counted, join_or, said, translate, translate_plural
 
 

@@ -8,7 +8,7 @@ from bot.core.errors import GameOver, IllegalAction, MalformedAction, NotYourTur
 from bot.core.names import closest, fold
 from bot.core.protocol import JSON, Applied, copy_state
 from bot.core.rng import Rng
-from bot.games.monster_expedition.catalog import (
+from bot.games.monster_expedition.rules.catalog import (
     REGION_DIE,
     REGION_MESSAGES,
     REGIONS,
@@ -17,7 +17,7 @@ from bot.games.monster_expedition.catalog import (
     catalog,
     region_name,
 )
-from bot.games.monster_expedition.effects import (
+from bot.games.monster_expedition.rules.effects import (
     FINAL_LEVEL,
     end_standard_game,
     improve,
@@ -27,8 +27,8 @@ from bot.games.monster_expedition.effects import (
     reveal_solo_card,
     take_cages,
 )
-from bot.games.monster_expedition.solo import check_victory
-from bot.games.monster_expedition.state import (
+from bot.games.monster_expedition.rules.solo import check_victory
+from bot.games.monster_expedition.rules.state import (
     black_dice,
     cage_count,
     crate_value,

@@ -12,10 +12,10 @@ import random
 
 from bot.core.bots import Budget, Decision, GameBot
 from bot.core.protocol import JSON, Game
-from bot.games.monster_expedition import planner, strategies
-from bot.games.monster_expedition.catalog import catalog, region_name
-from bot.games.monster_expedition.effects import camp_level_sum, total_points
-from bot.games.monster_expedition.text import WordedText
+from bot.games.monster_expedition.rules import planner, strategies
+from bot.games.monster_expedition.rules.catalog import catalog, region_name
+from bot.games.monster_expedition.rules.effects import camp_level_sum, total_points
+from bot.games.monster_expedition.rules.text import WordedText
 from bot.i18n import DEFAULT_LANGUAGE, LANGUAGES, deferred, said, translate, translate_plural
 
 CAMP_WORTH = 1.0  # points a camp level is worth to a hunter before the end (more black dice, better bonuses)

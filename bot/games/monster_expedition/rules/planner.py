@@ -22,9 +22,9 @@ from functools import lru_cache
 from typing import Any
 
 from bot.core.protocol import JSON
-from bot.games.monster_expedition.catalog import REGIONS, TRADER_ID, Card, Catalog, catalog
-from bot.games.monster_expedition.effects import FINAL_LEVEL, improvement_plan, total_points
-from bot.games.monster_expedition.state import black_dice, cage_count, symbiosis_sets
+from bot.games.monster_expedition.rules.catalog import REGIONS, TRADER_ID, Card, Catalog, catalog
+from bot.games.monster_expedition.rules.effects import FINAL_LEVEL, improvement_plan, total_points
+from bot.games.monster_expedition.rules.state import black_dice, cage_count, symbiosis_sets
 
 DIE_WORTH = 0.55
 """Points one more black die is worth per hunt it is rolled in (about 3 more hunting value at ~0.2 points each)."""
@@ -354,7 +354,7 @@ class Hunt:
 
 
 def _faces(view: JSON, region: str, cat: Catalog) -> tuple[int, ...]:
-    from bot.games.monster_expedition.catalog import REGION_DIE
+    from bot.games.monster_expedition.rules.catalog import REGION_DIE
 
     return tuple(cat.dice[REGION_DIE[region]])
 

@@ -10,7 +10,7 @@ import random
 from collections.abc import Iterable, Sequence
 
 from bot.core.protocol import JSON
-from bot.games.monster_expedition.catalog import IMPROVEMENT_NUMBER, catalog
+from bot.games.monster_expedition.rules.catalog import IMPROVEMENT_NUMBER, catalog
 
 STYLES = ("greedy", "cautious", "random")
 

@@ -15,7 +15,7 @@ import pytest
 
 from bot.cli.extract_messages import build_templates, game_packages, source_messages, templates_from
 from bot.core import all_games
-from bot.games.monster_expedition.rules.catalog import REGION_NAMES, region_name
+from bot.games.monster_expedition.rules.catalog import english_region_names, region_name
 from bot.games.the_expedition.rules.catalog import load_catalog
 from bot.i18n import (
     COUNTED_NOUNS,
@@ -112,7 +112,8 @@ def test_card_texts_from_the_catalogue_read_in_both_languages() -> None:
     assert saturn.rule_text_in("de") == "Kann nicht von unten betreten werden."
     assert titan.rule_text == "Holds 2 markers; the oldest leaves first."
     assert luna.rule_text_in("de") == "Marker hier werden nie entfernt."
-    assert REGION_NAMES == {"aerie": "Aerie", "depths": "Depths", "forest": "Enchanted Forest", "all": "all regions"}
+    assert english_region_names() == {"aerie": "Aerie", "depths": "Depths", "forest": "Enchanted Forest",
+                                      "all": "all regions"}
     assert [region_name(r, "de") for r in ("aerie", "depths", "forest")] == ["Horst", "Tiefen", "Zauberwald"]
 
 

@@ -8,7 +8,6 @@ code inside one (a location's "9 C") still needs an `inside` entry. Plain words 
 
 from __future__ import annotations
 
-import importlib
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
@@ -52,11 +51,8 @@ def glossary_of(game_key: str) -> Glossary:
     if not rendering.has_drawing(game_key):
         return Glossary(game_key, ())
     glossary = getattr(rendering.drawing(game_key), "GLOSSARY", None)
-    if glossary is None:  # (until each game's glossary lives beside its drawing)
-        try:
-            glossary = importlib.import_module(f"rendering.glossary.{game_key.replace('-', '_')}").GLOSSARY
-        except ModuleNotFoundError:
-            return Glossary(game_key, ())
+    if glossary is None:  # (a drawing that explains nothing)
+        return Glossary(game_key, ())
     assert isinstance(glossary, Glossary)
     return glossary
 

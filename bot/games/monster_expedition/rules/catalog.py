@@ -22,8 +22,10 @@ def region_name(region: str, language: str) -> str:
     return translate(REGION_MESSAGES[region], language)
 
 
-REGION_NAMES = {region: region_name(region, "en") for region in REGION_MESSAGES}
-"""The English region names, as English messages and boards print them."""
+def english_region_names() -> dict[str, str]:
+    """The English region names, as English messages and boards print them (worded when asked: the game's words
+    are its catalogue domain's, read once the registry has found the package, after this module is imported)."""
+    return {region: region_name(region, "en") for region in REGION_MESSAGES}
 REGION_DIE = {"aerie": "yellow", "depths": "blue", "forest": "green"}
 IMPROVEMENT_NUMBER = {"aerie": 1, "depths": 2, "forest": 3}
 """The banked number that improves each camp in Phase 3 (printed in the middle of the camp card)."""

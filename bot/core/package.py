@@ -47,5 +47,5 @@ class GamePackage:
 
     @property
     def domain(self) -> str | None:
-        """The name of its message catalogue domain: its package folder's ("expeditions"), or None without one."""
+        """The name of its message catalogue domain: its package folder's ("fourth_game"), or None without one."""
         return None if self.folder is None else self.folder.name

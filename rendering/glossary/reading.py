@@ -142,7 +142,7 @@ class Reader:
         return None
 
     def is_name(self, text: str) -> bool:
-        """A name, names joined by " · " or ": " ("The Expedition · Solo"), or a line of a name wrapped or hyphenated
+        """A name, names joined by " · " or ": " ("Test Nim · Solo"), or a line of a name wrapped or hyphenated
         over lines ("Cinder" / "Fields", "Automa-" / "ton")."""
         parts = [part for part in re.split(r" · |: ", text) if part]
         if len(parts) > 1:

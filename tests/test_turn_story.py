@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-import bot.service
+import bot.service.words
 from bot.app import create_bot
 from bot.offline import DiscordHarness
 from bot.service import STORY_CHARS, STORY_LINES, story_text
@@ -42,7 +42,7 @@ def test_moves_beyond_what_was_read_are_announced_without_a_count() -> None:
 
 async def test_a_board_at_a_table_of_three_says_what_it_leaves_out(database: Path,
                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(bot.service, "STORY_LINES", 1)
+    monkeypatch.setattr(bot.service.words, "STORY_LINES", 1)
     async with DiscordHarness(create_bot(database, poll_seconds=None)) as discord_:
         users = await open_table(discord_, "test-nim", 3, seed=3)
         for _ in range(2):

@@ -1,4 +1,4 @@
-"""Features: plug-ins on the service and the table API (bot/service.py, bot/table.py), which never import them.
+"""Features: plug-ins on the service and the table API (bot/service/, bot/table.py), which never import them.
 
 - autoplay: computer players (they play the turns that follow a move; a table of bots alone plays itself)
 - undo: take back a move by consent

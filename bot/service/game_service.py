@@ -1,22 +1,11 @@
-"""The service: load a channel's match, let the game's rules decide, commit, and build what to show.
-
-Everything that changes a match goes through here — the Discord cogs, the local table and the tests — so the
-checks (seated? your turn? stale board? game over?) are made in one place, and every accepted move is committed
-before anyone is told about it. Each change is one channel's transaction of the table API (bot/table.py).
-
-Features (bot/features/) sit above the service and plug into its hooks at start-up, never imported by it: after a
-committed move (`on_after_move`: the computer players' turns), when a move ends a game (`on_game_end`: ratings),
-and before every write, where the seats to move may change (`planner`: reminders and turn timers planned into the
-write's own transaction).
-"""
+"""The game service (see the package's docstring): one instance per bot hosts every channel's match."""
 
 from __future__ import annotations
 
 import asyncio
 import logging
 import secrets
-from collections.abc import Awaitable, Callable, Hashable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Awaitable, Callable, Hashable
 from typing import Any, TypeVar
 
 import rendering
@@ -30,32 +19,67 @@ from bot.core import (
     Offered,
     Outcome,
     Rng,
-    RuleError,
     StaleBoard,
     all_games,
     find_game,
-    package_of,
     steps_action,
 )
 from bot.core.datafiles import data_root
-from bot.core.lessons import LESSON_FINISHED
 from bot.core.replay import replay
-from bot.core.seats import bot_level, is_bot, taken_over_name
+from bot.core.seats import is_bot
 from bot.games import boards, offered
 from bot.i18n import (
     LANGUAGES,
-    Localized,
     Text,
     deferred_plural,
-    in_language,
     language_of,
-    last_chars,
     load_catalogues,
-    message_ids,
     said,
     translate,
-    translate_plural,
-    with_names_marked,
+)
+from bot.service.shapes import (
+    CLOSING_KINDS,
+    FORCED_MOST,
+    IMAGES_AT_ONCE,
+    IMAGES_BUSY,
+    LOG_LIMIT,
+    LONG_READS,
+    MAX_SEED,
+    MENU_ROW,
+    MINE_ROW,
+    NO_HOST,
+    OFFERS_KEPT,
+    Accepted,
+    Board,
+    BoardButton,
+    BoardChoice,
+    BoardMarksHook,
+    BoardMenu,
+    BoardNoteHook,
+    GameEndHook,
+    InvalidControl,
+    MoveHook,
+    Player,
+    Renderer,
+    Seen,
+    button_rows,
+    game_command,
+    host_passed_text,
+    next_host,
+)
+from bot.service.words import (
+    STORY_EVENTS,
+    final_result,
+    last_turn,
+    latest_move,
+    mode_line,
+    mode_title,
+    recorded,
+    shown_state,
+    story_text,
+    told_key_first,
+    turn_words,
+    whole_lines,
 )
 from bot.settings import server_settings
 from bot.store import DM_GUILD as DM_GUILD  # for the cogs: a table in the bot's DM belongs to no server
@@ -70,212 +94,8 @@ from rendering import render_board
 from rendering.pool import RenderPool
 
 log = logging.getLogger(__name__)
+
 T = TypeVar("T")
-
-Renderer = Callable[[str, dict[str, Any]], bytes]
-MoveHook = Callable[[MatchRecord], Awaitable[MatchRecord]]
-"""Runs after a committed move, under the channel's lock: may commit more moves (the computer players' turns) and
-returns the match as it then is."""
-GameEndHook = Callable[[MatchRecord], Awaitable[object]]
-"""Runs once a move has finished the game (committed; a failure is logged, never undoes the move)."""
-CLOSING_KINDS = ("abandoned", LESSON_FINISHED)
-"""The events that close a table without a move: a board's story is the moves before them (its last line says
-how the table closed)."""
-BoardMarksHook = Callable[[MatchRecord], Awaitable[list[JSON]]]
-"""The parts of a match's public board to mark (`{"part", "seat", "badge"}`: rendering/parts.py), drawn on it."""
-
-
-@dataclass(frozen=True)
-class BoardChoice:
-    """The choice a board puts to the seat to move, handed to the board-note hooks: the seat, the state as the
-    channel is told it, and what the board offers (its buttons and menu, as shown)."""
-
-    seat: int
-    state: JSON
-    offered: Offered
-
-
-BoardNoteHook = Callable[[MatchRecord, BoardChoice | None], Awaitable[str | None]]
-"""Words a feature adds to a match's public board (a lesson's ideas, a teaching table's choice in plain words), in
-the table's language, or None. The choice is None on a board that asks nobody (a lobby, the final board)."""
-
-
-NO_HOST = 0
-"""The host_id of a match no person hosts (its host left a lobby to computer players alone): the first person to
-join hosts it; until then only the channel's managers may close it."""
-
-
-def next_host(match: MatchRecord, leaving_id: int) -> int:
-    """Who gets the host's powers when the host leaves their seat (a lobby left, a seat handed to a computer
-    player): the next person seated after the host's seat, in seat order and round the table; NO_HOST when no
-    person is left (the channel's managers only)."""
-    order = sorted(match.seats, key=lambda seat: seat.seat)
-    start = next((index for index, seat in enumerate(order) if seat.user_id == leaving_id), -1)
-    for step in range(1, len(order) + 1):
-        seat = order[(start + step) % len(order)]
-        if seat.user_id != leaving_id and not is_bot(seat.user_id):
-            return seat.user_id
-    return NO_HOST
-
-
-def host_passed_text(match: MatchRecord, host_id: int, language: str) -> str:
-    """ "Bob now has the host's powers." (or: the channel's managers only), said at the table."""
-    if host_id == NO_HOST:
-        return translate("lobby.host_passed_managers", language)
-    seat = match.seat_of(host_id)
-    record = match.user_at(seat) if seat is not None else None
-    return translate("lobby.host_passed", language, name=said(record.name) if record is not None else "?")
-
-
-class InvalidControl(RuleError):
-    """A button or menu whose id names nothing this channel offers (tampered, copied or from another channel)."""
-
-    def __init__(self) -> None:
-        super().__init__(Text.of("error.control_invalid"))
-
-
-ROW_BUTTONS = 5  # Discord's most per row, and what a phone shows side by side
-MENU_ROW, MINE_ROW = 3, 4  # the select menu's row, and the row of "Show mine" and "Details"
-
-
-def button_rows(wanted: list[int | None], rows: int) -> list[int]:
-    """The row of each button: the row the game asked for (or the first) unless it holds five already, then the
-    next with room, within the first `rows` rows (a phone shows five side by side; the menu and "Show mine" keep
-    the rows below). The game's order and grouping stay; a button with no room left goes in the last row."""
-    used = [0] * rows
-    out = []
-    for row in wanted:
-        row = min(max(row or 0, 0), rows - 1)
-        while row < rows - 1 and used[row] >= ROW_BUTTONS:
-            row += 1
-        used[row] += 1
-        out.append(row)
-    return out
-
-
-OFFERS_KEPT = 512  # boards whose offers a process keeps, so a press finds its action without making them anew
-# Seeds and game numbers are command options: Discord's integers stop at 2^53 - 1 (a max_value above that makes it
-# refuse the whole command registration), and they are stored as SQL integers and shown to players.
-MAX_SEED = 2**53 - 1
-LOG_LIMIT = 500  # the most moves /game log returns at once
-FORCED_MOST = 12  # the most steps a move may make for its player (each with one legal choice)
-STORY_EVENTS = 40  # how far back a board looks for the turn it tells
-STORY_LINES = 8
-STORY_CHARS = 1200  # ... and how much of it fits above the ping in one message
-
-def game_command(game_key: str) -> Text | None:
-    """The game's slash command group (its package's `group`), named when a command of another game is used in a
-    channel and in the list of games, as the reader's Discord shows it ("/jagd" in German); None: it has none."""
-    package = package_of(game_key)
-    if package is None or package.commands is None:
-        return None
-    worded = f"command.{package.group}.name"  # (a game whose catalogue does not name its group: its English name)
-    return Text.of("table.command", name=Text.of(worded) if worded in message_ids("en") else package.group)
-
-
-@dataclass(frozen=True)
-class Player:
-    """Someone at the table, as Discord knows them."""
-
-    user_id: int
-    name: str
-
-
-@dataclass(frozen=True)
-class BoardButton:
-    """A quick action bound to the board version it was offered on."""
-
-    label: str
-    match_id: int
-    version: int
-    seat: int
-    index: int
-    emoji: str | None
-    style: str
-    row: int | None
-
-
-@dataclass(frozen=True)
-class BoardMenu:
-    """A select menu of actions bound to the board version it was offered on."""
-
-    placeholder: str
-    labels: tuple[tuple[str, str | None], ...]  # (label, emoji) by option index
-    match_id: int
-    version: int
-    seat: int
-    descriptions: tuple[str | None, ...] = ()  # each option's second line, by option index
-
-
-@dataclass(frozen=True)
-class Board:
-    """What to post publicly after a change: a line of text, the image and the buttons."""
-
-    match: MatchRecord
-    headline: str
-    turn: str
-    image: bytes | None
-    buttons: list[BoardButton] = field(default_factory=list)
-    mentions: list[int] = field(default_factory=list)
-    outcome: Outcome | None = None
-    menu: BoardMenu | None = None
-    alt_text: str = ""
-    to_move: tuple[str, ...] = ()  # the names of the players to move (shown when they are not pinged)
-    note: str = ""  # what features add under the board (a lesson's ideas: bot/features/lessons.py)
-
-    @property
-    def finished(self) -> bool:
-        return self.match.status in ("finished", "abandoned")
-
-
-@dataclass(frozen=True)
-class Accepted:
-    """An action that was applied and committed; render its board with `GameService.board`.
-
-    `new_board` says whether the channel needs a new board message: the seats to move changed (the turn passed,
-    or another player must answer something) or the game ended. Otherwise the same player goes on, and the
-    current board message is updated in place.
-    """
-
-    match: MatchRecord
-    headline: str
-    new_board: bool = True
-    move: str = ""
-    """The move in words as the board offered it ("Skip (choose a face-up card to gain)"), for the mover's private
-    acknowledgement when the move changed nothing worth telling the channel (an empty headline)."""
-
-    @property
-    def acknowledgement(self) -> str:
-        """The private line for the mover, in English (see `acknowledgement_in`)."""
-        return self.acknowledgement_in("en")
-
-    def acknowledgement_in(self, locale: object) -> str:
-        """The private line for the mover in their language: what happened (told in the table's language, as the
-        channel reads it), or else what they chose."""
-        if self.headline:
-            return self.headline
-        if self.move:
-            return translate("table.you_chose", locale, move=self.move)
-        return translate("table.move_changes_nothing", locale)
-
-
-@dataclass(frozen=True)
-class Seen:
-    """A read-only look at a channel's match for one user (for autocomplete and private views)."""
-
-    match: MatchRecord
-    game: Game
-    state: JSON | None
-    seat: int | None
-
-
-IMAGES_AT_ONCE = 1
-"""How many images asked for on demand (`Lane.ON_DEMAND` of `GameService.renders`) the render workers draw at a
-time: their other places stay for the boards of moves."""
-IMAGES_BUSY = deferred_plural("workers.busy.image")
-"""The refusal of an image asked for while the member holds their share of the render workers."""
-LONG_READS = 1
-"""How many reads that count many rows (`GameService.long_reads`) one process makes at a time."""
 
 
 class GameService:
@@ -729,7 +549,7 @@ class GameService:
         bot_seats = {seat.seat for seat in match.seats if is_bot(seat.user_id)}
         if not to_move:  # over: the final board tells what came since the last board, not earlier turns again
             events = await self.store.events(match.id, last=STORY_EVENTS)
-            told = _last_turn(events, bot_seats)
+            told = last_turn(events, bot_seats)
             return story_text(recorded(match, [self._without_result(match, game, event) for event in told]),
                               earlier=len(told) == len(events) == STORY_EVENTS, language=match.language)
         lines = await self.store.event_lines(match.id, STORY_EVENTS)  # no event decoded for a board's story
@@ -976,134 +796,3 @@ class GameService:
         return replay(game, match.mode, names, options, started.draws, steps)
 
 
-def told_key_first(game: Game, state: JSON, events: Sequence[JSON], language: str,
-                   inserted: Sequence[tuple[int, str]] = ()) -> str:
-    """A move's events in words, its key news first (`Game.key_events`, in that order: the end triggered, then a
-    scoring), then the rest in the order they happened; `inserted` are sentences told at a place among the events
-    (a step made for the player, at the index of the event it came before)."""
-    told: list[tuple[int | None, str]] = [
-        (game.key_events.index(event["kind"]) if event.get("kind") in game.key_events else None,
-         game.describe(state, event, language)) for event in events]
-    for at, sentence in reversed(inserted):
-        told.insert(at, (None, sentence))
-    key = sorted((entry for entry in told if entry[0] is not None), key=lambda entry: entry[0] or 0)
-    rest = [entry for entry in told if entry[0] is None]
-    return " ".join(text for _, text in [*key, *rest] if text)
-
-
-def recorded(match: MatchRecord, texts: Sequence[str | None]) -> list[str | None]:
-    """Texts read back from the log, each with its players' names marked as people's: a line an older bot
-    recorded has no marks, so its names are found in it (bot/i18n/marks.py)."""
-    names = [seat.name for seat in match.seats]
-    return [with_names_marked(text, names) if text else text for text in texts]
-
-
-def shown_state(match: MatchRecord, state: JSON) -> JSON:
-    """The state as the channel is told it. A seat handed to a computer player (/game kick) keeps its player's name
-    in the game (its replay knows the player by it), so on the board and in the story it is shown with the robot
-    badge and level ("🤖 Bob (normal bot)") instead of passing for the person. The stored state is untouched."""
-    players = state.get("players")
-    renamed = {seat.seat: taken_over_name(seat.name, bot_level(seat.user_id) or "normal", match.language)
-               for seat in match.seats if is_bot(seat.user_id) and not seat.name.startswith("🤖")}
-    if not renamed or not isinstance(players, list):
-        return state
-    shown = dict(state)
-    shown["players"] = [dict(player, name=renamed[seat]) if seat in renamed and isinstance(player, dict)
-                        and "name" in player else player for seat, player in enumerate(players)]
-    return shown
-
-
-def final_result(game: Game, match: MatchRecord, state: JSON, language: str) -> str:
-    """The result line of a finished game: the outcome's summary with every seat named as the board names it (a seat
-    handed to a computer player, "🤖 Bob (normal bot)"), then, for each such seat, that its player left and the
-    seat's score stands (the computer player played it to the end; /game kick)."""
-    summary = game.outcome(shown_state(match, state))
-    assert summary is not None
-    left = [translate("table.result.left", language, name=said(seat.name)) for seat in match.seats
-            if is_bot(seat.user_id) and not seat.name.startswith("🤖")]
-    return " ".join([str(in_language(summary.summary, language)), *left])
-
-
-def _last_turn(events: Sequence[EventRecord], bot_seats: set[int]) -> list[EventRecord]:
-    """The moves since a finished game's last board: back to the start of the last person's final turn (the board
-    before it was theirs), with the computer players' moves after it; at a table of bots alone, the last moves."""
-    taken: list[EventRecord] = []
-    person: int | None = None
-    for event in reversed(events):
-        if event.kind in CLOSING_KINDS:
-            continue
-        if event.kind != "action" or (person is not None and event.seat != person):
-            break
-        taken.append(event)
-        if person is None and event.seat is not None and event.seat not in bot_seats:
-            person = event.seat
-    return list(reversed(taken))
-
-
-def turn_words(game: Game, state: JSON) -> Localized:
-    """Whose turn it is, in every language: a refusal's value, worded in its reader's language."""
-    return Localized.from_mapping({language: game.turn_text(state, language) for language in LANGUAGES})
-
-
-def mode_title(mode: Any, language: str | None = None) -> str | Localized:
-    """A mode's title in `language` (None: in every language, for a refusal worded later) when the game gives it
-    one per language (a Localized title, or a `title_in(language)`), else as it is."""
-    title_in = getattr(mode, "title_in", None)
-    if callable(title_in):
-        if language is None:
-            return Localized.from_mapping({each: str(title_in(each)) for each in LANGUAGES})
-        return str(title_in(language))
-    return mode.title if language is None else str(in_language(mode.title, language))
-
-
-def mode_players(mode: Any, language: str = "en") -> str:
-    """The mode's title and player count as the mode choices show them: "Solo campaign (1 player)",
-    "Standard (2–4 Spieler)"."""
-    if mode.min_players == mode.max_players:
-        return translate_plural("lobby.mode_choice.one", mode.min_players, language, mode=mode_title(mode, language))
-    return translate("lobby.mode_choice", language, mode=mode_title(mode, language), low=mode.min_players,
-                     high=mode.max_players)
-
-
-def mode_line(mode: Any, language: str = "en") -> str:
-    """One mode in a line, with what sets it apart (its summary): /game rules lists the modes so."""
-    return translate("table.rules.mode", language, key=mode.key, choice=mode_players(mode, language),
-                     summary=mode.summary_in(language))
-
-
-PRIVATE_CHARS = 1990  # what one private message holds (Discord's 2,000, less a margin)
-
-
-def whole_lines(text: str, most: int = PRIVATE_CHARS) -> str:
-    """`text` as one message holds it: whole when it fits, else its first whole lines and "…" (a long /game mine
-    was cut in the middle of a card's name)."""
-    if len(text) <= most:
-        return text
-    return text[:most - 2].rsplit("\n", 1)[0] + "\n…"
-
-
-def latest_move(story: str) -> str:
-    """The newest move a board's story tells (its last line), "" when it tells none."""
-    last = story.rsplit("\n", 1)[-1]
-    told_elsewhere = tuple(translate("table.story.earlier", language).rsplit(": ", 1)[-1] for language in LANGUAGES)
-    return "" if last.startswith("… ") and last.endswith(told_elsewhere) else last
-
-
-def story_text(texts: Sequence[str | None], *, earlier: bool = False, language: str = "en") -> str:
-    """A board's story: its last STORY_LINES moves within STORY_CHARS, saying how many earlier ones it leaves out
-    and where to read them (`earlier`: moves before these that were not even read, so their number is unknown)."""
-    lines = [text for text in texts if text]
-    left_out = max(0, len(lines) - STORY_LINES)
-    shown = lines[left_out:]
-    while len(shown) > 1 and len("\n".join(shown)) > STORY_CHARS:
-        shown, left_out = shown[1:], left_out + 1
-    story = "\n".join(shown)
-    if len(story) > STORY_CHARS:  # one move told at such length: its end says most
-        story = "…" + last_chars(story, STORY_CHARS)
-    if left_out and earlier:
-        return translate_plural("table.story.left_out_and_more", left_out, language) + "\n" + story
-    if left_out:
-        return translate_plural("table.story.left_out", left_out, language) + "\n" + story
-    if earlier:
-        return translate("table.story.earlier", language) + "\n" + story
-    return story

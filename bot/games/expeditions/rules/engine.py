@@ -8,7 +8,7 @@ files or draws randomness except through the `Rng` it is handed.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from bot.core.rng import Rng
 from bot.games.expeditions.rules import queries as q
@@ -425,111 +425,156 @@ class Engine:
             self.emit("no_choice", decision=kind)
 
     def choose(self, option: str) -> None:
+        """Answer the parked decision: "skip"/"stop"/"done" close it; any other answer goes to the kind's handler."""
         pending = self.turn["pending"]
         self.turn["pending"] = None
         kind = pending["kind"]
-        me = self.me
-        head, _, rest = option.partition(":")
         if option in ("skip", "stop", "done"):
             if kind == "sweep":
                 self.emit("swept", cards=[])
             elif kind != "play_steps":
                 self.emit("skipped", decision=kind)
             return
-        if kind == "play_steps":
-            card_id = pending["card"]
-            if option == "core":
-                self.emit("core_gained", card=card_id)
-                self.push(self.fx(self.comp.cards[card_id].core, {"card": card_id}),
-                          {"t": "play_steps", "card": card_id, "core": True, "ability": pending["ability"]})
-            else:
-                colour = self.comp.cards[card_id].colour
-                me["workers"][colour] -= 1
-                next(s for s in me["active"] if s["card"] == card_id)["worker"] = colour
-                self.emit("ability_activated", card=card_id, worker=colour)
-                self.push(self.fx(self.comp.cards[card_id].ability, {"card": card_id}),
-                          {"t": "play_steps", "card": card_id, "core": pending["core"], "ability": True})
-        elif kind == "or":
-            chosen = pending["options"][int(rest)]
-            self.emit("chose", effects=list(chosen))
-            self.push(self.fx(chosen, pending["src"], pending["nested"]))
-        elif kind == "worker_colour":
-            self.gain_worker(rest)
-        elif kind == "take_card":
+        handler = self._CHOOSERS.get(kind)
+        if handler is not None:
+            handler(self, pending, option)
+
+    def _choose_play_steps(self, pending: dict[str, Any], option: str) -> None:
+        """A played card's steps: gain its core now, or put a worker on it to activate its ability."""
+        me = self.me
+        card_id = pending["card"]
+        if option == "core":
+            self.emit("core_gained", card=card_id)
+            self.push(self.fx(self.comp.cards[card_id].core, {"card": card_id}),
+                      {"t": "play_steps", "card": card_id, "core": True, "ability": pending["ability"]})
+        else:
+            colour = self.comp.cards[card_id].colour
+            me["workers"][colour] -= 1
+            next(s for s in me["active"] if s["card"] == card_id)["worker"] = colour
+            self.emit("ability_activated", card=card_id, worker=colour)
+            self.push(self.fx(self.comp.cards[card_id].ability, {"card": card_id}),
+                      {"t": "play_steps", "card": card_id, "core": pending["core"], "ability": True})
+
+    def _choose_or(self, pending: dict[str, Any], option: str) -> None:
+        chosen = pending["options"][int(option.partition(":")[2])]
+        self.emit("chose", effects=list(chosen))
+        self.push(self.fx(chosen, pending["src"], pending["nested"]))
+
+    def _choose_worker_colour(self, pending: dict[str, Any], option: str) -> None:
+        self.gain_worker(option.partition(":")[2])
+
+    def _choose_take_card(self, pending: dict[str, Any], option: str) -> None:
+        slot = int(option.partition(":")[2])
+        card_id = self.state["face_up"][slot]
+        self.state["face_up"][slot] = None
+        self.refill(slot)
+        self.receive_card(card_id)
+
+    def _choose_card_destination(self, pending: dict[str, Any], option: str) -> None:
+        """Only "hand" changes anything: "active" leaves the card where it already is."""
+        if option == "hand":
+            me = self.me
+            me["active"] = [s for s in me["active"] if s["card"] != pending["card"]]
+            me["hand"].append(pending["card"])
+            self.emit("card_to_hand", card=pending["card"])
+
+    def _choose_sweep(self, pending: dict[str, Any], option: str) -> None:
+        """A toggle re-parks the decision with the slot (de)selected; the confirmation sweeps the selected cards."""
+        head, _, rest = option.partition(":")
+        if head == "toggle":
             slot = int(rest)
-            card_id = self.state["face_up"][slot]
+            selected = list(pending["selected"])
+            if slot in selected:
+                selected.remove(slot)
+            else:
+                selected.append(slot)
+            self.turn["pending"] = {**pending, "selected": sorted(selected)}
+            return
+        swept = [self.state["face_up"][slot] for slot in pending["selected"]]
+        for slot in pending["selected"]:
+            self.state["discard"].append(self.state["face_up"][slot])
             self.state["face_up"][slot] = None
+        self.emit("swept", cards=swept)
+        for slot in pending["selected"]:
             self.refill(slot)
-            self.receive_card(card_id)
-        elif kind == "card_destination":
-            if option == "hand":
-                me["active"] = [s for s in me["active"] if s["card"] != pending["card"]]
-                me["hand"].append(pending["card"])
-                self.emit("card_to_hand", card=pending["card"])
-        elif kind == "sweep":
-            if head == "toggle":
-                slot = int(rest)
-                selected = list(pending["selected"])
-                if slot in selected:
-                    selected.remove(slot)
-                else:
-                    selected.append(slot)
-                self.turn["pending"] = {**pending, "selected": sorted(selected)}
-                return
-            swept = [self.state["face_up"][slot] for slot in pending["selected"]]
-            for slot in pending["selected"]:
-                self.state["discard"].append(self.state["face_up"][slot])
-                self.state["face_up"][slot] = None
-            self.emit("swept", cards=swept)
-            for slot in pending["selected"]:
-                self.refill(slot)
-        elif kind == "rescue":
-            self.take_out(rest)
-            me["hand"].append(rest)
-            self.emit("card_rescued", card=rest)
-        elif kind == "discard":
-            me["hand"].remove(rest)
-            me["active"].append({"card": rest, "worker": None})
-            self.emit("card_discarded", card=rest)
-        elif kind == "trash":
-            self.take_out(rest)
-            self.state["trash"].append(rest)
-            self.emit("card_trashed", card=rest)
-        elif kind == "play":
-            self.play_from_hand(rest)
-        elif kind == "activate_adjacent":
-            self.activate(self.state["face_up"][int(rest)], nested=True)
-        elif kind == "location_benefit":
-            number, index = (int(x) for x in rest.split(":"))
-            code = next(c for c, s in self.state["spaces"].items() if s["tile"] == number)
-            effect = q.exposed_benefits(self.comp, self.state, code)[index]
-            self.emit("borrowed_benefit", location=number, effects=[effect])
-            self.push(self.fx([effect], {"location": number}))
-        elif kind == "solve":
-            card = self.comp.cards[rest]
-            assert card.quest is not None
-            self.pay(q.quest_cost(self.comp, self.state, self.seat, card))
-            self.take_out(rest)
-            me["quests"].append(rest)
-            self.emit("quest_solved", card=rest, location=card.quest.location)
-            self.trigger("solve")
-            self.push(self.fx(card.quest.reward, {"quest": rest}))
-        elif kind == "vanquish":
-            self.take_corruption(pending)
-        elif kind == "upgrade":
-            self.take_out(rest)
-            me["upgrades"].append(rest)
-            self.emit("item_upgraded", card=rest)
-            self.trigger("upgrade")
-        elif kind == "meld":
-            self.take_out(rest)
-            me["melds"].append(rest)
-            self.emit("meteorite_melded", card=rest)
-            bonuses = [e for card_id in me["melds"] for e in self.comp.cards[card_id].meld]
-            self.push(self.fx(bonuses, {"meld": rest}))
-            self.trigger("meld")
-        elif kind == "boast":
-            self.boast(rest)
+
+    def _choose_rescue(self, pending: dict[str, Any], option: str) -> None:
+        card_id = option.partition(":")[2]
+        self.take_out(card_id)
+        self.me["hand"].append(card_id)
+        self.emit("card_rescued", card=card_id)
+
+    def _choose_discard(self, pending: dict[str, Any], option: str) -> None:
+        card_id = option.partition(":")[2]
+        me = self.me
+        me["hand"].remove(card_id)
+        me["active"].append({"card": card_id, "worker": None})
+        self.emit("card_discarded", card=card_id)
+
+    def _choose_trash(self, pending: dict[str, Any], option: str) -> None:
+        card_id = option.partition(":")[2]
+        self.take_out(card_id)
+        self.state["trash"].append(card_id)
+        self.emit("card_trashed", card=card_id)
+
+    def _choose_play(self, pending: dict[str, Any], option: str) -> None:
+        self.play_from_hand(option.partition(":")[2])
+
+    def _choose_activate_adjacent(self, pending: dict[str, Any], option: str) -> None:
+        self.activate(self.state["face_up"][int(option.partition(":")[2])], nested=True)
+
+    def _choose_location_benefit(self, pending: dict[str, Any], option: str) -> None:
+        """Borrow one exposed benefit of an adjacent location (the option is "loc:<tile number>:<index>")."""
+        number, index = (int(x) for x in option.partition(":")[2].split(":"))
+        code = next(c for c, s in self.state["spaces"].items() if s["tile"] == number)
+        effect = q.exposed_benefits(self.comp, self.state, code)[index]
+        self.emit("borrowed_benefit", location=number, effects=[effect])
+        self.push(self.fx([effect], {"location": number}))
+
+    def _choose_solve(self, pending: dict[str, Any], option: str) -> None:
+        card_id = option.partition(":")[2]
+        card = self.comp.cards[card_id]
+        assert card.quest is not None
+        self.pay(q.quest_cost(self.comp, self.state, self.seat, card))
+        self.take_out(card_id)
+        self.me["quests"].append(card_id)
+        self.emit("quest_solved", card=card_id, location=card.quest.location)
+        self.trigger("solve")
+        self.push(self.fx(card.quest.reward, {"quest": card_id}))
+
+    def _choose_vanquish(self, pending: dict[str, Any], option: str) -> None:
+        self.take_corruption(pending)
+
+    def _choose_upgrade(self, pending: dict[str, Any], option: str) -> None:
+        card_id = option.partition(":")[2]
+        self.take_out(card_id)
+        self.me["upgrades"].append(card_id)
+        self.emit("item_upgraded", card=card_id)
+        self.trigger("upgrade")
+
+    def _choose_meld(self, pending: dict[str, Any], option: str) -> None:
+        """Meld a meteorite: every melded meteorite's bonus (the new one's too) is gained again."""
+        card_id = option.partition(":")[2]
+        me = self.me
+        self.take_out(card_id)
+        me["melds"].append(card_id)
+        self.emit("meteorite_melded", card=card_id)
+        bonuses = [e for melded in me["melds"] for e in self.comp.cards[melded].meld]
+        self.push(self.fx(bonuses, {"meld": card_id}))
+        self.trigger("meld")
+
+    def _choose_boast(self, pending: dict[str, Any], option: str) -> None:
+        self.boast(option.partition(":")[2])
+
+    # Each decision kind's handler of an answer other than skip/stop/done (a kind not listed ignores the answer).
+    _CHOOSERS: ClassVar = {
+        "play_steps": _choose_play_steps, "or": _choose_or, "worker_colour": _choose_worker_colour,
+        "take_card": _choose_take_card, "card_destination": _choose_card_destination, "sweep": _choose_sweep,
+        "rescue": _choose_rescue, "discard": _choose_discard, "trash": _choose_trash, "play": _choose_play,
+        "activate_adjacent": _choose_activate_adjacent, "location_benefit": _choose_location_benefit,
+        "solve": _choose_solve, "vanquish": _choose_vanquish, "upgrade": _choose_upgrade, "meld": _choose_meld,
+        "boast": _choose_boast,
+    }
 
     def take_corruption(self, pending: dict[str, Any]) -> None:
         me = self.me
@@ -582,136 +627,205 @@ def pending_options(comp: Components, state: dict[str, Any], pending: dict[str, 
                     ) -> list[dict[str, str]]:
     """The legal answers to a parked decision, each {"id", "label"}, computed from the state as it is now; the
     labels in `language` (the ids are the same in every language)."""
-    seat = state["turn"]["seat"]
-    me = state["players"][seat]
-    kind = pending["kind"]
-    options: list[dict[str, str]] = []
+    answers = _Answers(comp, state, pending, language)
+    lister = _OPTION_LISTERS.get(pending["kind"])
+    if lister is not None:
+        lister(answers)
+    return answers.options
 
-    def add(option_id: str, label: str) -> None:
-        options.append({"id": option_id, "label": label[:78]})
 
-    def skip() -> None:
-        add("skip", translate("expeditions.option.skip", language))
+class _Answers:
+    """The options listed so far for one parked decision, with what every kind's lister reads."""
 
-    def name(card_id: str) -> str:
-        return comp.cards[card_id].names[language]
+    def __init__(self, comp: Components, state: dict[str, Any], pending: dict[str, Any], language: str) -> None:
+        self.comp = comp
+        self.state = state
+        self.pending = pending
+        self.language = language
+        self.seat: int = state["turn"]["seat"]
+        self.me: dict[str, Any] = state["players"][self.seat]
+        self.options: list[dict[str, str]] = []
 
-    if kind == "play_steps":
-        card = comp.cards[pending["card"]]
-        if not pending["core"] and card.core:
-            add("core", translate("expeditions.option.core", language, effects=effects_text(card.core, language)))
-        slot = next((s for s in me["active"] if s["card"] == card.id), None)
-        if (not pending["ability"] and slot is not None and slot["worker"] is None
-                and me["workers"].get(card.colour, 0) > 0 and q.conditions_met(comp, me, card.requires)
-                and q.affordable(me, card.ability)):
-            add("activate", capitalised(translate("expeditions.option.activate", language,
-                                                  colour=colour_word(card.colour, language),
-                                                  effects=effects_text(card.ability, language))))
-        add("done", translate("expeditions.option.done", language))
-    elif kind == "or":
-        for index, option in enumerate(pending["options"]):
-            if q.affordable(me, option):
-                add(f"or:{index}", effects_text(option, language))
-    elif kind == "worker_colour":
-        for colour, left in state["supply"]["workers"].items():
-            if left > 0:
-                add(f"colour:{colour}", capitalised(translate("expeditions.option.worker_colour", language,
-                                                              colour=colour_word(colour, language), left=left)))
-    elif kind in ("take_card", "activate_adjacent"):
-        wide = kind == "take_card" and pending.get("source") == "face_up"
-        slots = range(len(state["face_up"])) if wide else adjacent_card_slots(comp, me["at"])
-        for slot in slots:
-            card_id = state["face_up"][slot]
-            if card_id is None:
-                continue
-            card = comp.cards[card_id]
-            if kind == "activate_adjacent":
-                if q.conditions_met(comp, me, card.requires) and q.affordable(me, card.ability):
-                    add(f"slot:{slot}", f"{name(card_id)}: {effects_text(card.ability, language)}")
+    def add(self, option_id: str, label: str) -> None:
+        """One option; the label cut to what a Discord menu shows."""
+        self.options.append({"id": option_id, "label": label[:78]})
+
+    def skip(self) -> None:
+        self.add("skip", translate("expeditions.option.skip", self.language))
+
+    def name(self, card_id: str) -> str:
+        return self.comp.cards[card_id].names[self.language]
+
+
+def _play_steps_options(a: _Answers) -> None:
+    """The core (if not yet gained), the ability (if a worker of its colour can go on it), and done."""
+    comp, me, pending, language = a.comp, a.me, a.pending, a.language
+    card = comp.cards[pending["card"]]
+    if not pending["core"] and card.core:
+        a.add("core", translate("expeditions.option.core", language, effects=effects_text(card.core, language)))
+    slot = next((s for s in me["active"] if s["card"] == card.id), None)
+    if (not pending["ability"] and slot is not None and slot["worker"] is None
+            and me["workers"].get(card.colour, 0) > 0 and q.conditions_met(comp, me, card.requires)
+            and q.affordable(me, card.ability)):
+        a.add("activate", capitalised(translate("expeditions.option.activate", language,
+                                                colour=colour_word(card.colour, language),
+                                                effects=effects_text(card.ability, language))))
+    a.add("done", translate("expeditions.option.done", language))
+
+
+def _or_options(a: _Answers) -> None:
+    for index, option in enumerate(a.pending["options"]):
+        if q.affordable(a.me, option):
+            a.add(f"or:{index}", effects_text(option, a.language))
+
+
+def _worker_colour_options(a: _Answers) -> None:
+    for colour, left in a.state["supply"]["workers"].items():
+        if left > 0:
+            a.add(f"colour:{colour}", capitalised(translate("expeditions.option.worker_colour", a.language,
+                                                            colour=colour_word(colour, a.language), left=left)))
+
+
+def _card_slot_options(a: _Answers) -> None:
+    """Taking a card (from the adjacent slots, or any face-up slot) or activating an adjacent card's ability."""
+    comp, state, me, kind, language = a.comp, a.state, a.me, a.pending["kind"], a.language
+    wide = kind == "take_card" and a.pending.get("source") == "face_up"
+    slots = range(len(state["face_up"])) if wide else adjacent_card_slots(comp, me["at"])
+    for slot in slots:
+        card_id = state["face_up"][slot]
+        if card_id is None:
+            continue
+        card = comp.cards[card_id]
+        if kind == "activate_adjacent":
+            if q.conditions_met(comp, me, card.requires) and q.affordable(me, card.ability):
+                a.add(f"slot:{slot}", f"{a.name(card_id)}: {effects_text(card.ability, language)}")
+        else:
+            a.add(f"slot:{slot}", translate("expeditions.option.take", language, card=a.name(card_id)))
+    a.skip()
+
+
+def _card_destination_options(a: _Answers) -> None:
+    a.add("active", translate("expeditions.option.keep_active", a.language))
+    a.add("hand", translate("expeditions.option.to_hand", a.language))
+
+
+def _sweep_options(a: _Answers) -> None:
+    """A toggle per face-up card (sweep it or keep it), then the confirmation counting the cards to sweep."""
+    language, selected = a.language, a.pending["selected"]
+    for slot, card_id in enumerate(a.state["face_up"]):
+        if card_id is not None:
+            if slot in selected:
+                a.add(f"toggle:{slot}", translate("expeditions.option.keep", language, card=a.name(card_id)))
             else:
-                add(f"slot:{slot}", translate("expeditions.option.take", language, card=name(card_id)))
-        skip()
-    elif kind == "card_destination":
-        add("active", translate("expeditions.option.keep_active", language))
-        add("hand", translate("expeditions.option.to_hand", language))
-    elif kind == "sweep":
-        for slot, card_id in enumerate(state["face_up"]):
-            if card_id is not None:
-                if slot in pending["selected"]:
-                    add(f"toggle:{slot}", translate("expeditions.option.keep", language, card=name(card_id)))
-                else:
-                    add(f"toggle:{slot}", translate("expeditions.option.sweep", language, card=name(card_id)))
-        count = len(pending["selected"])
-        add("confirm", translate_plural("expeditions.option.sweep_count", count, language) if count
-            else translate("expeditions.option.sweep_nothing", language))
-    elif kind == "rescue":
-        for slot in me["active"]:
-            add(f"card:{slot['card']}", translate("expeditions.option.rescue", language, card=name(slot["card"])))
-        skip()
-    elif kind == "discard":
-        for card_id in me["hand"]:
-            add(f"card:{card_id}", translate("expeditions.option.discard", language, card=name(card_id)))
-        if not pending["mandatory"]:
-            skip()
-    elif kind == "trash":
+                a.add(f"toggle:{slot}", translate("expeditions.option.sweep", language, card=a.name(card_id)))
+    count = len(selected)
+    a.add("confirm", translate_plural("expeditions.option.sweep_count", count, language) if count
+          else translate("expeditions.option.sweep_nothing", language))
+
+
+def _rescue_options(a: _Answers) -> None:
+    for slot in a.me["active"]:
+        a.add(f"card:{slot['card']}", translate("expeditions.option.rescue", a.language, card=a.name(slot["card"])))
+    a.skip()
+
+
+def _discard_options(a: _Answers) -> None:
+    for card_id in a.me["hand"]:
+        a.add(f"card:{card_id}", translate("expeditions.option.discard", a.language, card=a.name(card_id)))
+    if not a.pending["mandatory"]:
+        a.skip()
+
+
+def _trash_options(a: _Answers) -> None:
+    for card_id in q.controlled(a.me):
+        a.add(f"card:{card_id}", translate("expeditions.option.trash", a.language, card=a.name(card_id)))
+    if not a.pending["mandatory"]:
+        a.skip()
+
+
+def _play_options(a: _Answers) -> None:
+    for card_id in a.me["hand"]:
+        a.add(f"card:{card_id}", translate("expeditions.option.play", a.language, card=a.name(card_id)))
+    a.skip()
+
+
+def _location_benefit_options(a: _Answers) -> None:
+    """Each exposed benefit of the adjacent locations, except another borrowing (no borrowing in a loop)."""
+    comp, state, language = a.comp, a.state, a.language
+    at = a.me["at"]
+    for code in adjacent_locations(comp, at) if at != BASECAMP else []:
+        number = state["spaces"][code]["tile"]
+        for index, effect in enumerate(q.exposed_benefits(comp, state, code)):
+            if effect["do"] != "location_benefit":
+                label = location_label(comp.locations[number], language)
+                a.add(f"loc:{number}:{index}", f"{label}: {effects_text([effect], language)}")
+    a.skip()
+
+
+def _solve_options(a: _Answers) -> None:
+    """The quests here the player controls and can pay for, while under their quest limit."""
+    comp, state, seat, me = a.comp, a.state, a.seat, a.me
+    here = q.location_at(state, seat)
+    if len(me["quests"]) < q.limit(comp, me):
         for card_id in q.controlled(me):
-            add(f"card:{card_id}", translate("expeditions.option.trash", language, card=name(card_id)))
-        if not pending["mandatory"]:
-            skip()
-    elif kind == "play":
-        for card_id in me["hand"]:
-            add(f"card:{card_id}", translate("expeditions.option.play", language, card=name(card_id)))
-        skip()
-    elif kind == "location_benefit":
-        at = me["at"]
-        for code in adjacent_locations(comp, at) if at != BASECAMP else []:
-            number = state["spaces"][code]["tile"]
-            for index, effect in enumerate(q.exposed_benefits(comp, state, code)):
-                if effect["do"] != "location_benefit":
-                    label = location_label(comp.locations[number], language)
-                    add(f"loc:{number}:{index}", f"{label}: {effects_text([effect], language)}")
-        skip()
-    elif kind == "solve":
-        here = q.location_at(state, seat)
-        if len(me["quests"]) < q.limit(comp, me):
-            for card_id in q.controlled(me):
-                card = comp.cards[card_id]
-                if card.quest and card.quest.location == here:
-                    cost = q.quest_cost(comp, state, seat, card)
-                    if q.can_pay(me, cost):
-                        add(f"card:{card_id}", translate("expeditions.option.solve", language, card=name(card_id),
-                                                         cost=cost_text(cost, language)))
-        skip()
-    elif kind == "vanquish":
-        stack = state["spaces"][me["at"]]["corruption"] if me["at"] != BASECAMP else []
-        if stack:
-            cost = vanquish_cost(comp, state, seat, stack[-1], pending["discounted"])
-            if q.can_pay(me, cost):
-                token = stack[-1]
-                if token["id"] == q.TOKEN20:
-                    token_name = translate("expeditions.corruption.token20", language)
-                elif token["colour"] == "power":
-                    token_name = translate("expeditions.corruption.power", language, value=token["value"])
-                else:
-                    token_name = translate("expeditions.corruption.guile", language, value=token["value"])
-                add("take", translate("expeditions.option.vanquish", language, token=token_name,
-                                      cost=cost_text(cost, language)))
-        add("stop", translate("expeditions.option.stop_vanquishing", language) if pending["taken"]
-            else translate("expeditions.option.skip", language))
-    elif kind in ("upgrade", "meld"):
-        wanted = "item" if kind == "upgrade" else "meteorite"
-        zone = "upgrades" if kind == "upgrade" else "melds"
-        if len(me[zone]) < q.limit(comp, me):
-            for card_id in q.controlled(me):
-                if comp.cards[card_id].kind == wanted:
-                    label = (translate("expeditions.option.upgrade", language, card=name(card_id))
-                             if kind == "upgrade" else translate("expeditions.option.meld", language,
-                                                                 card=name(card_id)))
-                    add(f"card:{card_id}", label)
-        skip()
-    elif kind == "boast":
-        titles = {g.key: g.titles[language] for g in comp.glory}
-        for key in q.boastable(comp, state, seat):
-            add(f"glory:{key}", translate("expeditions.option.star_on", language, title=titles[key]))
-        skip()
-    return options
+            card = comp.cards[card_id]
+            if card.quest and card.quest.location == here:
+                cost = q.quest_cost(comp, state, seat, card)
+                if q.can_pay(me, cost):
+                    a.add(f"card:{card_id}", translate("expeditions.option.solve", a.language, card=a.name(card_id),
+                                                       cost=cost_text(cost, a.language)))
+    a.skip()
+
+
+def _vanquish_options(a: _Answers) -> None:
+    """Taking the top corruption token here if affordable, then stop (or skip before the first one)."""
+    me, language = a.me, a.language
+    stack = a.state["spaces"][me["at"]]["corruption"] if me["at"] != BASECAMP else []
+    if stack:
+        cost = vanquish_cost(a.comp, a.state, a.seat, stack[-1], a.pending["discounted"])
+        if q.can_pay(me, cost):
+            a.add("take", translate("expeditions.option.vanquish", language, token=_token_name(stack[-1], language),
+                                    cost=cost_text(cost, language)))
+    a.add("stop", translate("expeditions.option.stop_vanquishing", language) if a.pending["taken"]
+          else translate("expeditions.option.skip", language))
+
+
+def _token_name(token: dict[str, Any], language: str) -> str:
+    if token["id"] == q.TOKEN20:
+        return translate("expeditions.corruption.token20", language)
+    if token["colour"] == "power":
+        return translate("expeditions.corruption.power", language, value=token["value"])
+    return translate("expeditions.corruption.guile", language, value=token["value"])
+
+
+def _upgrade_or_meld_options(a: _Answers) -> None:
+    """The controlled items (upgrade) or meteorites (meld), while that zone is under the player's limit."""
+    comp, me, kind, language = a.comp, a.me, a.pending["kind"], a.language
+    wanted = "item" if kind == "upgrade" else "meteorite"
+    zone = "upgrades" if kind == "upgrade" else "melds"
+    if len(me[zone]) < q.limit(comp, me):
+        for card_id in q.controlled(me):
+            if comp.cards[card_id].kind == wanted:
+                label = (translate("expeditions.option.upgrade", language, card=a.name(card_id))
+                         if kind == "upgrade" else translate("expeditions.option.meld", language,
+                                                             card=a.name(card_id)))
+                a.add(f"card:{card_id}", label)
+    a.skip()
+
+
+def _boast_options(a: _Answers) -> None:
+    titles = {g.key: g.titles[a.language] for g in a.comp.glory}
+    for key in q.boastable(a.comp, a.state, a.seat):
+        a.add(f"glory:{key}", translate("expeditions.option.star_on", a.language, title=titles[key]))
+    a.skip()
+
+
+# Each decision kind's lister of options (a kind not listed has none).
+_OPTION_LISTERS = {
+    "play_steps": _play_steps_options, "or": _or_options, "worker_colour": _worker_colour_options,
+    "take_card": _card_slot_options, "activate_adjacent": _card_slot_options,
+    "card_destination": _card_destination_options, "sweep": _sweep_options, "rescue": _rescue_options,
+    "discard": _discard_options, "trash": _trash_options, "play": _play_options,
+    "location_benefit": _location_benefit_options, "solve": _solve_options, "vanquish": _vanquish_options,
+    "upgrade": _upgrade_or_meld_options, "meld": _upgrade_or_meld_options, "boast": _boast_options,
+}

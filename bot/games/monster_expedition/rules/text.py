@@ -144,117 +144,175 @@ def describe(state: JSON, event: JSON, cat: Catalog | None = None, language: str
     cat = cat or catalog()
     kind = event.get("kind")
     who = _name(state, event.get("seat"), language)
-    lang = language
-    if kind == "camp_chosen":
-        return translate("monster.event.camp_chosen", lang, who=who, region=region_name(event["region"], lang),
-                         level=camp_level(event["level"], lang),
-                         dice=translate_plural("monster.count.dice_with", int(event["dice"]), lang))
-    if kind == "dice_rolled":
-        return translate("monster.event.dice_rolled", lang, who=who, dice=_dice_text(event["dice"], lang))
-    if kind == "dice_banked":
-        if event["count"] > 1:
-            dice = translate("monster.dice.many", lang, count=event["count"], value=event["value"])
-        else:
-            dice = a_number(event["value"]) if lang == "en" else translate("monster.dice.one", lang,
-                                                                            value=event["value"])
-        return translate("monster.event.dice_banked", lang, who=who, dice=dice, total=event["total"])
-    if kind == "misthrow":
-        lost = event.get("lost")
-        if lost:
-            return translate("monster.event.misthrow", lang, who=who, value=lost["value"])
-        return translate("monster.event.misthrow_nothing", lang, who=who)
-    if kind == "hunt_stopped":
-        if event.get("crates"):
-            return translate("monster.event.hunt_stopped_crates", lang, who=who, value=event["value"],
-                             crates=translate_plural("monster.count.crate", int(event["crates"]), lang))
-        return translate("monster.event.hunt_stopped", lang, who=who, value=event["value"])
-    if kind == "monster_captured":
-        monster = cat.card(event["card"])
-        crest = ""
-        if event.get("crest_returned_to") is not None:
-            crest = translate("monster.event.crest_home", lang, owner=_name(state, event["crest_returned_to"], lang))
-        return translate("monster.event.captured", lang, who=who, monster=monster.names[lang], cost=event["cost"],
-                         crates=_using_crates(event, lang), crest=crest)
-    if kind == "cages_bought":
-        return translate("monster.event.cages_bought", lang, who=who, cages=counted("cage", event["count"], lang),
-                         cost=event["cost"])
-    if kind == "cages_taken":
-        if event["reason"] == "bought":
-            return translate("monster.event.cages_now", lang, who=who, cages=counted("cage", event["total"], lang))
-        if event["reason"] == "final_level":
-            return translate("monster.event.cages_final_level", lang, who=who,
-                             cages=counted("cage", event["count"], lang))
-        if event["reason"] == "steal":
-            return translate("monster.event.cage_from_reserve", lang, who=who)
-        return translate("monster.event.cages_taken", lang, who=who, cages=counted("cage", event["count"], lang),
-                         total=event["total"])
-    if kind == "trader_visited":
-        return translate("monster.event.trader_visited", lang, who=who, cost=event["cost"],
-                         crates=_using_crates(event, lang), cages=counted("cage", cat.rules.trader_cages, lang))
-    if kind == "trader_left":
-        return translate("monster.event.trader_left", lang)
-    if kind == "cage_stolen":
-        return translate("monster.event.cage_stolen", lang, who=who, victim=_name(state, event["victim"], lang))
-    if kind == "steal_nothing":
-        return translate("monster.event.steal_nothing", lang, who=who)
-    if kind == "camp_improved":
-        region = event["region"]
-        cause = CAUSES.get(event["cause"])
-        flip = translate("monster.event.flipped", lang) if event.get("flipped") else ""
-        because = " " + translate(cause, lang, n=IMPROVEMENT_NUMBER[region]) if cause else ""
-        return translate("monster.event.camp_improved", lang, who=who, region=region_name(region, lang),
-                         level=camp_level(event["level"], lang), flip=flip, cause=because)
-    if kind == "purchases_done":
-        if event.get("unspent"):
-            return translate("monster.event.done_lost", lang, who=who, unspent=event["unspent"])
-        return translate("monster.event.done", lang, who=who)
-    if kind == "display_refilled":
-        cards = [cat.card(c["card"]).names[lang] for c in event["cards"]]
-        if not cards:
-            if "short" not in event:  # recorded before the event said how many cards were missing
-                return translate("monster.event.refill_none", lang)
-            if event["short"]:
-                return translate("monster.event.refill_short", lang)
-            return translate("monster.event.refill_full", lang)
-        crests = sum(1 for c in event["cards"] if c["crest"] is not None)
-        crest_text = ""
-        if crests == len(cards):
-            which = (deferred("monster.event.crest_on_it") if len(cards) == 1
-                     else deferred("monster.event.crest_on_each"))
-            crest_text = translate(which, lang, who=who)
-        elif crests:
-            crest_text = translate("monster.event.crest_on_some", lang, who=who, count=crests)
-        return translate("monster.event.refilled", lang, cards=", ".join(cards), crests=crest_text)
-    if kind == "card_revealed":
-        return translate("monster.event.card_revealed", lang, name=cat.card(event["card"]).names[lang],
-                         cards=counted("card", event["display"], lang), deck=event["deck"])
-    if kind == "deck_used_up":
-        return translate("monster.event.deck_used_up", lang)
-    if kind == "improvements_declined":
-        return translate("monster.event.improvements_declined", lang)
-    if kind == "turn_started":
-        return translate("monster.event.turn_started", lang, round=event["round"], who=who)
-    if kind == "crested_cards_caged":
-        parts = [f"{_name(state, s, lang)} {n}" for s, n in enumerate(event["counts"]) if n]
-        return translate("monster.event.crested_caged", lang, counts=", ".join(parts))
-    if kind == "game_ended":
-        camps = event.get("camp_levels", [0] * len(event["scores"]))
-        ranked = ranking({"scores": event["scores"], "winners": event["winners"], "camp_levels": camps})
-        scores = ", ".join(f"{_name(state, s, lang)} {vp(event['scores'][s], lang)}" for s in ranked)
-        winners = joined_and([_name(state, s, lang) for s in event["winners"]], lang)
-        message = (deferred("monster.event.game_ended_one") if len(event["winners"]) == 1
-                   else deferred("monster.event.game_ended_many"))
-        return translate(message, lang, scores=scores, winners=winners)
-    if kind == "expedition_won":
-        return translate("monster.event.expedition_won", lang, number=event["expedition"])
-    if kind == "expedition_lost":
-        reason = str(event["reason"])
-        if lang != "en":
-            reason = _reason_in(state, reason, "lost", lang, cat)
-        return translate("monster.event.expedition_lost", lang, number=event["expedition"], reason=reason)
-    if kind == "game_started":
-        return translate("monster.event.game_started", lang)
+    fixed = _FIXED_SENTENCES.get(kind)
+    if fixed is not None:
+        return translate(fixed, language)
+    sentence = _SENTENCES.get(kind)
+    if sentence is not None:
+        return sentence(state, event, cat, who, language)
     return str(kind).replace("_", " ")
+
+
+# The events whose sentence has no blanks.
+_FIXED_SENTENCES = {
+    "trader_left": deferred("monster.event.trader_left"), "deck_used_up": deferred("monster.event.deck_used_up"),
+    "improvements_declined": deferred("monster.event.improvements_declined"),
+    "game_started": deferred("monster.event.game_started"),
+}
+
+
+def _camp_chosen(state: JSON, event: JSON, cat: Catalog, who: str, lang: str) -> str:
+    return translate("monster.event.camp_chosen", lang, who=who, region=region_name(event["region"], lang),
+                     level=camp_level(event["level"], lang),
+                     dice=translate_plural("monster.count.dice_with", int(event["dice"]), lang))
+
+
+def _dice_rolled(state: JSON, event: JSON, cat: Catalog, who: str, lang: str) -> str:
+    return translate("monster.event.dice_rolled", lang, who=who, dice=_dice_text(event["dice"], lang))
+
+
+def _dice_banked(state: JSON, event: JSON, cat: Catalog, who: str, lang: str) -> str:
+    if event["count"] > 1:
+        dice = translate("monster.dice.many", lang, count=event["count"], value=event["value"])
+    else:
+        dice = a_number(event["value"]) if lang == "en" else translate("monster.dice.one", lang, value=event["value"])
+    return translate("monster.event.dice_banked", lang, who=who, dice=dice, total=event["total"])
+
+
+def _misthrow(state: JSON, event: JSON, cat: Catalog, who: str, lang: str) -> str:
+    lost = event.get("lost")
+    if lost:
+        return translate("monster.event.misthrow", lang, who=who, value=lost["value"])
+    return translate("monster.event.misthrow_nothing", lang, who=who)
+
+
+def _hunt_stopped(state: JSON, event: JSON, cat: Catalog, who: str, lang: str) -> str:
+    if event.get("crates"):
+        return translate("monster.event.hunt_stopped_crates", lang, who=who, value=event["value"],
+                         crates=translate_plural("monster.count.crate", int(event["crates"]), lang))
+    return translate("monster.event.hunt_stopped", lang, who=who, value=event["value"])
+
+
+def _monster_captured(state: JSON, event: JSON, cat: Catalog, who: str, lang: str) -> str:
+    monster = cat.card(event["card"])
+    crest = ""
+    if event.get("crest_returned_to") is not None:
+        crest = translate("monster.event.crest_home", lang, owner=_name(state, event["crest_returned_to"], lang))
+    return translate("monster.event.captured", lang, who=who, monster=monster.names[lang], cost=event["cost"],
+                     crates=_using_crates(event, lang), crest=crest)
+
+
+def _cages_bought(state: JSON, event: JSON, cat: Catalog, who: str, lang: str) -> str:
+    return translate("monster.event.cages_bought", lang, who=who, cages=counted("cage", event["count"], lang),
+                     cost=event["cost"])
+
+
+def _cages_taken(state: JSON, event: JSON, cat: Catalog, who: str, lang: str) -> str:
+    """Cages gained: worded by why (bought, the final camp level, a steal from the reserve, or otherwise)."""
+    if event["reason"] == "bought":
+        return translate("monster.event.cages_now", lang, who=who, cages=counted("cage", event["total"], lang))
+    if event["reason"] == "final_level":
+        return translate("monster.event.cages_final_level", lang, who=who, cages=counted("cage", event["count"], lang))
+    if event["reason"] == "steal":
+        return translate("monster.event.cage_from_reserve", lang, who=who)
+    return translate("monster.event.cages_taken", lang, who=who, cages=counted("cage", event["count"], lang),
+                     total=event["total"])
+
+
+def _trader_visited(state: JSON, event: JSON, cat: Catalog, who: str, lang: str) -> str:
+    return translate("monster.event.trader_visited", lang, who=who, cost=event["cost"],
+                     crates=_using_crates(event, lang), cages=counted("cage", cat.rules.trader_cages, lang))
+
+
+def _cage_stolen(state: JSON, event: JSON, cat: Catalog, who: str, lang: str) -> str:
+    return translate("monster.event.cage_stolen", lang, who=who, victim=_name(state, event["victim"], lang))
+
+
+def _steal_nothing(state: JSON, event: JSON, cat: Catalog, who: str, lang: str) -> str:
+    return translate("monster.event.steal_nothing", lang, who=who)
+
+
+def _camp_improved(state: JSON, event: JSON, cat: Catalog, who: str, lang: str) -> str:
+    region = event["region"]
+    cause = CAUSES.get(event["cause"])
+    flip = translate("monster.event.flipped", lang) if event.get("flipped") else ""
+    because = " " + translate(cause, lang, n=IMPROVEMENT_NUMBER[region]) if cause else ""
+    return translate("monster.event.camp_improved", lang, who=who, region=region_name(region, lang),
+                     level=camp_level(event["level"], lang), flip=flip, cause=because)
+
+
+def _purchases_done(state: JSON, event: JSON, cat: Catalog, who: str, lang: str) -> str:
+    if event.get("unspent"):
+        return translate("monster.event.done_lost", lang, who=who, unspent=event["unspent"])
+    return translate("monster.event.done", lang, who=who)
+
+
+def _display_refilled(state: JSON, event: JSON, cat: Catalog, who: str, lang: str) -> str:
+    """The new display cards and who placed crests on them (or why no card came)."""
+    cards = [cat.card(c["card"]).names[lang] for c in event["cards"]]
+    if not cards:
+        if "short" not in event:  # recorded before the event said how many cards were missing
+            return translate("monster.event.refill_none", lang)
+        if event["short"]:
+            return translate("monster.event.refill_short", lang)
+        return translate("monster.event.refill_full", lang)
+    crests = sum(1 for c in event["cards"] if c["crest"] is not None)
+    crest_text = ""
+    if crests == len(cards):
+        which = (deferred("monster.event.crest_on_it") if len(cards) == 1
+                 else deferred("monster.event.crest_on_each"))
+        crest_text = translate(which, lang, who=who)
+    elif crests:
+        crest_text = translate("monster.event.crest_on_some", lang, who=who, count=crests)
+    return translate("monster.event.refilled", lang, cards=", ".join(cards), crests=crest_text)
+
+
+def _card_revealed(state: JSON, event: JSON, cat: Catalog, who: str, lang: str) -> str:
+    return translate("monster.event.card_revealed", lang, name=cat.card(event["card"]).names[lang],
+                     cards=counted("card", event["display"], lang), deck=event["deck"])
+
+
+def _turn_started(state: JSON, event: JSON, cat: Catalog, who: str, lang: str) -> str:
+    return translate("monster.event.turn_started", lang, round=event["round"], who=who)
+
+
+def _crested_cards_caged(state: JSON, event: JSON, cat: Catalog, who: str, lang: str) -> str:
+    parts = [f"{_name(state, s, lang)} {n}" for s, n in enumerate(event["counts"]) if n]
+    return translate("monster.event.crested_caged", lang, counts=", ".join(parts))
+
+
+def _game_ended(state: JSON, event: JSON, cat: Catalog, who: str, lang: str) -> str:
+    """The final scores, best first, and the winner or winners."""
+    camps = event.get("camp_levels", [0] * len(event["scores"]))
+    ranked = ranking({"scores": event["scores"], "winners": event["winners"], "camp_levels": camps})
+    scores = ", ".join(f"{_name(state, s, lang)} {vp(event['scores'][s], lang)}" for s in ranked)
+    winners = joined_and([_name(state, s, lang) for s in event["winners"]], lang)
+    message = (deferred("monster.event.game_ended_one") if len(event["winners"]) == 1
+               else deferred("monster.event.game_ended_many"))
+    return translate(message, lang, scores=scores, winners=winners)
+
+
+def _expedition_won(state: JSON, event: JSON, cat: Catalog, who: str, lang: str) -> str:
+    return translate("monster.event.expedition_won", lang, number=event["expedition"])
+
+
+def _expedition_lost(state: JSON, event: JSON, cat: Catalog, who: str, lang: str) -> str:
+    reason = str(event["reason"])
+    if lang != "en":
+        reason = _reason_in(state, reason, "lost", lang, cat)
+    return translate("monster.event.expedition_lost", lang, number=event["expedition"], reason=reason)
+
+
+# Each event kind's sentence (an unknown kind is worded from its name).
+_SENTENCES = {
+    "camp_chosen": _camp_chosen, "dice_rolled": _dice_rolled, "dice_banked": _dice_banked, "misthrow": _misthrow,
+    "hunt_stopped": _hunt_stopped, "monster_captured": _monster_captured, "cages_bought": _cages_bought,
+    "cages_taken": _cages_taken, "trader_visited": _trader_visited, "cage_stolen": _cage_stolen,
+    "steal_nothing": _steal_nothing, "camp_improved": _camp_improved, "purchases_done": _purchases_done,
+    "display_refilled": _display_refilled, "card_revealed": _card_revealed, "turn_started": _turn_started,
+    "crested_cards_caged": _crested_cards_caged, "game_ended": _game_ended, "expedition_won": _expedition_won,
+    "expedition_lost": _expedition_lost,
+}
 
 
 def _using_crates(event: JSON, language: str) -> str:

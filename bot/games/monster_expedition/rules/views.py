@@ -126,14 +126,7 @@ def view(state: JSON, viewer: Viewer, cat: Catalog | None = None) -> JSON:
     """The public board (viewer None) or a seat's board with their own cages added. Never deck order or others'
     cages."""
     cat = cat or catalog()
-    turn = state["turn"]
-    display = []
-    for slot in state["display"]:
-        card = _card_view(slot["card"], cat)
-        card["crest"] = slot["crest"]
-        if slot["card"] == TRADER_ID:
-            card["cost"] = trader_cost(state, cat)
-        display.append(card)
+    display = _display_view(state, cat)
     players = [_player_view(state, seat, cat) for seat in range(len(state["players"]))]
     public: JSON = {
         "game": state["game"],
@@ -152,21 +145,7 @@ def view(state: JSON, viewer: Viewer, cat: Catalog | None = None) -> JSON:
         "reserve_size": len(state["reserve"]),
         "last_round": bool(state["deck_used_up"]),
         "dice_faces": {colour: list(faces) for colour, faces in cat.dice.items()},
-        "tray": {
-            "region": turn["region"],
-            "rolled": list(turn["rolled"]),
-            "banked": list(turn["banked"]),
-            "banked_numbers": list(turn["banked_numbers"]),
-            "lost": list(turn["lost"]),
-            "misthrows": turn["misthrows"],
-            "banked_total": sum(int(d["value"]) for d in turn["banked"]),
-            "hunting_value": turn["hunting_value"],
-            "spent": turn["spent"],
-            "remaining": remaining_value(state) if state["phase"] in ("purchase", "steal") else None,
-            "affordable": affordable_cards(state, cat),
-            "cage_affordable": state["phase"] == "purchase" and any(
-                a["type"] == "cage" for a in purchase_options(state, cat)),
-        },
+        "tray": _tray_view(state, cat),
         "players": players,
         "scores": [{"seat": p["seat"], "name": p["name"], "monster_points": p["monster_points"],
                     "cages": p["cages"], "text": _score_text(p)} for p in players],
@@ -174,43 +153,90 @@ def view(state: JSON, viewer: Viewer, cat: Catalog | None = None) -> JSON:
         "solo": None,
     }
     if state["over"] and state["mode"] == "standard":
-        result = state["result"]
-        public["result"] = dict(result)
-        public["ranking"] = ranking(result)  # best first: the final board lists the players in this order
-        public["scores"] = [{"seat": s, "name": state["players"][s]["name"], "total": result["scores"][s],
-                             "monster_points": result["monster_points"][s], "cage_points": result["cage_points"][s],
-                             "text": _final_score_text(result, s)}
-                            for s in range(len(state["players"]))]
+        _add_final_result(public, state)
     if state["over"]:  # cages are counted face up at the end: every player's cages become public
         for seat, entry in enumerate(players):
             player = state["players"][seat]
             entry["cages_revealed"] = [_card_view(i, cat) for i in player["cages"]]
             entry["cage_points"] = cage_points(player, cat)
     if state["mode"] == "solo":
-        expedition = expedition_of(state, cat)
-        assert expedition is not None
-        solo = state["solo"]
-        public["solo"] = {
-            "expedition": expedition.number, "title": expedition.title, "story": expedition.story,
-            "victory": victory_text(expedition), "special_rules": special_rules_text(expedition, cat),
-            "crates": solo["crates"], "crate_value": crate_value(state, cat), "trader_visits": solo["trader_visits"],
-            "improvements_left": solo["prep_left"], "progress": progress(state, cat),
-            "progress_text": progress_text(state, cat),
-            "outcome": solo["outcome"], "reason": solo["reason"], "loss_display": cat.rules.solo_loss_display,
-        }
-        status = _solo_status(state, expedition, public["solo"]["progress_text"])
-        public["scores"] = [{"seat": 0, "name": state["players"][0]["name"], "text": status}]
+        _add_solo(public, state, cat)
     if viewer is not None and 0 <= viewer < len(state["players"]):
-        player = state["players"][viewer]
-        public["you"] = {
-            "seat": viewer,
-            "cages": [_card_view(i, cat) for i in player["cages"]],
-            "noted_cages": int(player["noted_cages"]),
-            "cage_points": cage_points(player, cat),
-            "score": total_points(player, cat),
-            "legal_actions": legal_actions(state, viewer, cat),
-        }
+        public["you"] = _own_view(state, viewer, cat)
     return public
+
+
+def _display_view(state: JSON, cat: Catalog) -> list[JSON]:
+    """The display's cards with their crests (and the trader's current price)."""
+    display = []
+    for slot in state["display"]:
+        card = _card_view(slot["card"], cat)
+        card["crest"] = slot["crest"]
+        if slot["card"] == TRADER_ID:
+            card["cost"] = trader_cost(state, cat)
+        display.append(card)
+    return display
+
+
+def _tray_view(state: JSON, cat: Catalog) -> JSON:
+    """The dice tray of the turn in progress and what its hunting value buys."""
+    turn = state["turn"]
+    return {
+        "region": turn["region"],
+        "rolled": list(turn["rolled"]),
+        "banked": list(turn["banked"]),
+        "banked_numbers": list(turn["banked_numbers"]),
+        "lost": list(turn["lost"]),
+        "misthrows": turn["misthrows"],
+        "banked_total": sum(int(d["value"]) for d in turn["banked"]),
+        "hunting_value": turn["hunting_value"],
+        "spent": turn["spent"],
+        "remaining": remaining_value(state) if state["phase"] in ("purchase", "steal") else None,
+        "affordable": affordable_cards(state, cat),
+        "cage_affordable": state["phase"] == "purchase" and any(
+            a["type"] == "cage" for a in purchase_options(state, cat)),
+    }
+
+
+def _add_final_result(public: JSON, state: JSON) -> None:
+    """A finished standard game: the result, the ranking, and each player's final score."""
+    result = state["result"]
+    public["result"] = dict(result)
+    public["ranking"] = ranking(result)  # best first: the final board lists the players in this order
+    public["scores"] = [{"seat": s, "name": state["players"][s]["name"], "total": result["scores"][s],
+                         "monster_points": result["monster_points"][s], "cage_points": result["cage_points"][s],
+                         "text": _final_score_text(result, s)}
+                        for s in range(len(state["players"]))]
+
+
+def _add_solo(public: JSON, state: JSON, cat: Catalog) -> None:
+    """A solo game: the expedition, its progress and outcome; the one score line is the solo status."""
+    expedition = expedition_of(state, cat)
+    assert expedition is not None
+    solo = state["solo"]
+    public["solo"] = {
+        "expedition": expedition.number, "title": expedition.title, "story": expedition.story,
+        "victory": victory_text(expedition), "special_rules": special_rules_text(expedition, cat),
+        "crates": solo["crates"], "crate_value": crate_value(state, cat), "trader_visits": solo["trader_visits"],
+        "improvements_left": solo["prep_left"], "progress": progress(state, cat),
+        "progress_text": progress_text(state, cat),
+        "outcome": solo["outcome"], "reason": solo["reason"], "loss_display": cat.rules.solo_loss_display,
+    }
+    status = _solo_status(state, expedition, public["solo"]["progress_text"])
+    public["scores"] = [{"seat": 0, "name": state["players"][0]["name"], "text": status}]
+
+
+def _own_view(state: JSON, viewer: int, cat: Catalog) -> JSON:
+    """What only the viewing seat sees: its own cages, its score and its legal actions."""
+    player = state["players"][viewer]
+    return {
+        "seat": viewer,
+        "cages": [_card_view(i, cat) for i in player["cages"]],
+        "noted_cages": int(player["noted_cages"]),
+        "cage_points": cage_points(player, cat),
+        "score": total_points(player, cat),
+        "legal_actions": legal_actions(state, viewer, cat),
+    }
 
 
 def capturable_monsters(state: JSON, cat: Catalog | None = None) -> list[JSON]:

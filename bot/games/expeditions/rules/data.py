@@ -330,6 +330,24 @@ def read_components(root: Path) -> Components:
     """Read and validate every file in `root` (uncached: tests point it at broken copies)."""
     comp_path = root / "components.toml"
     comp = load_toml(comp_path)
+    rules = _read_rules(comp_path, comp)
+    workers = _read_workers(comp_path, comp)
+    colours = tuple(workers)
+    corruption = _read_corruption(comp_path, comp)
+    token20 = _read_token20(comp_path, comp)
+    mechs = _read_mechs(comp_path, comp)
+    glory = _read_glory(comp_path, comp)
+    spaces, links = _read_board(root / "board.toml")
+    locations = _read_locations(root / "locations.toml", spaces, colours)
+    if token20[0] not in locations or locations[token20[0]].region == "S":
+        raise DataError(comp_path, "must name a Central or North location", "token20", "location")
+    cards, characters = _read_characters(root / "characters.toml", colours)
+    deck = _read_deck(root / "cards.toml", cards, locations, colours)
+    return Components(tuple(spaces), tuple(links), locations, cards, tuple(deck), tuple(characters), tuple(mechs),
+                      tuple(glory), rules, tuple(corruption), token20, workers)
+
+
+def _read_rules(comp_path: Path, comp: dict[str, Any]) -> Rules:
     rules_fields = Fields(comp_path, "rules", comp.get("rules", {}))
     star_values = rules_fields.integers("star_values")
     if len(star_values) != 4:
@@ -346,7 +364,11 @@ def read_components(root: Path) -> Components:
         map_token_supply=rules_fields.integer("map_token_supply", low=0, high=60),
     )
     rules_fields.no_unknown_fields()
+    return rules
 
+
+def _read_workers(comp_path: Path, comp: dict[str, Any]) -> dict[str, int]:
+    """The worker colours and how many of each (the colours the cards may name)."""
     workers: dict[str, int] = {}
     for index, table in enumerate(comp.get("worker", [])):
         fields = Fields(comp_path, f"worker #{index + 1}", table)
@@ -354,19 +376,29 @@ def read_components(root: Path) -> Components:
         fields.no_unknown_fields()
     if not workers:
         raise DataError(comp_path, "no [[worker]] colours are listed", "worker")
-    colours = tuple(workers)
+    return workers
 
+
+def _read_corruption(comp_path: Path, comp: dict[str, Any]) -> list[tuple[str, int, int]]:
     corruption: list[tuple[str, int, int]] = []
     for index, table in enumerate(comp.get("corruption", [])):
         fields = Fields(comp_path, f"corruption #{index + 1}", table)
         corruption.append((fields.text("colour", choices=("power", "guile")), fields.integer("value", low=1, high=10),
                            fields.integer("count", low=1, high=30)))
         fields.no_unknown_fields()
+    return corruption
+
+
+def _read_token20(comp_path: Path, comp: dict[str, Any]) -> tuple[int, int, int]:
+    """The 20 token: its location (checked against the locations later), its power and guile cost."""
     t20 = Fields(comp_path, "token20", comp.get("token20", {}))
     token20 = (t20.integer("location", low=1, high=20), t20.integer("power", low=1, high=10),
                t20.integer("guile", low=1, high=10))
     t20.no_unknown_fields()
+    return token20
 
+
+def _read_mechs(comp_path: Path, comp: dict[str, Any]) -> list[Mech]:
     mechs: list[Mech] = []
     for index, table in enumerate(comp.get("mech", [])):
         fields = Fields(comp_path, f"mech '{table.get('key', index + 1)}'", table)
@@ -375,15 +407,21 @@ def read_components(root: Path) -> Components:
         fields.no_unknown_fields()
     if len(mechs) < 5:
         raise DataError(comp_path, "needs 5 mechs (one per player)", "mech")
+    return mechs
 
+
+def _read_glory(comp_path: Path, comp: dict[str, Any]) -> list[Glory]:
     glory: list[Glory] = []
     for index, table in enumerate(comp.get("glory", [])):
         fields = Fields(comp_path, f"glory '{table.get('key', index + 1)}'", table)
         glory.append(Glory(fields.text("key"), fields.localized("title"), fields.text("measure", choices=MEASURES),
                            fields.integer("goal", low=1, high=20), fields.integer("goal_maps", 0, low=0, high=20)))
         fields.no_unknown_fields()
+    return glory
 
-    board_path = root / "board.toml"
+
+def _read_board(board_path: Path) -> tuple[list[Space], list[str]]:
+    """The board's spaces and the spaces linked to the basecamp (each must be a space)."""
     board = load_toml(board_path)
     spaces: list[Space] = []
     for index, table in enumerate(board.get("space", [])):
@@ -399,8 +437,11 @@ def read_components(root: Path) -> Components:
     for link in links:
         if link not in codes:
             raise DataError(board_path, f"'{link}' is not a space", "board", "basecamp_links")
+    return spaces, links
 
-    loc_path = root / "locations.toml"
+
+def _read_locations(loc_path: Path, spaces: list[Space], colours: tuple[str, ...]) -> dict[int, Location]:
+    """The location tiles, each region's tiles as many as the board's spaces of that kind."""
     locations: dict[int, Location] = {}
     for index, table in enumerate(load_toml(loc_path).get("location", [])):
         fields = Fields(loc_path, f"location #{table.get('number', index + 1)}", table)
@@ -423,11 +464,12 @@ def read_components(root: Path) -> Components:
         if tiles != room:
             raise DataError(loc_path, f"{tiles} {kind} tiles but board.toml has {room} {kind} spaces", "location",
                             "region")
-    if token20[0] not in locations or locations[token20[0]].region == "S":
-        raise DataError(comp_path, "must name a Central or North location", "token20", "location")
+    return locations
 
+
+def _read_characters(char_path: Path, colours: tuple[str, ...]) -> tuple[dict[str, Card], list[str]]:
+    """The characters and companions (the cards so far) and the characters' ids; each names a real companion."""
     cards: dict[str, Card] = {}
-    char_path = root / "characters.toml"
     chars = load_toml(char_path)
     characters: list[str] = []
     for kind in ("character", "companion"):
@@ -442,8 +484,12 @@ def read_components(root: Path) -> Components:
             raise DataError(char_path, f"'{partner}' is not a companion", f"character '{char_id}'", "companion")
     if len(characters) < 5:
         raise DataError(char_path, "needs 5 characters (one per player)", "character")
+    return cards, characters
 
-    card_path = root / "cards.toml"
+
+def _read_deck(card_path: Path, cards: dict[str, Card], locations: dict[int, Location],
+               colours: tuple[str, ...]) -> list[str]:
+    """The deck's cards, added to `cards`; an id used twice or a quest at no location is an error."""
     deck: list[str] = []
     for table in load_toml(card_path).get("card", []):
         card = _read_card(card_path, table, "card", colours)
@@ -456,9 +502,7 @@ def read_components(root: Path) -> Components:
         deck.append(card.id)
     if len(deck) < 60:
         raise DataError(card_path, f"the deck needs at least 60 cards (has {len(deck)})", "card")
-
-    return Components(tuple(spaces), tuple(links), locations, cards, tuple(deck), tuple(characters), tuple(mechs),
-                      tuple(glory), rules, tuple(corruption), token20, workers)
+    return deck
 
 
 @functools.cache

@@ -20,6 +20,7 @@ from bot.features import install
 from bot.service import GameService
 from bot.store import Store
 from rendering import register_renderer
+from rendering.pool import RenderPool
 from tests.fakes import Nim, tiny_png
 
 NIM = register(Nim())
@@ -129,3 +130,14 @@ def thread_bots(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
         autoplay.use_executor(pool)
         yield
         autoplay.use_executor(None)
+
+
+@pytest.fixture(scope="session")
+def render_worker() -> Iterator[RenderPool]:
+    """One spawned render worker for the tests of what is made in a worker rather than in the bot process (a
+    board's view, its offers): spawning and warming a worker (fonts, every word boards write) took seconds, up
+    to a minute on the busy 2-core machine, for each test that made its own. The pool's own behaviour (a worker
+    killed and replaced, niceness, the bound) is tested on pools of its own."""
+    pool = RenderPool(workers=1)
+    yield pool
+    pool.close()

@@ -39,12 +39,30 @@ workers (`pytest -n 2 -m "not serial"`), then these alone (`pytest -m serial`), 
 issue 1386.)"""
 
 
+LONGEST_FIRST = (
+    "tests/games/expeditions/test_german.py::test_a_whole_seeded_game_at_a_german_table_reads_german",
+    "tests/test_discord_german_games.py::test_a_whole_german_game_reads_german",
+    "tests/test_discord_mech.py::test_a_whole_two_player_game_by_commands_buttons_and_menus",
+    "tests/test_discord_mech_german.py::test_a_whole_german_game_of_expeditions_reads_german",
+    "tests/test_fourth_game.py::test_tug_in_a_bot_process_of_its_own",
+    "tests/test_teaching_choice.py::test_a_normal_table_explains_nothing",
+    "tests/test_teaching_choice.py::test_every_board_of_a_teaching_table_explains_the_choice",
+    "tests/test_undo_snapshot.py::test_undo_from_a_snapshot_decides_as_a_replay_of_the_whole_game",
+    "tests/test_board_controls.py::test_every_board_offers_choices_that_fit_a_phone",
+)
+"""The longest tests (each 25-260 s on the busy 2-core machine), collected first: pytest-xdist hands tests out in
+collection order, so both workers start on these, and none of them is left running at the end while the other
+worker waits (test_undo_snapshot's, last in the alphabet, kept one worker busy 36 s alone). Only the order changes;
+a test renamed or moved here simply runs in its place."""
+
+
 @pytest.hookimpl(tryfirst=True)  # before `-m` deselects by marker
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         module = getattr(item, "module", None)
         if module is not None and module.__name__.rsplit(".", 1)[-1] in SERIAL_MODULES:
             item.add_marker(pytest.mark.serial)
+    items.sort(key=lambda item: not item.nodeid.startswith(LONGEST_FIRST))  # (stable: the rest keep their order)
 
 
 ENGINES = ("sqlite", "postgresql")

@@ -453,7 +453,8 @@ class ExpeditionsGame(Game):
         if len(labelled) <= PENDING_BUTTONS and all(len(label) <= PHONE_LABEL for _, label, _ in labelled):
             return [QuickAction(label, way.action, None, "secondary" if idle or not way.words else "primary")
                     for way, label, idle in labelled], None
-        entries, outs = [], []
+        entries: list[QuickAction] = []
+        outs: list[QuickAction] = []
         for way, label, _ in labelled:
             if way.words:
                 short, more = phone_label(label)

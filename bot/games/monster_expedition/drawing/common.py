@@ -159,8 +159,8 @@ P_W, P_H = kit.PHONE_WIDTH, 640
 SMALL, BIG = kit.SMALL, kit.BIG
 
 
-def draw_wrapped(draw: kit.Draw, x: float, y: float, text: str, width: int, fill: str = kit.INK,
-                 weight: str = "regular", size: int = SMALL, role: str = "text") -> float:
+def draw_wrapped(draw: kit.Draw, x: int, y: int, text: str, width: int, fill: str = kit.INK,
+                 weight: str = "regular", size: int = SMALL, role: str = "text") -> int:
     """Wrapped text (never cut; a monster's points stay beside it); returns the y below it."""
     for line in kit.lines(text, width, size, weight):
         draw.text((x, y), line, font=kit.font(size, weight), fill=fill, role=role)

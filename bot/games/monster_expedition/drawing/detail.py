@@ -65,7 +65,7 @@ def _ability(card: dict[str, Any], lang: str = DEFAULT_LANGUAGE) -> str:
     return str(card.get("ability_text") or texts.get(lang) or texts.get(DEFAULT_LANGUAGE) or "")
 
 
-def _card(draw: ImageDraw.ImageDraw, x: int, y: int, card: dict[str, Any], lang: str = DEFAULT_LANGUAGE) -> None:
+def _card(draw: kit.Draw, x: int, y: int, card: dict[str, Any], lang: str = DEFAULT_LANGUAGE) -> None:
     if card.get("kind") == "trader":
         kit.rounded_panel(draw, (x, y, x + CARD_W, y + CARD_H), fill=kit.PANEL_LIGHT, outline=TRADER_FRAME, width=3)
         draw.text((x + CARD_W / 2, y + 40), translate("monster.board.trader_top", lang), font=kit.font(30, "bold"),
@@ -101,17 +101,17 @@ def _card(draw: ImageDraw.ImageDraw, x: int, y: int, card: dict[str, Any], lang:
         kit.draw_token(draw, (x + 84, y + 25), 18, kit.player_style(int(crest)), outline=kit.INK, width=2)
 
 
-def _die(draw: ImageDraw.ImageDraw, x: int, y: int, die: dict[str, Any], faded: bool = False,
+def _die(draw: kit.Draw, x: int, y: int, die: dict[str, Any], faded: bool = False,
          banked: bool = False) -> None:
     """A die of the detail board's tray: the kit's drawn die (pips on a black die, the number on a coloured one)."""
     colour = str(die["colour"])
     fill, ink = DIE_COLOURS.get(colour, DIE_COLOURS["black"])
     state = "lost" if faded else "banked" if banked else "rolled"
     face = kit.die_face(DIE, int(die["value"]), fill, ink, colour == "black", state, kit.PANEL)
-    kit.paste(draw._image, face, (x - 3, y - 3))  # type: ignore[attr-defined]
+    kit.paste(draw.canvas, face, (x - 3, y - 3))
 
 
-def _section_title(draw: ImageDraw.ImageDraw, y: int, title: str, right: str = "") -> int:
+def _section_title(draw: kit.Draw, y: int, title: str, right: str = "") -> int:
     draw.text((MARGIN, y), title, font=kit.font(30, "bold"), fill=kit.INK)
     if right:
         draw.text((kit.WIDTH - MARGIN, y + 4), right, font=kit.font(26), fill=kit.INK_MUTED, anchor="ra")
@@ -123,7 +123,7 @@ def _display_height(count: int) -> int:
     return 44 + rows * (CARD_H + CARD_GAP)
 
 
-def _draw_display(draw: ImageDraw.ImageDraw, y: int, view: dict[str, Any]) -> int:
+def _draw_display(draw: kit.Draw, y: int, view: dict[str, Any]) -> int:
     lang = language(view)
     facts = [translate("monster.board.deck", lang, count=view["deck_size"]),
              translate("monster.board.reserve", lang, count=view["reserve_size"]),
@@ -141,7 +141,7 @@ def _draw_display(draw: ImageDraw.ImageDraw, y: int, view: dict[str, Any]) -> in
     return y + max(1, (len(view["display"]) + 4) // 5) * (CARD_H + CARD_GAP)
 
 
-def _draw_tray(draw: ImageDraw.ImageDraw, y: int, view: dict[str, Any]) -> int:
+def _draw_tray(draw: kit.Draw, y: int, view: dict[str, Any]) -> int:
     tray = view["tray"]
     lang = language(view)
     kit.rounded_panel(draw, (MARGIN, y, kit.WIDTH - MARGIN, y + 170))
@@ -199,7 +199,7 @@ def _player_height(player: dict[str, Any]) -> int:
     return 178 + rows * CHIP_ROW + 8
 
 
-def _draw_player(draw: ImageDraw.ImageDraw, y: int, player: dict[str, Any], active: bool, score: str,
+def _draw_player(draw: kit.Draw, y: int, player: dict[str, Any], active: bool, score: str,
                  show_crests: bool, lang: str = DEFAULT_LANGUAGE) -> int:
     height = _player_height(player)
     style = kit.player_style(int(player["seat"]))
@@ -273,7 +273,7 @@ def _solo_height(solo: dict[str, Any], lang: str = DEFAULT_LANGUAGE) -> int:
     return 62 + 32 * len(_solo_lines(solo, lang)) + 16
 
 
-def _draw_solo(draw: ImageDraw.ImageDraw, y: int, solo: dict[str, Any], lang: str = DEFAULT_LANGUAGE) -> int:
+def _draw_solo(draw: kit.Draw, y: int, solo: dict[str, Any], lang: str = DEFAULT_LANGUAGE) -> int:
     wrapped = _solo_lines(solo, lang)
     height = _solo_height(solo, lang) - 16
     kit.rounded_panel(draw, (MARGIN, y, kit.WIDTH - MARGIN, y + height), outline=kit.ORANGE, width=3)
@@ -288,7 +288,7 @@ def _draw_solo(draw: ImageDraw.ImageDraw, y: int, solo: dict[str, Any], lang: st
 LEGEND_H = 40
 
 
-def _draw_legend(draw: ImageDraw.ImageDraw, y: int, show_crests: bool, lang: str = DEFAULT_LANGUAGE) -> int:
+def _draw_legend(draw: kit.Draw, y: int, show_crests: bool, lang: str = DEFAULT_LANGUAGE) -> int:
     """One line that explains the symbols: symbiosis letters, region letters and the crest tokens."""
     face = kit.font(22)
     x = MARGIN
@@ -338,7 +338,7 @@ def _result_height(view: dict[str, Any]) -> int:
     return 86 + 34 * len(_result_lines(view)[1]) + 16
 
 
-def _draw_result(draw: ImageDraw.ImageDraw, y: int, view: dict[str, Any]) -> int:
+def _draw_result(draw: kit.Draw, y: int, view: dict[str, Any]) -> int:
     text, lines, won = _result_lines(view)
     height = _result_height(view) - 16
     kit.rounded_panel(draw, (MARGIN, y, kit.WIDTH - MARGIN, y + height), fill=kit.GOOD if won else kit.BAD)
@@ -349,7 +349,7 @@ def _draw_result(draw: ImageDraw.ImageDraw, y: int, view: dict[str, Any]) -> int
     return y + height + 16
 
 
-def _draw_solo_header(draw: ImageDraw.ImageDraw, view: dict[str, Any], turn_style: kit.PlayerStyle | None) -> int:
+def _draw_solo_header(draw: kit.Draw, view: dict[str, Any], turn_style: kit.PlayerStyle | None) -> int:
     """The header band with the expedition's goal progress across the full width instead of a score column."""
     bottom = kit.header_band(draw, kit.WIDTH, view.get("title", "Monster Expedition"), _headline(view),
                              str(view.get("last_move") or ""), turn_style, [])

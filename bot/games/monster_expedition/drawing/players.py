@@ -41,7 +41,7 @@ def _p_camps(draw: kit.Draw, x: float, y: float, camps: Camps, lang: str = DEFAU
     """A player's three camp levels as chips in the regions' colours ("A 5"; a final camp is framed)."""
     for region, level, final in camps:
         chip = _p_camp_chip(region, level, final, lang)
-        kit.paste(draw._image, chip, (round(x), round(y)))  # type: ignore[attr-defined]
+        kit.paste(draw.canvas, chip, (round(x), round(y)))
         x += chip.image.width + 6
     return x
 
@@ -109,7 +109,7 @@ def draw_players(draw: kit.Draw, view: dict[str, Any], top: int, height: int | N
             y = _p_draw_player(draw, x, y, *shown)  # are drawn once: kept, they would cost a copy more)
         else:
             face = _p_player_block(*shown, kit.in_palette(P_W))
-            kit.blit(draw._image, face.image, (x - BLOCK_LEFT, y - BLOCK_TOP))  # type: ignore[attr-defined]
+            kit.blit(draw.canvas, face.image, (x - BLOCK_LEFT, y - BLOCK_TOP))
             y += face.image.height - BLOCK_TOP - 1
         if standard and player["seat"] == active and not over:
             draw.rounded_rectangle((x - 6, start - 6, x + column_w + 2, y + 2), radius=8, outline=style.colour,

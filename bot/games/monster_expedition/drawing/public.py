@@ -123,7 +123,7 @@ def _p_legend(draw: kit.Draw, view: dict[str, Any], top: int) -> int:
     lang = language(view)
     y = top + 11
     key, x = _p_legend_key(lang, kit.in_palette(P_W))
-    kit.blit(draw._image, key.face.image, (0, y - LEGEND_ABOVE), key.ink)  # type: ignore[attr-defined]
+    kit.blit(draw.canvas, key.face.image, (0, y - LEGEND_ABOVE), key.ink)
     kit.replay(key.face, (0, y - LEGEND_ABOVE))
     deck = translate("monster.board.phone_deck", lang, count=view["deck_size"])
     round_ = translate("monster.board.phone_round", lang, round=view["round"])
@@ -271,7 +271,7 @@ def _p_solo(draw: kit.Draw, solo: dict[str, Any], top: int, lang: str = DEFAULT_
     if solo.get("crate_value"):
         facts += translate("monster.board.solo_crates", lang, crates=solo["crates"], value=solo["crate_value"])
     facts += translate("monster.board.solo_lose_at", lang, count=solo["loss_display"])
-    return int(draw_wrapped(draw, 12, y, facts, P_W - 24)) + 6
+    return draw_wrapped(draw, 12, y, facts, P_W - 24) + 6
 
 
 def _p_headline(view: dict[str, Any]) -> str:
@@ -333,7 +333,7 @@ def _p_board(view: dict[str, Any], height: int) -> tuple[Image.Image, int]:
     if solo:
         y = _p_solo(draw, solo, y, lang)
         if view.get("over"):
-            y = int(draw_wrapped(draw, 12, y, str(view["turn"]), P_W - 24, kit.INK, "semibold")) + 6
+            y = draw_wrapped(draw, 12, y, str(view["turn"]), P_W - 24, kit.INK, "semibold") + 6
     if not view.get("over"):  # at the end the dice no longer matter: the results take the room
         y = _p_display(image, draw, view, y)
         y = _p_hunt(image, draw, view, y)

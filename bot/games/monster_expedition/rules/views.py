@@ -381,6 +381,7 @@ def _stop_and_capture(state: JSON, seat: int, cat: Catalog, language: str) -> Ch
     """While hunting, the menu ends the hunt and captures in one press (issue 33): for each way to stop now (bank
     a number and stop, or stop), each monster the hunting value then pays for, the best hunts first. Nothing is
     offered past a step that turns up a card."""
+    stops: list[tuple[JSON, str]]
     if state["phase"] == "continue":
         stops = [({"type": "stop"}, "")]
     else:

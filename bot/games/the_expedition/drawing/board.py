@@ -64,7 +64,7 @@ def _p_draw_tile(draw: kit.Draw, name: str, kind: str, points: int, rule: str) -
     """A location at phone size: the planet or moon drawn as a body, its name and its points beside it, its rule
     below (two lines: the narrower regular weight when semibold needs three)."""
     body = kit.body_face(13, kind, PANEL_LIGHT)
-    kit.paste(draw._image, body, (24 - body.image.width // 2, 22 - body.image.height // 2))  # type: ignore[attr-defined]
+    kit.paste(draw.canvas, body, (24 - body.image.width // 2, 22 - body.image.height // 2))
     draw.text((NAME_LEFT, 4), name, font=font(_name_size(name), "bold"), fill=INK, role="card")
     cx, cy = P_TILE_W - 18, 22
     draw.ellipse((cx - 15, cy - 15, cx + 15, cy + 15), fill=YELLOW, outline=INK_DARK, width=2)
@@ -200,7 +200,7 @@ def _p_draw_grid(draw: kit.Draw, view: View, tiles: Tiles) -> None:
             continue  # the grid layer shows the bare tile
         face = _p_cell(tiles, kit.in_palette(P_W), (x0, y0, x1, y1), label, (spot[0] - x0, spot[1] - y0), anchor,
                        markers, explorers, crowded)
-        kit.paste(draw._image, face, (x0, y0))
+        kit.paste(draw.canvas, face, (x0, y0))
     # Every step of the latest action (a solo turn: the player's, then each Automation's), so the arrows show what
     # the header tells; steps across the same border sit side by side.
     crossings: dict[frozenset[int], int] = {}
@@ -304,14 +304,14 @@ def _p_draw_side(draw: kit.Draw, view: View, height: int = P_H) -> int:
             for text, fill in _p_final_lines(view, entry, detail):
                 y = _p_side_line(draw, x + 42, y, text, width - 46, fill)
         else:
-            facts = [translate_plural("expedition.board.markers_left", left, lang(view))]
+            shown = [translate_plural("expedition.board.markers_left", left, lang(view))]
             if view["mode"] != "abstract":
-                facts.append(translate_plural("expedition.board.cards_in_hand", entry["hand_size"], lang(view)))
+                shown.append(translate_plural("expedition.board.cards_in_hand", entry["hand_size"], lang(view)))
             if entry.get("scored"):
-                facts.append(translate("expedition.board.scored_count", lang(view), count=len(entry["scored"])))
+                shown.append(translate("expedition.board.scored_count", lang(view), count=len(entry["scored"])))
             if entry.get("held"):
-                facts.append(translate("expedition.board.held", lang(view)))
-            y = _p_side_line(draw, x + 42, y, kit.facts_line(facts), width - 46)
+                shown.append(translate("expedition.board.held", lang(view)))
+            y = _p_side_line(draw, x + 42, y, kit.facts_line(shown), width - 46)
         if place and style is not None:  # the player's piece under the medal
             draw_token(draw, (x + 18, top + 58), 17, style, width=2)
             y = max(y, top + 78)

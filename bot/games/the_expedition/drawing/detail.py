@@ -63,7 +63,7 @@ def tile_face(name: str, kind: str, points: int, rule: str, language: str = "en"
 
 def _draw_tile(draw: kit.Draw, name: str, kind: str, points: int, rule: str, language: str) -> None:
     body = kit.body_face(26, kind, PANEL_LIGHT)
-    kit.paste(draw._image, body, (46 - body.image.width // 2, 46 - body.image.height // 2))  # type: ignore[attr-defined]
+    kit.paste(draw.canvas, body, (46 - body.image.width // 2, 46 - body.image.height // 2))
     title, face = kit.fitted(name, TILE_W - 190, 40, "bold", 20)
     draw.text((92, 14), title, font=face, fill=INK)
     draw.text((92, 58), translate(KIND_WORDS[kind], language), font=font(24), fill=INK_MUTED)

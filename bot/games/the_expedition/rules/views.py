@@ -23,7 +23,7 @@ from bot.games.the_expedition.rules.rules import (
     to_act,
 )
 from bot.games.the_expedition.rules.text import describe_words, summary_words, turn_words
-from bot.games.the_expedition.rules.words import as_json, sentences, worded
+from bot.games.the_expedition.rules.words import Words, as_json, sentences, worded
 from bot.i18n import Text
 
 
@@ -97,7 +97,7 @@ def _participant_view(state: JSON, catalog: Catalog, explorer: JSON, scores: dic
     return entry
 
 
-def _last_move(state: JSON, catalog: Catalog) -> tuple[list[object], list[JSON]]:
+def _last_move(state: JSON, catalog: Catalog) -> tuple[list[Words], list[JSON]]:
     """The latest action's events as message trees (one sentence each) and the steps taken, to highlight."""
     told = [describe_words(state, e, catalog) for e in state["last_events"] if e["kind"] != "game_over"]
     if not told and state["phase"] == "placement":

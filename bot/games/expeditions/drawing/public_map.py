@@ -23,6 +23,7 @@ from bot.games.expeditions.drawing.shared import (
     WORKER,
     language,
 )
+from bot.games.expeditions.rules.view_types import ExpeditionsView
 from bot.i18n import deferred
 from rendering import kit
 from rendering.caches import LruCache, footprint
@@ -103,7 +104,7 @@ def _p_space_face(space: dict[str, Any], key: str) -> tuple[kit.Face, Image.Imag
     return found
 
 
-def map_layer(view: dict[str, Any]) -> kit.Face:
+def map_layer(view: ExpeditionsView) -> kit.Face:
     """The map, the basecamp and the legend on the board's background, built from cached spaces; the same layer
     comes back as long as nothing on the map changes (most steps of a turn), and a move's new layer is the
     previous one with only the changed spaces repainted."""
@@ -413,7 +414,7 @@ def warm_up() -> None:
                 _p_outline(row, col, style.colour)
 
 
-def draw_reachable(draw: kit.Draw, view: dict[str, Any]) -> None:
+def draw_reachable(draw: kit.Draw, view: ExpeditionsView) -> None:
     """The spaces the player to move can move to, outlined in their colour, and a word on it by the basecamp."""
     reachable = set(view.get("reachable") or ())
     current = view.get("current")

@@ -25,6 +25,7 @@ from bot.games.monster_expedition.drawing.common import (
     symbiosis_badge,
     trader_offer,
 )
+from bot.games.monster_expedition.rules.view_types import MonsterView
 from bot.i18n import DEFAULT_LANGUAGE, counted, deferred
 from rendering import kit
 from rendering.wording import translate, translate_plural
@@ -123,7 +124,7 @@ def _display_height(count: int) -> int:
     return 44 + rows * (CARD_H + CARD_GAP)
 
 
-def _draw_display(draw: kit.Draw, y: int, view: dict[str, Any]) -> int:
+def _draw_display(draw: kit.Draw, y: int, view: MonsterView) -> int:
     lang = language(view)
     facts = [translate("monster.board.deck", lang, count=view["deck_size"]),
              translate("monster.board.reserve", lang, count=view["reserve_size"]),
@@ -141,7 +142,7 @@ def _draw_display(draw: kit.Draw, y: int, view: dict[str, Any]) -> int:
     return y + max(1, (len(view["display"]) + 4) // 5) * (CARD_H + CARD_GAP)
 
 
-def _draw_tray(draw: kit.Draw, y: int, view: dict[str, Any]) -> int:
+def _draw_tray(draw: kit.Draw, y: int, view: MonsterView) -> int:
     tray = view["tray"]
     lang = language(view)
     kit.rounded_panel(draw, (MARGIN, y, kit.WIDTH - MARGIN, y + 170))
@@ -314,7 +315,7 @@ def _draw_legend(draw: kit.Draw, y: int, show_crests: bool, lang: str = DEFAULT_
     return y + LEGEND_H
 
 
-def _result_lines(view: dict[str, Any]) -> tuple[str, list[str], bool]:
+def _result_lines(view: MonsterView) -> tuple[str, list[str], bool]:
     text = result_headline(view)
     lang = language(view)
     if view["mode"] == "solo":
@@ -334,11 +335,11 @@ def _result_lines(view: dict[str, Any]) -> tuple[str, list[str], bool]:
     return text, list(_wrap(detail, kit.WIDTH - 2 * MARGIN - 40, 26, "semibold")), won
 
 
-def _result_height(view: dict[str, Any]) -> int:
+def _result_height(view: MonsterView) -> int:
     return 86 + 34 * len(_result_lines(view)[1]) + 16
 
 
-def _draw_result(draw: kit.Draw, y: int, view: dict[str, Any]) -> int:
+def _draw_result(draw: kit.Draw, y: int, view: MonsterView) -> int:
     text, lines, won = _result_lines(view)
     height = _result_height(view) - 16
     kit.rounded_panel(draw, (MARGIN, y, kit.WIDTH - MARGIN, y + height), fill=kit.GOOD if won else kit.BAD)
@@ -349,7 +350,7 @@ def _draw_result(draw: kit.Draw, y: int, view: dict[str, Any]) -> int:
     return y + height + 16
 
 
-def _draw_solo_header(draw: kit.Draw, view: dict[str, Any], turn_style: kit.PlayerStyle | None) -> int:
+def _draw_solo_header(draw: kit.Draw, view: MonsterView, turn_style: kit.PlayerStyle | None) -> int:
     """The header band with the expedition's goal progress across the full width instead of a score column."""
     bottom = kit.header_band(draw, kit.WIDTH, view.get("title", "Monster Expedition"), _headline(view),
                              str(view.get("last_move") or ""), turn_style, [])
@@ -365,19 +366,19 @@ def _draw_solo_header(draw: kit.Draw, view: dict[str, Any], turn_style: kit.Play
 SOLO_ROW = 8
 
 
-def _headline(view: dict[str, Any]) -> str:
+def _headline(view: MonsterView) -> str:
     """The header's big line: whose turn and what to do, or at the end just who won (the scores are below it)."""
     if not view.get("over") or view["mode"] == "solo":
         return str(view["turn"])
     return translate("monster.board.game_over", language(view), result=result_headline(view))
 
 
-def render_detail(view: dict[str, Any]) -> bytes:
+def render_detail(view: MonsterView) -> bytes:
     """The full-size detail board as a PNG, 1280 px wide, from the public view: every card, camp and monster."""
     return kit.encode_detail(detail_image(view))
 
 
-def detail_image(view: dict[str, Any]) -> Image.Image:
+def detail_image(view: MonsterView) -> Image.Image:
     """The detail board drawn, in the boards' palette (`render_detail` encodes it)."""
     view = localized(view)
     lang = language(view)

@@ -20,13 +20,14 @@ from bot.games.monster_expedition.drawing.common import (
     ranked_seats,
     region_letter,
 )
+from bot.games.monster_expedition.rules.view_types import MonsterView
 from bot.i18n import DEFAULT_LANGUAGE, counted, deferred
 from rendering import kit
 from rendering.caches import lru_bytes
 from rendering.wording import translate, translate_plural
 
 
-def _place(view: dict[str, Any], seat: int) -> int:
+def _place(view: MonsterView, seat: int) -> int:
     """A seat's place on the final board: behind every seat with more points, or as many points and higher camps in
     all (the rulebook's tie-break); seats tied on both share a place, as they share the win."""
     levels = view["result"].get("camp_levels") or [0] * len(view["scores"])
@@ -68,7 +69,7 @@ Lines = tuple[tuple[str, str], ...]
 """A final board's lines under a player's name, with their colours."""
 
 
-def draw_players(draw: kit.Draw, view: dict[str, Any], top: int, height: int | None = None) -> int:
+def draw_players(draw: kit.Draw, view: MonsterView, top: int, height: int | None = None) -> int:
     """The players' blocks from `top`, two columns; returns the y below the lowest. Given the board's `height`, a
     game of two or three leaves no band of the board empty: each block lists its monsters in the room below."""
     lang = language(view)
@@ -131,7 +132,7 @@ def _p_camps_and_facts(player: dict[str, Any], standard: bool, lang: str) -> tup
     return camps, kit.facts_line(facts_list)
 
 
-def _p_room_for_lists(view: dict[str, Any], top: int, height: int, column_w: int) -> dict[int, int]:
+def _p_room_for_lists(view: MonsterView, top: int, height: int, column_w: int) -> dict[int, int]:
     """How many lines of its monsters each player's block may add without the blocks reaching past `height`: the
     room below each column (measured on the blocks without a list), shared by the blocks in it."""
     lang = language(view)

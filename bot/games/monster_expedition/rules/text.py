@@ -45,6 +45,8 @@ class WordedText(str, Text):
     def __init__(self, english: str, words: tuple[tuple[str, str], ...] = ()) -> None:
         pass  # everything is set in __new__ (a str is immutable)
 
+    # Ignored override: str's own returns (str,); this one also hands pickle the words in every language,
+    # which __new__ takes back (a worded string crosses to the render processes whole).
     def __getnewargs__(self) -> tuple[str, tuple[tuple[str, str], ...]]:  # type: ignore[override]
         return str(self), self.words
 

@@ -21,11 +21,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import bot.games  # noqa: F401  (registers the games)
 from bot.core.bots import Budget, bot_view, choose
 from bot.core.protocol import JSON, Game
-from bot.core.registry import find_game
+from bot.core.registry import all_packages, find_game
 from bot.core.rng import Rng
 
 LIMIT = 2.0
-GAMES = ("the-expedition", "monster-expedition", "expeditions")
+GAMES = tuple(package.key for package in all_packages())  # every game the registry finds
 
 
 def positions(game: Game, count: int, seed: int = 1) -> list[tuple[JSON, int]]:

@@ -10,7 +10,7 @@ import asyncio
 import functools
 import logging
 import re
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import Callable, Coroutine, Iterable
 from datetime import UTC, datetime
 from typing import Any, Literal, ParamSpec, TypeVar
 
@@ -33,8 +33,8 @@ Arguments = ParamSpec("Arguments")
 Choices = TypeVar("Choices")
 
 
-def answers_in_time(lookup: Callable[Arguments, Awaitable[list[Choices]]]
-                    ) -> Callable[Arguments, Awaitable[list[Choices]]]:
+def answers_in_time(lookup: Callable[Arguments, Coroutine[Any, Any, list[Choices]]]
+                    ) -> Callable[Arguments, Coroutine[Any, Any, list[Choices]]]:
     """An autocomplete that offers no choices rather than none in time (the database is slow): the player can
     still type the value, and the command itself says what is wrong with it."""
 

@@ -132,6 +132,11 @@ class Draw(ImageDraw.ImageDraw):
         if im.mode == "P":
             self.fontmode = "L"  # anti-aliased words, as on an RGB board (Pillow thresholds text on P images)
 
+    @property
+    def canvas(self) -> Image.Image:
+        """The image drawn on, for pasting cached pieces onto it (Pillow keeps it only as a private attribute)."""
+        return self._image
+
     def text(self, xy: Any, text: Any, fill: Any = None, font: Any = None, anchor: Any = None, *args: Any,
              role: str = "text", **kwargs: Any) -> None:
         if (not args and not kwargs and isinstance(text, str) and "\n" not in text and self.fontmode == "L"
@@ -412,7 +417,7 @@ _RGB_DRAW = ImageDraw.Draw(Image.new("RGB", (1, 1)))
 """Where an RGB colour's drawing ink is looked up (`_rgb_ink`)."""
 
 
-def board_fitting(draw_board: Callable[[int], tuple[Image.Image, int]], height: int) -> Image.Image:
+def board_fitting(draw_board: Callable[[int], tuple[Image.Image, float]], height: int) -> Image.Image:
     """A public board drawn `height` tall, or drawn again square (`TALL_HEIGHT`) when what it drew ran below
     (long names): only such boards pay twice, and the recording keeps the second drawing alone."""
     recorded = checkpoint()

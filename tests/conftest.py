@@ -20,6 +20,7 @@ from bot.features import install
 from bot.service import GameService
 from bot.store import Store
 from rendering import register_renderer
+from rendering.pool import RenderPool
 from tests.fakes import Nim, tiny_png
 
 NIM = register(Nim())
@@ -38,12 +39,30 @@ workers (`pytest -n 2 -m "not serial"`), then these alone (`pytest -m serial`), 
 issue 1386.)"""
 
 
+LONGEST_FIRST = (
+    "tests/games/expeditions/test_german.py::test_a_whole_seeded_game_at_a_german_table_reads_german",
+    "tests/test_discord_german_games.py::test_a_whole_german_game_reads_german",
+    "tests/test_discord_mech.py::test_a_whole_two_player_game_by_commands_buttons_and_menus",
+    "tests/test_discord_mech_german.py::test_a_whole_german_game_of_expeditions_reads_german",
+    "tests/test_fourth_game.py::test_tug_in_a_bot_process_of_its_own",
+    "tests/test_teaching_choice.py::test_a_normal_table_explains_nothing",
+    "tests/test_teaching_choice.py::test_every_board_of_a_teaching_table_explains_the_choice",
+    "tests/test_undo_snapshot.py::test_undo_from_a_snapshot_decides_as_a_replay_of_the_whole_game",
+    "tests/test_board_controls.py::test_every_board_offers_choices_that_fit_a_phone",
+)
+"""The longest tests (each 25-260 s on the busy 2-core machine), collected first: pytest-xdist hands tests out in
+collection order, so both workers start on these, and none of them is left running at the end while the other
+worker waits (test_undo_snapshot's, last in the alphabet, kept one worker busy 36 s alone). Only the order changes;
+a test renamed or moved here simply runs in its place."""
+
+
 @pytest.hookimpl(tryfirst=True)  # before `-m` deselects by marker
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         module = getattr(item, "module", None)
         if module is not None and module.__name__.rsplit(".", 1)[-1] in SERIAL_MODULES:
             item.add_marker(pytest.mark.serial)
+    items.sort(key=lambda item: not item.nodeid.startswith(LONGEST_FIRST))  # (stable: the rest keep their order)
 
 
 ENGINES = ("sqlite", "postgresql")
@@ -129,3 +148,14 @@ def thread_bots(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
         autoplay.use_executor(pool)
         yield
         autoplay.use_executor(None)
+
+
+@pytest.fixture(scope="session")
+def render_worker() -> Iterator[RenderPool]:
+    """One spawned render worker for the tests of what is made in a worker rather than in the bot process (a
+    board's view, its offers): spawning and warming a worker (fonts, every word boards write) took seconds, up
+    to a minute on the busy 2-core machine, for each test that made its own. The pool's own behaviour (a worker
+    killed and replaced, niceness, the bound) is tested on pools of its own."""
+    pool = RenderPool(workers=1)
+    yield pool
+    pool.close()

@@ -4,11 +4,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.core import find_game
+import bot.games  # noqa: F401  (finds every game package)
+from bot.core import all_packages, find_game
 from bot.offline import DiscordHarness, FakeUser
 from tests.reading import read
 
 NAMES = ("alice", "bob", "carol", "dave", "erin")
+FOUND_GAMES = [package.key for package in all_packages()]
+"""Every game package the registry found in this process, in key order: the tests that hold for every game run
+over these (the shipped games; the suite's Nim is registered on its own, Tug only in a process of its own)."""
 
 
 async def open_table(discord_: DiscordHarness, game: str, players: int, *, mode: str | None = None,

@@ -23,29 +23,25 @@ ALICE, BOB = Player(601, "Alice"), Player(602, "Bob")
 
 @pytest.mark.parametrize("key", ["monster-expedition", "the-expedition", "expeditions"])
 async def test_the_worker_makes_the_view_the_bot_process_would_and_the_loop_makes_none(
-        store: Store, key: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    pool = RenderPool(workers=1)
-    service = GameService(store, pool=pool)
-    try:
-        await service.new_match(1, 77, key, ALICE)  # (no chosen seed: no footer)
-        await service.join(77, BOB)
-        match = await service.start(77, ALICE.user_id)
-        game, chooser = find_game(key), random.Random(5)
-        for _ in range(6):  # a position past the opening
-            seat = game.to_act(match.state)[0]
-            action = chooser.choice(game.legal_actions(match.state, seat))
-            match = (await service.act(77, match.seats[seat].user_id, action)).match
-        headline = await service.turn_story(match)
-        expected = public_view(key, shown_state(match, match.state), match.language, latest_move(headline))
-        expected_alt = rendering.alt_text(key, expected)
+        store: Store, key: str, monkeypatch: pytest.MonkeyPatch, render_worker: RenderPool) -> None:
+    service = GameService(store, pool=render_worker)
+    await service.new_match(1, 77, key, ALICE)  # (no chosen seed: no footer)
+    await service.join(77, BOB)
+    match = await service.start(77, ALICE.user_id)
+    game, chooser = find_game(key), random.Random(5)
+    for _ in range(6):  # a position past the opening
+        seat = game.to_act(match.state)[0]
+        action = chooser.choice(game.legal_actions(match.state, seat))
+        match = (await service.act(77, match.seats[seat].user_id, action)).match
+    headline = await service.turn_story(match)
+    expected = public_view(key, shown_state(match, match.state), match.language, latest_move(headline))
+    expected_alt = rendering.alt_text(key, expected)
 
-        def no_view_here(*_: object, **__: object) -> None:
-            raise AssertionError("the bot process made a board's view")
+    def no_view_here(*_: object, **__: object) -> None:
+        raise AssertionError("the bot process made a board's view")
 
-        monkeypatch.setattr(type(game), "view", no_view_here)  # the worker process keeps the real one
-        board = await service.board(match)
-    finally:
-        pool.close()
+    monkeypatch.setattr(type(game), "view", no_view_here)  # the worker process keeps the real one
+    board = await service.board(match)
     assert board.image is not None
     here = Image.open(io.BytesIO(rendering.render_board(key, expected)))
     assert Image.open(io.BytesIO(board.image)).convert("RGB").tobytes() == here.convert("RGB").tobytes()

@@ -178,7 +178,7 @@ async def test_tug_through_the_offline_discord(database: Path, tmp_path: Path, d
     from tests.tables import assert_result_told_once, current_match
 
     bot = create_bot(database)
-    async with DiscordHarness(bot) as discord_:
+    async with DiscordHarness(bot, timeout=30.0) as discord_:  # (a child process on a loaded CI machine)
         alice, bob = discord_.user("alice"), discord_.user("bob")
         lobby = await discord_.command("game new", {"game": "tug"}, user=alice)
         assert "Tug" in lobby.public()[-1].content and lobby.public()[-1].button_labels()[:2] == ["Join", "Leave"]
@@ -305,7 +305,7 @@ async def test_tug_against_a_computer_player_in_german(database: Path, drawn_els
 
     monkeypatch.setattr(TugBot, "heuristic", _not_here)  # (the computer player thinks in a spawned process)
     bot = create_bot(database)
-    async with DiscordHarness(bot) as discord_:
+    async with DiscordHarness(bot, timeout=30.0) as discord_:  # (a child process on a loaded CI machine)
         alice = discord_.user("alice", locale="de")
         await discord_.command("game new", {"game": "tug", "language": "de"}, user=alice)
         await discord_.command("game add-bot", {"level": "normal"}, user=alice)

@@ -25,6 +25,7 @@ from bot.offline.recorder import Reply
 from rendering import kit, render_board, render_detail
 from rendering.glossary.entries import Glossary
 from rendering.glossary.reading import Reader, glossary_of, needs_entry, read_texts
+from tests.tables import FOUND_GAMES
 from tests.test_render_boards import random_game
 from tests.test_render_layout import CASES, NAMES, spread
 
@@ -59,7 +60,7 @@ def test_every_code_a_board_draws_has_a_glossary_entry(game_key: str, mode: str,
 
 
 def test_every_entry_is_explained_in_both_languages() -> None:
-    for game_key in ("the-expedition", "monster-expedition", "expeditions"):
+    for game_key in FOUND_GAMES:
         glossary = glossary_of(game_key)
         assert len(glossary.entries) >= 10 and len(glossary.detail_entries) >= 9
         for entry in glossary.entries + glossary.detail_entries:
@@ -155,7 +156,7 @@ async def test_whats_this_without_a_game_says_so(database: Path) -> None:
         assert reply.ephemeral and said(reply) == translate("error.no_game", "en")
 
 
-@pytest.mark.parametrize("game_key", ["the-expedition", "monster-expedition", "expeditions"])
+@pytest.mark.parametrize("game_key", FOUND_GAMES)
 def test_reading_a_board_leaves_the_next_boards_pixels_alone(game_key: str) -> None:
     """A render worker that read a board for What's this? (drawn with the recorder on) draws the same board
     afterwards byte for byte: Expeditions' map layers drawn while recording are never repainted into a board (its

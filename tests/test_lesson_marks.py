@@ -24,8 +24,9 @@ from bot.games import boards
 from bot.i18n import translate
 from bot.offline import DiscordHarness, FakeUser
 from rendering import kit, typeset
+from tests.tables import FOUND_GAMES
 
-GAMES = ["monster-expedition", "the-expedition", "expeditions"]
+GAMES = FOUND_GAMES
 MOST_PRESSES = 120
 
 

@@ -24,8 +24,9 @@ from bot.games.offered import offers_of
 from bot.i18n import counted, join_or, translate, unmarked
 from bot.offline import DiscordHarness, FakeUser
 from tests.fakes import Nim
+from tests.tables import FOUND_GAMES
 
-GAMES = ["the-expedition", "monster-expedition", "expeditions"]
+GAMES = FOUND_GAMES
 MOST_PRESSES = 1500
 LOOK_AHEAD = 6
 ONE_LEARNER = {"en": re.compile(r"\b(you|your|yours|yourself|lesson)\b", re.IGNORECASE),

@@ -38,6 +38,7 @@ from bot.core.registry import (
     register_package,
 )
 from bot.core.rng import ReplayDivergence, Rng
+from bot.core.views import GameView, TableView
 
 __all__ = [
     "JSON",
@@ -47,6 +48,7 @@ __all__ = [
     "Game",
     "GameOver",
     "GamePackage",
+    "GameView",
     "IllegalAction",
     "LobbyError",
     "MalformedAction",
@@ -59,6 +61,7 @@ __all__ = [
     "Rng",
     "RuleError",
     "StaleBoard",
+    "TableView",
     "Viewer",
     "all_games",
     "all_packages",

@@ -16,7 +16,7 @@ from bot.core.protocol import Game
 class GamePackage:
     """A game and where its parts are.
 
-    - `group`: the English name of the game's slash command group ("tug"); its name in every language is the
+    - `group`: the English name of the game's slash command group ("mygame"); its name in every language is the
       catalogue message `command.<group>.name`.
     - `drawing`: the module that draws it: `render(view)`, `render_detail(view)`, `alt_text(view)`,
       `part_boxes(view, parts)`, `GLOSSARY`, optionally `warm_up()`; its colours join the boards' palette.
@@ -47,5 +47,5 @@ class GamePackage:
 
     @property
     def domain(self) -> str | None:
-        """The name of its message catalogue domain: its package folder's ("fourth_game"), or None without one."""
+        """The name of its message catalogue domain: its package folder's ("my_game"), or None without one."""
         return None if self.folder is None else self.folder.name

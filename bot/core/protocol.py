@@ -20,6 +20,7 @@ from typing import Any, ClassVar
 
 from bot.core.errors import IllegalAction, MalformedAction
 from bot.core.rng import Rng
+from bot.core.views import TableView
 from bot.i18n import LANGUAGES, Localized, Text, in_language, join_or, said, translate
 
 JSON = dict[str, Any]
@@ -267,8 +268,9 @@ class Game(ABC):
         """Decide an action. Raise a RuleError (whose message the player sees) if it is not allowed."""
 
     @abstractmethod
-    def view(self, state: JSON, viewer: Viewer) -> JSON:
-        """What `viewer` may see. With viewer None: public information only (no hands, cages, deck order)."""
+    def view(self, state: JSON, viewer: Viewer) -> TableView:
+        """What `viewer` may see. With viewer None: public information only (no hands, cages, deck order). A
+        shipped game's view extends bot.core.views.GameView (the common parts spelled once)."""
 
     @abstractmethod
     def outcome(self, state: JSON) -> Outcome | None:

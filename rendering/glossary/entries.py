@@ -4,7 +4,7 @@ means) and, per game, the view keys whose strings are names or sentences (these 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -45,8 +45,9 @@ class Glossary:
     name_keys: frozenset[str] = frozenset({"name", "names", "title", "mode_title"})
     prose_keys: frozenset[str] = frozenset({"turn", "last_move", "log", "rule"})
     extra_names: tuple[str, ...] = field(default=())
-    worded: Callable[[dict[str, Any]], dict[str, Any]] | None = None
-    """The view as the renderer words it in its table's language (names and sentences in that language)."""
+    worded: Callable[[Any], Mapping[str, Any]] | None = None
+    """The view as the renderer words it in its table's language (names and sentences in that language). It takes
+    the game's own view type, which rendering does not name (the games are above it)."""
     detail_entries: tuple[Entry, ...] = ()
     """The entries of what only the detail board (🔍 Details) draws."""
     detail_prose_keys: frozenset[str] = frozenset()

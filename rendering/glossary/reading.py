@@ -9,7 +9,7 @@ code inside one (a location's "9 C") still needs an `inside` entry. Plain words 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -103,7 +103,7 @@ class Reading:
 class Reader:
     """Reads the texts of one board: the view gives its names and sentences, the glossary its entries."""
 
-    def __init__(self, glossary: Glossary, view: dict[str, Any], *, detail: bool = False) -> None:
+    def __init__(self, glossary: Glossary, view: Mapping[str, Any], *, detail: bool = False) -> None:
         self.glossary = glossary
         self.entries = glossary.entries + (glossary.detail_entries if detail else ())
         self.language = str(view.get("language") or "en")

@@ -24,6 +24,7 @@ from bot.games.expeditions.drawing.shared import (
     ranked_places,
     stars_text,
 )
+from bot.games.expeditions.rules.view_types import ExpeditionsView
 from bot.i18n import deferred
 from rendering import kit
 from rendering.wording import translate, translate_plural
@@ -201,7 +202,7 @@ def draw_space(draw: ImageDraw.ImageDraw, space: dict[str, Any], top: int, lang:
               fill=kit.INK_DARK if space["revealed"] else kit.INK_MUTED, anchor="mm")
 
 
-def draw_map(draw: ImageDraw.ImageDraw, view: dict[str, Any], top: int) -> None:
+def draw_map(draw: ImageDraw.ImageDraw, view: ExpeditionsView, top: int) -> None:
     lang = language(view)
     for space in view["map"]["spaces"]:
         draw_space(draw, space, top, lang)
@@ -282,7 +283,7 @@ GLORY_PIECE = 15
 """A star's piece on the glory board (its letter in 16 px bold)."""
 
 
-def side_layout(view: dict[str, Any], top: int) -> SideColumn:
+def side_layout(view: ExpeditionsView, top: int) -> SideColumn:
     """The glory board, the supply and the decision being made (or the face-up cards, or the result), laid out
     in the side panel from `top`."""
     left, right = SIDE_LEFT, kit.WIDTH - 20
@@ -305,16 +306,17 @@ def side_layout(view: dict[str, Any], top: int) -> SideColumn:
     for line in lines:
         column.text(line, (22, 20, 18), fill=kit.INK_MUTED)
     column.skip(8)
+    pending = view["pending"]
     if view.get("outcome"):
         result_layout(column, view, lang)
-    elif view.get("pending"):
-        pending_layout(column, view, lang)
+    elif pending:
+        pending_layout(column, view, pending, lang)
     else:
         face_up_layout(column, view, lang)
     return column
 
 
-def face_up_layout(column: SideColumn, view: dict[str, Any], lang: str) -> None:
+def face_up_layout(column: SideColumn, view: ExpeditionsView, lang: str) -> None:
     """Each face-up card: its slot, name, kind and colour (in words: colour-blind safe), then its core value and
     ability (or its quest), whole on up to three lines."""
     column.text(translate("expeditions.board.face_up", lang), (24,), "bold", gap=4)
@@ -331,7 +333,7 @@ def face_up_layout(column: SideColumn, view: dict[str, Any], lang: str) -> None:
         column.text(detail, (19, 18, 17), fill=kit.INK_MUTED, indent=12, max_lines=3, gap=6, leading=4)
 
 
-def result_layout(column: SideColumn, view: dict[str, Any], lang: str) -> None:
+def result_layout(column: SideColumn, view: ExpeditionsView, lang: str) -> None:
     """The end: the winner in words, then every player best first with their money and glory."""
     column.text(translate("expeditions.board.final_result", lang), (26,), "bold", kit.YELLOW, gap=4)
     outcome = view["outcome"]
@@ -352,9 +354,8 @@ def result_layout(column: SideColumn, view: dict[str, Any], lang: str) -> None:
         column.piece(column.left + 14, start + 15, GLORY_PIECE, int(player["seat"]))
 
 
-def pending_layout(column: SideColumn, view: dict[str, Any], lang: str) -> None:
-    """The decision being made: who and what (whole), then each option (whole, on up to two lines)."""
-    pending = view["pending"]
+def pending_layout(column: SideColumn, view: ExpeditionsView, pending: dict[str, Any], lang: str) -> None:
+    """The decision being made (`pending`): who and what (whole), then each option (whole, on up to two lines)."""
     who = view["players"][pending["seat"]]["name"]
     column.text(f"{who}: {pending['prompt']}", (22, 20, 18), "semibold", kit.YELLOW, max_lines=3, gap=4)
     for option in pending["options"]:
@@ -463,12 +464,12 @@ def draw_mat(draw: ImageDraw.ImageDraw, player: dict[str, Any], top: int, curren
               fill=kit.INK_MUTED)
 
 
-def render_detail(view: dict[str, Any]) -> bytes:
+def render_detail(view: ExpeditionsView) -> bytes:
     """The full-size detail board for one view: header, map with names, side panel, then a mat per player."""
     return kit.encode_detail(detail_image(view))
 
 
-def detail_image(view: dict[str, Any]) -> Image.Image:
+def detail_image(view: ExpeditionsView) -> Image.Image:
     """The detail board drawn, in the boards' palette (`render_detail` encodes it)."""
     players = view["players"]
     header = 150 + 44 * ((len(players) + 2) // 3)

@@ -3,9 +3,11 @@ players' mats and scores, the glory categories and the final board's breakdown."
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from bot.games.expeditions.drawing.shared import why_over
+from bot.games.expeditions.rules.view_types import ExpeditionsView
 from bot.i18n import deferred
 from rendering.glossary.entries import Entry, Glossary, Part
 
@@ -79,7 +81,7 @@ PARTS = (
 )
 """What the labelled picture of /game rules numbers on this board, in the order of its legend."""
 
-def worded(view: dict[str, Any]) -> dict[str, Any]:
+def worded(view: ExpeditionsView) -> Mapping[str, Any]:
     """The view with the sentence a final board's caption starts with (why the game ended), which it draws."""
     return {**view, "why_over": why_over(view)} if view.get("outcome") else view
 

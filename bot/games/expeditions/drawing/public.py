@@ -35,6 +35,7 @@ from bot.games.expeditions.drawing.shared import (
     stars_text,
     why_over,
 )
+from bot.games.expeditions.rules.view_types import ExpeditionsView
 from rendering import kit
 from rendering.wording import translate
 
@@ -61,7 +62,7 @@ def _p_player_head(draw: kit.Draw, player: dict[str, Any], x: int, y: float, wid
     return y + 30
 
 
-def _p_side(draw: kit.Draw, view: dict[str, Any], height: int = P_H) -> float:
+def _p_side(draw: kit.Draw, view: ExpeditionsView, height: int = P_H) -> float:
     """The players down the side column (token, name, score, facts); returns the y below them. On a tall board
     (long names: `render_image`) the players the side column has no room for go under the map, two abreast."""
     x, width = P_SIDE, P_W - 12 - P_SIDE
@@ -108,7 +109,7 @@ def _p_player_height(player: dict[str, Any], width: int, score: str, facts: list
     return 28 * len(names) + (2 if beside else 30) + (SMALL + 4) * len(facts_lines) + 10
 
 
-def _p_results(draw: kit.Draw, view: dict[str, Any], left: int, columns: int, height: int = P_H) -> float:
+def _p_results(draw: kit.Draw, view: ExpeditionsView, left: int, columns: int, height: int = P_H) -> float:
     """The end: every player ranked (a medal with the place) with where their money came from, in `columns`
     columns from `left` (one beside the map for one or two players, two across the board for more, with the
     glory board under them). Returns the y below."""
@@ -146,7 +147,7 @@ def _p_results(draw: kit.Draw, view: dict[str, Any], left: int, columns: int, he
     return max(y_of)
 
 
-def _p_glory(draw: kit.Draw, view: dict[str, Any], top: float) -> float:
+def _p_glory(draw: kit.Draw, view: ExpeditionsView, top: float) -> float:
     """The glory board at the end: each category with the stars placed on it, as the players' pieces; returns the
     y below it."""
     lang = language(view)
@@ -172,7 +173,7 @@ def _p_glory(draw: kit.Draw, view: dict[str, Any], top: float) -> float:
     return y0 + rows * 38
 
 
-def _p_summary(view: dict[str, Any]) -> str:
+def _p_summary(view: ExpeditionsView) -> str:
     """The result in words for the alt text (one player: their final score, not a "win")."""
     if len(view["players"]) == 1:
         player = view["players"][0]
@@ -181,7 +182,7 @@ def _p_summary(view: dict[str, Any]) -> str:
     return str(view["outcome"]["summary"])
 
 
-def render_image(view: dict[str, Any]) -> Image.Image:
+def render_image(view: ExpeditionsView) -> Image.Image:
     """The public board before encoding (the benchmark times the encoding of exactly this image): 800 x 640, or
     square when the players' long names need the room (drawn again taller: only such boards pay twice); with the
     parts a lesson points at marked (the view's `marks`)."""
@@ -190,7 +191,7 @@ def render_image(view: dict[str, Any]) -> Image.Image:
     return image
 
 
-def part_boxes(view: dict[str, Any]) -> dict[str, kit.Box]:
+def part_boxes(view: ExpeditionsView) -> dict[str, kit.Box]:
     """Where the public board of `view` draws each part a lesson may point at, by `kit.part_key`: the map (`map`),
     the spaces the player to move can reach (`reachable`), each player's mech (`mech@<seat>`), the basecamp
     (`basecamp`), the corruption's colours in the legend (`corruption_key`), the players down the side (`players`)
@@ -200,7 +201,7 @@ def part_boxes(view: dict[str, Any]) -> dict[str, kit.Box]:
     return parts
 
 
-def _p_drawn(view: dict[str, Any]) -> tuple[Image.Image, dict[str, kit.Box]]:
+def _p_drawn(view: ExpeditionsView) -> tuple[Image.Image, dict[str, kit.Box]]:
     """The public board without marks, and where it drew its parts."""
     with kit.noting_parts() as parts:
         image = kit.board_fitting(lambda height: _p_board(view, height),
@@ -208,7 +209,7 @@ def _p_drawn(view: dict[str, Any]) -> tuple[Image.Image, dict[str, kit.Box]]:
     return image, dict(parts)
 
 
-def _p_long_names(view: dict[str, Any]) -> bool:
+def _p_long_names(view: ExpeditionsView) -> bool:
     """Whether, with three players or more, a name takes three lines in the side column: then every board of the
     match is tall (one size for the whole match), as the players may need the room."""
     players = view["players"]
@@ -216,7 +217,7 @@ def _p_long_names(view: dict[str, Any]) -> bool:
     return len(players) > 2 and any(len(kit.name_lines(str(p["name"]), width)) > 2 for p in players)
 
 
-def _p_board(view: dict[str, Any], height: int) -> tuple[Image.Image, float]:
+def _p_board(view: ExpeditionsView, height: int) -> tuple[Image.Image, float]:
     """The public board `height` px tall, and the y below its players (the side column, or the results)."""
     kit.forget_parts()  # (a board drawn again taller notes them again)
     if view.get("outcome") and len(view["players"]) > 2:  # the results take the whole board
@@ -245,7 +246,7 @@ def _p_board(view: dict[str, Any], height: int) -> tuple[Image.Image, float]:
     return image, bottom
 
 
-def _p_note_parts(view: dict[str, Any]) -> None:
+def _p_note_parts(view: ExpeditionsView) -> None:
     """Where the map, the spaces the player to move can reach, each mech, the basecamp and the corruption's key
     are (rendering/parts.py)."""
     kit.note_part("map", (12, P_TOP, 12 + 5.5 * P_HEX_W, P_TOP + 8 * P_HEX_R))
@@ -270,12 +271,12 @@ def _p_note_parts(view: dict[str, Any]) -> None:
     kit.note_part("corruption_key", (12, P_LEGEND_TOP, legend_first_right(language(view)), P_LEGEND_TOP + 22))
 
 
-def render(view: dict[str, Any]) -> bytes:
+def render(view: ExpeditionsView) -> bytes:
     """The public board: 800 x 640 for 1-5 players, the map and the players; the results at the end."""
     return kit.finish(render_image(view))
 
 
-def alt_text(view: dict[str, Any]) -> str:
+def alt_text(view: ExpeditionsView) -> str:
     """The board in words for the image's description (everything here is public in Expeditions)."""
     lang = language(view)
     parts = [f"{view.get('title') or 'Expeditions'}."]

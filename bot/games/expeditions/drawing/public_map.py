@@ -23,6 +23,7 @@ from bot.games.expeditions.drawing.shared import (
     WORKER,
     language,
 )
+from bot.games.expeditions.rules.view_types import ExpeditionsView
 from bot.i18n import deferred
 from rendering import kit
 from rendering.caches import LruCache, footprint
@@ -73,7 +74,9 @@ class _Layer:
     mechs: tuple[int, ...]
 
 
-_LAYERS: LruCache[tuple[tuple[str, ...], tuple[int, ...], bool], _Layer] = LruCache(
+_LayerKey = tuple[tuple[str, ...], tuple[int, ...], bool]
+"""A cached layer's spaces, its mechs, and whether it was drawn while recording."""
+_LAYERS: LruCache[_LayerKey, _Layer] = LruCache(
     CACHED_LAYER_BYTES, lambda layer: footprint(layer.face))
 LAYERS_LOCK = threading.Lock()
 """A layer is repainted in place: a board drawn in a thread (a test, a runtime-registered game's pool) must not
@@ -101,7 +104,7 @@ def _p_space_face(space: dict[str, Any], key: str) -> tuple[kit.Face, Image.Imag
     return found
 
 
-def map_layer(view: dict[str, Any]) -> kit.Face:
+def map_layer(view: ExpeditionsView) -> kit.Face:
     """The map, the basecamp and the legend on the board's background, built from cached spaces; the same layer
     comes back as long as nothing on the map changes (most steps of a turn), and a move's new layer is the
     previous one with only the changed spaces repainted."""
@@ -149,15 +152,17 @@ def _p_repainted(spaces: list[dict[str, Any]], keys: tuple[str, ...], mechs: tup
     """The cached layer nearest to this map (fewest spaces changed: a move changes one or two), taken out of the
     cache and repainted in place where the spaces and the basecamp changed; None when no cached layer is near
     enough. (In place: a copy of a 1.5 MB layer costs more in fresh memory than the repaint itself.)"""
-    best, best_key, changed = None, None, len(keys) // 4 + 1
+    nearest: tuple[_LayerKey, _Layer] | None = None
+    changed = len(keys) // 4 + 1
     for layer_key, layer in _LAYERS.items():
         # (not a layer drawn while recording, for a test or a glossary: its pieces were drawn apart, not pasted)
         if not layer_key[2] and len(layer.spaces) == len(keys):
             differing = sum(1 for old, new in zip(layer.spaces, keys, strict=True) if old != new)
             if differing < changed:
-                best, best_key, changed = layer, layer_key, differing
-    if best is None:
+                nearest, changed = (layer_key, layer), differing
+    if nearest is None:
         return None
+    best_key, best = nearest
     _LAYERS.pop(best_key)
     image = best.face.image
     basecamp = mechs != best.mechs
@@ -409,7 +414,7 @@ def warm_up() -> None:
                 _p_outline(row, col, style.colour)
 
 
-def draw_reachable(draw: kit.Draw, view: dict[str, Any]) -> None:
+def draw_reachable(draw: kit.Draw, view: ExpeditionsView) -> None:
     """The spaces the player to move can move to, outlined in their colour, and a word on it by the basecamp."""
     reachable = set(view.get("reachable") or ())
     current = view.get("current")
@@ -419,7 +424,7 @@ def draw_reachable(draw: kit.Draw, view: dict[str, Any]) -> None:
     for space in view["map"]["spaces"]:
         if space["code"] in reachable:
             outline, mask, origin = _p_outline(space["row"], space["col"], style.colour)
-            kit.blit(draw._image, outline, origin, mask)
+            kit.blit(draw.canvas, outline, origin, mask)
     x, y = P_SIDE - 12, BASECAMP_Y
     left = 12 + 150 + 40 * len(view["map"]["basecamp"]["mechs"]) + 12  # clear of the basecamp
     size, lines = kit.fit_lines(translate("expeditions.board.outlined", language(view)), x - left, 2, (SMALL,))

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from bot.games.expeditions.rules.view_types import ExpeditionsView
 from rendering import kit
 from rendering.wording import translate, translate_plural
 
@@ -18,7 +19,7 @@ CARD_FILL = {"item": kit.PARCHMENT, "meteorite": kit.LILAC, "quest": kit.PEACH, 
 WORKER = {"red": kit.VERMILLION, "blue": kit.BLUE, "green": kit.BLUISH_GREEN, "yellow": kit.YELLOW}
 
 
-def language(view: dict[str, Any]) -> str:
+def language(view: ExpeditionsView) -> str:
     """The table's language: every word the board draws is in it (the view's names and texts already are)."""
     return str(view.get("language") or "en")
 
@@ -38,14 +39,14 @@ def money_parts(parts: dict[str, Any], lang: str = "en") -> str:
                      stars=money(parts["stars"], lang))
 
 
-def ranked_places(view: dict[str, Any]) -> list[tuple[int, dict[str, Any]]]:
+def ranked_places(view: ExpeditionsView) -> list[tuple[int, dict[str, Any]]]:
     """The players best first with their places (the same money and glory total share a place)."""
     ranked = sorted(view["players"], key=lambda p: (-p["score"], -p["tiebreak"]))
     return [(1 + sum(1 for o in ranked if (o["score"], o["tiebreak"]) > (p["score"], p["tiebreak"])), p)
             for p in ranked]
 
 
-def why_over(view: dict[str, Any]) -> str:
+def why_over(view: ExpeditionsView) -> str:
     """A final board's caption: why the expedition ended (who placed their last star, then everyone's one more
     turn) before the last moves, which alone never said it."""
     seat = (view.get("end") or {}).get("triggered_by")
@@ -59,7 +60,7 @@ def why_over(view: dict[str, Any]) -> str:
     return f"{why} {view['last_move']}".strip()
 
 
-def headline(view: dict[str, Any]) -> str:
+def headline(view: ExpeditionsView) -> str:
     """The line over both boards: whose turn it is, or at the end who won (one player: their money in all)."""
     lang = language(view)
     if view.get("outcome"):

@@ -290,8 +290,9 @@ def describe_action(game: ExpeditionsGame, state: JSON, action: JSON, language: 
         return translate("expeditions.hint.odin", language, amount=amount(action["gain"], 1, language))
     pending = state["turn"]["pending"]
     labels = {o["id"]: o["label"] for o in pending_options(comp, state, pending, language)} if pending else {}
-    return translate("expeditions.hint.choose", language, option=labels.get(action.get("option"),
-                                                                            action.get("option")))
+    option = action.get("option")
+    return translate("expeditions.hint.choose", language,
+                     option=labels.get(option, option) if isinstance(option, str) else option)
 
 
 BOT = ExpeditionsBot()

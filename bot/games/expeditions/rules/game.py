@@ -34,6 +34,7 @@ from bot.games.expeditions.rules.data import Components, components
 from bot.games.expeditions.rules.engine import ACTIONS, Engine, new_game, pending_options
 from bot.games.expeditions.rules.offers import STEPWISE, WAYS_OUT, Way, Ways, gains_nothing, outcome_key, way_label
 from bot.games.expeditions.rules.text import capitalised, language_of_state, money
+from bot.games.expeditions.rules.view_types import ExpeditionsView
 from bot.i18n import LANGUAGES, Localized, Text, said, translate
 
 LOG_LENGTH = 8
@@ -188,7 +189,7 @@ class ExpeditionsGame(Game):
             return translate("expeditions.undo.corruption_drawn", language)
         return translate("expeditions.undo.chance", language)
 
-    def view(self, state: JSON, viewer: Viewer) -> JSON:
+    def view(self, state: JSON, viewer: Viewer) -> ExpeditionsView:
         view = views.public_view(self.comp, state)
         view["viewer"] = viewer
         if viewer is not None and not state["over"] and viewer == state["turn"]["seat"]:
@@ -453,7 +454,8 @@ class ExpeditionsGame(Game):
         if len(labelled) <= PENDING_BUTTONS and all(len(label) <= PHONE_LABEL for _, label, _ in labelled):
             return [QuickAction(label, way.action, None, "secondary" if idle or not way.words else "primary")
                     for way, label, idle in labelled], None
-        entries, outs = [], []
+        entries: list[QuickAction] = []
+        outs: list[QuickAction] = []
         for way, label, _ in labelled:
             if way.words:
                 short, more = phone_label(label)

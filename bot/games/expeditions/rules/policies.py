@@ -329,8 +329,8 @@ def quick_choice(game: ExpeditionsGame, state: State, seat: int) -> dict[str, An
         return pick("confirm" if "confirm" in options else options[-1])
     if kind in ("vanquish", "solve", "boast", "or", "worker_colour", "location_benefit", "activate_adjacent"):
         if kind == "worker_colour":  # the colour of the cards in hand that lack a worker
-            wanted = [comp.cards[c].colour for c in player["hand"]]
-            return pick(max(real, key=lambda o: wanted.count(o.split(":")[1])))
+            lacking = [comp.cards[c].colour for c in player["hand"]]
+            return pick(max(real, key=lambda o: lacking.count(o.split(":")[1])))
         return pick(real[0] if kind != "vanquish" else "take")
     if kind == "card_destination":
         return pick("hand")

@@ -15,6 +15,7 @@ from bot.games.expeditions.rules.board import BASECAMP, destinations
 from bot.games.expeditions.rules.data import Components
 from bot.games.expeditions.rules.engine import pending_options
 from bot.games.expeditions.rules.text import amount, card_line, card_summary, effects_text, money
+from bot.games.expeditions.rules.view_types import ExpeditionsView
 from bot.i18n import deferred, said, translate, translate_plural
 
 PROMPTS = {
@@ -220,7 +221,7 @@ def log_entry(entry: Any, language: str) -> str:
     return str(entry)
 
 
-def public_view(comp: Components, state: dict[str, Any]) -> dict[str, Any]:
+def public_view(comp: Components, state: dict[str, Any]) -> ExpeditionsView:
     """The channel's view, worded in the table's language (the state's; `language` says which, so the board words
     its own labels alike)."""
     language = text.language_of_state(state)
@@ -251,7 +252,7 @@ def public_view(comp: Components, state: dict[str, Any]) -> dict[str, Any]:
         "scores": {str(p["seat"]): p["score"] for p in players},
         "end": {"triggered_by": state["end"]["triggered_by"],
                 "final_turns_left": list(state["end"]["final_turns"] or [])},
-        "over": state["over"], "turns_taken": state["turns_taken"],
+        "over": state["over"], "turns_taken": state["turns_taken"], "viewer": None,
     }
 
 

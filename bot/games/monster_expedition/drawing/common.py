@@ -4,10 +4,12 @@ the players at the end, and the public board's frame."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from PIL import ImageDraw
 
+from bot.games.monster_expedition.rules.view_types import MonsterView
 from bot.i18n import DEFAULT_LANGUAGE, counted, deferred, language_of
 from rendering import kit
 from rendering.wording import translate
@@ -22,7 +24,7 @@ REGION_SHORT = {"aerie": deferred("region.aerie"), "depths": deferred("region.de
 FINAL_LEVEL = 8
 
 
-def language(view: dict[str, Any]) -> str:
+def language(view: Mapping[str, Any]) -> str:
     """The table's language, which every word on the board is in (English when the view does not say)."""
     return language_of(view.get("language") or DEFAULT_LANGUAGE)
 
@@ -54,13 +56,13 @@ def camp_levels(player: dict[str, Any], board: bool = False, lang: str = DEFAULT
         f"{region_short(r, lang)} {c['level']}" + (final if c["final"] else "") for r, c in player["camps"].items()))
 
 
-def localized(view: dict[str, Any]) -> dict[str, Any]:
+def localized(view: MonsterView) -> MonsterView:
     """The view with its sentences and card names in the table's language (the game's view carries every
     language's words; its own fields are English)."""
     lang = language(view)
     if lang == DEFAULT_LANGUAGE or view.get("localized") == lang:
         return view
-    shown = {**view, "localized": lang}
+    shown: MonsterView = {**view, "localized": lang}
     words = (view.get("words") or {}).get(lang)
     if words:
         shown["turn"] = view["turn"] if view.get("closed") else words["turn"]
@@ -128,7 +130,7 @@ def trader_offer(card: dict[str, Any], lang: str) -> str:
     return translate("monster.board.trader_offer", lang, cages=counted("cage", 6, lang), cost=card.get("cost", 40))
 
 
-def result_headline(view: dict[str, Any]) -> str:
+def result_headline(view: MonsterView) -> str:
     """The result in one line: who won, or whether the solo expedition was won."""
     lang = language(view)
     if view["mode"] == "solo":
@@ -145,7 +147,7 @@ def result_headline(view: dict[str, Any]) -> str:
     return translate(message, lang, winners=winners)
 
 
-def ranked_seats(view: dict[str, Any]) -> list[int]:
+def ranked_seats(view: MonsterView) -> list[int]:
     """The seats in the order the final results list them: best first as the game ranks them (seat order before
     the end, or when the view has no ranking)."""
     seats = [int(p["seat"]) for p in view["players"]]
@@ -159,8 +161,8 @@ P_W, P_H = kit.PHONE_WIDTH, 640
 SMALL, BIG = kit.SMALL, kit.BIG
 
 
-def draw_wrapped(draw: kit.Draw, x: float, y: float, text: str, width: int, fill: str = kit.INK,
-                 weight: str = "regular", size: int = SMALL, role: str = "text") -> float:
+def draw_wrapped(draw: kit.Draw, x: int, y: int, text: str, width: int, fill: str = kit.INK,
+                 weight: str = "regular", size: int = SMALL, role: str = "text") -> int:
     """Wrapped text (never cut; a monster's points stay beside it); returns the y below it."""
     for line in kit.lines(text, width, size, weight):
         draw.text((x, y), line, font=kit.font(size, weight), fill=fill, role=role)

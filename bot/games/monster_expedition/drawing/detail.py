@@ -25,6 +25,7 @@ from bot.games.monster_expedition.drawing.common import (
     symbiosis_badge,
     trader_offer,
 )
+from bot.games.monster_expedition.rules.view_types import MonsterView
 from bot.i18n import DEFAULT_LANGUAGE, counted, deferred
 from rendering import kit
 from rendering.wording import translate, translate_plural
@@ -65,7 +66,7 @@ def _ability(card: dict[str, Any], lang: str = DEFAULT_LANGUAGE) -> str:
     return str(card.get("ability_text") or texts.get(lang) or texts.get(DEFAULT_LANGUAGE) or "")
 
 
-def _card(draw: ImageDraw.ImageDraw, x: int, y: int, card: dict[str, Any], lang: str = DEFAULT_LANGUAGE) -> None:
+def _card(draw: kit.Draw, x: int, y: int, card: dict[str, Any], lang: str = DEFAULT_LANGUAGE) -> None:
     if card.get("kind") == "trader":
         kit.rounded_panel(draw, (x, y, x + CARD_W, y + CARD_H), fill=kit.PANEL_LIGHT, outline=TRADER_FRAME, width=3)
         draw.text((x + CARD_W / 2, y + 40), translate("monster.board.trader_top", lang), font=kit.font(30, "bold"),
@@ -101,17 +102,17 @@ def _card(draw: ImageDraw.ImageDraw, x: int, y: int, card: dict[str, Any], lang:
         kit.draw_token(draw, (x + 84, y + 25), 18, kit.player_style(int(crest)), outline=kit.INK, width=2)
 
 
-def _die(draw: ImageDraw.ImageDraw, x: int, y: int, die: dict[str, Any], faded: bool = False,
+def _die(draw: kit.Draw, x: int, y: int, die: dict[str, Any], faded: bool = False,
          banked: bool = False) -> None:
     """A die of the detail board's tray: the kit's drawn die (pips on a black die, the number on a coloured one)."""
     colour = str(die["colour"])
     fill, ink = DIE_COLOURS.get(colour, DIE_COLOURS["black"])
     state = "lost" if faded else "banked" if banked else "rolled"
     face = kit.die_face(DIE, int(die["value"]), fill, ink, colour == "black", state, kit.PANEL)
-    kit.paste(draw._image, face, (x - 3, y - 3))  # type: ignore[attr-defined]
+    kit.paste(draw.canvas, face, (x - 3, y - 3))
 
 
-def _section_title(draw: ImageDraw.ImageDraw, y: int, title: str, right: str = "") -> int:
+def _section_title(draw: kit.Draw, y: int, title: str, right: str = "") -> int:
     draw.text((MARGIN, y), title, font=kit.font(30, "bold"), fill=kit.INK)
     if right:
         draw.text((kit.WIDTH - MARGIN, y + 4), right, font=kit.font(26), fill=kit.INK_MUTED, anchor="ra")
@@ -123,7 +124,7 @@ def _display_height(count: int) -> int:
     return 44 + rows * (CARD_H + CARD_GAP)
 
 
-def _draw_display(draw: ImageDraw.ImageDraw, y: int, view: dict[str, Any]) -> int:
+def _draw_display(draw: kit.Draw, y: int, view: MonsterView) -> int:
     lang = language(view)
     facts = [translate("monster.board.deck", lang, count=view["deck_size"]),
              translate("monster.board.reserve", lang, count=view["reserve_size"]),
@@ -141,7 +142,7 @@ def _draw_display(draw: ImageDraw.ImageDraw, y: int, view: dict[str, Any]) -> in
     return y + max(1, (len(view["display"]) + 4) // 5) * (CARD_H + CARD_GAP)
 
 
-def _draw_tray(draw: ImageDraw.ImageDraw, y: int, view: dict[str, Any]) -> int:
+def _draw_tray(draw: kit.Draw, y: int, view: MonsterView) -> int:
     tray = view["tray"]
     lang = language(view)
     kit.rounded_panel(draw, (MARGIN, y, kit.WIDTH - MARGIN, y + 170))
@@ -199,7 +200,7 @@ def _player_height(player: dict[str, Any]) -> int:
     return 178 + rows * CHIP_ROW + 8
 
 
-def _draw_player(draw: ImageDraw.ImageDraw, y: int, player: dict[str, Any], active: bool, score: str,
+def _draw_player(draw: kit.Draw, y: int, player: dict[str, Any], active: bool, score: str,
                  show_crests: bool, lang: str = DEFAULT_LANGUAGE) -> int:
     height = _player_height(player)
     style = kit.player_style(int(player["seat"]))
@@ -273,7 +274,7 @@ def _solo_height(solo: dict[str, Any], lang: str = DEFAULT_LANGUAGE) -> int:
     return 62 + 32 * len(_solo_lines(solo, lang)) + 16
 
 
-def _draw_solo(draw: ImageDraw.ImageDraw, y: int, solo: dict[str, Any], lang: str = DEFAULT_LANGUAGE) -> int:
+def _draw_solo(draw: kit.Draw, y: int, solo: dict[str, Any], lang: str = DEFAULT_LANGUAGE) -> int:
     wrapped = _solo_lines(solo, lang)
     height = _solo_height(solo, lang) - 16
     kit.rounded_panel(draw, (MARGIN, y, kit.WIDTH - MARGIN, y + height), outline=kit.ORANGE, width=3)
@@ -288,7 +289,7 @@ def _draw_solo(draw: ImageDraw.ImageDraw, y: int, solo: dict[str, Any], lang: st
 LEGEND_H = 40
 
 
-def _draw_legend(draw: ImageDraw.ImageDraw, y: int, show_crests: bool, lang: str = DEFAULT_LANGUAGE) -> int:
+def _draw_legend(draw: kit.Draw, y: int, show_crests: bool, lang: str = DEFAULT_LANGUAGE) -> int:
     """One line that explains the symbols: symbiosis letters, region letters and the crest tokens."""
     face = kit.font(22)
     x = MARGIN
@@ -314,7 +315,7 @@ def _draw_legend(draw: ImageDraw.ImageDraw, y: int, show_crests: bool, lang: str
     return y + LEGEND_H
 
 
-def _result_lines(view: dict[str, Any]) -> tuple[str, list[str], bool]:
+def _result_lines(view: MonsterView) -> tuple[str, list[str], bool]:
     text = result_headline(view)
     lang = language(view)
     if view["mode"] == "solo":
@@ -334,11 +335,11 @@ def _result_lines(view: dict[str, Any]) -> tuple[str, list[str], bool]:
     return text, list(_wrap(detail, kit.WIDTH - 2 * MARGIN - 40, 26, "semibold")), won
 
 
-def _result_height(view: dict[str, Any]) -> int:
+def _result_height(view: MonsterView) -> int:
     return 86 + 34 * len(_result_lines(view)[1]) + 16
 
 
-def _draw_result(draw: ImageDraw.ImageDraw, y: int, view: dict[str, Any]) -> int:
+def _draw_result(draw: kit.Draw, y: int, view: MonsterView) -> int:
     text, lines, won = _result_lines(view)
     height = _result_height(view) - 16
     kit.rounded_panel(draw, (MARGIN, y, kit.WIDTH - MARGIN, y + height), fill=kit.GOOD if won else kit.BAD)
@@ -349,7 +350,7 @@ def _draw_result(draw: ImageDraw.ImageDraw, y: int, view: dict[str, Any]) -> int
     return y + height + 16
 
 
-def _draw_solo_header(draw: ImageDraw.ImageDraw, view: dict[str, Any], turn_style: kit.PlayerStyle | None) -> int:
+def _draw_solo_header(draw: kit.Draw, view: MonsterView, turn_style: kit.PlayerStyle | None) -> int:
     """The header band with the expedition's goal progress across the full width instead of a score column."""
     bottom = kit.header_band(draw, kit.WIDTH, view.get("title", "Monster Expedition"), _headline(view),
                              str(view.get("last_move") or ""), turn_style, [])
@@ -365,19 +366,19 @@ def _draw_solo_header(draw: ImageDraw.ImageDraw, view: dict[str, Any], turn_styl
 SOLO_ROW = 8
 
 
-def _headline(view: dict[str, Any]) -> str:
+def _headline(view: MonsterView) -> str:
     """The header's big line: whose turn and what to do, or at the end just who won (the scores are below it)."""
     if not view.get("over") or view["mode"] == "solo":
         return str(view["turn"])
     return translate("monster.board.game_over", language(view), result=result_headline(view))
 
 
-def render_detail(view: dict[str, Any]) -> bytes:
+def render_detail(view: MonsterView) -> bytes:
     """The full-size detail board as a PNG, 1280 px wide, from the public view: every card, camp and monster."""
     return kit.encode_detail(detail_image(view))
 
 
-def detail_image(view: dict[str, Any]) -> Image.Image:
+def detail_image(view: MonsterView) -> Image.Image:
     """The detail board drawn, in the boards' palette (`render_detail` encodes it)."""
     view = localized(view)
     lang = language(view)

@@ -20,13 +20,14 @@ from bot.games.monster_expedition.drawing.common import (
     ranked_seats,
     region_letter,
 )
+from bot.games.monster_expedition.rules.view_types import MonsterView
 from bot.i18n import DEFAULT_LANGUAGE, counted, deferred
 from rendering import kit
 from rendering.caches import lru_bytes
 from rendering.wording import translate, translate_plural
 
 
-def _place(view: dict[str, Any], seat: int) -> int:
+def _place(view: MonsterView, seat: int) -> int:
     """A seat's place on the final board: behind every seat with more points, or as many points and higher camps in
     all (the rulebook's tie-break); seats tied on both share a place, as they share the win."""
     levels = view["result"].get("camp_levels") or [0] * len(view["scores"])
@@ -41,7 +42,7 @@ def _p_camps(draw: kit.Draw, x: float, y: float, camps: Camps, lang: str = DEFAU
     """A player's three camp levels as chips in the regions' colours ("A 5"; a final camp is framed)."""
     for region, level, final in camps:
         chip = _p_camp_chip(region, level, final, lang)
-        kit.paste(draw._image, chip, (round(x), round(y)))  # type: ignore[attr-defined]
+        kit.paste(draw.canvas, chip, (round(x), round(y)))
         x += chip.image.width + 6
     return x
 
@@ -68,7 +69,7 @@ Lines = tuple[tuple[str, str], ...]
 """A final board's lines under a player's name, with their colours."""
 
 
-def draw_players(draw: kit.Draw, view: dict[str, Any], top: int, height: int | None = None) -> int:
+def draw_players(draw: kit.Draw, view: MonsterView, top: int, height: int | None = None) -> int:
     """The players' blocks from `top`, two columns; returns the y below the lowest. Given the board's `height`, a
     game of two or three leaves no band of the board empty: each block lists its monsters in the room below."""
     lang = language(view)
@@ -109,7 +110,7 @@ def draw_players(draw: kit.Draw, view: dict[str, Any], top: int, height: int | N
             y = _p_draw_player(draw, x, y, *shown)  # are drawn once: kept, they would cost a copy more)
         else:
             face = _p_player_block(*shown, kit.in_palette(P_W))
-            kit.blit(draw._image, face.image, (x - BLOCK_LEFT, y - BLOCK_TOP))  # type: ignore[attr-defined]
+            kit.blit(draw.canvas, face.image, (x - BLOCK_LEFT, y - BLOCK_TOP))
             y += face.image.height - BLOCK_TOP - 1
         if standard and player["seat"] == active and not over:
             draw.rounded_rectangle((x - 6, start - 6, x + column_w + 2, y + 2), radius=8, outline=style.colour,
@@ -131,7 +132,7 @@ def _p_camps_and_facts(player: dict[str, Any], standard: bool, lang: str) -> tup
     return camps, kit.facts_line(facts_list)
 
 
-def _p_room_for_lists(view: dict[str, Any], top: int, height: int, column_w: int) -> dict[int, int]:
+def _p_room_for_lists(view: MonsterView, top: int, height: int, column_w: int) -> dict[int, int]:
     """How many lines of its monsters each player's block may add without the blocks reaching past `height`: the
     room below each column (measured on the blocks without a list), shared by the blocks in it."""
     lang = language(view)

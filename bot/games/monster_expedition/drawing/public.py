@@ -32,6 +32,7 @@ from bot.games.monster_expedition.drawing.common import (
     trader_offer,
 )
 from bot.games.monster_expedition.drawing.players import draw_players
+from bot.games.monster_expedition.rules.view_types import MonsterView
 from bot.i18n import DEFAULT_LANGUAGE, counted, deferred
 from rendering import kit
 from rendering.wording import translate
@@ -77,7 +78,7 @@ def _p_draw_card(draw: kit.Draw, card: dict[str, Any]) -> None:
     draw.text((5, P_CARD_H - 23), points, font=face, fill=kit.INK)
 
 
-def _p_display(image: Image.Image, draw: kit.Draw, view: dict[str, Any], top: int, rows: int = P_ROWS) -> int:
+def _p_display(image: Image.Image, draw: kit.Draw, view: MonsterView, top: int, rows: int = P_ROWS) -> int:
     cards = view["display"]
     room = P_COLUMNS * rows
     shown = cards if len(cards) <= room else cards[: room - 1]
@@ -118,12 +119,12 @@ def _p_tick(draw: kit.Draw, centre: tuple[float, float], radius: int = 11) -> No
     kit.mark("tick", (x - radius, y - radius, x + radius, y + radius))
 
 
-def _p_legend(draw: kit.Draw, view: dict[str, Any], top: int) -> int:
+def _p_legend(draw: kit.Draw, view: MonsterView, top: int) -> int:
     """What the cards' letters and badges mean, in one line under the display, and the deck on the right."""
     lang = language(view)
     y = top + 11
     key, x = _p_legend_key(lang, kit.in_palette(P_W))
-    kit.blit(draw._image, key.face.image, (0, y - LEGEND_ABOVE), key.ink)  # type: ignore[attr-defined]
+    kit.blit(draw.canvas, key.face.image, (0, y - LEGEND_ABOVE), key.ink)
     kit.replay(key.face, (0, y - LEGEND_ABOVE))
     deck = translate("monster.board.phone_deck", lang, count=view["deck_size"])
     round_ = translate("monster.board.phone_round", lang, round=view["round"])
@@ -140,7 +141,7 @@ def _p_legend(draw: kit.Draw, view: dict[str, Any], top: int) -> int:
     return top + 24
 
 
-def _marked(view: dict[str, Any], part: str) -> bool:
+def _marked(view: MonsterView, part: str) -> bool:
     """Whether a lesson marks `part` on this board (rendering/parts.py): then the board draws it."""
     return any(mark.get("part") == part for mark in view.get("marks") or ())
 
@@ -215,7 +216,7 @@ def _p_words(draw: kit.Draw, x: float, y: float, text: str, fill: str = kit.INK_
     return x + room + 8
 
 
-def _p_hunt(image: Image.Image, draw: kit.Draw, view: dict[str, Any], top: int) -> int:
+def _p_hunt(image: Image.Image, draw: kit.Draw, view: MonsterView, top: int) -> int:
     """The hunt drawn as dice: banked (framed), rolled, lost to a misthrow (struck out); while a player picks a
     camp, that player's three camps and the dice each would roll; while buying, what is left to spend."""
     tray = view["tray"]
@@ -271,16 +272,16 @@ def _p_solo(draw: kit.Draw, solo: dict[str, Any], top: int, lang: str = DEFAULT_
     if solo.get("crate_value"):
         facts += translate("monster.board.solo_crates", lang, crates=solo["crates"], value=solo["crate_value"])
     facts += translate("monster.board.solo_lose_at", lang, count=solo["loss_display"])
-    return int(draw_wrapped(draw, 12, y, facts, P_W - 24)) + 6
+    return draw_wrapped(draw, 12, y, facts, P_W - 24) + 6
 
 
-def _p_headline(view: dict[str, Any]) -> str:
+def _p_headline(view: MonsterView) -> str:
     if not view.get("over"):
         return str(view["turn"])
     return translate("monster.board.game_over", language(view), result=result_headline(view))
 
 
-def render_image(view: dict[str, Any]) -> Image.Image:
+def render_image(view: MonsterView) -> Image.Image:
     """The public board before encoding (the benchmark times the encoding of exactly this image): 800 x 640, or
     square when the players' long names need the room (drawn again taller: only such boards pay twice); with the
     parts a lesson points at marked (the view's `marks`)."""
@@ -289,7 +290,7 @@ def render_image(view: dict[str, Any]) -> Image.Image:
     return image
 
 
-def part_boxes(view: dict[str, Any]) -> dict[str, kit.Box]:
+def part_boxes(view: MonsterView) -> dict[str, kit.Box]:
     """Where the public board of `view` draws each part a lesson may point at, by `kit.part_key`: the Wilderness
     (`wilderness`), the deck count under it (`deck`), the hunt band (`hunt`), the players' blocks (`players`) and
     each player's (`player@<seat>`)."""
@@ -298,7 +299,7 @@ def part_boxes(view: dict[str, Any]) -> dict[str, kit.Box]:
     return parts
 
 
-def _p_drawn(view: dict[str, Any]) -> tuple[Image.Image, dict[str, kit.Box]]:
+def _p_drawn(view: MonsterView) -> tuple[Image.Image, dict[str, kit.Box]]:
     """The public board without marks, and where it drew its parts."""
     view = localized(view)
     with kit.noting_parts() as parts:
@@ -307,7 +308,7 @@ def _p_drawn(view: dict[str, Any]) -> tuple[Image.Image, dict[str, kit.Box]]:
     return image, dict(parts)
 
 
-def _p_long_names(view: dict[str, Any]) -> bool:
+def _p_long_names(view: MonsterView) -> bool:
     """Whether a name of three or four players takes two lines in its column: then every board of the match is
     tall (one size for the whole match), as the players' blocks may need the room."""
     players = view["players"]
@@ -315,7 +316,7 @@ def _p_long_names(view: dict[str, Any]) -> bool:
     return len(players) > 2 and any(len(kit.name_lines(str(p["name"]), column_w - 48)) > 1 for p in players)
 
 
-def _p_board(view: dict[str, Any], height: int) -> tuple[Image.Image, int]:
+def _p_board(view: MonsterView, height: int) -> tuple[Image.Image, int]:
     """The public board `height` px tall, and the lowest y its players' blocks reach."""
     kit.forget_parts()  # (a board drawn again taller notes them again)
     lang = language(view)
@@ -333,7 +334,7 @@ def _p_board(view: dict[str, Any], height: int) -> tuple[Image.Image, int]:
     if solo:
         y = _p_solo(draw, solo, y, lang)
         if view.get("over"):
-            y = int(draw_wrapped(draw, 12, y, str(view["turn"]), P_W - 24, kit.INK, "semibold")) + 6
+            y = draw_wrapped(draw, 12, y, str(view["turn"]), P_W - 24, kit.INK, "semibold") + 6
     if not view.get("over"):  # at the end the dice no longer matter: the results take the room
         y = _p_display(image, draw, view, y)
         y = _p_hunt(image, draw, view, y)
@@ -357,12 +358,12 @@ def _display_h(rows: int) -> int:
     return rows * (P_CARD_H + P_GAP) + 24 + 8 + 20
 
 
-def render(view: dict[str, Any]) -> bytes:
+def render(view: MonsterView) -> bytes:
     """The public board: 800 x 640 in every mode, display, dice and players; the results at the end."""
     return kit.finish(render_image(view))
 
 
-def alt_text(view: dict[str, Any]) -> str:
+def alt_text(view: MonsterView) -> str:
     """The board in words for the image's description (public facts only: cage counts, never their faces before
     the end)."""
     view = localized(view)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import copy
 import random
+from typing import cast
 
 from bot.core.bots import Budget, Decision, GameBot
 from bot.core.protocol import JSON, Game
@@ -16,6 +17,7 @@ from bot.games.monster_expedition.rules import planner, strategies
 from bot.games.monster_expedition.rules.catalog import catalog, region_name
 from bot.games.monster_expedition.rules.effects import camp_level_sum, total_points
 from bot.games.monster_expedition.rules.text import WordedText
+from bot.games.monster_expedition.rules.view_types import MonsterView
 from bot.i18n import DEFAULT_LANGUAGE, LANGUAGES, deferred, said, translate, translate_plural
 
 CAMP_WORTH = 1.0  # points a camp level is worth to a hunter before the end (more black dice, better bonuses)
@@ -54,7 +56,7 @@ class MonsterExpeditionBot(GameBot):
 
     def heuristic(self, game: Game, view: JSON, seat: int, rng: random.Random) -> Decision:
         state = self.determinize(game, view, seat, rng)
-        seen = game.view(state, seat)
+        seen = cast(MonsterView, game.view(state, seat))  # (this hunter plays Monster Expedition only)
         action = strategies.choose(seen, "greedy", rng)
         return Decision.worded(action, _reason(seen, action))
 
@@ -102,14 +104,14 @@ class MonsterExpeditionBot(GameBot):
         return rng.choice(actions)
 
 
-def _reason(view: JSON, action: JSON) -> WordedText:
+def _reason(view: MonsterView, action: JSON) -> WordedText:
     """Why the greedy hunter makes this move, in one sentence in every language (English where a plain string is
     read)."""
     words = tuple((language, _reason_in(view, action, language)) for language in LANGUAGES)
     return WordedText(dict(words)[DEFAULT_LANGUAGE], words)
 
 
-def _reason_in(view: JSON, action: JSON, lang: str) -> str:
+def _reason_in(view: MonsterView, action: JSON, lang: str) -> str:
     kind = action["type"]
     tray = view["tray"]
     if kind == "camp":

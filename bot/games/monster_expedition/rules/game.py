@@ -23,6 +23,7 @@ from bot.games.monster_expedition.rules import choice, rules, text, views
 from bot.games.monster_expedition.rules.solo import updated_profile, won_text
 from bot.games.monster_expedition.rules.state import DATA_VERSION, GAME_KEY, setup_state
 from bot.games.monster_expedition.rules.text import END_EVENTS, WordedText
+from bot.games.monster_expedition.rules.view_types import MonsterView
 from bot.i18n import DEFAULT_LANGUAGE, LANGUAGES, Text, deferred, translate
 
 
@@ -91,7 +92,7 @@ class MonsterExpedition(Game):
             return translate("monster.chance.steal", language)
         return translate("monster.chance.other", language)
 
-    def view(self, state: JSON, viewer: Viewer) -> JSON:
+    def view(self, state: JSON, viewer: Viewer) -> MonsterView:
         return views.view(state, viewer)
 
     def outcome(self, state: JSON) -> Outcome | None:

@@ -18,7 +18,7 @@ import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import lru_cache, partial
 from typing import Any
 
 from bot.core.protocol import JSON
@@ -395,8 +395,7 @@ def _camp(view: JSON, seat: int, legal: list[JSON], cat: Catalog, limits: Limits
         hunt = Hunt(valuer, region, _faces(view, region, cat), sample=CAMP_SAMPLE)
         black = black_dice(view, seat, region, cat)
         share = limits.seconds * (number + 1) / len(legal)  # each camp gets its share of the time guard
-        worth = hunt.deepen(lambda depth, h=hunt, b=black: h.roll(True, b, (), 0, depth), CAMP_WORK * limits.work,
-                            share, limits.started)
+        worth = hunt.deepen(partial(hunt.roll, True, black, (), 0), CAMP_WORK * limits.work, share, limits.started)
         rated.append((worth, action))
     worth, action = max(rated, key=lambda entry: entry[0])
     return action, f"a hunt from this camp is worth about {worth:.1f} points on average over the rolls of its dice."

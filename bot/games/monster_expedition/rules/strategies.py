@@ -11,11 +11,12 @@ from collections.abc import Iterable, Sequence
 
 from bot.core.protocol import JSON
 from bot.games.monster_expedition.rules.catalog import IMPROVEMENT_NUMBER, catalog
+from bot.games.monster_expedition.rules.view_types import MonsterView
 
 STYLES = ("greedy", "cautious", "random")
 
 
-def choose(view: JSON, style: str, chooser: random.Random) -> JSON:
+def choose(view: MonsterView, style: str, chooser: random.Random) -> JSON:
     """One action for the viewer of `view` (a per-seat view, which lists the legal actions)."""
     actions: list[JSON] = view["you"]["legal_actions"]
     if style == "random" or len(actions) == 1:
@@ -34,7 +35,7 @@ def choose(view: JSON, style: str, chooser: random.Random) -> JSON:
     return _purchase(view, actions)
 
 
-def _goal(view: JSON) -> str:
+def _goal(view: MonsterView) -> str:
     solo = view.get("solo")
     if not solo:
         return "points"
@@ -42,11 +43,11 @@ def _goal(view: JSON) -> str:
             9: "clear_trader", 10: "empty"}[solo["expedition"]]
 
 
-def _me(view: JSON) -> JSON:
+def _me(view: MonsterView) -> JSON:
     return view["players"][view["you"]["seat"]]
 
 
-def _prepare(view: JSON, actions: list[JSON]) -> JSON:
+def _prepare(view: MonsterView, actions: list[JSON]) -> JSON:
     me = _me(view)
     improvable = [a for a in actions if a["type"] == "improve"]
     if not improvable:
@@ -56,14 +57,14 @@ def _prepare(view: JSON, actions: list[JSON]) -> JSON:
     return min(improvable, key=lambda a: me["camps"][a["region"]]["level"])
 
 
-def _target_region(view: JSON) -> str | None:
+def _target_region(view: MonsterView) -> str | None:
     solo = view.get("solo")
     if solo and solo["expedition"] in (2, 7):
         return "forest" if solo["expedition"] == 2 else "depths"
     return None
 
 
-def _camp(view: JSON, actions: list[JSON]) -> JSON:
+def _camp(view: MonsterView, actions: list[JSON]) -> JSON:
     me = _me(view)
     target = _target_region(view)
     if target is not None and any(c.get("region") == target for c in view["display"]):
@@ -81,7 +82,7 @@ def _camp(view: JSON, actions: list[JSON]) -> JSON:
     return max(actions, key=worth)
 
 
-def _bank(view: JSON, actions: list[JSON]) -> JSON:
+def _bank(view: MonsterView, actions: list[JSON]) -> JSON:
     rolled = view["tray"]["rolled"]
     goal = _goal(view)
     solo = view.get("solo") or {}
@@ -101,7 +102,7 @@ def _bank(view: JSON, actions: list[JSON]) -> JSON:
     return max(actions, key=worth)
 
 
-def _continue(view: JSON, style: str) -> JSON:
+def _continue(view: MonsterView, style: str) -> JSON:
     tray = view["tray"]
     left = len(tray["rolled"])
     goal = _goal(view)
@@ -133,11 +134,11 @@ def _captures(actions: Sequence[JSON]) -> list[JSON]:
     return [a for a in actions if a["type"] == "capture"]
 
 
-def _card(view: JSON, card_id: str) -> JSON:
+def _card(view: MonsterView, card_id: str) -> JSON:
     return next(c for c in view["display"] if c["id"] == card_id)
 
 
-def _purchase(view: JSON, actions: list[JSON]) -> JSON:
+def _purchase(view: MonsterView, actions: list[JSON]) -> JSON:
     goal = _goal(view)
     captures = _captures(actions)
     trader = next((a for a in actions if a["type"] == "trader"), None)

@@ -45,6 +45,8 @@ class WordedText(str, Text):
     def __init__(self, english: str, words: tuple[tuple[str, str], ...] = ()) -> None:
         pass  # everything is set in __new__ (a str is immutable)
 
+    # Ignored override: str's own returns (str,); this one also hands pickle the words in every language,
+    # which __new__ takes back (a worded string crosses to the render processes whole).
     def __getnewargs__(self) -> tuple[str, tuple[tuple[str, str], ...]]:  # type: ignore[override]
         return str(self), self.words
 
@@ -142,7 +144,7 @@ def _reason_in(state: JSON, reason: str, outcome: object, language: str, cat: Ca
 def describe(state: JSON, event: JSON, cat: Catalog | None = None, language: str = "en") -> str:
     """One event as a public sentence (never names a caged monster)."""
     cat = cat or catalog()
-    kind = event.get("kind")
+    kind = str(event.get("kind"))  # an unknown kind is worded from its name
     who = _name(state, event.get("seat"), language)
     fixed = _FIXED_SENTENCES.get(kind)
     if fixed is not None:
@@ -150,7 +152,7 @@ def describe(state: JSON, event: JSON, cat: Catalog | None = None, language: str
     sentence = _SENTENCES.get(kind)
     if sentence is not None:
         return sentence(state, event, cat, who, language)
-    return str(kind).replace("_", " ")
+    return kind.replace("_", " ")
 
 
 # The events whose sentence has no blanks.

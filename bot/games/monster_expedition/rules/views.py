@@ -23,6 +23,7 @@ from bot.games.monster_expedition.rules.rules import (
     purchase_options,
     remaining_value,
     steal_victims,
+    to_act,
     trader_price,
 )
 from bot.games.monster_expedition.rules.solo import progress, progress_text, special_rules_text, victory_text
@@ -36,6 +37,7 @@ from bot.games.monster_expedition.rules.state import (
     trader_cost,
 )
 from bot.games.monster_expedition.rules.text import colour_name, describe, last_move, solo_reason, turn_text
+from bot.games.monster_expedition.rules.view_types import MonsterView
 from bot.i18n import DEFAULT_LANGUAGE, LANGUAGES, counted, deferred, said, translate, translate_plural
 
 
@@ -122,18 +124,19 @@ def words(state: JSON, cat: Catalog, language: str) -> JSON:
     return worded
 
 
-def view(state: JSON, viewer: Viewer, cat: Catalog | None = None) -> JSON:
+def view(state: JSON, viewer: Viewer, cat: Catalog | None = None) -> MonsterView:
     """The public board (viewer None) or a seat's board with their own cages added. Never deck order or others'
     cages."""
     cat = cat or catalog()
     display = _display_view(state, cat)
     players = [_player_view(state, seat, cat) for seat in range(len(state["players"]))]
-    public: JSON = {
+    public: MonsterView = {
         "game": state["game"],
         "title": "Monster Expedition",
         "mode": state["mode"],
         "phase": state["phase"],
         "active": None if state["over"] else state["active"],
+        "to_act": list(to_act(state)),
         "round": state["round"],
         "over": state["over"],
         "turn": turn_text(state, cat),
@@ -198,7 +201,7 @@ def _tray_view(state: JSON, cat: Catalog) -> JSON:
     }
 
 
-def _add_final_result(public: JSON, state: JSON) -> None:
+def _add_final_result(public: MonsterView, state: JSON) -> None:
     """A finished standard game: the result, the ranking, and each player's final score."""
     result = state["result"]
     public["result"] = dict(result)
@@ -209,12 +212,12 @@ def _add_final_result(public: JSON, state: JSON) -> None:
                         for s in range(len(state["players"]))]
 
 
-def _add_solo(public: JSON, state: JSON, cat: Catalog) -> None:
+def _add_solo(public: MonsterView, state: JSON, cat: Catalog) -> None:
     """A solo game: the expedition, its progress and outcome; the one score line is the solo status."""
     expedition = expedition_of(state, cat)
     assert expedition is not None
     solo = state["solo"]
-    public["solo"] = {
+    solo_view: JSON = {
         "expedition": expedition.number, "title": expedition.title, "story": expedition.story,
         "victory": victory_text(expedition), "special_rules": special_rules_text(expedition, cat),
         "crates": solo["crates"], "crate_value": crate_value(state, cat), "trader_visits": solo["trader_visits"],
@@ -222,7 +225,8 @@ def _add_solo(public: JSON, state: JSON, cat: Catalog) -> None:
         "progress_text": progress_text(state, cat),
         "outcome": solo["outcome"], "reason": solo["reason"], "loss_display": cat.rules.solo_loss_display,
     }
-    status = _solo_status(state, expedition, public["solo"]["progress_text"])
+    public["solo"] = solo_view
+    status = _solo_status(state, expedition, solo_view["progress_text"])
     public["scores"] = [{"seat": 0, "name": state["players"][0]["name"], "text": status}]
 
 
@@ -407,6 +411,7 @@ def _stop_and_capture(state: JSON, seat: int, cat: Catalog, language: str) -> Ch
     """While hunting, the menu ends the hunt and captures in one press (issue 33): for each way to stop now (bank
     a number and stop, or stop), each monster the hunting value then pays for, the best hunts first. Nothing is
     offered past a step that turns up a card."""
+    stops: list[tuple[JSON, str]]
     if state["phase"] == "continue":
         stops = [({"type": "stop"}, "")]
     else:

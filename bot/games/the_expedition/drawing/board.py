@@ -20,6 +20,7 @@ from bot.games.the_expedition.drawing.shared import (
     ranked,
     style_of,
 )
+from bot.games.the_expedition.rules.view_types import ExpeditionView
 from rendering import kit
 from rendering.caches import lru_bytes
 from rendering.kit import (
@@ -64,7 +65,7 @@ def _p_draw_tile(draw: kit.Draw, name: str, kind: str, points: int, rule: str) -
     """A location at phone size: the planet or moon drawn as a body, its name and its points beside it, its rule
     below (two lines: the narrower regular weight when semibold needs three)."""
     body = kit.body_face(13, kind, PANEL_LIGHT)
-    kit.paste(draw._image, body, (24 - body.image.width // 2, 22 - body.image.height // 2))  # type: ignore[attr-defined]
+    kit.paste(draw.canvas, body, (24 - body.image.width // 2, 22 - body.image.height // 2))
     draw.text((NAME_LEFT, 4), name, font=font(_name_size(name), "bold"), fill=INK, role="card")
     cx, cy = P_TILE_W - 18, 22
     draw.ellipse((cx - 15, cy - 15, cx + 15, cy + 15), fill=YELLOW, outline=INK_DARK, width=2)
@@ -169,7 +170,7 @@ def _p_piece_face(style: PlayerStyle, explorer: bool) -> kit.Face:
     return kit.piece_face("pawn" if explorer else "cube", 2 * PIECE_HALF - 6, style)
 
 
-def _p_draw_grid(draw: kit.Draw, view: View, tiles: Tiles) -> None:
+def _p_draw_grid(draw: kit.Draw, view: ExpeditionView, tiles: Tiles) -> None:
     legal = {move["to_cell"]: move["direction"] for move in view["legal_moves"]}
     free = set(view.get("empty_cells", []))
     kit.note_part("grid", (*_p_box(0)[:2], *_p_box(8)[2:]))
@@ -200,7 +201,7 @@ def _p_draw_grid(draw: kit.Draw, view: View, tiles: Tiles) -> None:
             continue  # the grid layer shows the bare tile
         face = _p_cell(tiles, kit.in_palette(P_W), (x0, y0, x1, y1), label, (spot[0] - x0, spot[1] - y0), anchor,
                        markers, explorers, crowded)
-        kit.paste(draw._image, face, (x0, y0))
+        kit.paste(draw.canvas, face, (x0, y0))
     # Every step of the latest action (a solo turn: the player's, then each Automation's), so the arrows show what
     # the header tells; steps across the same border sit side by side.
     crossings: dict[frozenset[int], int] = {}
@@ -263,9 +264,9 @@ def _p_cell(tiles: Tiles, in_palette: bool, box: tuple[int, int, int, int], labe
     return kit.Face(image, drawn)
 
 
-def _p_draw_side(draw: kit.Draw, view: View, height: int = P_H) -> int:
+def _p_draw_side(draw: kit.Draw, view: ExpeditionView, height: int = P_H) -> int:
     """The scores down the side column of a board `height` px tall; returns the y below them."""
-    over = view["phase"] == "over"
+    over = view["over"]
     x, right = P_SIDE, P_W - 12
     width = right - x
     y = P_GRID_TOP
@@ -304,14 +305,14 @@ def _p_draw_side(draw: kit.Draw, view: View, height: int = P_H) -> int:
             for text, fill in _p_final_lines(view, entry, detail):
                 y = _p_side_line(draw, x + 42, y, text, width - 46, fill)
         else:
-            facts = [translate_plural("expedition.board.markers_left", left, lang(view))]
+            shown = [translate_plural("expedition.board.markers_left", left, lang(view))]
             if view["mode"] != "abstract":
-                facts.append(translate_plural("expedition.board.cards_in_hand", entry["hand_size"], lang(view)))
+                shown.append(translate_plural("expedition.board.cards_in_hand", entry["hand_size"], lang(view)))
             if entry.get("scored"):
-                facts.append(translate("expedition.board.scored_count", lang(view), count=len(entry["scored"])))
+                shown.append(translate("expedition.board.scored_count", lang(view), count=len(entry["scored"])))
             if entry.get("held"):
-                facts.append(translate("expedition.board.held", lang(view)))
-            y = _p_side_line(draw, x + 42, y, kit.facts_line(facts), width - 46)
+                shown.append(translate("expedition.board.held", lang(view)))
+            y = _p_side_line(draw, x + 42, y, kit.facts_line(shown), width - 46)
         if place and style is not None:  # the player's piece under the medal
             draw_token(draw, (x + 18, top + 58), 17, style, width=2)
             y = max(y, top + 78)
@@ -336,7 +337,7 @@ def _p_draw_side(draw: kit.Draw, view: View, height: int = P_H) -> int:
     return y
 
 
-def _p_final_lines(view: View, entry: View, detail: int) -> list[tuple[str, str]]:
+def _p_final_lines(view: ExpeditionView, entry: View, detail: int) -> list[tuple[str, str]]:
     """A player's lines under their name on the final board: where the points came from, the expeditions scored
     and those not; with less `detail` (2, 1, 0) the cards not scored, then those scored, are counted instead of
     named so that every player fits."""
@@ -361,7 +362,7 @@ def _p_final_lines(view: View, entry: View, detail: int) -> list[tuple[str, str]
     return lines
 
 
-def _p_final_detail(view: View, height: int = P_H) -> int:
+def _p_final_detail(view: ExpeditionView, height: int = P_H) -> int:
     """The most detail (2, 1, 0) at which every participant's final lines fit the side column of a board `height`
     px tall."""
     width = P_W - 12 - P_SIDE
@@ -382,7 +383,7 @@ def _p_final_detail(view: View, height: int = P_H) -> int:
     return 0
 
 
-def _p_legend(image: Image.Image, draw: kit.Draw, view: View, top: int) -> None:
+def _p_legend(image: Image.Image, draw: kit.Draw, view: ExpeditionView, top: int) -> None:
     """Which piece is which: the explorer (a figure) and a marker (a cube), in the colour of the player to move."""
     style = style_of(view, view.get("current")) or player_style(0)
     x = P_SIDE
@@ -397,8 +398,8 @@ P_LEGEND_TOP = P_H - 44
 """The piece legend's row at the foot of the side column."""
 
 
-def _p_headline(view: View) -> str:
-    if view["phase"] != "over":
+def _p_headline(view: ExpeditionView) -> str:
+    if not view["over"]:
         return str(view["turn"])
     result = view["result"]
     names = {entry["id"]: entry["name"] for entry in view["participants"]}
@@ -412,14 +413,14 @@ def _p_headline(view: View) -> str:
     return translate_plural("expedition.board.over.wins", len(winners), lang(view), names=and_listed(view, winners))
 
 
-def _p_turn_style(view: View) -> PlayerStyle | None:
-    if view["phase"] == "over":
+def _p_turn_style(view: ExpeditionView) -> PlayerStyle | None:
+    if view["over"]:
         winners = view.get("result", {}).get("winners", [])
         return style_of(view, winners[0]) if len(winners) == 1 else None
     return style_of(view, view.get("current"))
 
 
-def render_image(view: View) -> Image.Image:
+def render_image(view: ExpeditionView) -> Image.Image:
     """The public board before encoding (the benchmark times the encoding of exactly this image): 800 x 650, or
     square when the players' long names need the room (drawn again taller: only such boards pay twice); with the
     parts a lesson points at marked (the view's `marks`)."""
@@ -428,7 +429,7 @@ def render_image(view: View) -> Image.Image:
     return image
 
 
-def part_boxes(view: View) -> dict[str, kit.Box]:
+def part_boxes(view: ExpeditionView) -> dict[str, kit.Box]:
     """Where the public board of `view` draws each part a lesson may point at, by `kit.part_key`: the grid
     (`grid`), the tile of each player's explorer (`explorer@<seat>`), the scores down the side (`players`) and each
     player's (`player@<seat>`)."""
@@ -437,7 +438,7 @@ def part_boxes(view: View) -> dict[str, kit.Box]:
     return parts
 
 
-def _p_drawn(view: View) -> tuple[Image.Image, dict[str, kit.Box]]:
+def _p_drawn(view: ExpeditionView) -> tuple[Image.Image, dict[str, kit.Box]]:
     """The public board without marks, and where it drew its parts."""
     view = in_words(view)
     with kit.noting_parts() as parts:
@@ -446,7 +447,7 @@ def _p_drawn(view: View) -> tuple[Image.Image, dict[str, kit.Box]]:
     return image, dict(parts)
 
 
-def _p_long_names(view: View) -> bool:
+def _p_long_names(view: ExpeditionView) -> bool:
     """Whether, with three players or more, a name takes three lines in the side column: then every board of the
     match is tall (one size for the whole match), as the scores may need the room."""
     entries = view["participants"]
@@ -454,7 +455,7 @@ def _p_long_names(view: View) -> bool:
     return len(entries) > 2 and any(len(kit.name_lines(str(e["name"]), width)) > 2 for e in entries)
 
 
-def _p_board(view: View, height: int) -> tuple[Image.Image, int]:
+def _p_board(view: ExpeditionView, height: int) -> tuple[Image.Image, int]:
     """The public board `height` px tall, and the y below the scores down its side."""
     kit.forget_parts()  # (a board drawn again taller notes them again)
     tiles = tuple((e["location"]["name"], e["location"]["kind"], e["location"]["points"], e["location"]["rule"])
@@ -471,12 +472,12 @@ def _p_board(view: View, height: int) -> tuple[Image.Image, int]:
     return image, bottom
 
 
-def render(view: View) -> bytes:
+def render(view: ExpeditionView) -> bytes:
     """The public board: 800 x 640 in every mode, the grid on the left, explorers and scores on the right."""
     return kit.finish(render_image(view))
 
 
-def alt_text(view: View) -> str:
+def alt_text(view: ExpeditionView) -> str:
     """The board in words for the image's description: turn, last move, scores and the grid (public facts)."""
     view = in_words(view)
     parts = [f"{view['title']}, {view['mode_title']}.", _p_headline(view) + "."]

@@ -20,6 +20,7 @@ from bot.games.the_expedition.drawing.shared import (
     ranked,
     style_of,
 )
+from bot.games.the_expedition.rules.view_types import ExpeditionView
 from rendering import kit
 from rendering.kit import (
     HIGHLIGHT,
@@ -63,7 +64,7 @@ def tile_face(name: str, kind: str, points: int, rule: str, language: str = "en"
 
 def _draw_tile(draw: kit.Draw, name: str, kind: str, points: int, rule: str, language: str) -> None:
     body = kit.body_face(26, kind, PANEL_LIGHT)
-    kit.paste(draw._image, body, (46 - body.image.width // 2, 46 - body.image.height // 2))  # type: ignore[attr-defined]
+    kit.paste(draw.canvas, body, (46 - body.image.width // 2, 46 - body.image.height // 2))
     title, face = kit.fitted(name, TILE_W - 190, 40, "bold", 20)
     draw.text((92, 14), title, font=face, fill=INK)
     draw.text((92, 58), translate(KIND_WORDS[kind], language), font=font(24), fill=INK_MUTED)
@@ -110,7 +111,7 @@ def _move_pointer(draw: ImageDraw.ImageDraw, move: View, top: int, slot: int, st
     draw_token(draw, (x, y), radius, style, width=3)
 
 
-def _draw_grid(image: Image.Image, draw: ImageDraw.ImageDraw, view: View, top: int) -> int:
+def _draw_grid(image: Image.Image, draw: ImageDraw.ImageDraw, view: ExpeditionView, top: int) -> int:
     legal = {move["to_cell"]: move["direction"] for move in view["legal_moves"]}
     free = set(view.get("empty_cells", []))
     for entry in view["grid"]:
@@ -178,13 +179,13 @@ def _draw_card_back(draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], l
     draw.text(((x0 + x1) / 2, (y0 + y1) / 2), label, font=font(22, "bold"), fill=INK, anchor="mm")
 
 
-def _draw_participants(draw: ImageDraw.ImageDraw, view: View, top: int) -> int:
+def _draw_participants(draw: ImageDraw.ImageDraw, view: ExpeditionView, top: int) -> int:
     top = _section_title(draw, translate("expedition.board.explorers", lang(view)), top)
     language = lang(view)
     for _, entry in ranked(view):  # at the end, best first
         style = style_of(view, entry["id"])
         scored = entry.get("scored", [])
-        unscored = entry.get("unscored", []) if view["phase"] == "over" else []  # revealed at the end
+        unscored = entry.get("unscored", []) if view["over"] else []  # revealed at the end
         height = 104 + 38 * (len(scored) + len(unscored))
         current = entry["id"] == view.get("current")
         rounded_panel(draw, (MARGIN, top, WIDTH - MARGIN, top + height), fill=PANEL,
@@ -192,7 +193,7 @@ def _draw_participants(draw: ImageDraw.ImageDraw, view: View, top: int) -> int:
         if style is not None:
             draw_token(draw, (MARGIN + 40, top + 40), 26, style)
         name = (translate("expedition.board.name_to_move", lang(view), name=entry["name"])
-                if current and view["phase"] != "over"
+                if current and not view["over"]
                 else entry["name"])
         name, face = kit.fitted(name, 560, 32, "bold", 16)
         draw.text((MARGIN + 80, top + 14), name, font=face, fill=INK)
@@ -214,10 +215,10 @@ def _draw_participants(draw: ImageDraw.ImageDraw, view: View, top: int) -> int:
             extra = []
             if entry.get("held"):
                 extra.append(translate("expedition.board.held", lang(view)))
-            if view["mode"] not in ("abstract",) and view["phase"] != "over":
+            if view["mode"] not in ("abstract",) and not view["over"]:
                 extra.append(translate_plural("expedition.board.secret_cards", entry["hand_size"], language))
             draw.text((right, top + 56), " · ".join(extra), font=font(26), fill=INK_MUTED, anchor="ra")
-            backs = entry.get("hand_size", 0) if view["mode"] != "abstract" and view["phase"] != "over" else 0
+            backs = entry.get("hand_size", 0) if view["mode"] != "abstract" and not view["over"] else 0
             for index in range(backs):
                 x = right - 380 - index * 40
                 _draw_card_back(draw, (x, top + 52, x + 32, top + 92), "")
@@ -239,7 +240,7 @@ def _draw_participants(draw: ImageDraw.ImageDraw, view: View, top: int) -> int:
     return top
 
 
-def _draw_market(draw: ImageDraw.ImageDraw, view: View, top: int) -> int:
+def _draw_market(draw: ImageDraw.ImageDraw, view: ExpeditionView, top: int) -> int:
     cards = view.get("market", [])
     top = _section_title(draw, translate_plural("expedition.board.market_title", view.get("draw_pile", 0), lang(view)),
                          top)
@@ -258,7 +259,7 @@ def _draw_market(draw: ImageDraw.ImageDraw, view: View, top: int) -> int:
     return top + rows * (height + GAP)
 
 
-def _draw_automation_cards(draw: ImageDraw.ImageDraw, view: View, top: int) -> int:
+def _draw_automation_cards(draw: ImageDraw.ImageDraw, view: ExpeditionView, top: int) -> int:
     automations = [e for e in view["participants"] if e["kind"] == "automation"]
     title = translate("expedition.board.automation_cards", lang(view), round=view.get("round", 0),
                       rounds=view.get("rounds", 0))
@@ -314,7 +315,7 @@ def _draw_automation_cards(draw: ImageDraw.ImageDraw, view: View, top: int) -> i
     return top + height + GAP
 
 
-def _draw_log(draw: ImageDraw.ImageDraw, view: View, top: int) -> int:
+def _draw_log(draw: ImageDraw.ImageDraw, view: ExpeditionView, top: int) -> int:
     lines: list[str] = []
     face = font(24)
     for sentence in view.get("log", []):
@@ -329,7 +330,7 @@ def _draw_log(draw: ImageDraw.ImageDraw, view: View, top: int) -> int:
     return top + height + GAP
 
 
-def _draw_result(draw: ImageDraw.ImageDraw, view: View, top: int) -> int:
+def _draw_result(draw: ImageDraw.ImageDraw, view: ExpeditionView, top: int) -> int:
     result = view["result"]
     names = {entry["id"]: entry["name"] for entry in view["participants"]}
     winners = [names[w] for w in result["winners"]]
@@ -355,7 +356,7 @@ def _draw_result(draw: ImageDraw.ImageDraw, view: View, top: int) -> int:
     return top + height + GAP
 
 
-def _header_scores(draw: ImageDraw.ImageDraw, view: View) -> list[tuple[PlayerStyle, str, str]]:
+def _header_scores(draw: ImageDraw.ImageDraw, view: ExpeditionView) -> list[tuple[PlayerStyle, str, str]]:
     scores = []
     for entry in view["participants"]:
         style = style_of(view, entry["id"])
@@ -369,17 +370,17 @@ def _header_scores(draw: ImageDraw.ImageDraw, view: View) -> list[tuple[PlayerSt
     return scores
 
 
-def render_detail(view: View) -> bytes:
+def render_detail(view: ExpeditionView) -> bytes:
     """The full-size detail board as PNG bytes: header (turn, last move, scores), the grid, explorers, the cards
     with their conditions, the log and the result."""
     return kit.encode_detail(detail_image(view))
 
 
-def detail_image(view: View) -> Image.Image:
+def detail_image(view: ExpeditionView) -> Image.Image:
     """The detail board drawn, in the boards' palette (`render_detail` encodes it)."""
     view = in_words(view)
     canvas, draw = kit.new_canvas(4000)
-    over = view["phase"] == "over"
+    over = view["over"]
     turn_style = None
     if over and len(view.get("result", {}).get("winners", [])) == 1:
         turn_style = style_of(view, view["result"]["winners"][0])

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from bot.games.the_expedition.rules.view_types import ExpeditionView
 from rendering import kit
 from rendering.kit import AUTOMATON_STYLES, PlayerStyle, player_style
 from rendering.wording import translate, translate_plural
@@ -24,7 +25,7 @@ def pts(count: int, language: str = "en") -> str:
     return translate_plural("expedition.pts", count, language)
 
 
-def lang(view: View) -> str:
+def lang(view: ExpeditionView) -> str:
     """The table's language (the service sets it; English when absent)."""
     return str(view.get("language") or "en")
 
@@ -58,14 +59,14 @@ def _card_in(card: View, language: str) -> View:
     return card
 
 
-def in_words(view: View) -> View:
+def in_words(view: ExpeditionView) -> ExpeditionView:
     """The view with every text the game put into it worded in the table's language (its names, conditions,
     sentences, rules), so the drawing below reads plain strings. The English view is returned as it is."""
     language = lang(view)
     words = view.get("words")
     if language == "en" or not isinstance(words, dict):
         return view
-    shown = dict(view)
+    shown = view.copy()
     shown["turn"] = worded(words["turn"], language)
     # The service may put its own story in "last_move" (already in the table's language): keep that one.
     if view.get("last_move") == worded(words["last_move"], "en"):
@@ -86,15 +87,18 @@ def in_words(view: View) -> View:
                 entry[key] = [_card_in(card, language) for card in entry[key]]
         participants.append(entry)
     shown["participants"] = participants
-    for key in ("market", "market_progress", "hand"):
-        if key in view:
-            shown[key] = [_card_in(card, language) for card in view[key]]
+    if "market" in view:
+        shown["market"] = [_card_in(card, language) for card in view["market"]]
+    if "market_progress" in view:
+        shown["market_progress"] = [_card_in(card, language) for card in view["market_progress"]]
+    if "hand" in view:
+        shown["hand"] = [_card_in(card, language) for card in view["hand"]]
     if "result" in view:
         shown["result"] = {**view["result"], "summary": worded(view["result"]["summary_words"], language)}
     return shown
 
 
-def style_of(view: View, pid: str | None) -> PlayerStyle | None:
+def style_of(view: ExpeditionView, pid: str | None) -> PlayerStyle | None:
     """The drawing style of a participant: seat styles for players, the Automaton styles for Automations."""
     if pid is None:
         return None
@@ -106,12 +110,12 @@ def style_of(view: View, pid: str | None) -> PlayerStyle | None:
     return None
 
 
-def ranked(view: View) -> list[tuple[int, View]]:
+def ranked(view: ExpeditionView) -> list[tuple[int, View]]:
     """The participants with their places: at the end best first (the winners, then by points, markers on the grid
     and expedition points, the rulebook's tie-breaks), each with its place (tied on all three share one); before the
     end in seat order, with place 0."""
     entries = list(view["participants"])
-    if view["phase"] != "over" or len(entries) < 2:
+    if not view["over"] or len(entries) < 2:
         return [(0, entry) for entry in entries]
     winners = set(view.get("result", {}).get("winners", []))
 
@@ -124,7 +128,7 @@ def ranked(view: View) -> list[tuple[int, View]]:
     return [(1 + sum(1 for other in entries if key(other) < key(entry)), entry) for entry in entries]
 
 
-def and_listed(view: View, names: list[str]) -> str:
+def and_listed(view: ExpeditionView, names: list[str]) -> str:
     """ "A and B" / "A und B"."""
     if len(names) < 2:
         return "".join(names)

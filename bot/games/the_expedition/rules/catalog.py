@@ -145,24 +145,24 @@ class Catalog:
     solo_automations: int = 2
     market_extra: int = 1
 
-    _by_id: dict[str, dict[str, Any]] = field(init=False, repr=False, compare=False)
+    _location_by_id: dict[str, Location] = field(init=False, repr=False, compare=False)
+    _expedition_by_id: dict[str, Expedition] = field(init=False, repr=False, compare=False)
+    _automation_by_id: dict[str, AutomationCard] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         # Frozen, so the lookups are built once here; object.__setattr__ is the dataclass way to do that.
-        object.__setattr__(self, "_by_id", {
-            "location": {item.id: item for item in self.locations},
-            "expedition": {item.id: item for item in self.expeditions},
-            "automation": {item.id: item for item in self.automations},
-        })
+        object.__setattr__(self, "_location_by_id", {item.id: item for item in self.locations})
+        object.__setattr__(self, "_expedition_by_id", {item.id: item for item in self.expeditions})
+        object.__setattr__(self, "_automation_by_id", {item.id: item for item in self.automations})
 
     def location(self, location_id: str) -> Location:
-        return self._by_id["location"][location_id]  # type: ignore[no-any-return]
+        return self._location_by_id[location_id]
 
     def expedition(self, card_id: str) -> Expedition:
-        return self._by_id["expedition"][card_id]  # type: ignore[no-any-return]
+        return self._expedition_by_id[card_id]
 
     def automation(self, card_id: str) -> AutomationCard:
-        return self._by_id["automation"][card_id]  # type: ignore[no-any-return]
+        return self._automation_by_id[card_id]
 
 
 def _table_list(file: Path, document: dict[str, Any], name: str) -> list[dict[str, Any]]:

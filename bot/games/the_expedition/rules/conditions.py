@@ -134,8 +134,8 @@ def requirement_progress(requirement: Requirement, mine: set[int], grid: Sequenc
         have = max(len(mine & set(line)) for line in lines)
         return Progress(have, 3, Text.of("expedition.progress.line", lines=_lines(requirement), have=have, count=3))
     if kind == "cover":
-        lines = LINES[requirement.lines[0]]
-        have = sum(1 for line in lines if mine & set(line))
+        covered = LINES[requirement.lines[0]]
+        have = sum(1 for line in covered if mine & set(line))
         if requirement.lines[0] == "rows":
             return Progress(have, 3, Text.of("expedition.progress.cover.rows", have=have, count=3))
         return Progress(have, 3, Text.of("expedition.progress.cover.columns", have=have, count=3))

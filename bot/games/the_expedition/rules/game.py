@@ -10,6 +10,7 @@ from bot.core.rng import Rng
 from bot.games.the_expedition.rules import choice, rules, text, views, words
 from bot.games.the_expedition.rules.catalog import Catalog, load_catalog
 from bot.games.the_expedition.rules.grid import ARROWS, DIAGONAL
+from bot.games.the_expedition.rules.view_types import ExpeditionView
 from bot.i18n import Text, deferred
 
 MODE_TITLES = {"standard": deferred("expedition.mode.standard"), "abstract": deferred("expedition.mode.abstract"),
@@ -74,7 +75,7 @@ class TheExpedition(Game):
         new_state, events = rules.apply_action(state, self.catalog, seat, action)
         return Applied(new_state, events)
 
-    def view(self, state: JSON, viewer: Viewer) -> JSON:
+    def view(self, state: JSON, viewer: Viewer) -> ExpeditionView:
         return views.build_view(state, self.catalog, viewer, self.mode(state["mode"]).title)
 
     def outcome(self, state: JSON) -> Outcome | None:

@@ -18,7 +18,7 @@ from bot.core.rng import Rng
 from bot.games.the_expedition.rules.catalog import Catalog, rule_words, side_words
 from bot.games.the_expedition.rules.conditions import card_met
 from bot.games.the_expedition.rules.grid import CELLS, DIRECTIONS, ORTHOGONAL, sides_entered_from, step
-from bot.games.the_expedition.rules.words import DIRECTION_WORDS, separated
+from bot.games.the_expedition.rules.words import DIRECTION_WORDS, Words, separated
 from bot.i18n import Text, deferred, said
 
 GAME_KEY = "the-expedition"
@@ -82,7 +82,7 @@ def participant(state: JSON, pid: str) -> JSON:
     group = state["automations"] if pid.startswith("a") else state["players"]
     for entry in group:
         if entry["id"] == pid:
-            return entry  # type: ignore[no-any-return]
+            return entry
     raise KeyError(pid)
 
 
@@ -305,7 +305,7 @@ def _close_turn(state: JSON, catalog: Catalog, pid: str, events: list[JSON]) -> 
         reason = _end_reason(state, catalog, pid)
         if reason is not None:
             state["end"] = {"by": pid, "reason": reason, "final_turns_left": len(state["order"]) - 1}
-            event = {"kind": "end_triggered", "who": pid, "reason": reason}
+            event: JSON = {"kind": "end_triggered", "who": pid, "reason": reason}
             if reason == "expeditions":
                 # How many were completed by then: one step can complete more than the number needed.
                 state["end"]["count"] = event["count"] = len(participant(state, pid)["scored"])
@@ -524,7 +524,7 @@ def _apply_move(state: JSON, catalog: Catalog, pid: str, action: JSON, events: l
     _next_turn(state, catalog, events)
 
 
-def _options(state: JSON, catalog: Catalog, pid: str, style: str) -> Text | str:
+def _options(state: JSON, catalog: Catalog, pid: str, style: str) -> Words:
     """The legal steps as /explore move takes them: "up to Mars, left to Io" (`style` "to") or "up (to Mars), left
     (to Io)" ("bracketed")."""
     message = deferred("expedition.option.to") if style == "to" else deferred("expedition.option.bracketed")

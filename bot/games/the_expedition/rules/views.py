@@ -23,7 +23,8 @@ from bot.games.the_expedition.rules.rules import (
     to_act,
 )
 from bot.games.the_expedition.rules.text import describe_words, summary_words, turn_words
-from bot.games.the_expedition.rules.words import as_json, sentences, worded
+from bot.games.the_expedition.rules.view_types import ExpeditionView
+from bot.games.the_expedition.rules.words import Words, as_json, sentences, worded
 from bot.i18n import Text
 
 
@@ -97,7 +98,7 @@ def _participant_view(state: JSON, catalog: Catalog, explorer: JSON, scores: dic
     return entry
 
 
-def _last_move(state: JSON, catalog: Catalog) -> tuple[list[object], list[JSON]]:
+def _last_move(state: JSON, catalog: Catalog) -> tuple[list[Words], list[JSON]]:
     """The latest action's events as message trees (one sentence each) and the steps taken, to highlight."""
     told = [describe_words(state, e, catalog) for e in state["last_events"] if e["kind"] != "game_over"]
     if not told and state["phase"] == "placement":
@@ -107,20 +108,21 @@ def _last_move(state: JSON, catalog: Catalog) -> tuple[list[object], list[JSON]]
     return told, moves
 
 
-def build_view(state: JSON, catalog: Catalog, viewer: Viewer, mode_title: str) -> JSON:
+def build_view(state: JSON, catalog: Catalog, viewer: Viewer, mode_title: str) -> ExpeditionView:
     """The public view (viewer None), or a seat's view with its own hand and progress added."""
     scores = final_scores(state, catalog)
     told, moves = _last_move(state, catalog)
     log = [worded(sentence, "en") for sentence in told if not _is_setup_note(sentence)]
     turn = turn_words(state, catalog)
     pid = current_pid(state)
-    view: JSON = {
+    view: ExpeditionView = {
         "game": "the-expedition", "title": "The Expedition", "mode": state["mode"], "mode_title": mode_title,
         "phase": state["phase"], "turn": turn("en"), "last_move": worded(sentences(told), "en"), "log": log,
         # The same words as message JSON: the renderer words them in the table's language (view["language"]).
         "words": {"turn": as_json(turn), "last_move": as_json(sentences(told)),
                   "log": [as_json(sentence) for sentence in told if not _is_setup_note(sentence)]},
-        "last_moves": moves, "to_act": list(to_act(state)), "current": pid, "order": list(state["order"]),
+        "last_moves": moves, "to_act": list(to_act(state)), "over": state["phase"] == "over", "current": pid,
+        "order": list(state["order"]),
         "grid": _grid_view(state, catalog),
         "participants": [_participant_view(state, catalog, e, scores) for e in participants(state)],
         "markers_per_player": catalog.markers_per_player, "expeditions_to_end": catalog.expeditions_to_end,

@@ -46,8 +46,8 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # for tests/ (the game and the cluster)
 
-import bot.games  # noqa: F401  (registers the three games)
-from bot.core import JSON, Applied, Outcome, Rng, find_game, register
+import bot.games  # noqa: F401  (finds every game package)
+from bot.core import JSON, Applied, Outcome, Rng, all_packages, find_game, register
 from bot.features import install
 from bot.service import GameService, Player
 from bot.store import Store, is_postgres_url
@@ -99,7 +99,7 @@ async def _open_channels(store: Store, channels: range) -> GameService:
     return service
 
 
-GAMES = ("the-expedition", "monster-expedition", "expeditions")
+GAMES = tuple(package.key for package in all_packages())  # every game the registry finds, in key order
 PLAYERS = (Player(1, "Ada"), Player(2, "Bea"))
 
 

@@ -112,7 +112,9 @@ async def test_a_member_asking_about_many_boards_at_once_holds_a_small_share(
         mine = [discord_.click(_board(discord_, table), label="What's this?", user=bob) for table in tables[:2]]
         for press in mine:
             discord_.feed(press)
-        await _until(lambda: held.started >= 1, "the first read")
+        renders = discord_.bot.service.renders
+        await _until(lambda: held.started >= 1 and renders.waiting(workers.Lane.ON_DEMAND) >= 1,
+                     "bob's first read under way and his second waiting (both of his share held)")
         refused = await discord_.click(_board(discord_, tables[2]), label="What's this?", user=bob)
         theirs = [discord_.click(_board(discord_, tables[2]), label="What's this?", user=alice),
                   discord_.click(_board(discord_, tables[3]), label="What's this?", user=moritz)]
